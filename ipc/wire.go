@@ -1,0 +1,240 @@
+package ipc
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// ProtocolVersion is the version of the wire protocol spoken on the socket.
+// Every path is prefixed with /v<ProtocolVersion>/ and every response carries
+// it in the HeaderProtocol header. A change that an older peer cannot
+// understand bumps it.
+const ProtocolVersion = 1
+
+// HeaderProtocol is the response header that names the server's protocol
+// version, so a client can tell a version mismatch from a broken server.
+const HeaderProtocol = "Feedback-Protocol"
+
+// Paths served by the app.
+const (
+	PathHello     = "/v1/hello"     // GET: Hello
+	PathQuestions = "/v1/questions" // POST Question: a stream of Event (NDJSON)
+)
+
+// Limits that the server enforces on every Question.
+const (
+	MaxBodyBytes     = 16 << 20 // a request body larger than this is refused
+	MaxPrompts       = 4        // prompts in one question (one window)
+	MaxOptions       = 25       // options in one prompt
+	MaxMarkdownBytes = 1 << 20  // the Markdown of one prompt
+	MaxIDBytes       = 128
+)
+
+// Hello is the answer to GET PathHello: who is listening.
+type Hello struct {
+	Protocol int    `json:"protocol"` // ProtocolVersion of the server
+	App      string `json:"app"`      // "feedback"
+	Version  string `json:"version"`  // the app's build version
+	PID      int    `json:"pid"`
+}
+
+// Question is the normalised form of every tool dialect: one window, with
+// optional context lines above one or more prompts.
+type Question struct {
+	// ID is chosen by the caller and identifies the question across retries:
+	// asking again with an ID that is still open attaches to the same window.
+	ID string `json:"id"`
+	// Source names the dialect or front end that asked ("interactive_feedback", "ask").
+	Source string `json:"source,omitempty"`
+	// Client names the agent's MCP client, when known (from initialize's clientInfo).
+	Client string `json:"client,omitempty"`
+	// Title is added to the window title (header_label in interactive_feedback).
+	Title string `json:"title,omitempty"`
+	// Context lines are shown above the prompts (loop id, phase, objective…).
+	Context []Field `json:"context,omitempty"`
+	// Prompts are shown top to bottom in the one window; at least one.
+	Prompts []Prompt `json:"prompts"`
+	// TimeoutSeconds is the countdown: 0 means the app's default setting,
+	// a negative value means no countdown.
+	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
+}
+
+// Field is a labelled line of context.
+type Field struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// PromptKind says which controls a prompt shows.
+type PromptKind string
+
+const (
+	// KindText shows the options (if any) and a multi-line reply box.
+	KindText PromptKind = "text"
+	// KindYesNo shows Yes and No buttons and no reply box; the reply is "yes" or "no".
+	KindYesNo PromptKind = "yesno"
+	// KindChoice shows the options only; an option with FreeText reveals a text field.
+	KindChoice PromptKind = "choice"
+)
+
+// Prompt is one question inside the window.
+type Prompt struct {
+	Kind PromptKind `json:"kind,omitempty"` // "" means KindText
+	// Header is a short chip shown above the prompt.
+	Header string `json:"header,omitempty"`
+	// Markdown is the question text (GitHub-flavoured Markdown).
+	Markdown string   `json:"markdown"`
+	Options  []Option `json:"options,omitempty"`
+	// Single makes the options exclusive (radio buttons) instead of checkboxes.
+	Single bool `json:"single,omitempty"`
+	// Placeholder is shown in the empty reply box.
+	Placeholder string `json:"placeholder,omitempty"`
+}
+
+// Option is one choice of a prompt.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+	// Default options are pre-selected (recommended).
+	Default bool `json:"default,omitempty"`
+	// FreeText options reveal a text field when selected ("Other").
+	FreeText bool `json:"free_text,omitempty"`
+}
+
+// Status is how a question ended.
+type Status string
+
+const (
+	// StatusAnswered: the user submitted; Replies hold what they chose and typed.
+	StatusAnswered Status = "answered"
+	// StatusDismissed: the user closed the window or pressed Dismiss.
+	StatusDismissed Status = "dismissed"
+	// StatusTimeout: the countdown reached zero; the user has not answered.
+	// It never carries a reply.
+	StatusTimeout Status = "timeout"
+)
+
+// Answer is the outcome of a Question.
+type Answer struct {
+	QuestionID string `json:"question_id"`
+	Status     Status `json:"status"`
+	// Replies has one entry per prompt, in order, when Status is StatusAnswered.
+	Replies []Reply `json:"replies,omitempty"`
+	// ElapsedMS is the time from the window being shown to the outcome.
+	ElapsedMS int64 `json:"elapsed_ms"`
+}
+
+// Reply is the user's answer to one prompt.
+type Reply struct {
+	// Selected are the labels of the chosen options, in option order.
+	Selected []string `json:"selected,omitempty"`
+	// Text is what the user typed (the reply box, or an option's free-text field),
+	// or "yes"/"no" for KindYesNo.
+	Text string `json:"text,omitempty"`
+}
+
+// EventType names an Event in the stream answering POST PathQuestions.
+type EventType string
+
+const (
+	EventQueued EventType = "queued" // accepted by the app
+	EventShown  EventType = "shown"  // the window is on screen
+	EventAnswer EventType = "answer" // final: Answer is set
+	EventError  EventType = "error"  // final: Error is set
+)
+
+// Event is one line of the NDJSON stream answering a question.
+// The stream ends after an EventAnswer or EventError.
+type Event struct {
+	Type   EventType `json:"type"`
+	Answer *Answer   `json:"answer,omitempty"`
+	Error  *Error    `json:"error,omitempty"`
+}
+
+// ErrorCode classifies an Error so callers can react without parsing text.
+type ErrorCode string
+
+const (
+	CodeInvalid   ErrorCode = "invalid"    // the question is malformed; the message says what to fix
+	CodeTooMany   ErrorCode = "too_many"   // too many open questions
+	CodeNoDisplay ErrorCode = "no_display" // the app cannot show windows
+	CodeProtocol  ErrorCode = "protocol"   // version mismatch or a malformed request
+	CodeInternal  ErrorCode = "internal"
+)
+
+// Error is the body of a non-2xx response and of an EventError.
+type Error struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Is makes errors.Is match on the code: errors.Is(err, &Error{Code: CodeTooMany}).
+func (e *Error) Is(target error) bool {
+	var t *Error
+	return errors.As(target, &t) && t.Code == e.Code
+}
+
+// Validate reports the first problem that makes q unusable, as an *Error
+// with CodeInvalid whose message names the field and the rule.
+func (q *Question) Validate() error {
+	invalid := func(format string, args ...any) error {
+		return &Error{Code: CodeInvalid, Message: fmt.Sprintf(format, args...)}
+	}
+	if q.ID == "" {
+		return invalid("id: must not be empty")
+	}
+	if len(q.ID) > MaxIDBytes {
+		return invalid("id: at most %d bytes", MaxIDBytes)
+	}
+	if len(q.Prompts) == 0 {
+		return invalid("prompts: at least one prompt is required")
+	}
+	if len(q.Prompts) > MaxPrompts {
+		return invalid("prompts: at most %d prompts, got %d", MaxPrompts, len(q.Prompts))
+	}
+	for i, p := range q.Prompts {
+		switch p.Kind {
+		case "", KindText, KindYesNo, KindChoice:
+		default:
+			return invalid("prompts[%d].kind: %q is not one of text, yesno, choice", i, p.Kind)
+		}
+		if strings.TrimSpace(p.Markdown) == "" {
+			return invalid("prompts[%d].markdown: must not be empty", i)
+		}
+		if len(p.Markdown) > MaxMarkdownBytes {
+			return invalid("prompts[%d].markdown: at most %d bytes", i, MaxMarkdownBytes)
+		}
+		if !utf8.ValidString(p.Markdown) {
+			return invalid("prompts[%d].markdown: must be valid UTF-8", i)
+		}
+		if len(p.Options) > MaxOptions {
+			return invalid("prompts[%d].options: at most %d options, got %d", i, MaxOptions, len(p.Options))
+		}
+		if p.Kind == KindChoice && len(p.Options) == 0 {
+			return invalid("prompts[%d].options: a choice prompt needs at least one option", i)
+		}
+		seen := make(map[string]bool, len(p.Options))
+		for j, o := range p.Options {
+			if strings.TrimSpace(o.Label) == "" {
+				return invalid("prompts[%d].options[%d].label: must not be empty", i, j)
+			}
+			if seen[o.Label] {
+				return invalid("prompts[%d].options[%d].label: %q appears twice", i, j, o.Label)
+			}
+			seen[o.Label] = true
+		}
+	}
+	return nil
+}
+
+// EffectiveKind returns p.Kind with the default applied.
+func (p *Prompt) EffectiveKind() PromptKind {
+	if p.Kind == "" {
+		return KindText
+	}
+	return p.Kind
+}
