@@ -1,0 +1,261 @@
+package dialogs
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// MarkdownSegments converts GitHub-flavoured Markdown into rich-text segments for widget.RichText.
+//
+// The source is parsed with goldmark and its GFM extension (tables, strikethrough, autolinks and
+// task lists) and the syntax tree is walked with a text style carried down, so nested emphasis
+// combines (bold inside italic is bold italic). Conversion never fails: anything that is not
+// understood is shown as text. Raw HTML is shown literally, never interpreted, and only http,
+// https and mailto destinations become clickable links.
+//
+// Segments are fresh on every call and must not be shared between two RichText widgets.
+func MarkdownSegments(src string) []widget.RichTextSegment {
+	source := []byte(src)
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	doc := md.Parser().Parse(text.NewReader(source))
+	r := &mdRenderer{src: source}
+	return r.node(doc, widget.RichTextStyleInline)
+}
+
+// NewMarkdown returns a word-wrapping widget.RichText showing the Markdown src.
+func NewMarkdown(src string) *widget.RichText {
+	rt := widget.NewRichText(MarkdownSegments(src)...)
+	rt.Wrapping = fyne.TextWrapWord
+	return rt
+}
+
+// mdRenderer walks one parsed document. It is used once, by one goroutine.
+type mdRenderer struct {
+	src []byte
+	// listDepth is the number of lists enclosing the node being rendered,
+	// counted within the current RichText (a quote starts a new one).
+	listDepth int
+}
+
+// mdNodeFunc renders one node kind. st is the style for inline text at this point of the
+// tree: it always has Inline set and blocks end their rows themselves (see rowEnd).
+type mdNodeFunc func(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment
+
+// mdNodeFuncs registers a renderer for every goldmark node kind we produce, GFM included.
+// Kinds not listed fall back to rendering their children (see mdRenderer.node).
+var mdNodeFuncs map[ast.NodeKind]mdNodeFunc
+
+func init() {
+	mdNodeFuncs = map[ast.NodeKind]mdNodeFunc{
+		// blocks
+		ast.KindDocument:                (*mdRenderer).children,
+		ast.KindParagraph:               renderParagraph,
+		ast.KindTextBlock:               renderParagraph,
+		ast.KindHeading:                 renderHeading,
+		ast.KindThematicBreak:           renderThematicBreak,
+		ast.KindCodeBlock:               renderCodeBlock,
+		ast.KindFencedCodeBlock:         renderCodeBlock,
+		ast.KindBlockquote:              renderBlockquote,
+		ast.KindList:                    renderList,
+		ast.KindListItem:                (*mdRenderer).children,
+		ast.KindHTMLBlock:               renderHTMLBlock,
+		ast.KindLinkReferenceDefinition: renderNothing,
+		east.KindTable:                  renderTable,
+		// inlines
+		ast.KindText:           renderText,
+		ast.KindString:         renderString,
+		ast.KindCodeSpan:       renderCodeSpan,
+		ast.KindEmphasis:       renderEmphasis,
+		ast.KindLink:           renderLink,
+		ast.KindAutoLink:       renderAutoLink,
+		ast.KindImage:          renderImage,
+		ast.KindRawHTML:        renderRawHTML,
+		east.KindStrikethrough: renderStrikethrough,
+		east.KindTaskCheckBox:  renderTaskCheckBox,
+	}
+}
+
+// node renders n and its subtree.
+func (r *mdRenderer) node(n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	if f, ok := mdNodeFuncs[n.Kind()]; ok {
+		return f(r, n, st)
+	}
+	return r.children(n, st)
+}
+
+// children renders the children of n in order, merging adjacent text of the same style.
+func (r *mdRenderer) children(n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	var out []widget.RichTextSegment
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		out = appendSegments(out, r.node(c, st)...)
+	}
+	return out
+}
+
+// appendSegments appends segs to dst, merging a text segment into the previous one when both
+// are inline and share a style, so "a" "b" with one style becomes "ab".
+func appendSegments(dst []widget.RichTextSegment, segs ...widget.RichTextSegment) []widget.RichTextSegment {
+	for _, s := range segs {
+		next, ok := s.(*widget.TextSegment)
+		if ok && next.Style.Inline && len(dst) > 0 {
+			if prev, ok := dst[len(dst)-1].(*widget.TextSegment); ok && prev.Style == next.Style {
+				prev.Text += next.Text
+				continue
+			}
+		}
+		dst = append(dst, s)
+	}
+	return dst
+}
+
+// textSegment returns inline text in style st.
+func textSegment(s string, st widget.RichTextStyle) *widget.TextSegment {
+	st.Inline = true
+	return &widget.TextSegment{Text: s, Style: st}
+}
+
+// rowEnd returns the empty block segment that ends a row of inline segments.
+//
+// widget.RichText starts a new row after every non-inline segment, so a block of inline text
+// ends with this terminator, as fyne's own Markdown renderer does. Making the last text
+// segment non-inline instead would change that segment's style, and fyne indents any row whose
+// first segment is exactly RichTextStyleBlockquote, which a plain italic row would then be.
+func rowEnd() *widget.TextSegment {
+	return &widget.TextSegment{Style: widget.RichTextStyleParagraph}
+}
+
+// inlineBlock renders the inline children of n followed by a row end.
+func (r *mdRenderer) inlineBlock(n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	return append(r.children(n, st), rowEnd())
+}
+
+func renderNothing(*mdRenderer, ast.Node, widget.RichTextStyle) []widget.RichTextSegment {
+	return nil
+}
+
+func renderParagraph(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	return r.inlineBlock(n, st)
+}
+
+// renderHeading uses fyne's heading size for level 1, the sub-heading size for level 2 and bold
+// body text for levels 3 to 6; nested styles (emphasis, code) still combine with it.
+func renderHeading(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	switch n.(*ast.Heading).Level {
+	case 1:
+		st.SizeName = widget.RichTextStyleHeading.SizeName
+	case 2:
+		st.SizeName = widget.RichTextStyleSubHeading.SizeName
+	}
+	st.TextStyle.Bold = true
+	return r.inlineBlock(n, st)
+}
+
+func renderThematicBreak(*mdRenderer, ast.Node, widget.RichTextStyle) []widget.RichTextSegment {
+	return []widget.RichTextSegment{&widget.SeparatorSegment{}}
+}
+
+// codeLabelStyle is the small caption shown above a fenced code block naming its language.
+var codeLabelStyle = widget.RichTextStyle{
+	ColorName: theme.ColorNamePlaceHolder,
+	SizeName:  theme.SizeNameCaptionText,
+	TextStyle: fyne.TextStyle{Monospace: true},
+}
+
+// renderCodeBlock renders fenced and indented code exactly as written (minus the final newline)
+// in fyne's code-block style; the language of a fenced block, if any, is a caption above it.
+func renderCodeBlock(r *mdRenderer, n ast.Node, _ widget.RichTextStyle) []widget.RichTextSegment {
+	var out []widget.RichTextSegment
+	if f, ok := n.(*ast.FencedCodeBlock); ok {
+		if lang := string(f.Language(r.src)); lang != "" {
+			out = append(out, &widget.TextSegment{Text: lang, Style: codeLabelStyle})
+		}
+	}
+	code := strings.TrimSuffix(r.lines(n), "\n")
+	return append(out, &widget.TextSegment{Text: code, Style: widget.RichTextStyleCodeBlock})
+}
+
+// renderHTMLBlock shows block-level raw HTML as plain text, line breaks kept.
+func renderHTMLBlock(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	h := n.(*ast.HTMLBlock)
+	raw := r.lines(n)
+	if h.HasClosure() {
+		raw += string(h.ClosureLine.Value(r.src))
+	}
+	return []widget.RichTextSegment{textSegment(strings.TrimRight(raw, "\n"), st), rowEnd()}
+}
+
+// lines returns the raw source lines of a block node.
+func (r *mdRenderer) lines(n ast.Node) string {
+	var b strings.Builder
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		b.Write(seg.Value(r.src))
+	}
+	return b.String()
+}
+
+// renderBlockquote renders the quoted blocks, in fyne's blockquote text style, into a
+// QuoteSegment that draws them indented behind a bar, nested blocks included.
+func renderBlockquote(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	st.TextStyle.Italic = widget.RichTextStyleBlockquote.TextStyle.Italic
+	depth := r.listDepth
+	r.listDepth = 0 // the quote is a RichText of its own
+	content := r.children(n, st)
+	r.listDepth = depth
+	return []widget.RichTextSegment{&QuoteSegment{Content: content}}
+}
+
+// renderList renders an ordered or bullet list as a widget.ListSegment, keeping an ordered
+// list's start number. Each item is a widget.ParagraphSegment holding the item's blocks.
+// Lists nested in a list item are indented (see indentedList).
+func renderList(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	l := n.(*ast.List)
+	list := &widget.ListSegment{Ordered: l.IsOrdered()}
+	if l.IsOrdered() {
+		list.SetStartNumber(l.Start)
+	}
+	depth := r.listDepth
+	r.listDepth++
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		list.Items = append(list.Items, &widget.ParagraphSegment{Texts: r.node(item, st)})
+	}
+	r.listDepth = depth
+	if depth == 0 {
+		return []widget.RichTextSegment{list}
+	}
+	return []widget.RichTextSegment{&indentedList{ListSegment: list, depth: depth}}
+}
+
+// listIndent is the text put before the bullet of a list per level of nesting.
+const listIndent = "    "
+
+// indentedList is a widget.ListSegment nested in another list. Fyne 2.7 draws nested lists
+// flush with their parent, so this prefixes each bullet (or number) with listIndent per level.
+type indentedList struct {
+	*widget.ListSegment
+	depth int
+}
+
+// Segments returns the list's rows with indented bullets.
+func (l *indentedList) Segments() []widget.RichTextSegment {
+	rows := l.ListSegment.Segments()
+	for _, row := range rows {
+		p, ok := row.(*widget.ParagraphSegment)
+		if !ok || len(p.Texts) == 0 {
+			continue
+		}
+		if bullet, ok := p.Texts[0].(*widget.TextSegment); ok {
+			bullet.Text = strings.Repeat(listIndent, l.depth) + bullet.Text
+		}
+	}
+	return rows
+}
