@@ -1,0 +1,334 @@
+package mcpshim
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The interactive_feedback dialect (reference tool: seed 000). Its limits are
+// counted in characters (runes).
+const (
+	maxMessageRunes     = 1_000_000
+	maxOptionRunes      = 10_000
+	maxHeaderRunes      = 16
+	maxPlaceholderRunes = 200
+	truncatedMarker     = "…[truncated]"
+)
+
+//go:embed schemas/interactive_feedback.json
+var interactiveFeedbackSchema []byte
+
+var interactiveFeedback = dialect{
+	tool: mcp.Tool{
+		Name: "interactive_feedback",
+		Description: "Ask the human user a question in a desktop window and wait for the reply. " +
+			"Use it whenever you need a decision, clarification, confirmation or sign-off before continuing. " +
+			"Blocks until the user answers, dismisses the window, or its countdown runs out. " +
+			"Returns the selected options and the user's typed reply (\"yes\"/\"no\" for question_type yesno); " +
+			"a dismissed or timed-out result is not an answer.",
+		RawInputSchema: interactiveFeedbackSchema,
+		Annotations: mcp.ToolAnnotation{
+			Title:           "Ask the user",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(false),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		},
+	},
+	prepare: prepareInteractiveFeedback,
+}
+
+// feedbackMeta is what the renderer needs to know about the call besides the
+// Answer.
+type feedbackMeta struct {
+	questionID string
+	// placeholderLength is the length in characters of a feedback_placeholder
+	// that was clamped, 0 when it was not.
+	placeholderLength int
+	// ignored names the compatibility arguments that were given.
+	ignored []string
+}
+
+// ignoredFields are accepted with any value and ignored (seed 000's
+// compatibility list).
+var ignoredFields = []string{
+	"project_directory", "submit_button_text", "timeout", "timeout_seconds", "feedback_type",
+	"priority", "language", "tags", "user_id", "task_id",
+}
+
+// loopFields are clamped and shown as context lines, in this order.
+var loopFields = []struct {
+	key, label string
+	max        int
+}{
+	{"loop_id", "Loop", 64},
+	{"loop_phase", "Phase", 32},
+	{"loop_objective", "Objective", 500},
+	{"iteration_label", "Iteration", 32},
+	{"success_criteria", "Success criteria", 500},
+}
+
+func prepareInteractiveFeedback(args map[string]any) (prepared, error) {
+	q, m, err := normalizeInteractiveFeedback(args)
+	if err != nil {
+		return prepared{}, err
+	}
+	return prepared{
+		question: q,
+		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
+		ignored:  m.ignored,
+	}, nil
+}
+
+// normalizeInteractiveFeedback applies seed 000's rules to the arguments of
+// one call: aliases, clamps, option shapes, question_type, loop context and
+// ignored compatibility fields. An error is an *ArgError. On success the
+// Question has a fresh ID, Source "interactive_feedback", one prompt, and
+// passes Validate; Client is left for the caller.
+func normalizeInteractiveFeedback(args map[string]any) (ipc.Question, feedbackMeta, error) {
+	var m feedbackMeta
+	msg, err := feedbackMessage(args)
+	if err != nil {
+		return ipc.Question{}, m, err
+	}
+	p := ipc.Prompt{Markdown: msg}
+	if p.Options, err = feedbackOptions(args); err != nil {
+		return ipc.Question{}, m, err
+	}
+	if qt, ok := args["question_type"].(string); ok && strings.EqualFold(strings.TrimSpace(qt), "yesno") {
+		p.Kind = ipc.KindYesNo
+	}
+	if p.Header, _, err = clampedField(args, "header_label", maxHeaderRunes); err != nil {
+		return ipc.Question{}, m, err
+	}
+	if p.Placeholder, m.placeholderLength, err = clampedField(args, "feedback_placeholder", maxPlaceholderRunes); err != nil {
+		return ipc.Question{}, m, err
+	}
+	lines, err := loopContext(args)
+	if err != nil {
+		return ipc.Question{}, m, err
+	}
+	for _, k := range ignoredFields {
+		if _, ok := args[k]; ok {
+			m.ignored = append(m.ignored, k)
+		}
+	}
+	q := ipc.Question{
+		ID:      newQuestionID(),
+		Source:  "interactive_feedback",
+		Title:   p.Header,
+		Context: lines,
+		Prompts: []ipc.Prompt{p},
+	}
+	m.questionID = q.ID
+	return q, m, nil
+}
+
+// feedbackMessage returns message, else summary, else prompt (the first that
+// is a non-blank string). A longer message is cut to 1,000,000 characters and
+// ipc.MaxMarkdownBytes bytes, truncatedMarker included.
+func feedbackMessage(args map[string]any) (string, error) {
+	msg, _, err := firstNonBlank(args, "message", "summary", "prompt")
+	if err != nil {
+		return "", err
+	}
+	if msg == "" {
+		return "", argErrorf("message", "required: pass the question as a non-empty Markdown string in message (aliases: summary, prompt)")
+	}
+	msg, _ = truncateMarked(msg, maxMessageRunes, ipc.MaxMarkdownBytes, truncatedMarker)
+	return msg, nil
+}
+
+// feedbackOptions returns predefined_options, else options: strings or
+// {label|text|value, default|selected|checked} objects. Other items and
+// blank labels are dropped, labels are trimmed and clamped, and a repeated
+// label keeps its first occurrence.
+func feedbackOptions(args map[string]any) ([]ipc.Option, error) {
+	items, key, err := optionList(args)
+	if err != nil || len(items) == 0 {
+		return nil, err
+	}
+	var opts []ipc.Option
+	seen := make(map[string]bool, len(items))
+	for _, item := range items {
+		o, ok := optionItem(item)
+		if !ok || seen[o.Label] {
+			continue
+		}
+		seen[o.Label] = true
+		opts = append(opts, o)
+	}
+	if len(opts) > ipc.MaxOptions {
+		return nil, argErrorf(key, "at most %d options, got %d; merge or drop some, or ask in several calls", ipc.MaxOptions, len(opts))
+	}
+	return opts, nil
+}
+
+// optionList returns the first of predefined_options and options that is a
+// non-empty array, and its key.
+func optionList(args map[string]any) ([]any, string, error) {
+	for _, k := range []string{"predefined_options", "options"} {
+		v, ok := args[k]
+		if !ok || v == nil {
+			continue
+		}
+		items, ok := v.([]any)
+		if !ok {
+			return nil, k, argErrorf(k, `must be an array of strings or of {"label": string, "default": boolean} objects, got %s`, jsonType(v))
+		}
+		if len(items) > 0 {
+			return items, k, nil
+		}
+	}
+	return nil, "", nil
+}
+
+// optionItem converts one option item; ok is false for an item to drop.
+func optionItem(item any) (o ipc.Option, ok bool) {
+	switch v := item.(type) {
+	case string:
+		o.Label = v
+	case map[string]any:
+		o.Label = firstString(v, "label", "text", "value")
+		o.Default = firstBool(v, "default", "selected", "checked")
+	default:
+		return o, false
+	}
+	o.Label, _ = clampRunes(strings.TrimSpace(strings.ToValidUTF8(o.Label, "\uFFFD")), maxOptionRunes)
+	return o, strings.TrimSpace(o.Label) != ""
+}
+
+// firstString returns the first of keys that holds a non-blank string.
+func firstString(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstBool returns the first of keys that holds a boolean, else false.
+func firstBool(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if b, ok := m[k].(bool); ok {
+			return b
+		}
+	}
+	return false
+}
+
+// clampedField returns the string at key, trimmed and clamped to max
+// characters ("" when absent or null), and its length in characters when it
+// was clamped (0 when it was not).
+func clampedField(args map[string]any, key string, max int) (s string, cutFrom int, err error) {
+	s, _, err = optString(args, key)
+	if err != nil {
+		return "", 0, err
+	}
+	s = strings.TrimSpace(s)
+	if clamped, cut := clampRunes(s, max); cut {
+		return clamped, utf8.RuneCountInString(s), nil
+	}
+	return s, 0, nil
+}
+
+// loopContext returns the loop fields as context lines, omitting empty ones.
+func loopContext(args map[string]any) ([]ipc.Field, error) {
+	var fields []ipc.Field
+	for _, f := range loopFields {
+		v, _, err := clampedField(args, f.key, f.max)
+		if err != nil {
+			return nil, err
+		}
+		if v != "" {
+			fields = append(fields, ipc.Field{Label: f.label, Value: v})
+		}
+	}
+	return fields, nil
+}
+
+// Result texts of interactive_feedback; see the package comment.
+const (
+	textNothing   = "The user submitted without selecting an option or typing a reply."
+	textDismissed = "The user dismissed the question without answering. Do not assume approval; ask again later or continue without it."
+	textTimeout   = "The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting."
+)
+
+// feedbackResult is the structuredContent of an interactive_feedback result.
+type feedbackResult struct {
+	Status                    string   `json:"status"`
+	SelectedOptions           []string `json:"selected_options"`
+	UserReply                 string   `json:"user_reply"`
+	QuestionID                string   `json:"question_id"`
+	ElapsedMS                 int64    `json:"elapsed_ms"`
+	PlaceholderTruncated      bool     `json:"placeholder_truncated,omitempty"`
+	PlaceholderOriginalLength int      `json:"placeholder_original_length,omitempty"`
+	PlaceholderMaxLength      int      `json:"placeholder_max_length,omitempty"`
+}
+
+// renderInteractiveFeedback renders an Answer in the stable format of the
+// package comment. Dismissed and timeout are not errors; an unknown status
+// is (the app and the shim disagree), and never reads as an answer.
+func renderInteractiveFeedback(a ipc.Answer, m feedbackMeta) *mcp.CallToolResult {
+	res := feedbackResult{
+		Status:          string(a.Status),
+		SelectedOptions: []string{},
+		QuestionID:      a.QuestionID,
+		ElapsedMS:       a.ElapsedMS,
+	}
+	if res.QuestionID == "" {
+		res.QuestionID = m.questionID
+	}
+	var text string
+	switch a.Status {
+	case ipc.StatusAnswered:
+		if len(a.Replies) > 0 {
+			res.SelectedOptions = append(res.SelectedOptions, a.Replies[0].Selected...)
+			res.UserReply = a.Replies[0].Text
+		}
+		text = answeredText(res.SelectedOptions, res.UserReply)
+	case ipc.StatusDismissed:
+		text = textDismissed
+	case ipc.StatusTimeout:
+		text = textTimeout
+	default:
+		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call interactive_feedback again.", res.QuestionID, a.Status))
+	}
+	if m.placeholderLength > 0 {
+		res.PlaceholderTruncated = true
+		res.PlaceholderOriginalLength = m.placeholderLength
+		res.PlaceholderMaxLength = maxPlaceholderRunes
+		text += fmt.Sprintf("\n\nNote: feedback_placeholder was truncated from %d to %d characters.", m.placeholderLength, maxPlaceholderRunes)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		StructuredContent: res,
+	}
+}
+
+// answeredText is the text of an answered result.
+func answeredText(selected []string, reply string) string {
+	var sections []string
+	if len(selected) > 0 {
+		var b strings.Builder
+		b.WriteString("Selected options:")
+		for _, s := range selected {
+			b.WriteString("\n- " + s)
+		}
+		sections = append(sections, b.String())
+	}
+	if reply != "" {
+		sections = append(sections, "User reply:\n"+reply)
+	}
+	if len(sections) == 0 {
+		return textNothing
+	}
+	return strings.Join(sections, "\n\n")
+}

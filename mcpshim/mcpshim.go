@@ -1,0 +1,211 @@
+package mcpshim
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Asker delivers a question to the app and waits for the outcome. onEvent may be nil.
+//
+// Ask returns when the question ends (an Answer), when ctx ends (ctx.Err()),
+// or when it fails: an *ipc.Error is the app refusing the question, any
+// other error is a transport failure.
+type Asker interface {
+	Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
+}
+
+// Options configures the MCP server.
+type Options struct {
+	// Connect is called lazily, once per tool call (it may start the app);
+	// its error is reported to the agent. An Asker that is also an io.Closer
+	// is closed when the call ends.
+	Connect func(ctx context.Context) (Asker, error)
+	// Logger receives the server's logs; nil discards them. It must never
+	// write to the protocol output (stdout).
+	Logger *slog.Logger
+	// Version is reported in initialize's serverInfo.
+	Version string
+}
+
+// workerPoolSize bounds the tool calls served at once. mcp-go's default of 5
+// would queue a sixth parallel question, and a cancel for a queued call is
+// lost.
+const workerPoolSize = 64
+
+const instructions = "Use interactive_feedback to ask the human user a question in a desktop window and wait for the answer. " +
+	"Ask whenever you need a decision, clarification or approval instead of guessing."
+
+// NewServer builds the MCP server with every tool of the shim.
+func NewServer(opts Options) *server.MCPServer {
+	s := server.NewMCPServer("feedback", opts.Version,
+		server.WithToolCapabilities(false),
+		server.WithInstructions(instructions),
+	)
+	h := &handler{connect: opts.Connect, log: logger(opts)}
+	for _, d := range tools {
+		s.AddTool(d.tool, h.toolHandler(d))
+	}
+	return s
+}
+
+// ServeStdio serves the MCP server over in and out (newline-delimited
+// JSON-RPC) until in reaches EOF (nil) or ctx ends (ctx.Err()). In-flight
+// calls are cancelled when it returns. mcp-go keeps the stdio session in a
+// package variable: run one ServeStdio at a time per process.
+func ServeStdio(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
+	log := logger(opts)
+	stdio := server.NewStdioServer(NewServer(opts))
+	errLog := slog.NewLogLogger(log.Handler(), slog.LevelError)
+	server.WithErrorLogger(errLog)(stdio)
+	server.WithWorkerPoolSize(workerPoolSize)(stdio)
+	return stdio.Listen(ctx, in, out)
+}
+
+// logger returns opts.Logger, or a logger that discards.
+func logger(opts Options) *slog.Logger {
+	if opts.Logger != nil {
+		return opts.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// handler serves the tool calls of every dialect.
+type handler struct {
+	connect func(ctx context.Context) (Asker, error)
+	log     *slog.Logger
+}
+
+// toolHandler returns the mcp-go handler of dialect d.
+func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
+	name := d.tool.Name
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := toolArguments(req)
+		var p prepared
+		if err == nil {
+			p, err = d.prepare(args)
+		}
+		var aerr *ArgError
+		if errors.As(err, &aerr) {
+			h.log.Info("invalid tool arguments", "tool", name, "err", err)
+			return mcp.NewToolResultError(fmt.Sprintf("Invalid arguments for %s: %s. Fix the argument and call %s again.", name, aerr, name)), nil
+		}
+		if err != nil { // not reached: prepare returns only *ArgError
+			return mcp.NewToolResultError(fmt.Sprintf("Invalid arguments for %s: %v.", name, err)), nil
+		}
+		if len(p.ignored) > 0 {
+			h.log.Debug("ignoring compatibility arguments", "tool", name, "fields", p.ignored)
+		}
+		p.question.Client = clientName(ctx)
+		return h.ask(ctx, name, p)
+	}
+}
+
+// ask delivers a prepared question and renders the outcome. Failures the
+// agent must know about are tool results with isError set; a cancelled ctx
+// returns ctx.Err().
+func (h *handler) ask(ctx context.Context, tool string, p prepared) (*mcp.CallToolResult, error) {
+	q := p.question
+	log := h.log.With("tool", tool, "question", q.ID)
+	if err := q.Validate(); err != nil { // a normaliser bug: say so rather than send it
+		log.Error("normalised question is invalid", "err", err)
+		return mcp.NewToolResultError(fmt.Sprintf("The %s arguments could not be turned into a valid question (%v). Simplify the arguments and call %s again.", tool, err, tool)), nil
+	}
+	if h.connect == nil {
+		log.Error("no connection to the feedback app is configured")
+		return mcp.NewToolResultError("The feedback app is not reachable: this MCP server has no connection configured. Ask the user in chat instead."), nil
+	}
+	start := time.Now()
+	asker, err := h.connect(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		log.Error("cannot reach the feedback app", "err", err)
+		return mcp.NewToolResultError(fmt.Sprintf("The feedback app is not reachable: %v. Make sure the feedback app can run on the user's desktop (start `feedback` once), then call %s again; if it keeps failing, ask the user in chat.", err, tool)), nil
+	}
+	if c, ok := asker.(io.Closer); ok {
+		defer c.Close()
+	}
+	log.Info("asking", "client", q.Client)
+	onEvent := func(e ipc.Event) { log.Debug("event", "type", e.Type) }
+	a, err := asker.Ask(ctx, q, onEvent)
+	if err != nil {
+		if ctx.Err() != nil {
+			log.Info("call cancelled by the client", "err", ctx.Err())
+			return nil, ctx.Err()
+		}
+		return askFailure(log, tool, err), nil
+	}
+	log.Info("answered", "status", a.Status, "elapsed", time.Since(start).Round(time.Millisecond))
+	return p.render(a), nil
+}
+
+// askFailure is the tool result for a failed Ask.
+func askFailure(log *slog.Logger, tool string, err error) *mcp.CallToolResult {
+	log.Error("ask failed", "err", err)
+	var e *ipc.Error
+	if errors.As(err, &e) {
+		return mcp.NewToolResultError(fmt.Sprintf("The feedback app refused the question (%s): %s. %s", e.Code, e.Message, refusalHint(e.Code, tool)))
+	}
+	return mcp.NewToolResultError(fmt.Sprintf("The feedback app is not reachable: the connection broke while waiting for the answer (%v). No answer was received; call %s again.", err, tool))
+}
+
+// refusalHint tells the agent what to do about an ipc.Error code.
+func refusalHint(code ipc.ErrorCode, tool string) string {
+	switch code {
+	case ipc.CodeInvalid:
+		return "Fix the arguments and call " + tool + " again."
+	case ipc.CodeTooMany:
+		return "Too many questions are open; wait for one to be answered, then call " + tool + " again."
+	case ipc.CodeNoDisplay:
+		return "The app cannot show windows on this machine; ask the user in chat instead."
+	case ipc.CodeProtocol:
+		return "The feedback app and this MCP server are different versions; ask the user to update and restart them."
+	default:
+		return "Call " + tool + " again; if it keeps failing, ask the user in chat."
+	}
+}
+
+// toolArguments returns the call's arguments as an object; absent or null
+// arguments are an empty object.
+func toolArguments(req mcp.CallToolRequest) (map[string]any, error) {
+	switch a := req.Params.Arguments.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return a, nil
+	default:
+		return nil, argErrorf("arguments", "must be a JSON object, got %s", jsonType(a))
+	}
+}
+
+// clientName returns the name of the MCP client making the call, from the
+// request's metadata (protocol 2026-07-28) or the session's initialize
+// clientInfo, or "".
+func clientName(ctx context.Context) string {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
+		return info.ClientInfo.Name
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		return s.GetClientInfo().Name
+	}
+	return ""
+}
+
+// newQuestionID returns a fresh random question ID: 16 bytes, hex.
+func newQuestionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand, Go 1.24+)
+	return hex.EncodeToString(b[:])
+}

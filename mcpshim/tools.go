@@ -1,0 +1,46 @@
+package mcpshim
+
+import (
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A dialect is one tool vocabulary the shim speaks: how the tool is
+// described in tools/list, and how one call's arguments become an
+// ipc.Question. Adding a dialect is adding one file that defines a dialect
+// and one entry in the tools table.
+type dialect struct {
+	// tool is the tools/list entry (name, description, raw input schema,
+	// annotations).
+	tool mcp.Tool
+	// prepare normalises the arguments of one call. It is total: it never
+	// panics, whatever the arguments. An *ArgError is for the agent to fix;
+	// on success the Question has an ID and a Source and passes Validate.
+	prepare func(args map[string]any) (prepared, error)
+}
+
+// prepared is a normalised call, ready to be asked.
+type prepared struct {
+	question ipc.Question
+	// render turns the app's Answer into the tool result. It is total.
+	render func(ipc.Answer) *mcp.CallToolResult
+	// ignored names the compatibility arguments that were given and ignored,
+	// for the debug log.
+	ignored []string
+}
+
+// tools is the table of every dialect, in tools/list order.
+var tools = []dialect{
+	interactiveFeedback,
+}
+
+// ToolNames returns the names of the tools the shim can offer, in the order
+// tools/list shows them.
+func ToolNames() []string {
+	names := make([]string, len(tools))
+	for i, d := range tools {
+		names[i] = d.tool.Name
+	}
+	return names
+}
