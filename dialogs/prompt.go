@@ -1,0 +1,169 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/ipc"
+)
+
+// optionControl is one option's selectable control.
+type optionControl interface {
+	selected() bool
+	setSelected(bool)
+}
+
+// promptView holds the controls of one prompt.
+type promptView struct {
+	p       ipc.Prompt
+	rows    []fyne.CanvasObject // option rows, in order
+	options []optionControl
+	labels  []string
+	free    []bool      // free[i]: option i reveals the text field
+	entry   *replyEntry // the reply box, or the free-text field of a choice
+	yesno   string      // "yes" or "no" once chosen
+}
+
+func (v *View) newPromptView(p ipc.Prompt) *promptView {
+	pv := &promptView{p: p}
+	switch p.EffectiveKind() {
+	case ipc.KindYesNo:
+		return pv // the Yes / No buttons live in the footer
+	case ipc.KindText:
+		pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your reply…"))
+	case ipc.KindChoice:
+		for _, o := range p.Options {
+			if o.FreeText {
+				pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your answer…"))
+				pv.entry.Hide()
+				break
+			}
+		}
+	}
+	if pv.entry != nil {
+		pv.entry.OnChanged = func(string) { v.hold() }
+	}
+	for _, o := range p.Options {
+		v.addOption(pv, o)
+	}
+	pv.syncFreeText()
+	return pv
+}
+
+func (v *View) addOption(pv *promptView, o ipc.Option) {
+	i := len(pv.options)
+	changed := func(on bool) {
+		v.hold()
+		if on && pv.p.Single {
+			for j, other := range pv.options {
+				if j != i && other.selected() {
+					other.setSelected(false)
+				}
+			}
+		}
+		pv.syncFreeText()
+	}
+	// The default is the agent's recommendation, not the user's edit: it is
+	// set before the change handler, so it does not hold the countdown.
+	var ctl optionControl
+	var obj fyne.CanvasObject
+	if pv.p.Single {
+		r := widget.NewRadioGroup([]string{o.Label}, nil)
+		if o.Default {
+			r.Selected = o.Label
+		}
+		r.OnChanged = func(s string) { changed(s != "") }
+		ctl, obj = radioOption{r}, r
+	} else {
+		c := newOptionCheck(o.Label, v, nil)
+		c.Checked = o.Default
+		c.OnChanged = changed
+		ctl, obj = checkOption{c}, c
+	}
+	if o.Description != "" {
+		// The description sits under the option's label, aligned with its text.
+		indent := theme.IconInlineSize() + 2*theme.Padding()
+		desc := container.New(&insetLayout{left: indent}, caption(o.Description))
+		obj = container.New(layout.NewCustomPaddedVBoxLayout(0), obj, desc)
+	}
+	pv.rows = append(pv.rows, obj)
+	pv.options = append(pv.options, ctl)
+	pv.labels = append(pv.labels, o.Label)
+	pv.free = append(pv.free, o.FreeText)
+	v.options = append(v.options, ctl)
+}
+
+// syncFreeText shows a choice's free-text field while a free-text option is selected.
+func (pv *promptView) syncFreeText() {
+	if pv.entry == nil || pv.p.EffectiveKind() != ipc.KindChoice {
+		return
+	}
+	if pv.freeSelected() {
+		pv.entry.Show()
+	} else {
+		pv.entry.Hide()
+	}
+}
+
+func (pv *promptView) freeSelected() bool {
+	for i, o := range pv.options {
+		if pv.free[i] && o.selected() {
+			return true
+		}
+	}
+	return false
+}
+
+func (pv *promptView) choose(yes bool) {
+	pv.yesno = "no"
+	if yes {
+		pv.yesno = "yes"
+	}
+}
+
+// reply collects what the user chose and typed for this prompt.
+func (pv *promptView) reply() ipc.Reply {
+	var r ipc.Reply
+	for i, o := range pv.options {
+		if o.selected() {
+			r.Selected = append(r.Selected, pv.labels[i])
+		}
+	}
+	switch pv.p.EffectiveKind() {
+	case ipc.KindYesNo:
+		r.Text = pv.yesno
+	case ipc.KindText:
+		r.Text = pv.entry.Text
+	case ipc.KindChoice:
+		if pv.entry != nil && pv.freeSelected() {
+			r.Text = pv.entry.Text
+		}
+	}
+	return r
+}
+
+func placeholderOr(p, def string) string {
+	if p != "" {
+		return p
+	}
+	return def
+}
+
+type checkOption struct{ c *optionCheck }
+
+func (o checkOption) selected() bool     { return o.c.Checked }
+func (o checkOption) setSelected(b bool) { o.c.SetChecked(b) }
+
+type radioOption struct{ r *widget.RadioGroup }
+
+func (o radioOption) selected() bool { return o.r.Selected != "" }
+func (o radioOption) setSelected(b bool) {
+	if b {
+		o.r.SetSelected(o.r.Options[0])
+	} else {
+		o.r.SetSelected("")
+	}
+}

@@ -1,0 +1,332 @@
+package dialogs
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/ipc"
+)
+
+// Options configure a View.
+type Options struct {
+	// DefaultTimeout is the countdown used when the question asks for the
+	// app's default (TimeoutSeconds == 0). Zero or less means no countdown.
+	DefaultTimeout time.Duration
+	// Now returns the current time; nil means time.Now. Tests inject a clock.
+	Now func() time.Time
+}
+
+// View is the content of a question window. Create it with NewView, place
+// Content() in a window, call Tick about once a second, and it calls onDone
+// exactly once with the outcome. All methods run on the Fyne goroutine.
+type View struct {
+	q       ipc.Question
+	now     func() time.Time
+	onDone  func(ipc.Answer)
+	confirm func(title, message string, ok func()) // asks before discarding a draft
+
+	prompts   []*promptView
+	options   []optionControl // every option of every prompt, in Alt+digit order
+	countdown *widget.Label
+	content   fyne.CanvasObject
+	focus     fyne.Focusable // the reply box to focus on open, if any
+
+	shownAt  time.Time
+	deadline time.Time // zero: no countdown
+	held     bool      // an edit stopped the countdown
+	done     bool
+}
+
+// NewView builds the view of q. onDone receives the one Answer.
+func NewView(q ipc.Question, opts Options, onDone func(ipc.Answer)) *View {
+	v := &View{q: q, now: opts.Now, onDone: onDone}
+	if v.now == nil {
+		v.now = time.Now
+	}
+	v.confirm = func(_, _ string, ok func()) { ok() }
+	v.shownAt = v.now()
+	switch timeout := q.TimeoutSeconds; {
+	case timeout > 0:
+		v.deadline = v.shownAt.Add(time.Duration(timeout) * time.Second)
+	case timeout == 0 && opts.DefaultTimeout > 0:
+		v.deadline = v.shownAt.Add(opts.DefaultTimeout)
+	}
+	v.countdown = widget.NewLabel("")
+	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
+	v.content = v.build()
+	v.updateCountdown(v.shownAt)
+	return v
+}
+
+// Content is the view's root object.
+func (v *View) Content() fyne.CanvasObject { return v.content }
+
+// Done reports whether the view has reported its Answer.
+func (v *View) Done() bool { return v.done }
+
+// HasDraft reports whether the user typed anything.
+func (v *View) HasDraft() bool {
+	for _, p := range v.prompts {
+		if p.entry != nil && strings.TrimSpace(p.entry.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Tick advances the countdown to now; at zero the view ends with StatusTimeout.
+func (v *View) Tick(now time.Time) {
+	if v.done {
+		return
+	}
+	if !v.held && !v.deadline.IsZero() && !now.Before(v.deadline) {
+		v.finish(ipc.Answer{Status: ipc.StatusTimeout}, now)
+		return
+	}
+	v.updateCountdown(now)
+}
+
+// Submit ends the view with the user's choices and text.
+func (v *View) Submit() {
+	if v.done {
+		return
+	}
+	replies := make([]ipc.Reply, len(v.prompts))
+	for i, p := range v.prompts {
+		replies[i] = p.reply()
+	}
+	v.finish(ipc.Answer{Status: ipc.StatusAnswered, Replies: replies}, v.now())
+}
+
+// RequestDismiss dismisses the question; with a draft typed it asks first.
+func (v *View) RequestDismiss() {
+	if v.done {
+		return
+	}
+	if !v.HasDraft() {
+		v.dismiss()
+		return
+	}
+	v.confirm("Discard your reply?",
+		"You have typed a reply. Dismiss the question and discard it?", v.dismiss)
+}
+
+func (v *View) dismiss() {
+	v.finish(ipc.Answer{Status: ipc.StatusDismissed}, v.now())
+}
+
+// ToggleOption toggles option n (1-based, numbered through the window) and
+// reports whether there is such an option.
+func (v *View) ToggleOption(n int) bool {
+	if n < 1 || n > len(v.options) {
+		return false
+	}
+	o := v.options[n-1]
+	o.setSelected(!o.selected())
+	return true
+}
+
+// answerYesNo answers the first yes/no prompt and submits.
+func (v *View) answerYesNo(yes bool) bool {
+	for _, p := range v.prompts {
+		if p.p.Kind == ipc.KindYesNo {
+			p.choose(yes)
+			v.Submit()
+			return true
+		}
+	}
+	return false
+}
+
+func (v *View) finish(a ipc.Answer, at time.Time) {
+	v.done = true
+	a.QuestionID = v.q.ID
+	a.ElapsedMS = at.Sub(v.shownAt).Milliseconds()
+	v.onDone(a)
+}
+
+// hold stops the countdown: the user is answering.
+func (v *View) hold() {
+	if v.held || v.done {
+		return
+	}
+	v.held = true
+	v.updateCountdown(v.now())
+}
+
+func (v *View) updateCountdown(now time.Time) {
+	switch {
+	case v.deadline.IsZero():
+		v.countdown.SetText("No time limit")
+	case v.held:
+		v.countdown.SetText("Countdown held")
+	default:
+		left := int(v.deadline.Sub(now).Round(time.Second) / time.Second)
+		v.countdown.SetText(formatLeft(left))
+	}
+}
+
+// formatLeft renders seconds left as "m:ss left" (or "h:mm:ss left").
+func formatLeft(s int) string {
+	if s < 0 {
+		s = 0
+	}
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d left", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d left", s/60, s%60)
+}
+
+// shortcut implements keyHandler: the keyboard contract.
+func (v *View) shortcut(s fyne.Shortcut) bool {
+	if v.done {
+		return false
+	}
+	if isSubmit(s) {
+		v.Submit()
+		return true
+	}
+	switch k := altKey(s); {
+	case k == fyne.KeyY:
+		return v.answerYesNo(true)
+	case k == fyne.KeyN:
+		return v.answerYesNo(false)
+	case digit(k) > 0:
+		return v.ToggleOption(digit(k))
+	}
+	return false
+}
+
+func (v *View) escape() { v.RequestDismiss() }
+
+// Shortcuts lists the window-level shortcuts of the contract, for canvases
+// whose focused widget does not take shortcuts itself.
+func (v *View) Shortcuts() []fyne.Shortcut {
+	var list []fyne.Shortcut
+	add := func(k fyne.KeyName, m fyne.KeyModifier) {
+		list = append(list, &desktop.CustomShortcut{KeyName: k, Modifier: m})
+	}
+	add(fyne.KeyReturn, fyne.KeyModifierControl)
+	add(fyne.KeyEnter, fyne.KeyModifierControl)
+	add(fyne.KeyY, fyne.KeyModifierAlt)
+	add(fyne.KeyN, fyne.KeyModifierAlt)
+	for d := '1'; d <= '9'; d++ {
+		add(fyne.KeyName(string(d)), fyne.KeyModifierAlt)
+	}
+	return list
+}
+
+func (v *View) build() fyne.CanvasObject {
+	body := container.NewVBox()
+	if ctx := v.contextBlock(); ctx != nil {
+		body.Add(ctx)
+	}
+	bottom := container.NewVBox()
+	single := len(v.q.Prompts) == 1
+	for i, p := range v.q.Prompts {
+		pv := v.newPromptView(p)
+		v.prompts = append(v.prompts, pv)
+		if i > 0 {
+			body.Add(widget.NewSeparator())
+		}
+		if p.Header != "" && !single {
+			body.Add(newChip(p.Header))
+		}
+		body.Add(NewMarkdown(p.Markdown))
+		for _, o := range pv.rows {
+			body.Add(o)
+		}
+		if pv.entry == nil {
+			continue
+		}
+		if single && p.EffectiveKind() == ipc.KindText {
+			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
+		} else {
+			body.Add(pv.entry)
+		}
+	}
+	if single {
+		if e := v.prompts[0].entry; e != nil && v.prompts[0].p.EffectiveKind() == ipc.KindText {
+			v.focus = e
+		}
+	}
+	bottom.Add(v.footer())
+
+	top := container.NewHBox()
+	if v.q.Title != "" {
+		top.Add(newChip(v.q.Title))
+	}
+	top.Add(layout.NewSpacer())
+	top.Add(v.countdown)
+
+	scroll := container.NewVScroll(container.NewPadded(body))
+	return container.NewBorder(top, bottom, nil, nil, scroll)
+}
+
+// contextBlock shows the question's context lines (loop id, phase…) as a
+// compact form, or nil when there are none.
+func (v *View) contextBlock() fyne.CanvasObject {
+	if len(v.q.Context) == 0 {
+		return nil
+	}
+	form := container.New(layout.NewFormLayout())
+	for _, f := range v.q.Context {
+		label := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		value := widget.NewLabel(f.Value)
+		value.Wrapping = fyne.TextWrapWord
+		form.Add(label)
+		form.Add(value)
+	}
+	return widget.NewCard("", "", form)
+}
+
+func (v *View) footer() fyne.CanvasObject {
+	dismiss := newKeyButton("Dismiss", theme.CancelIcon(), v, v.RequestDismiss)
+	buttons := []fyne.CanvasObject{dismiss}
+	hint := "Esc dismiss"
+	if len(v.options) > 0 {
+		hint += " · Alt+1–9 options"
+	}
+	if v.hasKind(ipc.KindYesNo) {
+		no := newKeyButton("No", theme.CancelIcon(), v, func() { v.answerYesNo(false) })
+		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, func() { v.answerYesNo(true) })
+		yes.Importance = widget.HighImportance
+		buttons = append(buttons, no, yes)
+		hint += " · Alt+Y yes · Alt+N no"
+	}
+	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == ipc.KindYesNo) {
+		submit := newKeyButton("Submit", theme.MailSendIcon(), v, v.Submit)
+		submit.Importance = widget.HighImportance
+		buttons = append(buttons, submit)
+		hint = "Ctrl+Enter submit · " + hint
+	}
+	hintText := caption(hint)
+	hintText.Wrapping = fyne.TextWrapOff
+	hintText.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), container.NewVBox(layout.NewSpacer(), hintText, layout.NewSpacer()))
+}
+
+func (v *View) hasKind(k ipc.PromptKind) bool {
+	for _, p := range v.prompts {
+		if p.p.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// WindowTitle is the title of q's window: its summary followed by " — feedback".
+func WindowTitle(q ipc.Question) string {
+	if t := q.Summary(60); t != "" {
+		return t + " — feedback"
+	}
+	return "feedback"
+}

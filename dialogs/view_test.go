@@ -1,0 +1,351 @@
+package dialogs
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// clock is a settable time source.
+type clock struct{ now time.Time }
+
+func (c *clock) Now() time.Time { return c.now }
+
+// recorder collects the answers a view reports.
+type recorder struct{ answers []ipc.Answer }
+
+func (r *recorder) done(a ipc.Answer) { r.answers = append(r.answers, a) }
+
+func (r *recorder) only(t *testing.T) ipc.Answer {
+	t.Helper()
+	if len(r.answers) != 1 {
+		t.Fatalf("got %d answers, want exactly 1: %+v", len(r.answers), r.answers)
+	}
+	return r.answers[0]
+}
+
+func question(p ...ipc.Prompt) ipc.Question {
+	return ipc.Question{ID: "q1", Title: "Plan", Prompts: p}
+}
+
+func newTestView(t *testing.T, q ipc.Question, opts Options) (*View, *recorder, *clock) {
+	t.Helper()
+	test.NewTempApp(t)
+	c := &clock{now: t0}
+	if opts.Now == nil {
+		opts.Now = c.Now
+	}
+	r := &recorder{}
+	return NewView(q, opts, r.done), r, c
+}
+
+var (
+	ctrlEnter = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl}
+	altY      = &desktop.CustomShortcut{KeyName: fyne.KeyY, Modifier: fyne.KeyModifierAlt}
+	altN      = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierAlt}
+)
+
+func alt(d string) *desktop.CustomShortcut {
+	return &desktop.CustomShortcut{KeyName: fyne.KeyName(d), Modifier: fyne.KeyModifierAlt}
+}
+
+func TestSubmitCollectsOptionsAndReply(t *testing.T) {
+	v, r, c := newTestView(t, question(ipc.Prompt{
+		Markdown: "Refactor?",
+		Options:  []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Add tests"}, {Label: "Leave it"}},
+	}), Options{})
+	entry := v.prompts[0].entry
+	test.Type(entry, "keep the API")
+	entry.TypedShortcut(alt("2"))
+	entry.TypedShortcut(alt("1")) // un-ticks the pre-checked default
+	entry.TypedShortcut(alt("3"))
+	c.now = t0.Add(1500 * time.Millisecond)
+	entry.TypedShortcut(ctrlEnter)
+
+	want := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, ElapsedMS: 1500,
+		Replies: []ipc.Reply{{Selected: []string{"Add tests", "Leave it"}, Text: "keep the API"}}}
+	if got := r.only(t); !reflect.DeepEqual(got, want) {
+		t.Errorf("answer = %+v, want %+v", got, want)
+	}
+	if entry.Text != "keep the API" {
+		t.Errorf("Ctrl+Enter changed the reply box: %q", entry.Text)
+	}
+}
+
+func TestAltDigitWithoutSuchOptionIsNotConsumed(t *testing.T) {
+	v, _, _ := newTestView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}}), Options{})
+	if v.shortcut(alt("2")) {
+		t.Error("Alt+2 consumed with one option")
+	}
+	if !v.shortcut(alt("1")) || !v.options[0].selected() {
+		t.Error("Alt+1 did not tick option 1")
+	}
+}
+
+func TestSubmitOnlyOnce(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v.Submit()
+	v.Submit()
+	v.RequestDismiss()
+	v.Tick(t0.Add(time.Hour))
+	r.only(t)
+}
+
+func TestYesNo(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  fyne.Shortcut
+		want string
+	}{{"alt+y", altY, "yes"}, {"alt+n", altN, "no"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}), Options{})
+			if v.prompts[0].entry != nil {
+				t.Fatal("a yes/no question has a reply box")
+			}
+			if !v.shortcut(tc.key) {
+				t.Fatal("shortcut not handled")
+			}
+			if got := r.only(t); got.Replies[0].Text != tc.want {
+				t.Errorf("reply = %q, want %q", got.Replies[0].Text, tc.want)
+			}
+		})
+	}
+}
+
+func TestAltYOnTextQuestionIsNotConsumed(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	if v.shortcut(altY) || len(r.answers) != 0 {
+		t.Error("Alt+Y answered a question that is not yes/no")
+	}
+}
+
+func TestEscape(t *testing.T) {
+	t.Run("no draft dismisses at once", func(t *testing.T) {
+		v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+		v.prompts[0].entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if got := r.only(t); got.Status != ipc.StatusDismissed || got.Replies != nil {
+			t.Errorf("answer = %+v", got)
+		}
+	})
+	t.Run("a draft asks first", func(t *testing.T) {
+		v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+		var asked func()
+		v.confirm = func(_, _ string, ok func()) { asked = ok }
+		test.Type(v.prompts[0].entry, "half a thought")
+		v.prompts[0].entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if asked == nil {
+			t.Fatal("Escape with a draft did not ask")
+		}
+		if len(r.answers) != 0 {
+			t.Fatal("dismissed before the user confirmed")
+		}
+		asked()
+		if got := r.only(t); got.Status != ipc.StatusDismissed {
+			t.Errorf("status = %q", got.Status)
+		}
+	})
+}
+
+func TestCountdown(t *testing.T) {
+	t.Run("reaches zero: timeout, no reply", func(t *testing.T) {
+		q := question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A", Default: true}}})
+		q.TimeoutSeconds = 90
+		v, r, _ := newTestView(t, q, Options{})
+		if got := v.countdown.Text; got != "1:30 left" {
+			t.Errorf("countdown = %q", got)
+		}
+		v.Tick(t0.Add(31 * time.Second))
+		if got := v.countdown.Text; got != "0:59 left" {
+			t.Errorf("countdown = %q", got)
+		}
+		if len(r.answers) != 0 {
+			t.Fatal("ended early")
+		}
+		v.Tick(t0.Add(90 * time.Second))
+		want := ipc.Answer{QuestionID: "q1", Status: ipc.StatusTimeout, ElapsedMS: 90000}
+		if got := r.only(t); !reflect.DeepEqual(got, want) {
+			t.Errorf("answer = %+v, want %+v", got, want)
+		}
+	})
+	t.Run("typing holds it", func(t *testing.T) {
+		q := question(ipc.Prompt{Markdown: "?"})
+		q.TimeoutSeconds = 10
+		v, r, _ := newTestView(t, q, Options{})
+		test.Type(v.prompts[0].entry, "x")
+		v.Tick(t0.Add(time.Hour))
+		if len(r.answers) != 0 {
+			t.Fatal("the countdown ended a question the user was typing into")
+		}
+		if got := v.countdown.Text; got != "Countdown held" {
+			t.Errorf("countdown = %q", got)
+		}
+	})
+	t.Run("ticking an option holds it", func(t *testing.T) {
+		q := question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}})
+		q.TimeoutSeconds = 10
+		v, r, _ := newTestView(t, q, Options{})
+		v.ToggleOption(1)
+		v.Tick(t0.Add(time.Hour))
+		if len(r.answers) != 0 {
+			t.Fatal("the countdown ended a question the user was answering")
+		}
+	})
+	t.Run("a recommended option does not hold it", func(t *testing.T) {
+		q := question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A", Default: true}}})
+		q.TimeoutSeconds = 10
+		v, r, _ := newTestView(t, q, Options{})
+		v.Tick(t0.Add(10 * time.Second))
+		if got := r.only(t); got.Status != ipc.StatusTimeout {
+			t.Errorf("status = %q", got.Status)
+		}
+	})
+	for _, tc := range []struct {
+		name     string
+		question int
+		def      time.Duration
+		want     string
+	}{
+		{"the app default", 0, 5 * time.Minute, "5:00 left"},
+		{"the question's own", 7200, 5 * time.Minute, "2:00:00 left"},
+		{"none by the question", -1, 5 * time.Minute, "No time limit"},
+		{"none by the settings", 0, 0, "No time limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := question(ipc.Prompt{Markdown: "?"})
+			q.TimeoutSeconds = tc.question
+			v, r, _ := newTestView(t, q, Options{DefaultTimeout: tc.def})
+			if v.countdown.Text != tc.want {
+				t.Errorf("countdown = %q, want %q", v.countdown.Text, tc.want)
+			}
+			if tc.want == "No time limit" {
+				v.Tick(t0.Add(1000 * time.Hour))
+				if len(r.answers) != 0 {
+					t.Error("a question without a time limit timed out")
+				}
+			}
+		})
+	}
+}
+
+func TestSingleChoiceWithFreeText(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{
+		Kind: ipc.KindChoice, Single: true, Markdown: "Which layout?",
+		Options: []ipc.Option{{Label: "By type", Default: true}, {Label: "By date"}, {Label: "Other", FreeText: true}},
+	}), Options{})
+	p := v.prompts[0]
+	if p.entry.Visible() {
+		t.Error("the free-text field shows before Other is chosen")
+	}
+	v.ToggleOption(3)
+	if !p.entry.Visible() {
+		t.Fatal("choosing Other did not reveal the free-text field")
+	}
+	if p.options[0].selected() {
+		t.Error("a single choice kept two options selected")
+	}
+	test.Type(p.entry, "by project")
+	v.Submit()
+	want := []ipc.Reply{{Selected: []string{"Other"}, Text: "by project"}}
+	if got := r.only(t).Replies; !reflect.DeepEqual(got, want) {
+		t.Errorf("replies = %+v, want %+v", got, want)
+	}
+}
+
+func TestSeveralPrompts(t *testing.T) {
+	v, r, _ := newTestView(t, ipc.Question{ID: "q", Prompts: []ipc.Prompt{
+		{Header: "Lib", Markdown: "Library?", Kind: ipc.KindChoice, Single: true, Options: []ipc.Option{{Label: "A"}, {Label: "B"}}},
+		{Header: "Notes", Markdown: "Anything else?", Options: []ipc.Option{{Label: "Docs"}}},
+	}}, Options{})
+	v.ToggleOption(2) // B, numbered through the window
+	v.ToggleOption(3) // Docs
+	test.Type(v.prompts[1].entry, "thanks")
+	v.Submit()
+	want := []ipc.Reply{{Selected: []string{"B"}}, {Selected: []string{"Docs"}, Text: "thanks"}}
+	if got := r.only(t).Replies; !reflect.DeepEqual(got, want) {
+		t.Errorf("replies = %+v, want %+v", got, want)
+	}
+}
+
+func TestWindowTitle(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		q    ipc.Question
+		want string
+	}{
+		{"title", ipc.Question{Title: "Auth", Prompts: []ipc.Prompt{{Markdown: "x"}}}, "Auth — feedback"},
+		{"first line", ipc.Question{Prompts: []ipc.Prompt{{Markdown: "\n## Deploy now?\nmore"}}}, "Deploy now? — feedback"},
+		{"chinese", ipc.Question{Title: "审批"}, "审批 — feedback"},
+		{"long", ipc.Question{Prompts: []ipc.Prompt{{Markdown: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}}},
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa… — feedback"},
+		{"empty", ipc.Question{}, "feedback"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := WindowTitle(tc.q); got != tc.want {
+				t.Errorf("WindowTitle = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// The window as the user sees it, compared with a golden image.
+func TestWindowLooks(t *testing.T) {
+	loop := []ipc.Field{{Label: "Loop", Value: "auth-refactor"}, {Label: "Phase", Value: "verify"},
+		{Label: "Success criteria", Value: "all tests green, no new warnings"}}
+	for _, tc := range []struct {
+		name string
+		q    ipc.Question
+	}{
+		{"options", ipc.Question{ID: "1", Title: "Plan", Prompts: []ipc.Prompt{{
+			Markdown:    "## Refactor the auth module?\n\nI would move `session.go` to **PyJWT 2.x**.",
+			Options:     []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first", Description: "slower, safer"}},
+			Placeholder: "Anything to add?",
+		}}}},
+		{"yesno", ipc.Question{ID: "2", Title: "Deploy", Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Deploy to **staging**?"}}}},
+		{"context", ipc.Question{ID: "3", Context: loop, Prompts: []ipc.Prompt{{Markdown: "Is the evidence enough?"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			c := &clock{now: t0}
+			w := NewWindow(a, tc.q, Options{DefaultTimeout: 10 * time.Minute, Now: c.Now}, func(ipc.Answer) {})
+			w.Fyne().Resize(fyne.NewSize(560, 420))
+			w.Show()
+			w.Fyne().Content().Refresh()
+			test.AssertImageMatches(t, "question/"+tc.name+".png", w.Fyne().Canvas().Capture())
+			w.Close()
+		})
+	}
+}
+
+func TestWindowFocusesReplyBox(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{}, func(ipc.Answer) {})
+	w.Show()
+	defer w.Close()
+	if got := w.Fyne().Canvas().Focused(); got != w.View().prompts[0].entry {
+		t.Errorf("focused = %T, want the reply box", got)
+	}
+}
+
+func TestWindowAsksBeforeDiscardingADraft(t *testing.T) {
+	a := test.NewTempApp(t)
+	r := &recorder{}
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{}, r.done)
+	w.Show()
+	defer w.Close()
+	test.Type(w.View().prompts[0].entry, "draft")
+	w.View().RequestDismiss()
+	if w.Fyne().Canvas().Overlays().Top() == nil {
+		t.Fatal("no confirmation dialog")
+	}
+	if len(r.answers) != 0 {
+		t.Fatal("dismissed without confirmation")
+	}
+}

@@ -1,0 +1,185 @@
+package dialogs
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// keyHandler is implemented by View: the focused widgets forward the keys
+// of the keyboard contract to it.
+type keyHandler interface {
+	// shortcut handles s and reports whether it was one of ours.
+	shortcut(s fyne.Shortcut) bool
+	// escape requests a dismissal.
+	escape()
+}
+
+// replyEntry is the multi-line reply box. Focused multi-line entries receive
+// Ctrl+Enter and Alt+digit as desktop.CustomShortcut, so it hands those to
+// the view before falling back to the ordinary Entry behaviour.
+type replyEntry struct {
+	widget.Entry
+	keys keyHandler
+}
+
+func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {
+	e := &replyEntry{keys: keys}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.PlaceHolder = placeholder
+	e.SetMinRowsVisible(5)
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedShortcut gives the view the first look at a shortcut.
+func (e *replyEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.keys.shortcut(s) {
+		return
+	}
+	e.Entry.TypedShortcut(s)
+}
+
+// TypedKey turns Escape into a dismissal request.
+func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		e.keys.escape()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// optionCheck is a checkbox that keeps Escape working while it has focus.
+type optionCheck struct {
+	widget.Check
+	keys keyHandler
+}
+
+func newOptionCheck(label string, keys keyHandler, changed func(bool)) *optionCheck {
+	c := &optionCheck{keys: keys}
+	c.Text = label
+	c.OnChanged = changed
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// TypedKey turns Escape into a dismissal request.
+func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		c.keys.escape()
+		return
+	}
+	c.Check.TypedKey(k)
+}
+
+// keyButton is a button that keeps Escape working while it has focus.
+type keyButton struct {
+	widget.Button
+	keys keyHandler
+}
+
+func newKeyButton(label string, icon fyne.Resource, keys keyHandler, tapped func()) *keyButton {
+	b := &keyButton{keys: keys}
+	b.Text = label
+	b.Icon = icon
+	b.OnTapped = tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey turns Escape into a dismissal request.
+func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		b.keys.escape()
+		return
+	}
+	b.Button.TypedKey(k)
+}
+
+// isSubmit reports whether s is Ctrl+Enter.
+func isSubmit(s fyne.Shortcut) bool {
+	cs, ok := s.(*desktop.CustomShortcut)
+	return ok && cs.Modifier == fyne.KeyModifierControl &&
+		(cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter)
+}
+
+// altKey returns the key of an Alt+key shortcut, or "" for anything else.
+func altKey(s fyne.Shortcut) fyne.KeyName {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok || cs.Modifier != fyne.KeyModifierAlt {
+		return ""
+	}
+	return cs.KeyName
+}
+
+// digit returns 1–9 for the keys 1–9, else 0.
+func digit(k fyne.KeyName) int {
+	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
+		return int(k[0] - '0')
+	}
+	return 0
+}
+
+// newChip is a small rounded tag, used for header labels.
+func newChip(text string) fyne.CanvasObject {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius) * 2
+	label := canvas.NewText(text, color.White)
+	label.TextStyle = fyne.TextStyle{Bold: true}
+	label.TextSize = theme.Size(theme.SizeNameCaptionText)
+	pad := theme.Padding()
+	return container.NewHBox(container.NewStack(bg,
+		container.New(&paddedLayout{h: pad * 2, v: pad / 2}, label)))
+}
+
+// caption is secondary text: smaller and in the disabled colour.
+func caption(text string) *widget.RichText {
+	rt := widget.NewRichText(&widget.TextSegment{
+		Text:  text,
+		Style: widget.RichTextStyle{ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText, Inline: true},
+	})
+	rt.Wrapping = fyne.TextWrapWord
+	return rt
+}
+
+// paddedLayout insets its objects by h horizontally and v vertically.
+type paddedLayout struct{ h, v float32 }
+
+func (l *paddedLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(l.h, l.v))
+		o.Resize(fyne.NewSize(size.Width-2*l.h, size.Height-2*l.v))
+	}
+}
+
+func (l *paddedLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objects {
+		min = min.Max(o.MinSize())
+	}
+	return min.Add(fyne.NewSize(2*l.h, 2*l.v))
+}
+
+// insetLayout indents its objects from the left.
+type insetLayout struct{ left float32 }
+
+func (l *insetLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(l.left, 0))
+		o.Resize(fyne.NewSize(size.Width-l.left, size.Height))
+	}
+}
+
+func (l *insetLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objects {
+		min = min.Max(o.MinSize())
+	}
+	return min.Add(fyne.NewSize(l.left, 0))
+}
