@@ -1,0 +1,13 @@
+//go:build !unix
+
+package ipc
+
+import (
+	"errors"
+	"fmt"
+)
+
+// StartDetached is not supported on this system.
+func StartDetached(exe string, args []string, logPath string) error {
+	return fmt.Errorf("ipc: start %s: %w", exe, errors.ErrUnsupported)
+}

@@ -1,0 +1,169 @@
+package ipc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ErrProtocolMismatch is returned (wrapped, with both versions in the message)
+// when the app speaks another ProtocolVersion than this program.
+var ErrProtocolMismatch = errors.New("ipc: protocol version mismatch")
+
+// ErrAppGone is returned (wrapped) by Client.Ask when the stream ends without
+// a final event: the app quit or crashed while the question was open.
+var ErrAppGone = errors.New("ipc: the feedback app closed the connection before answering (did it crash?)")
+
+// baseURL prefixes every request; the host is ignored, the socket is dialled.
+const baseURL = "http://feedback"
+
+// Client talks to the app over the socket at Path. The zero value with Path
+// set is ready to use; a Client is safe for concurrent use and must not be
+// copied after first use.
+type Client struct {
+	// Path is the socket, usually from SocketPath.
+	Path string
+
+	once sync.Once
+	hc   *http.Client
+}
+
+func (c *Client) httpClient() *http.Client {
+	c.once.Do(func() {
+		var d net.Dialer
+		c.hc = &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+				return d.DialContext(ctx, "unix", c.Path)
+			},
+			DisableCompression: true,
+			IdleConnTimeout:    time.Minute,
+		}}
+	})
+	return c.hc
+}
+
+// Hello asks who is listening. It fails with ErrProtocolMismatch if the app
+// speaks another protocol version.
+func (c *Client) Hello(ctx context.Context) (Hello, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+PathHello, nil)
+	if err != nil {
+		return Hello{}, err
+	}
+	resp, err := c.do(req)
+	if err != nil {
+		return Hello{}, err
+	}
+	defer resp.Body.Close()
+	var h Hello
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&h); err != nil {
+		return Hello{}, fmt.Errorf("ipc: malformed hello from %s: %w", c.Path, err)
+	}
+	if h.Protocol != ProtocolVersion {
+		return h, c.mismatch(strconv.Itoa(h.Protocol))
+	}
+	return h, nil
+}
+
+// Ask asks q and blocks until the app answers. onEvent, if not nil, is called
+// for every event in order, the final one included. It returns the Answer, or
+// the app's *Error (when the app refuses or fails the question), or an error
+// wrapping ErrAppGone when the app goes away first. Cancelling ctx withdraws
+// the question: the app closes its window, and Ask returns ctx's error.
+func (c *Client) Ask(ctx context.Context, q Question, onEvent func(Event)) (Answer, error) {
+	body, err := json.Marshal(q)
+	if err != nil {
+		return Answer{}, fmt.Errorf("ipc: encode question: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+PathQuestions, bytes.NewReader(body))
+	if err != nil {
+		return Answer{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.do(req)
+	if err != nil {
+		return Answer{}, err
+	}
+	defer resp.Body.Close()
+
+	dec := json.NewDecoder(resp.Body)
+	for {
+		var ev Event
+		if err := dec.Decode(&ev); err != nil {
+			return Answer{}, c.streamError(ctx, err)
+		}
+		if onEvent != nil {
+			onEvent(ev)
+		}
+		switch ev.Type {
+		case EventAnswer:
+			if ev.Answer == nil {
+				return Answer{}, fmt.Errorf("ipc: malformed stream from %s: an answer event without an answer", c.Path)
+			}
+			return *ev.Answer, nil
+		case EventError:
+			if ev.Error == nil {
+				return Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)
+			}
+			return Answer{}, ev.Error
+		}
+	}
+}
+
+// do sends req and returns a 2xx response from a server of our protocol
+// version; otherwise an error, the app's *Error when it sent one.
+func (c *Client) do(req *http.Request) (*http.Response, error) {
+	resp, err := c.httpClient().Do(req)
+	if err != nil {
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // its "Get http://feedback/…" names no real place
+		}
+		return nil, fmt.Errorf("ipc: cannot reach the feedback app: %w", err)
+	}
+	if v := resp.Header.Get(HeaderProtocol); v != "" && v != strconv.Itoa(ProtocolVersion) {
+		resp.Body.Close()
+		return nil, c.mismatch(v)
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	var e Error
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&e); err != nil || e.Code == "" {
+		return nil, fmt.Errorf("ipc: %s %s: the app at %s answered %s", req.Method, req.URL.Path, c.Path, resp.Status)
+	}
+	return nil, &e
+}
+
+// streamError explains why reading the event stream failed.
+func (c *Client) streamError(ctx context.Context, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se), errors.As(err, &te):
+		return fmt.Errorf("ipc: malformed stream from %s: %w", c.Path, err)
+	case err == io.EOF:
+		return ErrAppGone
+	default:
+		return fmt.Errorf("%w: %w", ErrAppGone, err)
+	}
+}
+
+func (c *Client) mismatch(server string) error {
+	return fmt.Errorf("%w: the app at %s speaks protocol %s, this program speaks %d; restart the app, or update the older one",
+		ErrProtocolMismatch, c.Path, server, ProtocolVersion)
+}

@@ -1,0 +1,230 @@
+package ipc
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestSocketPath(t *testing.T) {
+	uid := strconv.Itoa(os.Getuid())
+	tests := []struct {
+		name, socket, runtime, want string
+	}{
+		{"override", "/x/y.sock", "/run/user/1", "/x/y.sock"},
+		{"runtime dir", "", "/run/user/1", "/run/user/1/feedback/feedback.sock"},
+		{"relative runtime dir ignored", "", "run", filepath.Join(os.TempDir(), "feedback-"+uid, "feedback.sock")},
+		{"temp dir", "", "", filepath.Join(os.TempDir(), "feedback-"+uid, "feedback.sock")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(EnvSocket, tt.socket)
+			t.Setenv("XDG_RUNTIME_DIR", tt.runtime)
+			got, err := SocketPath()
+			if err != nil || got != tt.want {
+				t.Errorf("SocketPath() = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestListenPermissions(t *testing.T) {
+	path := filepath.Join(filepath.Dir(socketPath(t)), "sub", "feedback.sock")
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	assertPerm(t, filepath.Dir(path), 0o700)
+	assertPerm(t, path, 0o600)
+}
+
+func TestListenFixesOwnLooseDirectory(t *testing.T) {
+	path := socketPath(t)
+	if err := os.Chmod(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	assertPerm(t, filepath.Dir(path), 0o700)
+}
+
+func TestListenRefusesDirectory(t *testing.T) {
+	tests := []struct {
+		name      string
+		setup     func(t *testing.T, dir string)
+		wantInErr string
+	}{
+		{"owned by another user", func(t *testing.T, dir string) {
+			if os.Getuid() != 0 {
+				t.Skip("needs root to chown")
+			}
+			if err := os.Chown(dir, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}, "uid 65534"},
+		{"shared", func(t *testing.T, dir string) {
+			if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
+				t.Fatal(err)
+			}
+		}, "shared"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := socketPath(t)
+			dir := filepath.Dir(path)
+			tt.setup(t, dir)
+			before, _ := os.Stat(dir)
+			l, err := Listen(path)
+			if err == nil {
+				l.Close()
+				t.Fatal("Listen succeeded")
+			}
+			for _, want := range []string{dir, tt.wantInErr} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not mention %q", err, want)
+				}
+			}
+			after, _ := os.Stat(dir)
+			if before.Mode() != after.Mode() {
+				t.Errorf("mode changed from %v to %v", before.Mode(), after.Mode())
+			}
+			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("socket created anyway: %v", err)
+			}
+		})
+	}
+}
+
+func TestListenReplacesStaleSocket(t *testing.T) {
+	path := socketPath(t)
+	stale, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale.SetUnlinkOnClose(false)
+	stale.Close() // leaves the file, like a crashed app
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatalf("Listen over a stale socket: %v", err)
+	}
+	defer l.Close()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatalf("dial the new socket: %v", err)
+	}
+	c.Close()
+}
+
+func TestListenAlreadyRunning(t *testing.T) {
+	path := socketPath(t)
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	l2, err := Listen(path)
+	if !errors.Is(err, ErrAlreadyRunning) {
+		if l2 != nil {
+			l2.Close()
+		}
+		t.Fatalf("second Listen: got %v, want ErrAlreadyRunning", err)
+	}
+}
+
+func TestListenConcurrentlyOneWins(t *testing.T) {
+	path := socketPath(t)
+	const n = 8
+	results := make(chan net.Listener, n)
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			l, err := Listen(path)
+			if err != nil {
+				errs <- err
+				return
+			}
+			results <- l
+		}()
+	}
+	var won []net.Listener
+	for range n {
+		select {
+		case l := <-results:
+			won = append(won, l)
+		case err := <-errs:
+			if !errors.Is(err, ErrAlreadyRunning) {
+				t.Errorf("Listen: %v, want ErrAlreadyRunning", err)
+			}
+		}
+	}
+	for _, l := range won {
+		l.Close()
+	}
+	if len(won) != 1 {
+		t.Errorf("%d concurrent Listens succeeded, want 1", len(won))
+	}
+}
+
+func TestListenRefusesNonSocket(t *testing.T) {
+	path := socketPath(t)
+	if err := os.WriteFile(path, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := Listen(path); err == nil {
+		l.Close()
+		t.Fatal("Listen replaced a regular file")
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "keep me" {
+		t.Errorf("file changed: %q, %v", b, err)
+	}
+}
+
+func TestCloseRemovesOnlyOwnSocket(t *testing.T) {
+	path := socketPath(t)
+	first, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Close left the socket: %v", err)
+	}
+
+	old, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(path) // someone removed it, and a new app took the path
+	successor, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer successor.Close()
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); err != nil {
+		t.Fatalf("closing the old listener removed its successor's socket: %v", err)
+	}
+}
+
+func assertPerm(t *testing.T, path string, want os.FileMode) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != want {
+		t.Errorf("%s: mode %v, want %v", path, got, want)
+	}
+}

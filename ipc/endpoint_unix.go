@@ -1,0 +1,206 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package ipc
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Listen listens on the Unix socket at path, for the current user only.
+//
+// The parent directory is created (0700) if missing. It must be dedicated to
+// the socket: Listen refuses a directory owned by another user or shared with
+// everyone (world-writable or sticky, like /tmp), and makes one of ours that
+// is group- or other-accessible private (0700). A file already at path is
+// dialled first: if something answers, Listen returns an error wrapping
+// ErrAlreadyRunning; if not, the stale socket is removed. A file at path that
+// is not a socket is never removed. The socket is made 0600.
+//
+// Concurrent Listens on one path (two apps started at once) are serialised by
+// a lock file next to the socket, so exactly one wins and the others get
+// ErrAlreadyRunning.
+//
+// On Linux, Accept closes (and skips) connections from other users, checked
+// with SO_PEERCRED; a Server serving the listener logs them. Close removes the
+// socket file if it is still the one this listener created.
+func Listen(path string) (net.Listener, error) {
+	if err := privateDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	unlock, err := lockFor(path)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	if err := removeStale(path); err != nil {
+		return nil, err
+	}
+	ul, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("ipc: listen on %s: %w", path, err)
+	}
+	ul.SetUnlinkOnClose(false) // Close unlinks only a socket that is still ours
+	fail := func(err error) (net.Listener, error) {
+		ul.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	// The directory is private, so the socket is never reachable by others
+	// before this chmod; it only documents the intent and survives a move.
+	if err := os.Chmod(path, 0o600); err != nil {
+		return fail(fmt.Errorf("ipc: %w", err))
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fail(fmt.Errorf("ipc: %w", err))
+	}
+	return &listener{ul: ul, path: path, file: fi, uid: os.Getuid()}, nil
+}
+
+// privateDir makes sure dir exists, belongs to the current user and is
+// private (see Listen).
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("ipc: create socket directory: %w", err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("ipc: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("ipc: socket directory %s is not a directory", dir)
+	}
+	uid := os.Getuid()
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != uid {
+		return fmt.Errorf("ipc: refusing socket directory %s: it is owned by uid %d, not by you (uid %d); remove it or set %s",
+			dir, st.Uid, uid, EnvSocket)
+	}
+	if fi.Mode()&fs.ModeSticky != 0 || fi.Mode().Perm()&0o002 != 0 {
+		return fmt.Errorf("ipc: refusing socket directory %s: it is shared (mode %v); the socket needs a directory of its own",
+			dir, fi.Mode())
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("ipc: make socket directory private: %w", err)
+		}
+	}
+	return nil
+}
+
+// lockFor takes an exclusive lock on path+".lock", which serialises the
+// check-remove-bind of Listen and the check-remove of Close between
+// processes. The lock file is never removed: removing it would reopen the race.
+func lockFor(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("ipc: %w", err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ipc: lock %s: %w", f.Name(), err)
+	}
+	return func() { f.Close() }, nil // closing the only descriptor releases the lock
+}
+
+// removeStale removes a socket at path that nobody answers on.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("ipc: %w", err)
+	}
+	if fi.Mode().Type() != fs.ModeSocket {
+		return fmt.Errorf("ipc: refusing to replace %s: it is not a socket (mode %v)", path, fi.Mode())
+	}
+	c, err := net.DialTimeout("unix", path, 2*time.Second)
+	if err == nil {
+		c.Close()
+		return fmt.Errorf("%w (something answers on %s)", ErrAlreadyRunning, path)
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, syscall.ENOENT) {
+		return fmt.Errorf("ipc: cannot tell whether %s is in use: %w", path, err)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("ipc: remove stale socket: %w", err)
+	}
+	return nil
+}
+
+// listener is the net.Listener returned by Listen.
+type listener struct {
+	ul   *net.UnixListener
+	path string
+	file os.FileInfo // the socket file as created, to tell it from a successor's
+	uid  int         // the only peer uid Accept lets through (a field, for tests)
+	log  atomic.Pointer[slog.Logger]
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Accept returns the next connection from the listener's own user, closing
+// any other on the way.
+func (l *listener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.ul.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if err := checkPeer(c, l.uid); err != nil {
+			if log := l.log.Load(); log != nil {
+				log.Warn("ipc: refused a connection", "socket", l.path, "err", err)
+			}
+			c.Close()
+			continue
+		}
+		return c, nil
+	}
+}
+
+// Close stops listening and removes the socket file if it is still ours: an
+// app that replaced it keeps its own.
+func (l *listener) Close() error {
+	l.closeOnce.Do(func() {
+		l.closeErr = l.ul.Close()
+		if _, err := os.Lstat(filepath.Dir(l.path)); errors.Is(err, fs.ErrNotExist) {
+			return // the directory went, and the socket with it
+		}
+		unlock, err := lockFor(l.path)
+		if err != nil {
+			l.closeErr = errors.Join(l.closeErr, err)
+			return
+		}
+		defer unlock()
+		if fi, err := os.Lstat(l.path); err == nil && os.SameFile(fi, l.file) {
+			if err := os.Remove(l.path); err != nil {
+				l.closeErr = errors.Join(l.closeErr, err)
+			}
+		}
+	})
+	return l.closeErr
+}
+
+// Addr returns the socket's address.
+func (l *listener) Addr() net.Addr { return l.ul.Addr() }
+
+// setLogger sets where refused connections are logged.
+func (l *listener) setLogger(log *slog.Logger) { l.log.Store(log) }

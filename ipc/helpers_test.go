@@ -1,0 +1,93 @@
+package ipc
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// askFunc adapts a function to Asker.
+type askFunc func(ctx context.Context, q Question, emit func(Event)) (Answer, error)
+
+func (f askFunc) Ask(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	return f(ctx, q, emit)
+}
+
+// answerAll answers every question at once.
+var answerAll = askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
+})
+
+// socketPath returns a socket path in a fresh private directory, short enough
+// for sun_path (t.TempDir() paths can exceed it).
+func socketPath(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "feedback.sock")
+}
+
+// startServer serves a on a fresh socket until the test ends and returns a
+// client for it.
+func startServer(t *testing.T, a Asker, opts ServerOptions) *Client {
+	t.Helper()
+	path := socketPath(t)
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(a, opts)
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return &Client{Path: path}
+}
+
+// serveFake serves h on a plain unix socket (no Listen, no Server) until the
+// test ends, and returns the socket path.
+func serveFake(t *testing.T, h http.Handler) string {
+	t.Helper()
+	path := socketPath(t)
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: h}
+	go hs.Serve(l)
+	t.Cleanup(func() { hs.Close() })
+	return path
+}
+
+// question returns a valid question with the given id.
+func question(id string) Question {
+	return Question{ID: id, Prompts: []Prompt{{Markdown: "Proceed?", Kind: KindYesNo}}}
+}
+
+// within fails the test unless ch delivers within a generous bound.
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+		var zero T
+		return zero
+	}
+}

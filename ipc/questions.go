@@ -1,0 +1,157 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// bodyReadTimeout bounds reading a question's body; the answer that follows
+// is not bounded.
+const bodyReadTimeout = 30 * time.Second
+
+// handleQuestion serves POST PathQuestions: it decodes and validates the
+// question, then streams Events while the Asker asks it.
+func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // unsupported in tests: ignore
+	q, err := decodeQuestion(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	rc.SetReadDeadline(time.Time{})
+	if err != nil {
+		status, e := decodeFailure(err)
+		writeError(w, status, e)
+		return
+	}
+	if err := q.Validate(); err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			e = &Error{Code: CodeInvalid, Message: err.Error()}
+		}
+		writeError(w, http.StatusBadRequest, e)
+		return
+	}
+	select {
+	case s.open <- struct{}{}:
+		defer func() { <-s.open }()
+	default:
+		writeError(w, http.StatusTooManyRequests, &Error{Code: CodeTooMany,
+			Message: fmt.Sprintf("%d questions are already open; answer or close some first", cap(s.open))})
+		return
+	}
+
+	ctx := r.Context()
+	log := s.log.With("id", q.ID, "source", q.Source, "client", q.Client)
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	st := &eventStream{ctx: ctx, w: w, rc: rc}
+	st.write(Event{Type: EventQueued}, false)
+	log.Info("ipc: question open")
+
+	ans, err := s.ask(ctx, q, func(ev Event) {
+		if ev.Type == EventAnswer || ev.Type == EventError {
+			log.Warn("ipc: Asker emitted a final event; dropped", "type", ev.Type)
+			return
+		}
+		st.write(ev, false)
+	})
+	switch {
+	case ctx.Err() != nil:
+		st.close()
+		log.Info("ipc: question withdrawn", "cause", context.Cause(ctx))
+	case err != nil:
+		var e *Error
+		if !errors.As(err, &e) {
+			e = &Error{Code: CodeInternal, Message: err.Error()}
+		}
+		st.write(Event{Type: EventError, Error: e}, true)
+		log.Warn("ipc: question failed", "err", err)
+	default:
+		st.write(Event{Type: EventAnswer, Answer: &ans}, true)
+		log.Info("ipc: question closed", "status", ans.Status)
+	}
+}
+
+// ask calls the Asker, turning a panic into CodeInternal.
+func (s *Server) ask(ctx context.Context, q Question, emit func(Event)) (a Answer, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("ipc: Asker panicked", "id", q.ID, "panic", p, "stack", string(debug.Stack()))
+			err = &Error{Code: CodeInternal, Message: "the app failed while asking (see its log)"}
+		}
+	}()
+	return s.asker.Ask(ctx, q, emit)
+}
+
+// decodeQuestion decodes exactly one JSON question from r. Unknown fields are
+// ignored (a newer caller may send more); anything after the value is an error.
+func decodeQuestion(r io.Reader) (Question, error) {
+	var q Question
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&q); err != nil {
+		return q, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("unexpected data after the question")
+		}
+		return q, err
+	}
+	return q, nil
+}
+
+// decodeFailure maps an error of decodeQuestion to a status and an *Error.
+func decodeFailure(err error) (int, *Error) {
+	var tooLarge *http.MaxBytesError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, &Error{Code: CodeInvalid,
+			Message: fmt.Sprintf("the question is larger than %d bytes", MaxBodyBytes)}
+	case errors.As(err, &te):
+		return http.StatusBadRequest, &Error{Code: CodeInvalid,
+			Message: fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)}
+	case err == io.EOF:
+		return http.StatusBadRequest, &Error{Code: CodeProtocol, Message: "empty request body: expected a JSON question"}
+	default:
+		return http.StatusBadRequest, &Error{Code: CodeProtocol, Message: "malformed JSON question: " + err.Error()}
+	}
+}
+
+// eventStream writes Events as NDJSON lines, one at a time, and nothing once
+// the request has ended or the final event is written.
+type eventStream struct {
+	ctx context.Context
+	mu  sync.Mutex // serialises writes to w; guards closed
+	w   http.ResponseWriter
+	rc  *http.ResponseController
+
+	closed bool
+}
+
+// write writes and flushes ev, unless the stream is closed or the request
+// has ended; final closes the stream after it.
+func (st *eventStream) write(ev Event, final bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed || st.ctx.Err() != nil {
+		return
+	}
+	st.closed = final
+	if err := json.NewEncoder(st.w).Encode(ev); err != nil {
+		return // the caller went away; its context ends too
+	}
+	st.rc.Flush()
+}
+
+// close makes every later write a no-op.
+func (st *eventStream) close() {
+	st.mu.Lock()
+	st.closed = true
+	st.mu.Unlock()
+}

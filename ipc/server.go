@@ -1,0 +1,156 @@
+package ipc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+)
+
+// Asker is what the app does with a question.
+type Asker interface {
+	// Ask shows q and blocks until the user answers, the question times out,
+	// or ctx ends. When ctx ends the caller has gone away: Ask withdraws the
+	// question (closes its window) and returns promptly; its result is dropped.
+	//
+	// emit reports progress (EventShown) to the caller. It may be called from
+	// any goroutine, is safe after Ask returned (it does nothing then), and
+	// ignores EventAnswer and EventError: the final event is written from
+	// Ask's result. An *Error returned by Ask reaches the caller with its
+	// code; any other error as CodeInternal.
+	Ask(ctx context.Context, q Question, emit func(Event)) (Answer, error)
+}
+
+// ServerOptions configures a Server. The zero value is usable.
+type ServerOptions struct {
+	Version string       // the app's build version, reported by PathHello
+	Logger  *slog.Logger // nil discards
+	MaxOpen int          // questions open at once; more are refused with CodeTooMany. 0 means 64
+}
+
+// Server serves the protocol on a listener, handing questions to an Asker.
+type Server struct {
+	asker   Asker
+	version string
+	log     *slog.Logger
+	open    chan struct{} // a token per open question; its capacity is MaxOpen
+	hs      *http.Server
+	cancel  context.CancelFunc // ends every request's context, on Shutdown
+}
+
+// NewServer returns a Server that hands questions to a.
+func NewServer(a Asker, opts ServerOptions) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.MaxOpen <= 0 {
+		opts.MaxOpen = 64
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		asker:   a,
+		version: opts.Version,
+		log:     log,
+		open:    make(chan struct{}, opts.MaxOpen),
+		cancel:  cancel,
+	}
+	s.hs = &http.Server{
+		Handler:           s.routes(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// No ReadTimeout or WriteTimeout: an answer streams for as long as
+		// the user takes, and a ReadTimeout would cancel the request context.
+	}
+	return s
+}
+
+// Serve accepts connections on l until Shutdown, then returns nil; or until l
+// fails, and returns that error. Connections refused by a Listen listener are
+// logged to the server's logger.
+func (s *Server) Serve(l net.Listener) error {
+	if sl, ok := l.(interface{ setLogger(*slog.Logger) }); ok {
+		sl.setLogger(s.log)
+	}
+	if err := s.hs.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Shutdown closes the listeners and withdraws every open question: their Ask
+// contexts end, and their callers see the stream end without a final event
+// (ErrAppGone). It waits for the handlers to return or ctx to end, then
+// closes any connection left.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.cancel()
+	err := s.hs.Shutdown(ctx)
+	if err != nil {
+		s.hs.Close()
+	}
+	return err
+}
+
+// routes returns the server's handler: every route, behind the checks every
+// request goes through.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+PathHello, s.handleHello)
+	mux.HandleFunc(PathHello, methodNotAllowed(http.MethodGet))
+	mux.HandleFunc("POST "+PathQuestions, s.handleQuestion)
+	mux.HandleFunc(PathQuestions, methodNotAllowed(http.MethodPost))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, &Error{Code: CodeProtocol, Message: "no such path: " + r.URL.Path})
+	})
+	return s.guard(mux)
+}
+
+// guard sets the protocol header, refuses browsers and turns a panic into a
+// logged 500.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(HeaderProtocol, strconv.Itoa(ProtocolVersion))
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("ipc: handler panicked", "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+				writeError(w, http.StatusInternalServerError, &Error{Code: CodeInternal, Message: "internal error (see the app's log)"})
+			}
+		}()
+		if _, ok := r.Header["Origin"]; ok {
+			writeError(w, http.StatusForbidden, &Error{Code: CodeProtocol, Message: "requests from web pages (with an Origin header) are refused"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) handleHello(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Hello{Protocol: ProtocolVersion, App: "feedback", Version: s.version, PID: os.Getpid()})
+}
+
+func methodNotAllowed(allow string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allow)
+		writeError(w, http.StatusMethodNotAllowed, &Error{Code: CodeProtocol, Message: r.Method + " " + r.URL.Path + ": use " + allow})
+	}
+}
+
+func writeError(w http.ResponseWriter, status int, e *Error) { writeJSON(w, status, e) }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v) // the client may be gone; nothing to do about it
+}

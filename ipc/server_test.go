@@ -1,0 +1,253 @@
+package ipc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestHello(t *testing.T) {
+	c := startServer(t, answerAll, ServerOptions{Version: "1.2.3"})
+	h, err := c.Hello(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Hello{Protocol: ProtocolVersion, App: "feedback", Version: "1.2.3", PID: h.PID}
+	if h != want || h.PID == 0 {
+		t.Errorf("Hello() = %+v, want %+v with a PID", h, want)
+	}
+}
+
+func TestAskRoundTrip(t *testing.T) {
+	want := Answer{QuestionID: "q1", Status: StatusAnswered, Replies: []Reply{{Selected: []string{"A"}, Text: "because"}}, ElapsedMS: 42}
+	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+		emit(Event{Type: EventShown})
+		emit(Event{Type: EventAnswer, Answer: &Answer{Status: StatusDismissed}}) // not the Asker's to send: dropped
+		return want, nil
+	}), ServerOptions{})
+
+	var got []EventType
+	ans, err := c.Ask(context.Background(), question("q1"), func(ev Event) { got = append(got, ev.Type) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ans, want) {
+		t.Errorf("Ask() = %+v, want %+v", ans, want)
+	}
+	if wantEvents := []EventType{EventQueued, EventShown, EventAnswer}; !reflect.DeepEqual(got, wantEvents) {
+		t.Errorf("events = %v, want %v", got, wantEvents)
+	}
+}
+
+func TestAskErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		q         Question
+		err       error // returned by the Asker
+		panics    bool
+		wantCode  ErrorCode
+		wantInMsg string
+	}{
+		{name: "invalid question", q: Question{ID: "q"}, wantCode: CodeInvalid, wantInMsg: "prompts"},
+		{name: "app refuses", q: question("q"), err: &Error{Code: CodeNoDisplay, Message: "no display"}, wantCode: CodeNoDisplay, wantInMsg: "no display"},
+		{name: "app fails", q: question("q"), err: errors.New("boom"), wantCode: CodeInternal, wantInMsg: "boom"},
+		{name: "app panics", q: question("q"), panics: true, wantCode: CodeInternal, wantInMsg: "log"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := startServer(t, askFunc(func(context.Context, Question, func(Event)) (Answer, error) {
+				if tt.panics {
+					panic("bug")
+				}
+				return Answer{}, tt.err
+			}), ServerOptions{})
+			_, err := c.Ask(context.Background(), tt.q, nil)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Ask() error = %v, want an *Error", err)
+			}
+			if e.Code != tt.wantCode || !strings.Contains(e.Message, tt.wantInMsg) {
+				t.Errorf("Ask() error = %v, want code %s and a message containing %q", e, tt.wantCode, tt.wantInMsg)
+			}
+		})
+	}
+}
+
+func TestHTTPErrors(t *testing.T) {
+	valid := `{"id":"q","prompts":[{"markdown":"Go?"}]}`
+	tooLarge := `{"id":"q","prompts":[{"markdown":"` + strings.Repeat("a", MaxBodyBytes) + `"}]}`
+	tests := []struct {
+		name, method, path, body string
+		origin                   bool
+		wantStatus               int
+		wantCode                 ErrorCode
+	}{
+		{"unknown fields are fine", "POST", PathQuestions, `{"id":"q","future":1,"prompts":[{"markdown":"Go?","x":[]}]}`, false, 200, ""},
+		{"hello from a browser", "GET", PathHello, "", true, 403, CodeProtocol},
+		{"question from a browser", "POST", PathQuestions, valid, true, 403, CodeProtocol},
+		{"malformed JSON", "POST", PathQuestions, `{"id":`, false, 400, CodeProtocol},
+		{"trailing garbage", "POST", PathQuestions, valid + `x`, false, 400, CodeProtocol},
+		{"two values", "POST", PathQuestions, valid + valid, false, 400, CodeProtocol},
+		{"empty body", "POST", PathQuestions, "", false, 400, CodeProtocol},
+		{"wrong type", "POST", PathQuestions, `{"id":"q","prompts":"Go?"}`, false, 400, CodeInvalid},
+		{"too large", "POST", PathQuestions, tooLarge, false, 413, CodeInvalid},
+		{"unknown path", "GET", "/v1/nope", "", false, 404, CodeProtocol},
+		{"wrong method", "GET", PathQuestions, "", false, 405, CodeProtocol},
+	}
+	c := startServer(t, answerAll, ServerOptions{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(tt.method, baseURL+tt.path, strings.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.origin {
+				req.Header.Set("Origin", "https://example.com")
+			}
+			resp, err := c.httpClient().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if got := resp.Header.Get(HeaderProtocol); got != strconv.Itoa(ProtocolVersion) {
+				t.Errorf("%s header = %q", HeaderProtocol, got)
+			}
+			if tt.wantCode == "" {
+				return
+			}
+			var e Error
+			if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || e.Code != tt.wantCode || e.Message == "" {
+				t.Errorf("body = %+v, %v; want code %s and a message", e, err, tt.wantCode)
+			}
+		})
+	}
+}
+
+func TestAskCancelWithdraws(t *testing.T) {
+	started := make(chan struct{})
+	withdrawn := make(chan struct{})
+	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+		close(started)
+		<-ctx.Done()
+		close(withdrawn)
+		return Answer{}, ctx.Err()
+	}), ServerOptions{})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Ask(ctx, question("q"), nil)
+		errc <- err
+	}()
+	within(t, started, "the question to open")
+	cancel()
+	within(t, withdrawn, "the Asker's context to end")
+	if err := within(t, errc, "Ask to return"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Ask() error = %v, want context.Canceled", err)
+	}
+}
+
+func TestAskTooMany(t *testing.T) {
+	started := make(chan struct{}, 1)
+	release := make(chan struct{})
+	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+		started <- struct{}{}
+		select {
+		case <-release:
+			return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
+		case <-ctx.Done():
+			return Answer{}, ctx.Err()
+		}
+	}), ServerOptions{MaxOpen: 1})
+
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Ask(context.Background(), question("first"), nil)
+		errc <- err
+	}()
+	within(t, started, "the first question to open")
+	if _, err := c.Ask(context.Background(), question("second"), nil); !errors.Is(err, &Error{Code: CodeTooMany}) {
+		t.Errorf("second Ask() error = %v, want CodeTooMany", err)
+	}
+	close(release)
+	if err := within(t, errc, "the first Ask to return"); err != nil {
+		t.Errorf("first Ask() error = %v", err)
+	}
+}
+
+func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
+	path := socketPath(t)
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	withdrawn := make(chan struct{})
+	s := NewServer(askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+		close(started)
+		<-ctx.Done()
+		close(withdrawn)
+		return Answer{}, ctx.Err()
+	}), ServerOptions{})
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(l) }()
+
+	errc := make(chan error, 1)
+	go func() {
+		_, err := (&Client{Path: path}).Ask(context.Background(), question("q"), nil)
+		errc <- err
+	}()
+	within(t, started, "the question to open")
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	within(t, withdrawn, "the Asker's context to end")
+	if err := within(t, errc, "Ask to return"); !errors.Is(err, ErrAppGone) {
+		t.Errorf("Ask() error = %v, want ErrAppGone", err)
+	}
+	if err := within(t, served, "Serve to return"); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func TestEmitAfterAskReturnedIsDropped(t *testing.T) {
+	emits := make(chan func(Event), 1)
+	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+		emits <- emit
+		return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
+	}), ServerOptions{})
+	if _, err := c.Ask(context.Background(), question("q"), nil); err != nil {
+		t.Fatal(err)
+	}
+	(<-emits)(Event{Type: EventShown}) // must neither panic nor race
+}
+
+// FuzzDecodeQuestion feeds arbitrary bodies to the question handler: it must
+// never panic, and answer 200 or a 4xx.
+func FuzzDecodeQuestion(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"q","prompts":[{"markdown":"Go?","kind":"choice","options":[{"label":"A"},{"label":"B"}]}]}`,
+		`{"id":"q","prompts":[{"markdown":"Go?"}],"context":[{"label":"l","value":"v"}],"timeout_seconds":-1}`,
+		``, `{`, `null`, `[]`, `{"id":"q","prompts":"x"}`, `{"id":"q"} {}`, `{"id":1e999}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	h := NewServer(answerAll, ServerOptions{}).hs.Handler
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, PathQuestions, bytes.NewReader(body)))
+		if rec.Code != http.StatusOK && rec.Code/100 != 4 {
+			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
+		}
+	})
+}
