@@ -1,0 +1,171 @@
+// Package ask is `feedback ask`: the question window from a shell script or
+// a hook. It prints the answer and exits 0 when answered, 1 when dismissed,
+// and 2 when the countdown ran out or anything failed.
+//
+// Plain output: for a yes/no question the word yes or no; otherwise each
+// selected option on a line of its own, then, if the user typed a reply and
+// options were selected, an empty line, then the reply. --json prints the
+// ipc.Answer as JSON instead.
+package ask
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"feedback/ipc"
+)
+
+// Exit codes.
+const (
+	ExitAnswered  = 0
+	ExitDismissed = 1
+	ExitFailed    = 2 // also: timed out
+)
+
+// Asker delivers a question; *ipc.Client is one.
+type Asker interface {
+	Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
+}
+
+// Env is what Run reads and writes.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Connect reaches the app, starting it when needed.
+	Connect func(ctx context.Context) (Asker, error)
+	// NewID returns a fresh question id.
+	NewID func() string
+}
+
+type options []ipc.Option
+
+func (o *options) String() string { return fmt.Sprint(*o) }
+func (o *options) Set(s string) error {
+	*o = append(*o, ipc.Option{Label: s})
+	return nil
+}
+
+// Run parses args (without "ask"), asks and returns the exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("feedback ask", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	var opts options
+	var defaults []string
+	fs.Var(&opts, "option", "an option the user can tick (repeat for several)")
+	fs.Func("default", "an option ticked in advance, the recommended one (repeat for several)", func(s string) error {
+		defaults = append(defaults, s)
+		return nil
+	})
+	yesno := fs.Bool("yesno", false, "a yes/no question: Yes and No buttons, no reply box")
+	title := fs.String("title", "", "a short label for the window title")
+	placeholder := fs.String("placeholder", "", "hint shown in the empty reply box")
+	timeout := fs.Int("timeout", 0, "countdown in seconds (0: the app's setting, -1: none)")
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: feedback ask [flags] MESSAGE   (MESSAGE '-' reads Markdown from standard input)")
+		fs.PrintDefaults()
+		fmt.Fprintln(env.Stderr, "exit status: 0 answered, 1 dismissed, 2 timed out or failed")
+	}
+	if err := fs.Parse(args); err != nil {
+		return ExitFailed
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return ExitFailed
+	}
+	message := fs.Arg(0)
+	if message == "-" {
+		data, err := io.ReadAll(io.LimitReader(env.Stdin, ipc.MaxMarkdownBytes+1))
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "feedback ask: reading the message:", err)
+			return ExitFailed
+		}
+		message = string(data)
+	}
+	for _, d := range defaults {
+		opts = markDefault(opts, d)
+	}
+	p := ipc.Prompt{Markdown: message, Options: opts, Placeholder: *placeholder}
+	if *yesno {
+		p.Kind = ipc.KindYesNo
+	}
+	q := ipc.Question{ID: env.NewID(), Source: "ask", Title: *title, Prompts: []ipc.Prompt{p}, TimeoutSeconds: *timeout}
+	if err := q.Validate(); err != nil {
+		fmt.Fprintln(env.Stderr, "feedback ask:", err)
+		return ExitFailed
+	}
+
+	app, err := env.Connect(ctx)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "feedback ask:", err)
+		return ExitFailed
+	}
+	a, err := app.Ask(ctx, q, nil)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("interrupted")
+		}
+		fmt.Fprintln(env.Stderr, "feedback ask:", err)
+		return ExitFailed
+	}
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(a); err != nil {
+			return ExitFailed
+		}
+	} else if a.Status == ipc.StatusAnswered {
+		fmt.Fprint(env.Stdout, Plain(a))
+	}
+	switch a.Status {
+	case ipc.StatusAnswered:
+		return ExitAnswered
+	case ipc.StatusDismissed:
+		fmt.Fprintln(env.Stderr, "feedback ask: dismissed")
+		return ExitDismissed
+	default:
+		fmt.Fprintln(env.Stderr, "feedback ask: no answer before the countdown ran out")
+		return ExitFailed
+	}
+}
+
+// markDefault marks label as a default option, adding it when absent.
+func markDefault(opts options, label string) options {
+	for i := range opts {
+		if opts[i].Label == label {
+			opts[i].Default = true
+			return opts
+		}
+	}
+	return append(opts, ipc.Option{Label: label, Default: true})
+}
+
+// Plain renders an answered single-prompt Answer for scripts (see the package doc).
+func Plain(a ipc.Answer) string {
+	if len(a.Replies) == 0 {
+		return ""
+	}
+	r := a.Replies[0]
+	var b strings.Builder
+	for _, s := range r.Selected {
+		b.WriteString(s + "\n")
+	}
+	if r.Text != "" {
+		if len(r.Selected) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(strings.TrimRight(r.Text, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// StdEnv is the process's environment.
+func StdEnv(connect func(ctx context.Context) (Asker, error), newID func() string) Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID}
+}
