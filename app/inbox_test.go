@@ -1,0 +1,259 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"feedback/ipc"
+)
+
+// fakeUI is a Presenter that records calls and lets the test answer.
+type fakeUI struct {
+	mu        sync.Mutex
+	shown     map[string]func(ipc.Answer)
+	shows     int
+	withdrawn []string
+	focused   []string
+	showCh    chan string // receives the id of every Show
+}
+
+func newFakeUI() *fakeUI {
+	return &fakeUI{shown: map[string]func(ipc.Answer){}, showCh: make(chan string, 16)}
+}
+
+func (f *fakeUI) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
+	f.mu.Lock()
+	f.shown[q.ID] = done
+	f.shows++
+	f.mu.Unlock()
+	shown()
+	f.showCh <- q.ID
+}
+
+func (f *fakeUI) Withdraw(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.withdrawn = append(f.withdrawn, id)
+}
+
+func (f *fakeUI) Focus(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.focused = append(f.focused, id)
+}
+
+// answer ends question id as the user would.
+func (f *fakeUI) answer(id string, a ipc.Answer) {
+	f.mu.Lock()
+	done := f.shown[id]
+	f.mu.Unlock()
+	done(a)
+}
+
+func (f *fakeUI) waitShown(t *testing.T, id string) {
+	t.Helper()
+	select {
+	case got := <-f.showCh:
+		if got != id {
+			t.Fatalf("shown %q, want %q", got, id)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%q was not shown", id)
+	}
+}
+
+type askResult struct {
+	a      ipc.Answer
+	err    error
+	events []ipc.Event
+}
+
+func ask(ctx context.Context, in *Inbox, q ipc.Question) <-chan askResult {
+	ch := make(chan askResult, 1)
+	go func() {
+		var r askResult
+		r.a, r.err = in.Ask(ctx, q, func(e ipc.Event) { r.events = append(r.events, e) })
+		ch <- r
+	}()
+	return ch
+}
+
+func result(t *testing.T, ch <-chan askResult) askResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ask did not return")
+		return askResult{}
+	}
+}
+
+func q(id string) ipc.Question {
+	return ipc.Question{ID: id, Prompts: []ipc.Prompt{{Markdown: "question " + id}}}
+}
+
+func TestAskReturnsTheAnswer(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	ch := ask(context.Background(), in, q("a"))
+	ui.waitShown(t, "a")
+	want := ipc.Answer{QuestionID: "a", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}
+	ui.answer("a", want)
+	r := result(t, ch)
+	if r.err != nil || !reflect.DeepEqual(r.a, want) {
+		t.Fatalf("Ask = %+v, %v", r.a, r.err)
+	}
+	if !reflect.DeepEqual(r.events, []ipc.Event{{Type: ipc.EventShown}}) {
+		t.Errorf("events = %+v", r.events)
+	}
+	if items := in.Items(); len(items) != 0 {
+		t.Errorf("still open: %+v", items)
+	}
+}
+
+func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	const n = 16
+	chans := make([]<-chan askResult, n)
+	ids := make([]string, n)
+	for i := range n {
+		ids[i] = ipc.NewID()
+		chans[i] = ask(context.Background(), in, q(ids[i]))
+	}
+	for range n {
+		<-ui.showCh
+	}
+	if got := len(in.Items()); got != n {
+		t.Fatalf("%d open, want %d", got, n)
+	}
+	for i := n - 1; i >= 0; i-- { // answer in reverse order
+		ui.answer(ids[i], ipc.Answer{QuestionID: ids[i], Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: ids[i]}}})
+	}
+	for i := range n {
+		if r := result(t, chans[i]); r.a.Replies[0].Text != ids[i] {
+			t.Errorf("caller %d got the answer of %q", i, r.a.Replies[0].Text)
+		}
+	}
+}
+
+func TestAskingAgainAttachesToTheOpenWindow(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	first := ask(context.Background(), in, q("same"))
+	ui.waitShown(t, "same")
+	second := ask(context.Background(), in, q("same"))
+	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.focused) == 1 })
+	ui.answer("same", ipc.Answer{QuestionID: "same", Status: ipc.StatusDismissed})
+	for _, ch := range []<-chan askResult{first, second} {
+		if r := result(t, ch); r.a.Status != ipc.StatusDismissed {
+			t.Errorf("status = %q", r.a.Status)
+		}
+	}
+	if ui.shows != 1 {
+		t.Errorf("%d windows for one question", ui.shows)
+	}
+}
+
+func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, q("gone"))
+	ui.waitShown(t, "gone")
+	cancel()
+	if r := result(t, ch); !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", r.err)
+	}
+	if !reflect.DeepEqual(ui.withdrawn, []string{"gone"}) {
+		t.Errorf("withdrawn = %v", ui.withdrawn)
+	}
+	if items := in.Items(); len(items) != 0 {
+		t.Errorf("still open: %+v", items)
+	}
+	// The window may still report an outcome it raced with: it is dropped, not delivered.
+	ui.answer("gone", ipc.Answer{QuestionID: "gone", Status: ipc.StatusAnswered})
+}
+
+func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	first := ask(ctx1, in, q("x"))
+	ui.waitShown(t, "x")
+	second := ask(context.Background(), in, q("x"))
+	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.focused) == 1 })
+	cancel1()
+	result(t, first)
+	if len(ui.withdrawn) != 0 {
+		t.Fatal("withdrawn while another caller still waits")
+	}
+	ui.answer("x", ipc.Answer{QuestionID: "x", Status: ipc.StatusAnswered})
+	if r := result(t, second); r.a.Status != ipc.StatusAnswered {
+		t.Errorf("status = %q", r.a.Status)
+	}
+}
+
+func TestOnChangeListsOpenQuestions(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	var mu sync.Mutex
+	var last []Item
+	in.OnChange(func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
+	qq := q("t")
+	qq.Title, qq.Client = "Deploy", "claude-code"
+	ch := ask(context.Background(), in, qq)
+	ui.waitShown(t, "t")
+	mu.Lock()
+	if len(last) != 1 || last[0].Title != "Deploy" || last[0].Client != "claude-code" {
+		t.Errorf("items = %+v", last)
+	}
+	mu.Unlock()
+	ui.answer("t", ipc.Answer{QuestionID: "t", Status: ipc.StatusAnswered})
+	result(t, ch)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(last) != 0 {
+		t.Errorf("items after the answer = %+v", last)
+	}
+}
+
+func TestTrayMenu(t *testing.T) {
+	quit := false
+	m := trayMenu(nil, func(string) {}, func() { quit = true })
+	if len(m.Items) != 3 || !m.Items[0].Disabled || !m.Items[2].IsQuit {
+		t.Errorf("empty menu = %+v", m.Items)
+	}
+	var focused string
+	m = trayMenu([]Item{{ID: "1", Title: "Deploy"}, {ID: "2", Title: "审批", Client: "cursor"}}, func(id string) { focused = id }, func() { quit = true })
+	var labels []string
+	for _, it := range m.Items {
+		labels = append(labels, it.Label)
+	}
+	if want := []string{"Deploy", "审批 (cursor)", "", "Quit"}; !reflect.DeepEqual(labels, want) {
+		t.Errorf("labels = %q, want %q", labels, want)
+	}
+	m.Items[1].Action()
+	if focused != "2" {
+		t.Errorf("clicking the second item focused %q", focused)
+	}
+	m.Items[3].Action()
+	if !quit {
+		t.Error("Quit does not quit")
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not met within 5 s")
+}

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"feedback/assets"
+	"feedback/dialogs"
+	"feedback/ipc"
+	"feedback/launch"
+)
+
+// ID is the application's unique identifier (also in FyneApp.toml).
+const ID = "io.feedback.app"
+
+// Config is what Run needs.
+type Config struct {
+	Version  string
+	Socket   string // the socket path; "" means ipc.SocketPath()
+	Settings Settings
+	Logger   *slog.Logger
+}
+
+// Run runs the resident app until ctx ends or the user quits. If another
+// instance already listens on the socket it returns nil at once.
+func Run(ctx context.Context, cfg Config) error {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if !launch.HasDisplay() {
+		return launch.ErrNoDisplay
+	}
+	path := cfg.Socket
+	if path == "" {
+		var err error
+		if path, err = ipc.SocketPath(); err != nil {
+			return err
+		}
+	}
+	l, err := ipc.Listen(path)
+	if errors.Is(err, ipc.ErrAlreadyRunning) {
+		log.Info("feedback is already running; this instance exits", "socket", path)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", path, err)
+	}
+	defer l.Close()
+
+	a := fyneapp.NewWithID(ID)
+	a.SetIcon(assets.Icon)
+	ui := newWindows(a, dialogs.Options{DefaultTimeout: cfg.Settings.DefaultTimeout()})
+	inbox := NewInbox(ui, log)
+	if !startTray(a, inbox, ui, log) {
+		// Fyne quits when its last window closes; without the tray's hidden
+		// monitor window, a hidden window of our own keeps the app resident.
+		a.NewWindow("feedback")
+	}
+
+	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	go func() {
+		select {
+		case <-ctx.Done():
+			log.Info("stopping", "cause", context.Cause(ctx))
+		case err := <-served:
+			log.Error("the socket server stopped", "err", err)
+		}
+		fyne.Do(a.Quit)
+	}()
+	log.Info("feedback is running", "socket", path, "version", cfg.Version)
+	a.Run()
+
+	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
+
+// startTray shows the tray icon and its menu of open questions, and reports
+// whether there is a tray.
+func startTray(a fyne.App, inbox *Inbox, ui *windows, log *slog.Logger) bool {
+	desk, ok := a.(desktop.App)
+	if !ok {
+		return false
+	}
+	if err := trayHostReachable(); err != nil {
+		log.Warn("running without a tray icon", "reason", err)
+		return false
+	}
+	desk.SetSystemTrayIcon(assets.Icon)
+	desk.SetSystemTrayMenu(trayMenu(nil, ui.Focus, a.Quit))
+	inbox.OnChange(func(items []Item) {
+		fyne.Do(func() { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, a.Quit)) })
+	})
+	return true
+}

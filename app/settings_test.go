@@ -1,0 +1,46 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		file    string // "" means no file
+		env     map[string]string
+		want    int
+		wantErr string
+	}{
+		{name: "defaults without a file", want: 600},
+		{name: "file", file: `{"timeout_seconds": 120}`, want: 120},
+		{name: "file silent on the field", file: `{}`, want: 600},
+		{name: "zero disables", file: `{"timeout_seconds": 0}`, want: 0},
+		{name: "environment wins", file: `{"timeout_seconds": 120}`, env: map[string]string{"FEEDBACK_TIMEOUT": "30"}, want: 30},
+		{name: "bad environment", env: map[string]string{"FEEDBACK_TIMEOUT": "soon"}, want: 600, wantErr: "FEEDBACK_TIMEOUT"},
+		{name: "negative", file: `{"timeout_seconds": -5}`, want: 600, wantErr: "timeout_seconds"},
+		{name: "malformed file", file: `{"timeout_seconds": `, want: 600, wantErr: "settings.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "settings.json")
+			if tc.file != "" {
+				if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := LoadSettings(path, func(k string) string { return tc.env[k] })
+			if tc.wantErr == "" && err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("error = %v, want one naming %s", err, tc.wantErr)
+			}
+			if s.TimeoutSeconds != tc.want {
+				t.Errorf("TimeoutSeconds = %d, want %d", s.TimeoutSeconds, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+// Command feedback is the feedback app, its MCP shim and its shell front end.
+//
+//	feedback          run the tray-resident app (exits at once if it already runs)
+//	feedback mcp      serve MCP over stdio, forwarding questions to the app
+//	feedback ask …    ask from a shell script; see `feedback ask -h`
+//	feedback version  print the version
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"feedback/app"
+	"feedback/ask"
+	"feedback/ipc"
+	"feedback/launch"
+	"feedback/mcpshim"
+)
+
+// version is set at build time: -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Logs go to stderr: for the shim stdout is the MCP protocol, and the
+	// detached app's stderr is its log file.
+	level := slog.LevelInfo
+	if os.Getenv("FEEDBACK_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "", "app":
+		return runApp(ctx, log)
+	case "mcp":
+		opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version}
+		if err := mcpshim.ServeStdio(ctx, opts, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+			log.Error("mcp server stopped", "err", err)
+			return 1
+		}
+		return 0
+	case "ask":
+		return ask.Run(ctx, args, ask.StdEnv(connectAsk, ipc.NewID))
+	case "version", "--version":
+		fmt.Println("feedback", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return 0
+	default:
+		fmt.Fprintf(os.Stderr, "feedback: unknown command %q\n%s", cmd, usage)
+		return 2
+	}
+}
+
+const usage = `usage:
+  feedback          run the tray-resident app
+  feedback mcp      serve MCP over stdio (put this in your MCP client's config)
+  feedback ask …    ask from a shell script (feedback ask -h)
+  feedback version  print the version
+`
+
+func runApp(ctx context.Context, log *slog.Logger) int {
+	path, err := app.SettingsPath()
+	if err != nil {
+		log.Error("no settings directory", "err", err)
+		return 1
+	}
+	settings, err := app.LoadSettings(path, os.Getenv)
+	if err != nil {
+		log.Error("settings ignored", "err", err)
+	}
+	if err := app.Run(ctx, app.Config{Version: version, Settings: settings, Logger: log}); err != nil {
+		log.Error("feedback stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func connectShim(ctx context.Context) (mcpshim.Asker, error) {
+	c, err := launch.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func connectAsk(ctx context.Context) (ask.Asker, error) {
+	c, err := launch.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
