@@ -36,10 +36,15 @@ type Inbox struct {
 	p   Presenter
 	log *slog.Logger
 
-	mu       sync.Mutex        // guards open and onChange
-	open     map[string]*entry // by question id
-	onChange func([]Item)
+	mu        sync.Mutex            // guards open, kept, keptOrder and onChange
+	open      map[string]*entry     // by question id
+	kept      map[string]ipc.Answer // answers of KeepOpen questions nobody waited for
+	keptOrder []string              // ids in kept, oldest first
+	onChange  func([]Item)
 }
+
+// maxKept bounds the answers kept for callers that come back later.
+const maxKept = 256
 
 // entry is one open question. Several callers may wait on it: asking again
 // with the same id attaches to the window that is already open.
@@ -57,7 +62,7 @@ func NewInbox(p Presenter, log *slog.Logger) *Inbox {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Inbox{p: p, log: log, open: make(map[string]*entry)}
+	return &Inbox{p: p, log: log, open: make(map[string]*entry), kept: make(map[string]ipc.Answer)}
 }
 
 // OnChange registers f to be called, from any goroutine, with the open
@@ -101,10 +106,22 @@ func (in *Inbox) notify() {
 
 // Ask shows q (or attaches to its open window) and waits for the answer.
 // When ctx ends first the caller has gone away: the question is withdrawn
-// once no caller waits for it any more, and Ask returns ctx.Err().
+// once no caller waits for it any more (unless q.KeepOpen), and Ask returns
+// ctx.Err(). A kept answer for q.ID is returned at once.
 func (in *Inbox) Ask(ctx context.Context, q ipc.Question, emit func(ipc.Event)) (ipc.Answer, error) {
 	in.mu.Lock()
+	if a, ok := in.kept[q.ID]; ok {
+		in.dropKeptLocked(q.ID)
+		in.mu.Unlock()
+		in.log.Info("kept answer delivered", "id", q.ID, "status", a.Status)
+		return a, nil
+	}
 	e, attached := in.open[q.ID]
+	if !attached && q.AttachOnly {
+		in.mu.Unlock()
+		return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNotFound,
+			Message: "no open question and no kept answer with id " + q.ID}
+	}
 	if !attached {
 		e = &entry{q: q, since: time.Now(), shown: make(chan struct{}), done: make(chan struct{})}
 		in.open[q.ID] = e
@@ -148,16 +165,42 @@ func (in *Inbox) answered(e *entry, a ipc.Answer) {
 	delete(in.open, e.q.ID)
 	e.answer = a
 	close(e.done)
+	if e.waiters == 0 {
+		in.keepLocked(e.q.ID, a)
+	}
 	in.mu.Unlock()
 	in.log.Info("question ended", "id", e.q.ID, "status", a.Status, "elapsed_ms", a.ElapsedMS)
 	in.notify()
 }
 
-// leave drops one caller of e; the last one to leave withdraws the question.
+// keepLocked keeps a for the next ask with id, dropping the oldest kept
+// answer beyond maxKept.
+func (in *Inbox) keepLocked(id string, a ipc.Answer) {
+	if len(in.keptOrder) >= maxKept {
+		in.log.Warn("kept answer dropped: too many kept", "id", in.keptOrder[0])
+		in.dropKeptLocked(in.keptOrder[0])
+	}
+	in.kept[id] = a
+	in.keptOrder = append(in.keptOrder, id)
+	in.log.Info("answer kept for a caller that comes back", "id", id, "status", a.Status)
+}
+
+func (in *Inbox) dropKeptLocked(id string) {
+	delete(in.kept, id)
+	for i, k := range in.keptOrder {
+		if k == id {
+			in.keptOrder = append(in.keptOrder[:i], in.keptOrder[i+1:]...)
+			break
+		}
+	}
+}
+
+// leave drops one caller of e; the last one to leave withdraws the question
+// unless it is to be kept open.
 func (in *Inbox) leave(e *entry) {
 	in.mu.Lock()
 	e.waiters--
-	last := e.waiters == 0 && in.open[e.q.ID] == e
+	last := e.waiters == 0 && in.open[e.q.ID] == e && !e.q.KeepOpen
 	if last {
 		delete(in.open, e.q.ID)
 	}

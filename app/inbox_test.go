@@ -257,3 +257,65 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition not met within 5 s")
 }
+
+func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	kq := q("k")
+	kq.KeepOpen = true
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, kq)
+	ui.waitShown(t, "k")
+	cancel() // the caller stops waiting ("pending")
+	result(t, ch)
+	if len(ui.withdrawn) != 0 || len(in.Items()) != 1 {
+		t.Fatalf("a KeepOpen question was withdrawn (withdrawn %v, open %v)", ui.withdrawn, in.Items())
+	}
+	want := ipc.Answer{QuestionID: "k", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}}
+	ui.answer("k", want) // answered while nobody waits
+
+	again := q("k")
+	again.AttachOnly = true
+	again.Prompts = nil
+	r := result(t, ask(context.Background(), in, again))
+	if r.err != nil || !reflect.DeepEqual(r.a, want) {
+		t.Fatalf("coming back: %+v, %v", r.a, r.err)
+	}
+	// Delivered once: a further attach finds nothing.
+	r = result(t, ask(context.Background(), in, again))
+	if !errors.Is(r.err, &ipc.Error{Code: ipc.CodeNotFound}) {
+		t.Errorf("second collection: %v, want not_found", r.err)
+	}
+}
+
+func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	ch := ask(context.Background(), in, q("o"))
+	ui.waitShown(t, "o")
+	attach := ipc.Question{ID: "o", AttachOnly: true}
+	ch2 := ask(context.Background(), in, attach)
+	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.focused) == 1 })
+	ui.answer("o", ipc.Answer{QuestionID: "o", Status: ipc.StatusAnswered})
+	for _, c := range []<-chan askResult{ch, ch2} {
+		if r := result(t, c); r.err != nil || r.a.Status != ipc.StatusAnswered {
+			t.Errorf("%+v %v", r.a, r.err)
+		}
+	}
+	if ui.shows != 1 {
+		t.Errorf("%d windows", ui.shows)
+	}
+}
+
+func TestKeptAnswersAreBounded(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	for i := range maxKept + 1 {
+		in.mu.Lock()
+		in.keepLocked(string(rune('a'+i%26))+ipc.NewID(), ipc.Answer{})
+		in.mu.Unlock()
+	}
+	if len(in.kept) != maxKept || len(in.keptOrder) != maxKept {
+		t.Errorf("kept %d / %d, want %d", len(in.kept), len(in.keptOrder), maxKept)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"feedback/dialogs"
 	"feedback/ipc"
 	"feedback/launch"
+	"feedback/settings"
 )
 
 // ID is the application's unique identifier (also in FyneApp.toml).
@@ -24,7 +25,7 @@ const ID = "io.feedback.app"
 type Config struct {
 	Version  string
 	Socket   string // the socket path; "" means ipc.SocketPath()
-	Settings Settings
+	Settings settings.Settings
 	Logger   *slog.Logger
 }
 

@@ -59,6 +59,14 @@ type Question struct {
 	// TimeoutSeconds is the countdown: 0 means the app's default setting,
 	// a negative value means no countdown.
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
+	// KeepOpen keeps the window open when every caller has gone away; its
+	// answer is then kept and handed to the next ask with the same ID. Tools
+	// that return "pending" and are asked again later set it.
+	KeepOpen bool `json:"keep_open,omitempty"`
+	// AttachOnly never opens a window: the ask attaches to the open question
+	// with this ID, or collects its kept answer, or fails with CodeNotFound.
+	// Prompts may be empty.
+	AttachOnly bool `json:"attach_only,omitempty"`
 }
 
 // Field is a labelled line of context.
@@ -124,6 +132,15 @@ type Answer struct {
 	Replies []Reply `json:"replies,omitempty"`
 	// ElapsedMS is the time from the window being shown to the outcome.
 	ElapsedMS int64 `json:"elapsed_ms"`
+	// Images the user attached, in order, when Status is StatusAnswered.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is an attachment, already re-encoded by the app.
+type Image struct {
+	MIME string `json:"mime"` // "image/png" or "image/jpeg"
+	Data []byte `json:"data"` // base64 in JSON
+	Name string `json:"name,omitempty"`
 }
 
 // Reply is the user's answer to one prompt.
@@ -162,6 +179,7 @@ const (
 	CodeNoDisplay ErrorCode = "no_display" // the app cannot show windows
 	CodeProtocol  ErrorCode = "protocol"   // version mismatch or a malformed request
 	CodeInternal  ErrorCode = "internal"
+	CodeNotFound  ErrorCode = "not_found" // an AttachOnly ask for a question that is neither open nor kept
 )
 
 // Error is the body of a non-2xx response and of an EventError.
@@ -189,6 +207,9 @@ func (q *Question) Validate() error {
 	}
 	if len(q.ID) > MaxIDBytes {
 		return invalid("id: at most %d bytes", MaxIDBytes)
+	}
+	if q.AttachOnly && len(q.Prompts) == 0 {
+		return nil
 	}
 	if len(q.Prompts) == 0 {
 		return invalid("prompts: at least one prompt is required")

@@ -74,7 +74,7 @@ var loopFields = []struct {
 	{"success_criteria", "Success criteria", 500},
 }
 
-func prepareInteractiveFeedback(args map[string]any) (prepared, error) {
+func prepareInteractiveFeedback(args map[string]any, _ callEnv) (prepared, error) {
 	q, m, err := normalizeInteractiveFeedback(args)
 	if err != nil {
 		return prepared{}, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -36,6 +37,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported in initialize's serverInfo.
 	Version string
+	// Settings are the user's preferences (language, prompt suffix, …).
+	Settings settings.Settings
 }
 
 // workerPoolSize bounds the tool calls served at once. mcp-go's default of 5
@@ -52,7 +55,7 @@ func NewServer(opts Options) *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions),
 	)
-	h := &handler{connect: opts.Connect, log: logger(opts)}
+	h := &handler{connect: opts.Connect, log: logger(opts), env: callEnv{settings: opts.Settings}}
 	for _, d := range tools {
 		s.AddTool(d.tool, h.toolHandler(d))
 	}
@@ -84,6 +87,7 @@ func logger(opts Options) *slog.Logger {
 type handler struct {
 	connect func(ctx context.Context) (Asker, error)
 	log     *slog.Logger
+	env     callEnv
 }
 
 // toolHandler returns the mcp-go handler of dialect d.
@@ -93,7 +97,7 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 		args, err := toolArguments(req)
 		var p prepared
 		if err == nil {
-			p, err = d.prepare(args)
+			p, err = d.prepare(args, h.env)
 		}
 		var aerr *ArgError
 		if errors.As(err, &aerr) {
@@ -115,8 +119,18 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 // agent must know about are tool results with isError set; a cancelled ctx
 // returns ctx.Err().
 func (h *handler) ask(ctx context.Context, tool string, p prepared) (*mcp.CallToolResult, error) {
+	if p.immediate != nil {
+		return p.immediate, nil
+	}
 	q := p.question
 	log := h.log.With("tool", tool, "question", q.ID)
+	failure := func(err error) *mcp.CallToolResult {
+		if p.fail != nil {
+			log.Error("ask failed", "err", err)
+			return p.fail(err)
+		}
+		return askFailure(log, tool, err)
+	}
 	if err := q.Validate(); err != nil { // a normaliser bug: say so rather than send it
 		log.Error("normalised question is invalid", "err", err)
 		return mcp.NewToolResultError(fmt.Sprintf("The %s arguments could not be turned into a valid question (%v). Simplify the arguments and call %s again.", tool, err, tool)), nil
@@ -131,6 +145,9 @@ func (h *handler) ask(ctx context.Context, tool string, p prepared) (*mcp.CallTo
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if p.fail != nil {
+			return failure(err), nil
+		}
 		log.Error("cannot reach the feedback app", "err", err)
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app is not reachable: %v. Make sure the feedback app can run on the user's desktop (start `feedback` once), then call %s again; if it keeps failing, ask the user in chat.", err, tool)), nil
 	}
@@ -139,13 +156,23 @@ func (h *handler) ask(ctx context.Context, tool string, p prepared) (*mcp.CallTo
 	}
 	log.Info("asking", "client", q.Client)
 	onEvent := func(e ipc.Event) { log.Debug("event", "type", e.Type) }
-	a, err := asker.Ask(ctx, q, onEvent)
+	askCtx := ctx
+	if p.wait > 0 {
+		var cancel context.CancelFunc
+		askCtx, cancel = context.WithTimeout(ctx, p.wait)
+		defer cancel()
+	}
+	a, err := asker.Ask(askCtx, q, onEvent)
 	if err != nil {
 		if ctx.Err() != nil {
 			log.Info("call cancelled by the client", "err", ctx.Err())
 			return nil, ctx.Err()
 		}
-		return askFailure(log, tool, err), nil
+		if askCtx.Err() != nil && p.pending != nil {
+			log.Info("no answer yet: pending", "waited", p.wait)
+			return p.pending(), nil
+		}
+		return failure(err), nil
 	}
 	log.Info("answered", "status", a.Status, "elapsed", time.Since(start).Round(time.Millisecond))
 	return p.render(a), nil

@@ -1,7 +1,10 @@
 package mcpshim
 
 import (
+	"time"
+
 	"feedback/ipc"
+	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -17,7 +20,12 @@ type dialect struct {
 	// prepare normalises the arguments of one call. It is total: it never
 	// panics, whatever the arguments. An *ArgError is for the agent to fix;
 	// on success the Question has an ID and a Source and passes Validate.
-	prepare func(args map[string]any) (prepared, error)
+	prepare func(args map[string]any, env callEnv) (prepared, error)
+}
+
+// callEnv is what a dialect may read besides the arguments.
+type callEnv struct {
+	settings settings.Settings
 }
 
 // prepared is a normalised call, ready to be asked.
@@ -28,6 +36,18 @@ type prepared struct {
 	// ignored names the compatibility arguments that were given and ignored,
 	// for the debug log.
 	ignored []string
+	// fail, when set, renders an infrastructure failure (the app cannot be
+	// reached or started, the connection broke, the app refused) in the
+	// dialect's own result shape; nil uses the generic isError text. It is
+	// never called for a call the client cancelled.
+	fail func(err error) *mcp.CallToolResult
+	// immediate, when set, is the result at once: nothing is asked.
+	immediate *mcp.CallToolResult
+	// wait, when positive, bounds the wait for the answer; when it elapses
+	// pending() is returned. The question should then be KeepOpen, so the
+	// window stays and the answer is kept for the call that comes back.
+	wait    time.Duration
+	pending func() *mcp.CallToolResult
 }
 
 // tools is the table of every dialect, in tools/list order.

@@ -19,6 +19,7 @@ import (
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
+	"feedback/settings"
 )
 
 // version is set at build time: -ldflags "-X main.version=…".
@@ -47,7 +48,7 @@ func run(args []string) int {
 	case "", "app":
 		return runApp(ctx, log)
 	case "mcp":
-		opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version}
+		opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version, Settings: loadSettings(log)}
 		if err := mcpshim.ServeStdio(ctx, opts, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
 			log.Error("mcp server stopped", "err", err)
 			return 1
@@ -75,16 +76,7 @@ const usage = `usage:
 `
 
 func runApp(ctx context.Context, log *slog.Logger) int {
-	path, err := app.SettingsPath()
-	if err != nil {
-		log.Error("no settings directory", "err", err)
-		return 1
-	}
-	settings, err := app.LoadSettings(path, os.Getenv)
-	if err != nil {
-		log.Error("settings ignored", "err", err)
-	}
-	if err := app.Run(ctx, app.Config{Version: version, Settings: settings, Logger: log}); err != nil {
+	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), Logger: log}); err != nil {
 		log.Error("feedback stopped", "err", err)
 		return 1
 	}
@@ -105,4 +97,19 @@ func connectAsk(ctx context.Context) (ask.Asker, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// loadSettings reads the user's settings; a bad file is reported and the
+// defaults are used, so a typo never stops the app.
+func loadSettings(log *slog.Logger) settings.Settings {
+	path, err := settings.Path()
+	if err != nil {
+		log.Warn("no settings directory; using the defaults", "err", err)
+		return settings.Default()
+	}
+	s, err := settings.Load(path, os.Getenv)
+	if err != nil {
+		log.Warn("settings ignored", "err", err)
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package app
+package settings
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestLoadSettings(t *testing.T) {
+func TestLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		file    string // "" means no file
@@ -23,6 +23,7 @@ func TestLoadSettings(t *testing.T) {
 		{name: "bad environment", env: map[string]string{"FEEDBACK_TIMEOUT": "soon"}, want: 600, wantErr: "FEEDBACK_TIMEOUT"},
 		{name: "negative", file: `{"timeout_seconds": -5}`, want: 600, wantErr: "timeout_seconds"},
 		{name: "malformed file", file: `{"timeout_seconds": `, want: 600, wantErr: "settings.json"},
+		{name: "unknown language", file: `{"timeout_seconds": 5, "language": "fr"}`, want: 600, wantErr: "language"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "settings.json")
@@ -31,7 +32,7 @@ func TestLoadSettings(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			s, err := LoadSettings(path, func(k string) string { return tc.env[k] })
+			s, err := Load(path, func(k string) string { return tc.env[k] })
 			if tc.wantErr == "" && err != nil {
 				t.Fatalf("error: %v", err)
 			}
@@ -42,5 +43,19 @@ func TestLoadSettings(t *testing.T) {
 				t.Errorf("TimeoutSeconds = %d, want %d", s.TimeoutSeconds, tc.want)
 			}
 		})
+	}
+}
+
+func TestLoadOtherFields(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"language": "zh-Hans", "prompt_suffix": "file", "tools": ["a"], "resubmit_prompt": ""}`), 0o600)
+	env := map[string]string{"FEEDBACK_PROMPT_SUFFIX": "env", "FEEDBACK_TOOLS": " x, y ,,", "FEEDBACK_PENDING_WAIT": "5"}
+	s, err := Load(path, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Language != SimplifiedChinese || s.PromptSuffix != "env" || s.PendingWaitSeconds != 5 ||
+		len(s.Tools) != 2 || s.Tools[0] != "x" || s.Tools[1] != "y" || s.ResubmitPrompt != DefaultResubmitPrompt {
+		t.Errorf("settings = %+v", s)
 	}
 }

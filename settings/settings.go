@@ -1,0 +1,154 @@
+// Package settings holds the user's preferences, shared by the app and the
+// MCP shim: read from a JSON file, then overridden by the environment.
+// It imports no GUI code.
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Settings are the user's preferences, read from Path at start. Every
+// field has a default, so a missing file or field changes nothing. The
+// environment variable named beside a field overrides the file.
+type Settings struct {
+	// TimeoutSeconds is the countdown of a question that does not set one.
+	// 0 disables the countdown. FEEDBACK_TIMEOUT.
+	TimeoutSeconds int `json:"timeout_seconds"`
+	// Language of the fixed phrases returned to agents and, later, of the
+	// window: "en", "zh-Hans" or "zh-Hant". FEEDBACK_LANGUAGE.
+	Language string `json:"language"`
+	// PromptSuffix is appended to every interactive_feedback answer, e.g. a
+	// standing instruction for the agent. FEEDBACK_PROMPT_SUFFIX.
+	PromptSuffix string `json:"prompt_suffix"`
+	// ResubmitPrompt is returned by interactive_feedback when the window
+	// could not be shown or answered; "{error}" is replaced by the cause.
+	// FEEDBACK_RESUBMIT_PROMPT.
+	ResubmitPrompt string `json:"resubmit_prompt"`
+	// PendingWaitSeconds is how long tools that may answer "pending" wait for
+	// the human before they do. FEEDBACK_PENDING_WAIT.
+	PendingWaitSeconds int `json:"pending_wait_seconds"`
+	// Tools lists the MCP tools `feedback mcp` exposes; empty means the
+	// default set. FEEDBACK_TOOLS (comma-separated).
+	Tools []string `json:"tools"`
+}
+
+// Languages the fixed phrases exist in.
+const (
+	English            = "en"
+	SimplifiedChinese  = "zh-Hans"
+	TraditionalChinese = "zh-Hant"
+)
+
+// DefaultResubmitPrompt is the default ResubmitPrompt.
+const DefaultResubmitPrompt = "The feedback window could not collect the user's answer ({error}). " +
+	"Nothing was answered. Call interactive_feedback again to ask the user."
+
+// Default returns the settings used where the file and environment are silent.
+func Default() Settings {
+	return Settings{
+		TimeoutSeconds:     600,
+		Language:           English,
+		ResubmitPrompt:     DefaultResubmitPrompt,
+		PendingWaitSeconds: 30,
+	}
+}
+
+// DefaultTimeout is the countdown as a duration (0: none).
+func (s Settings) DefaultTimeout() time.Duration {
+	return time.Duration(s.TimeoutSeconds) * time.Second
+}
+
+// Path is where the settings live: $XDG_CONFIG_HOME/feedback/settings.json
+// (on Linux ~/.config/feedback/settings.json when XDG_CONFIG_HOME is unset).
+func Path() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "feedback", "settings.json"), nil
+}
+
+// Load reads the settings file at path over the defaults, then
+// applies the environment (getenv, usually os.Getenv). A missing file is not
+// an error; a malformed one or a bad value is, and names what to fix.
+func Load(path string, getenv func(string) string) (Settings, error) {
+	s := Default()
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return s, fmt.Errorf("reading settings: %w", err)
+	default:
+		if err := json.Unmarshal(data, &s); err != nil {
+			return Default(), fmt.Errorf("settings file %s: %w", path, err)
+		}
+	}
+	if err := s.applyEnv(getenv); err != nil {
+		return s, err
+	}
+	if err := s.check(); err != nil {
+		return Default(), err
+	}
+	return s, nil
+}
+
+func (s *Settings) applyEnv(getenv func(string) string) error {
+	ints := []struct {
+		name string
+		dst  *int
+	}{{"FEEDBACK_TIMEOUT", &s.TimeoutSeconds}, {"FEEDBACK_PENDING_WAIT", &s.PendingWaitSeconds}}
+	for _, f := range ints {
+		if v := getenv(f.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q: want a whole number of seconds", f.name, v)
+			}
+			*f.dst = n
+		}
+	}
+	strs := []struct {
+		name string
+		dst  *string
+	}{{"FEEDBACK_LANGUAGE", &s.Language}, {"FEEDBACK_PROMPT_SUFFIX", &s.PromptSuffix}, {"FEEDBACK_RESUBMIT_PROMPT", &s.ResubmitPrompt}}
+	for _, f := range strs {
+		if v := getenv(f.name); v != "" {
+			*f.dst = v
+		}
+	}
+	if v := getenv("FEEDBACK_TOOLS"); v != "" {
+		s.Tools = nil
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				s.Tools = append(s.Tools, name)
+			}
+		}
+	}
+	return nil
+}
+
+// check reports the first value out of range, naming the setting.
+func (s *Settings) check() error {
+	if s.TimeoutSeconds < 0 {
+		return fmt.Errorf("timeout_seconds is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
+	}
+	if s.PendingWaitSeconds < 1 {
+		return fmt.Errorf("pending_wait_seconds is %d: want 1 or more", s.PendingWaitSeconds)
+	}
+	switch s.Language {
+	case English, SimplifiedChinese, TraditionalChinese:
+	default:
+		return fmt.Errorf("language is %q: want one of en, zh-Hans, zh-Hant", s.Language)
+	}
+	if s.ResubmitPrompt == "" {
+		s.ResubmitPrompt = DefaultResubmitPrompt
+	}
+	return nil
+}
