@@ -1,0 +1,266 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"feedback/ipc"
+)
+
+// The session every test shares: the built binary, a private socket, state
+// and config directory, and the X display of scripts/xsession.sh.
+var (
+	bin       string   // FEEDBACK_BIN
+	env       []string // added to the environment of everything started
+	socket    string
+	artifacts string // screenshots land here
+)
+
+func TestMain(m *testing.M) {
+	bin = os.Getenv("FEEDBACK_BIN")
+	dir, err := os.MkdirTemp("", "fbe2e") // short: socket paths are limited to 108 bytes
+	if err != nil {
+		panic(err)
+	}
+	socket = filepath.Join(dir, "feedback.sock")
+	artifacts = os.Getenv("FEEDBACK_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = filepath.Join(os.TempDir(), "feedback-e2e")
+	}
+	os.MkdirAll(artifacts, 0o755)
+	env = []string{
+		"FEEDBACK_SOCKET=" + socket,
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"FEEDBACK_TIMEOUT=600",
+	}
+	code := m.Run()
+	stopApp()
+	if code != 0 {
+		if log, err := os.ReadFile(filepath.Join(dir, "state", "feedback", "app.log")); err == nil {
+			fmt.Fprintf(os.Stderr, "--- the app's log:\n%s\n", log)
+		}
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// requireSession skips a test run outside `make e2e`.
+func requireSession(t *testing.T) {
+	t.Helper()
+	if bin == "" || os.Getenv("DISPLAY") == "" {
+		t.Skip("end-to-end tests run through `make e2e` (they need FEEDBACK_BIN and an X display)")
+	}
+}
+
+// appClient talks to the app directly over its socket.
+func appClient() *ipc.Client { return &ipc.Client{Path: socket} }
+
+// appPID returns the running app's pid, or 0.
+func appPID() int {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	h, err := appClient().Hello(ctx)
+	if err != nil {
+		return 0
+	}
+	return h.PID
+}
+
+// stopApp terminates the running app, if any, and waits until it is gone.
+func stopApp() {
+	pid := appPID()
+	if pid == 0 {
+		return
+	}
+	syscall.Kill(pid, syscall.SIGTERM)
+	for i := 0; i < 100 && syscall.Kill(pid, 0) == nil; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// newMCP starts `feedback mcp` under a real MCP client and initializes it.
+func newMCP(t *testing.T, name string) *client.Client {
+	t.Helper()
+	w := &testWriter{t: t, prefix: name + " shim: "}
+	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
+	tr := transport.NewStdioWithOptions(bin, env, []string{"mcp"}, transport.WithCommandStderrWriter(w))
+	// The process lives as long as Start's context: not bounded by the timeout below.
+	if err := tr.Start(context.Background()); err != nil {
+		t.Fatalf("starting feedback mcp: %v", err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c
+}
+
+type callResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// call calls tool in the background; the result arrives on the channel.
+func call(c *client.Client, tool string, args map[string]any) <-chan callResult {
+	ch := make(chan callResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		req := mcp.CallToolRequest{}
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		res, err := c.CallTool(ctx, req)
+		ch <- callResult{res, err}
+	}()
+	return ch
+}
+
+// await waits for a call's result.
+func await(t *testing.T, ch <-chan callResult) *mcp.CallToolResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			t.Fatalf("tools/call: %v", r.err)
+		}
+		return r.res
+	case <-time.After(30 * time.Second):
+		t.Fatal("tools/call did not return within 30 s")
+		return nil
+	}
+}
+
+// text joins the text blocks of a result.
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// xdotool runs xdotool and returns its trimmed output.
+func xdotool(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("xdotool", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// findWindow waits until exactly one visible window is titled title and returns its id.
+func findWindow(t *testing.T, title string) string {
+	t.Helper()
+	pattern := "^" + regexp.QuoteMeta(title) + "$"
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", pattern).Output()
+		if ids := strings.Fields(string(out)); len(ids) == 1 {
+			return ids[0]
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no window titled %q appeared within 20 s", title)
+	return ""
+}
+
+// windowGone waits until no visible window is titled title.
+func windowGone(t *testing.T, title string, within time.Duration) {
+	t.Helper()
+	pattern := "^" + regexp.QuoteMeta(title) + "$"
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", pattern).Output()
+		if strings.TrimSpace(string(out)) == "" {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the window %q was still open after %v", title, within)
+}
+
+// activate gives win the keyboard.
+func activate(t *testing.T, win string) {
+	t.Helper()
+	xdotool(t, "windowactivate", "--sync", win)
+	// Fyne focuses the reply box when the window opens; give the focus-in a moment.
+	time.Sleep(150 * time.Millisecond)
+}
+
+// typeText types s into the focused window. For characters outside the
+// keyboard map xdotool remaps a spare keycode per character, and a client that
+// reads the new map late repeats the previous character: those get more time.
+func typeText(t *testing.T, s string) {
+	t.Helper()
+	delay := "25"
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			delay = "200"
+		}
+	}
+	xdotool(t, "type", "--delay", delay, s)
+}
+
+// key presses keys (xdotool names, e.g. ctrl+Return).
+func key(t *testing.T, keys ...string) {
+	t.Helper()
+	xdotool(t, append([]string{"key", "--delay", "60"}, keys...)...)
+}
+
+// screenshot saves the whole screen as name.png in the artifacts directory.
+func screenshot(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(artifacts, name+".png")
+	if out, err := exec.Command("import", "-window", "root", path).CombinedOutput(); err != nil {
+		t.Errorf("screenshot: %v: %s", err, out)
+	}
+	t.Logf("screenshot: %s", path)
+	return path
+}
+
+// testWriter logs a child's stderr into the test's log until stop.
+type testWriter struct {
+	t       *testing.T
+	prefix  string
+	mu      sync.Mutex
+	stopped bool
+}
+
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.stopped {
+		w.t.Log(w.prefix + strings.TrimRight(string(p), "\n"))
+	}
+	return len(p), nil
+}
+
+func (w *testWriter) stop() {
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages feedback needs, only those missing.
+#   scripts/deps.sh build   the C toolchain and headers Fyne's cgo build needs
+#   scripts/deps.sh run     build + what a desktop session needs (CJK font)
+#   scripts/deps.sh test    build + a virtual X display, window manager, tray host, xdotool…
+set -euo pipefail
+
+build=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
+       libxinerama-dev libxi-dev libxxf86vm-dev)
+run=(fonts-wqy-microhei)
+test=(xvfb xauth xdotool dbus dbus-x11 openbox imagemagick xclip fonts-wqy-microhei
+      x11-utils haskell-status-notifier-item-utils)
+
+want=("${build[@]}")
+case "${1:-build}" in
+  build) ;;
+  run) want+=("${run[@]}") ;;
+  test) want+=("${test[@]}") ;;
+  *) echo "usage: $0 build|run|test" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+if ! command -v apt-get >/dev/null; then
+  echo "feedback needs these packages (Debian names): ${missing[*]}" >&2
+  echo "install them with your system's package manager, then run make again" >&2
+  exit 1
+fi
+sudo=()
+if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

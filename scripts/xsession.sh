@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs a command inside a throw-away graphical session: a private D-Bus, a
+# virtual X display (Xvfb), the openbox window manager and a tray host
+# (status-notifier-watcher). Nothing outlives the command.
+#   scripts/xsession.sh go test ./e2e/
+set -euo pipefail
+if [ -z "${FEEDBACK_IN_XSESSION:-}" ]; then
+  export FEEDBACK_IN_XSESSION=1
+  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" "$0" "$@"
+fi
+export LANG="${LANG:-en_US.UTF-8}"
+dbus-update-activation-environment DISPLAY XAUTHORITY >/dev/null 2>&1 || true
+openbox >/dev/null 2>&1 &
+wm=$!
+status-notifier-watcher >/dev/null 2>&1 &
+tray=$!
+trap 'kill $wm $tray 2>/dev/null || true' EXIT
+# wait until the window manager owns the display
+for _ in $(seq 50); do
+  xprop -root _NET_SUPPORTING_WM_CHECK 2>/dev/null | grep -q 'window id' && break
+  sleep 0.1
+done
+"$@"
