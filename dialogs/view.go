@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
@@ -272,20 +274,49 @@ func (v *View) build() fyne.CanvasObject {
 }
 
 // contextBlock shows the question's context lines (loop id, phase…) as a
-// compact form, or nil when there are none.
+// compact block, or nil when there are none: short values share a line,
+// long ones (an objective, success criteria) get a line each.
 func (v *View) contextBlock() fyne.CanvasObject {
 	if len(v.q.Context) == 0 {
 		return nil
 	}
-	form := container.New(layout.NewFormLayout())
-	for _, f := range v.q.Context {
-		label := widget.NewLabelWithStyle(f.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		value := widget.NewLabel(f.Value)
-		value.Wrapping = fyne.TextWrapWord
-		form.Add(label)
-		form.Add(value)
+	const short = 24 // runes
+	var segs []widget.RichTextSegment
+	label := func(text string) {
+		segs = append(segs, &widget.TextSegment{Text: text + " ", Style: widget.RichTextStyle{
+			Inline: true, TextStyle: fyne.TextStyle{Bold: true}, ColorName: theme.ColorNamePlaceHolder}})
 	}
-	return widget.NewCard("", "", form)
+	value := func(text string) {
+		segs = append(segs, &widget.TextSegment{Text: text, Style: widget.RichTextStyleInline})
+	}
+	lineEnd := func() { segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph}) }
+	var long []ipc.Field
+	first := true
+	for _, f := range v.q.Context {
+		if utf8.RuneCountInString(f.Value) > short {
+			long = append(long, f)
+			continue
+		}
+		if !first {
+			value("   ·   ")
+		}
+		first = false
+		label(f.Label)
+		value(f.Value)
+	}
+	if !first {
+		lineEnd()
+	}
+	for _, f := range long {
+		label(f.Label)
+		value(f.Value)
+		lineEnd()
+	}
+	rt := widget.NewRichText(segs...)
+	rt.Wrapping = fyne.TextWrapWord
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	return container.NewStack(bg, rt)
 }
 
 func (v *View) footer() fyne.CanvasObject {

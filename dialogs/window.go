@@ -19,7 +19,7 @@ type Window struct {
 }
 
 // WindowSize is the initial size of a question window.
-var WindowSize = fyne.NewSize(640, 560)
+var WindowSize = fyne.NewSize(680, 640)
 
 // NewWindow creates (but does not show) the window for q in a. onDone gets
 // the one Answer; the window closes itself after it.
