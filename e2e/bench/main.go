@@ -1,0 +1,301 @@
+// Command bench measures feedback under a real X display (run it through
+// `make bench`, which provides Xvfb, a window manager and the built binary):
+//
+//   - latency: from the tools/call line written to the shim's stdin to the
+//     question window being mapped on the X display (the app already running);
+//   - shim start: from starting `feedback mcp` to its initialize reply;
+//   - idle: the resident app's CPU share and RSS with no window open.
+//
+// It prints medians (and p90) and their ratio to the targets. It is a
+// benchmark, not a test: it fails only when it cannot measure.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"feedback/ipc"
+)
+
+const (
+	targetLatency = 100 * time.Millisecond
+	targetStart   = 15 * time.Millisecond
+)
+
+func main() {
+	runs := flag.Int("runs", 25, "measurements per figure (at least 20)")
+	idle := flag.Duration("idle", 30*time.Second, "how long to sample the idle app")
+	flag.Parse()
+	if err := run(*runs, *idle); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// session is a private app instance: its own socket, state and config.
+type session struct {
+	bin    string
+	env    []string
+	socket string
+	app    *exec.Cmd
+}
+
+func run(runs int, idle time.Duration) error {
+	bin := os.Getenv("FEEDBACK_BIN")
+	if bin == "" || os.Getenv("DISPLAY") == "" {
+		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
+	}
+	dir, err := os.MkdirTemp("", "fbbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	s := &session{bin: bin, socket: filepath.Join(dir, "s.sock")}
+	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	if err := s.startApp(); err != nil {
+		return err
+	}
+	defer s.stopApp()
+
+	fmt.Printf("feedback benchmarks — %d runs each, Xvfb + openbox, %s\n\n", runs, time.Now().Format(time.DateOnly))
+	lat, err := s.windowLatency(runs)
+	if err != nil {
+		return fmt.Errorf("window latency: %w", err)
+	}
+	report("tools/call → window mapped", lat, targetLatency)
+	start, err := s.shimStart(runs)
+	if err != nil {
+		return fmt.Errorf("shim start: %w", err)
+	}
+	report("shim start → initialize reply", start, targetStart)
+	cpu, rss, err := s.idleCost(idle)
+	if err != nil {
+		return fmt.Errorf("idle: %w", err)
+	}
+	fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB (%v, no window open)\n", "idle app", cpu, rss, idle)
+	return nil
+}
+
+func report(name string, d []time.Duration, target time.Duration) {
+	slices.Sort(d)
+	med, p90 := d[len(d)/2], d[len(d)*9/10]
+	fmt.Printf("%-32s median %7.1f ms  p90 %7.1f ms  target %4.0f ms  median/target %.2f\n",
+		name, ms(med), ms(p90), ms(target), float64(med)/float64(target))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func (s *session) startApp() error {
+	s.app = exec.Command(s.bin)
+	s.app.Env = s.env
+	if err := s.app.Start(); err != nil {
+		return err
+	}
+	go s.app.Wait()
+	c := &ipc.Client{Path: s.socket}
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, err := c.Hello(ctx)
+		cancel()
+		if err == nil {
+			time.Sleep(time.Second) // let start-up work settle before measuring
+			return nil
+		}
+	}
+	return errors.New("the app did not start")
+}
+
+func (s *session) stopApp() {
+	if s.app != nil && s.app.Process != nil {
+		s.app.Process.Signal(syscall.SIGTERM)
+	}
+}
+
+// windowLatency asks runs questions through one shim and times each from
+// the call to the MapNotify of a new top-level window.
+func (s *session) windowLatency(runs int) ([]time.Duration, error) {
+	x, err := xgb.NewConn()
+	if err != nil {
+		return nil, err
+	}
+	defer x.Close()
+	root := xproto.Setup(x).DefaultScreen(x).Root
+	if err := xproto.ChangeWindowAttributesChecked(x, root, xproto.CwEventMask,
+		[]uint32{xproto.EventMaskSubstructureNotify}).Check(); err != nil {
+		return nil, err
+	}
+	mapped := make(chan time.Time, 16)
+	go func() {
+		for {
+			ev, err := x.WaitForEvent()
+			if ev == nil && err == nil {
+				return
+			}
+			if m, ok := ev.(xproto.MapNotifyEvent); ok && !m.OverrideRedirect {
+				mapped <- time.Now()
+			}
+		}
+	}()
+
+	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-3:], []string{"mcp"})
+	if err := tr.Start(context.Background()); err != nil {
+		return nil, err
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
+	defer c.Close()
+	ctx := context.Background()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		return nil, err
+	}
+	var out []time.Duration
+	for i := range runs + 2 { // the first two warm the caches and are not counted
+		title := "Bench" + strconv.Itoa(i)
+		drain(mapped)
+		done := make(chan error, 1)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "interactive_feedback"
+		req.Params.Arguments = map[string]any{"message": "## Benchmark\n\nA question with **Markdown** and options.",
+			"header_label": title, "predefined_options": []any{"one", "two"}}
+		t0 := time.Now()
+		go func() { _, err := c.CallTool(ctx, req); done <- err }()
+		select {
+		case t1 := <-mapped:
+			if i >= 2 {
+				out = append(out, t1.Sub(t0))
+			}
+		case err := <-done:
+			return nil, fmt.Errorf("the call returned before a window was mapped: %v", err)
+		case <-time.After(10 * time.Second):
+			return nil, errors.New("no window was mapped within 10 s")
+		}
+		if err := dismiss(title + " — feedback"); err != nil {
+			return nil, err
+		}
+		if err := <-done; err != nil {
+			return nil, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return out, nil
+}
+
+func drain(ch chan time.Time) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
+// dismiss presses Escape in the window titled title.
+func dismiss(title string) error {
+	out, err := exec.Command("xdotool", "search", "--sync", "--onlyvisible", "--name", "^"+title+"$",
+		"windowactivate", "--sync").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("xdotool: %v: %s", err, out)
+	}
+	if out, err := exec.Command("xdotool", "key", "Escape").CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool: %v: %s", err, out)
+	}
+	return nil
+}
+
+// shimStart times `feedback mcp` from exec to its initialize reply.
+func (s *session) shimStart(runs int) ([]time.Duration, error) {
+	const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n"
+	var out []time.Duration
+	for i := range runs + 2 {
+		cmd := exec.Command(s.bin, "mcp")
+		cmd.Env = s.env
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		if _, err := stdin.Write([]byte(initLine)); err != nil {
+			return nil, err
+		}
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		d := time.Since(t0)
+		stdin.Close()
+		cmd.Wait()
+		if err != nil || !strings.Contains(line, `"serverInfo"`) {
+			return nil, fmt.Errorf("no initialize reply: %q %v", line, err)
+		}
+		if i >= 2 {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// idleCost samples the app's CPU time and RSS over d.
+func (s *session) idleCost(d time.Duration) (cpuPercent, rssMiB float64, err error) {
+	pid := s.app.Process.Pid
+	t0, err := cpuTicks(pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	start := time.Now()
+	time.Sleep(d)
+	t1, err := cpuTicks(pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	const clkTck = 100 // USER_HZ on Linux
+	cpuPercent = float64(t1-t0) / clkTck / time.Since(start).Seconds() * 100
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			rssMiB = kb / 1024
+		}
+	}
+	return cpuPercent, rssMiB, nil
+}
+
+// cpuTicks is utime+stime of pid, in clock ticks.
+func cpuTicks(pid int) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name may hold spaces: fields count from after its ")".
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return utime + stime, nil
+}
