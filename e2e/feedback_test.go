@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -199,6 +200,15 @@ func ensureApp(t *testing.T) {
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := os.MkdirAll(filepath.Dir(appLog), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.OpenFile(appLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close() // the child keeps its own descriptor
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ var (
 	env       []string // added to the environment of everything started
 	socket    string
 	artifacts string // screenshots land here
+	appLog    string // where every app instance of the session logs
 )
 
 func TestMain(m *testing.M) {
@@ -37,6 +38,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	socket = filepath.Join(dir, "feedback.sock")
+	appLog = filepath.Join(dir, "state", "feedback", "app.log")
 	artifacts = os.Getenv("FEEDBACK_ARTIFACTS")
 	if artifacts == "" {
 		artifacts = filepath.Join(os.TempDir(), "feedback-e2e")
@@ -50,10 +52,17 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopApp()
-	if code != 0 {
-		if log, err := os.ReadFile(filepath.Join(dir, "state", "feedback", "app.log")); err == nil {
-			fmt.Fprintf(os.Stderr, "--- the app's log:\n%s\n", log)
+	log, _ := os.ReadFile(appLog)
+	// Widgets touched off the Fyne goroutine, or a crash, fail the run even
+	// when every answer came back.
+	for _, bad := range []string{"Error in Fyne call thread", "panic:", "fatal error:"} {
+		if strings.Contains(string(log), bad) {
+			fmt.Fprintf(os.Stderr, "FAIL: the app's log contains %q\n", bad)
+			code = 1
 		}
+	}
+	if code != 0 {
+		fmt.Fprintf(os.Stderr, "--- the app's log:\n%s\n", log)
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)

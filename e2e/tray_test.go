@@ -186,3 +186,25 @@ func TestWithoutSessionBus(t *testing.T) {
 		t.Errorf("the log shows a failure:\n%s", log)
 	}
 }
+
+// Quit in the tray menu ends the app and removes its socket.
+func TestTrayQuit(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	pid := appPID()
+	tray := openTray(t)
+	ids := tray.labels(t)
+	quit, ok := ids["Quit"]
+	if !ok {
+		t.Fatalf("tray menu %v has no Quit", ids)
+	}
+	tray.click(t, quit)
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the app still runs after Quit")
+		}
+	}
+	if _, err := os.Stat(socket); !os.IsNotExist(err) {
+		t.Errorf("the socket is still there after Quit: %v", err)
+	}
+}
