@@ -1,0 +1,52 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+func TestHasDisplay(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the display variables only matter on Linux and the BSDs")
+	}
+	for _, tc := range []struct {
+		display, wayland string
+		want             bool
+	}{{"", "", false}, {":0", "", true}, {"", "wayland-0", true}} {
+		t.Setenv("DISPLAY", tc.display)
+		t.Setenv("WAYLAND_DISPLAY", tc.wayland)
+		if got := HasDisplay(); got != tc.want {
+			t.Errorf("DISPLAY=%q WAYLAND_DISPLAY=%q: HasDisplay = %v", tc.display, tc.wayland, got)
+		}
+	}
+}
+
+func TestLogPath(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if got := LogPath(); got != filepath.Join("/state", "feedback", "app.log") {
+		t.Errorf("LogPath = %q", got)
+	}
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if got := LogPath(); got != "/home/u/.local/state/feedback/app.log" {
+		t.Errorf("LogPath = %q", got)
+	}
+}
+
+// Without a display Connect fails at once with ErrNoDisplay instead of
+// starting an app that cannot show anything and waiting for it.
+func TestConnectWithoutDisplay(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Linux only")
+	}
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Setenv("FEEDBACK_SOCKET", filepath.Join(t.TempDir(), "s.sock"))
+	_, err := Connect(context.Background())
+	if !errors.Is(err, ErrNoDisplay) {
+		t.Fatalf("Connect = %v, want ErrNoDisplay", err)
+	}
+}
