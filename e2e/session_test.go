@@ -103,11 +103,13 @@ func stopApp() {
 }
 
 // newMCP starts `feedback mcp` under a real MCP client and initializes it.
-func newMCP(t *testing.T, name string) *client.Client {
+// extraEnv ("NAME=value") is added to this shim's environment only.
+func newMCP(t *testing.T, name string, extraEnv ...string) *client.Client {
 	t.Helper()
 	w := &testWriter{t: t, prefix: name + " shim: "}
 	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
-	tr := transport.NewStdioWithOptions(bin, env, []string{"mcp"}, transport.WithCommandStderrWriter(w))
+	shimEnv := append(append([]string(nil), env...), extraEnv...)
+	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
 	// The process lives as long as Start's context: not bounded by the timeout below.
 	if err := tr.Start(context.Background()); err != nil {
 		t.Fatalf("starting feedback mcp: %v", err)
@@ -174,11 +176,20 @@ func text(res *mcp.CallToolResult) string {
 // xdotool runs xdotool and returns its trimmed output.
 func xdotool(t *testing.T, args ...string) string {
 	t.Helper()
-	out, err := exec.Command("xdotool", args...).CombinedOutput()
+	out, err := xdo(args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// xdo is an xdotool command in a UTF-8 locale that exists everywhere:
+// xdotool converts window titles through the locale, and an unknown one
+// mangles every non-ASCII title.
+func xdo(args ...string) *exec.Cmd {
+	cmd := exec.Command("xdotool", args...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	return cmd
 }
 
 // findWindow waits until exactly one visible window is titled title and returns its id.
@@ -187,7 +198,7 @@ func findWindow(t *testing.T, title string) string {
 	pattern := "^" + regexp.QuoteMeta(title) + "$"
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", pattern).Output()
+		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
 		if ids := strings.Fields(string(out)); len(ids) == 1 {
 			return ids[0]
 		}
@@ -203,7 +214,7 @@ func windowGone(t *testing.T, title string, within time.Duration) {
 	pattern := "^" + regexp.QuoteMeta(title) + "$"
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
-		out, _ := exec.Command("xdotool", "search", "--onlyvisible", "--name", pattern).Output()
+		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
 		if strings.TrimSpace(string(out)) == "" {
 			return
 		}

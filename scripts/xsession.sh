@@ -8,7 +8,11 @@ if [ -z "${FEEDBACK_IN_XSESSION:-}" ]; then
   export FEEDBACK_IN_XSESSION=1
   exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" "$0" "$@"
 fi
-export LANG="${LANG:-en_US.UTF-8}"
+# xdotool matches window titles through the locale: an unknown one (say
+# en_US.UTF-8 where it was never generated) mangles every non-ASCII title.
+if ! locale -a 2>/dev/null | grep -qix "$(echo "${LANG:-}" | sed 's/UTF-8/utf8/I')"; then
+  export LANG=C.UTF-8
+fi
 dbus-update-activation-environment DISPLAY XAUTHORITY >/dev/null 2>&1 || true
 openbox >/dev/null 2>&1 &
 wm=$!

@@ -212,8 +212,10 @@ func drain(ch chan time.Time) {
 
 // dismiss presses Escape in the window titled title.
 func dismiss(title string) error {
-	out, err := exec.Command("xdotool", "search", "--sync", "--onlyvisible", "--name", "^"+title+"$",
-		"windowactivate", "--sync").CombinedOutput()
+	search := exec.Command("xdotool", "search", "--sync", "--onlyvisible", "--name", "^"+title+"$",
+		"windowactivate", "--sync")
+	search.Env = append(os.Environ(), "LC_ALL=C.UTF-8") // titles match through the locale
+	out, err := search.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("xdotool: %v: %s", err, out)
 	}
