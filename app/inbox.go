@@ -196,10 +196,20 @@ func (in *Inbox) dropKeptLocked(id string) {
 }
 
 // leave drops one caller of e; the last one to leave withdraws the question
-// unless it is to be kept open.
+// unless it is to be kept open. An answer that came in while the last caller
+// was leaving reached nobody: it is kept for the next ask with its id.
 func (in *Inbox) leave(e *entry) {
 	in.mu.Lock()
 	e.waiters--
+	if e.waiters == 0 {
+		select {
+		case <-e.done:
+			in.keepLocked(e.q.ID, e.answer)
+			in.mu.Unlock()
+			return
+		default:
+		}
+	}
 	last := e.waiters == 0 && in.open[e.q.ID] == e && !e.q.KeepOpen
 	if last {
 		delete(in.open, e.q.ID)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -317,5 +318,32 @@ func TestKeptAnswersAreBounded(t *testing.T) {
 	}
 	if len(in.kept) != maxKept || len(in.keptOrder) != maxKept {
 		t.Errorf("kept %d / %d, want %d", len(in.kept), len(in.keptOrder), maxKept)
+	}
+}
+
+// An answer racing with its caller's departure reaches that caller or is
+// kept for the next ask with the same id: never both, never neither.
+func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
+	for i := range 50 {
+		ui := newFakeUI()
+		in := NewInbox(ui, nil)
+		id := fmt.Sprint("race", i)
+		ctx, cancel := context.WithCancel(context.Background())
+		ch := ask(ctx, in, q(id))
+		ui.waitShown(t, id)
+		go cancel()
+		ui.answer(id, ipc.Answer{QuestionID: id, Status: ipc.StatusAnswered})
+		first := result(t, ch)
+		later := result(t, ask(context.Background(), in, ipc.Question{ID: id, AttachOnly: true}))
+		got := 0
+		if first.err == nil {
+			got++
+		}
+		if later.err == nil {
+			got++
+		}
+		if got != 1 {
+			t.Fatalf("run %d: the answer was delivered %d times (first %v, later %v)", i, got, first.err, later.err)
+		}
 	}
 }
