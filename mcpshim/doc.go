@@ -10,7 +10,12 @@
 // Each tool dialect lives in one file with its input schema (a raw JSON
 // schema embedded from schemas/<tool>.json), a normaliser (arguments →
 // ipc.Question) and a renderer (ipc.Answer → tool result), and is registered
-// in the table of tools.go. Only interactive_feedback exists today.
+// in the table of tools.go.
+//
+// Options.Tools (the --tools flag), else Settings.Tools (FEEDBACK_TOOLS),
+// selects the tools offered; when both are empty every tool is offered.
+// Selecting ask_human also offers ask_human_result. An unknown name is an
+// *UnknownToolError, which names the valid tools, before anything is served.
 //
 // # Errors
 //
@@ -19,7 +24,9 @@
 // app cannot serve (the app is not reachable, or refuses the question with an
 // ipc.Error whose code is kept in the text), because the agent must see it.
 // A call cancelled by the client (notifications/cancelled, end of input)
-// returns the context's error and no result.
+// returns the context's error and no result. Dialects with their own failure
+// shape say so below: interactive_feedback returns Settings.ResubmitPrompt,
+// user_interact its envelope.
 //
 // # interactive_feedback result format (stable)
 //
@@ -57,16 +64,105 @@
 //
 //	Note: feedback_placeholder was truncated from <n> to 200 characters.
 //
+// When the user attached images, an answered text ends with a section
+//
+//	Attached images: <n>
+//
+// and each image follows the text block as an MCP image block (base64 data,
+// image/png or image/jpeg), in order. When Settings.PromptSuffix is not
+// empty, it is the last block of every answered result, a text block of its
+// own. Dismissed and timeout results have neither.
+//
+// A service failure (the app cannot be reached or started, the connection
+// broke, the app refused the question) is an isError result whose text is
+// Settings.ResubmitPrompt with every "{error}" replaced by the cause (for a
+// refusal "the feedback app refused the question (<code>): <message>").
+//
 // Dismissed and timeout results are normal outcomes, not errors (isError is
 // false), and never carry a reply. structuredContent is
 //
 //	{"status": "answered" | "dismissed" | "timeout",
 //	 "selected_options": ["<label>", ...],   // always an array, [] when none
 //	 "user_reply": "<text>",                 // "" when none
+//	 "images": <n>,                          // attached images, 0 when none
 //	 "question_id": "<id>",
 //	 "elapsed_ms": <n>}
 //
 // plus, when feedback_placeholder was clamped, "placeholder_truncated": true,
 // "placeholder_original_length": <characters> and "placeholder_max_length":
 // 200. No outputSchema is declared.
+//
+// # ask_human and ask_human_result result format (stable)
+//
+// ask_human (seed 002) shows the content and 2-4 choices as one
+// single-choice prompt, the recommended choice pre-selected and marked
+// "Recommended by the agent", with the agent, decision_reason,
+// consequence_of_wrong_choice and confidence (as a percentage) as context
+// lines. content_type text is shown verbatim (Markdown punctuation escaped,
+// line breaks kept), markdown as is, html as its sanitised text (tags,
+// scripts and styles dropped, entities decoded; never rendered), image as a
+// Markdown image of a data:image/… URI or an absolute path (an http(s) URL
+// is only a link, never fetched). A title longer than 60 characters is shown
+// in full above the content. Limits are the seed's and are never clamped: a
+// longer agent_name (100), title (200), content (50 KB = 51200 bytes),
+// choice id (50) or label (100), decision_reason or
+// consequence_of_wrong_choice (500), fewer than 2 or more than 4 choices, a
+// repeated id or label, a recommended_option that is not a choice id, a
+// confidence outside 0..1, a timeout_seconds outside 1..86400 (a fraction is
+// rounded up) or a callback_url that is not an absolute https URL is an
+// isError result naming the field and the limit. Other arguments are
+// ignored.
+//
+// The question is KeepOpen and its countdown is timeout_seconds (default
+// 3600). The call waits Settings.PendingWaitSeconds; if the human has not
+// acted, it returns pending and the window stays open. ask_human_result
+// {request_id, wait_seconds 0..300 (default the pending wait)} attaches to
+// that window without opening one: it returns the outcome, or pending again.
+// The app hands an outcome out once; after that, or for an id it never
+// knew, ask_human_result is an isError result starting with "unknown or
+// already collected request_id".
+//
+// Both tools return one text block holding a JSON object, and the same
+// object as structuredContent (no outputSchema is declared):
+//
+//	{"status": "answered" | "pending" | "declined" | "expired",
+//	 "request_id": "<32 hex>",          // the question id; always
+//	 "choice_id": "<id>",               // answered only
+//	 "choice_label": "<label>",         // answered only
+//	 "answered_at": "<RFC 3339, UTC>",  // answered only: window shown + elapsed
+//	 "message": "<sentence>",           // declined and expired: what happened
+//	 "next_step": "<sentence>",         // pending only: call ask_human_result
+//	 "run_id": "…", "trace_id": "…", "metadata": {…}}  // when given
+//
+// declined is the window closed, or submitted with no choice; expired is
+// the countdown reaching zero. Neither is an error. run_id, trace_id,
+// metadata, callback_url and the label → id mapping are remembered by this
+// server process: ask_human_result served by another process (after a
+// restart) returns choice_label without choice_id, says so in message, and
+// posts no callback.
+//
+// When callback_url is set, the server POSTs, once per request and when it
+// learns a final outcome (answered, declined or expired; from either tool),
+// the JSON {"request_id", "status", "choice_id", "choice_label", "run_id",
+// "trace_id", "metadata", "answered_at"} (every key present; "" or null when
+// not applicable) with a 10 s timeout, following https redirects only. A
+// failure is logged and never changes the tool result.
+//
+// # user_interact result format (stable)
+//
+// user_interact (seed 003) asks its question (Markdown) with a reply box.
+// Every result is the seed's Result envelope as one JSON text block and as
+// structuredContent:
+//
+//	{"outcome": "succeeded" | "failed",
+//	 "answer": "<text>",                 // succeeded; omitted when empty
+//	 "error": {"category": "validation" | "io" | "unknown", "message": "<sentence>"}}  // failed
+//
+// A non-empty answer argument is returned at once as succeeded, nothing
+// asked. A missing, blank or non-string question (or a non-string answer)
+// is failed/validation with isError. The user closing the window, or the
+// countdown running out, is failed/unknown without isError: the tool worked
+// but there is no answer. The app unreachable, the connection broken or a
+// refusal is failed/io with isError (validation when the app found the
+// question invalid). "pending" is never returned: the window waits instead.
 package mcpshim

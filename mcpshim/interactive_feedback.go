@@ -2,11 +2,14 @@ package mcpshim
 
 import (
 	_ "embed"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"feedback/ipc"
+	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -53,6 +56,8 @@ type feedbackMeta struct {
 	placeholderLength int
 	// ignored names the compatibility arguments that were given.
 	ignored []string
+	// suffix is Settings.PromptSuffix, appended to answered results.
+	suffix string
 }
 
 // ignoredFields are accepted with any value and ignored (seed 000's
@@ -74,16 +79,44 @@ var loopFields = []struct {
 	{"success_criteria", "Success criteria", 500},
 }
 
-func prepareInteractiveFeedback(args map[string]any, _ callEnv) (prepared, error) {
+func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, error) {
 	q, m, err := normalizeInteractiveFeedback(args)
 	if err != nil {
 		return prepared{}, err
 	}
+	m.suffix = env.settings.PromptSuffix
 	return prepared{
 		question: q,
 		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
 		ignored:  m.ignored,
+		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
 	}, nil
+}
+
+// resubmitResult is the isError result of a service failure: the resubmit
+// prompt with "{error}" replaced by the cause (seed 000). An empty prompt
+// is settings.DefaultResubmitPrompt.
+func resubmitResult(prompt string, err error) *mcp.CallToolResult {
+	if prompt == "" {
+		prompt = settings.DefaultResubmitPrompt
+	}
+	return mcp.NewToolResultError(strings.ReplaceAll(prompt, "{error}", failureCause(err)))
+}
+
+// failureCause says in a few words why the app could not serve a question.
+func failureCause(err error) string {
+	var e *ipc.Error
+	if errors.As(err, &e) {
+		cause := fmt.Sprintf("the feedback app refused the question (%s): %s", e.Code, e.Message)
+		switch e.Code { // asking again cannot help
+		case ipc.CodeNoDisplay:
+			cause += "; the app cannot show windows on this machine: ask the user in chat instead"
+		case ipc.CodeProtocol:
+			cause += "; the feedback app and this MCP server are different versions: ask the user to update and restart them"
+		}
+		return cause
+	}
+	return err.Error()
 }
 
 // normalizeInteractiveFeedback applies seed 000's rules to the arguments of
@@ -266,6 +299,7 @@ type feedbackResult struct {
 	Status                    string   `json:"status"`
 	SelectedOptions           []string `json:"selected_options"`
 	UserReply                 string   `json:"user_reply"`
+	Images                    int      `json:"images"`
 	QuestionID                string   `json:"question_id"`
 	ElapsedMS                 int64    `json:"elapsed_ms"`
 	PlaceholderTruncated      bool     `json:"placeholder_truncated,omitempty"`
@@ -293,7 +327,8 @@ func renderInteractiveFeedback(a ipc.Answer, m feedbackMeta) *mcp.CallToolResult
 			res.SelectedOptions = append(res.SelectedOptions, a.Replies[0].Selected...)
 			res.UserReply = a.Replies[0].Text
 		}
-		text = answeredText(res.SelectedOptions, res.UserReply)
+		res.Images = len(a.Images)
+		text = answeredText(res.SelectedOptions, res.UserReply, res.Images)
 	case ipc.StatusDismissed:
 		text = textDismissed
 	case ipc.StatusTimeout:
@@ -307,14 +342,20 @@ func renderInteractiveFeedback(a ipc.Answer, m feedbackMeta) *mcp.CallToolResult
 		res.PlaceholderMaxLength = maxPlaceholderRunes
 		text += fmt.Sprintf("\n\nNote: feedback_placeholder was truncated from %d to %d characters.", m.placeholderLength, maxPlaceholderRunes)
 	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(text)},
-		StructuredContent: res,
+	content := []mcp.Content{mcp.NewTextContent(text)}
+	if a.Status == ipc.StatusAnswered {
+		for _, img := range a.Images {
+			content = append(content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
+		}
+		if m.suffix != "" {
+			content = append(content, mcp.NewTextContent(m.suffix))
+		}
 	}
+	return &mcp.CallToolResult{Content: content, StructuredContent: res}
 }
 
 // answeredText is the text of an answered result.
-func answeredText(selected []string, reply string) string {
+func answeredText(selected []string, reply string, images int) string {
 	var sections []string
 	if len(selected) > 0 {
 		var b strings.Builder
@@ -326,6 +367,9 @@ func answeredText(selected []string, reply string) string {
 	}
 	if reply != "" {
 		sections = append(sections, "User reply:\n"+reply)
+	}
+	if images > 0 {
+		sections = append(sections, fmt.Sprintf("Attached images: %d", images))
 	}
 	if len(sections) == 0 {
 		return textNothing

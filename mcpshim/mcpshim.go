@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"feedback/ipc"
@@ -39,6 +43,33 @@ type Options struct {
 	Version string
 	// Settings are the user's preferences (language, prompt suffix, …).
 	Settings settings.Settings
+	// Tools names the tools to expose (the --tools flag). Empty means
+	// Settings.Tools, and when that is empty too, every tool. ask_human
+	// brings ask_human_result with it. An unknown name is an
+	// *UnknownToolError from NewServer and ServeStdio.
+	Tools []string
+	// HTTPClient posts ask_human's callback_url notifications; nil uses a
+	// client with a 10 s timeout.
+	HTTPClient *http.Client
+}
+
+// UnknownToolError is a tool name in Options.Tools that the shim does not
+// know.
+type UnknownToolError struct {
+	Names []string // the unknown names, in the order given
+}
+
+func (e *UnknownToolError) Error() string {
+	return fmt.Sprintf("unknown tool %s; valid tools are: %s",
+		strings.Join(quoteAll(e.Names), ", "), strings.Join(ToolNames(), ", "))
+}
+
+func quoteAll(names []string) []string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return q
 }
 
 // workerPoolSize bounds the tool calls served at once. mcp-go's default of 5
@@ -46,33 +77,101 @@ type Options struct {
 // lost.
 const workerPoolSize = 64
 
-const instructions = "Use interactive_feedback to ask the human user a question in a desktop window and wait for the answer. " +
-	"Ask whenever you need a decision, clarification or approval instead of guessing."
+const instructions = "Ask the human user in a desktop window, and wait for the answer, whenever you need a decision, " +
+	"clarification or approval instead of guessing. Tools: "
 
-// NewServer builds the MCP server with every tool of the shim.
-func NewServer(opts Options) *server.MCPServer {
+// NewServer builds the MCP server with the tools selected by opts (see
+// Options.Tools). An unknown tool name is an *UnknownToolError.
+func NewServer(opts Options) (*server.MCPServer, error) {
+	s, _, err := newServer(opts)
+	return s, err
+}
+
+func newServer(opts Options) (*server.MCPServer, *handler, error) {
+	selected, err := selectTools(opts.Tools, opts.Settings.Tools)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, len(selected))
+	for i, d := range selected {
+		names[i] = d.tool.Name
+	}
 	s := server.NewMCPServer("feedback", opts.Version,
 		server.WithToolCapabilities(false),
-		server.WithInstructions(instructions),
+		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
 	)
-	h := &handler{connect: opts.Connect, log: logger(opts), env: callEnv{settings: opts.Settings}}
-	for _, d := range tools {
+	h := &handler{connect: opts.Connect, log: logger(opts)}
+	h.env = callEnv{
+		settings: opts.Settings,
+		requests: newRequestStore(),
+		notify:   h.webhookPoster(opts.HTTPClient),
+	}
+	for _, d := range selected {
 		s.AddTool(d.tool, h.toolHandler(d))
 	}
-	return s
+	return s, h, nil
+}
+
+// selectTools returns the dialects named by names, else by fallback, else
+// every dialect, in table order. ask_human brings ask_human_result.
+func selectTools(names, fallback []string) ([]dialect, error) {
+	if len(names) == 0 {
+		names = fallback
+	}
+	if len(names) == 0 {
+		return tools, nil
+	}
+	want := make(map[string]bool, len(names))
+	var unknown []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !slices.Contains(ToolNames(), n) {
+			unknown = append(unknown, n)
+		}
+		want[n] = true
+	}
+	if len(unknown) > 0 {
+		return nil, &UnknownToolError{Names: unknown}
+	}
+	if want[askHumanName] {
+		want[askHumanResultName] = true
+	}
+	var out []dialect
+	for _, d := range tools {
+		if want[d.tool.Name] {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return tools, nil // only blank names: the default
+	}
+	return out, nil
 }
 
 // ServeStdio serves the MCP server over in and out (newline-delimited
 // JSON-RPC) until in reaches EOF (nil) or ctx ends (ctx.Err()). In-flight
 // calls are cancelled when it returns. mcp-go keeps the stdio session in a
 // package variable: run one ServeStdio at a time per process.
+//
+// An unknown tool in opts is an *UnknownToolError before anything is read.
+// Before returning it waits, at most webhookTimeout, for the callback_url
+// notifications still being posted.
 func ServeStdio(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	log := logger(opts)
-	stdio := server.NewStdioServer(NewServer(opts))
+	s, h, err := newServer(opts)
+	if err != nil {
+		return err
+	}
+	stdio := server.NewStdioServer(s)
 	errLog := slog.NewLogLogger(log.Handler(), slog.LevelError)
 	server.WithErrorLogger(errLog)(stdio)
 	server.WithWorkerPoolSize(workerPoolSize)(stdio)
-	return stdio.Listen(ctx, in, out)
+	err = stdio.Listen(ctx, in, out)
+	h.waitWebhooks(webhookTimeout + time.Second)
+	return err
 }
 
 // logger returns opts.Logger, or a logger that discards.
@@ -85,9 +184,13 @@ func logger(opts Options) *slog.Logger {
 
 // handler serves the tool calls of every dialect.
 type handler struct {
-	connect func(ctx context.Context) (Asker, error)
-	log     *slog.Logger
-	env     callEnv
+	connect        func(ctx context.Context) (Asker, error)
+	log            *slog.Logger
+	env            callEnv
+	webhookMu      sync.Mutex // guards webhooksClosed and the Add of webhooks
+	webhooksClosed bool       // waitWebhooks has begun: later posts are not counted
+	// webhooks counts the callback_url notifications being posted.
+	webhooks sync.WaitGroup
 }
 
 // toolHandler returns the mcp-go handler of dialect d.

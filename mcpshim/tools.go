@@ -26,6 +26,12 @@ type dialect struct {
 // callEnv is what a dialect may read besides the arguments.
 type callEnv struct {
 	settings settings.Settings
+	// requests remembers the ask_human calls that returned pending, for
+	// ask_human_result. Shared by every call of one server.
+	requests *requestStore
+	// notify posts a callback_url notification in the background; it never
+	// blocks and its failures are only logged.
+	notify func(webhook)
 }
 
 // prepared is a normalised call, ready to be asked.
@@ -53,6 +59,14 @@ type prepared struct {
 // tools is the table of every dialect, in tools/list order.
 var tools = []dialect{
 	interactiveFeedback,
+	askHuman,
+	askHumanResult,
+	userInteract,
+	askUserQuestion,
+	askChoice,
+	askConfirm,
+	askText,
+	askMultiSelect,
 }
 
 // ToolNames returns the names of the tools the shim can offer, in the order

@@ -2,16 +2,20 @@
 //
 //	feedback          run the tray-resident app (exits at once if it already runs)
 //	feedback mcp      serve MCP over stdio, forwarding questions to the app
+//	                  (--tools a,b,c selects the tools; default: all of them)
 //	feedback ask …    ask from a shell script; see `feedback ask -h`
 //	feedback version  print the version
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"feedback/app"
@@ -48,12 +52,7 @@ func run(args []string) int {
 	case "", "app":
 		return runApp(ctx, log)
 	case "mcp":
-		opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version, Settings: loadSettings(log)}
-		if err := mcpshim.ServeStdio(ctx, opts, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
-			log.Error("mcp server stopped", "err", err)
-			return 1
-		}
-		return 0
+		return runMCP(ctx, args, log)
 	case "ask":
 		return ask.Run(ctx, args, ask.StdEnv(connectAsk, ipc.NewID))
 	case "version", "--version":
@@ -71,9 +70,42 @@ func run(args []string) int {
 const usage = `usage:
   feedback          run the tray-resident app
   feedback mcp      serve MCP over stdio (put this in your MCP client's config)
+                    --tools a,b,c  expose only these tools (default: every tool;
+                    also FEEDBACK_TOOLS)
   feedback ask …    ask from a shell script (feedback ask -h)
   feedback version  print the version
 `
+
+// runMCP serves MCP over stdio. --tools (comma-separated) selects the
+// tools and wins over the tools setting (FEEDBACK_TOOLS).
+func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
+	fs := flag.NewFlagSet("feedback mcp", flag.ContinueOnError)
+	tools := fs.String("tools", "", "comma-separated tools to expose (default: every tool: "+strings.Join(mcpshim.ToolNames(), ",")+")")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "feedback mcp: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version, Settings: loadSettings(log)}
+	for _, name := range strings.Split(*tools, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			opts.Tools = append(opts.Tools, name)
+		}
+	}
+	err := mcpshim.ServeStdio(ctx, opts, os.Stdin, os.Stdout)
+	var unknown *mcpshim.UnknownToolError
+	switch {
+	case errors.As(err, &unknown):
+		fmt.Fprintf(os.Stderr, "feedback mcp: %v\n", err)
+		return 2
+	case err != nil && ctx.Err() == nil:
+		log.Error("mcp server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
 
 func runApp(ctx context.Context, log *slog.Logger) int {
 	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), Logger: log}); err != nil {

@@ -1,0 +1,363 @@
+package mcpshim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"feedback/ipc"
+	"feedback/settings"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// fakeInbox behaves like the app's inbox for KeepOpen and AttachOnly
+// questions: a question stays open when its caller goes away, its answer is
+// then kept for the next ask with the same id, and an AttachOnly ask for an
+// id neither open nor kept fails with CodeNotFound.
+type fakeInbox struct {
+	mu    sync.Mutex
+	open  map[string]*fakeEntry
+	kept  map[string]ipc.Answer
+	asked chan ipc.Question // every question that opened a window
+	// auto, when set, answers each new question at once.
+	auto func(ipc.Question) ipc.Answer
+}
+
+type fakeEntry struct {
+	waiters int
+	done    chan struct{}
+	answer  ipc.Answer
+}
+
+func newFakeInbox() *fakeInbox {
+	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string]ipc.Answer{}, asked: make(chan ipc.Question, 16)}
+}
+
+func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	f.mu.Lock()
+	if a, ok := f.kept[q.ID]; ok {
+		delete(f.kept, q.ID)
+		f.mu.Unlock()
+		return a, nil
+	}
+	e := f.open[q.ID]
+	if e == nil {
+		if q.AttachOnly {
+			f.mu.Unlock()
+			return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
+		}
+		if f.auto != nil {
+			f.mu.Unlock()
+			f.asked <- q
+			a := f.auto(q)
+			a.QuestionID = q.ID
+			return a, nil
+		}
+		e = &fakeEntry{done: make(chan struct{})}
+		f.open[q.ID] = e
+		f.asked <- q
+	}
+	e.waiters++
+	f.mu.Unlock()
+	select {
+	case <-e.done:
+		return e.answer, nil
+	case <-ctx.Done():
+		f.mu.Lock()
+		e.waiters--
+		f.mu.Unlock()
+		return ipc.Answer{}, ctx.Err()
+	}
+}
+
+// answer ends the open question id with a, keeping a when nobody waits.
+func (f *fakeInbox) answer(t *testing.T, id string, a ipc.Answer) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e := f.open[id]
+	if e == nil {
+		t.Fatalf("question %s is not open", id)
+	}
+	delete(f.open, id)
+	a.QuestionID = id
+	e.answer = a
+	close(e.done)
+	if e.waiters == 0 {
+		f.kept[id] = a
+	}
+}
+
+// waiters returns how many callers wait on question id.
+func (f *fakeInbox) waiters(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e := f.open[id]; e != nil {
+		return e.waiters
+	}
+	return 0
+}
+
+// callHumanTool calls tool with args, bounded by 20 s.
+func callHumanTool(t *testing.T, c *client.Client, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("tools/call %s: %v", tool, err)
+	}
+	return res
+}
+
+// jsonResult checks that res is one text block holding the same JSON object
+// as its structuredContent, and returns it decoded.
+func jsonResult(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(resultText(t, res)), &fromText); err != nil {
+		t.Fatalf("text is not a JSON object: %q", resultText(t, res))
+	}
+	if !jsonEqual(fromText, res.StructuredContent) {
+		t.Errorf("text %s differs from structuredContent %v", resultText(t, res), res.StructuredContent)
+	}
+	return fromText
+}
+
+// hookRecorder is an https server that records the callbacks it receives.
+type hookRecorder struct {
+	srv    *httptest.Server
+	bodies chan map[string]any
+}
+
+func newHookRecorder(t *testing.T, status int) *hookRecorder {
+	h := &hookRecorder{bodies: make(chan map[string]any, 8)}
+	h.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		data, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || r.Header.Get("Content-Type") != "application/json" || json.Unmarshal(data, &body) != nil {
+			t.Errorf("callback: %s %s %q", r.Method, r.Header.Get("Content-Type"), data)
+		}
+		h.bodies <- body
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *hookRecorder) next(t *testing.T) map[string]any {
+	t.Helper()
+	select {
+	case b := <-h.bodies:
+		return b
+	case <-time.After(10 * time.Second):
+		t.Fatal("no callback within 10 s")
+		return nil
+	}
+}
+
+func (h *hookRecorder) none(t *testing.T) {
+	t.Helper()
+	select {
+	case b := <-h.bodies:
+		t.Errorf("unexpected callback %v", b)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func humanSettings() settings.Settings {
+	s := settings.Default()
+	s.PendingWaitSeconds = 1
+	return s
+}
+
+// The human does not answer within the wait: pending, then ask_human_result
+// collects the kept answer once, with the pass-through fields, and the
+// callback is posted once.
+func TestE2EAskHumanPendingThenCollected(t *testing.T) {
+	inbox := newFakeInbox()
+	hook := newHookRecorder(t, http.StatusNoContent)
+	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
+	start := time.Now()
+	res := callHumanTool(t, c, "ask_human", map[string]any{
+		"agent_name": "deployer", "title": "Ship v2?", "content": "Release notes: *fast*",
+		"choices":            []any{map[string]any{"id": "yes", "label": "Ship it"}, map[string]any{"id": "no", "label": "Hold"}},
+		"recommended_option": "yes", "run_id": "run-7", "trace_id": "tr-1", "metadata": map[string]any{"pr": 42.0},
+		"callback_url": hook.srv.URL + "/hook", "timeout_seconds": 120,
+	})
+	if waited := time.Since(start); waited < time.Second || waited > 5*time.Second {
+		t.Errorf("pending after %v, want about the 1 s pending wait", waited)
+	}
+	if res.IsError {
+		t.Fatalf("isError: %s", resultText(t, res))
+	}
+	q := <-inbox.asked
+	got := jsonResult(t, res)
+	want := map[string]any{"status": "pending", "request_id": q.ID, "next_step": humanNextStep, "run_id": "run-7", "trace_id": "tr-1", "metadata": map[string]any{"pr": 42.0}}
+	if !jsonEqual(got, want) {
+		t.Errorf("pending result = %v\nwant %v", got, want)
+	}
+	if !q.KeepOpen || q.TimeoutSeconds != 120 || q.Client != "shim-test" || q.Prompts[0].Markdown != `Release notes\: \*fast\*` || !q.Prompts[0].Options[0].Default {
+		t.Errorf("question = %+v", q)
+	}
+	hook.none(t)
+
+	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, ElapsedMS: 1500, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}})
+	res = callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
+	got = jsonResult(t, res)
+	if got["status"] != "answered" || got["choice_id"] != "no" || got["choice_label"] != "Hold" || got["run_id"] != "run-7" ||
+		got["trace_id"] != "tr-1" || !jsonEqual(got["metadata"], map[string]any{"pr": 42.0}) || got["answered_at"] == nil || got["next_step"] != nil {
+		t.Errorf("collected result = %v", got)
+	}
+	body := hook.next(t)
+	wantBody := map[string]any{"request_id": q.ID, "status": "answered", "choice_id": "no", "choice_label": "Hold", "run_id": "run-7",
+		"trace_id": "tr-1", "metadata": map[string]any{"pr": 42.0}, "answered_at": got["answered_at"]}
+	if !jsonEqual(body, wantBody) {
+		t.Errorf("callback body = %v\nwant %v", body, wantBody)
+	}
+
+	res = callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
+	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, `unknown or already collected request_id "`+q.ID+`"`) {
+		t.Errorf("second collection: isError = %v, %q", res.IsError, text)
+	}
+	hook.none(t)
+	if !strings.Contains(logs.String(), "callback_url notified") {
+		t.Errorf("no log line for the callback:\n%s", logs.String())
+	}
+}
+
+// ask_human_result waits on the open window: pending again when the human
+// is still silent, the choice when they answer while it waits.
+func TestE2EAskHumanResultWaits(t *testing.T) {
+	inbox := newFakeInbox()
+	c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings()})
+	res := callHumanTool(t, c, "ask_human", humanArgs(t, nil))
+	q := <-inbox.asked
+	if got := jsonResult(t, res); got["status"] != "pending" {
+		t.Fatalf("result = %v", got)
+	}
+	res = callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 0})
+	if got := jsonResult(t, res); got["status"] != "pending" || got["request_id"] != q.ID || got["next_step"] != humanNextStep {
+		t.Errorf("still open: %v", got)
+	}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		done <- callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 10})
+	}()
+	for deadline := time.Now().Add(5 * time.Second); inbox.waiters(q.ID) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("ask_human_result never attached")
+		}
+	}
+	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Ship it"}}}})
+	if got := jsonResult(t, <-done); got["status"] != "answered" || got["choice_id"] != "yes" {
+		t.Errorf("answered while waiting: %v", got)
+	}
+}
+
+// The human answers within the wait: the choice at once, and the callback.
+func TestE2EAskHumanAnsweredAtOnce(t *testing.T) {
+	inbox := newFakeInbox()
+	inbox.auto = func(q ipc.Question) ipc.Answer {
+		return ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Ship it"}}}}
+	}
+	hook := newHookRecorder(t, http.StatusInternalServerError) // a failing hook changes nothing
+	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
+	res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
+	got := jsonResult(t, res)
+	if res.IsError || got["status"] != "answered" || got["choice_id"] != "yes" || got["choice_label"] != "Ship it" {
+		t.Errorf("result = %v", got)
+	}
+	if body := hook.next(t); body["status"] != "answered" || body["choice_id"] != "yes" || body["run_id"] != "" || body["metadata"] != nil {
+		t.Errorf("callback body = %v", body)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "callback_url notification failed"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the failed callback was not logged:\n%s", logs.String())
+		}
+	}
+}
+
+// Declined and expired are final outcomes, posted too.
+func TestE2EAskHumanDeclinedAndExpired(t *testing.T) {
+	for _, tc := range []struct {
+		status ipc.Status
+		want   string
+	}{{ipc.StatusDismissed, "declined"}, {ipc.StatusTimeout, "expired"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			inbox := newFakeInbox()
+			inbox.auto = func(ipc.Question) ipc.Answer { return ipc.Answer{Status: tc.status} }
+			hook := newHookRecorder(t, http.StatusOK)
+			c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
+			res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
+			if got := jsonResult(t, res); res.IsError || got["status"] != tc.want || got["choice_id"] != nil || got["message"] == nil {
+				t.Errorf("result = %v", got)
+			}
+			if body := hook.next(t); body["status"] != tc.want || body["choice_id"] != "" || body["answered_at"] != "" {
+				t.Errorf("callback body = %v", body)
+			}
+		})
+	}
+}
+
+// A callback to a server whose certificate is not trusted fails quietly.
+func TestE2EAskHumanCallbackUntrusted(t *testing.T) {
+	inbox := newFakeInbox()
+	inbox.auto = func(ipc.Question) ipc.Answer {
+		return ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}}
+	}
+	hook := newHookRecorder(t, http.StatusOK)
+	hook.srv.Config.ErrorLog = log.New(io.Discard, "", 0)                                        // the refused handshake
+	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings()}) // default client
+	res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
+	if got := jsonResult(t, res); got["choice_id"] != "no" {
+		t.Errorf("result = %v", got)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), "certificate"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the refused certificate was not logged:\n%s", logs.String())
+		}
+	}
+}
+
+func TestE2EAskHumanInvalid(t *testing.T) {
+	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("unused") }})
+	res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": "http://x"}))
+	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, "Invalid arguments for ask_human: callback_url: must be an absolute https:// URL") {
+		t.Errorf("isError = %v, %q", res.IsError, text)
+	}
+	res = callHumanTool(t, c, "ask_human_result", map[string]any{"wait_seconds": 5})
+	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "request_id: required") {
+		t.Errorf("isError = %v, %q", res.IsError, text)
+	}
+}
+
+// ask_human_result when the app cannot be reached: an error that says the
+// request is still pending.
+func TestE2EAskHumanResultAppDown(t *testing.T) {
+	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("dial: refused") }})
+	res := callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": "abc"})
+	if text := resultText(t, res); !res.IsError || text != `The feedback app could not be asked about request_id "abc" (dial: refused). Nothing was collected: the request is still pending, call ask_human_result again later.` {
+		t.Errorf("isError = %v, %q", res.IsError, text)
+	}
+}
+
+// jsonEqual compares two JSON-decoded values.
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}

@@ -1,0 +1,272 @@
+package mcpshim
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The ask_user_question dialect (reference tool: seed 001, AskUserQuestion).
+// Its limits are counted in characters (runes).
+const (
+	maxAUQQuestions = ipc.MaxPrompts // questions in one window
+	maxAUQHeader    = 12
+	// maxAUQOptions is the hard cap of options per question ("Other"
+	// included). The seed suggests 2-4; 8 leaves room for a longer list
+	// while a window of 4 questions stays readable. Only options 1-9 of the
+	// whole window have an Alt+digit shortcut.
+	maxAUQOptions     = 8
+	maxAUQDescription = 1000
+)
+
+//go:embed schemas/ask_user_question.json
+var askUserQuestionSchema []byte
+
+var askUserQuestion = dialect{
+	tool: mcp.Tool{
+		Name: "ask_user_question",
+		Description: "Ask the user 1-4 questions in one desktop window and wait for the answers; the user cannot see your text output, so this is how you ask. " +
+			"Use it to clarify a vague task, learn a preference, or confirm an action (above all a destructive one) before you go on. " +
+			"Returns one line per question: \"User selected: A, B\", \"User answered: <their text>\" (an \"Other\" option or a question without options) " +
+			"or \"User declined to answer the question.\" (in the user's language). Wait for and use typed answers.",
+		RawInputSchema: askUserQuestionSchema,
+		Annotations: mcp.ToolAnnotation{
+			Title:           "Ask the user questions",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(false),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		},
+	},
+	prepare: prepareAskUserQuestion,
+}
+
+// auqQuestion is what the renderer needs to know about one question.
+type auqQuestion struct {
+	question, header string
+	// choice: the question has options; without, it is a free-text question.
+	choice bool
+	// free[label]: the option reveals a text field ("Other" / "其他").
+	free map[string]bool
+}
+
+func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) {
+	q, qs, err := normalizeAskUserQuestion(args)
+	if err != nil {
+		return prepared{}, err
+	}
+	p := phrasesFor(env.settings.Language)
+	return prepared{
+		question: q,
+		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) },
+	}, nil
+}
+
+// normalizeAskUserQuestion applies seed 001's rules. An error is an
+// *ArgError. On success the Question has a fresh ID, Source
+// "ask_user_question", one prompt per question (KindChoice with options,
+// single unless multiSelect, "Other" as a FreeText option; KindText without
+// options) and passes Validate. A single question's header is also the
+// window's title (the window shows prompt headers only when there are
+// several). Unknown properties are ignored.
+func normalizeAskUserQuestion(args map[string]any) (ipc.Question, []auqQuestion, error) {
+	items, err := arrayField(args, "questions", "questions", 1, maxAUQQuestions)
+	if err != nil {
+		return ipc.Question{}, nil, err
+	}
+	prompts := make([]ipc.Prompt, 0, len(items))
+	qs := make([]auqQuestion, 0, len(items))
+	for i, item := range items {
+		field := indexed("questions", i)
+		obj, ok := item.(map[string]any)
+		if !ok {
+			return ipc.Question{}, nil, argErrorf(field, `must be an object {"question": string, "header"?: string, "options"?: [...], "multiSelect"?: boolean}, got %s`, jsonType(item))
+		}
+		p, aq, err := auqPrompt(obj, field)
+		if err != nil {
+			return ipc.Question{}, nil, err
+		}
+		prompts = append(prompts, p)
+		qs = append(qs, aq)
+	}
+	q := ipc.Question{ID: newQuestionID(), Source: "ask_user_question", Prompts: prompts}
+	if len(prompts) == 1 {
+		q.Title = prompts[0].Header
+	}
+	return q, qs, nil
+}
+
+// auqPrompt normalises one item of questions; field is its path.
+func auqPrompt(obj map[string]any, field string) (ipc.Prompt, auqQuestion, error) {
+	var p ipc.Prompt
+	var err error
+	if p.Markdown, _, err = textField(obj, "question", field+".question", true, maxQuestionRunes); err != nil {
+		return p, auqQuestion{}, err
+	}
+	if p.Header, _, err = textField(obj, "header", field+".header", false, maxAUQHeader); err != nil {
+		return p, auqQuestion{}, err
+	}
+	p.Header = strings.TrimSpace(p.Header)
+	multi, _, err := boolField(obj, "multiSelect", field+".multiSelect")
+	if err != nil {
+		return p, auqQuestion{}, err
+	}
+	aq := auqQuestion{question: p.Markdown, header: p.Header, free: map[string]bool{}}
+	items, err := arrayField(obj, "options", field+".options", 0, maxAUQOptions)
+	if err != nil {
+		return p, aq, err
+	}
+	seen := make(map[string]int, len(items))
+	for j, item := range items {
+		of := indexed(field+".options", j)
+		o, err := auqOption(item, of)
+		if err != nil {
+			return p, aq, err
+		}
+		if k, dup := seen[o.Label]; dup {
+			return p, aq, argErrorf(of+".label", "%q repeats %s; every option must be different", o.Label, indexed(field+".options", k))
+		}
+		seen[o.Label] = j
+		if o.FreeText {
+			aq.free[o.Label] = true
+		}
+		p.Options = append(p.Options, o)
+	}
+	p.Kind = ipc.KindText // a free-text question
+	if len(p.Options) > 0 {
+		p.Kind = ipc.KindChoice
+		p.Single = !multi
+		aq.choice = true
+	}
+	return p, aq, nil
+}
+
+// auqOption normalises one option {label, description}.
+func auqOption(item any, field string) (ipc.Option, error) {
+	obj, ok := item.(map[string]any)
+	if !ok {
+		return ipc.Option{}, argErrorf(field, `must be an object {"label": string, "description"?: string}, got %s`, jsonType(item))
+	}
+	label, _, err := textField(obj, "label", field+".label", true, maxLabelRunes)
+	if err != nil {
+		return ipc.Option{}, err
+	}
+	desc, _, err := textField(obj, "description", field+".description", false, maxAUQDescription)
+	if err != nil {
+		return ipc.Option{}, err
+	}
+	return ipc.Option{Label: label, Description: strings.TrimSpace(desc), FreeText: isOtherLabel(label)}, nil
+}
+
+// isOtherLabel reports whether an option label asks for the user's own
+// text: "Other" or "其他", trimmed, in any case.
+func isOtherLabel(label string) bool {
+	l := strings.TrimSpace(label)
+	return strings.EqualFold(l, "Other") || l == "其他"
+}
+
+// auqAnswer is one question's entry in structuredContent.
+type auqAnswer struct {
+	Question string `json:"question"`
+	Header   string `json:"header"`
+	// Status is "selected" (options only), "answered" (the user's own
+	// text, with or without options), "declined" (nothing chosen or typed,
+	// or the window was dismissed) or "unanswered" (the window timed out).
+	Status   string   `json:"status"`
+	Selected []string `json:"selected"`
+	Answer   string   `json:"answer"`
+}
+
+// auqResult is the structuredContent of an ask_user_question result.
+type auqResult struct {
+	// Status is "answered", "declined" (the window was dismissed) or
+	// "timeout".
+	Status     string      `json:"status"`
+	Answers    []auqAnswer `json:"answers"`
+	QuestionID string      `json:"question_id"`
+	ElapsedMS  int64       `json:"elapsed_ms"`
+}
+
+// renderAskUserQuestion renders an Answer as seed 001's response lines, one
+// per question, in p's language; a timeout is one line that is no answer.
+// An unknown status is an error result.
+func renderAskUserQuestion(a ipc.Answer, qs []auqQuestion, p phrases) *mcp.CallToolResult {
+	res := auqResult{QuestionID: a.QuestionID, ElapsedMS: a.ElapsedMS, Answers: make([]auqAnswer, len(qs))}
+	lines := make([]string, len(qs))
+	for i, q := range qs {
+		res.Answers[i] = auqAnswer{Question: q.question, Header: q.header, Selected: []string{}}
+	}
+	switch a.Status {
+	case ipc.StatusAnswered:
+		res.Status = "answered"
+		for i, q := range qs {
+			var r ipc.Reply
+			if i < len(a.Replies) {
+				r = a.Replies[i]
+			}
+			lines[i] = auqLine(&res.Answers[i], q, r, p)
+		}
+	case ipc.StatusDismissed:
+		res.Status = "declined"
+		for i := range qs {
+			res.Answers[i].Status = "declined"
+			lines[i] = p.declined
+		}
+	case ipc.StatusTimeout:
+		res.Status = "timeout"
+		for i := range qs {
+			res.Answers[i].Status = "unanswered"
+		}
+		lines = []string{p.timeout}
+	default:
+		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call ask_user_question again.", a.QuestionID, a.Status))
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(strings.Join(lines, "\n"))},
+		StructuredContent: res,
+	}
+}
+
+// auqLine fills one answered question's entry and returns its line:
+//   - own text typed (an "Other" option ticked, or a free-text question):
+//     "User answered: <text>", preceded on the same line by "User selected:
+//     A, B; " when other options were ticked too (multiSelect);
+//   - options ticked: "User selected: A, B" (an "Other" ticked with no text
+//     typed is listed as a label);
+//   - nothing: "User declined to answer the question."
+func auqLine(ans *auqAnswer, q auqQuestion, r ipc.Reply, p phrases) string {
+	text := strings.TrimSpace(r.Text)
+	ans.Selected = append(ans.Selected, r.Selected...)
+	var listed []string
+	freeChosen := false
+	for _, l := range r.Selected {
+		if q.free[l] {
+			freeChosen = true
+			if text != "" {
+				continue // replaced by the text
+			}
+		}
+		listed = append(listed, l)
+	}
+	if q.choice && !freeChosen {
+		text = "" // a choice's text field counts only while its option is ticked
+	}
+	switch {
+	case text != "" && len(listed) > 0:
+		ans.Status, ans.Answer = "answered", text
+		return p.mixedLine(listed, text)
+	case text != "":
+		ans.Status, ans.Answer = "answered", text
+		return p.answeredLine(text)
+	case len(listed) > 0:
+		ans.Status = "selected"
+		return p.selectedLine(listed)
+	default:
+		ans.Status = "declined"
+		return p.declined
+	}
+}

@@ -1,0 +1,497 @@
+package mcpshim
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// The ask_choice family (reference tools: seed 004): ask_choice,
+// ask_confirm, ask_text and ask_multi_select. They share one output schema,
+// declared as outputSchema, and every result — failures included, except
+// invalid arguments, which are isError — carries it as structuredContent
+// and as a text block holding the same JSON.
+
+//go:embed schemas/ask_choice.json
+var askChoiceSchema []byte
+
+//go:embed schemas/ask_confirm.json
+var askConfirmSchema []byte
+
+//go:embed schemas/ask_text.json
+var askTextSchema []byte
+
+//go:embed schemas/ask_multi_select.json
+var askMultiSelectSchema []byte
+
+//go:embed schemas/ask_choice_output.json
+var choiceOutputSchema []byte
+
+// choiceKind is the member of the family.
+type choiceKind int
+
+const (
+	kindPick choiceKind = iota
+	kindConfirm
+	kindText
+	kindMulti
+)
+
+// Tool names of the family.
+const (
+	askChoiceName      = "ask_choice"
+	askConfirmName     = "ask_confirm"
+	askTextName        = "ask_text"
+	askMultiSelectName = "ask_multi_select"
+)
+
+const (
+	// minChoiceOptions and maxChoiceOptions bound ask_choice and
+	// ask_multi_select options (seed 004).
+	minChoiceOptions = 2
+	maxChoiceOptions = ipc.MaxOptions
+	// maxPlaceholder bounds ask_text's placeholder, in characters.
+	maxPlaceholder = 200
+	// autoRejectMS: a decline this soon after the window was shown was
+	// probably not the user's (seed 004's auto_reject_suspected).
+	autoRejectMS = 400
+	// choiceNote ends every description: how to read the result.
+	choiceNote = " Only status \"answered\" carries an answer; always follow next_step."
+)
+
+var (
+	askChoice = choiceDialect(askChoiceName, "Ask the user to pick one option", askChoiceSchema, kindPick,
+		"Ask the user to choose exactly one of 2-25 options in a desktop window and wait for the answer. "+
+			"Use it when a decision has a few genuinely viable alternatives that change what you build (an architecture, a library, a naming scheme, a file layout). "+
+			"Prefer it over ask_confirm when the answer is a choice, and over ask_text when the answers can be enumerated. "+
+			"Returns the chosen label in answer and selected.")
+	askConfirm = choiceDialect(askConfirmName, "Ask the user to confirm", askConfirmSchema, kindConfirm,
+		"Ask the user a yes/no question in a desktop window and wait for the answer. "+
+			"Use it for approval before an action or a decision that is genuinely yes or no; use ask_choice when there are alternatives. "+
+			"Returns confirmed (true for yes) and answer \"yes\"/\"no\".")
+	askText = choiceDialect(askTextName, "Ask the user for text", askTextSchema, kindText,
+		"Ask the user an open question in a desktop window and wait for the typed answer. "+
+			"Use it only when the reasonable answers cannot be listed (a name, a URL, a description); otherwise use ask_choice or ask_confirm. "+
+			"Returns the text in answer.")
+	askMultiSelect = choiceDialect(askMultiSelectName, "Ask the user to pick options", askMultiSelectSchema, kindMulti,
+		"Ask the user to tick any number of 2-25 options in a desktop window and wait for the answer. "+
+			"Use it when several alternatives can apply at once (features to include, files to change); use ask_choice when exactly one must be chosen. "+
+			"Returns the ticked labels in selected (possibly none).")
+)
+
+// choiceDialect builds one member of the family.
+func choiceDialect(name, title string, schema []byte, kind choiceKind, description string) dialect {
+	return dialect{
+		tool: mcp.Tool{
+			Name:            name,
+			Description:     description + choiceNote,
+			RawInputSchema:  schema,
+			RawOutputSchema: choiceOutputSchema,
+			Annotations: mcp.ToolAnnotation{
+				Title:           title,
+				ReadOnlyHint:    mcp.ToBoolPtr(true),
+				DestructiveHint: mcp.ToBoolPtr(false),
+				IdempotentHint:  mcp.ToBoolPtr(false),
+				OpenWorldHint:   mcp.ToBoolPtr(false),
+			},
+		},
+		prepare: func(args map[string]any, _ callEnv) (prepared, error) {
+			q, c, err := normalizeChoice(name, args)
+			if err != nil {
+				return prepared{}, err
+			}
+			c.start = time.Now()
+			return prepared{
+				question: q,
+				render:   func(a ipc.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
+				fail:     func(err error) *mcp.CallToolResult { return failChoice(err, c) },
+			}, nil
+		},
+	}
+}
+
+// choiceCall is what the renderer needs to know about one call.
+type choiceCall struct {
+	tool     string
+	kind     choiceKind
+	question string
+	options  []string
+	// recommended are the default labels (ask_choice, ask_multi_select) or
+	// "yes"/"no" (ask_confirm).
+	recommended []string
+	allowFree   bool
+	// start is when the call was prepared, for elapsed_ms of a failure.
+	start time.Time
+	// elicitation: the client declared form elicitation. Always false until
+	// callEnv carries it (see clientDeclaresElicitation).
+	elicitation bool
+}
+
+// normalizeChoice applies seed 004's rules to the arguments of tool, one of
+// the family. An error is an *ArgError. On success the Question has a fresh
+// ID, Source tool, one prompt, the countdown of timeout_ms, and passes
+// Validate:
+//   - ask_choice: exclusive options (KindChoice, Single), default pre-selected;
+//     with allow_free_text a KindText prompt (a reply box beside the options);
+//   - ask_confirm: KindYesNo; default becomes a "Recommended" context line;
+//   - ask_text: KindText without options, placeholder in the empty box;
+//   - ask_multi_select: checkboxes (KindChoice), defaults pre-ticked; with
+//     allow_free_text a KindText prompt.
+//
+// Unknown properties are ignored.
+func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall, error) {
+	c := choiceCall{tool: tool}
+	switch tool {
+	case askChoiceName:
+		c.kind = kindPick
+	case askConfirmName:
+		c.kind = kindConfirm
+	case askTextName:
+		c.kind = kindText
+	case askMultiSelectName:
+		c.kind = kindMulti
+	default:
+		return ipc.Question{}, c, argErrorf("tool", "%q is not one of the ask_choice family", tool)
+	}
+	var err error
+	if c.question, _, err = textField(args, "question", "question", true, maxQuestionRunes); err != nil {
+		return ipc.Question{}, c, err
+	}
+	timeout, err := timeoutField(args)
+	if err != nil {
+		return ipc.Question{}, c, err
+	}
+	q := ipc.Question{ID: newQuestionID(), Source: tool, TimeoutSeconds: timeout}
+	p := ipc.Prompt{Markdown: c.question}
+	switch c.kind {
+	case kindPick, kindMulti:
+		err = choiceOptions(args, &c, &p)
+	case kindConfirm:
+		p.Kind = ipc.KindYesNo
+		var rec, given bool
+		if rec, given, err = boolField(args, "default", "default"); given {
+			c.recommended = []string{yesNo(rec)}
+			q.Context = []ipc.Field{{Label: "Recommended", Value: map[bool]string{true: "Yes", false: "No"}[rec]}}
+		}
+	case kindText:
+		p.Kind = ipc.KindText
+		p.Placeholder, _, err = textField(args, "placeholder", "placeholder", false, maxPlaceholder)
+	}
+	if err != nil {
+		return ipc.Question{}, c, err
+	}
+	q.Prompts = []ipc.Prompt{p}
+	return q, c, nil
+}
+
+// choiceOptions reads options, default/defaults and allow_free_text of
+// ask_choice and ask_multi_select into c and p.
+func choiceOptions(args map[string]any, c *choiceCall, p *ipc.Prompt) error {
+	labels, err := labelList(args, "options", minChoiceOptions, maxChoiceOptions)
+	if err != nil {
+		return err
+	}
+	c.options = labels
+	if c.allowFree, _, err = boolField(args, "allow_free_text", "allow_free_text"); err != nil {
+		return err
+	}
+	if c.kind == kindPick {
+		d, given, err := textField(args, "default", "default", false, maxLabelRunes)
+		if err != nil {
+			return err
+		}
+		if given {
+			if !contains(labels, d) {
+				return argErrorf("default", "%q does not exactly match any of options; pass one of the labels, or omit default", d)
+			}
+			c.recommended = []string{d}
+		}
+	} else if c.recommended, err = multiDefaults(args, labels); err != nil {
+		return err
+	}
+	p.Kind, p.Single = ipc.KindChoice, c.kind == kindPick
+	if c.allowFree {
+		p.Kind = ipc.KindText // the options and an optional reply box
+		p.Placeholder = "Optional: add a note, or an answer not listed"
+	}
+	for _, l := range labels {
+		p.Options = append(p.Options, ipc.Option{Label: l, Default: contains(c.recommended, l)})
+	}
+	return nil
+}
+
+// multiDefaults reads ask_multi_select's defaults: labels of options, each
+// at most once.
+func multiDefaults(args map[string]any, labels []string) ([]string, error) {
+	items, err := arrayField(args, "defaults", "defaults", 0, len(labels))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, item := range items {
+		field := indexed("defaults", i)
+		s, ok := item.(string)
+		if !ok {
+			return nil, argErrorf(field, "must be a string (a label of options), got %s", jsonType(item))
+		}
+		if !contains(labels, s) {
+			return nil, argErrorf(field, "%q does not exactly match any of options; pass labels of options only", s)
+		}
+		if contains(out, s) {
+			return nil, argErrorf(field, "%q is listed twice", s)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// choiceResult is the structuredContent of every result of the family, in
+// the shape of schemas/ask_choice_output.json: every field is always
+// present.
+type choiceResult struct {
+	Via                 string   `json:"via"`
+	Tool                string   `json:"tool"`
+	Answer              string   `json:"answer"`
+	Status              string   `json:"status"`
+	Message             string   `json:"message"`
+	Fallback            string   `json:"fallback"`
+	FormURL             string   `json:"form_url"`
+	Question            string   `json:"question"`
+	Selected            []string `json:"selected"`
+	Confirmed           bool     `json:"confirmed"`
+	FreeText            string   `json:"free_text"`
+	NextStep            string   `json:"next_step"`
+	ElapsedMS           int64    `json:"elapsed_ms"`
+	ClientElicitation   bool     `json:"client_elicitation"`
+	AutoRejectSuspected bool     `json:"auto_reject_suspected"`
+}
+
+// Statuses of the family.
+const (
+	statusAnswered       = "answered"
+	statusDeclined       = "declined"
+	statusCancelled      = "cancelled"
+	statusTimeout        = "timeout"
+	statusNeedsUserInput = "needs_user_input"
+)
+
+// newChoiceResult is a result of c with the fixed fields set.
+func newChoiceResult(c choiceCall) choiceResult {
+	return choiceResult{
+		Via:               "window",
+		Tool:              c.tool,
+		Fallback:          "none",
+		Question:          c.question,
+		Selected:          []string{},
+		ClientElicitation: c.elicitation,
+	}
+}
+
+// renderChoice renders an Answer of the window. It is total: a status it
+// does not know is "cancelled", never an answer.
+func renderChoice(a ipc.Answer, c choiceCall) *mcp.CallToolResult {
+	r := newChoiceResult(c)
+	r.ElapsedMS = max(a.ElapsedMS, 0)
+	switch a.Status {
+	case ipc.StatusAnswered:
+		var reply ipc.Reply
+		if len(a.Replies) > 0 {
+			reply = a.Replies[0]
+		}
+		answered(&r, c, reply)
+	case ipc.StatusDismissed:
+		r.Status = statusDeclined
+		r.Message = "The user dismissed the question without answering."
+		r.NextStep = "Do not assume an answer. Continue without it if you can, or ask the user in chat."
+		if a.ElapsedMS < autoRejectMS {
+			r.AutoRejectSuspected = true
+			r.Message += fmt.Sprintf(" It was dismissed %d ms after it was shown, too soon to have been read.", r.ElapsedMS)
+			r.NextStep = "Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply."
+		}
+	case ipc.StatusTimeout:
+		r.Status = statusTimeout
+		r.Message = "The user did not answer in time: the window's countdown ran out."
+		r.NextStep = "This is not an answer and not a default. Call " + c.tool + " again if you still need the answer, or continue without it."
+	default:
+		r.Status = statusCancelled
+		r.Message = fmt.Sprintf("The question ended without an answer (the feedback app reported status %q).", a.Status)
+		r.NextStep = "Do not assume an answer. Call " + c.tool + " again, or ask the user in chat."
+	}
+	return choiceToolResult(r)
+}
+
+// answered fills r for a submitted window. A submission that answers
+// nothing (no option chosen and no text for ask_choice, neither yes nor no
+// for ask_confirm) is declined.
+func answered(r *choiceResult, c choiceCall, reply ipc.Reply) {
+	text := strings.TrimSpace(reply.Text)
+	r.Status = statusAnswered
+	switch c.kind {
+	case kindConfirm:
+		switch reply.Text {
+		case "yes":
+			r.Answer, r.Confirmed = "yes", true
+			r.Message = "The user answered yes."
+			r.NextStep = "Proceed: the user confirmed."
+		case "no":
+			r.Answer = "no"
+			r.Message = "The user answered no."
+			r.NextStep = "Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead."
+		default:
+			declinedEmpty(r, "without answering yes or no")
+		}
+	case kindText:
+		r.Answer = text
+		if text == "" {
+			r.Message = "The user submitted an empty answer."
+			r.NextStep = "The user gave no text. Continue without it, or ask in chat if you need it."
+			return
+		}
+		r.Message = "The user answered: " + text
+		r.NextStep = "Continue with the user's answer."
+	case kindPick:
+		r.FreeText = text
+		r.Selected = append(r.Selected, reply.Selected...)
+		switch {
+		case len(reply.Selected) > 0:
+			r.Answer = strings.Join(reply.Selected, ", ")
+			r.Message = fmt.Sprintf("The user chose %q.", r.Answer)
+			r.NextStep = fmt.Sprintf("Proceed with %q.", r.Answer)
+			if text != "" {
+				r.Message += " They added a note: " + text
+				r.NextStep = fmt.Sprintf("Proceed with %q, taking the note in free_text into account.", r.Answer)
+			}
+		case text != "":
+			r.Answer = text
+			r.Message = "The user chose none of the options and answered in their own words: " + text
+			r.NextStep = "Act on the user's own answer in answer; it is none of your options. Ask in chat if it is unclear."
+		default:
+			declinedEmpty(r, "without choosing an option")
+		}
+	case kindMulti:
+		r.FreeText = text
+		r.Selected = append(r.Selected, reply.Selected...)
+		r.Answer = strings.Join(reply.Selected, ", ")
+		if len(reply.Selected) == 0 {
+			r.Message = fmt.Sprintf("The user selected none of the %d options.", len(c.options))
+			r.NextStep = "Proceed with none of the options selected."
+		} else {
+			r.Message = fmt.Sprintf("The user selected %d of %d options: %s.", len(reply.Selected), len(c.options), quoteList(reply.Selected))
+			r.NextStep = "Proceed with the selected options."
+		}
+		if text != "" {
+			r.Message += " They added a note: " + text
+			r.NextStep = strings.TrimSuffix(r.NextStep, ".") + ", taking the note in free_text into account."
+		}
+	}
+}
+
+// declinedEmpty makes r a declined submission that answered nothing.
+func declinedEmpty(r *choiceResult, what string) {
+	r.Status = statusDeclined
+	r.Answer, r.Selected, r.FreeText = "", []string{}, ""
+	r.Message = "The user submitted " + what + "."
+	r.NextStep = "Do not assume an answer. Continue without it if you can, or ask the user in chat."
+}
+
+// failChoice is the result when the window could not ask: the agent must
+// ask in chat, and message holds everything it needs to.
+func failChoice(err error, c choiceCall) *mcp.CallToolResult {
+	r := newChoiceResult(c)
+	r.Status = statusNeedsUserInput
+	r.ElapsedMS = max(time.Since(c.start).Milliseconds(), 0)
+	var b strings.Builder
+	fmt.Fprintf(&b, "The question could not be shown in the feedback window (%v). Ask the user in chat:\n%s", err, c.question)
+	switch c.kind {
+	case kindConfirm:
+		b.WriteString("\nAnswer: yes or no")
+		if len(c.recommended) > 0 {
+			fmt.Fprintf(&b, " (recommended: %s)", c.recommended[0])
+		}
+	case kindPick, kindMulti:
+		if c.kind == kindPick {
+			b.WriteString("\nOptions (choose one):")
+		} else {
+			b.WriteString("\nOptions (choose any number):")
+		}
+		for _, o := range c.options {
+			b.WriteString("\n- " + o)
+			if contains(c.recommended, o) {
+				b.WriteString(" (recommended)")
+			}
+		}
+		if c.allowFree {
+			b.WriteString("\nThe user may also answer in their own words.")
+		}
+	}
+	r.Message = b.String()
+	r.NextStep = "Ask the user this question yourself, in chat, with the options in message. Wait for the reply before you continue; do not guess."
+	return choiceToolResult(r)
+}
+
+// choiceToolResult is r as structuredContent and as a text block holding
+// the same JSON.
+func choiceToolResult(r choiceResult) *mcp.CallToolResult {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(r) // a struct of strings, bools and ints: never fails
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(strings.TrimSuffix(buf.String(), "\n"))},
+		StructuredContent: r,
+	}
+}
+
+// quoteList is "\"A\", \"B\"".
+func quoteList(labels []string) string {
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = fmt.Sprintf("%q", l)
+	}
+	return strings.Join(q, ", ")
+}
+
+// clientDeclaresElicitation reports whether the client of the call in ctx
+// declared form elicitation: per request (protocol 2026-07-28) or at
+// initialize. An elicitation capability with neither form nor url is form
+// support (the 2025-06-18 shape). The dialect hooks do not see ctx; the
+// handler is to put this into callEnv for client_elicitation.
+func clientDeclaresElicitation(ctx context.Context) bool {
+	var caps *mcp.ClientCapabilities
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {
+		caps = info.ClientCapabilities
+	} else if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		c := s.GetClientCapabilities()
+		caps = &c
+	}
+	if caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	e := caps.Elicitation
+	return e.Form != nil || e.URL == nil
+}

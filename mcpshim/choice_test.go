@@ -1,0 +1,490 @@
+package mcpshim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// labelsJSON is a JSON array of n distinct labels.
+func labelsJSON(n int) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf("%q", fmt.Sprintf("opt%d", i+1))
+	}
+	return "[" + strings.Join(items, ",") + "]"
+}
+
+// TestNormalizeChoiceRules covers seed 004's option rules and every limit
+// at n and n+1, for the four tools.
+func TestNormalizeChoiceRules(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("问", n) }
+	for _, tc := range []struct {
+		name, tool, args, err string // err "" means valid
+	}{
+		// question
+		{"question missing", askChoiceName, `{"options":["A","B"]}`, "question: required"},
+		{"question blank", askConfirmName, `{"question":" \n"}`, "question: must not be blank"},
+		{"question a number", askTextName, `{"question":42}`, "question: must be a string, got number"},
+		{"question 20000 chars", askTextName, `{"question":"` + long(20000) + `"}`, ""},
+		{"question 20001 chars", askTextName, `{"question":"` + long(20001) + `"}`, "question: at most 20000 characters, got 20001"},
+		// options (2-25, strings, non-blank, unique, ≤ 200 characters)
+		{"options missing", askChoiceName, `{"question":"Q"}`, "options: required: pass an array of 2 to 25 items"},
+		{"1 option", askChoiceName, `{"question":"Q","options":` + labelsJSON(1) + `}`, "options: at least 2 items, got 1"},
+		{"2 options", askChoiceName, `{"question":"Q","options":` + labelsJSON(2) + `}`, ""},
+		{"25 options", askChoiceName, `{"question":"Q","options":` + labelsJSON(25) + `}`, ""},
+		{"26 options", askChoiceName, `{"question":"Q","options":` + labelsJSON(26) + `}`, "options: at most 25 items, got 26"},
+		{"multi 1 option", askMultiSelectName, `{"question":"Q","options":` + labelsJSON(1) + `}`, "options: at least 2 items, got 1"},
+		{"multi 25 options", askMultiSelectName, `{"question":"Q","options":` + labelsJSON(25) + `}`, ""},
+		{"multi 26 options", askMultiSelectName, `{"question":"Q","options":` + labelsJSON(26) + `}`, "options: at most 25 items, got 26"},
+		{"options an object", askChoiceName, `{"question":"Q","options":{"a":"b"}}`, "options: must be an array, got object"},
+		{"option an object", askChoiceName, `{"question":"Q","options":["A",{"label":"B"}]}`, "options[1]: must be a string (the option's label), got object"},
+		{"option blank", askChoiceName, `{"question":"Q","options":["A","  "]}`, "options[1]: must not be blank"},
+		{"option 200 chars", askChoiceName, `{"question":"Q","options":["A","` + long(200) + `"]}`, ""},
+		{"option 201 chars", askChoiceName, `{"question":"Q","options":["A","` + long(201) + `"]}`, "options[1]: at most 200 characters, got 201"},
+		{"duplicate options", askMultiSelectName, `{"question":"Q","options":["A","B","A"]}`, `options[2]: "A" repeats options[0]`},
+		{"options differing in spaces are different", askChoiceName, `{"question":"Q","options":["A","A "]}`, ""},
+		// default (ask_choice): must exactly match a label
+		{"default matches", askChoiceName, `{"question":"Q","options":["A","B"],"default":"B"}`, ""},
+		{"default differs in case", askChoiceName, `{"question":"Q","options":["A","B"],"default":"b"}`, `default: "b" does not exactly match any of options`},
+		{"default differs in spaces", askChoiceName, `{"question":"Q","options":["A","B"],"default":"B "}`, `default: "B " does not exactly match`},
+		{"default a number", askChoiceName, `{"question":"Q","options":["A","B"],"default":1}`, "default: must be a string, got number"},
+		{"default null", askChoiceName, `{"question":"Q","options":["A","B"],"default":null}`, ""},
+		// defaults (ask_multi_select)
+		{"defaults match", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"defaults":["C","A"]}`, ""},
+		{"defaults all", askMultiSelectName, `{"question":"Q","options":["A","B"],"defaults":["A","B"]}`, ""},
+		{"defaults unknown", askMultiSelectName, `{"question":"Q","options":["A","B"],"defaults":["Z"]}`, `defaults[0]: "Z" does not exactly match`},
+		{"defaults twice", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"defaults":["A","A"]}`, `defaults[1]: "A" is listed twice`},
+		{"defaults more than options", askMultiSelectName, `{"question":"Q","options":["A","B"],"defaults":["A","B","A"]}`, "defaults: at most 2 items, got 3"},
+		{"defaults a string", askMultiSelectName, `{"question":"Q","options":["A","B"],"defaults":"A"}`, "defaults: must be an array, got string"},
+		// allow_free_text
+		{"allow_free_text a string", askChoiceName, `{"question":"Q","options":["A","B"],"allow_free_text":"yes"}`, "allow_free_text: must be a boolean"},
+		// ask_confirm default
+		{"confirm default true", askConfirmName, `{"question":"Q","default":true}`, ""},
+		{"confirm default a string", askConfirmName, `{"question":"Q","default":"yes"}`, "default: must be a boolean"},
+		// ask_text placeholder
+		{"placeholder 200 chars", askTextName, `{"question":"Q","placeholder":"` + long(200) + `"}`, ""},
+		{"placeholder 201 chars", askTextName, `{"question":"Q","placeholder":"` + long(201) + `"}`, "placeholder: at most 200 characters, got 201"},
+		// timeout_ms: 1 to 86400000, whole
+		{"timeout_ms 0", askConfirmName, `{"question":"Q","timeout_ms":0}`, "timeout_ms: must be a whole number from 1 to 86400000"},
+		{"timeout_ms 1", askConfirmName, `{"question":"Q","timeout_ms":1}`, ""},
+		{"timeout_ms 86400000", askConfirmName, `{"question":"Q","timeout_ms":86400000}`, ""},
+		{"timeout_ms 86400001", askConfirmName, `{"question":"Q","timeout_ms":86400001}`, "timeout_ms: must be a whole number from 1 to 86400000 (24 hours), got 8.6400001e+07"},
+		{"timeout_ms fractional", askTextName, `{"question":"Q","timeout_ms":1500.5}`, "timeout_ms: must be a whole number"},
+		{"timeout_ms negative", askTextName, `{"question":"Q","timeout_ms":-5}`, "timeout_ms: must be a whole number"},
+		{"timeout_ms a string", askTextName, `{"question":"Q","timeout_ms":"1000"}`, "timeout_ms: must be a number of milliseconds, got string"},
+		// unknown properties are ignored
+		{"unknown property", askConfirmName, `{"question":"Q","urgency":"high"}`, ""},
+	} {
+		t.Run(tc.tool+"/"+tc.name, func(t *testing.T) {
+			q, _, err := normalizeChoice(tc.tool, decodeArgs(t, tc.args))
+			if tc.err == "" {
+				if err != nil {
+					t.Fatalf("error %v, want none", err)
+				}
+				if err := q.Validate(); err != nil {
+					t.Fatalf("Validate: %v", err)
+				}
+				return
+			}
+			var ae *ArgError
+			if !errors.As(err, &ae) || !strings.HasPrefix(err.Error(), tc.err) {
+				t.Fatalf("error %v, want an *ArgError starting %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestNormalizeChoiceQuestions(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool, args string
+		check            func(t *testing.T, q ipc.Question, c choiceCall)
+	}{
+		{"ask_choice", askChoiceName, `{"question":"Which DB?","options":["Postgres","SQLite"],"default":"SQLite","timeout_ms":1001}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				p := q.Prompts[0]
+				if p.Kind != ipc.KindChoice || !p.Single || p.Options[0].Default || !p.Options[1].Default || q.TimeoutSeconds != 2 || q.Source != "ask_choice" {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_choice with free text", askChoiceName, `{"question":"Q","options":["A","B"],"allow_free_text":true,"timeout_ms":1000}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				p := q.Prompts[0]
+				if p.Kind != ipc.KindText || !p.Single || len(p.Options) != 2 || p.Placeholder == "" || q.TimeoutSeconds != 1 || !c.allowFree {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_confirm", askConfirmName, `{"question":"Deploy?","default":false}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				if q.Prompts[0].Kind != ipc.KindYesNo || len(q.Context) != 1 || q.Context[0] != (ipc.Field{Label: "Recommended", Value: "No"}) || q.TimeoutSeconds != 0 {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_confirm without default", askConfirmName, `{"question":"Deploy?"}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				if len(q.Context) != 0 || len(c.recommended) != 0 {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_text", askTextName, `{"question":"Name?","placeholder":"e.g. feedback-app","timeout_ms":86400000}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				p := q.Prompts[0]
+				if p.Kind != ipc.KindText || len(p.Options) != 0 || p.Placeholder != "e.g. feedback-app" || q.TimeoutSeconds != 86400 {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_multi_select", askMultiSelectName, `{"question":"Which?","options":["A","B","C"],"defaults":["A","C"]}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				p := q.Prompts[0]
+				if p.Kind != ipc.KindChoice || p.Single || !p.Options[0].Default || p.Options[1].Default || !p.Options[2].Default {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_multi_select with free text", askMultiSelectName, `{"question":"Which?","options":["A","B"],"allow_free_text":true}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				if p := q.Prompts[0]; p.Kind != ipc.KindText || p.Single {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, c, err := normalizeChoice(tc.tool, decodeArgs(t, tc.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := q.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, q, c)
+		})
+	}
+}
+
+// choiceOf returns the renderer's view of a call.
+func choiceOf(t *testing.T, tool, args string) choiceCall {
+	t.Helper()
+	_, c, err := normalizeChoice(tool, decodeArgs(t, args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestRenderChoice checks every status of every tool, field by field.
+func TestRenderChoice(t *testing.T) {
+	pick := choiceOf(t, askChoiceName, `{"question":"Which DB?","options":["Postgres","SQLite"],"allow_free_text":true}`)
+	confirm := choiceOf(t, askConfirmName, `{"question":"Deploy?"}`)
+	text := choiceOf(t, askTextName, `{"question":"Name?"}`)
+	multi := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"]}`)
+	ans := func(ms int64, r ...ipc.Reply) ipc.Answer {
+		return ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, Replies: r, ElapsedMS: ms}
+	}
+	fixed := `"via":"window","tool":"%s",`
+	for _, tc := range []struct {
+		name string
+		c    choiceCall
+		a    ipc.Answer
+		want string // the JSON after via and tool
+	}{
+		{"choice answered", pick, ans(1200, ipc.Reply{Selected: []string{"SQLite"}}),
+			`"answer":"SQLite","status":"answered","message":"The user chose \"SQLite\".","fallback":"none","form_url":"","question":"Which DB?","selected":["SQLite"],"confirmed":false,"free_text":"","next_step":"Proceed with \"SQLite\".","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice answered with a note", pick, ans(1200, ipc.Reply{Selected: []string{"SQLite"}, Text: " keep it small \n"}),
+			`"answer":"SQLite","status":"answered","message":"The user chose \"SQLite\". They added a note: keep it small","fallback":"none","form_url":"","question":"Which DB?","selected":["SQLite"],"confirmed":false,"free_text":"keep it small","next_step":"Proceed with \"SQLite\", taking the note in free_text into account.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice answered in own words", pick, ans(1200, ipc.Reply{Text: "MySQL"}),
+			`"answer":"MySQL","status":"answered","message":"The user chose none of the options and answered in their own words: MySQL","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"MySQL","next_step":"Act on the user's own answer in answer; it is none of your options. Ask in chat if it is unclear.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice submitted empty", pick, ans(1200, ipc.Reply{Text: "  "}),
+			`"answer":"","status":"declined","message":"The user submitted without choosing an option.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice dismissed", pick, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 400},
+			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":400,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice dismissed at once", pick, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 399},
+			`"answer":"","status":"declined","message":"The user dismissed the question without answering. It was dismissed 399 ms after it was shown, too soon to have been read.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply.","elapsed_ms":399,"client_elicitation":false,"auto_reject_suspected":true}`},
+		{"choice timeout", pick, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: 300000, Replies: []ipc.Reply{{Selected: []string{"SQLite"}}}},
+			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_choice again if you still need the answer, or continue without it.","elapsed_ms":300000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice unknown status", pick, ipc.Answer{Status: "withdrawn", ElapsedMS: 10},
+			`"answer":"","status":"cancelled","message":"The question ended without an answer (the feedback app reported status \"withdrawn\").","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Call ask_choice again, or ask the user in chat.","elapsed_ms":10,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm yes", confirm, ans(800, ipc.Reply{Text: "yes"}),
+			`"answer":"yes","status":"answered","message":"The user answered yes.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":true,"free_text":"","next_step":"Proceed: the user confirmed.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm no", confirm, ans(800, ipc.Reply{Text: "no"}),
+			`"answer":"no","status":"answered","message":"The user answered no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm submitted empty", confirm, ans(800, ipc.Reply{}),
+			`"answer":"","status":"declined","message":"The user submitted without answering yes or no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm dismissed", confirm, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 5000},
+			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":5000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm timeout", confirm, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: 1000},
+			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_confirm again if you still need the answer, or continue without it.","elapsed_ms":1000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"text answered", text, ans(3000, ipc.Reply{Text: "feedback-app\n"}),
+			`"answer":"feedback-app","status":"answered","message":"The user answered: feedback-app","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"Continue with the user's answer.","elapsed_ms":3000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"text empty", text, ans(3000, ipc.Reply{}),
+			`"answer":"","status":"answered","message":"The user submitted an empty answer.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"The user gave no text. Continue without it, or ask in chat if you need it.","elapsed_ms":3000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"text dismissed", text, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 0},
+			`"answer":"","status":"declined","message":"The user dismissed the question without answering. It was dismissed 0 ms after it was shown, too soon to have been read.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply.","elapsed_ms":0,"client_elicitation":false,"auto_reject_suspected":true}`},
+		{"multi answered", multi, ans(2000, ipc.Reply{Selected: []string{"A", "C"}}),
+			`"answer":"A, C","status":"answered","message":"The user selected 2 of 3 options: \"A\", \"C\".","fallback":"none","form_url":"","question":"Which?","selected":["A","C"],"confirmed":false,"free_text":"","next_step":"Proceed with the selected options.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi none", multi, ans(2000, ipc.Reply{}),
+			`"answer":"","status":"answered","message":"The user selected none of the 3 options.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":false,"free_text":"","next_step":"Proceed with none of the options selected.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi with a note", multi, ans(2000, ipc.Reply{Selected: []string{"B"}, Text: "and D"}),
+			`"answer":"B","status":"answered","message":"The user selected 1 of 3 options: \"B\". They added a note: and D","fallback":"none","form_url":"","question":"Which?","selected":["B"],"confirmed":false,"free_text":"and D","next_step":"Proceed with the selected options, taking the note in free_text into account.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi timeout", multi, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: -3},
+			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_multi_select again if you still need the answer, or continue without it.","elapsed_ms":0,"client_elicitation":false,"auto_reject_suspected":false}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := renderChoice(tc.a, tc.c)
+			want := "{" + fmt.Sprintf(fixed, tc.c.tool) + tc.want
+			checkChoiceResult(t, res, want)
+		})
+	}
+}
+
+// checkChoiceResult checks that res is a success result whose
+// structuredContent and single text block are both exactly want.
+func checkChoiceResult(t *testing.T, res *mcp.CallToolResult, want string) {
+	t.Helper()
+	if res.IsError || len(res.Content) != 1 {
+		t.Fatalf("result = %+v", res)
+	}
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res.StructuredContent); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(buf.String()); got != want {
+		t.Errorf("structuredContent =\n%s\nwant\n%s", got, want)
+	}
+	if got := res.Content[0].(mcp.TextContent).Text; got != want {
+		t.Errorf("text =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestFailChoice(t *testing.T) {
+	cause := errors.New("dial unix /run/user/0/feedback.sock: connect: no such file or directory")
+	for _, tc := range []struct {
+		name, tool, args, message string
+	}{
+		{"ask_choice", askChoiceName, `{"question":"Which DB?","options":["Postgres","SQLite"],"default":"SQLite","allow_free_text":true}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich DB?\nOptions (choose one):\n- Postgres\n- SQLite (recommended)\nThe user may also answer in their own words."},
+		{"ask_confirm", askConfirmName, `{"question":"Deploy?","default":true}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nDeploy?\nAnswer: yes or no (recommended: yes)"},
+		{"ask_text", askTextName, `{"question":"Name?"}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nName?"},
+		{"ask_multi_select", askMultiSelectName, `{"question":"Which?","options":["A","B"],"defaults":["B"]}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich?\nOptions (choose any number):\n- A\n- B (recommended)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := choiceOf(t, tc.tool, tc.args)
+			c.start = time.Time{} // elapsed_ms is then huge: pin it below
+			res := failChoice(cause, c)
+			r := res.StructuredContent.(choiceResult)
+			if r.ElapsedMS <= 0 {
+				t.Errorf("elapsed_ms = %d", r.ElapsedMS)
+			}
+			r.ElapsedMS = 0
+			want := choiceResult{Via: "window", Tool: tc.tool, Status: "needs_user_input", Message: tc.message, Fallback: "none",
+				Question: c.question, Selected: []string{},
+				NextStep: "Ask the user this question yourself, in chat, with the options in message. Wait for the reply before you continue; do not guess."}
+			if fmt.Sprintf("%#v", r) != fmt.Sprintf("%#v", want) {
+				t.Errorf("result =\n%#v\nwant\n%#v", r, want)
+			}
+			if res.IsError {
+				t.Error("needs_user_input is a success result")
+			}
+		})
+	}
+}
+
+// TestChoiceOutputSchema checks that the declared outputSchema requires
+// exactly the fields every result carries.
+func TestChoiceOutputSchema(t *testing.T) {
+	var schema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if err := json.Unmarshal(choiceOutputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(newChoiceResult(choiceCall{}))
+	var fields map[string]any
+	json.Unmarshal(data, &fields)
+	if len(fields) != 15 || len(schema.Required) != 15 || len(schema.Properties) != 15 {
+		t.Fatalf("%d fields, %d required, %d properties; want 15 of each", len(fields), len(schema.Required), len(schema.Properties))
+	}
+	for _, k := range schema.Required {
+		if _, ok := fields[k]; !ok {
+			t.Errorf("required %s is not in the result", k)
+		}
+		if _, ok := schema.Properties[k]; !ok {
+			t.Errorf("required %s has no property", k)
+		}
+	}
+	for _, d := range []dialect{askChoice, askConfirm, askText, askMultiSelect} {
+		if string(d.tool.RawOutputSchema) != string(choiceOutputSchema) {
+			t.Errorf("%s does not declare the output schema", d.tool.Name)
+		}
+	}
+	if askUserQuestion.tool.RawOutputSchema != nil || askUserQuestion.tool.OutputSchema.Type != "" {
+		t.Error("ask_user_question declares an outputSchema, but its error results carry no structuredContent")
+	}
+}
+
+// fakeSession is a client session with capabilities, for
+// clientDeclaresElicitation.
+type fakeSession struct {
+	server.ClientSession
+	caps mcp.ClientCapabilities
+}
+
+func (s fakeSession) GetClientInfo() mcp.Implementation                   { return mcp.Implementation{} }
+func (s fakeSession) SetClientInfo(mcp.Implementation)                    {}
+func (s fakeSession) GetClientCapabilities() mcp.ClientCapabilities       { return s.caps }
+func (s fakeSession) SetClientCapabilities(mcp.ClientCapabilities)        {}
+func (s fakeSession) SessionID() string                                   { return "s" }
+func (s fakeSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
+func (s fakeSession) Initialize()                                         {}
+func (s fakeSession) Initialized() bool                                   { return true }
+
+func TestClientDeclaresElicitation(t *testing.T) {
+	srv := server.NewMCPServer("t", "1")
+	withCaps := func(caps mcp.ClientCapabilities) context.Context {
+		return srv.WithContext(context.Background(), fakeSession{caps: caps})
+	}
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		want bool
+	}{
+		{"no session", context.Background(), false},
+		{"no elicitation", withCaps(mcp.ClientCapabilities{}), false},
+		{"empty elicitation is form", withCaps(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}), true},
+		{"form", withCaps(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}), true},
+		{"url only", withCaps(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{URL: &struct{}{}}}), false},
+		{"per request", server.WithRequestProtocolInfo(context.Background(), &server.RequestProtocolInfo{
+			ClientCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}}), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := clientDeclaresElicitation(tc.ctx); got != tc.want {
+				t.Errorf("clientDeclaresElicitation = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestE2EChoiceTools calls each tool of the family over pipes with a fake
+// app and checks the result as a client sees it.
+func TestE2EChoiceTools(t *testing.T) {
+	var last ipc.Question
+	asker := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		last = q
+		var r ipc.Reply
+		switch q.Source {
+		case askChoiceName:
+			r.Selected = []string{q.Prompts[0].Options[1].Label}
+		case askConfirmName:
+			r.Text = "yes"
+		case askTextName:
+			r.Text = "typed"
+		case askMultiSelectName:
+			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusDismissed, ElapsedMS: 50}, nil
+		}
+		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, ElapsedMS: 1000, Replies: []ipc.Reply{r}}, nil
+	})
+	c := startShim(t, Options{Connect: connectTo(asker)})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]mcp.Tool{}
+	for _, tool := range list.Tools {
+		listed[tool.Name] = tool
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want map[string]any
+	}{
+		{askChoiceName, map[string]any{"question": "Which?", "options": []any{"A", "B"}, "timeout_ms": 2500},
+			map[string]any{"status": "answered", "answer": "B", "selected": []any{"B"}}},
+		{askConfirmName, map[string]any{"question": "Go?"}, map[string]any{"status": "answered", "answer": "yes", "confirmed": true}},
+		{askTextName, map[string]any{"question": "Name?"}, map[string]any{"status": "answered", "answer": "typed"}},
+		{askMultiSelectName, map[string]any{"question": "Which?", "options": []any{"A", "B"}},
+			map[string]any{"status": "declined", "auto_reject_suspected": true, "elapsed_ms": float64(50)}},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			tool, ok := listed[tc.tool]
+			if !ok {
+				t.Fatalf("tools/list has no %s", tc.tool)
+			}
+			if tool.OutputSchema.Type != "object" || len(tool.OutputSchema.Required) != 15 || !*tool.Annotations.ReadOnlyHint || *tool.Annotations.OpenWorldHint {
+				t.Errorf("tools/list entry = %+v", tool)
+			}
+			res := callNamed(t, c, tc.tool, tc.args)
+			if res.IsError || len(res.Content) != 1 {
+				t.Fatalf("result = %+v", res)
+			}
+			sc, _ := res.StructuredContent.(map[string]any)
+			for k, v := range tc.want {
+				if fmt.Sprint(sc[k]) != fmt.Sprint(v) {
+					t.Errorf("%s = %v, want %v", k, sc[k], v)
+				}
+			}
+			var fromText map[string]any
+			if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &fromText); err != nil || fmt.Sprint(fromText) != fmt.Sprint(sc) {
+				t.Errorf("text block %q is not the structuredContent (%v)", res.Content[0].(mcp.TextContent).Text, err)
+			}
+			if sc["tool"] != tc.tool || sc["via"] != "window" || last.Source != tc.tool || last.Client != "shim-test" {
+				t.Errorf("tool = %v, via = %v, question = %+v", sc["tool"], sc["via"], last)
+			}
+		})
+	}
+	if last.TimeoutSeconds != 0 {
+		t.Errorf("timeout_seconds = %d for a call without timeout_ms", last.TimeoutSeconds)
+	}
+	t.Run("invalid arguments are isError", func(t *testing.T) {
+		res := callNamed(t, c, askChoiceName, map[string]any{"question": "Q", "options": []any{"A", "B"}, "default": "C"})
+		text := res.Content[0].(mcp.TextContent).Text
+		if !res.IsError || res.StructuredContent != nil || !strings.Contains(text, `default: "C" does not exactly match any of options`) {
+			t.Errorf("isError = %v, text = %q", res.IsError, text)
+		}
+	})
+}
+
+// TestE2EChoiceAppUnreachable: every tool of the family answers
+// needs_user_input, as structuredContent, when the app cannot be reached
+// or the connection breaks.
+func TestE2EChoiceAppUnreachable(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		connect func(context.Context) (Asker, error)
+		cause   string
+	}{
+		{"connect fails", func(context.Context) (Asker, error) { return nil, errors.New("no app") }, "(no app)"},
+		{"connection breaks", connectTo(askFunc(func(context.Context, ipc.Question, func(ipc.Event)) (ipc.Answer, error) {
+			return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNoDisplay, Message: "DISPLAY is not set"}
+		})), "(no_display: DISPLAY is not set)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startShim(t, Options{Connect: tc.connect})
+			for _, tool := range []string{askChoiceName, askConfirmName, askTextName, askMultiSelectName} {
+				res := callNamed(t, c, tool, map[string]any{"question": "Pick?", "options": []any{"Red", "Blue"}})
+				sc, _ := res.StructuredContent.(map[string]any)
+				msg, _ := sc["message"].(string)
+				if res.IsError || sc["status"] != "needs_user_input" || !strings.Contains(msg, tc.cause) || !strings.Contains(msg, "\nPick?") {
+					t.Errorf("%s: isError = %v, structuredContent = %v", tool, res.IsError, sc)
+				}
+				if (tool == askChoiceName || tool == askMultiSelectName) && !strings.Contains(msg, "- Red\n- Blue") {
+					t.Errorf("%s: message lacks the options: %q", tool, msg)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,162 @@
+package mcpshim
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The user_interact dialect (reference tool: seed 003). Every result, errors
+// included, is the seed's Result envelope; see the package comment.
+const userInteractName = "user_interact"
+
+//go:embed schemas/user_interact.json
+var userInteractSchema []byte
+
+var userInteract = dialect{
+	tool: mcp.Tool{
+		Name: userInteractName,
+		Description: "Ask the user a free-form question in a desktop window and wait for the typed answer. " +
+			"Use it when you need information only the user has. Leave answer empty. " +
+			"Result (JSON): {outcome: succeeded|failed, answer, error: {category: validation|io|unknown, message}}.",
+		RawInputSchema: userInteractSchema,
+		Annotations: mcp.ToolAnnotation{
+			Title:           "Ask the user (free text)",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(false),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		},
+	},
+	prepare: prepareUserInteract,
+}
+
+// Outcomes and error categories of seed 003.
+const (
+	outcomeSucceeded = "succeeded"
+	outcomeFailed    = "failed" // "pending" is never returned: the window waits instead
+
+	categoryValidation = "validation"
+	categoryIO         = "io"
+	categoryUnknown    = "unknown"
+)
+
+// interactResult is the seed's Result envelope.
+type interactResult struct {
+	Outcome  string         `json:"outcome"`
+	Answer   string         `json:"answer,omitempty"`
+	Question string         `json:"question,omitempty"` // only when pending; this server never answers pending
+	Error    *interactError `json:"error,omitempty"`
+}
+
+type interactError struct {
+	Category string `json:"category"`
+	Message  string `json:"message"`
+}
+
+// Messages of failed results.
+const (
+	interactDismissed = "The user dismissed the question without answering. This is not an answer; do not assume one. Ask again later or continue without it."
+	interactTimeout   = "The user did not answer before the window's countdown ran out. This is not an answer; call user_interact again to ask again."
+)
+
+func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
+	q, immediate := normalizeUserInteract(args)
+	if immediate != nil {
+		return prepared{immediate: immediate}, nil
+	}
+	return prepared{
+		question: q,
+		render:   renderUserInteract,
+		fail:     userInteractFailure,
+	}, nil
+}
+
+// normalizeUserInteract turns the arguments into a Question, or into the
+// result to return at once: the pre-filled answer (succeeded, nothing
+// asked) or a validation failure. It never returns an error: the failures
+// are results in the envelope shape.
+func normalizeUserInteract(args map[string]any) (ipc.Question, *mcp.CallToolResult) {
+	answer, _, err := optString(args, "answer")
+	if err != nil {
+		return ipc.Question{}, interactInvalid(err)
+	}
+	if answer != "" {
+		return ipc.Question{}, interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: answer}, false)
+	}
+	question, _, err := optString(args, "question")
+	if err != nil {
+		return ipc.Question{}, interactInvalid(err)
+	}
+	if strings.TrimSpace(question) == "" {
+		return ipc.Question{}, interactInvalid(argErrorf("question", "required: a non-empty string (the question to show the user)"))
+	}
+	if len(question) > ipc.MaxMarkdownBytes {
+		return ipc.Question{}, interactInvalid(argErrorf("question", "at most %d bytes, got %d; shorten it", ipc.MaxMarkdownBytes, len(question)))
+	}
+	return ipc.Question{
+		ID:      newQuestionID(),
+		Source:  userInteractName,
+		Prompts: []ipc.Prompt{{Kind: ipc.KindText, Markdown: question}},
+	}, nil
+}
+
+// interactInvalid is the failed/validation result of a bad argument.
+func interactInvalid(err error) *mcp.CallToolResult {
+	return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{
+		Category: categoryValidation,
+		Message:  fmt.Sprintf("Invalid arguments for user_interact: %v. Fix the argument and call user_interact again.", err),
+	}}, true)
+}
+
+// renderUserInteract maps the Answer to the envelope. The typed text is the
+// answer (it may be empty when the user submitted nothing); a dismissal or a
+// countdown that ran out is a failed outcome with category unknown but not
+// an isError result: the tool worked, the user gave no answer.
+func renderUserInteract(a ipc.Answer) *mcp.CallToolResult {
+	switch a.Status {
+	case ipc.StatusAnswered:
+		var text string
+		if len(a.Replies) > 0 {
+			text = a.Replies[0].Text
+		}
+		return interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: text}, false)
+	case ipc.StatusDismissed:
+		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactDismissed}}, false)
+	case ipc.StatusTimeout:
+		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactTimeout}}, false)
+	default:
+		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown,
+			Message: fmt.Sprintf("The feedback app ended the question with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version.", a.Status)}}, true)
+	}
+}
+
+// userInteractFailure is the failed result of an infrastructure failure:
+// category validation when the app found the question invalid, io otherwise.
+func userInteractFailure(err error) *mcp.CallToolResult {
+	category := categoryIO
+	var e *ipc.Error
+	if errors.As(err, &e) && e.Code == ipc.CodeInvalid {
+		category = categoryValidation
+	}
+	return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{
+		Category: category,
+		Message:  fmt.Sprintf("The feedback window could not ask the user (%s). Nothing was answered; call user_interact again, or ask the user in chat.", failureCause(err)),
+	}}, true)
+}
+
+// interactToolResult is res as a JSON text block and as structuredContent.
+func interactToolResult(res interactResult, isError bool) *mcp.CallToolResult {
+	data, _ := json.Marshal(res) // strings only: never fails
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(string(data))},
+		StructuredContent: res,
+		IsError:           isError,
+	}
+}
