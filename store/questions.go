@@ -1,0 +1,262 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"feedback/ipc"
+)
+
+// States of a question besides the ipc.Status of its answer
+// (answered, dismissed, timeout).
+const (
+	StateOpen      = "open"      // asked, neither answered nor withdrawn
+	StateWithdrawn = "withdrawn" // every caller went away before an answer; the draft is kept
+)
+
+// titleRunes bounds the title column (Question.Summary).
+const titleRunes = 120
+
+// LoopID is the value of q's "Loop" context line (the loop_id of
+// interactive_feedback), or "".
+func LoopID(q ipc.Question) string {
+	for _, f := range q.Context {
+		if strings.EqualFold(strings.TrimSpace(f.Label), "Loop") {
+			return strings.TrimSpace(f.Value)
+		}
+	}
+	return ""
+}
+
+// ms is t as UTC unix milliseconds; the zero time means now.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// SaveQuestion records q, asked at askedAt (zero: now). Saving an id again
+// updates the question and, depending on how it ended:
+//   - open: stays open, asked_at unchanged (a caller reattached);
+//   - withdrawn: open again, asked_at and draft unchanged (asked again after
+//     the caller went away, or restored after a crash);
+//   - ended with an undelivered answer: unchanged, so the answer waits for
+//     Undelivered;
+//   - ended with a delivered answer: a new round, open with asked_at and
+//     no answer.
+func (s *Store) SaveQuestion(q ipc.Question, askedAt time.Time) error {
+	if s == nil {
+		return nil
+	}
+	if q.ID == "" {
+		return errors.New("store: save question: empty id")
+	}
+	js, err := json.Marshal(q)
+	if err != nil {
+		return fmt.Errorf("store: save question %q: %w", q.ID, err)
+	}
+	at := ms(askedAt)
+	return s.inTx("save question "+q.ID, func(ctx context.Context, tx *sql.Tx) error {
+		state, delivered, found, err := s.questionState(ctx, tx, q.ID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			_, err := tx.StmtContext(ctx, s.st.insertQuestion).ExecContext(ctx,
+				q.ID, q.Source, q.Client, LoopID(q), q.Summary(titleRunes), at, string(js))
+			return err
+		}
+		if _, err := tx.StmtContext(ctx, s.st.updateQuestion).ExecContext(ctx,
+			q.Source, q.Client, LoopID(q), q.Summary(titleRunes), string(js), q.ID); err != nil {
+			return err
+		}
+		switch {
+		case state == StateOpen:
+			return nil
+		case state == StateWithdrawn:
+			_, err := tx.StmtContext(ctx, s.st.reopenQuestion).ExecContext(ctx, nil, q.ID)
+			return err
+		case delivered.Valid && delivered.Int64 == 0:
+			return nil // the answer waits for its caller
+		}
+		if _, err := tx.StmtContext(ctx, s.st.deleteAnswer).ExecContext(ctx, q.ID); err != nil {
+			return err
+		}
+		if _, err := tx.StmtContext(ctx, s.st.clearImages).ExecContext(ctx, q.ID); err != nil {
+			return err
+		}
+		_, err = tx.StmtContext(ctx, s.st.reopenQuestion).ExecContext(ctx, at, q.ID)
+		return err
+	})
+}
+
+// questionState reads the state of question id and whether its answer was
+// delivered (NULL when it has none).
+func (s *Store) questionState(ctx context.Context, tx *sql.Tx, id string) (state string, delivered sql.NullInt64, found bool, err error) {
+	err = tx.StmtContext(ctx, s.st.questionState).QueryRowContext(ctx, id).Scan(&state, &delivered)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", delivered, false, nil
+	}
+	return state, delivered, err == nil, err
+}
+
+// Open lists the questions asked but neither answered nor withdrawn, oldest
+// first: after a crash, the ones to show again.
+func (s *Store) Open() ([]ipc.Question, error) {
+	if s == nil {
+		return nil, nil
+	}
+	ctx := context.Background()
+	rows, err := s.st.openQuestions.QueryContext(ctx)
+	if err != nil {
+		return nil, wrap("open questions", err)
+	}
+	defer rows.Close()
+	var qs []ipc.Question
+	for rows.Next() {
+		var js string
+		if err := rows.Scan(&js); err != nil {
+			return nil, wrap("open questions", err)
+		}
+		var q ipc.Question
+		if err := json.Unmarshal([]byte(js), &q); err != nil {
+			return nil, fmt.Errorf("store: open questions: decode: %w", err)
+		}
+		qs = append(qs, q)
+	}
+	return qs, wrap("open questions", rows.Err())
+}
+
+// MarkWithdrawn records that every caller of the open question id went
+// away at at (zero: now). Its draft is kept for a caller that asks again.
+// A question that has already ended is left as it is.
+func (s *Store) MarkWithdrawn(id string, at time.Time) error {
+	if s == nil {
+		return nil
+	}
+	return s.inTx("withdraw "+id, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.st.withdraw).ExecContext(ctx, ms(at), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n > 0 {
+			return err
+		}
+		if _, _, found, err := s.questionState(ctx, tx, id); err != nil || found {
+			return err
+		}
+		return ErrNotFound
+	})
+}
+
+// Entry is one question of the history.
+type Entry struct {
+	Question ipc.Question
+	AskedAt  time.Time
+	// State is StateOpen, StateWithdrawn, or the Status of the answer.
+	State string
+	// Answer is nil while the question is open or withdrawn. Its Images are
+	// not loaded (they can be MBs each): Images counts them and
+	// AnswerImages loads them.
+	Answer     *ipc.Answer
+	AnsweredAt time.Time // zero without an answer
+	Images     int
+}
+
+// History lists up to limit questions (limit <= 0: all), newest first,
+// those of one loop when loopID is not "".
+func (s *Store) History(limit int, loopID string) ([]Entry, error) {
+	if s == nil {
+		return nil, nil
+	}
+	if limit <= 0 {
+		limit = -1
+	}
+	ctx := context.Background()
+	var rows *sql.Rows
+	var err error
+	if loopID == "" {
+		rows, err = s.st.historyAll.QueryContext(ctx, limit)
+	} else {
+		rows, err = s.st.historyLoop.QueryContext(ctx, loopID, limit)
+	}
+	if err != nil {
+		return nil, wrap("history", err)
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var (
+			qjs        string
+			askedAt    int64
+			ajs        sql.NullString
+			answeredAt sql.NullInt64
+			e          Entry
+		)
+		if err := rows.Scan(&qjs, &askedAt, &e.State, &ajs, &answeredAt, &e.Images); err != nil {
+			return nil, wrap("history", err)
+		}
+		if err := json.Unmarshal([]byte(qjs), &e.Question); err != nil {
+			return nil, fmt.Errorf("store: history: decode question: %w", err)
+		}
+		e.AskedAt = fromMS(askedAt)
+		if ajs.Valid {
+			e.Answer = new(ipc.Answer)
+			if err := json.Unmarshal([]byte(ajs.String), e.Answer); err != nil {
+				return nil, fmt.Errorf("store: history: decode answer: %w", err)
+			}
+			e.AnsweredAt = fromMS(answeredAt.Int64)
+		}
+		out = append(out, e)
+	}
+	return out, wrap("history", rows.Err())
+}
+
+// Prune deletes the questions that ended (answered, dismissed, timed out or
+// withdrawn) before olderThan, with their drafts, answers and images,
+// undelivered answers included, and hands the freed space back to the file
+// system. Open questions are kept whatever their age. It returns how many
+// questions it deleted.
+func (s *Store) Prune(olderThan time.Time) (int, error) {
+	if s == nil {
+		return 0, nil
+	}
+	ctx := context.Background()
+	res, err := s.st.prune.ExecContext(ctx, olderThan.UnixMilli())
+	if err != nil {
+		return 0, wrap("prune", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, wrap("prune", err)
+	}
+	if n > 0 {
+		if _, err := s.db.ExecContext(ctx, "PRAGMA incremental_vacuum"); err != nil {
+			return int(n), wrap("prune: vacuum", err)
+		}
+	}
+	return int(n), nil
+}
+
+// inTx runs f in a transaction (BEGIN IMMEDIATE) and commits it when f
+// returns nil. Errors are wrapped with op.
+func (s *Store) inTx(op string, f func(context.Context, *sql.Tx) error) error {
+	ctx := context.Background()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(op, err)
+	}
+	if err := f(ctx, tx); err != nil {
+		tx.Rollback()
+		return wrap(op, err)
+	}
+	return wrap(op, tx.Commit())
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// statements are prepared once per Store. Inside a transaction they are
+// used through tx.Stmt.
+type statements struct {
+	questionState  *sql.Stmt // id → state, answers.delivered (NULL: no answer)
+	insertQuestion *sql.Stmt
+	updateQuestion *sql.Stmt // the question's JSON and indexed columns, nothing of its state
+	reopenQuestion *sql.Stmt // state open again; asked_at replaced unless NULL
+	openQuestions  *sql.Stmt
+	withdraw       *sql.Stmt
+	endQuestion    *sql.Stmt // state = the answer's status
+
+	draftText    *sql.Stmt // the fast path of SaveDraft for a draft without images
+	draftKeep    *sql.Stmt // the fast path of SaveDraft when the images are unchanged
+	upsertDraft  *sql.Stmt
+	selectDraft  *sql.Stmt
+	deleteDraft  *sql.Stmt
+	upsertAnswer *sql.Stmt
+	deleteAnswer *sql.Stmt
+	delivered    *sql.Stmt
+	undelivered  *sql.Stmt
+
+	insertImage  *sql.Stmt
+	deleteImages *sql.Stmt // of one kind
+	clearImages  *sql.Stmt // of both kinds
+	selectImages *sql.Stmt
+
+	historyAll  *sql.Stmt
+	historyLoop *sql.Stmt
+	prune       *sql.Stmt
+}
+
+const historyColumns = `
+SELECT q.question, q.asked_at, q.state, a.answer, a.answered_at,
+       (SELECT count(*) FROM images i WHERE i.question_id = q.id AND i.kind = 'answer')
+FROM questions q LEFT JOIN answers a ON a.question_id = q.id`
+
+func (st *statements) list() []struct {
+	stmt **sql.Stmt
+	sql  string
+} {
+	return []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&st.questionState, `SELECT q.state, a.delivered FROM questions q
+			LEFT JOIN answers a ON a.question_id = q.id WHERE q.id = ?`},
+		{&st.insertQuestion, `INSERT INTO questions(id, source, client, loop_id, title, asked_at, state, question)
+			VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`},
+		{&st.updateQuestion, `UPDATE questions SET source = ?, client = ?, loop_id = ?, title = ?, question = ?
+			WHERE id = ?`},
+		{&st.reopenQuestion, `UPDATE questions SET state = 'open', ended_at = NULL, asked_at = coalesce(?, asked_at)
+			WHERE id = ?`},
+		{&st.openQuestions, `SELECT question FROM questions WHERE state = 'open' ORDER BY asked_at, id`},
+		{&st.withdraw, `UPDATE questions SET state = 'withdrawn', ended_at = ? WHERE id = ? AND state = 'open'`},
+		{&st.endQuestion, `UPDATE questions SET state = ?, ended_at = ? WHERE id = ?`},
+
+		// One statement each: insert or update the draft of a question that
+		// is open or withdrawn, unless that would leave its stored images
+		// out of step (then nothing changes and SaveDraft takes the slow path).
+		{&st.draftText, `INSERT INTO drafts(question_id, replies, images_sig, updated_at)
+			SELECT ?1, ?2, '', ?3 WHERE EXISTS
+				(SELECT 1 FROM questions WHERE id = ?1 AND state IN ('open', 'withdrawn'))
+			ON CONFLICT(question_id) DO UPDATE SET replies = excluded.replies, updated_at = excluded.updated_at
+				WHERE drafts.images_sig = ''`},
+		{&st.draftKeep, `UPDATE drafts SET replies = ?, updated_at = ? WHERE question_id = ? AND images_sig = ?
+			AND EXISTS (SELECT 1 FROM questions WHERE id = drafts.question_id AND state IN ('open', 'withdrawn'))`},
+		{&st.upsertDraft, `INSERT INTO drafts(question_id, replies, images_sig, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT(question_id) DO UPDATE SET replies = excluded.replies,
+				images_sig = excluded.images_sig, updated_at = excluded.updated_at`},
+		{&st.selectDraft, `SELECT d.replies, d.updated_at, i.mime, i.name, i.data FROM drafts d
+			LEFT JOIN images i ON i.question_id = d.question_id AND i.kind = 'draft'
+			WHERE d.question_id = ? ORDER BY i.idx`},
+		{&st.deleteDraft, `DELETE FROM drafts WHERE question_id = ?`},
+		{&st.upsertAnswer, `INSERT INTO answers(question_id, status, answer, answered_at, delivered) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT(question_id) DO UPDATE SET status = excluded.status, answer = excluded.answer,
+				answered_at = excluded.answered_at, delivered = excluded.delivered`},
+		{&st.deleteAnswer, `DELETE FROM answers WHERE question_id = ?`},
+		{&st.delivered, `UPDATE answers SET delivered = 1 WHERE question_id = ?`},
+		{&st.undelivered, `SELECT a.answer, i.mime, i.name, i.data FROM answers a
+			LEFT JOIN images i ON i.question_id = a.question_id AND i.kind = 'answer'
+			WHERE a.question_id = ? AND a.delivered = 0 ORDER BY i.idx`},
+
+		{&st.insertImage, `INSERT INTO images(question_id, kind, idx, mime, name, data) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&st.deleteImages, `DELETE FROM images WHERE question_id = ? AND kind = ?`},
+		{&st.clearImages, `DELETE FROM images WHERE question_id = ?`},
+		{&st.selectImages, `SELECT mime, name, data FROM images WHERE question_id = ? AND kind = ? ORDER BY idx`},
+
+		{&st.historyAll, historyColumns + ` ORDER BY q.asked_at DESC, q.id DESC LIMIT ?`},
+		{&st.historyLoop, historyColumns + ` WHERE q.loop_id = ? ORDER BY q.asked_at DESC, q.id DESC LIMIT ?`},
+		{&st.prune, `DELETE FROM questions WHERE state <> 'open' AND coalesce(ended_at, asked_at) < ?`},
+	}
+}
+
+func (st *statements) prepare(ctx context.Context, db *sql.DB) error {
+	for _, s := range st.list() {
+		p, err := db.PrepareContext(ctx, s.sql)
+		if err != nil {
+			st.close()
+			return wrap("prepare", err)
+		}
+		*s.stmt = p
+	}
+	return nil
+}
+
+func (st *statements) close() {
+	for _, s := range st.list() {
+		if *s.stmt != nil {
+			(*s.stmt).Close()
+		}
+	}
+}
