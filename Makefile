@@ -48,10 +48,15 @@ screenshot: build ## regenerate docs/screenshot.png under Xvfb
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_SCREENSHOT=$(CURDIR)/docs/screenshot.png \
 		scripts/xsession.sh $(GO) test -count=1 -run TestScreenshot -v ./e2e/
 
+FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzNormalizeInteractiveFeedback \
+	mcpshim:FuzzNormalizeAskHuman mcpshim:FuzzNormalizeUserInteract \
+	mcpshim:FuzzNormalizeAskUserQuestion mcpshim:FuzzNormalizeChoice imagepipe:FuzzProcess
+
 .PHONY: fuzz
 fuzz: ## run each fuzz target for 30 s
-	$(GO) test ./ipc -run '^$$' -fuzz FuzzDecodeQuestion -fuzztime 30s
-	$(GO) test ./mcpshim -run '^$$' -fuzz FuzzNormalizeInteractiveFeedback -fuzztime 30s
+	@for t in $(FUZZ_TARGETS); do \
+		echo "== $$t"; $(GO) test ./$${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime 30s || exit 1; \
+	done
 
 .PHONY: clean
 clean: ## remove build outputs

@@ -12,7 +12,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"feedback/assets"
+	"feedback/clipimage"
 	"feedback/dialogs"
+	"feedback/imagepipe"
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/settings"
@@ -58,7 +60,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(assets.Icon)
-	ui := newWindows(a, dialogs.Options{DefaultTimeout: cfg.Settings.DefaultTimeout()})
+	ui := newWindows(a, windowOptions(cfg.Settings))
 	inbox := NewInbox(ui, log)
 	if !startTray(a, inbox, ui, log) {
 		// Fyne quits when its last window closes; without the tray's hidden
@@ -107,4 +109,33 @@ func startTray(a fyne.App, inbox *Inbox, ui *windows, log *slog.Logger) bool {
 		fyne.Do(func() { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, a.Quit)) })
 	})
 	return true
+}
+
+// windowOptions turns the settings into the question windows' options.
+func windowOptions(s settings.Settings) dialogs.Options {
+	const mib = 1 << 20
+	return dialogs.Options{
+		DefaultTimeout: s.DefaultTimeout(),
+		Images: imagepipe.Limits{
+			MaxCount:      s.Images.MaxCount,
+			MaxEdge:       s.Images.MaxEdge,
+			MaxImageBytes: s.Images.MaxMiB * mib,
+			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
+		},
+		PasteImage: pasteImage,
+	}
+}
+
+// pasteImage reads an image from the system clipboard for Ctrl+V. No image,
+// or a platform without image paste, lets the reply box paste text.
+func pasteImage(ctx context.Context) ([]byte, bool, error) {
+	data, _, err := clipimage.Read(ctx)
+	switch {
+	case err == nil:
+		return data, true, nil
+	case errors.Is(err, clipimage.ErrNoImage), errors.Is(err, errors.ErrUnsupported):
+		return nil, false, nil
+	default:
+		return nil, false, err
+	}
 }

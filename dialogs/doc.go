@@ -9,7 +9,9 @@
 //   - Ctrl+Enter submits;
 //   - Alt+1 … Alt+9 toggle options 1–9 (numbered through the window);
 //   - Alt+Y / Alt+N answer a yes/no question;
-//   - Escape or closing the window dismisses; with a draft typed it asks first.
+//   - Escape or closing the window dismisses; with a draft typed it asks first;
+//   - Ctrl+V pastes an image from the clipboard (text still pastes as text),
+//     Ctrl+O opens the Attach… picker, and dropped image files are attached.
 //
 // Countdown: the window shows the seconds left; any edit (typing or changing
 // an option) holds it for good, so a user who is answering is never cut off.

@@ -121,13 +121,16 @@ func renderAutoLink(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget
 	return []widget.RichTextSegment{textSegment(label, st)}
 }
 
-// renderImage is the single seam for image nodes. Images are not drawn yet: ![alt](url) renders
-// as the alt text in italics followed, for an http(s) URL, by the URL as a link. Drawing the
-// image inline means replacing this function (and fetching remote images off the UI goroutine).
+// renderImage is the single seam for image nodes. A data: URI or a local file is drawn
+// (markdown_image.go); anything else renders as the alt text in italics followed, for an
+// http(s) URL, by the URL as a link: remote images are never fetched.
 func renderImage(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
 	alt := r.plainText(n)
 	if alt == "" {
 		alt = "image"
+	}
+	if segs, ok := pictureOrNote(unescapeText(n.(*ast.Image).Destination), alt, st); ok {
+		return segs
 	}
 	italic := st
 	italic.TextStyle.Italic = true

@@ -302,6 +302,8 @@ func dumpSegment(b *strings.Builder, s widget.RichTextSegment, depth int) {
 		dumpInto(b, s.Content, depth+1)
 	case *TableSegment:
 		dumpTable(b, s, depth)
+	case *PictureSegment:
+		fmt.Fprintf(b, "%spicture %q %s %dx%d\n", pad, s.Alt, s.Image.MIME, s.Image.Width, s.Image.Height)
 	default:
 		fmt.Fprintf(b, "%sUNKNOWN %T\n", pad, s)
 	}
@@ -439,4 +441,49 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return out.String()
+}
+
+func TestMarkdownLocalImages(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shot.png")
+	if err := os.WriteFile(path, pngOf(t, 2000, 1000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", dir)
+	for _, tc := range []struct{ name, dest string }{
+		{"absolute path", path},
+		{"file URL", "file://" + path},
+		{"home", "~/shot.png"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			segs := MarkdownSegments("![shot](" + tc.dest + ")")
+			var pic *PictureSegment
+			walkSegments(segs, func(s widget.RichTextSegment) {
+				if p, ok := s.(*PictureSegment); ok {
+					pic = p
+				}
+			})
+			if pic == nil {
+				t.Fatalf("no picture in %s", dumpSegments(segs))
+			}
+			if pic.Image.Width != 1568 || pic.Image.Height != 784 || pic.Alt != "shot" {
+				t.Errorf("picture %dx%d %q, want 1568x784 \"shot\"", pic.Image.Width, pic.Image.Height, pic.Alt)
+			}
+			if min := pic.Visual().MinSize(); min.Height != 300 {
+				t.Errorf("shown %v high, want 300 (600 wide at 2:1)", min.Height)
+			}
+		})
+	}
+}
+
+func TestMarkdownRemoteImagesAreNotFetched(t *testing.T) {
+	segs := MarkdownSegments("![chart](https://example.com/chart.png)")
+	walkSegments(segs, func(s widget.RichTextSegment) {
+		if _, ok := s.(*PictureSegment); ok {
+			t.Fatal("a remote image was drawn")
+		}
+	})
+	if !strings.Contains(dumpSegments(segs), `link "https://example.com/chart.png"`) {
+		t.Errorf("no link to the remote image: %s", dumpSegments(segs))
+	}
 }

@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/imagepipe"
 	"feedback/ipc"
 )
 
@@ -24,6 +26,12 @@ type Options struct {
 	DefaultTimeout time.Duration
 	// Now returns the current time; nil means time.Now. Tests inject a clock.
 	Now func() time.Time
+	// Images bounds the attachments; zero fields take imagepipe's defaults.
+	Images imagepipe.Limits
+	// PasteImage reads an image from the system clipboard for Ctrl+V; ok is
+	// false when the clipboard holds none, and the reply box then pastes
+	// text as usual. Nil leaves Ctrl+V to text.
+	PasteImage func(ctx context.Context) (data []byte, ok bool, err error)
 }
 
 // View is the content of a question window. Create it with NewView, place
@@ -31,6 +39,7 @@ type Options struct {
 // exactly once with the outcome. All methods run on the Fyne goroutine.
 type View struct {
 	q       ipc.Question
+	opts    Options
 	now     func() time.Time
 	onDone  func(ipc.Answer)
 	confirm func(title, message string, ok func()) // asks before discarding a draft
@@ -40,6 +49,9 @@ type View struct {
 	countdown *widget.Label
 	content   fyne.CanvasObject
 	focus     fyne.Focusable // the reply box to focus on open, if any
+	att       *attachments   // images; nil when the window has no reply box
+	onAttach  func()         // opens the file picker (set by Window)
+	async     func(func())   // runs slow work off the Fyne goroutine; tests run it inline
 
 	shownAt  time.Time
 	deadline time.Time // zero: no countdown
@@ -49,7 +61,10 @@ type View struct {
 
 // NewView builds the view of q. onDone receives the one Answer.
 func NewView(q ipc.Question, opts Options, onDone func(ipc.Answer)) *View {
-	v := &View{q: q, now: opts.Now, onDone: onDone}
+	if opts.Images == (imagepipe.Limits{}) {
+		opts.Images = imagepipe.Default()
+	}
+	v := &View{q: q, opts: opts, now: opts.Now, onDone: onDone, async: func(f func()) { go f() }}
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -74,8 +89,11 @@ func (v *View) Content() fyne.CanvasObject { return v.content }
 // Done reports whether the view has reported its Answer.
 func (v *View) Done() bool { return v.done }
 
-// HasDraft reports whether the user typed anything.
+// HasDraft reports whether the user typed or attached anything.
 func (v *View) HasDraft() bool {
+	if v.att != nil && (v.att.set.Len() > 0 || v.att.busy > 0) {
+		return true
+	}
 	for _, p := range v.prompts {
 		if p.entry != nil && strings.TrimSpace(p.entry.Text) != "" {
 			return true
@@ -101,11 +119,44 @@ func (v *View) Submit() {
 	if v.done {
 		return
 	}
+	if v.att != nil && v.att.busy > 0 {
+		v.att.showProblem("Still preparing an image: submit again in a moment.")
+		return
+	}
 	replies := make([]ipc.Reply, len(v.prompts))
 	for i, p := range v.prompts {
 		replies[i] = p.reply()
 	}
-	v.finish(ipc.Answer{Status: ipc.StatusAnswered, Replies: replies}, v.now())
+	a := ipc.Answer{Status: ipc.StatusAnswered, Replies: replies}
+	if v.att != nil {
+		a.Images = v.att.images()
+	}
+	v.finish(a, v.now())
+}
+
+// AttachImage attaches an image the user gave (dropped, picked): it is
+// processed off the Fyne goroutine, then shown, or its problem is.
+func (v *View) AttachImage(name string, data []byte) {
+	if v.att != nil && !v.done {
+		v.att.add(name, data)
+	}
+}
+
+// AttachError tells the user that name could not be attached.
+func (v *View) AttachError(name string, err error) {
+	if v.att != nil && !v.done {
+		v.att.addError(name, err)
+	}
+}
+
+// pasteInto implements keyHandler: Ctrl+V attaches a clipboard image when
+// there is one, and otherwise pastes text into e (nil: nowhere).
+func (v *View) pasteInto(e *replyEntry, s fyne.Shortcut) bool {
+	if _, ok := s.(*fyne.ShortcutPaste); !ok || v.att == nil || v.opts.PasteImage == nil || v.done {
+		return false
+	}
+	v.att.paste(e, s)
+	return true
 }
 
 // RequestDismiss dismisses the question; with a draft typed it asks first.
@@ -196,6 +247,11 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		v.Submit()
 		return true
 	}
+	if isAttach(s) && v.att != nil && v.onAttach != nil {
+		v.hold()
+		v.onAttach()
+		return true
+	}
 	switch k := altKey(s); {
 	case k == fyne.KeyY:
 		return v.answerYesNo(true)
@@ -218,6 +274,7 @@ func (v *View) Shortcuts() []fyne.Shortcut {
 	}
 	add(fyne.KeyReturn, fyne.KeyModifierControl)
 	add(fyne.KeyEnter, fyne.KeyModifierControl)
+	add(fyne.KeyO, fyne.KeyModifierControl)
 	add(fyne.KeyY, fyne.KeyModifierAlt)
 	add(fyne.KeyN, fyne.KeyModifierAlt)
 	for d := '1'; d <= '9'; d++ {
@@ -259,6 +316,10 @@ func (v *View) build() fyne.CanvasObject {
 		if e := v.prompts[0].entry; e != nil && v.prompts[0].p.EffectiveKind() == ipc.KindText {
 			v.focus = e
 		}
+	}
+	if v.hasKind(ipc.KindText) {
+		v.att = newAttachments(v, v.opts.Images)
+		bottom.Objects = append([]fyne.CanvasObject{v.att.box}, bottom.Objects...)
 	}
 	bottom.Add(v.footer())
 
@@ -323,6 +384,18 @@ func (v *View) footer() fyne.CanvasObject {
 	dismiss := newKeyButton("Dismiss", theme.CancelIcon(), v, v.RequestDismiss)
 	buttons := []fyne.CanvasObject{dismiss}
 	hint := "Esc dismiss"
+	if v.att != nil {
+		attach := newKeyButton("Attach…", theme.FileImageIcon(), v, func() {
+			if v.onAttach != nil && !v.done {
+				v.hold() // choosing a file is answering
+				v.onAttach()
+			}
+		})
+		buttons = append([]fyne.CanvasObject{attach}, buttons...)
+		if v.opts.PasteImage != nil {
+			hint += " · Ctrl+V image"
+		}
+	}
 	if len(v.options) > 0 {
 		hint += " · Alt+1–9 options"
 	}
@@ -347,7 +420,7 @@ func (v *View) footer() fyne.CanvasObject {
 
 func (v *View) hasKind(k ipc.PromptKind) bool {
 	for _, p := range v.prompts {
-		if p.p.Kind == k {
+		if p.p.EffectiveKind() == k {
 			return true
 		}
 	}

@@ -1,7 +1,13 @@
 package dialogs
 
 import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"feedback/imagepipe"
 	"feedback/ipc"
 )
 
@@ -326,7 +333,7 @@ func TestWindowLooks(t *testing.T) {
 
 func TestWindowFocusesReplyBox(t *testing.T) {
 	a := test.NewTempApp(t)
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{}, func(ipc.Answer) {})
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
 	w.Show()
 	defer w.Close()
 	if got := w.Fyne().Canvas().Focused(); got != w.View().prompts[0].entry {
@@ -337,7 +344,7 @@ func TestWindowFocusesReplyBox(t *testing.T) {
 func TestWindowAsksBeforeDiscardingADraft(t *testing.T) {
 	a := test.NewTempApp(t)
 	r := &recorder{}
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{}, r.done)
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
 	w.Show()
 	defer w.Close()
 	test.Type(w.View().prompts[0].entry, "draft")
@@ -348,4 +355,122 @@ func TestWindowAsksBeforeDiscardingADraft(t *testing.T) {
 	if len(r.answers) != 0 {
 		t.Fatal("dismissed without confirmation")
 	}
+}
+
+// pngOf encodes a w×h image with a gradient, so it is not trivially compressible.
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	m := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			m.Set(x, y, color.RGBA{uint8(x), uint8(y), uint8(x + y), 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func inline(v *View) { v.async = func(f func()) { f() } }
+
+func TestAttachmentsGoIntoTheAnswer(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Look at this"}), Options{})
+	inline(v)
+	v.AttachImage("wide.png", pngOf(t, 3000, 1000))
+	v.AttachImage("small.png", pngOf(t, 40, 30))
+	if !v.HasDraft() {
+		t.Error("attachments are not a draft")
+	}
+	v.Submit()
+	a := r.only(t)
+	if len(a.Images) != 2 {
+		t.Fatalf("%d images, want 2", len(a.Images))
+	}
+	m, err := png.Decode(bytes.NewReader(a.Images[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := m.Bounds(); b.Dx() != 1568 || b.Dy() != 523 {
+		t.Errorf("downscaled to %v, want 1568×523", b.Size())
+	}
+	if a.Images[1].Name != "small.png" || a.Images[1].MIME != "image/png" {
+		t.Errorf("second image = %s %s", a.Images[1].Name, a.Images[1].MIME)
+	}
+}
+
+func TestAttachmentProblemsAreShownNotDropped(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{Images: imagepipe.Limits{MaxCount: 1}})
+	inline(v)
+	v.AttachImage("broken.png", []byte("\x89PNG\r\n\x1a\nnot really"))
+	if !v.att.problem.Visible() || !strings.Contains(v.att.problem.Text, "broken.png") {
+		t.Errorf("problem = %q (visible %v)", v.att.problem.Text, v.att.problem.Visible())
+	}
+	v.AttachImage("one.png", pngOf(t, 10, 10))
+	v.AttachImage("two.png", pngOf(t, 10, 10))
+	if !strings.Contains(v.att.problem.Text, "two.png") || !strings.Contains(v.att.problem.Text, "at most 1") {
+		t.Errorf("problem = %q", v.att.problem.Text)
+	}
+	v.Submit()
+	if got := len(r.only(t).Images); got != 1 {
+		t.Errorf("%d images in the answer, want the 1 accepted", got)
+	}
+}
+
+func TestRemoveAttachment(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	inline(v)
+	v.AttachImage("a.png", pngOf(t, 10, 10))
+	v.AttachImage("b.png", pngOf(t, 12, 12))
+	v.att.remove(v.att.cards[0])
+	v.Submit()
+	if imgs := r.only(t).Images; len(imgs) != 1 || imgs[0].Name != "b.png" {
+		t.Errorf("images = %+v", imgs)
+	}
+}
+
+func TestPaste(t *testing.T) {
+	t.Run("an image is attached", func(t *testing.T) {
+		img := pngOf(t, 20, 20)
+		v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{
+			PasteImage: func(context.Context) ([]byte, bool, error) { return img, true, nil }})
+		inline(v)
+		e := v.prompts[0].entry
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: test.NewClipboard()})
+		if e.Text != "" {
+			t.Errorf("the reply box got %q", e.Text)
+		}
+		v.Submit()
+		if len(r.only(t).Images) != 1 {
+			t.Error("the pasted image is not in the answer")
+		}
+	})
+	t.Run("text is pasted as text", func(t *testing.T) {
+		v, _, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{
+			PasteImage: func(context.Context) ([]byte, bool, error) { return nil, false, nil }})
+		inline(v)
+		cb := test.NewClipboard()
+		cb.SetContent("hello")
+		e := v.prompts[0].entry
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: cb})
+		if e.Text != "hello" {
+			t.Errorf("reply box = %q, want the pasted text", e.Text)
+		}
+	})
+}
+
+func TestAttachmentsLook(t *testing.T) {
+	a := test.NewTempApp(t)
+	c := &clock{now: t0}
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "Which screenshot shows the bug?"}),
+		Options{DefaultTimeout: time.Minute, Now: c.Now}, func(ipc.Answer) {})
+	inline(w.View())
+	w.Fyne().Resize(fyne.NewSize(560, 420))
+	w.Show()
+	w.View().AttachImage("gradient.png", pngOf(t, 256, 128))
+	w.View().AttachImage("broken.png", []byte("GIF89a broken"))
+	w.Fyne().Content().Refresh()
+	test.AssertImageMatches(t, "question/attachments.png", w.Fyne().Canvas().Capture())
+	w.Close()
 }

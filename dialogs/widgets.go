@@ -18,6 +18,8 @@ type keyHandler interface {
 	shortcut(s fyne.Shortcut) bool
 	// escape requests a dismissal.
 	escape()
+	// pasteInto handles a paste into e and reports whether it did.
+	pasteInto(e *replyEntry, s fyne.Shortcut) bool
 }
 
 // replyEntry is the multi-line reply box. Focused multi-line entries receive
@@ -40,7 +42,7 @@ func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {
 
 // TypedShortcut gives the view the first look at a shortcut.
 func (e *replyEntry) TypedShortcut(s fyne.Shortcut) {
-	if e.keys.shortcut(s) {
+	if e.keys.shortcut(s) || e.keys.pasteInto(e, s) {
 		return
 	}
 	e.Entry.TypedShortcut(s)
@@ -107,6 +109,12 @@ func isSubmit(s fyne.Shortcut) bool {
 	cs, ok := s.(*desktop.CustomShortcut)
 	return ok && cs.Modifier == fyne.KeyModifierControl &&
 		(cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter)
+}
+
+// isAttach reports whether s is Ctrl+O, which opens the Attach… picker.
+func isAttach(s fyne.Shortcut) bool {
+	cs, ok := s.(*desktop.CustomShortcut)
+	return ok && cs.Modifier == fyne.KeyModifierControl && cs.KeyName == fyne.KeyO
 }
 
 // altKey returns the key of an Alt+key shortcut, or "" for anything else.

@@ -1,11 +1,14 @@
 package dialogs
 
 import (
+	"io"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 
+	"feedback/imagepipe"
 	"feedback/ipc"
 )
 
@@ -41,6 +44,13 @@ func NewWindow(a fyne.App, q ipc.Question, opts Options, onDone func(ipc.Answer)
 	for _, s := range w.view.Shortcuts() {
 		w.win.Canvas().AddShortcut(s, func(s fyne.Shortcut) { w.view.shortcut(s) })
 	}
+	w.win.Canvas().AddShortcut(&fyne.ShortcutPaste{}, func(s fyne.Shortcut) { w.view.pasteInto(nil, s) })
+	w.view.onAttach = w.pickImages
+	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		for _, u := range uris {
+			w.attachURI(u)
+		}
+	})
 	w.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			w.view.RequestDismiss()
@@ -57,12 +67,15 @@ func (w *Window) View() *View { return w.view }
 func (w *Window) Fyne() fyne.Window { return w.win }
 
 // Show shows the window, gives the reply box keyboard focus and starts the
-// countdown ticker.
+// countdown ticker: once a second on the real clock; with Options.Now set
+// the caller owns the clock and drives View.Tick itself.
 func (w *Window) Show() {
 	w.win.CenterOnScreen()
 	w.win.Show()
 	w.Focus()
-	go w.tick()
+	if w.view.opts.Now == nil {
+		go w.tick()
+	}
 }
 
 // Focus raises the window and focuses the reply box.
@@ -98,4 +111,54 @@ func (w *Window) tick() {
 			})
 		}
 	}
+}
+
+// imageExtensions are offered by the Attach… picker.
+var imageExtensions = []string{".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
+
+// pickImages opens a file picker for an image to attach.
+func (w *Window) pickImages() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			w.view.AttachError("The chosen file", err)
+			return
+		}
+		if r == nil { // cancelled
+			return
+		}
+		r.Close()
+		w.attachURI(r.URI())
+	}, w.win)
+	d.SetFilter(storage.NewExtensionFileFilter(imageExtensions))
+	d.Resize(fyne.NewSize(w.win.Canvas().Size().Width*0.95, w.win.Canvas().Size().Height*0.9))
+	d.Show()
+}
+
+// attachURI reads a dropped or picked file off the Fyne goroutine and
+// attaches it. Reading stops one byte past the input limit, so a huge file
+// is refused with a clear message instead of being loaded.
+func (w *Window) attachURI(u fyne.URI) {
+	limit := w.view.opts.Images.MaxInputBytes
+	go func() {
+		data, err := readLimited(u, limit)
+		fyne.Do(func() {
+			if err != nil {
+				w.view.AttachError(u.Name(), err)
+				return
+			}
+			w.view.AttachImage(u.Name(), data)
+		})
+	}()
+}
+
+func readLimited(u fyne.URI, limit int) ([]byte, error) {
+	r, err := storage.Reader(u)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if limit <= 0 {
+		limit = imagepipe.Default().MaxInputBytes
+	}
+	return io.ReadAll(io.LimitReader(r, int64(limit)+1))
 }

@@ -38,6 +38,17 @@ type Settings struct {
 	// Tools lists the MCP tools `feedback mcp` exposes; empty means the
 	// default set. FEEDBACK_TOOLS (comma-separated).
 	Tools []string `json:"tools"`
+	// Images bounds the images attached to one answer.
+	Images ImageSettings `json:"images"`
+}
+
+// ImageSettings bound attachments; every image is downscaled and
+// re-encoded before it counts.
+type ImageSettings struct {
+	MaxCount    int `json:"max_count"`     // images per answer, default 8
+	MaxEdge     int `json:"max_edge"`      // longest edge in pixels, default 1568
+	MaxMiB      int `json:"max_mib"`       // one image, default 4
+	MaxTotalMiB int `json:"max_total_mib"` // all images of an answer, default 16
 }
 
 // Languages the fixed phrases exist in.
@@ -58,6 +69,7 @@ func Default() Settings {
 		Language:           English,
 		ResubmitPrompt:     DefaultResubmitPrompt,
 		PendingWaitSeconds: 30,
+		Images:             ImageSettings{MaxCount: 8, MaxEdge: 1568, MaxMiB: 4, MaxTotalMiB: 16},
 	}
 }
 
@@ -138,6 +150,9 @@ func (s *Settings) applyEnv(getenv func(string) string) error {
 func (s *Settings) check() error {
 	if s.TimeoutSeconds < 0 {
 		return fmt.Errorf("timeout_seconds is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
+	}
+	if i := s.Images; i.MaxCount < 1 || i.MaxEdge < 16 || i.MaxMiB < 1 || i.MaxTotalMiB < i.MaxMiB {
+		return fmt.Errorf("images is %+v: want max_count ≥ 1, max_edge ≥ 16, max_mib ≥ 1 and max_total_mib ≥ max_mib", i)
 	}
 	if s.PendingWaitSeconds < 1 {
 		return fmt.Errorf("pending_wait_seconds is %d: want 1 or more", s.PendingWaitSeconds)

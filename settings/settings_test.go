@@ -23,6 +23,8 @@ func TestLoad(t *testing.T) {
 		{name: "bad environment", env: map[string]string{"FEEDBACK_TIMEOUT": "soon"}, want: 600, wantErr: "FEEDBACK_TIMEOUT"},
 		{name: "negative", file: `{"timeout_seconds": -5}`, want: 600, wantErr: "timeout_seconds"},
 		{name: "malformed file", file: `{"timeout_seconds": `, want: 600, wantErr: "settings.json"},
+		{name: "images partly set", file: `{"images": {"max_count": 3}}`, want: 600},
+		{name: "images out of range", file: `{"images": {"max_count": 0}}`, want: 600, wantErr: "max_count"},
 		{name: "unknown language", file: `{"timeout_seconds": 5, "language": "fr"}`, want: 600, wantErr: "language"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

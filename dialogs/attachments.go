@@ -1,0 +1,174 @@
+package dialogs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/imagepipe"
+	"feedback/ipc"
+)
+
+// pasteTimeout bounds reading the clipboard for an image.
+const pasteTimeout = 3 * time.Second
+
+// attachments is the strip of images the user pasted, dropped or picked:
+// thumbnails with their size and a remove button, and a line for problems.
+// Every image goes through imagepipe (downscaled, re-encoded, budgets
+// enforced) off the Fyne goroutine; a refused image is explained, never
+// dropped silently.
+type attachments struct {
+	v       *View
+	set     *imagepipe.Set
+	limits  imagepipe.Limits
+	strip   *fyne.Container // thumbnail cards
+	problem *widget.Label
+	working *widget.Label   // "Preparing an image…" while busy
+	box     *fyne.Container // strip, working and problem; hidden while all are empty
+	cards   []fyne.CanvasObject
+	busy    int // images being processed
+}
+
+func newAttachments(v *View, limits imagepipe.Limits) *attachments {
+	a := &attachments{v: v, set: imagepipe.NewSet(limits), limits: limits}
+	a.strip = container.NewHBox()
+	a.problem = widget.NewLabel("")
+	a.problem.Importance = widget.DangerImportance
+	a.problem.Wrapping = fyne.TextWrapWord
+	a.problem.Hide()
+	a.working = widget.NewLabel("Preparing the image…")
+	a.working.Importance = widget.LowImportance
+	a.working.Hide()
+	a.box = container.NewVBox(container.NewHScroll(a.strip), a.working, a.problem)
+	a.box.Hide()
+	return a
+}
+
+// add processes data (an image the user gave us, named name for messages)
+// and shows it, or says why it cannot be attached.
+func (a *attachments) add(name string, data []byte) {
+	if a.set.Len()+a.busy >= a.limits.MaxCount && a.limits.MaxCount > 0 {
+		a.showProblem(fmt.Sprintf("%s was not attached: at most %d images per answer.", name, a.limits.MaxCount))
+		return
+	}
+	a.busy++
+	a.working.Show()
+	a.box.Show()
+	a.v.hold()
+	a.v.async(func() {
+		img, err := imagepipe.Process(name, data, a.limits)
+		fyne.Do(func() {
+			a.busy--
+			if a.busy == 0 {
+				a.working.Hide()
+			}
+			if a.v.done {
+				return
+			}
+			if err == nil {
+				err = a.set.Add(img)
+			}
+			if err != nil {
+				a.showProblem(err.Error())
+				return
+			}
+			a.problem.Hide()
+			a.addCard(img)
+		})
+	})
+}
+
+// addError reports a problem getting an image (reading a file, the clipboard).
+func (a *attachments) addError(name string, err error) {
+	a.showProblem(fmt.Sprintf("%s could not be read: %v", name, err))
+}
+
+func (a *attachments) showProblem(msg string) {
+	a.problem.SetText(msg)
+	a.problem.Show()
+	a.box.Show()
+}
+
+func (a *attachments) addCard(img imagepipe.Image) {
+	thumb := canvas.NewImageFromResource(fyne.NewStaticResource(img.Name, img.Data))
+	thumb.FillMode = canvas.ImageFillContain
+	thumb.SetMinSize(fyne.NewSize(112, 80))
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	info := caption(fmt.Sprintf("%d×%d · %s", img.Width, img.Height, formatSize(len(img.Data))))
+	info.Wrapping = fyne.TextWrapOff
+	var card fyne.CanvasObject
+	remove := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { a.remove(card) })
+	remove.Importance = widget.LowImportance
+	card = container.NewVBox(container.NewStack(bg, thumb), container.NewHBox(info, layout.NewSpacer(), remove))
+	a.cards = append(a.cards, card)
+	a.strip.Add(card)
+	a.box.Show()
+}
+
+// remove drops the image shown by card.
+func (a *attachments) remove(card fyne.CanvasObject) {
+	for i, c := range a.cards {
+		if c == card {
+			a.set.Remove(i)
+			a.cards = append(a.cards[:i], a.cards[i+1:]...)
+			a.strip.Remove(card)
+			break
+		}
+	}
+	a.problem.Hide()
+	if len(a.cards) == 0 {
+		a.box.Hide()
+	}
+}
+
+// images returns the attachments for the Answer.
+func (a *attachments) images() []ipc.Image {
+	var out []ipc.Image
+	for _, img := range a.set.Images() {
+		out = append(out, ipc.Image{MIME: img.MIME, Data: img.Data, Name: img.Name})
+	}
+	return out
+}
+
+// paste attaches the clipboard's image, if it holds one, and otherwise lets
+// the reply box paste text as usual.
+func (a *attachments) paste(e *replyEntry, s fyne.Shortcut) {
+	read := a.v.opts.PasteImage
+	a.v.async(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), pasteTimeout)
+		defer cancel()
+		data, ok, err := read(ctx)
+		fyne.Do(func() {
+			switch {
+			case a.v.done:
+			case err != nil && !errors.Is(err, context.Canceled):
+				a.addError("The clipboard image", err)
+			case ok:
+				a.add("pasted image", data)
+			case e != nil:
+				e.Entry.TypedShortcut(s)
+			}
+		})
+	})
+}
+
+// formatSize renders a byte count for people: 812 B, 35 KB, 1.4 MB.
+func formatSize(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.0f KB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+	}
+}
