@@ -3,9 +3,9 @@ package e2e
 import (
 	"fmt"
 	"image"
+	"net/url"
 	"os"
 	"path/filepath"
-	"net/url"
 	"strconv"
 	"strings"
 	"testing"
