@@ -40,6 +40,19 @@ type Settings struct {
 	Tools []string `json:"tools"`
 	// Images bounds the images attached to one answer.
 	Images ImageSettings `json:"images"`
+	// WaitSeconds overrides, per MCP client name (initialize's clientInfo),
+	// the longest a tool call waits before returning "not answered yet, call
+	// again" while the window stays open. FEEDBACK_MAX_WAIT (seconds) applies
+	// to every client.
+	WaitSeconds map[string]int `json:"wait_seconds"`
+	// MaxWaitSeconds, when positive, bounds every client's wait
+	// (FEEDBACK_MAX_WAIT); 0 uses the per-client table.
+	MaxWaitSeconds int `json:"max_wait_seconds"`
+	// ExtendSeconds is what the window's "+ time" button adds. Default 300.
+	ExtendSeconds int `json:"extend_seconds"`
+	// SubmitDraftOnTimeout: at zero, a non-empty draft is submitted as the
+	// answer (marked as such) instead of ending as timed out. Default false.
+	SubmitDraftOnTimeout bool `json:"submit_draft_on_timeout"`
 }
 
 // ImageSettings bound attachments; every image is downscaled and
@@ -70,6 +83,7 @@ func Default() Settings {
 		ResubmitPrompt:     DefaultResubmitPrompt,
 		PendingWaitSeconds: 30,
 		Images:             ImageSettings{MaxCount: 8, MaxEdge: 1568, MaxMiB: 4, MaxTotalMiB: 16},
+		ExtendSeconds:      300,
 	}
 }
 
@@ -116,7 +130,8 @@ func (s *Settings) applyEnv(getenv func(string) string) error {
 	ints := []struct {
 		name string
 		dst  *int
-	}{{"FEEDBACK_TIMEOUT", &s.TimeoutSeconds}, {"FEEDBACK_PENDING_WAIT", &s.PendingWaitSeconds}}
+	}{{"FEEDBACK_TIMEOUT", &s.TimeoutSeconds}, {"FEEDBACK_PENDING_WAIT", &s.PendingWaitSeconds},
+		{"FEEDBACK_MAX_WAIT", &s.MaxWaitSeconds}}
 	for _, f := range ints {
 		if v := getenv(f.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -153,6 +168,14 @@ func (s *Settings) check() error {
 	}
 	if i := s.Images; i.MaxCount < 1 || i.MaxEdge < 16 || i.MaxMiB < 1 || i.MaxTotalMiB < i.MaxMiB {
 		return fmt.Errorf("images is %+v: want max_count ≥ 1, max_edge ≥ 16, max_mib ≥ 1 and max_total_mib ≥ max_mib", i)
+	}
+	if s.ExtendSeconds < 1 || s.MaxWaitSeconds < 0 {
+		return fmt.Errorf("extend_seconds (%d) must be 1 or more and max_wait_seconds (%d) 0 or more", s.ExtendSeconds, s.MaxWaitSeconds)
+	}
+	for client, n := range s.WaitSeconds {
+		if n < 1 {
+			return fmt.Errorf("wait_seconds[%q] is %d: want 1 or more", client, n)
+		}
 	}
 	if s.PendingWaitSeconds < 1 {
 		return fmt.Errorf("pending_wait_seconds is %d: want 1 or more", s.PendingWaitSeconds)
