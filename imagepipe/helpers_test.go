@@ -19,6 +19,10 @@ import (
 )
 
 // Images are generated in code; the only fixture is a 34-byte WebP.
+//
+// The tests that process large images call t.Parallel (they are slow under
+// -race); TestProcessBombs measures allocation and must stay sequential, so
+// that it runs while they are paused.
 
 // photo returns an opaque, photo-like image: smooth colour gradients with
 // sensor-like noise, which PNG compresses badly and JPEG well.
@@ -106,13 +110,13 @@ func translucent(w, h int) *image.NRGBA {
 // quadrants (top left, top right, bottom left, bottom right).
 func quadrants(w, h int) *image.RGBA {
 	m := image.NewRGBA(image.Rect(0, 0, w, h))
+	colors := [2][2][4]uint8{
+		{{255, 0, 0, 255}, {0, 255, 0, 255}},
+		{{0, 0, 255, 255}, {255, 255, 255, 255}},
+	}
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			c := [2][2]color.RGBA{
-				{{255, 0, 0, 255}, {0, 255, 0, 255}},
-				{{0, 0, 255, 255}, {255, 255, 255, 255}},
-			}[2*y/h][2*x/w]
-			m.SetRGBA(x, y, c)
+			copy(m.Pix[m.PixOffset(x, y):], colors[2*y/h][2*x/w][:])
 		}
 	}
 	return m
