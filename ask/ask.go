@@ -106,6 +106,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "feedback ask:", err)
 		return ExitFailed
 	}
+	if c, ok := app.(io.Closer); ok {
+		defer c.Close()
+	}
 	a, err := app.Ask(ctx, q, nil)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

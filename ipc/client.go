@@ -51,6 +51,15 @@ func (c *Client) httpClient() *http.Client {
 	return c.hc
 }
 
+// Close releases the client's idle connections. Each tool call of the shim
+// makes a client; without Close its kept-alive connection would stay open,
+// in the caller and in the app, until the idle timeout. The client remains
+// usable.
+func (c *Client) Close() error {
+	c.httpClient().CloseIdleConnections()
+	return nil
+}
+
 // Hello asks who is listening. It fails with ErrProtocolMismatch if the app
 // speaks another protocol version.
 func (c *Client) Hello(ctx context.Context) (Hello, error) {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -42,6 +43,9 @@ type Server struct {
 	open    chan struct{} // a token per open question; its capacity is MaxOpen
 	hs      *http.Server
 	cancel  context.CancelFunc // ends every request's context, on Shutdown
+
+	mu    sync.Mutex            // guards fresh
+	fresh map[net.Conn]struct{} // connections that have not sent a request yet
 }
 
 // NewServer returns a Server that hands questions to a.
@@ -60,6 +64,7 @@ func NewServer(a Asker, opts ServerOptions) *Server {
 		log:     log,
 		open:    make(chan struct{}, opts.MaxOpen),
 		cancel:  cancel,
+		fresh:   make(map[net.Conn]struct{}),
 	}
 	s.hs = &http.Server{
 		Handler:           s.routes(),
@@ -68,6 +73,7 @@ func NewServer(a Asker, opts ServerOptions) *Server {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnState:         s.trackConn,
 		// No ReadTimeout or WriteTimeout: an answer streams for as long as
 		// the user takes, and a ReadTimeout would cancel the request context.
 	}
@@ -93,11 +99,29 @@ func (s *Server) Serve(l net.Listener) error {
 // closes any connection left.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.cancel()
+	// net/http counts a connection that never sent a request as idle only
+	// after 5 s, so Shutdown would wait for it: it has nothing in flight.
+	s.mu.Lock()
+	for c := range s.fresh {
+		c.Close()
+	}
+	s.mu.Unlock()
 	err := s.hs.Shutdown(ctx)
 	if err != nil {
 		s.hs.Close()
 	}
 	return err
+}
+
+// trackConn remembers the connections that have not sent a request yet.
+func (s *Server) trackConn(c net.Conn, state http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if state == http.StateNew {
+		s.fresh[c] = struct{}{}
+	} else {
+		delete(s.fresh, c)
+	}
 }
 
 // routes returns the server's handler: every route, behind the checks every

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHello(t *testing.T) {
@@ -250,4 +252,32 @@ func FuzzDecodeQuestion(f *testing.F) {
 			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
 		}
 	})
+}
+
+// A connection that never sends a request does not hold up Shutdown.
+func TestShutdownWithASilentConnection(t *testing.T) {
+	path := socketPath(t)
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := NewServer(askFunc(func(ctx context.Context, q Question, _ func(Event)) (Answer, error) {
+		return Answer{}, nil
+	}), ServerOptions{})
+	go srv.Serve(l)
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	time.Sleep(50 * time.Millisecond) // let the server see the connection
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Shutdown took %v", d)
+	}
 }

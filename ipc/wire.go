@@ -128,6 +128,12 @@ const (
 type Answer struct {
 	QuestionID string `json:"question_id"`
 	Status     Status `json:"status"`
+	// Auto is set when nobody pressed Submit: the countdown reached zero and,
+	// with the submit_draft_on_timeout setting, the user's unfinished draft
+	// was sent for them. Status is then StatusAnswered and Replies hold the
+	// draft as it stood. A caller must tell the agent it is an unfinished
+	// draft, not a considered answer. An empty draft is never sent.
+	Auto bool `json:"auto,omitempty"`
 	// Replies has one entry per prompt, in order, when Status is StatusAnswered.
 	Replies []Reply `json:"replies,omitempty"`
 	// ElapsedMS is the time from the window being shown to the outcome.
