@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/store"
 )
 
 // fakeUI is a Presenter that records calls and lets the test answer.
 type fakeUI struct {
 	mu        sync.Mutex
-	shown     map[string]func(ipc.Answer)
+	shown     map[string]Hooks
+	restored  map[string]*store.Draft // the draft each Show restored
 	shows     int
 	withdrawn []string
 	focused   []string
@@ -23,16 +25,29 @@ type fakeUI struct {
 }
 
 func newFakeUI() *fakeUI {
-	return &fakeUI{shown: map[string]func(ipc.Answer){}, showCh: make(chan string, 16)}
+	return &fakeUI{shown: map[string]Hooks{}, restored: map[string]*store.Draft{}, showCh: make(chan string, 16)}
 }
 
 func (f *fakeUI) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
+	f.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
+}
+
+func (f *fakeUI) ShowDraft(q ipc.Question, draft *store.Draft, h Hooks) {
 	f.mu.Lock()
-	f.shown[q.ID] = done
+	f.shown[q.ID] = h
+	f.restored[q.ID] = draft
 	f.shows++
 	f.mu.Unlock()
-	shown()
+	h.Shown()
 	f.showCh <- q.ID
+}
+
+// draft reports d as the user's draft of question id, as the window would.
+func (f *fakeUI) draft(id string, d store.Draft) {
+	f.mu.Lock()
+	h := f.shown[id]
+	f.mu.Unlock()
+	h.Draft(d)
 }
 
 func (f *fakeUI) Withdraw(id string) {
@@ -50,9 +65,9 @@ func (f *fakeUI) Focus(id string) {
 // answer ends question id as the user would.
 func (f *fakeUI) answer(id string, a ipc.Answer) {
 	f.mu.Lock()
-	done := f.shown[id]
+	h := f.shown[id]
 	f.mu.Unlock()
-	done(a)
+	h.Done(a)
 }
 
 func (f *fakeUI) waitShown(t *testing.T, id string) {
@@ -177,8 +192,13 @@ func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 	if items := in.Items(); len(items) != 0 {
 		t.Errorf("still open: %+v", items)
 	}
-	// The window may still report an outcome it raced with: it is dropped, not delivered.
+	// The window may still report an answer it raced with: nobody receives
+	// it now, so it is kept for the next ask with the id.
 	ui.answer("gone", ipc.Answer{QuestionID: "gone", Status: ipc.StatusAnswered})
+	r := result(t, ask(context.Background(), in, ipc.Question{ID: "gone", AttachOnly: true}))
+	if r.err != nil || r.a.Status != ipc.StatusAnswered {
+		t.Errorf("the answer given as the caller left: %+v, %v", r.a, r.err)
+	}
 }
 
 func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
@@ -345,5 +365,18 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 		if got != 1 {
 			t.Fatalf("run %d: the answer was delivered %d times (first %v, later %v)", i, got, first.err, later.err)
 		}
+	}
+}
+
+// A Presenter without drafts (a test double of another package) is shown
+// questions through Show.
+func TestPlainPresenter(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(struct{ Presenter }{ui}, nil)
+	ch := ask(context.Background(), in, q("p"))
+	ui.waitShown(t, "p")
+	ui.answer("p", ipc.Answer{QuestionID: "p", Status: ipc.StatusAnswered})
+	if r := result(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered {
+		t.Fatalf("Ask = %+v, %v", r.a, r.err)
 	}
 }

@@ -29,6 +29,10 @@ type Config struct {
 	Socket   string // the socket path; "" means ipc.SocketPath()
 	Settings settings.Settings
 	Logger   *slog.Logger
+	// Database is the SQLite file that keeps questions, drafts and answers
+	// across restarts: "" means $FEEDBACK_DB, else store.DefaultPath()
+	// (~/.local/share/feedback/feedback.db); "off" keeps them in memory only.
+	Database string
 }
 
 // Run runs the resident app until ctx ends or the user quits. If another
@@ -61,8 +65,15 @@ func Run(ctx context.Context, cfg Config) error {
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(assets.Icon)
 	ui := newWindows(a, windowOptions(cfg.Settings))
-	inbox := NewInbox(ui, log)
-	if !startTray(a, inbox, ui, log) {
+	dbPath := databasePath(cfg.Database, log)
+	inbox := NewPersistentInbox(ui, log, func() (Persister, error) { return openStore(dbPath, log) })
+	// Quitting first has every window report its draft, so the database
+	// has what the user typed up to the last key.
+	quit := func() {
+		ui.flushDrafts()
+		a.Quit()
+	}
+	if !startTray(a, inbox, ui, quit, log) {
 		// Fyne quits when its last window closes; without the tray's hidden
 		// monitor window, a hidden window of our own keeps the app resident.
 		a.NewWindow("feedback")
@@ -81,20 +92,23 @@ func Run(ctx context.Context, cfg Config) error {
 		case <-ended: // the user quit: no Fyne loop left to call into
 			return
 		}
-		fyne.Do(a.Quit)
+		fyne.Do(quit)
 	}()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)
 	a.Run()
+	ui.ended.Store(true)
 	close(ended)
 
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdown)
+	err = srv.Shutdown(shutdown)
+	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
+	return err
 }
 
 // startTray shows the tray icon and its menu of open questions, and reports
 // whether there is a tray.
-func startTray(a fyne.App, inbox *Inbox, ui *windows, log *slog.Logger) bool {
+func startTray(a fyne.App, inbox *Inbox, ui *windows, quit func(), log *slog.Logger) bool {
 	desk, ok := a.(desktop.App)
 	if !ok {
 		return false
@@ -104,9 +118,9 @@ func startTray(a fyne.App, inbox *Inbox, ui *windows, log *slog.Logger) bool {
 		return false
 	}
 	desk.SetSystemTrayIcon(assets.Icon)
-	desk.SetSystemTrayMenu(trayMenu(nil, ui.Focus, a.Quit))
+	desk.SetSystemTrayMenu(trayMenu(nil, ui.Focus, quit))
 	inbox.OnChange(func(items []Item) {
-		fyne.Do(func() { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, a.Quit)) })
+		ui.do(func() { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, quit)) })
 	})
 	return true
 }
@@ -122,7 +136,9 @@ func windowOptions(s settings.Settings) dialogs.Options {
 			MaxImageBytes: s.Images.MaxMiB * mib,
 			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
 		},
-		PasteImage: pasteImage,
+		PasteImage:           pasteImage,
+		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
+		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
 	}
 }
 

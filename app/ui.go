@@ -2,40 +2,70 @@ package app
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 
 	"feedback/dialogs"
 	"feedback/ipc"
+	"feedback/store"
 )
 
 // windows is the Fyne Presenter: one dialogs.Window per open question.
 type windows struct {
-	app  fyne.App
-	opts dialogs.Options
-	open map[string]*dialogs.Window // touched on the Fyne goroutine only
+	app   fyne.App
+	opts  dialogs.Options
+	open  map[string]*dialogs.Window // touched on the Fyne goroutine only
+	ended atomic.Bool                // the Fyne loop has returned: nothing to call into
 }
+
+var _ DraftPresenter = (*windows)(nil)
 
 func newWindows(a fyne.App, opts dialogs.Options) *windows {
 	return &windows{app: a, opts: opts, open: make(map[string]*dialogs.Window)}
 }
 
+// do runs f on the Fyne goroutine, unless the loop has ended.
+func (u *windows) do(f func()) {
+	if !u.ended.Load() {
+		fyne.Do(f)
+	}
+}
+
 // Show implements Presenter.
 func (u *windows) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
-	fyne.Do(func() {
-		w := dialogs.NewWindow(u.app, q, u.opts, func(a ipc.Answer) {
+	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
+}
+
+// ShowDraft implements DraftPresenter.
+func (u *windows) ShowDraft(q ipc.Question, draft *store.Draft, h Hooks) {
+	opts := u.opts
+	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
+	u.do(func() {
+		w := dialogs.NewWindow(u.app, q, opts, func(a ipc.Answer) {
 			delete(u.open, q.ID)
-			done(a)
+			h.Done(a)
 		})
 		u.open[q.ID] = w
 		w.Show()
-		shown()
+		if draft != nil { // once shown, so the cursor lands at the end of the laid-out text
+			w.View().RestoreDraft(dialogs.Draft{Replies: draft.Replies, Images: draft.Images})
+		}
+		h.Shown()
 	})
+}
+
+// flushDrafts has every window report its unreported draft: the app is
+// quitting. It runs on the Fyne goroutine.
+func (u *windows) flushDrafts() {
+	for _, w := range u.open {
+		w.View().FlushDraft()
+	}
 }
 
 // Withdraw implements Presenter.
 func (u *windows) Withdraw(id string) {
-	fyne.Do(func() {
+	u.do(func() {
 		if w, ok := u.open[id]; ok {
 			delete(u.open, id)
 			w.Close()
@@ -45,7 +75,7 @@ func (u *windows) Withdraw(id string) {
 
 // Focus implements Presenter.
 func (u *windows) Focus(id string) {
-	fyne.Do(func() {
+	u.do(func() {
 		if w, ok := u.open[id]; ok {
 			w.Focus()
 		}

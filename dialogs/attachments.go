@@ -82,6 +82,7 @@ func (a *attachments) add(name string, data []byte) {
 			}
 			a.problem.Hide()
 			a.addCard(img)
+			a.v.scheduleDraft()
 		})
 	})
 }
@@ -128,6 +129,7 @@ func (a *attachments) remove(card fyne.CanvasObject) {
 	if len(a.cards) == 0 {
 		a.box.Hide()
 	}
+	a.v.edited()
 }
 
 // images returns the attachments for the Answer.

@@ -11,9 +11,25 @@
 //   - Alt+Y / Alt+N answer a yes/no question;
 //   - Escape or closing the window dismisses; with a draft typed it asks first;
 //   - Ctrl+V pastes an image from the clipboard (text still pastes as text),
-//     Ctrl+O opens the Attach… picker, and dropped image files are attached.
+//     Ctrl+O opens the Attach… picker, and dropped image files are attached;
+//   - Alt+T is the "+ time" button, Alt+P the pin (see Countdown).
 //
-// Countdown: the window shows the seconds left; any edit (typing or changing
-// an option) holds it for good, so a user who is answering is never cut off.
-// At zero the Answer has ipc.StatusTimeout and no reply.
+// Countdown: the window shows the time left; any edit (typing, changing an
+// option, attaching) holds it for good, so a user who is answering is never
+// cut off. Beside it, "+ time" adds Options.Extend (the extend_seconds
+// setting, 5 minutes by default) and the pin removes the deadline for a
+// decision that must not lapse ("Pinned · no time limit"; pressed again it
+// resumes with the time that was left). Neither is an edit, and both are
+// disabled once an edit holds the countdown. Hovering over either shows
+// what it does, and its key, in the hint line. At zero the Answer has
+// ipc.StatusTimeout and no reply; with Options.SubmitDraftOnTimeout a
+// draft holding something of the user's (text, an image, options other than
+// the recommended ones) is submitted instead, with ipc.Answer.Auto set. An
+// empty draft never is: the agent gets no fabricated answer. (As edits hold
+// the countdown, that draft is one restored from before a restart.)
+//
+// Drafts: with Options.OnDraft the view reports the whole draft (replies
+// and images) when the user pauses typing (Options.DraftDelay, 300 ms) and
+// when it closes without an answer; RestoreDraft puts a stored draft back
+// without counting as an edit.
 package dialogs

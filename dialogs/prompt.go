@@ -18,13 +18,14 @@ type optionControl interface {
 
 // promptView holds the controls of one prompt.
 type promptView struct {
-	p       ipc.Prompt
-	rows    []fyne.CanvasObject // option rows, in order
-	options []optionControl
-	labels  []string
-	free    []bool      // free[i]: option i reveals the text field
-	entry   *replyEntry // the reply box, or the free-text field of a choice
-	yesno   string      // "yes" or "no" once chosen
+	p        ipc.Prompt
+	rows     []fyne.CanvasObject // option rows, in order
+	options  []optionControl
+	labels   []string
+	free     []bool      // free[i]: option i reveals the text field
+	defaults []bool      // defaults[i]: option i is recommended (pre-selected)
+	entry    *replyEntry // the reply box, or the free-text field of a choice
+	yesno    string      // "yes" or "no" once chosen
 }
 
 func (v *View) newPromptView(p ipc.Prompt) *promptView {
@@ -44,7 +45,7 @@ func (v *View) newPromptView(p ipc.Prompt) *promptView {
 		}
 	}
 	if pv.entry != nil {
-		pv.entry.OnChanged = func(string) { v.hold() }
+		pv.entry.OnChanged = func(string) { v.edited() }
 	}
 	for _, o := range p.Options {
 		v.addOption(pv, o)
@@ -56,7 +57,7 @@ func (v *View) newPromptView(p ipc.Prompt) *promptView {
 func (v *View) addOption(pv *promptView, o ipc.Option) {
 	i := len(pv.options)
 	changed := func(on bool) {
-		v.hold()
+		v.edited()
 		if on && pv.p.Single {
 			for j, other := range pv.options {
 				if j != i && other.selected() {
@@ -93,6 +94,7 @@ func (v *View) addOption(pv *promptView, o ipc.Option) {
 	pv.options = append(pv.options, ctl)
 	pv.labels = append(pv.labels, o.Label)
 	pv.free = append(pv.free, o.FreeText)
+	pv.defaults = append(pv.defaults, o.Default)
 	v.options = append(v.options, ctl)
 }
 

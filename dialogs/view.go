@@ -32,6 +32,36 @@ type Options struct {
 	// false when the clipboard holds none, and the reply box then pastes
 	// text as usual. Nil leaves Ctrl+V to text.
 	PasteImage func(ctx context.Context) (data []byte, ok bool, err error)
+	// Extend is what the "+ time" button (Alt+T) adds to the countdown;
+	// zero means DefaultExtend.
+	Extend time.Duration
+	// SubmitDraftOnTimeout: when the countdown reaches zero with a non-empty
+	// draft, the draft is submitted with ipc.Answer.Auto set instead of the
+	// question ending as timed out. An empty draft never is.
+	SubmitDraftOnTimeout bool
+	// OnDraft, if set, receives the user's unfinished answer DraftDelay
+	// after their last edit, and once more when the view is closed without
+	// an answer while an edit is unreported (see FlushDraft). It runs on the
+	// Fyne goroutine and must not block: hand the draft to another goroutine.
+	OnDraft func(Draft)
+	// DraftDelay is the quiet time after an edit before OnDraft; zero means
+	// DefaultDraftDelay.
+	DraftDelay time.Duration
+}
+
+// Defaults of Options.
+const (
+	DefaultExtend     = 5 * time.Minute
+	DefaultDraftDelay = 300 * time.Millisecond
+)
+
+// Draft is the user's unfinished answer: one Reply per prompt, with the
+// options as they are selected now and the text as typed (a choice's
+// free-text field too, even while its option is unselected), and the
+// attached images.
+type Draft struct {
+	Replies []ipc.Reply
+	Images  []ipc.Image
 }
 
 // View is the content of a question window. Create it with NewView, place
@@ -52,11 +82,26 @@ type View struct {
 	att       *attachments   // images; nil when the window has no reply box
 	onAttach  func()         // opens the file picker (set by Window)
 	async     func(func())   // runs slow work off the Fyne goroutine; tests run it inline
+	extendBtn *keyButton     // "+ time"; nil without a countdown
+	pinBtn    *keyButton     // pins the question (no deadline); nil without a countdown
+	hint      *widget.RichText
+	hintText  string // the footer's keyboard hint, shown unless a button's tip is
 
-	shownAt  time.Time
-	deadline time.Time // zero: no countdown
-	held     bool      // an edit stopped the countdown
-	done     bool
+	// after runs f on the Fyne goroutine once d has passed, unless the
+	// returned stop is called first; tests drive it by hand.
+	after func(d time.Duration, f func()) (stop func() bool)
+
+	shownAt    time.Time
+	deadline   time.Time     // zero: no countdown
+	pinned     bool          // the user removed the deadline
+	pinnedLeft time.Duration // what was left when pinned, restored on unpin
+	held       bool          // an edit stopped the countdown
+	done       bool
+
+	restoring bool        // RestoreDraft is setting the controls: not an edit
+	dirty     bool        // an edit not yet reported through OnDraft
+	draftStop func() bool // cancels the pending OnDraft; nil when none
+	draftGen  int         // identifies the pending OnDraft, so a stale timer does nothing
 }
 
 // NewView builds the view of q. onDone receives the one Answer.
@@ -64,7 +109,13 @@ func NewView(q ipc.Question, opts Options, onDone func(ipc.Answer)) *View {
 	if opts.Images == (imagepipe.Limits{}) {
 		opts.Images = imagepipe.Default()
 	}
-	v := &View{q: q, opts: opts, now: opts.Now, onDone: onDone, async: func(f func()) { go f() }}
+	if opts.Extend <= 0 {
+		opts.Extend = DefaultExtend
+	}
+	if opts.DraftDelay <= 0 {
+		opts.DraftDelay = DefaultDraftDelay
+	}
+	v := &View{q: q, opts: opts, now: opts.Now, onDone: onDone, async: func(f func()) { go f() }, after: afterOnFyne}
 	if v.now == nil {
 		v.now = time.Now
 	}
@@ -102,16 +153,58 @@ func (v *View) HasDraft() bool {
 	return false
 }
 
-// Tick advances the countdown to now; at zero the view ends with StatusTimeout.
+// Tick advances the countdown to now. At zero the view ends with
+// StatusTimeout, or, with Options.SubmitDraftOnTimeout and a non-empty
+// draft, submits the draft marked Auto.
 func (v *View) Tick(now time.Time) {
 	if v.done {
 		return
 	}
-	if !v.held && !v.deadline.IsZero() && !now.Before(v.deadline) {
+	if v.running() && !now.Before(v.deadline) {
+		if v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() {
+			a := v.collect()
+			a.Auto = true
+			v.finish(a, now)
+			return
+		}
 		v.finish(ipc.Answer{Status: ipc.StatusTimeout}, now)
 		return
 	}
 	v.updateCountdown(now)
+}
+
+// running reports whether the countdown is counting down.
+func (v *View) running() bool { return !v.deadline.IsZero() && !v.held && !v.pinned }
+
+// Extend adds Options.Extend to a running countdown (the "+ time" button,
+// Alt+T) and reports whether it did. It is not an edit: the countdown keeps
+// running.
+func (v *View) Extend() bool {
+	if v.done || !v.running() {
+		return false
+	}
+	v.deadline = v.deadline.Add(v.opts.Extend)
+	v.updateCountdown(v.now())
+	return true
+}
+
+// TogglePin removes the deadline (the pin button, Alt+P), for a decision
+// that must not lapse, or, pressed again, restores the countdown with the
+// time that was left. It reports whether there was a countdown to pin.
+func (v *View) TogglePin() bool {
+	if v.done || v.held || v.deadline.IsZero() {
+		return false
+	}
+	now := v.now()
+	if v.pinned {
+		v.pinned = false
+		v.deadline = now.Add(v.pinnedLeft)
+	} else {
+		v.pinned = true
+		v.pinnedLeft = max(v.deadline.Sub(now), 0)
+	}
+	v.updateCountdown(now)
+	return true
 }
 
 // Submit ends the view with the user's choices and text.
@@ -123,6 +216,11 @@ func (v *View) Submit() {
 		v.att.showProblem("Still preparing an image: submit again in a moment.")
 		return
 	}
+	v.finish(v.collect(), v.now())
+}
+
+// collect is the answer as it stands.
+func (v *View) collect() ipc.Answer {
 	replies := make([]ipc.Reply, len(v.prompts))
 	for i, p := range v.prompts {
 		replies[i] = p.reply()
@@ -131,7 +229,24 @@ func (v *View) Submit() {
 	if v.att != nil {
 		a.Images = v.att.images()
 	}
-	v.finish(a, v.now())
+	return a
+}
+
+// draftNonEmpty reports whether the answer as it stands holds something of
+// the user's: text, an image, or options other than the recommended ones.
+func (v *View) draftNonEmpty() bool {
+	if v.att != nil && v.att.set.Len() > 0 {
+		return true
+	}
+	for _, p := range v.prompts {
+		if p.p.EffectiveKind() != ipc.KindYesNo && strings.TrimSpace(p.reply().Text) != "" {
+			return true
+		}
+		if p.selectionChanged() {
+			return true
+		}
+	}
+	return false
 }
 
 // AttachImage attaches an image the user gave (dropped, picked): it is
@@ -201,14 +316,25 @@ func (v *View) answerYesNo(yes bool) bool {
 
 func (v *View) finish(a ipc.Answer, at time.Time) {
 	v.done = true
+	v.cancelDraft()
 	a.QuestionID = v.q.ID
 	a.ElapsedMS = at.Sub(v.shownAt).Milliseconds()
 	v.onDone(a)
 }
 
+// edited records an edit by the user: it holds the countdown and reports
+// the draft once the user pauses. Setting a restored draft is no edit.
+func (v *View) edited() {
+	if v.restoring || v.done {
+		return
+	}
+	v.hold()
+	v.scheduleDraft()
+}
+
 // hold stops the countdown: the user is answering.
 func (v *View) hold() {
-	if v.held || v.done {
+	if v.held || v.done || v.restoring {
 		return
 	}
 	v.held = true
@@ -221,9 +347,79 @@ func (v *View) updateCountdown(now time.Time) {
 		v.countdown.SetText("No time limit")
 	case v.held:
 		v.countdown.SetText("Countdown held")
+	case v.pinned:
+		v.countdown.SetText("Pinned · no time limit")
 	default:
 		left := int(v.deadline.Sub(now).Round(time.Second) / time.Second)
 		v.countdown.SetText(formatLeft(left))
+	}
+	v.syncCountdownButtons()
+}
+
+// syncCountdownButtons enables "+ time" while the countdown runs and the
+// pin until an edit holds the countdown for good.
+func (v *View) syncCountdownButtons() {
+	if v.extendBtn == nil {
+		return
+	}
+	setEnabled(v.extendBtn, v.running() && !v.done)
+	setEnabled(v.pinBtn, !v.held && !v.done)
+	label, tip := "Pin", "Pin: no time limit for this question (Alt+P)"
+	if v.pinned {
+		label, tip = "Unpin", "Unpin: the countdown resumes (Alt+P)"
+	}
+	if v.pinBtn.Text != label {
+		v.pinBtn.SetText(label)
+	}
+	if old := v.pinBtn.tip; old != tip {
+		v.pinBtn.tip = tip
+		if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
+			v.showHint(tip) // the pointer is on the pin
+		}
+	}
+}
+
+func setEnabled(b *keyButton, on bool) {
+	switch {
+	case on && b.Disabled():
+		b.Enable()
+	case !on && !b.Disabled():
+		b.Disable()
+	}
+}
+
+// formatExtend names what "+ time" adds: "+5 min", "+90 s".
+func formatExtend(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("+%d min", d/time.Minute)
+	}
+	return fmt.Sprintf("+%d s", (d+time.Second/2)/time.Second)
+}
+
+// describeExtend is formatExtend in words, for the button's tip.
+func describeExtend(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return fmt.Sprintf("%d seconds", (d+time.Second/2)/time.Second)
+}
+
+// showHint implements keyHandler: the footer's hint line shows tip while
+// the pointer is over a button that has one, and the keyboard hint again
+// for "".
+func (v *View) showHint(tip string) {
+	if v.hint == nil {
+		return
+	}
+	if tip == "" {
+		tip = v.hintText
+	}
+	if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text != tip {
+		seg.Text = tip
+		v.hint.Refresh()
 	}
 }
 
@@ -253,6 +449,10 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		return true
 	}
 	switch k := altKey(s); {
+	case k == fyne.KeyT:
+		return v.Extend()
+	case k == fyne.KeyP:
+		return v.TogglePin()
 	case k == fyne.KeyY:
 		return v.answerYesNo(true)
 	case k == fyne.KeyN:
@@ -277,6 +477,8 @@ func (v *View) Shortcuts() []fyne.Shortcut {
 	add(fyne.KeyO, fyne.KeyModifierControl)
 	add(fyne.KeyY, fyne.KeyModifierAlt)
 	add(fyne.KeyN, fyne.KeyModifierAlt)
+	add(fyne.KeyT, fyne.KeyModifierAlt)
+	add(fyne.KeyP, fyne.KeyModifierAlt)
 	for d := '1'; d <= '9'; d++ {
 		add(fyne.KeyName(string(d)), fyne.KeyModifierAlt)
 	}
@@ -325,10 +527,18 @@ func (v *View) build() fyne.CanvasObject {
 
 	top := container.NewHBox()
 	if v.q.Title != "" {
-		top.Add(newChip(v.q.Title))
+		// Centred: the row is as tall as the countdown's buttons.
+		top.Add(container.NewVBox(layout.NewSpacer(), newChip(v.q.Title), layout.NewSpacer()))
 	}
 	top.Add(layout.NewSpacer())
 	top.Add(v.countdown)
+	if !v.deadline.IsZero() {
+		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
+		v.extendBtn.tip = "Add " + describeExtend(v.opts.Extend) + " to the countdown (Alt+T)"
+		v.pinBtn = newKeyButton("Pin", nil, v, func() { v.TogglePin() })
+		top.Add(v.extendBtn)
+		top.Add(v.pinBtn)
+	}
 
 	scroll := container.NewVScroll(container.NewPadded(body))
 	return container.NewBorder(top, bottom, nil, nil, scroll)
@@ -412,10 +622,11 @@ func (v *View) footer() fyne.CanvasObject {
 		buttons = append(buttons, submit)
 		hint = "Ctrl+Enter submit · " + hint
 	}
-	hintText := caption(hint)
-	hintText.Wrapping = fyne.TextWrapOff
-	hintText.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), container.NewVBox(layout.NewSpacer(), hintText, layout.NewSpacer()))
+	v.hintText = hint
+	v.hint = caption(hint)
+	v.hint.Wrapping = fyne.TextWrapOff
+	v.hint.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer()))
 }
 
 func (v *View) hasKind(k ipc.PromptKind) bool {

@@ -307,16 +307,26 @@ func TestWindowLooks(t *testing.T) {
 	loop := []ipc.Field{{Label: "Loop", Value: "auth-refactor"}, {Label: "Phase", Value: "verify"},
 		{Label: "Success criteria", Value: "all tests green, no new warnings"}}
 	for _, tc := range []struct {
-		name string
-		q    ipc.Question
+		name  string
+		q     ipc.Question
+		setup func(w *Window)
 	}{
 		{"options", ipc.Question{ID: "1", Title: "Plan", Prompts: []ipc.Prompt{{
 			Markdown:    "## Refactor the auth module?\n\nI would move `session.go` to **PyJWT 2.x**.",
 			Options:     []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first", Description: "slower, safer"}},
 			Placeholder: "Anything to add?",
-		}}}},
-		{"yesno", ipc.Question{ID: "2", Title: "Deploy", Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Deploy to **staging**?"}}}},
-		{"context", ipc.Question{ID: "3", Context: loop, Prompts: []ipc.Prompt{{Markdown: "Is the evidence enough?"}}}},
+		}}}, nil},
+		{"yesno", ipc.Question{ID: "2", Title: "Deploy", Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Deploy to **staging**?"}}}, nil},
+		{"context", ipc.Question{ID: "3", Context: loop, Prompts: []ipc.Prompt{{Markdown: "Is the evidence enough?"}}}, nil},
+		// A draft restored after a restart, the question pinned.
+		{"pinned", ipc.Question{ID: "4", Title: "Migrate", Prompts: []ipc.Prompt{{
+			Markdown: "Drop the legacy `users_v1` table?",
+			Options:  []ipc.Option{{Label: "Drop it"}, {Label: "Keep a backup first", Default: true}},
+		}}}, func(w *Window) {
+			w.View().RestoreDraft(Draft{Replies: []ipc.Reply{{Selected: []string{"Keep a backup first"},
+				Text: "Only after the export has been verified."}}})
+			w.View().TogglePin()
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
@@ -324,6 +334,9 @@ func TestWindowLooks(t *testing.T) {
 			w := NewWindow(a, tc.q, Options{DefaultTimeout: 10 * time.Minute, Now: c.Now}, func(ipc.Answer) {})
 			w.Fyne().Resize(fyne.NewSize(560, 420))
 			w.Show()
+			if tc.setup != nil {
+				tc.setup(w)
+			}
 			w.Fyne().Content().Refresh()
 			test.AssertImageMatches(t, "question/"+tc.name+".png", w.Fyne().Canvas().Capture())
 			w.Close()

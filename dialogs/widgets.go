@@ -20,6 +20,8 @@ type keyHandler interface {
 	escape()
 	// pasteInto handles a paste into e and reports whether it did.
 	pasteInto(e *replyEntry, s fyne.Shortcut) bool
+	// showHint shows a button's tip in the hint line; "" restores the hint.
+	showHint(tip string)
 }
 
 // replyEntry is the multi-line reply box. Focused multi-line entries receive
@@ -80,10 +82,13 @@ func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
 	c.Check.TypedKey(k)
 }
 
-// keyButton is a button that keeps Escape working while it has focus.
+// keyButton is a button that keeps Escape working while it has focus and,
+// when it has a tip, shows it in the window's hint line while the pointer
+// is over it (Fyne has no tooltips, and an overlay would take the focus).
 type keyButton struct {
 	widget.Button
 	keys keyHandler
+	tip  string
 }
 
 func newKeyButton(label string, icon fyne.Resource, keys keyHandler, tapped func()) *keyButton {
@@ -102,6 +107,22 @@ func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	b.Button.TypedKey(k)
+}
+
+// MouseIn shows the tip.
+func (b *keyButton) MouseIn(e *desktop.MouseEvent) {
+	b.Button.MouseIn(e)
+	if b.tip != "" {
+		b.keys.showHint(b.tip)
+	}
+}
+
+// MouseOut hides the tip.
+func (b *keyButton) MouseOut() {
+	b.Button.MouseOut()
+	if b.tip != "" {
+		b.keys.showHint("")
+	}
 }
 
 // isSubmit reports whether s is Ctrl+Enter.

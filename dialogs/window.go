@@ -86,11 +86,13 @@ func (w *Window) Focus() {
 	}
 }
 
-// Close closes the window without an answer (the caller went away).
+// Close closes the window. Without an answer (the caller went away) the
+// view first reports its draft if an edit is unreported.
 func (w *Window) Close() {
 	if w.closed {
 		return
 	}
+	w.view.FlushDraft()
 	w.closed = true
 	close(w.stop)
 	w.win.Close()

@@ -48,6 +48,7 @@ func TestMain(m *testing.M) {
 		"FEEDBACK_SOCKET=" + socket,
 		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"), // the app's database
 		"FEEDBACK_TIMEOUT=600",
 	}
 	code := m.Run()

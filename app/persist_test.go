@@ -1,0 +1,312 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"feedback/ipc"
+	"feedback/store"
+)
+
+// fakeStore is a Persister that records its calls and can be slowed down
+// like a database locked by another process.
+type fakeStore struct {
+	mu          sync.Mutex
+	calls       []string
+	drafts      map[string]store.Draft
+	undelivered map[string]ipc.Answer
+	gate        chan struct{} // when not nil, every call waits for it to close
+}
+
+func newFakeStore() *fakeStore {
+	return &fakeStore{drafts: map[string]store.Draft{}, undelivered: map[string]ipc.Answer{}}
+}
+
+func (f *fakeStore) record(format string, args ...any) {
+	f.mu.Lock()
+	gate := f.gate
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+	f.mu.Unlock()
+}
+
+func (f *fakeStore) log() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+func (f *fakeStore) SaveQuestion(q ipc.Question, _ time.Time) error {
+	f.record("question %s", q.ID)
+	return nil
+}
+
+func (f *fakeStore) SaveDraft(id string, d store.Draft) error {
+	f.record("draft %s %q", id, d.Replies[0].Text)
+	f.mu.Lock()
+	f.drafts[id] = d
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeStore) Draft(id string) (store.Draft, bool, error) {
+	f.record("read draft %s", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	d, ok := f.drafts[id]
+	return d, ok, nil
+}
+
+func (f *fakeStore) SaveAnswer(a ipc.Answer, _ time.Time, delivered bool) error {
+	f.record("answer %s %s delivered=%v", a.QuestionID, a.Status, delivered)
+	return nil
+}
+
+func (f *fakeStore) MarkWithdrawn(id string, _ time.Time) error {
+	f.record("withdrawn %s", id)
+	return nil
+}
+
+func (f *fakeStore) MarkDelivered(id string) error {
+	f.record("delivered %s", id)
+	f.mu.Lock()
+	delete(f.undelivered, id)
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeStore) Undelivered(id string) (ipc.Answer, bool, error) {
+	f.record("read answer %s", id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	a, ok := f.undelivered[id]
+	return a, ok, nil
+}
+
+func (f *fakeStore) Close() error { return nil }
+
+func inboxWith(p Persister) (*Inbox, *fakeUI) {
+	ui := newFakeUI()
+	return NewPersistentInbox(ui, nil, func() (Persister, error) { return p, nil }), ui
+}
+
+// writes drops the reads from a call log.
+func writes(calls []string) []string {
+	var w []string
+	for _, c := range calls {
+		if len(c) < 5 || c[:5] != "read " {
+			w = append(w, c)
+		}
+	}
+	return w
+}
+
+func wantCalls(t *testing.T, in *Inbox, fs *fakeStore, want ...string) {
+	t.Helper()
+	in.Close(5 * time.Second)
+	if got := writes(fs.log()); !reflect.DeepEqual(got, want) {
+		t.Errorf("database calls:\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestPersistsQuestionDraftAndAnswer(t *testing.T) {
+	fs := newFakeStore()
+	in, ui := inboxWith(fs)
+	ch := ask(context.Background(), in, q("a"))
+	ui.waitShown(t, "a")
+	ui.draft("a", store.Draft{Replies: []ipc.Reply{{Text: "hal"}}})
+	ui.draft("a", store.Draft{Replies: []ipc.Reply{{Text: "half"}}})
+	ui.answer("a", ipc.Answer{QuestionID: "a", Status: ipc.StatusAnswered})
+	if r := result(t, ch); r.err != nil {
+		t.Fatal(r.err)
+	}
+	in.Close(5 * time.Second)
+	got := writes(fs.log())
+	// A draft not yet written when the next arrives is folded into it.
+	if got[0] != "question a" || got[len(got)-2] != `draft a "half"` || got[len(got)-1] != "answer a answered delivered=true" {
+		t.Errorf("database calls = %q", got)
+	}
+}
+
+func TestWithdrawnQuestionIsMarked(t *testing.T) {
+	fs := newFakeStore()
+	in, ui := inboxWith(fs)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, q("w"))
+	ui.waitShown(t, "w")
+	cancel()
+	result(t, ch)
+	ui.draft("w", store.Draft{Replies: []ipc.Reply{{Text: "kept"}}}) // the window's last draft, as it closes
+	wantCalls(t, in, fs, "question w", "withdrawn w", `draft w "kept"`)
+}
+
+func TestAnswerNobodyReceivedIsStoredUndelivered(t *testing.T) {
+	fs := newFakeStore()
+	in, ui := inboxWith(fs)
+	kq := q("k")
+	kq.KeepOpen = true
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, kq)
+	ui.waitShown(t, "k")
+	cancel()
+	result(t, ch)
+	ui.answer("k", ipc.Answer{QuestionID: "k", Status: ipc.StatusAnswered})
+	r := result(t, ask(context.Background(), in, ipc.Question{ID: "k", AttachOnly: true}))
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	wantCalls(t, in, fs, "question k", "answer k answered delivered=false", "delivered k")
+}
+
+// After a restart the kept answer is only in the database: an ask with its
+// id returns it at once, without a window, and retires it.
+func TestStoredAnswerIsReturnedAtOnce(t *testing.T) {
+	fs := newFakeStore()
+	want := ipc.Answer{QuestionID: "s", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "from before"}}}
+	fs.undelivered["s"] = want
+	in, ui := inboxWith(fs)
+	r := result(t, ask(context.Background(), in, q("s")))
+	if r.err != nil || !reflect.DeepEqual(r.a, want) {
+		t.Fatalf("Ask = %+v, %v", r.a, r.err)
+	}
+	if ui.shows != 0 {
+		t.Error("a window opened for an answered question")
+	}
+	wantCalls(t, in, fs, "delivered s")
+}
+
+func TestStoredDraftIsRestored(t *testing.T) {
+	fs := newFakeStore()
+	d := store.Draft{Replies: []ipc.Reply{{Selected: []string{"B"}, Text: "typed before the crash"}}}
+	fs.drafts["d"] = d
+	in, ui := inboxWith(fs)
+	ch := ask(context.Background(), in, q("d"))
+	ui.waitShown(t, "d")
+	if got := ui.restored["d"]; got == nil || !reflect.DeepEqual(*got, d) {
+		t.Errorf("restored = %+v, want %+v", got, d)
+	}
+	ui.answer("d", ipc.Answer{QuestionID: "d", Status: ipc.StatusAnswered})
+	result(t, ch)
+	in.Close(5 * time.Second)
+}
+
+// A database that blocks (locked by another process) delays a new window
+// by at most lookupTimeout, and a draft never waits for it.
+func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
+	fs := newFakeStore()
+	fs.gate = make(chan struct{})
+	in, ui := inboxWith(fs)
+	start := time.Now()
+	ch := ask(context.Background(), in, q("slow"))
+	ui.waitShown(t, "slow")
+	if waited := time.Since(start); waited > lookupTimeout+time.Second {
+		t.Errorf("the window waited %v for the database", waited)
+	}
+	drafted := make(chan struct{})
+	go func() {
+		ui.draft("slow", store.Draft{Replies: []ipc.Reply{{Text: "x"}}})
+		close(drafted)
+	}()
+	select {
+	case <-drafted:
+	case <-time.After(time.Second):
+		t.Fatal("reporting a draft waited for the database")
+	}
+	ui.answer("slow", ipc.Answer{QuestionID: "slow", Status: ipc.StatusAnswered})
+	if r := result(t, ch); r.err != nil {
+		t.Fatal(r.err)
+	}
+	close(fs.gate) // the lock goes away: everything queued is written, in order
+	wantCalls(t, in, fs, "question slow", `draft slow "x"`, "answer slow answered delivered=true")
+}
+
+func TestNoDatabaseStillAsks(t *testing.T) {
+	ui := newFakeUI()
+	in := NewPersistentInbox(ui, nil, func() (Persister, error) { return nil, errors.New("locked") })
+	ch := ask(context.Background(), in, q("n"))
+	ui.waitShown(t, "n")
+	ui.draft("n", store.Draft{Replies: []ipc.Reply{{Text: "x"}}})
+	ui.answer("n", ipc.Answer{QuestionID: "n", Status: ipc.StatusAnswered})
+	if r := result(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered {
+		t.Fatalf("Ask = %+v, %v", r.a, r.err)
+	}
+	in.Close(time.Second)
+}
+
+// With the real store: a draft and a kept answer survive a restart (a new
+// inbox on the same file), and a question the last run left open is
+// withdrawn with its draft kept.
+func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	open := func() (Persister, error) { return openStore(path, discard) }
+
+	ui := newFakeUI()
+	in := NewPersistentInbox(ui, nil, open)
+	draftQ := q("crash")
+	go in.Ask(context.Background(), draftQ, func(ipc.Event) {}) // the app dies before an answer
+	ui.waitShown(t, "crash")
+	want := store.Draft{Replies: []ipc.Reply{{Text: "typed before the crash"}}}
+	ui.draft("crash", want)
+	kq := q("kept")
+	kq.KeepOpen = true
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, kq)
+	ui.waitShown(t, "kept")
+	cancel()
+	result(t, ch)
+	answer := ipc.Answer{QuestionID: "kept", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "late"}}}
+	ui.answer("kept", answer)
+	in.Close(5 * time.Second)
+
+	ui = newFakeUI()
+	in = NewPersistentInbox(ui, nil, open)
+	defer in.Close(5 * time.Second)
+	r := result(t, ask(context.Background(), in, ipc.Question{ID: "kept", AttachOnly: true}))
+	if r.err != nil || !reflect.DeepEqual(r.a.Replies, answer.Replies) {
+		t.Fatalf("kept answer after the restart: %+v, %v", r.a, r.err)
+	}
+	r = result(t, ask(context.Background(), in, ipc.Question{ID: "kept", AttachOnly: true}))
+	if !errors.Is(r.err, &ipc.Error{Code: ipc.CodeNotFound}) {
+		t.Errorf("the kept answer was delivered twice: %v", r.err)
+	}
+	ch = ask(context.Background(), in, draftQ)
+	ui.waitShown(t, "crash")
+	if got := ui.restored["crash"]; got == nil || !reflect.DeepEqual(got.Replies, want.Replies) {
+		t.Errorf("restored draft = %+v, want %+v", got, want)
+	}
+	ui.answer("crash", ipc.Answer{QuestionID: "crash", Status: ipc.StatusAnswered})
+	result(t, ch)
+}
+
+func TestDatabasePath(t *testing.T) {
+	t.Setenv("FEEDBACK_DB", "/tmp/x.db")
+	if got := databasePath("", discard); got != "/tmp/x.db" {
+		t.Errorf("FEEDBACK_DB: %q", got)
+	}
+	if got := databasePath("/cfg.db", discard); got != "/cfg.db" {
+		t.Errorf("configured: %q", got)
+	}
+	t.Setenv("FEEDBACK_DB", "off")
+	if got := databasePath("", discard); got != "" {
+		t.Errorf("off: %q", got)
+	}
+	t.Setenv("FEEDBACK_DB", "")
+	t.Setenv("XDG_DATA_HOME", "/data")
+	if got := databasePath("", discard); got != "/data/feedback/feedback.db" {
+		t.Errorf("default: %q", got)
+	}
+}
+
+var discard = slog.New(slog.DiscardHandler)

@@ -1,0 +1,176 @@
+package dialogs
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	_ "image/jpeg" // the decoders of the attachments' encodings, for RestoreDraft
+	_ "image/png"
+	"slices"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"feedback/imagepipe"
+	"feedback/ipc"
+)
+
+// Drafts: every edit (typing, an option, an image added or removed) marks
+// the view dirty and (re)starts a timer; when the user pauses for
+// Options.DraftDelay the view reports the whole draft through
+// Options.OnDraft. Closing the view without an answer reports a draft that
+// is still dirty at once, so nothing typed is lost when the question is
+// withdrawn. An answer ends the drafts: no draft is reported after it.
+
+// afterOnFyne runs f on the Fyne goroutine after d, unless stopped first.
+func afterOnFyne(d time.Duration, f func()) func() bool {
+	return time.AfterFunc(d, func() { fyne.Do(f) }).Stop
+}
+
+// scheduleDraft reports the draft once the user has paused.
+func (v *View) scheduleDraft() {
+	if v.opts.OnDraft == nil || v.done {
+		return
+	}
+	v.dirty = true
+	if v.draftStop != nil {
+		v.draftStop()
+	}
+	v.draftGen++
+	gen := v.draftGen
+	v.draftStop = v.after(v.opts.DraftDelay, func() {
+		if gen == v.draftGen {
+			v.draftStop = nil
+			v.FlushDraft()
+		}
+	})
+}
+
+// cancelDraft drops a pending report: the question has ended.
+func (v *View) cancelDraft() {
+	if v.draftStop != nil {
+		v.draftStop()
+		v.draftStop = nil
+	}
+	v.draftGen++
+	v.dirty = false
+}
+
+// FlushDraft reports the draft now if an edit is unreported; the window
+// calls it when it closes without an answer. It does nothing once the view
+// has ended.
+func (v *View) FlushDraft() {
+	if !v.dirty || v.done || v.opts.OnDraft == nil {
+		return
+	}
+	if v.draftStop != nil {
+		v.draftStop()
+		v.draftStop = nil
+	}
+	v.draftGen++
+	v.dirty = false
+	v.opts.OnDraft(v.Draft())
+}
+
+// Draft is the user's unfinished answer as it stands.
+func (v *View) Draft() Draft {
+	d := Draft{Replies: make([]ipc.Reply, len(v.prompts))}
+	for i, p := range v.prompts {
+		d.Replies[i] = p.draftReply()
+	}
+	if v.att != nil {
+		d.Images = v.att.images()
+	}
+	return d
+}
+
+// RestoreDraft puts an earlier draft of this question back into the view:
+// reply text, option selections and images. Call it before the user edits;
+// it is not an edit itself, so it neither holds the countdown nor reports
+// a draft. Replies beyond the prompts and labels no option has are ignored
+// (the question may have changed); an image that no longer fits the limits
+// is named in the attachments' problem line.
+func (v *View) RestoreDraft(d Draft) {
+	if v.done {
+		return
+	}
+	v.restoring = true
+	defer func() { v.restoring = false }()
+	for i, r := range d.Replies {
+		if i < len(v.prompts) {
+			v.prompts[i].restore(r)
+		}
+	}
+	if v.att != nil {
+		for _, img := range d.Images {
+			v.att.restore(img)
+		}
+	}
+}
+
+// draftReply is the prompt's state for a draft: reply() plus a choice's
+// free-text field even while its option is unselected.
+func (pv *promptView) draftReply() ipc.Reply {
+	r := pv.reply()
+	if pv.entry != nil {
+		r.Text = pv.entry.Text
+	}
+	return r
+}
+
+// restore sets the prompt's controls from a draft's reply.
+func (pv *promptView) restore(r ipc.Reply) {
+	if len(pv.options) > 0 {
+		// Unselect first, so that a single choice ends with the draft's option.
+		for j, o := range pv.options {
+			if !slices.Contains(r.Selected, pv.labels[j]) && o.selected() {
+				o.setSelected(false)
+			}
+		}
+		for j, o := range pv.options {
+			if slices.Contains(r.Selected, pv.labels[j]) && !o.selected() {
+				o.setSelected(true)
+			}
+		}
+		pv.syncFreeText()
+	}
+	if pv.entry != nil && pv.p.EffectiveKind() != ipc.KindYesNo {
+		pv.entry.SetText(r.Text)
+		// The cursor goes to the end, so that typing carries on the draft.
+		pv.entry.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+	}
+}
+
+// selectionChanged reports whether the options differ from the recommended ones.
+func (pv *promptView) selectionChanged() bool {
+	for j, o := range pv.options {
+		if o.selected() != pv.defaults[j] {
+			return true
+		}
+	}
+	return false
+}
+
+// restore shows an image of a restored draft. It was processed when it was
+// first attached, so it is only measured, not processed again.
+func (a *attachments) restore(img ipc.Image) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	if err != nil {
+		a.showProblem(fmt.Sprintf("%s from your draft could not be restored: %v", displayName(img.Name), err))
+		return
+	}
+	pi := imagepipe.Image{MIME: img.MIME, Data: img.Data, Width: cfg.Width, Height: cfg.Height,
+		Name: img.Name, OriginalBytes: len(img.Data)}
+	if err := a.set.Add(pi); err != nil {
+		a.showProblem(err.Error())
+		return
+	}
+	a.addCard(pi)
+}
+
+func displayName(name string) string {
+	if name == "" {
+		return "An image"
+	}
+	return name
+}

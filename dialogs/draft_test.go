@@ -1,0 +1,216 @@
+package dialogs
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// drafts collects the drafts a view reports and drives its debounce timer
+// by hand.
+type drafts struct {
+	got     []Draft
+	pending []func() // timers started, in order
+	delays  []time.Duration
+}
+
+func (d *drafts) report(dr Draft) { d.got = append(d.got, dr) }
+
+func (d *drafts) after(delay time.Duration, f func()) func() bool {
+	d.pending = append(d.pending, f)
+	d.delays = append(d.delays, delay)
+	return func() bool { return true }
+}
+
+// fire runs every timer started so far, as if the delay had passed; timers
+// superseded by a later edit must do nothing.
+func (d *drafts) fire() {
+	p := d.pending
+	d.pending = nil
+	for _, f := range p {
+		f()
+	}
+}
+
+func newDraftView(t *testing.T, q ipc.Question, opts Options) (*View, *recorder, *drafts) {
+	t.Helper()
+	d := &drafts{}
+	opts.OnDraft = d.report
+	v, r, _ := newTestView(t, q, opts)
+	v.after = d.after
+	inline(v)
+	return v, r, d
+}
+
+func TestDraftIsReportedWhenTheUserPauses(t *testing.T) {
+	v, _, d := newDraftView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}, {Label: "B"}}}), Options{})
+	e := v.prompts[0].entry
+	test.Type(e, "hal")
+	v.ToggleOption(2)
+	test.Type(e, "f")
+	if len(d.got) != 0 {
+		t.Fatal("a draft was reported while the user was still typing")
+	}
+	if d.delays[0] != DefaultDraftDelay {
+		t.Errorf("delay = %v, want %v", d.delays[0], DefaultDraftDelay)
+	}
+	d.fire()
+	want := []Draft{{Replies: []ipc.Reply{{Selected: []string{"B"}, Text: "half"}}}}
+	if !reflect.DeepEqual(d.got, want) {
+		t.Errorf("drafts = %+v, want one: %+v", d.got, want)
+	}
+	v.FlushDraft()
+	if len(d.got) != 1 {
+		t.Error("a draft was reported again without an edit")
+	}
+}
+
+func TestDraftImagesAreReported(t *testing.T) {
+	v, _, d := newDraftView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v.AttachImage("a.png", pngOf(t, 10, 10))
+	d.fire()
+	if len(d.got) != 1 || len(d.got[0].Images) != 1 || d.got[0].Images[0].Name != "a.png" {
+		t.Fatalf("drafts = %+v", d.got)
+	}
+	v.att.remove(v.att.cards[0])
+	d.fire()
+	if len(d.got) != 2 || len(d.got[1].Images) != 0 {
+		t.Errorf("after removing the image: %+v", d.got)
+	}
+}
+
+// Closing the window without an answer (the caller went away) reports the
+// last edit at once; an answer ends the drafts.
+func TestDraftOnClose(t *testing.T) {
+	t.Run("withdrawn", func(t *testing.T) {
+		a := test.NewTempApp(t)
+		d := &drafts{}
+		w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, OnDraft: d.report}, func(ipc.Answer) {})
+		w.View().after = d.after
+		w.Show()
+		test.Type(w.View().prompts[0].entry, "unsent")
+		w.Close()
+		if len(d.got) != 1 || d.got[0].Replies[0].Text != "unsent" {
+			t.Fatalf("drafts = %+v", d.got)
+		}
+		d.fire()
+		if len(d.got) != 1 {
+			t.Error("the pending timer reported again after the close")
+		}
+	})
+	t.Run("answered", func(t *testing.T) {
+		v, r, d := newDraftView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+		test.Type(v.prompts[0].entry, "done")
+		v.Submit()
+		d.fire()
+		v.FlushDraft()
+		if len(d.got) != 0 {
+			t.Errorf("a draft after the answer: %+v", d.got)
+		}
+		r.only(t)
+	})
+}
+
+// A choice's free-text field is in the draft even while its option is
+// unselected, so switching options back and forth loses nothing.
+func TestDraftKeepsHiddenFreeText(t *testing.T) {
+	v, _, d := newDraftView(t, question(ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: "?",
+		Options: []ipc.Option{{Label: "A"}, {Label: "Other", FreeText: true}}}), Options{})
+	v.ToggleOption(2)
+	test.Type(v.prompts[0].entry, "mine")
+	v.ToggleOption(1)
+	d.fire()
+	want := ipc.Reply{Selected: []string{"A"}, Text: "mine"}
+	if got := d.got[len(d.got)-1].Replies[0]; !reflect.DeepEqual(got, want) {
+		t.Errorf("draft = %+v, want %+v", got, want)
+	}
+}
+
+func TestRestoreDraft(t *testing.T) {
+	q := ipc.Question{ID: "r", TimeoutSeconds: 60, Prompts: []ipc.Prompt{
+		{Markdown: "Which?", Options: []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Tests"}, {Label: "Docs"}}},
+		{Kind: ipc.KindChoice, Single: true, Markdown: "Layout?",
+			Options: []ipc.Option{{Label: "By type", Default: true}, {Label: "Other", FreeText: true}}},
+	}}
+	img := pngOf(t, 64, 32)
+	draft := Draft{
+		Replies: []ipc.Reply{
+			{Selected: []string{"Tests", "Docs"}, Text: "keep the API"},
+			{Selected: []string{"Other"}, Text: "by project"},
+		},
+		Images: []ipc.Image{{MIME: "image/png", Name: "shot.png", Data: img}},
+	}
+	v, r, d := newDraftView(t, q, Options{})
+	v.RestoreDraft(draft)
+
+	if got := v.prompts[0].entry.Text; got != "keep the API" {
+		t.Errorf("reply box = %q", got)
+	}
+	var sel []bool
+	for _, o := range v.options {
+		sel = append(sel, o.selected())
+	}
+	if want := []bool{false, true, true, false, true}; !reflect.DeepEqual(sel, want) {
+		t.Errorf("options = %v, want %v", sel, want)
+	}
+	if p := v.prompts[1]; !p.entry.Visible() || p.entry.Text != "by project" {
+		t.Errorf("free text = %q (visible %v)", p.entry.Text, p.entry.Visible())
+	}
+	if len(v.att.cards) != 1 || !v.att.box.Visible() {
+		t.Errorf("%d attachment cards (visible %v)", len(v.att.cards), v.att.box.Visible())
+	}
+	// Restoring is not the user answering now: the countdown runs, and
+	// nothing is reported as a new draft (until the user types).
+	if v.held || v.countdown.Text != "1:00 left" {
+		t.Errorf("countdown = %q (held %v)", v.countdown.Text, v.held)
+	}
+	d.fire()
+	if len(d.got) != 0 {
+		t.Errorf("restoring reported a draft: %+v", d.got)
+	}
+
+	test.Type(v.prompts[0].entry, ", please") // typing carries on at the end
+	v.Submit()
+	a := r.only(t)
+	wantReplies := []ipc.Reply{{Selected: []string{"Tests", "Docs"}, Text: "keep the API, please"}, {Selected: []string{"Other"}, Text: "by project"}}
+	if !reflect.DeepEqual(a.Replies, wantReplies) {
+		t.Errorf("replies = %+v, want %+v", a.Replies, wantReplies)
+	}
+	if len(a.Images) != 1 || !reflect.DeepEqual(a.Images[0].Data, img) || a.Images[0].Name != "shot.png" {
+		t.Errorf("images = %d", len(a.Images))
+	}
+}
+
+func TestRestoreDraftToleratesAChangedQuestion(t *testing.T) {
+	v, _, _ := newDraftView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}}), Options{})
+	v.RestoreDraft(Draft{
+		Replies: []ipc.Reply{{Selected: []string{"gone"}, Text: "t"}, {Text: "no such prompt"}},
+		Images:  []ipc.Image{{MIME: "image/png", Name: "bad.png", Data: []byte("not an image")}},
+	})
+	if v.prompts[0].entry.Text != "t" || v.options[0].selected() {
+		t.Errorf("text %q, A selected %v", v.prompts[0].entry.Text, v.options[0].selected())
+	}
+	if !v.att.problem.Visible() {
+		t.Error("an image that could not be restored is not explained")
+	}
+}
+
+func TestRestoredMultiLineDraftContinuesAtTheEnd(t *testing.T) {
+	a := test.NewTempApp(t)
+	r := &recorder{}
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
+	w.Show()
+	defer w.Close()
+	long := "first line\n" + strings.Repeat("a rather long second line that wraps ", 6)
+	w.View().RestoreDraft(Draft{Replies: []ipc.Reply{{Text: long}}})
+	test.Type(w.View().prompts[0].entry, "END")
+	w.View().Submit()
+	if got := r.only(t).Replies[0].Text; got != long+"END" {
+		t.Errorf("text = %q", got)
+	}
+}
