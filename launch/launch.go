@@ -18,6 +18,11 @@ import (
 // StartWait bounds how long Connect waits for a freshly started app.
 const StartWait = 15 * time.Second
 
+// helloWait bounds the first look at the socket: an app that accepts the
+// connection but never answers must not hold Connect beyond StartWait plus
+// this.
+const helloWait = 5 * time.Second
+
 // ErrNoDisplay means the app cannot show windows here.
 var ErrNoDisplay = errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 
@@ -59,13 +64,19 @@ func Start() error {
 }
 
 // Connect returns a client of the running app, starting the app first when
-// none answers on the socket. It waits at most StartWait for a started app.
+// none answers on the socket. It waits at most StartWait for a started app,
+// and at most StartWait plus 5 s in all.
 func Connect(ctx context.Context) (*ipc.Client, error) {
 	path, err := ipc.SocketPath()
 	if err != nil {
 		return nil, err
 	}
-	c, err := ipc.Connect(ctx, path, Start, StartWait)
+	cctx, cancel := context.WithTimeout(ctx, StartWait+helloWait)
+	defer cancel()
+	c, err := ipc.Connect(cctx, path, Start, StartWait)
+	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
+		err = fmt.Errorf("%w: the app at %s did not answer within %v", ipc.ErrNotRunning, path, StartWait+helloWait)
+	}
 	if err != nil {
 		if errors.Is(err, ErrNoDisplay) {
 			return nil, err

@@ -117,7 +117,33 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 			return humanPending(req.id, req)
 		},
 		render: func(a ipc.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) },
+		chat:   func(cause error) *mcp.CallToolResult { return humanNeedsInput(q, req, cause) },
 	}, nil
+}
+
+// humanNeedsInput is the result when no window can ask and the client
+// offers no form: the content and the choices, for the agent to ask in
+// chat.
+func humanNeedsInput(q ipc.Question, req *humanRequest, cause error) *mcp.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The decision window cannot be shown (%s). Nothing was chosen. Ask the human in chat:\n", failureCause(cause))
+	if q.Title != "" {
+		b.WriteString(q.Title + "\n")
+	}
+	for _, f := range q.Context {
+		fmt.Fprintf(&b, "%s: %s\n", f.Label, f.Value)
+	}
+	b.WriteString(q.Prompts[0].Markdown + "\nChoices (choose one):")
+	for i, c := range req.choices {
+		fmt.Fprintf(&b, "\n- %s (id %s)", c.Label, c.ID)
+		if q.Prompts[0].Options[i].Default {
+			b.WriteString(" (recommended)")
+		}
+	}
+	res := humanResult{Status: humanNeedsUserInput, RequestID: req.id, Message: b.String(),
+		NextStep: "Ask the human this yourself, in chat, and wait for their choice; do not guess."}
+	req.passThrough(&res)
+	return humanToolResult(res)
 }
 
 // pendingWait is Settings.PendingWaitSeconds as a duration, at least 1 s.
@@ -369,6 +395,8 @@ const (
 	humanPendingS = "pending"
 	humanDeclined = "declined"
 	humanExpired  = "expired"
+	// humanNeedsUserInput: no window could be shown; ask in chat.
+	humanNeedsUserInput = "needs_user_input"
 )
 
 // humanResult is the structuredContent of every ask_human and

@@ -60,10 +60,28 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 		return prepared{}, err
 	}
 	p := phrasesFor(env.settings.Language)
+	q.ID = env.questionID("ask_user_question", q)
 	return prepared{
 		question: q,
 		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) },
+		pending:  func() *mcp.CallToolResult { return auqStatusResult("pending", p.pending, q.ID, qs) },
+		chat: func(cause error) *mcp.CallToolResult {
+			return auqStatusResult(statusNeedsUserInput, fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q)), q.ID, qs)
+		},
 	}, nil
+}
+
+// auqNeedsUserInput is the text when no window can ask: %s the cause, %s
+// the questions with their options.
+const auqNeedsUserInput = "The question window cannot be shown (%s). Nothing was answered. Ask the user these questions in chat yourself and wait for the answers; do not guess:\n\n%s"
+
+// auqStatusResult is a result without answers: every question "unanswered".
+func auqStatusResult(status, text, id string, qs []auqQuestion) *mcp.CallToolResult {
+	res := auqResult{Status: status, QuestionID: id, Answers: make([]auqAnswer, len(qs))}
+	for i, q := range qs {
+		res.Answers[i] = auqAnswer{Question: q.question, Header: q.header, Status: "unanswered", Selected: []string{}}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, StructuredContent: res}
 }
 
 // normalizeAskUserQuestion applies seed 001's rules. An error is an
@@ -183,8 +201,9 @@ type auqAnswer struct {
 
 // auqResult is the structuredContent of an ask_user_question result.
 type auqResult struct {
-	// Status is "answered", "declined" (the window was dismissed) or
-	// "timeout".
+	// Status is "answered", "declined" (the window was dismissed),
+	// "timeout", "pending" (the client's wait ran out; the window is still
+	// open) or "needs_user_input" (no window could be shown).
 	Status     string      `json:"status"`
 	Answers    []auqAnswer `json:"answers"`
 	QuestionID string      `json:"question_id"`

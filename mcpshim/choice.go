@@ -104,16 +104,25 @@ func choiceDialect(name, title string, schema []byte, kind choiceKind, descripti
 				OpenWorldHint:   mcp.ToBoolPtr(false),
 			},
 		},
-		prepare: func(args map[string]any, _ callEnv) (prepared, error) {
+		prepare: func(args map[string]any, env callEnv) (prepared, error) {
 			q, c, err := normalizeChoice(name, args)
 			if err != nil {
 				return prepared{}, err
 			}
 			c.start = time.Now()
+			c.elicitation = env.elicitation
+			q.ID = env.questionID(name, q)
+			elicited := c
+			elicited.via = viaElicitation
+			chat := c
+			chat.via = viaChat
 			return prepared{
 				question: q,
 				render:   func(a ipc.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
 				fail:     func(err error) *mcp.CallToolResult { return failChoice(err, c) },
+				pending:  func() *mcp.CallToolResult { return pendingChoice(c) },
+				chat:     func(err error) *mcp.CallToolResult { return failChoice(err, chat) },
+				elicited: func(a ipc.Answer) *mcp.CallToolResult { return renderChoice(a, elicited) },
 			}, nil
 		},
 	}
@@ -131,10 +140,18 @@ type choiceCall struct {
 	allowFree   bool
 	// start is when the call was prepared, for elapsed_ms of a failure.
 	start time.Time
-	// elicitation: the client declared form elicitation. Always false until
-	// callEnv carries it (see clientDeclaresElicitation).
+	// elicitation: the client declared form elicitation.
 	elicitation bool
+	// via is the channel of the result: "" (the window), viaElicitation or
+	// viaChat; it is also the fallback.
+	via string
 }
+
+// Channels of a result besides the window (via and fallback).
+const (
+	viaElicitation = "elicitation"
+	viaChat        = "chat"
+)
 
 // normalizeChoice applies seed 004's rules to the arguments of tool, one of
 // the family. An error is an *ArgError. On success the Question has a fresh
@@ -302,10 +319,14 @@ const (
 
 // newChoiceResult is a result of c with the fixed fields set.
 func newChoiceResult(c choiceCall) choiceResult {
+	via, fallback := "window", "none"
+	if c.via != "" {
+		via, fallback = c.via, c.via
+	}
 	return choiceResult{
-		Via:               "window",
+		Via:               via,
 		Tool:              c.tool,
-		Fallback:          "none",
+		Fallback:          fallback,
 		Question:          c.question,
 		Selected:          []string{},
 		ClientElicitation: c.elicitation,
@@ -328,9 +349,16 @@ func renderChoice(a ipc.Answer, c choiceCall) *mcp.CallToolResult {
 		r.Status = statusDeclined
 		r.Message = "The user dismissed the question without answering."
 		r.NextStep = "Do not assume an answer. Continue without it if you can, or ask the user in chat."
+		if c.via == viaElicitation {
+			r.Message = "The user declined the client's form without answering."
+		}
 		if a.ElapsedMS < autoRejectMS {
 			r.AutoRejectSuspected = true
-			r.Message += fmt.Sprintf(" It was dismissed %d ms after it was shown, too soon to have been read.", r.ElapsedMS)
+			verb := "dismissed"
+			if c.via == viaElicitation {
+				verb = "declined"
+			}
+			r.Message += fmt.Sprintf(" It was %s %d ms after it was shown, too soon to have been read.", verb, r.ElapsedMS)
 			r.NextStep = "Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply."
 		}
 	case ipc.StatusTimeout:
@@ -419,6 +447,19 @@ func declinedEmpty(r *choiceResult, what string) {
 	r.NextStep = "Do not assume an answer. Continue without it if you can, or ask the user in chat."
 }
 
+// pendingChoice is the result when the client's wait ran out while the
+// window stays open: status timeout (the schema's "not answered"), with a
+// message and next_step that say the window is still open and the call is
+// to be made again.
+func pendingChoice(c choiceCall) *mcp.CallToolResult {
+	r := newChoiceResult(c)
+	r.Status = statusTimeout
+	r.ElapsedMS = max(time.Since(c.start).Milliseconds(), 0)
+	r.Message = "Not answered yet: the question is still open in the feedback window, with anything the user typed."
+	r.NextStep = "This is not an answer and not a default. Call " + c.tool + " again now with the same arguments to keep waiting for the user."
+	return choiceToolResult(r)
+}
+
 // failChoice is the result when the window could not ask: the agent must
 // ask in chat, and message holds everything it needs to.
 func failChoice(err error, c choiceCall) *mcp.CallToolResult {
@@ -479,8 +520,9 @@ func quoteList(labels []string) string {
 // clientDeclaresElicitation reports whether the client of the call in ctx
 // declared form elicitation: per request (protocol 2026-07-28) or at
 // initialize. An elicitation capability with neither form nor url is form
-// support (the 2025-06-18 shape). The dialect hooks do not see ctx; the
-// handler is to put this into callEnv for client_elicitation.
+// support (the 2025-06-18 shape). The handler puts it into callEnv (and the
+// choice family into client_elicitation); the no-GUI fallback asks through
+// elicitation only when it is true.
 func clientDeclaresElicitation(ctx context.Context) bool {
 	var caps *mcp.ClientCapabilities
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientCapabilities != nil {

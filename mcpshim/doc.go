@@ -28,6 +28,85 @@
 // shape say so below: interactive_feedback returns Settings.ResubmitPrompt,
 // user_interact its envelope.
 //
+// # Long waits
+//
+// Every call waits at most its client's wait (initialize's clientInfo.name,
+// matched case-insensitively by substring, first row first):
+//
+//	client name contains            wait    why
+//	claude-code                     30 min  stdio calls have no per-request timer (MCP_TOOL_TIMEOUT ≈ 28 h)
+//	claude-ai, claude desktop       50 s    Claude Desktop: TypeScript SDK 60 s (4 min in newer builds)
+//	cursor                          50 s    no documented limit: assume 60 s
+//	visual studio code, vscode      4 min   Copilot cancels MCP calls at 5 min; progress does not extend it
+//	copilot                         50 s    Copilot CLI, JetBrains, Eclipse: 60 s
+//	codex                           50 s    tool_timeout_sec defaults to 60 s
+//	gemini                          9 min   an MCP server's timeout defaults to 10 min
+//	windsurf, cascade               50 s    no documented limit: assume 60 s
+//	cline, roo                      50 s    a server's timeout defaults to 60 s
+//	anything else                   50 s    under the TypeScript SDK's 60 s request timeout
+//
+// Settings.WaitSeconds overrides a row per client (a key equal to the name,
+// else the longest key the name contains); Settings.MaxWaitSeconds
+// (FEEDBACK_MAX_WAIT), when positive, caps every client. ask_human and
+// ask_human_result wait the shorter of their own wait and this.
+//
+// When the wait runs out the call returns the dialect's "not answered yet —
+// call again" result (below), never an answer, and the window stays open.
+// Questions are identified by a hash of the tool, the client name and the
+// normalised question (stableQuestionID), so calling again with the same
+// arguments joins the same window, draft and attachments intact; once
+// answered the ID is free, and the same question asked later opens a new
+// window. The server holds such a window for up to an hour for the caller
+// to come back; an answer or dismissal given meanwhile is kept (64 at most,
+// for an hour) and returned at once, once, to the next call with that ID; a
+// countdown that ran out is not kept. Two calls with the same arguments
+// from the same client at once share one window. ask_human keeps its own
+// pending / ask_human_result protocol (the app keeps its window).
+//
+// A call that carries a progressToken gets notifications/progress every
+// 10 s while it waits (Options.ProgressInterval): progress is the seconds
+// waited, message "waiting for the user — window open 40 s" (or "form
+// open", or "waiting for the feedback window to open"). The heartbeat is
+// stopped, and mcp-go's queue drained, before the result is sent.
+//
+// A call the client cancels (notifications/cancelled, end of input)
+// withdraws its window, unless another call still waits on it; the end of
+// input withdraws the windows held for callers that may come back.
+//
+// # Faults
+//
+// When the app goes away while a question is open (ipc.ErrAppGone), the
+// shim reconnects, which starts a new app, and asks the same question,
+// same ID, again: at most 3 times, 0.25, 1 and 2 s apart, each logged; the
+// app restores the draft it saved under that ID. Then the dialect's
+// failure result.
+//
+// # No GUI
+//
+// When the app cannot be reached or started (launch.ErrNoDisplay: no
+// DISPLAY or WAYLAND_DISPLAY), or refuses with ipc.CodeNoDisplay, a client
+// that declared elicitation is asked through elicitation/create: one flat
+// form per question, a property per prompt ("answer", or "q1".."q4" for
+// several): yes/no and exclusive options as a string enum, checkboxes as an
+// array of that enum, a reply box or an "Other" option's text as a string
+// ("answer_text", "q1_text"), recommended options as defaults. The form
+// waits at most what is left of the client's wait. Accept is rendered as
+// the window's answer would be; decline and cancel as dismissed (for the
+// ask_choice family declined, auto_reject_suspected under 400 ms, via
+// "elicitation"). Without elicitation, or when the form fails or times
+// out, the call returns at once the dialect's "ask in chat" result, which
+// holds the question and its options:
+//
+//	interactive_feedback  status "needs_user_input"; text starts "The feedback window cannot be shown (<cause>)."
+//	ask_user_question     status "needs_user_input"; every answer "unanswered"
+//	ask_choice family     status "needs_user_input", via and fallback "chat"
+//	ask_human             status "needs_user_input", message with the choices and their ids
+//	user_interact         outcome "pending" with question (seed 003's MCP surface)
+//
+// None of these is an isError result. An answer the app sent for the user
+// (ipc.Answer.Auto: the countdown ran out and their draft was submitted)
+// gets a last text block that says so.
+//
 // # interactive_feedback result format (stable)
 //
 // The result holds one text block and structuredContent. The text block is
@@ -60,6 +139,10 @@
 //
 //	The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting.
 //
+// Pending (the client's wait ran out; the window is still open):
+//
+//	The user has not answered yet; the question is still open in the feedback window, with anything they typed. This is not an answer. Call interactive_feedback again with the same arguments now to keep waiting for the reply.
+//
 // When feedback_placeholder was clamped, a blank line and this note follow:
 //
 //	Note: feedback_placeholder was truncated from <n> to 200 characters.
@@ -81,7 +164,7 @@
 // Dismissed and timeout results are normal outcomes, not errors (isError is
 // false), and never carry a reply. structuredContent is
 //
-//	{"status": "answered" | "dismissed" | "timeout",
+//	{"status": "answered" | "dismissed" | "timeout" | "pending" | "needs_user_input",
 //	 "selected_options": ["<label>", ...],   // always an array, [] when none
 //	 "user_reply": "<text>",                 // "" when none
 //	 "images": <n>,                          // attached images, 0 when none
@@ -125,7 +208,7 @@
 // Both tools return one text block holding a JSON object, and the same
 // object as structuredContent (no outputSchema is declared):
 //
-//	{"status": "answered" | "pending" | "declined" | "expired",
+//	{"status": "answered" | "pending" | "declined" | "expired" | "needs_user_input",
 //	 "request_id": "<32 hex>",          // the question id; always
 //	 "choice_id": "<id>",               // answered only
 //	 "choice_label": "<label>",         // answered only
@@ -160,9 +243,20 @@
 //
 // A non-empty answer argument is returned at once as succeeded, nothing
 // asked. A missing, blank or non-string question (or a non-string answer)
-// is failed/validation with isError. The user closing the window, or the
-// countdown running out, is failed/unknown without isError: the tool worked
-// but there is no answer. The app unreachable, the connection broken or a
-// refusal is failed/io with isError (validation when the app found the
-// question invalid). "pending" is never returned: the window waits instead.
+// is failed/validation with isError. The user closing the window, the
+// countdown running out, or the client's wait running out ("not answered
+// yet; call user_interact again with the same question") is failed/unknown
+// without isError: the tool worked but there is no answer. The connection
+// broken or a refusal is failed/io with isError (validation when the app
+// found the question invalid). "pending" with the question is returned
+// only when no window can be shown (see No GUI).
+//
+// # ask_choice family (seed 004)
+//
+// When the client's wait runs out the result is status "timeout" with the
+// message "Not answered yet: the question is still open in the feedback
+// window, with anything the user typed." and a next_step to call the tool
+// again with the same arguments (the output schema has no pending status).
+// via is "window", "elicitation" or "chat"; fallback "none", "elicitation"
+// or "chat".
 package mcpshim

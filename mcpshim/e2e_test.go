@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"feedback/ipc"
-	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -228,13 +227,20 @@ func TestE2ECallInvalid(t *testing.T) {
 	}
 }
 
+// The app cannot be reached or started, and the client offers no form:
+// the question and its options come back for the agent to ask in chat.
 func TestE2EConnectFails(t *testing.T) {
 	cause := "dial unix /run/user/1000/feedback/sock: connect: no such file or directory"
 	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New(cause) }})
-	res := callTool(t, c, map[string]any{"message": "m"})
+	res := callTool(t, c, map[string]any{"message": "Ship it?", "predefined_options": []any{"Yes", "Not yet"}})
 	text := resultText(t, res)
-	if !res.IsError || text != strings.ReplaceAll(settings.DefaultResubmitPrompt, "{error}", cause) {
-		t.Errorf("isError = %v, text = %q", res.IsError, text)
+	want := "The feedback window cannot be shown (" + cause + "). Nothing was answered. Ask the user this in chat yourself and wait for their reply; do not guess:\n\n" +
+		"Ship it?\nOptions (choose any number):\n- Yes\n- Not yet\nThe user may also reply in their own words."
+	if res.IsError || text != want {
+		t.Errorf("isError = %v, text = %q\nwant %q", res.IsError, text, want)
+	}
+	if sc := structuredMap(t, res); sc["status"] != "needs_user_input" {
+		t.Errorf("structuredContent = %v", sc)
 	}
 }
 
@@ -245,14 +251,15 @@ func TestE2EAskFails(t *testing.T) {
 		want string
 	}{
 		{"refused", fmt.Errorf("ask: %w", &ipc.Error{Code: ipc.CodeTooMany, Message: "8 questions are open"}), "The feedback window could not collect the user's answer (the feedback app refused the question (too_many): 8 questions are open). Nothing was answered."},
-		{"no display", &ipc.Error{Code: ipc.CodeNoDisplay, Message: "DISPLAY is not set"}, "(the feedback app refused the question (no_display): DISPLAY is not set; the app cannot show windows on this machine: ask the user in chat instead)"},
+		{"no display", &ipc.Error{Code: ipc.CodeNoDisplay, Message: "DISPLAY is not set"}, "The feedback window cannot be shown (the feedback app refused the question (no_display): DISPLAY is not set; the app cannot show windows on this machine: ask the user in chat instead). Nothing was answered. Ask the user this in chat yourself"},
 		{"connection lost", io.ErrUnexpectedEOF, "The feedback window could not collect the user's answer (unexpected EOF). Nothing was answered. Call interactive_feedback again to ask the user."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			asker := askFunc(func(context.Context, ipc.Question, func(ipc.Event)) (ipc.Answer, error) { return ipc.Answer{}, tc.err })
 			c := startShim(t, Options{Connect: connectTo(asker)})
 			res := callTool(t, c, map[string]any{"message": "m"})
-			if text := resultText(t, res); !res.IsError || !strings.Contains(text, tc.want) {
+			wantErr := !errors.Is(tc.err, &ipc.Error{Code: ipc.CodeNoDisplay}) // no display: ask in chat
+			if text := resultText(t, res); res.IsError != wantErr || !strings.Contains(text, tc.want) {
 				t.Errorf("isError = %v, text = %q; want %q", res.IsError, text, tc.want)
 			}
 		})

@@ -85,12 +85,26 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 		return prepared{}, err
 	}
 	m.suffix = env.settings.PromptSuffix
+	q.ID = env.questionID("interactive_feedback", q)
+	m.questionID = q.ID
 	return prepared{
 		question: q,
 		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
 		ignored:  m.ignored,
 		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
+		pending:  func() *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
+		chat: func(cause error) *mcp.CallToolResult {
+			return feedbackStatusResult(statusNeedsUserInput, fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q)), m)
+		},
 	}, nil
+}
+
+// feedbackStatusResult is a result that carries no answer: status and text.
+func feedbackStatusResult(status, text string, m feedbackMeta) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
+		StructuredContent: feedbackResult{Status: status, SelectedOptions: []string{}, QuestionID: m.questionID},
+	}
 }
 
 // resubmitResult is the isError result of a service failure: the resubmit
@@ -292,6 +306,17 @@ const (
 	textNothing   = "The user submitted without selecting an option or typing a reply."
 	textDismissed = "The user dismissed the question without answering. Do not assume approval; ask again later or continue without it."
 	textTimeout   = "The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting."
+	textPending   = "The user has not answered yet; the question is still open in the feedback window, with anything they typed. This is not an answer. Call interactive_feedback again with the same arguments now to keep waiting for the reply."
+	// textNeedsUserInput: %s the cause, %s the question with its options.
+	textNeedsUserInput = "The feedback window cannot be shown (%s). Nothing was answered. Ask the user this in chat yourself and wait for their reply; do not guess:\n\n%s"
+)
+
+// Statuses of interactive_feedback results that carry no answer, besides
+// dismissed and timeout.
+const (
+	statusPending = "pending" // the client's wait ran out; the window is still open
+	// statusNeedsUserInput (the choice family's constant) is used for the
+	// no-GUI result.
 )
 
 // feedbackResult is the structuredContent of an interactive_feedback result.

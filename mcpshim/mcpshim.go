@@ -3,6 +3,7 @@ package mcpshim
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"feedback/ipc"
@@ -32,9 +34,10 @@ type Asker interface {
 
 // Options configures the MCP server.
 type Options struct {
-	// Connect is called lazily, once per tool call (it may start the app);
-	// its error is reported to the agent. An Asker that is also an io.Closer
-	// is closed when the call ends.
+	// Connect is called lazily, once per question asked of the app, and
+	// again for each restart when the app went away (it may start the app);
+	// its error sends the call to the no-GUI fallback. An Asker that is also
+	// an io.Closer is closed when its Ask returns.
 	Connect func(ctx context.Context) (Asker, error)
 	// Logger receives the server's logs; nil discards them. It must never
 	// write to the protocol output (stdout).
@@ -51,6 +54,9 @@ type Options struct {
 	// HTTPClient posts ask_human's callback_url notifications; nil uses a
 	// client with a 10 s timeout.
 	HTTPClient *http.Client
+	// ProgressInterval is how often a call with a progressToken is sent
+	// notifications/progress while it waits; 0 means 10 s.
+	ProgressInterval time.Duration
 }
 
 // UnknownToolError is a tool name in Options.Tools that the shim does not
@@ -100,7 +106,18 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
 	)
-	h := &handler{connect: opts.Connect, log: logger(opts)}
+	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval}
+	base, stop := context.WithCancel(context.Background())
+	h.stop = stop
+	h.flights = newFlights(base, h.log, func(ctx context.Context, q ipc.Question, f *flight) (ipc.Answer, error) {
+		log := h.log.With("tool", q.Source, "question", q.ID)
+		return h.runAsk(ctx, q, func(e ipc.Event) {
+			log.Debug("event", "type", e.Type)
+			if e.Type == ipc.EventShown {
+				f.shownAt.CompareAndSwap(0, time.Now().UnixNano())
+			}
+		}, log)
+	})
 	h.env = callEnv{
 		settings: opts.Settings,
 		requests: newRequestStore(),
@@ -170,6 +187,10 @@ func ServeStdio(ctx context.Context, opts Options, in io.Reader, out io.Writer) 
 	server.WithErrorLogger(errLog)(stdio)
 	server.WithWorkerPoolSize(workerPoolSize)(stdio)
 	err = stdio.Listen(ctx, in, out)
+	h.stop() // withdraws the questions still open: their client is gone
+	if !h.flights.wait(5 * time.Second) {
+		log.Warn("questions still being withdrawn at exit")
+	}
 	h.waitWebhooks(webhookTimeout + time.Second)
 	return err
 }
@@ -187,8 +208,11 @@ type handler struct {
 	connect        func(ctx context.Context) (Asker, error)
 	log            *slog.Logger
 	env            callEnv
-	webhookMu      sync.Mutex // guards webhooksClosed and the Add of webhooks
-	webhooksClosed bool       // waitWebhooks has begun: later posts are not counted
+	flights        *flights
+	stop           context.CancelFunc // ends every flight
+	progressEvery  time.Duration      // 0: progressInterval
+	webhookMu      sync.Mutex         // guards webhooksClosed and the Add of webhooks
+	webhooksClosed bool               // waitWebhooks has begun: later posts are not counted
 	// webhooks counts the callback_url notifications being posted.
 	webhooks sync.WaitGroup
 }
@@ -197,10 +221,13 @@ type handler struct {
 func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 	name := d.tool.Name
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		env := h.env
+		env.client = clientName(ctx)
+		env.elicitation = clientDeclaresElicitation(ctx)
 		args, err := toolArguments(req)
 		var p prepared
 		if err == nil {
-			p, err = d.prepare(args, h.env)
+			p, err = d.prepare(args, env)
 		}
 		var aerr *ArgError
 		if errors.As(err, &aerr) {
@@ -213,72 +240,297 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 		if len(p.ignored) > 0 {
 			h.log.Debug("ignoring compatibility arguments", "tool", name, "fields", p.ignored)
 		}
-		p.question.Client = clientName(ctx)
-		return h.ask(ctx, name, p)
+		p.question.Client = env.client
+		return h.ask(ctx, call{tool: name, p: p, token: progressToken(req), client: env.client, elicitation: env.elicitation})
 	}
 }
+
+// call is one tool call, prepared.
+type call struct {
+	tool        string
+	p           prepared
+	token       mcp.ProgressToken // nil: the client wants no progress
+	client      string            // initialize's clientInfo.name
+	elicitation bool              // the client declared form elicitation
+}
+
+// connectError is a failure to reach or start the app before anything was
+// asked: the no-GUI fallback applies.
+type connectError struct{ err error }
+
+func (e *connectError) Error() string { return e.err.Error() }
+func (e *connectError) Unwrap() error { return e.err }
+
+// maxRestarts bounds how often one question restarts an app that went away
+// while it was open; restartBackoff[i] is the pause before restart i+1.
+const maxRestarts = 3
+
+var restartBackoff = []time.Duration{250 * time.Millisecond, time.Second, 2 * time.Second}
 
 // ask delivers a prepared question and renders the outcome. Failures the
 // agent must know about are tool results with isError set; a cancelled ctx
 // returns ctx.Err().
-func (h *handler) ask(ctx context.Context, tool string, p prepared) (*mcp.CallToolResult, error) {
+//
+// Every wait is bounded: by the client's wait profile (clientWait, and
+// p.wait when set), after which the dialect's "call again" result is
+// returned while the window stays open; by ctx, which the client cancels
+// (notifications/cancelled, end of input); and by the app's countdown.
+func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) {
+	p := c.p
 	if p.immediate != nil {
 		return p.immediate, nil
 	}
 	q := p.question
-	log := h.log.With("tool", tool, "question", q.ID)
-	failure := func(err error) *mcp.CallToolResult {
-		if p.fail != nil {
-			log.Error("ask failed", "err", err)
-			return p.fail(err)
-		}
-		return askFailure(log, tool, err)
-	}
+	log := h.log.With("tool", c.tool, "question", q.ID)
 	if err := q.Validate(); err != nil { // a normaliser bug: say so rather than send it
 		log.Error("normalised question is invalid", "err", err)
-		return mcp.NewToolResultError(fmt.Sprintf("The %s arguments could not be turned into a valid question (%v). Simplify the arguments and call %s again.", tool, err, tool)), nil
+		return mcp.NewToolResultError(fmt.Sprintf("The %s arguments could not be turned into a valid question (%v). Simplify the arguments and call %s again.", c.tool, err, c.tool)), nil
 	}
 	if h.connect == nil {
 		log.Error("no connection to the feedback app is configured")
 		return mcp.NewToolResultError("The feedback app is not reachable: this MCP server has no connection configured. Ask the user in chat instead."), nil
 	}
-	start := time.Now()
-	asker, err := h.connect(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if p.fail != nil {
-			return failure(err), nil
-		}
-		log.Error("cannot reach the feedback app", "err", err)
-		return mcp.NewToolResultError(fmt.Sprintf("The feedback app is not reachable: %v. Make sure the feedback app can run on the user's desktop (start `feedback` once), then call %s again; if it keeps failing, ask the user in chat.", err, tool)), nil
-	}
-	if c, ok := asker.(io.Closer); ok {
-		defer c.Close()
-	}
-	log.Info("asking", "client", q.Client)
-	onEvent := func(e ipc.Event) { log.Debug("event", "type", e.Type) }
-	askCtx := ctx
+	wait := clientWait(c.client, h.env.settings)
 	if p.wait > 0 {
-		var cancel context.CancelFunc
-		askCtx, cancel = context.WithTimeout(ctx, p.wait)
+		wait = min(wait, p.wait)
+	}
+	log.Info("asking", "client", c.client, "wait", wait, "progress", c.token != nil)
+	if q.KeepOpen || q.AttachOnly {
+		return h.askDirect(ctx, c, wait, log)
+	}
+	return h.askFlight(ctx, c, wait, log)
+}
+
+// askFlight asks through the server's flight of q.ID: the window outlives
+// a call that runs out of its client's wait, and the next call with the
+// same ID joins it (or collects the outcome kept for it).
+func (h *handler) askFlight(ctx context.Context, c call, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	f, kept := h.flights.join(c.p.question)
+	if kept != nil {
+		return h.outcome(ctx, c, *kept, nil, start, wait, log)
+	}
+	hb := startHeartbeat(ctx, h.progressEvery, c.token, f.shown, log)
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-f.done:
+		hb.stop()
+		return h.outcome(ctx, c, f.answer, f.err, start, wait, log)
+	case <-ctx.Done():
+		h.flights.leave(f, true)
+		hb.stop()
+		log.Info("call cancelled by the client", "err", ctx.Err())
+		return nil, ctx.Err()
+	case <-timer.C:
+	}
+	select {
+	case <-f.done: // it came in as the wait ran out
+		hb.stop()
+		return h.outcome(ctx, c, f.answer, f.err, start, wait, log)
+	default:
+	}
+	h.flights.leave(f, false)
+	hb.stop()
+	log.Info("not answered within the client's wait: call again", "waited", wait)
+	return c.pending(), nil
+}
+
+// askDirect asks once, for the dialects whose questions the app keeps
+// (KeepOpen, AttachOnly): when the wait runs out the call returns pending
+// and the app keeps the window and the answer.
+func (h *handler) askDirect(ctx context.Context, c call, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	askCtx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	var shownAt atomic.Int64
+	onEvent := func(e ipc.Event) {
+		log.Debug("event", "type", e.Type)
+		if e.Type == ipc.EventShown {
+			shownAt.CompareAndSwap(0, time.Now().UnixNano())
+		}
+	}
+	shown := func() (string, time.Time) {
+		if ns := shownAt.Load(); ns != 0 {
+			return "window open", time.Unix(0, ns)
+		}
+		return "", time.Time{}
+	}
+	hb := startHeartbeat(ctx, h.progressEvery, c.token, shown, log)
+	a, err := h.runAsk(askCtx, c.p.question, onEvent, log)
+	hb.stop()
+	if err != nil && ctx.Err() == nil && askCtx.Err() != nil {
+		log.Info("no answer yet: pending", "waited", wait)
+		return c.pending(), nil
+	}
+	return h.outcome(ctx, c, a, err, start, wait, log)
+}
+
+// outcome renders what an ask came to: the answer, or the failure (the
+// no-GUI fallback when the app could not show the question at all).
+func (h *handler) outcome(ctx context.Context, c call, a ipc.Answer, err error, start time.Time, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
+	p, q := c.p, c.p.question
+	if err == nil {
+		if a.QuestionID == "" {
+			a.QuestionID = q.ID
+		}
+		log.Info("answered", "status", a.Status, "auto", a.Auto, "elapsed", time.Since(start).Round(time.Millisecond))
+		res := p.render(a)
+		withImages(res, a)
+		if a.Auto && a.Status == ipc.StatusAnswered && !res.IsError {
+			res.Content = append(res.Content, mcp.NewTextContent(textAutoSubmitted))
+		}
+		return res, nil
+	}
+	if ctx.Err() != nil {
+		log.Info("call cancelled by the client", "err", ctx.Err())
+		return nil, ctx.Err()
+	}
+	var ce *connectError
+	if !q.AttachOnly && (errors.As(err, &ce) || errors.Is(err, &ipc.Error{Code: ipc.CodeNoDisplay})) {
+		return h.noGUI(ctx, c, err, wait-time.Since(start), log)
+	}
+	return c.failure(err, log), nil
+}
+
+// withImages makes sure an answer's attachments reach the agent whatever
+// the dialect: a result with no image block of its own gets, after its
+// first (text) block, a line counting them and one image block each, so an
+// agent whose client drops image blocks still knows they were sent.
+func withImages(res *mcp.CallToolResult, a ipc.Answer) {
+	if res == nil || res.IsError || a.Status != ipc.StatusAnswered || len(a.Images) == 0 {
+		return
+	}
+	for _, c := range res.Content {
+		if _, ok := c.(mcp.ImageContent); ok {
+			return
+		}
+	}
+	blocks := []mcp.Content{mcp.NewTextContent(fmt.Sprintf("Attached images: %d", len(a.Images)))}
+	for _, img := range a.Images {
+		blocks = append(blocks, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
+	}
+	n := min(1, len(res.Content))
+	res.Content = append(res.Content[:n:n], append(blocks, res.Content[n:]...)...)
+}
+
+// textAutoSubmitted ends every result of an answer the app sent for the
+// user (ipc.Answer.Auto): the countdown ran out and the setting
+// submit_draft_on_timeout sent their unfinished draft.
+const textAutoSubmitted = "Note: the user did not press Submit. The window's countdown ran out and their unfinished draft was sent as it stood. Treat it as a draft, not a considered answer; confirm with the user before acting on anything that matters."
+
+// failure is the dialect's result for an infrastructure failure.
+func (c call) failure(err error, log *slog.Logger) *mcp.CallToolResult {
+	if c.p.fail != nil {
+		log.Error("ask failed", "err", err)
+		return c.p.fail(err)
+	}
+	return askFailure(log, c.tool, err)
+}
+
+// pending is the dialect's "not answered yet — call again" result.
+func (c call) pending() *mcp.CallToolResult {
+	if c.p.pending != nil {
+		return c.p.pending()
+	}
+	return mcp.NewToolResultText(fmt.Sprintf("The user has not answered yet; the question is still open in the feedback window. This is not an answer. Call %s again with the same arguments to keep waiting.", c.tool))
+}
+
+// runAsk connects to the app and asks q. When the app goes away while the
+// question is open (ipc.ErrAppGone), it restarts the app (Connect starts
+// it) and asks the same question again, same ID, at most maxRestarts
+// times, pausing restartBackoff between. A failure to reach the app before
+// anything was asked is a *connectError.
+func (h *handler) runAsk(ctx context.Context, q ipc.Question, onEvent func(ipc.Event), log *slog.Logger) (ipc.Answer, error) {
+	var last error
+	for attempt := 0; attempt <= maxRestarts; attempt++ {
+		if attempt > 0 {
+			pause := restartBackoff[min(attempt-1, len(restartBackoff)-1)]
+			log.Warn("the feedback app went away while the question was open: restarting it and asking again",
+				"attempt", attempt, "of", maxRestarts, "pause", pause, "err", last)
+			if !sleepCtx(ctx, pause) {
+				return ipc.Answer{}, ctx.Err()
+			}
+		}
+		asker, err := h.connect(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ipc.Answer{}, ctx.Err()
+			}
+			if attempt == 0 {
+				return ipc.Answer{}, &connectError{err}
+			}
+			last = fmt.Errorf("restarting the feedback app: %w", err)
+			continue
+		}
+		a, err := asker.Ask(ctx, q, onEvent)
+		if cl, ok := asker.(io.Closer); ok {
+			cl.Close()
+		}
+		if err == nil || ctx.Err() != nil || !errors.Is(err, ipc.ErrAppGone) {
+			if err == nil && attempt > 0 {
+				log.Info("answered after restarting the feedback app", "restarts", attempt)
+			}
+			return a, err
+		}
+		last = err
+	}
+	log.Error("the feedback app keeps going away: giving up", "restarts", maxRestarts, "err", last)
+	return ipc.Answer{}, last
+}
+
+// sleepCtx pauses for d; false when ctx ended first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// noGUI asks without the app, which cannot show the question (cause): in
+// the client's own form when it declared elicitation (bounded by budget,
+// what is left of the client's wait), else it returns the dialect's "ask
+// in chat" result, which carries the question and its options.
+func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
+	p, q := c.p, c.p.question
+	srv := server.ServerFromContext(ctx)
+	log.Warn("the feedback window cannot be shown: asking without it", "err", cause, "client_elicitation", c.elicitation)
+	if c.elicitation && srv != nil && budget > time.Second {
+		msg, schema, fields := elicitationForm(q)
+		ectx, cancel := context.WithTimeout(ctx, budget)
 		defer cancel()
-	}
-	a, err := asker.Ask(askCtx, q, onEvent)
-	if err != nil {
-		if ctx.Err() != nil {
-			log.Info("call cancelled by the client", "err", ctx.Err())
+		sent := time.Now()
+		hb := startHeartbeat(ctx, h.progressEvery, c.token, func() (string, time.Time) { return "form open", sent }, log)
+		res, err := srv.RequestElicitation(ectx, mcp.ElicitationRequest{
+			Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
+			Params:  mcp.ElicitationParams{Message: msg, RequestedSchema: schema},
+		})
+		hb.stop()
+		switch {
+		case err == nil && res != nil:
+			a := formAnswer(q, fields, res, time.Since(sent).Milliseconds())
+			log.Info("asked through the client's form", "action", res.Action, "status", a.Status, "elapsed_ms", a.ElapsedMS)
+			if p.elicited != nil {
+				return p.elicited(a), nil
+			}
+			return p.render(a), nil
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
+		case ectx.Err() != nil:
+			cause = fmt.Errorf("%w; the client's form was not answered within %v", cause, budget.Round(time.Second))
+		default:
+			cause = fmt.Errorf("%w; the client's form failed: %v", cause, err)
 		}
-		if askCtx.Err() != nil && p.pending != nil {
-			log.Info("no answer yet: pending", "waited", p.wait)
-			return p.pending(), nil
-		}
-		return failure(err), nil
+		log.Warn("elicitation did not answer", "err", cause)
 	}
-	log.Info("answered", "status", a.Status, "elapsed", time.Since(start).Round(time.Millisecond))
-	return p.render(a), nil
+	if p.chat != nil {
+		return p.chat(cause), nil
+	}
+	return c.failure(cause, log), nil
 }
 
 // askFailure is the tool result for a failed Ask.

@@ -16,6 +16,7 @@ type phrases struct {
 	partSep  string // between the selection and the own text on one line: "; "
 	declined string // the whole line of a question left unanswered
 	timeout  string // the whole result when the window's countdown ran out
+	pending  string // the whole result when the client's wait ran out, the window still open
 }
 
 // The phrase tables. zh-Hant is zh-Hans in traditional characters
@@ -28,6 +29,7 @@ var (
 		partSep:  "; ",
 		declined: "User declined to answer the question.",
 		timeout:  "The user has not answered yet: the question window timed out. This is not an answer; call ask_user_question again to ask again.",
+		pending:  "The user has not answered yet; the question window is still open. This is not an answer; call ask_user_question again with the same questions now to keep waiting.",
 	}
 	phrasesSimplified = phrases{
 		selected: "用户选择了：",
@@ -36,6 +38,7 @@ var (
 		partSep:  "；",
 		declined: "用户拒绝回答问题。",
 		timeout:  "用户尚未回答：提问窗口已超时。这不是回答；请再次调用 ask_user_question 重新提问。",
+		pending:  "用户尚未回答：提问窗口仍然打开。这不是回答；请立即用相同的问题再次调用 ask_user_question 继续等待。",
 	}
 	phrasesTraditional = phrases{
 		selected: "用戶選擇了：",
@@ -44,6 +47,7 @@ var (
 		partSep:  "；",
 		declined: "用戶拒絕回答問題。",
 		timeout:  "用戶尚未回答：提問窗口已超時。這不是回答；請再次調用 ask_user_question 重新提問。",
+		pending:  "用戶尚未回答：提問窗口仍然打開。這不是回答；請立即用相同的問題再次調用 ask_user_question 繼續等待。",
 	}
 )
 

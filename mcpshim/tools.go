@@ -32,6 +32,17 @@ type callEnv struct {
 	// notify posts a callback_url notification in the background; it never
 	// blocks and its failures are only logged.
 	notify func(webhook)
+	// client is the MCP client's name (initialize's clientInfo), per call.
+	client string
+	// elicitation: the client declared form elicitation, per call.
+	elicitation bool
+}
+
+// questionID is the stable ID of q asked through tool by this call's
+// client (see stableQuestionID). Dialects whose questions are not KeepOpen
+// use it, so that a call made again joins the window still open.
+func (e callEnv) questionID(tool string, q ipc.Question) string {
+	return stableQuestionID(tool, e.client, q)
 }
 
 // prepared is a normalised call, ready to be asked.
@@ -49,11 +60,21 @@ type prepared struct {
 	fail func(err error) *mcp.CallToolResult
 	// immediate, when set, is the result at once: nothing is asked.
 	immediate *mcp.CallToolResult
-	// wait, when positive, bounds the wait for the answer; when it elapses
-	// pending() is returned. The question should then be KeepOpen, so the
-	// window stays and the answer is kept for the call that comes back.
-	wait    time.Duration
+	// wait, when positive, bounds the wait for the answer further than the
+	// client's wait profile does (clientWait).
+	wait time.Duration
+	// pending is the "not answered yet — call again" result, returned when
+	// the wait runs out while the window stays open: a KeepOpen question
+	// is kept by the app, any other by the server's flight of its ID, which
+	// the call made again joins. nil uses a generic text.
 	pending func() *mcp.CallToolResult
+	// chat, when set, is the result when the app cannot show the question
+	// and the client offers no form (or its form failed): the question and
+	// its options for the agent to ask in chat. nil uses fail.
+	chat func(cause error) *mcp.CallToolResult
+	// elicited, when set, renders an Answer collected through the client's
+	// own form (elicitation) instead of render.
+	elicited func(ipc.Answer) *mcp.CallToolResult
 }
 
 // tools is the table of every dialect, in tools/list order.

@@ -40,7 +40,10 @@ var userInteract = dialect{
 // Outcomes and error categories of seed 003.
 const (
 	outcomeSucceeded = "succeeded"
-	outcomeFailed    = "failed" // "pending" is never returned: the window waits instead
+	outcomeFailed    = "failed"
+	// outcomePending is returned only when no window can be shown: the
+	// host asks the question itself and calls again with answer set.
+	outcomePending = "pending"
 
 	categoryValidation = "validation"
 	categoryIO         = "io"
@@ -51,7 +54,7 @@ const (
 type interactResult struct {
 	Outcome  string         `json:"outcome"`
 	Answer   string         `json:"answer,omitempty"`
-	Question string         `json:"question,omitempty"` // only when pending; this server never answers pending
+	Question string         `json:"question,omitempty"` // only when pending
 	Error    *interactError `json:"error,omitempty"`
 }
 
@@ -64,6 +67,7 @@ type interactError struct {
 const (
 	interactDismissed = "The user dismissed the question without answering. This is not an answer; do not assume one. Ask again later or continue without it."
 	interactTimeout   = "The user did not answer before the window's countdown ran out. This is not an answer; call user_interact again to ask again."
+	interactPending   = "The user has not answered yet; the question is still open in the feedback window. This is not an answer; call user_interact again with the same question now to keep waiting."
 )
 
 func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
@@ -71,10 +75,19 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 	if immediate != nil {
 		return prepared{immediate: immediate}, nil
 	}
+	q.ID = env.questionID(userInteractName, q)
 	return prepared{
 		question: q,
 		render:   renderUserInteract,
 		fail:     userInteractFailure,
+		pending: func() *mcp.CallToolResult {
+			return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactPending}}, false)
+		},
+		// The seed's own MCP surface: pending with the question, for the
+		// host to ask and to call again with answer set.
+		chat: func(error) *mcp.CallToolResult {
+			return interactToolResult(interactResult{Outcome: outcomePending, Question: q.Prompts[0].Markdown}, false)
+		},
 	}, nil
 }
 

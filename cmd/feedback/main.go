@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"feedback/app"
 	"feedback/ask"
@@ -89,6 +90,16 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 		return 2
 	}
 	opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version, Settings: loadSettings(log)}
+	// FEEDBACK_PROGRESS_INTERVAL (a Go duration, e.g. "500ms") shortens the
+	// progress heartbeat; for tests.
+	if v := os.Getenv("FEEDBACK_PROGRESS_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			fmt.Fprintf(os.Stderr, "feedback mcp: FEEDBACK_PROGRESS_INTERVAL=%q: want a positive duration such as 500ms\n", v)
+			return 2
+		}
+		opts.ProgressInterval = d
+	}
 	for _, name := range strings.Split(*tools, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			opts.Tools = append(opts.Tools, name)

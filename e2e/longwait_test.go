@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// newMCPClient is newMCP with client options (an elicitation handler) and
+// the client's own Start, which wires notifications and server requests.
+func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEnv ...string) *client.Client {
+	t.Helper()
+	w := &testWriter{t: t, prefix: name + " shim: "}
+	t.Cleanup(w.stop)
+	shimEnv := append(append([]string(nil), env...), extraEnv...)
+	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
+	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion("2025-11-25")}, opts...)...)
+	// The process and the answers to the server's requests live as long as
+	// Start's context.
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatalf("starting feedback mcp: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c
+}
+
+// visibleWindows counts the visible windows titled exactly title.
+func visibleWindows(title string) int {
+	out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
+	return len(strings.Fields(string(out)))
+}
+
+// A call with a progress token gets progress while the window is open,
+// increasing, and none after its result.
+func TestProgressHeartbeat(t *testing.T) {
+	requireSession(t)
+	c := newMCPClient(t, "heartbeat", nil, "FEEDBACK_PROGRESS_INTERVAL=400ms")
+	var mu sync.Mutex
+	var progress []float64
+	var messages []string
+	var late int
+	result := false
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != "notifications/progress" {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if result {
+			late++
+		}
+		p, _ := n.Params.AdditionalFields["progress"].(float64)
+		m, _ := n.Params.AdditionalFields["message"].(string)
+		progress, messages = append(progress, p), append(messages, m)
+	})
+	ch := make(chan callResult, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "interactive_feedback"
+		req.Params.Arguments = map[string]any{"message": "Keep me alive", "header_label": "Heartbeat"}
+		req.Params.Meta = &mcp.Meta{ProgressToken: "hb-1"}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		res, err := c.CallTool(ctx, req)
+		mu.Lock()
+		result = true
+		mu.Unlock()
+		ch <- callResult{res, err}
+	}()
+	win := findWindow(t, "Heartbeat — feedback")
+	time.Sleep(1500 * time.Millisecond)
+	activate(t, win)
+	typeText(t, "alive")
+	key(t, "ctrl+Return")
+	wantText(t, await(t, ch), "User reply:\nalive")
+	time.Sleep(time.Second) // a late notification would arrive now
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("progress %v; messages %q", progress, messages)
+	if len(progress) < 2 {
+		t.Fatalf("%d progress notifications, want at least 2", len(progress))
+	}
+	for i := 1; i < len(progress); i++ {
+		if progress[i] <= progress[i-1] {
+			t.Errorf("progress does not increase: %v", progress)
+		}
+	}
+	if late != 0 {
+		t.Errorf("%d progress notifications after the result", late)
+	}
+	if !strings.HasPrefix(messages[len(messages)-1], "waiting for the user — window open ") {
+		t.Errorf("last message = %q", messages[len(messages)-1])
+	}
+}
+
+// FEEDBACK_MAX_WAIT=3: the call returns "not answered yet" after about
+// 3 s and the window stays; the call made again joins it (still one
+// window) and returns the answer typed in it.
+func TestCallAgainSameWindow(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "callagain", "FEEDBACK_MAX_WAIT=3")
+	args := map[string]any{"message": "Long thought needed", "header_label": "CallAgain"}
+	start := time.Now()
+	first := call(c, "interactive_feedback", args)
+	win := findWindow(t, "CallAgain — feedback")
+	activate(t, win)
+	typeText(t, "draft before")
+	r := await(t, first)
+	waited := time.Since(start)
+	if waited < 2500*time.Millisecond || waited > 6*time.Second {
+		t.Errorf("the first call returned after %v, want about 3 s", waited)
+	}
+	if r.IsError || !strings.HasPrefix(text(r), "The user has not answered yet; the question is still open") {
+		t.Fatalf("first call: isError = %v, %q", r.IsError, text(r))
+	}
+	if sc := structured(t, r); sc["status"] != "pending" {
+		t.Errorf("structuredContent = %v", sc)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := visibleWindows("CallAgain — feedback"); n != 1 {
+		t.Fatalf("%d windows after the call-again result, want the one still open", n)
+	}
+	second := call(c, "interactive_feedback", args)
+	time.Sleep(time.Second)
+	if n := visibleWindows("CallAgain — feedback"); n != 1 {
+		t.Fatalf("%d windows after calling again, want 1", n)
+	}
+	win = findWindow(t, "CallAgain — feedback")
+	activate(t, win)
+	typeText(t, ", then after")
+	screenshot(t, "callagain-same-window")
+	key(t, "ctrl+Return")
+	wantText(t, await(t, second), "User reply:\ndraft before, then after")
+	windowGone(t, "CallAgain — feedback", 2*time.Second)
+}
+
+// An answer given while no call waits is kept and comes back at once to
+// the call made again.
+func TestKeptAnswerComesBack(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "kept", "FEEDBACK_MAX_WAIT=2")
+	args := map[string]any{"message": "Answer me later", "header_label": "KeptAnswer"}
+	first := call(c, "interactive_feedback", args)
+	win := findWindow(t, "KeptAnswer — feedback")
+	if r := await(t, first); !strings.HasPrefix(text(r), "The user has not answered yet") {
+		t.Fatalf("first call: %q", text(r))
+	}
+	activate(t, win)
+	typeText(t, "answered while nobody waited")
+	key(t, "ctrl+Return")
+	windowGone(t, "KeptAnswer — feedback", 2*time.Second)
+	start := time.Now()
+	r := await(t, call(c, "interactive_feedback", args))
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the kept answer took %v", d)
+	}
+	wantText(t, r, "User reply:\nanswered while nobody waited")
+	if n := visibleWindows("KeptAnswer — feedback"); n != 0 {
+		t.Errorf("%d windows opened for a kept answer", n)
+	}
+}
+
+// A call the client cancels (notifications/cancelled) closes its window
+// within 1 s.
+func TestCancelledCallClosesWindow(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "canceller")
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "ask_text"
+		req.Params.Arguments = map[string]any{"question": "Cancel me"}
+		_, err := c.CallTool(ctx, req)
+		errc <- err
+	}()
+	findWindow(t, "Cancel me — feedback")
+	cancel()
+	start := time.Now()
+	windowGone(t, "Cancel me — feedback", time.Second)
+	t.Logf("the window closed %v after the cancel", time.Since(start).Round(time.Millisecond))
+	if err := <-errc; err == nil {
+		t.Error("the cancelled call returned no error")
+	}
+}

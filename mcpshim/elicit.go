@@ -1,0 +1,262 @@
+package mcpshim
+
+import (
+	"fmt"
+	"strings"
+
+	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The no-GUI fallback asks through the client's own form (MCP
+// elicitation/create) when the app cannot show windows. One flat form asks
+// the whole question; each prompt becomes properties named after it:
+//
+//	one prompt:   "answer", and "answer_text" beside options
+//	prompt i of several: "q<i>", "q<i>_text"
+//
+// A yes/no prompt is a string enum ["yes", "no"]; exclusive options a string
+// enum of their labels; checkboxes an array of that enum; a reply box (or
+// an "Other" option's text) a string. Defaults pre-select the recommended
+// options.
+
+// formField maps one property of the form back to a prompt.
+type formField struct {
+	prompt int
+	key    string
+	role   fieldRole
+}
+
+type fieldRole int
+
+const (
+	roleYesNo  fieldRole = iota // "yes" or "no": the reply's text
+	roleSingle                  // one label: the reply's selection
+	roleMulti                   // labels: the reply's selection
+	roleText                    // free text: the reply's text
+)
+
+// elicitationForm returns the message and the requested schema asking q,
+// and how to read the answer back.
+func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
+	props := map[string]any{}
+	var required []string
+	var fields []formField
+	add := func(i int, key string, role fieldRole, schema map[string]any, req bool) {
+		props[key] = schema
+		fields = append(fields, formField{prompt: i, key: key, role: role})
+		if req {
+			required = append(required, key)
+		}
+	}
+	for i, p := range q.Prompts {
+		base := "answer"
+		if len(q.Prompts) > 1 {
+			base = fmt.Sprintf("q%d", i+1)
+		}
+		title := p.Header
+		if title == "" {
+			title = firstLine(p.Markdown, 80)
+		}
+		labels, defaults, free := optionLabels(p)
+		switch {
+		case p.EffectiveKind() == ipc.KindYesNo:
+			add(i, base, roleYesNo, map[string]any{"type": "string", "title": title, "description": p.Markdown, "enum": []string{"yes", "no"}}, true)
+		case len(labels) == 0:
+			add(i, base, roleText, map[string]any{"type": "string", "title": title, "description": p.Markdown}, false)
+		default:
+			s := map[string]any{"title": title, "description": p.Markdown}
+			role := roleMulti
+			if p.Single {
+				role = roleSingle
+				s["type"], s["enum"] = "string", labels
+				if len(defaults) > 0 {
+					s["default"] = defaults[0]
+				}
+			} else {
+				s["type"], s["items"] = "array", map[string]any{"type": "string", "enum": labels}
+				if len(defaults) > 0 {
+					s["default"] = defaults
+				}
+			}
+			add(i, base, role, s, p.EffectiveKind() == ipc.KindChoice && free == "" && p.Single)
+			switch {
+			case p.EffectiveKind() == ipc.KindText:
+				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": "Your reply (optional)"}, false)
+			case free != "":
+				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": fmt.Sprintf("Your own answer (with %q)", free)}, false)
+			}
+		}
+	}
+	schema := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		schema["required"] = required
+	}
+	msg := formMessage(q)
+	return msg, schema, fields
+}
+
+// formMessage introduces the form: the window title and, for one prompt,
+// its question.
+func formMessage(q ipc.Question) string {
+	var b strings.Builder
+	if q.Title != "" {
+		b.WriteString(q.Title + "\n\n")
+	}
+	for _, f := range q.Context {
+		fmt.Fprintf(&b, "%s: %s\n", f.Label, f.Value)
+	}
+	if len(q.Context) > 0 {
+		b.WriteString("\n")
+	}
+	if len(q.Prompts) == 1 {
+		b.WriteString(q.Prompts[0].Markdown)
+	} else {
+		fmt.Fprintf(&b, "The agent asks %d questions; answer each below.", len(q.Prompts))
+	}
+	return b.String()
+}
+
+// optionLabels returns p's labels, the default ones, and the label of its
+// free-text option ("" when none).
+func optionLabels(p ipc.Prompt) (labels, defaults []string, free string) {
+	for _, o := range p.Options {
+		labels = append(labels, o.Label)
+		if o.Default {
+			defaults = append(defaults, o.Label)
+		}
+		if o.FreeText && free == "" {
+			free = o.Label
+		}
+	}
+	return labels, defaults, free
+}
+
+// firstLine is the first non-blank line of s, cut to max characters.
+func firstLine(s string, max int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#*>- ")); l != "" {
+			c, cut := clampRunes(l, max)
+			if cut {
+				c += "…"
+			}
+			return c
+		}
+	}
+	return "Question"
+}
+
+// formAnswer turns an elicitation result into the Answer the window would
+// have given: accept is answered with the form's values (labels that are
+// not options of a prompt become its text), decline and cancel are
+// dismissed. elapsedMS is the time the form was open.
+func formAnswer(q ipc.Question, fields []formField, res *mcp.ElicitationResult, elapsedMS int64) ipc.Answer {
+	a := ipc.Answer{QuestionID: q.ID, ElapsedMS: elapsedMS}
+	if res == nil || res.Action != mcp.ElicitationResponseActionAccept {
+		a.Status = ipc.StatusDismissed
+		return a
+	}
+	a.Status = ipc.StatusAnswered
+	a.Replies = make([]ipc.Reply, len(q.Prompts))
+	content, _ := res.Content.(map[string]any)
+	for _, f := range fields {
+		p, r := q.Prompts[f.prompt], &a.Replies[f.prompt]
+		switch v := content[f.key].(type) {
+		case string:
+			v = strings.TrimSpace(v)
+			switch f.role {
+			case roleYesNo:
+				if l := strings.ToLower(v); l == "yes" || l == "no" {
+					r.Text = l
+				}
+			case roleSingle, roleMulti:
+				r.Selected, r.Text = pickLabels(p, []string{v}, r.Text)
+			case roleText:
+				r.Text = joinText(r.Text, v)
+			}
+		case []any:
+			var got []string
+			for _, item := range v {
+				if s, ok := item.(string); ok {
+					got = append(got, s)
+				}
+			}
+			r.Selected, r.Text = pickLabels(p, got, r.Text)
+		case bool:
+			if f.role == roleYesNo {
+				r.Text = yesNo(v)
+			}
+		}
+	}
+	return a
+}
+
+// pickLabels returns the labels of p among got, in option order; anything
+// else in got is added to text.
+func pickLabels(p ipc.Prompt, got []string, text string) ([]string, string) {
+	var sel []string
+	for _, o := range p.Options {
+		if contains(got, o.Label) {
+			sel = append(sel, o.Label)
+		}
+	}
+	for _, g := range got {
+		if g = strings.TrimSpace(g); g != "" && !contains(sel, g) {
+			text = joinText(text, g)
+		}
+	}
+	return sel, text
+}
+
+func joinText(a, b string) string {
+	switch {
+	case b == "":
+		return a
+	case a == "":
+		return b
+	}
+	return a + "\n" + b
+}
+
+// chatQuestion is q written out for the agent to ask in chat: each prompt
+// with its options, the recommended ones marked.
+func chatQuestion(q ipc.Question) string {
+	var b strings.Builder
+	if q.Title != "" {
+		b.WriteString(q.Title + "\n")
+	}
+	for _, f := range q.Context {
+		fmt.Fprintf(&b, "%s: %s\n", f.Label, f.Value)
+	}
+	for i, p := range q.Prompts {
+		if len(q.Prompts) > 1 {
+			fmt.Fprintf(&b, "\nQuestion %d: ", i+1)
+		}
+		b.WriteString(p.Markdown)
+		switch {
+		case p.EffectiveKind() == ipc.KindYesNo:
+			b.WriteString("\nAnswer: yes or no")
+		case len(p.Options) > 0:
+			if p.Single {
+				b.WriteString("\nOptions (choose one):")
+			} else {
+				b.WriteString("\nOptions (choose any number):")
+			}
+			for _, o := range p.Options {
+				b.WriteString("\n- " + o.Label)
+				if o.Description != "" {
+					b.WriteString(" — " + o.Description)
+				}
+				if o.Default {
+					b.WriteString(" (recommended)")
+				}
+			}
+			if p.EffectiveKind() == ipc.KindText {
+				b.WriteString("\nThe user may also reply in their own words.")
+			}
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

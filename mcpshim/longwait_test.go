@@ -1,0 +1,678 @@
+package mcpshim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"feedback/ipc"
+	"feedback/settings"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// structuredMap decodes a result's structuredContent as JSON.
+func structuredMap(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("structuredContent %s: %v", data, err)
+	}
+	return m
+}
+
+func TestClientWait(t *testing.T) {
+	withMax := func(n int) settings.Settings { s := settings.Default(); s.MaxWaitSeconds = n; return s }
+	per := func(m map[string]int) settings.Settings { s := settings.Default(); s.WaitSeconds = m; return s }
+	for _, tc := range []struct {
+		name, client string
+		s            settings.Settings
+		want         time.Duration
+	}{
+		{"claude code", "claude-code", settings.Default(), 30 * time.Minute},
+		{"case-insensitive", "Claude-Code", settings.Default(), 30 * time.Minute},
+		{"claude desktop", "claude-ai", settings.Default(), defaultWait},
+		{"cursor is not vs code", "cursor-vscode", settings.Default(), defaultWait},
+		{"vs code", "Visual Studio Code", settings.Default(), 4 * time.Minute},
+		{"vs code insiders", "Visual Studio Code - Insiders", settings.Default(), 4 * time.Minute},
+		{"vscode", "vscode", settings.Default(), 4 * time.Minute},
+		{"codex", "codex-mcp-client", settings.Default(), defaultWait},
+		{"gemini", "gemini-cli-mcp-client", settings.Default(), 9 * time.Minute},
+		{"windsurf", "windsurf-client", settings.Default(), defaultWait},
+		{"cline", "Cline", settings.Default(), defaultWait},
+		{"unknown", "my-agent", settings.Default(), defaultWait},
+		{"no name", "", settings.Default(), defaultWait},
+		{"global cap", "claude-code", withMax(3), 3 * time.Second},
+		{"global cap above the profile", "codex", withMax(3600), defaultWait},
+		{"per client", "codex-mcp-client", per(map[string]int{"codex": 600}), 10 * time.Minute},
+		{"per client, exact name wins", "codex", per(map[string]int{"codex": 600, "cod": 10}), 10 * time.Minute},
+		{"per client, longest key wins", "codex-mcp-client", per(map[string]int{"codex": 600, "codex-mcp": 20}), 20 * time.Second},
+		{"per client, case-insensitive", "Claude-Code", per(map[string]int{"CLAUDE-CODE": 7}), 7 * time.Second},
+		{"per client, another client", "cursor", per(map[string]int{"codex": 600}), defaultWait},
+		{"per client, then the global cap", "codex", func() settings.Settings { s := per(map[string]int{"codex": 600}); s.MaxWaitSeconds = 30; return s }(), 30 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := clientWait(tc.client, tc.s); got != tc.want {
+				t.Errorf("clientWait(%q) = %v, want %v", tc.client, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStableQuestionID(t *testing.T) {
+	q := ipc.Question{Source: "interactive_feedback", Title: "Plan", Prompts: []ipc.Prompt{{Markdown: "Refactor?", Options: []ipc.Option{{Label: "Yes"}}}}}
+	other := func(f func(*ipc.Question)) ipc.Question {
+		c := q
+		c.Prompts = slices.Clone(q.Prompts)
+		f(&c)
+		return c
+	}
+	base := stableQuestionID("interactive_feedback", "claude-code", q)
+	if len(base) != 32 || strings.Trim(base, "0123456789abcdef") != "" {
+		t.Fatalf("id %q is not 32 hex digits", base)
+	}
+	for _, tc := range []struct {
+		name         string
+		tool, client string
+		q            ipc.Question
+		same         bool
+	}{
+		{"same call", "interactive_feedback", "claude-code", q, true},
+		{"ID and Client do not count", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.ID, c.Client = "x", "y" }), true},
+		{"another tool", "ask_text", "claude-code", q, false},
+		{"another client", "interactive_feedback", "cursor", q, false},
+		{"another question", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.Prompts[0].Markdown = "Refactor now?" }), false},
+		{"another title", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.Title = "Plan B" }), false},
+		{"another countdown", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.TimeoutSeconds = 5 }), false},
+		{"no field boundary confusion", "interactive_feedbackclaude-code", "", q, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := stableQuestionID(tc.tool, tc.client, tc.q); (got == base) != tc.same {
+				t.Errorf("id %s vs %s: same = %v, want %v", got, base, got == base, tc.same)
+			}
+		})
+	}
+	// Through the dialects: the same arguments give the same ID, other
+	// arguments another.
+	env := callEnv{settings: settings.Default(), client: "claude-code", requests: newRequestStore()}
+	args := map[string]any{"message": "Ship it?"}
+	p1, _ := prepareInteractiveFeedback(args, env)
+	p2, _ := prepareInteractiveFeedback(map[string]any{"message": "Ship it?"}, env)
+	p3, _ := prepareInteractiveFeedback(map[string]any{"message": "Ship it now?"}, env)
+	if p1.question.ID != p2.question.ID || p1.question.ID == p3.question.ID {
+		t.Errorf("interactive_feedback ids: %s %s %s", p1.question.ID, p2.question.ID, p3.question.ID)
+	}
+}
+
+// fakeApp is an Asker that behaves like the app's inbox for one question
+// at a time: it counts asks and windows, and answers when told to.
+type fakeApp struct {
+	mu        sync.Mutex
+	asks      int
+	open      map[string]int // question id → callers waiting
+	windows   int            // windows opened
+	answer    chan ipc.Answer
+	withdrawn chan string
+}
+
+func newFakeApp() *fakeApp {
+	return &fakeApp{open: map[string]int{}, answer: make(chan ipc.Answer, 1), withdrawn: make(chan string, 8)}
+}
+
+func (f *fakeApp) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+	f.mu.Lock()
+	f.asks++
+	if f.open[q.ID] == 0 {
+		f.windows++
+	}
+	f.open[q.ID]++
+	f.mu.Unlock()
+	onEvent(ipc.Event{Type: ipc.EventShown})
+	defer func() {
+		f.mu.Lock()
+		f.open[q.ID]--
+		f.mu.Unlock()
+	}()
+	select {
+	case a := <-f.answer:
+		a.QuestionID = q.ID
+		return a, nil
+	case <-ctx.Done():
+		f.withdrawn <- q.ID
+		return ipc.Answer{}, ctx.Err()
+	}
+}
+
+func (f *fakeApp) counts() (asks, windows int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.asks, f.windows
+}
+
+// callCtx calls tool with args under ctx.
+func callCtx(ctx context.Context, c *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	return c.CallTool(ctx, req)
+}
+
+// The client's wait runs out: "call again", the window stays; the call
+// made again joins it (no second window) and gets the answer.
+func TestCallAgainReattaches(t *testing.T) {
+	app := newFakeApp()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
+	args := map[string]any{"message": "Ship it?"}
+	start := time.Now()
+	res := callTool(t, c, args)
+	if d := time.Since(start); d < 900*time.Millisecond || d > 3*time.Second {
+		t.Errorf("the first call returned after %v, want about 1 s", d)
+	}
+	if text := resultText(t, res); res.IsError || text != textPending {
+		t.Fatalf("first call: isError = %v, %q", res.IsError, text)
+	}
+	sc := structuredMap(t, res)
+	if sc["status"] != "pending" {
+		t.Errorf("structuredContent = %v", sc)
+	}
+	select {
+	case id := <-app.withdrawn:
+		t.Fatalf("question %s withdrawn after a call-again result", id)
+	case <-time.After(100 * time.Millisecond):
+	}
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() { done <- callTool(t, c, args) }()
+	time.Sleep(200 * time.Millisecond)
+	app.answer <- ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "go"}}}
+	res = <-done
+	if text := resultText(t, res); res.IsError || text != "User reply:\ngo" {
+		t.Errorf("second call: %q", text)
+	}
+	if id := structuredMap(t, res)["question_id"]; id != sc["question_id"] {
+		t.Errorf("question ids %v and %v differ", id, sc["question_id"])
+	}
+	if asks, windows := app.counts(); asks != 1 || windows != 1 {
+		t.Errorf("the app was asked %d times with %d windows; want 1 and 1", asks, windows)
+	}
+}
+
+// An answer given while nobody waits is kept and handed to the next call
+// with the same arguments, at once and once.
+func TestKeptAnswer(t *testing.T) {
+	app := newFakeApp()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
+	args := map[string]any{"message": "Keep me"}
+	if res := callTool(t, c, args); resultText(t, res) != textPending {
+		t.Fatalf("first call: %q", resultText(t, res))
+	}
+	app.answer <- ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}}
+	time.Sleep(100 * time.Millisecond) // the flight records it
+	start := time.Now()
+	res := callTool(t, c, args)
+	if text := resultText(t, res); text != "User reply:\nlater" || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("second call after %v: %q", time.Since(start), text)
+	}
+	// Once: the next identical call asks afresh (a new window).
+	res = callTool(t, c, args)
+	if resultText(t, res) != textPending {
+		t.Errorf("third call: %q", resultText(t, res))
+	}
+	if asks, windows := app.counts(); asks != 2 || windows != 2 {
+		t.Errorf("asks = %d, windows = %d; want 2 and 2", asks, windows)
+	}
+}
+
+// A cancelled call withdraws its window at once, even when an earlier call
+// of the same question had returned "call again".
+func TestCancelWithdraws(t *testing.T) {
+	app := newFakeApp()
+	c := startShim(t, Options{Connect: connectTo(app)})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := callCtx(ctx, c, "ask_text", map[string]any{"question": "Name?"})
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	select {
+	case <-app.withdrawn:
+	case <-time.After(time.Second):
+		t.Fatal("the question was not withdrawn within 1 s of the cancel")
+	}
+	if err := <-errc; err == nil {
+		t.Error("the cancelled call returned no error")
+	}
+}
+
+// The server's end (the client exits) withdraws a window held for a
+// caller that may come back.
+func TestExitWithdrawsHeld(t *testing.T) {
+	app := newFakeApp()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
+	if res := callTool(t, c, map[string]any{"message": "held"}); resultText(t, res) != textPending {
+		t.Fatalf("call: %q", resultText(t, res))
+	}
+	c.Close()
+	select {
+	case <-app.withdrawn:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the held question was not withdrawn when the client went away")
+	}
+}
+
+// The window is held only holdLimit for a caller that does not come back.
+func TestHoldLimit(t *testing.T) {
+	old := holdLimit
+	holdLimit = 300 * time.Millisecond
+	t.Cleanup(func() { holdLimit = old })
+	app := newFakeApp()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
+	callTool(t, c, map[string]any{"message": "abandoned"})
+	select {
+	case <-app.withdrawn:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the abandoned question was not withdrawn after holdLimit")
+	}
+}
+
+// goneApp fails the first n asks with ipc.ErrAppGone, then answers.
+type goneApp struct {
+	n        int
+	asks     atomic.Int32
+	ids      chan string
+	connects atomic.Int32
+}
+
+func (g *goneApp) connect(context.Context) (Asker, error) {
+	g.connects.Add(1)
+	return g, nil
+}
+
+func (g *goneApp) Ask(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	g.ids <- q.ID
+	if int(g.asks.Add(1)) <= g.n {
+		return ipc.Answer{}, fmt.Errorf("%w: unexpected EOF", ipc.ErrAppGone)
+	}
+	return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "after restart"}}}, nil
+}
+
+func fastRestarts(t *testing.T) {
+	old := restartBackoff
+	restartBackoff = []time.Duration{time.Millisecond}
+	t.Cleanup(func() { restartBackoff = old })
+}
+
+// The app dies mid-question: the shim reconnects (which restarts it) and
+// asks the same question, same ID, up to maxRestarts times.
+func TestRestartAfterAppGone(t *testing.T) {
+	fastRestarts(t)
+	for _, tc := range []struct {
+		name   string
+		gone   int
+		answer bool
+	}{
+		{"once", 1, true},
+		{"up to the limit", maxRestarts, true},
+		{"beyond the limit", maxRestarts + 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &goneApp{n: tc.gone, ids: make(chan string, 10)}
+			c := startShim(t, Options{Connect: g.connect})
+			res := callTool(t, c, map[string]any{"message": "survive"})
+			text := resultText(t, res)
+			if tc.answer && (res.IsError || text != "User reply:\nafter restart") {
+				t.Errorf("isError = %v, %q", res.IsError, text)
+			}
+			if !tc.answer && (!res.IsError || !strings.Contains(text, "closed the connection")) {
+				t.Errorf("want the failure result, got isError = %v, %q", res.IsError, text)
+			}
+			close(g.ids)
+			var ids []string
+			for id := range g.ids {
+				ids = append(ids, id)
+			}
+			want := min(tc.gone+1, maxRestarts+1)
+			if len(ids) != want || int(g.connects.Load()) != want {
+				t.Errorf("asked %d times with %d connects, want %d", len(ids), g.connects.Load(), want)
+			}
+			for _, id := range ids {
+				if id != ids[0] {
+					t.Errorf("ids differ: %v", ids)
+				}
+			}
+		})
+	}
+}
+
+// progressShim starts the shim with a client that records progress
+// notifications, each stamped with whether the result had arrived.
+type progressLog struct {
+	mu       sync.Mutex
+	progress []float64
+	messages []string
+	late     int // notifications after the result
+	result   bool
+}
+
+func TestProgressHeartbeat(t *testing.T) {
+	old := progressInterval
+	progressInterval = 100 * time.Millisecond
+	t.Cleanup(func() { progressInterval = old })
+	app := askFunc(func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+		onEvent(ipc.Event{Type: ipc.EventShown})
+		select {
+		case <-time.After(550 * time.Millisecond):
+			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+		case <-ctx.Done():
+			return ipc.Answer{}, ctx.Err()
+		}
+	})
+	c := startShim(t, Options{Connect: connectTo(app)})
+	var pl progressLog
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method != "notifications/progress" {
+			return
+		}
+		pl.mu.Lock()
+		defer pl.mu.Unlock()
+		if pl.result {
+			pl.late++
+		}
+		if p, ok := n.Params.AdditionalFields["progress"].(float64); ok {
+			pl.progress = append(pl.progress, p)
+		}
+		if m, ok := n.Params.AdditionalFields["message"].(string); ok {
+			pl.messages = append(pl.messages, m)
+		}
+		if tok := n.Params.AdditionalFields["progressToken"]; tok != "tok-1" {
+			t.Errorf("progressToken = %v", tok)
+		}
+	})
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "interactive_feedback"
+	req.Params.Arguments = map[string]any{"message": "progress?"}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "tok-1"}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.CallTool(ctx, req)
+	pl.mu.Lock()
+	pl.result = true
+	pl.mu.Unlock()
+	if err != nil || resultText(t, res) != "User reply:\nok" {
+		t.Fatalf("call: %v %v", res, err)
+	}
+	time.Sleep(300 * time.Millisecond) // anything late would arrive now
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if len(pl.progress) < 2 {
+		t.Fatalf("%d progress notifications, want at least 2", len(pl.progress))
+	}
+	for i := 1; i < len(pl.progress); i++ {
+		if pl.progress[i] <= pl.progress[i-1] {
+			t.Errorf("progress not increasing: %v", pl.progress)
+		}
+	}
+	if pl.late > 0 {
+		t.Errorf("%d progress notifications arrived after the result", pl.late)
+	}
+	if !strings.HasPrefix(pl.messages[0], "waiting for the user — window open ") {
+		t.Errorf("message = %q", pl.messages[0])
+	}
+}
+
+// A call without a progress token gets no progress.
+func TestNoProgressWithoutToken(t *testing.T) {
+	old := progressInterval
+	progressInterval = 50 * time.Millisecond
+	t.Cleanup(func() { progressInterval = old })
+	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		time.Sleep(300 * time.Millisecond)
+		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered}, nil
+	})
+	c := startShim(t, Options{Connect: connectTo(app)})
+	var n atomic.Int32
+	c.OnNotification(func(m mcp.JSONRPCNotification) {
+		if m.Method == "notifications/progress" {
+			n.Add(1)
+		}
+	})
+	callTool(t, c, map[string]any{"message": "quiet"})
+	if n.Load() != 0 {
+		t.Errorf("%d progress notifications without a token", n.Load())
+	}
+}
+
+// elicitor is a client-side elicitation handler.
+type elicitor func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
+
+func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return e(ctx, req)
+}
+
+// startShimWith is startShim with client options (an elicitation handler).
+func startShimWith(t *testing.T, opts Options, copts ...client.ClientOption) *client.Client {
+	t.Helper()
+	logs := &syncBuffer{}
+	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	toServer, clientOut := io.Pipe()
+	clientIn, fromServer := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeStdio(context.Background(), opts, toServer, fromServer)
+		fromServer.Close()
+	}()
+	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), append([]client.ClientOption{client.WithProtocolVersion(testProtocolVersion)}, copts...)...)
+	t.Cleanup(func() {
+		c.Close()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("ServeStdio did not return after EOF")
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	})
+	// The transport answers the server's requests (elicitation) under
+	// Start's context: it must outlive the start.
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = testProtocolVersion
+	init.Params.ClientInfo = mcp.Implementation{Name: "shim-test", Version: "1.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c
+}
+
+var noDisplay = func(context.Context) (Asker, error) {
+	return nil, errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
+}
+
+func TestElicitationFallback(t *testing.T) {
+	var got mcp.ElicitationRequest
+	accept := elicitor(func(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+		got = req
+		content := map[string]any{"answer": "Postgres", "answer_text": "with pgvector"}
+		if req.Params.Message == "Ship it?" {
+			content = map[string]any{"answer": []any{"Yes"}, "answer_text": "today"}
+		}
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: content}}, nil
+	})
+	c := startShimWith(t, Options{Connect: noDisplay}, client.WithElicitationHandler(accept))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	res, err := callCtx(ctx, c, "interactive_feedback", map[string]any{"message": "Ship it?", "predefined_options": []any{"Yes", "No"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := resultText(t, res); text != "Selected options:\n- Yes\n\nUser reply:\ntoday" {
+		t.Errorf("interactive_feedback: %q", text)
+	}
+	schema, _ := json.Marshal(got.Params.RequestedSchema)
+	if want := `{"properties":{"answer":{"description":"Ship it?","items":{"enum":["Yes","No"],"type":"string"},"title":"Ship it?","type":"array"},"answer_text":{"title":"Your reply (optional)","type":"string"}},"type":"object"}`; string(schema) != want {
+		t.Errorf("schema:\n%s\nwant\n%s", schema, want)
+	}
+
+	res, err = callCtx(ctx, c, "ask_choice", map[string]any{"question": "Which database?", "options": []any{"Postgres", "SQLite"}, "allow_free_text": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := structuredMap(t, res)
+	if sc["status"] != "answered" || sc["answer"] != "Postgres" || sc["free_text"] != "with pgvector" || sc["via"] != "elicitation" || sc["client_elicitation"] != true {
+		t.Errorf("ask_choice: %v", sc)
+	}
+}
+
+func TestElicitationDeclinedAtOnce(t *testing.T) {
+	decline := elicitor(func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+	})
+	c := startShimWith(t, Options{Connect: noDisplay}, client.WithElicitationHandler(decline))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := callCtx(ctx, c, "ask_choice", map[string]any{"question": "Which?", "options": []any{"A", "B"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := structuredMap(t, res)
+	if sc["status"] != "declined" || sc["auto_reject_suspected"] != true || sc["via"] != "elicitation" {
+		t.Errorf("ask_choice: %v", sc)
+	}
+}
+
+func TestNoGUIWithoutElicitation(t *testing.T) {
+	c := startShim(t, Options{Connect: noDisplay})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := callCtx(ctx, c, "ask_choice", map[string]any{"question": "Which?", "options": []any{"A", "B"}, "default": "B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := structuredMap(t, res)
+	msg, _ := sc["message"].(string)
+	if sc["status"] != "needs_user_input" || sc["via"] != "chat" || !strings.Contains(msg, "- A\n- B (recommended)") || !strings.Contains(msg, "DISPLAY") {
+		t.Errorf("ask_choice: %v", sc)
+	}
+	if time.Since(start) > 2*time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+	res, err = callCtx(ctx, c, "ask_user_question", map[string]any{"questions": []any{
+		map[string]any{"question": "Which DB?", "header": "DB", "options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "Other"}}},
+		map[string]any{"question": "Name?"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "The question window cannot be shown (no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set). Nothing was answered. Ask the user these questions in chat yourself and wait for the answers; do not guess:\n\n" +
+		"\nQuestion 1: Which DB?\nOptions (choose one):\n- Postgres\n- Other\n\nQuestion 2: Name?"
+	if text := resultText(t, res); text != want {
+		t.Errorf("ask_user_question:\n%q\nwant\n%q", text, want)
+	}
+	res, err = callCtx(ctx, c, "ask_human", map[string]any{"agent_name": "a", "title": "Pick", "content": "Which?",
+		"choices": []any{map[string]any{"id": "x", "label": "X"}, map[string]any{"id": "y", "label": "Y"}}, "recommended_option": "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := structuredMap(t, res); sc["status"] != "needs_user_input" || !strings.Contains(sc["message"].(string), "- Y (id y) (recommended)") {
+		t.Errorf("ask_human: %v", sc)
+	}
+}
+
+func TestElicitationForm(t *testing.T) {
+	q := ipc.Question{ID: "q", Prompts: []ipc.Prompt{
+		{Kind: ipc.KindYesNo, Markdown: "Deploy?"},
+		{Kind: ipc.KindChoice, Single: true, Header: "DB", Markdown: "Which DB?", Options: []ipc.Option{{Label: "Postgres", Default: true}, {Label: "Other", FreeText: true}}},
+		{Kind: ipc.KindChoice, Markdown: "## Features\n\nWhich?", Options: []ipc.Option{{Label: "A"}, {Label: "B", Default: true}}},
+		{Markdown: "Anything else?"},
+	}}
+	msg, schema, fields := elicitationForm(q)
+	if msg != "The agent asks 4 questions; answer each below." {
+		t.Errorf("message = %q", msg)
+	}
+	data, _ := json.Marshal(schema)
+	want := `{"properties":{` +
+		`"q1":{"description":"Deploy?","enum":["yes","no"],"title":"Deploy?","type":"string"},` +
+		`"q2":{"default":"Postgres","description":"Which DB?","enum":["Postgres","Other"],"title":"DB","type":"string"},` +
+		`"q2_text":{"title":"Your own answer (with \"Other\")","type":"string"},` +
+		`"q3":{"default":["B"],"description":"## Features\n\nWhich?","items":{"enum":["A","B"],"type":"string"},"title":"Features","type":"array"},` +
+		`"q4":{"description":"Anything else?","title":"Anything else?","type":"string"}},` +
+		`"required":["q1"],"type":"object"}`
+	if string(data) != want {
+		t.Errorf("schema:\n%s\nwant\n%s", data, want)
+	}
+	for _, tc := range []struct {
+		name    string
+		action  mcp.ElicitationResponseAction
+		content any
+		want    ipc.Answer
+	}{
+		{"accept", mcp.ElicitationResponseActionAccept,
+			map[string]any{"q1": "yes", "q2": "Other", "q2_text": "DuckDB", "q3": []any{"B", "A", "Z"}, "q4": " no "},
+			ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, ElapsedMS: 7, Replies: []ipc.Reply{
+				{Text: "yes"}, {Selected: []string{"Other"}, Text: "DuckDB"}, {Selected: []string{"A", "B"}, Text: "Z"}, {Text: "no"}}}},
+		{"accept with a boolean and blanks", mcp.ElicitationResponseActionAccept,
+			map[string]any{"q1": false},
+			ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, ElapsedMS: 7, Replies: []ipc.Reply{{Text: "no"}, {}, {}, {}}}},
+		{"decline", mcp.ElicitationResponseActionDecline, nil, ipc.Answer{QuestionID: "q", Status: ipc.StatusDismissed, ElapsedMS: 7}},
+		{"cancel", mcp.ElicitationResponseActionCancel, nil, ipc.Answer{QuestionID: "q", Status: ipc.StatusDismissed, ElapsedMS: 7}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: tc.action, Content: tc.content}}
+			got := formAnswer(q, fields, res, 7)
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(tc.want)
+			if string(g) != string(w) {
+				t.Errorf("answer:\n%s\nwant\n%s", g, w)
+			}
+		})
+	}
+}
+
+// An answer the app sent for the user (their draft at the countdown's
+// end) says so in a last text block.
+func TestAutoSubmittedDraft(t *testing.T) {
+	app := askFunc(func(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Auto: true, Replies: []ipc.Reply{{Text: "half a thought"}}}, nil
+	})
+	c := startShim(t, Options{Connect: connectTo(app)})
+	res := callTool(t, c, map[string]any{"message": "Thoughts?"})
+	if len(res.Content) != 2 {
+		t.Fatalf("%d blocks, want the answer and the note", len(res.Content))
+	}
+	first, _ := mcp.AsTextContent(res.Content[0])
+	last, _ := mcp.AsTextContent(res.Content[1])
+	if first.Text != "User reply:\nhalf a thought" || last.Text != textAutoSubmitted {
+		t.Errorf("content = %q, %q", first.Text, last.Text)
+	}
+}
