@@ -4,10 +4,15 @@
 //   - latency: from the tools/call line written to the shim's stdin to the
 //     question window being mapped on the X display (the app already running);
 //   - shim start: from starting `feedback mcp` to its initialize reply;
-//   - idle: the resident app's CPU share and RSS with no window open.
+//   - idle: the resident app's CPU share and RSS with no window open;
+//   - round-trip overhead (overhead.go, no display needed): from the
+//     tools/call line written to the result read, with the window replaced
+//     by a double that answers at once, through one shim and through 64
+//     shims asking at the same moment.
 //
-// It prints medians (and p90) and their ratio to the targets. It is a
-// benchmark, not a test: it fails only when it cannot measure.
+// It prints medians (and p90) or p50 and p99, and their ratio to the
+// targets. It is a benchmark, not a test: it fails only when it cannot
+// measure. Without an X display it prints the overhead figures, then fails.
 package main
 
 import (
@@ -42,8 +47,10 @@ const (
 func main() {
 	runs := flag.Int("runs", 25, "measurements per figure (at least 20)")
 	idle := flag.Duration("idle", 30*time.Second, "how long to sample the idle app")
+	calls := flag.Int("calls", 500, "sequential calls through one shim for the overhead")
+	rounds := flag.Int("rounds", 10, "bursts of 64 simultaneous calls for the overhead")
 	flag.Parse()
-	if err := run(*runs, *idle); err != nil {
+	if err := run(*runs, *idle, *calls, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -57,9 +64,9 @@ type session struct {
 	app    *exec.Cmd
 }
 
-func run(runs int, idle time.Duration) error {
+func run(runs int, idle time.Duration, calls, rounds int) error {
 	bin := os.Getenv("FEEDBACK_BIN")
-	if bin == "" || os.Getenv("DISPLAY") == "" {
+	if bin == "" {
 		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
 	}
 	dir, err := os.MkdirTemp("", "fbbench")
@@ -67,6 +74,15 @@ func run(runs int, idle time.Duration) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+
+	fmt.Printf("feedback benchmarks — %d runs each, Xvfb + openbox, %s\n\n", runs, time.Now().Format(time.DateOnly))
+	if err := overhead(bin, filepath.Join(dir, "fake"), calls, rounds); err != nil {
+		return fmt.Errorf("round-trip overhead: %w", err)
+	}
+	fmt.Println()
+	if os.Getenv("DISPLAY") == "" {
+		return errors.New("the window figures need an X display: run through `make bench`")
+	}
 	s := &session{bin: bin, socket: filepath.Join(dir, "s.sock")}
 	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
@@ -75,7 +91,6 @@ func run(runs int, idle time.Duration) error {
 	}
 	defer s.stopApp()
 
-	fmt.Printf("feedback benchmarks — %d runs each, Xvfb + openbox, %s\n\n", runs, time.Now().Format(time.DateOnly))
 	lat, err := s.windowLatency(runs)
 	if err != nil {
 		return fmt.Errorf("window latency: %w", err)
