@@ -114,8 +114,12 @@ func decodeFailure(err error) (int, *Error) {
 		return http.StatusRequestEntityTooLarge, &Error{Code: CodeInvalid,
 			Message: fmt.Sprintf("the question is larger than %d bytes", MaxBodyBytes)}
 	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "the request body"
+		}
 		return http.StatusBadRequest, &Error{Code: CodeInvalid,
-			Message: fmt.Sprintf("%s: expected %s, got JSON %s", te.Field, te.Type, te.Value)}
+			Message: fmt.Sprintf("%s: expected %s, got JSON %s", field, te.Type, te.Value)}
 	case err == io.EOF:
 		return http.StatusBadRequest, &Error{Code: CodeProtocol, Message: "empty request body: expected a JSON question"}
 	default:
