@@ -66,6 +66,9 @@ func (v *View) addOption(pv *promptView, o ipc.Option) {
 			}
 		}
 		pv.syncFreeText()
+		if on && pv.free[i] && v.focusOn != nil {
+			v.focusOn(pv.entry) // choosing "Other" is choosing to type
+		}
 	}
 	// The default is the agent's recommendation, not the user's edit: it is
 	// set before the change handler, so it does not hold the countdown.

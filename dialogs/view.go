@@ -78,12 +78,13 @@ type View struct {
 	options   []optionControl // every option of every prompt, in Alt+digit order
 	countdown *widget.Label
 	content   fyne.CanvasObject
-	focus     fyne.Focusable // the reply box to focus on open, if any
-	att       *attachments   // images; nil when the window has no reply box
-	onAttach  func()         // opens the file picker (set by Window)
-	async     func(func())   // runs slow work off the Fyne goroutine; tests run it inline
-	extendBtn *keyButton     // "+ time"; nil without a countdown
-	pinBtn    *keyButton     // pins the question (no deadline); nil without a countdown
+	focus     fyne.Focusable       // the reply box to focus on open, if any
+	att       *attachments         // images; nil when the window has no reply box
+	onAttach  func()               // opens the file picker (set by Window)
+	async     func(func())         // runs slow work off the Fyne goroutine; tests run it inline
+	focusOn   func(fyne.Focusable) // gives a widget the keyboard (set by Window)
+	extendBtn *keyButton           // "+ time"; nil without a countdown
+	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
 	hintText  string // the footer's keyboard hint, shown unless a button's tip is
 
@@ -606,8 +607,11 @@ func (v *View) footer() fyne.CanvasObject {
 			hint += " · Ctrl+V image"
 		}
 	}
-	if len(v.options) > 0 {
-		hint += " · Alt+1–9 options"
+	switch n := min(len(v.options), 9); {
+	case n == 1:
+		hint += " · Alt+1 option"
+	case n > 1:
+		hint += fmt.Sprintf(" · Alt+1–%d options", n)
 	}
 	if v.hasKind(ipc.KindYesNo) {
 		no := newKeyButton("No", theme.CancelIcon(), v, func() { v.answerYesNo(false) })

@@ -487,3 +487,16 @@ func TestAttachmentsLook(t *testing.T) {
 	test.AssertImageMatches(t, "question/attachments.png", w.Fyne().Canvas().Capture())
 	w.Close()
 }
+
+func TestChoosingOtherFocusesItsField(t *testing.T) {
+	a := test.NewTempApp(t)
+	q := question(ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: "Which?",
+		Options: []ipc.Option{{Label: "A"}, {Label: "Other", FreeText: true}}})
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w.Show()
+	defer w.Close()
+	w.View().ToggleOption(2)
+	if got := w.Fyne().Canvas().Focused(); got != w.View().prompts[0].entry {
+		t.Errorf("focused = %T, want the free-text field", got)
+	}
+}

@@ -46,6 +46,7 @@ func NewWindow(a fyne.App, q ipc.Question, opts Options, onDone func(ipc.Answer)
 	}
 	w.win.Canvas().AddShortcut(&fyne.ShortcutPaste{}, func(s fyne.Shortcut) { w.view.pasteInto(nil, s) })
 	w.view.onAttach = w.pickImages
+	w.view.focusOn = w.win.Canvas().Focus
 	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		for _, u := range uris {
 			w.attachURI(u)
