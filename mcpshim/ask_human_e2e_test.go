@@ -16,7 +16,6 @@ import (
 	"feedback/ipc"
 	"feedback/settings"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -108,21 +107,6 @@ func (f *fakeInbox) waiters(id string) int {
 	return 0
 }
 
-// callHumanTool calls tool with args, bounded by 20 s.
-func callHumanTool(t *testing.T, c *client.Client, tool string, args any) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("tools/call %s: %v", tool, err)
-	}
-	return res
-}
-
 // jsonResult checks that res is one text block holding the same JSON object
 // as its structuredContent, and returns it decoded.
 func jsonResult(t *testing.T, res *mcp.CallToolResult) map[string]any {
@@ -192,7 +176,7 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 	hook := newHookRecorder(t, http.StatusNoContent)
 	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
 	start := time.Now()
-	res := callHumanTool(t, c, "ask_human", map[string]any{
+	res := callNamed(t, c, "ask_human", map[string]any{
 		"agent_name": "deployer", "title": "Ship v2?", "content": "Release notes: *fast*",
 		"choices":            []any{map[string]any{"id": "yes", "label": "Ship it"}, map[string]any{"id": "no", "label": "Hold"}},
 		"recommended_option": "yes", "run_id": "run-7", "trace_id": "tr-1", "metadata": map[string]any{"pr": 42.0},
@@ -216,7 +200,7 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 	hook.none(t)
 
 	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, ElapsedMS: 1500, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}})
-	res = callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
+	res = callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
 	got = jsonResult(t, res)
 	if got["status"] != "answered" || got["choice_id"] != "no" || got["choice_label"] != "Hold" || got["run_id"] != "run-7" ||
 		got["trace_id"] != "tr-1" || !jsonEqual(got["metadata"], map[string]any{"pr": 42.0}) || got["answered_at"] == nil || got["next_step"] != nil {
@@ -229,7 +213,7 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 		t.Errorf("callback body = %v\nwant %v", body, wantBody)
 	}
 
-	res = callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
+	res = callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
 	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, `unknown or already collected request_id "`+q.ID+`"`) {
 		t.Errorf("second collection: isError = %v, %q", res.IsError, text)
 	}
@@ -244,18 +228,18 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 func TestE2EAskHumanResultWaits(t *testing.T) {
 	inbox := newFakeInbox()
 	c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings()})
-	res := callHumanTool(t, c, "ask_human", humanArgs(t, nil))
+	res := callNamed(t, c, "ask_human", humanArgs(t, nil))
 	q := <-inbox.asked
 	if got := jsonResult(t, res); got["status"] != "pending" {
 		t.Fatalf("result = %v", got)
 	}
-	res = callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 0})
+	res = callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 0})
 	if got := jsonResult(t, res); got["status"] != "pending" || got["request_id"] != q.ID || got["next_step"] != humanNextStep {
 		t.Errorf("still open: %v", got)
 	}
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		done <- callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 10})
+		done <- callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 10})
 	}()
 	for deadline := time.Now().Add(5 * time.Second); inbox.waiters(q.ID) == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -276,7 +260,7 @@ func TestE2EAskHumanAnsweredAtOnce(t *testing.T) {
 	}
 	hook := newHookRecorder(t, http.StatusInternalServerError) // a failing hook changes nothing
 	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
-	res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
 	got := jsonResult(t, res)
 	if res.IsError || got["status"] != "answered" || got["choice_id"] != "yes" || got["choice_label"] != "Ship it" {
 		t.Errorf("result = %v", got)
@@ -302,7 +286,7 @@ func TestE2EAskHumanDeclinedAndExpired(t *testing.T) {
 			inbox.auto = func(ipc.Question) ipc.Answer { return ipc.Answer{Status: tc.status} }
 			hook := newHookRecorder(t, http.StatusOK)
 			c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
-			res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
+			res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
 			if got := jsonResult(t, res); res.IsError || got["status"] != tc.want || got["choice_id"] != nil || got["message"] == nil {
 				t.Errorf("result = %v", got)
 			}
@@ -322,7 +306,7 @@ func TestE2EAskHumanCallbackUntrusted(t *testing.T) {
 	hook := newHookRecorder(t, http.StatusOK)
 	hook.srv.Config.ErrorLog = log.New(io.Discard, "", 0)                                        // the refused handshake
 	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings()}) // default client
-	res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
 	if got := jsonResult(t, res); got["choice_id"] != "no" {
 		t.Errorf("result = %v", got)
 	}
@@ -335,11 +319,11 @@ func TestE2EAskHumanCallbackUntrusted(t *testing.T) {
 
 func TestE2EAskHumanInvalid(t *testing.T) {
 	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("unused") }})
-	res := callHumanTool(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": "http://x"}))
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": "http://x"}))
 	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, "Invalid arguments for ask_human: callback_url: must be an absolute https:// URL") {
 		t.Errorf("isError = %v, %q", res.IsError, text)
 	}
-	res = callHumanTool(t, c, "ask_human_result", map[string]any{"wait_seconds": 5})
+	res = callNamed(t, c, "ask_human_result", map[string]any{"wait_seconds": 5})
 	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "request_id: required") {
 		t.Errorf("isError = %v, %q", res.IsError, text)
 	}
@@ -349,7 +333,7 @@ func TestE2EAskHumanInvalid(t *testing.T) {
 // request is still pending.
 func TestE2EAskHumanResultAppDown(t *testing.T) {
 	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("dial: refused") }})
-	res := callHumanTool(t, c, "ask_human_result", map[string]any{"request_id": "abc"})
+	res := callNamed(t, c, "ask_human_result", map[string]any{"request_id": "abc"})
 	if text := resultText(t, res); !res.IsError || text != `The feedback app could not be asked about request_id "abc" (dial: refused). Nothing was collected: the request is still pending, call ask_human_result again later.` {
 		t.Errorf("isError = %v, %q", res.IsError, text)
 	}

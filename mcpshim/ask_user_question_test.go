@@ -302,12 +302,12 @@ func TestRenderAskUserQuestionStructured(t *testing.T) {
 	}
 }
 
-// callNamed calls tool over the client, bounded by 10 s.
+// callNamed calls tool over the client, bounded by 20 s.
 func callNamed(t *testing.T, c interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, tool string, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool

@@ -113,19 +113,10 @@ func startShimLogged(t *testing.T, opts Options) (*client.Client, *syncBuffer) {
 	return c, logs
 }
 
-// callTool calls interactive_feedback with args, bounded by 10 s.
+// callTool calls interactive_feedback with args.
 func callTool(t *testing.T, c *client.Client, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "interactive_feedback"
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("tools/call: %v", err)
-	}
-	return res
+	return callNamed(t, c, "interactive_feedback", args)
 }
 
 func TestE2EListTools(t *testing.T) {

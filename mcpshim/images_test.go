@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -37,15 +36,7 @@ func TestEveryDialectReturnsImages(t *testing.T) {
 		{"ask_choice", map[string]any{"question": "Which?", "options": []any{"a", "b"}, "allow_free_text": true}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			req := mcp.CallToolRequest{}
-			req.Params.Name = tc.tool
-			req.Params.Arguments = tc.args
-			res, err := c.CallTool(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := callNamed(t, c, tc.tool, tc.args)
 			if res.IsError {
 				t.Fatalf("isError: %+v", res.Content)
 			}

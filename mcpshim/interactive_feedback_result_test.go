@@ -111,7 +111,7 @@ func TestE2EInteractiveFeedbackSettings(t *testing.T) {
 			Images: []ipc.Image{{MIME: "image/png", Data: []byte{1, 2}}}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(asker), Settings: s})
-	res := callHumanTool(t, c, "interactive_feedback", map[string]any{"message": "m"})
+	res := callNamed(t, c, "interactive_feedback", map[string]any{"message": "m"})
 	if len(res.Content) != 3 {
 		t.Fatalf("content = %#v", res.Content)
 	}
@@ -125,7 +125,7 @@ func TestE2EInteractiveFeedbackSettings(t *testing.T) {
 	if sc := res.StructuredContent.(map[string]any); sc["images"] != float64(1) {
 		t.Errorf("structuredContent = %v", sc)
 	}
-	res = callHumanTool(t, c, "interactive_feedback", map[string]any{"message": "fail"})
+	res = callNamed(t, c, "interactive_feedback", map[string]any{"message": "fail"})
 	if got := resultText(t, res); !res.IsError || got != "Resubmit: connection reset" {
 		t.Errorf("failure: isError %v, %q", res.IsError, got)
 	}

@@ -105,18 +105,18 @@ func TestE2EUserInteract(t *testing.T) {
 	})
 	c := startShim(t, Options{Connect: connectTo(asker)})
 
-	res := callHumanTool(t, c, "user_interact", map[string]any{"question": "Favourite colour?"})
+	res := callNamed(t, c, "user_interact", map[string]any{"question": "Favourite colour?"})
 	if g := jsonResult(t, res); res.IsError || !jsonEqual(g, map[string]any{"outcome": "succeeded", "answer": "blue"}) {
 		t.Errorf("answered: %v", g)
 	}
 	if got.Prompts[0].Markdown != "Favourite colour?" || got.Client != "shim-test" {
 		t.Errorf("question = %+v", got)
 	}
-	res = callHumanTool(t, c, "user_interact", map[string]any{"question": "Favourite colour?", "answer": "green"})
+	res = callNamed(t, c, "user_interact", map[string]any{"question": "Favourite colour?", "answer": "green"})
 	if g := jsonResult(t, res); res.IsError || !jsonEqual(g, map[string]any{"outcome": "succeeded", "answer": "green"}) {
 		t.Errorf("pre-filled: %v", g)
 	}
-	res = callHumanTool(t, c, "user_interact", map[string]any{})
+	res = callNamed(t, c, "user_interact", map[string]any{})
 	if g := jsonResult(t, res); !res.IsError || g["outcome"] != "failed" || g["error"].(map[string]any)["category"] != "validation" {
 		t.Errorf("no question: %v", g)
 	}
@@ -127,7 +127,7 @@ func TestE2EUserInteract(t *testing.T) {
 
 func TestE2EUserInteractAppDown(t *testing.T) {
 	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("no app") }})
-	res := callHumanTool(t, c, "user_interact", map[string]any{"question": "q"})
+	res := callNamed(t, c, "user_interact", map[string]any{"question": "q"})
 	// The seed's MCP surface: pending with the question, for the host to ask.
 	if g := jsonResult(t, res); res.IsError || !jsonEqual(g, map[string]any{"outcome": "pending", "question": "q"}) {
 		t.Errorf("app down: isError = %v, %v", res.IsError, g)
