@@ -19,6 +19,10 @@ deps: ## install the missing system packages for building
 build: deps ## build bin/feedback
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/feedback
 
+.PHONY: build-headless
+build-headless: ## build bin/feedback-headless: the MCP shim and feedback ask without the GUI (no cgo)
+	CGO_ENABLED=0 $(GO) build -tags headless -trimpath -ldflags '$(LDFLAGS)' -o bin/feedback-headless ./cmd/feedback
+
 .PHONY: run
 run: build ## build, install what is missing, start the app and pop a demo question
 	@scripts/deps.sh run
@@ -33,9 +37,9 @@ test: ## install what is missing, run the unit tests, then the end-to-end tests 
 	$(MAKE) --no-print-directory e2e
 
 .PHONY: e2e
-e2e: build ## the end-to-end tests only: the built binary, a real MCP client, real windows under Xvfb
+e2e: build build-headless ## the end-to-end tests only: the built binary, a real MCP client, real windows under Xvfb
 	@scripts/deps.sh test
-	FEEDBACK_BIN=$(CURDIR)/$(BIN) scripts/xsession.sh $(GO) test -count=1 -v -timeout 15m ./e2e/
+	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 15m ./e2e/
 
 .PHONY: bench
 bench: build ## measure latency, shim start-up and idle cost under Xvfb (medians)

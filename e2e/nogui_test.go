@@ -127,3 +127,25 @@ func TestNoGUIAskInChat(t *testing.T) {
 		t.Errorf("both calls took %v", time.Since(start))
 	}
 }
+
+// The headless build (no window app inside) finds no app to talk to and
+// cannot start one: it asks in chat at once instead of waiting for an app.
+func TestHeadlessShimWithoutApp(t *testing.T) {
+	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
+	if headless == "" {
+		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
+	}
+	saved := bin
+	bin = headless
+	defer func() { bin = saved }()
+	dir := t.TempDir()
+	c := newMCP(t, "headless", "FEEDBACK_SOCKET="+filepath.Join(dir, "none.sock"))
+	start := time.Now()
+	r := callNow(t, c, "interactive_feedback", map[string]any{"message": "Ship it?"})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if sc := structured(t, r); sc["status"] != "needs_user_input" || !strings.Contains(text(r), "Ship it?") {
+		t.Errorf("isError = %v, %v: %q", r.IsError, sc, text(r))
+	}
+}

@@ -63,8 +63,13 @@ func Start() error {
 	return ipc.StartDetached(exe, nil, LogPath())
 }
 
+// Starter starts the app when none answers; Start by default. A binary
+// without the window app (the headless build) sets it to nil, and Connect
+// then only finds an app that already runs (say, behind a forwarded socket).
+var Starter = Start
+
 // Connect returns a client of the running app, starting the app first when
-// none answers on the socket. It waits at most StartWait for a started app,
+// none answers on the socket (see Starter). It waits at most StartWait for a started app,
 // and at most StartWait plus 5 s in all.
 func Connect(ctx context.Context) (*ipc.Client, error) {
 	path, err := ipc.SocketPath()
@@ -73,7 +78,7 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, StartWait+helloWait)
 	defer cancel()
-	c, err := ipc.Connect(cctx, path, Start, StartWait)
+	c, err := ipc.Connect(cctx, path, Starter, StartWait)
 	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
 		err = fmt.Errorf("%w: the app at %s did not answer within %v", ipc.ErrNotRunning, path, StartWait+helloWait)
 	}

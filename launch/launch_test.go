@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
+
+	"feedback/ipc"
 )
 
 func TestHasDisplay(t *testing.T) {
@@ -48,5 +51,22 @@ func TestConnectWithoutDisplay(t *testing.T) {
 	_, err := Connect(context.Background())
 	if !errors.Is(err, ErrNoDisplay) {
 		t.Fatalf("Connect = %v, want ErrNoDisplay", err)
+	}
+}
+
+// Without a Starter (the headless build) Connect fails at once when no app
+// answers, instead of waiting for one it cannot start.
+func TestConnectWithoutStarter(t *testing.T) {
+	t.Setenv("FEEDBACK_SOCKET", filepath.Join(t.TempDir(), "s.sock"))
+	saved := Starter
+	Starter = nil
+	defer func() { Starter = saved }()
+	start := time.Now()
+	_, err := Connect(context.Background())
+	if !errors.Is(err, ipc.ErrNotRunning) {
+		t.Fatalf("Connect = %v, want ErrNotRunning", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
 	}
 }

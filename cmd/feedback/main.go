@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	"feedback/app"
 	"feedback/ask"
 	"feedback/ipc"
 	"feedback/launch"
@@ -113,14 +112,6 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 		return 2
 	case err != nil && ctx.Err() == nil:
 		log.Error("mcp server stopped", "err", err)
-		return 1
-	}
-	return 0
-}
-
-func runApp(ctx context.Context, log *slog.Logger) int {
-	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), Logger: log}); err != nil {
-		log.Error("feedback stopped", "err", err)
 		return 1
 	}
 	return 0
