@@ -170,7 +170,7 @@ var codeLabelStyle = widget.RichTextStyle{
 }
 
 // renderCodeBlock renders fenced and indented code exactly as written (minus the final newline)
-// in fyne's code-block style; the language of a fenced block, if any, is a caption above it.
+// on a shaded panel (CodeSegment); the language of a fenced block, if any, is a caption above it.
 func renderCodeBlock(r *mdRenderer, n ast.Node, _ widget.RichTextStyle) []widget.RichTextSegment {
 	var out []widget.RichTextSegment
 	if f, ok := n.(*ast.FencedCodeBlock); ok {
@@ -179,7 +179,7 @@ func renderCodeBlock(r *mdRenderer, n ast.Node, _ widget.RichTextStyle) []widget
 		}
 	}
 	code := strings.TrimSuffix(r.lines(n), "\n")
-	return append(out, &widget.TextSegment{Text: code, Style: widget.RichTextStyleCodeBlock})
+	return append(out, &CodeSegment{Code: code})
 }
 
 // renderHTMLBlock shows block-level raw HTML as plain text, line breaks kept.

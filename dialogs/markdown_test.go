@@ -302,6 +302,8 @@ func dumpSegment(b *strings.Builder, s widget.RichTextSegment, depth int) {
 		dumpInto(b, s.Content, depth+1)
 	case *TableSegment:
 		dumpTable(b, s, depth)
+	case *CodeSegment:
+		fmt.Fprintf(b, "%scode %s\n", pad, strconv.Quote(s.Code))
 	case *PictureSegment:
 		fmt.Fprintf(b, "%spicture %q %s %dx%d\n", pad, s.Alt, s.Image.MIME, s.Image.Width, s.Image.Height)
 	default:
