@@ -71,6 +71,7 @@ func (w *Window) Fyne() fyne.Window { return w.win }
 // countdown ticker: once a second on the real clock; with Options.Now set
 // the caller owns the clock and drives View.Tick itself.
 func (w *Window) Show() {
+	reapHidden()
 	w.win.CenterOnScreen()
 	w.win.Show()
 	w.Focus()
@@ -96,7 +97,30 @@ func (w *Window) Close() {
 	w.view.FlushDraft()
 	w.closed = true
 	close(w.stop)
-	w.win.Close()
+	// Hide now, destroy later. GLFW can still deliver a pointer event for a
+	// window in the same loop turn as its Close, and Fyne 2.7 then
+	// dereferences the destroyed native window while updating the cursor (a
+	// nil-pointer panic that took the whole app down once in CI, when a
+	// question was withdrawn just after its window appeared under the
+	// pointer). An unmapped window gets no new pointer events; it is
+	// destroyed at the next Show or Close, a later turn of the loop, or by
+	// Fyne when the app quits. No timer: a fyne.Do after the loop has ended
+	// would be an error of its own.
+	reapHidden()
+	w.win.Hide()
+	hidden = append(hidden, w.win)
+}
+
+// hidden are closed question windows waiting to be destroyed (see Close).
+// Touched on the Fyne goroutine only.
+var hidden []fyne.Window
+
+// reapHidden destroys the windows hidden by earlier Close calls.
+func reapHidden() {
+	for _, w := range hidden {
+		w.Close()
+	}
+	hidden = nil
 }
 
 func (w *Window) tick() {
