@@ -108,10 +108,9 @@ func TestAskUserQuestionThreeQuestions(t *testing.T) {
 	}})
 	win := findWindow(t, "Which database? — feedback")
 	activate(t, win)
+	// Choosing Other (Alt+3) reveals its text field and gives it the keyboard;
+	// the Alt keys that follow still reach the window from there.
 	key(t, "alt+3", "alt+4", "alt+6", "alt+8")
-	// Nothing has the focus in a multi-question window: Tab walks the three
-	// radio buttons of the first question, then its revealed text field.
-	key(t, "Tab", "Tab", "Tab", "Tab")
 	typeText(t, "MySQL 8")
 	screenshot(t, "ask-user-question-three")
 	key(t, "ctrl+Return")
