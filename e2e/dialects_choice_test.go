@@ -8,22 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The ask_user_question and ask_choice-family dialects, end to end: the
 // built binary under a real MCP client, real windows answered with xdotool
 // through the keyboard contract.
-
-// newMCPWith is newMCP with extra environment for the shim (a language).
-func newMCPWith(t *testing.T, name string, extra ...string) *client.Client {
-	t.Helper()
-	saved := env
-	env = append(slices.Clip(env), extra...)
-	defer func() { env = saved }()
-	return newMCP(t, name)
-}
 
 // wantChoice checks a result of the ask_choice family: a success whose
 // structuredContent has the wanted fields and whose text block is the same
@@ -125,7 +115,7 @@ func TestAskUserQuestionThreeQuestions(t *testing.T) {
 // Seed 001's first example in Simplified Chinese: the header is the title.
 func TestAskUserQuestionChinese(t *testing.T) {
 	requireSession(t)
-	c := newMCPWith(t, "auq-zh", "FEEDBACK_LANGUAGE=zh-Hans")
+	c := newMCP(t, "auq-zh", "FEEDBACK_LANGUAGE=zh-Hans")
 	res := call(c, "ask_user_question", map[string]any{"questions": []any{map[string]any{
 		"question": "您希望如何整理您的下载文件夹？", "header": "整理", "options": []any{
 			map[string]any{"label": "按文件类型", "description": "分组为文档、图片、视频等"},

@@ -8,36 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// newMCPClient is newMCP with client options (an elicitation handler) and
-// the client's own Start, which wires notifications and server requests.
-func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEnv ...string) *client.Client {
-	t.Helper()
-	w := &testWriter{t: t, prefix: name + " shim: "}
-	t.Cleanup(w.stop)
-	shimEnv := append(append([]string(nil), env...), extraEnv...)
-	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
-	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion("2025-11-25")}, opts...)...)
-	// The process and the answers to the server's requests live as long as
-	// Start's context.
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatalf("starting feedback mcp: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	return c
-}
 
 // visibleWindows counts the visible windows titled exactly title.
 func visibleWindows(title string) int {

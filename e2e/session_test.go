@@ -107,15 +107,22 @@ func stopApp() {
 // extraEnv ("NAME=value") is added to this shim's environment only.
 func newMCP(t *testing.T, name string, extraEnv ...string) *client.Client {
 	t.Helper()
+	return newMCPClient(t, name, nil, extraEnv...)
+}
+
+// newMCPClient is newMCP with client options (an elicitation handler); the
+// client's own Start wires notifications and the server's requests.
+func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEnv ...string) *client.Client {
+	t.Helper()
 	w := &testWriter{t: t, prefix: name + " shim: "}
 	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
 	shimEnv := append(append([]string(nil), env...), extraEnv...)
 	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
+	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion("2025-11-25")}, opts...)...)
 	// The process lives as long as Start's context: not bounded by the timeout below.
-	if err := tr.Start(context.Background()); err != nil {
+	if err := c.Start(context.Background()); err != nil {
 		t.Fatalf("starting feedback mcp: %v", err)
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
 	t.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
