@@ -9,11 +9,16 @@ import (
 // first line of its first prompt without Markdown block marks. Window titles
 // and the tray menu use it.
 func (q *Question) Summary(max int) string {
-	t := strings.TrimSpace(q.Title)
-	if t == "" && len(q.Prompts) > 0 {
-		t = firstLine(q.Prompts[0].Markdown)
+	if t := strings.TrimSpace(q.Title); t != "" || len(q.Prompts) == 0 {
+		return shorten(t, max)
 	}
-	return shorten(t, max)
+	return q.Prompts[0].Summary(max)
+}
+
+// Summary is the first line of p's Markdown without block marks, at most
+// max runes, or "" when the Markdown is blank.
+func (p *Prompt) Summary(max int) string {
+	return shorten(firstLine(p.Markdown), max)
 }
 
 // firstLine is the first non-blank line of md, without heading, quote and list marks.

@@ -227,7 +227,7 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 		p.Markdown = "**" + literalMarkdown(strings.Join(strings.Fields(title), " ")) + "**\n\n" + p.Markdown
 	}
 	q := ipc.Question{
-		ID:             newQuestionID(),
+		ID:             ipc.NewID(),
 		Source:         askHumanName,
 		Title:          chip,
 		Context:        ctx,

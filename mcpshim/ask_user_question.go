@@ -111,7 +111,7 @@ func normalizeAskUserQuestion(args map[string]any) (ipc.Question, []auqQuestion,
 		prompts = append(prompts, p)
 		qs = append(qs, aq)
 	}
-	q := ipc.Question{ID: newQuestionID(), Source: "ask_user_question", Prompts: prompts}
+	q := ipc.Question{ID: ipc.NewID(), Source: "ask_user_question", Prompts: prompts}
 	if len(prompts) == 1 {
 		q.Title = prompts[0].Header
 	}

@@ -187,7 +187,7 @@ func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall
 	if err != nil {
 		return ipc.Question{}, c, err
 	}
-	q := ipc.Question{ID: newQuestionID(), Source: tool, TimeoutSeconds: timeout}
+	q := ipc.Question{ID: ipc.NewID(), Source: tool, TimeoutSeconds: timeout}
 	p := ipc.Prompt{Markdown: c.question}
 	switch c.kind {
 	case kindPick, kindMulti:

@@ -57,7 +57,10 @@ func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
 		}
 		title := p.Header
 		if title == "" {
-			title = firstLine(p.Markdown, 80)
+			title = p.Summary(80)
+		}
+		if title == "" {
+			title = "Question"
 		}
 		labels, defaults, free := optionLabels(p)
 		switch {
@@ -131,20 +134,6 @@ func optionLabels(p ipc.Prompt) (labels, defaults []string, free string) {
 		}
 	}
 	return labels, defaults, free
-}
-
-// firstLine is the first non-blank line of s, cut to max characters.
-func firstLine(s string, max int) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#*>- ")); l != "" {
-			c, cut := clampRunes(l, max)
-			if cut {
-				c += "…"
-			}
-			return c
-		}
-	}
-	return "Question"
 }
 
 // formAnswer turns an elicitation result into the Answer the window would

@@ -167,7 +167,7 @@ func normalizeInteractiveFeedback(args map[string]any) (ipc.Question, feedbackMe
 		}
 	}
 	q := ipc.Question{
-		ID:      newQuestionID(),
+		ID:      ipc.NewID(),
 		Source:  "interactive_feedback",
 		Title:   p.Header,
 		Context: lines,

@@ -2,9 +2,7 @@ package mcpshim
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -583,11 +581,4 @@ func clientName(ctx context.Context) string {
 		return s.GetClientInfo().Name
 	}
 	return ""
-}
-
-// newQuestionID returns a fresh random question ID: 16 bytes, hex.
-func newQuestionID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand, Go 1.24+)
-	return hex.EncodeToString(b[:])
 }

@@ -21,7 +21,7 @@ func stableQuestionID(tool, client string, q ipc.Question) string {
 	q.ID, q.Client = "", ""
 	content, err := json.Marshal(q)
 	if err != nil { // strings, ints and bools only: not reached
-		return newQuestionID()
+		return ipc.NewID()
 	}
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(tool), []byte(client), content} {

@@ -114,7 +114,7 @@ func normalizeUserInteract(args map[string]any) (ipc.Question, *mcp.CallToolResu
 		return ipc.Question{}, interactInvalid(argErrorf("question", "at most %d bytes, got %d; shorten it", ipc.MaxMarkdownBytes, len(question)))
 	}
 	return ipc.Question{
-		ID:      newQuestionID(),
+		ID:      ipc.NewID(),
 		Source:  userInteractName,
 		Prompts: []ipc.Prompt{{Kind: ipc.KindText, Markdown: question}},
 	}, nil
