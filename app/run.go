@@ -82,22 +82,20 @@ func Run(ctx context.Context, cfg Config) error {
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	ended := make(chan struct{}) // closed when the Fyne loop has returned
 	go func() {
 		select {
 		case <-ctx.Done():
 			log.Info("stopping", "cause", context.Cause(ctx))
 		case err := <-served:
 			log.Error("the socket server stopped", "err", err)
-		case <-ended: // the user quit: no Fyne loop left to call into
+		case <-ui.ended: // the user quit: no Fyne loop left to call into
 			return
 		}
-		fyne.Do(quit)
+		ui.do(quit)
 	}()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)
 	a.Run()
-	ui.ended.Store(true)
-	close(ended)
+	ui.loopEnded()
 
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 
@@ -16,21 +15,26 @@ type windows struct {
 	app   fyne.App
 	opts  dialogs.Options
 	open  map[string]*dialogs.Window // touched on the Fyne goroutine only
-	ended atomic.Bool                // the Fyne loop has returned: nothing to call into
+	ended chan struct{}              // closed when the Fyne loop has returned: nothing to call into
 }
 
 var _ DraftPresenter = (*windows)(nil)
 
 func newWindows(a fyne.App, opts dialogs.Options) *windows {
-	return &windows{app: a, opts: opts, open: make(map[string]*dialogs.Window)}
+	return &windows{app: a, opts: opts, open: make(map[string]*dialogs.Window), ended: make(chan struct{})}
 }
 
 // do runs f on the Fyne goroutine, unless the loop has ended.
 func (u *windows) do(f func()) {
-	if !u.ended.Load() {
+	select {
+	case <-u.ended:
+	default:
 		fyne.Do(f)
 	}
 }
+
+// loopEnded records that the Fyne loop has returned; call it once.
+func (u *windows) loopEnded() { close(u.ended) }
 
 // Show implements Presenter.
 func (u *windows) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
