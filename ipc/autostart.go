@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"syscall"
 	"time"
 )
@@ -63,9 +64,11 @@ func Connect(ctx context.Context, path string, start func() error, wait time.Dur
 	}
 }
 
-// notListening reports whether err means that nothing listens on the socket.
+// notListening reports whether err means that nothing listens on the socket
+// (on Windows: no pipe of that name, ERROR_FILE_NOT_FOUND, which matches
+// fs.ErrNotExist).
 func notListening(err error) bool {
-	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)
+	return errors.Is(err, syscall.ENOENT) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
 // reason returns the system error at the root of err, or else err, for a

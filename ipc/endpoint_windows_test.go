@@ -1,0 +1,147 @@
+//go:build windows
+
+package ipc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/Microsoft/go-winio"
+	"golang.org/x/sys/windows"
+)
+
+var pipeSeq atomic.Int64
+
+// testPipe is a pipe name no other test or process uses.
+func testPipe() string {
+	return fmt.Sprintf(`\\.\pipe\feedback-test-%d-%d`, os.Getpid(), pipeSeq.Add(1))
+}
+
+func TestWindowsSocketPathIsTheUsersPipe(t *testing.T) {
+	t.Setenv(EnvSocket, "")
+	p, err := SocketPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, err := currentSID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `\\.\pipe\feedback-` + sid.String(); p != want {
+		t.Errorf("SocketPath() = %q, want %q", p, want)
+	}
+}
+
+func TestWindowsPipeRoundTripAndSingleInstance(t *testing.T) {
+	path := testPipe()
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(answerAll, ServerOptions{})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+		<-done
+	}()
+
+	c := &Client{Path: path}
+	defer c.Close()
+	if _, err := c.Hello(context.Background()); err != nil {
+		t.Fatalf("Hello over the pipe: %v", err)
+	}
+	if _, err := Listen(path); !errors.Is(err, ErrAlreadyRunning) {
+		t.Fatalf("second Listen: %v, want ErrAlreadyRunning", err)
+	}
+}
+
+func TestWindowsPipeGrantsOnlyTheUser(t *testing.T) {
+	path := testPipe()
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	conn, err := dialEndpoint(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	h := windows.Handle(conn.(interface{ Fd() uintptr }).Fd())
+	sd, err := windows.GetSecurityInfo(h, windows.SE_KERNEL_OBJECT,
+		windows.OWNER_SECURITY_INFORMATION|windows.DACL_SECURITY_INFORMATION)
+	if err != nil {
+		t.Fatal(err)
+	}
+	me, _ := currentSID()
+	owner, _, err := sd.Owner()
+	if err != nil || !owner.Equals(me) {
+		t.Errorf("owner = %v (%v), want %v", owner, err, me)
+	}
+	dacl, _, err := sd.DACL()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dacl.AceCount != 1 {
+		t.Errorf("the DACL has %d entries, want 1: %s", dacl.AceCount, sd)
+	}
+	if !strings.Contains(sd.String(), ";;;"+me.String()+")") {
+		t.Errorf("the DACL does not name the user: %s", sd)
+	}
+}
+
+func TestWindowsDialRefusesAPipeOwnedBySomeoneElse(t *testing.T) {
+	// A pipe owned by the Administrators group stands in for another user's
+	// (a process can make its own groups the owner of what it creates only
+	// when elevated, so skip otherwise).
+	path := testPipe()
+	me, _ := currentSID()
+	l, err := winio.ListenPipe(path, &winio.PipeConfig{SecurityDescriptor: "O:BAD:P(A;;GA;;;" + me.String() + ")"})
+	if err != nil {
+		t.Skipf("cannot create a pipe owned by another principal here: %v", err)
+	}
+	defer l.Close()
+	_, err = dialEndpoint(context.Background(), path)
+	if !errors.Is(err, ErrUntrustedEndpoint) {
+		t.Fatalf("dial: %v, want ErrUntrustedEndpoint", err)
+	}
+	if _, err := Listen(path); !errors.Is(err, ErrUntrustedEndpoint) {
+		t.Fatalf("Listen on a squatted name: %v, want ErrUntrustedEndpoint", err)
+	}
+}
+
+func TestWindowsConnectSeesNoPipeAsNotRunning(t *testing.T) {
+	_, err := Connect(context.Background(), testPipe(), nil, time.Second)
+	if !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Connect to a missing pipe: %v, want ErrNotRunning", err)
+	}
+}
+
+func TestWindowsStartDetachedWritesTheLog(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "logs", "app.log")
+	cmd := filepath.Join(os.Getenv("SystemRoot"), "System32", "cmd.exe")
+	if err := StartDetached(cmd, []string{"/c", "echo detached-ok"}, log); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(log)
+		if strings.Contains(string(b), "detached-ok") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the log %s has %q, want the child's output", log, b)
+		}
+		time.Sleep(20 * time.Millisecond) // polling the observable fact: the child's output
+	}
+}
