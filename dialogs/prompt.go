@@ -1,6 +1,8 @@
 package dialogs
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
@@ -35,6 +37,11 @@ func (v *View) newPromptView(p ipc.Prompt) *promptView {
 		return pv // the Yes / No buttons live in the footer
 	case ipc.KindText:
 		pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your reply…"))
+		if p.Prefill != "" {
+			// The suggested answer, set before OnChanged: it is no edit.
+			pv.entry.SetText(p.Prefill)
+			pv.entry.endOnFocus = true
+		}
 	case ipc.KindChoice:
 		for _, o := range p.Options {
 			if o.FreeText {
@@ -99,6 +106,12 @@ func (v *View) addOption(pv *promptView, o ipc.Option) {
 	pv.free = append(pv.free, o.FreeText)
 	pv.defaults = append(pv.defaults, o.Default)
 	v.options = append(v.options, ctl)
+}
+
+// typed reports whether the reply box holds text of the user's: not blank,
+// and not the prefilled suggestion left as it was.
+func (pv *promptView) typed() bool {
+	return pv.entry != nil && strings.TrimSpace(pv.entry.Text) != "" && pv.entry.Text != pv.p.Prefill
 }
 
 // syncFreeText shows a choice's free-text field while a free-text option is selected.

@@ -147,7 +147,7 @@ func (v *View) HasDraft() bool {
 		return true
 	}
 	for _, p := range v.prompts {
-		if p.entry != nil && strings.TrimSpace(p.entry.Text) != "" {
+		if p.typed() {
 			return true
 		}
 	}
@@ -240,7 +240,7 @@ func (v *View) draftNonEmpty() bool {
 		return true
 	}
 	for _, p := range v.prompts {
-		if p.p.EffectiveKind() != ipc.KindYesNo && strings.TrimSpace(p.reply().Text) != "" {
+		if p.p.EffectiveKind() != ipc.KindYesNo && strings.TrimSpace(p.reply().Text) != "" && p.reply().Text != p.p.Prefill {
 			return true
 		}
 		if p.selectionChanged() {

@@ -30,6 +30,18 @@ type keyHandler interface {
 type replyEntry struct {
 	widget.Entry
 	keys keyHandler
+	// endOnFocus: the first focus puts the cursor after the text (a
+	// prefilled answer); the entry is laid out by then.
+	endOnFocus bool
+}
+
+// FocusGained moves the cursor after a prefilled text the first time.
+func (e *replyEntry) FocusGained() {
+	if e.endOnFocus {
+		e.endOnFocus = false
+		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+	}
+	e.Entry.FocusGained()
 }
 
 func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {

@@ -99,6 +99,9 @@ type Prompt struct {
 	Single bool `json:"single,omitempty"`
 	// Placeholder is shown in the empty reply box.
 	Placeholder string `json:"placeholder,omitempty"`
+	// Prefill is the reply box's initial text (KindText): the suggested
+	// answer, which the user edits or submits as it is.
+	Prefill string `json:"prefill,omitempty"`
 }
 
 // Option is one choice of a prompt.
@@ -237,6 +240,9 @@ func (q *Question) Validate() error {
 		}
 		if !utf8.ValidString(p.Markdown) {
 			return invalid("prompts[%d].markdown: must be valid UTF-8", i)
+		}
+		if len(p.Prefill) > MaxMarkdownBytes {
+			return invalid("prompts[%d].prefill: at most %d bytes", i, MaxMarkdownBytes)
 		}
 		if len(p.Options) > MaxOptions {
 			return invalid("prompts[%d].options: at most %d options, got %d", i, MaxOptions, len(p.Options))

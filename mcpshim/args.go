@@ -42,19 +42,72 @@ func jsonType(v any) string {
 	}
 }
 
-// optString returns the string at args[key]. present is false when the key
-// is absent or null; a value of another type is an *ArgError. The string is
-// made valid UTF-8.
-func optString(args map[string]any, key string) (s string, present bool, err error) {
-	v, ok := args[key]
+// strArg says how to read one string argument (see readString).
+type strArg struct {
+	// field names the argument in errors, as a JSON path
+	// ("questions[1].header"); "" is the key itself.
+	field string
+	// required: absent, null and blank are errors.
+	required bool
+	// trim removes the surrounding white space (before the length check).
+	trim bool
+	// max bounds the value in characters (runes); 0 is no bound. A longer
+	// value is an error, unless clamp.
+	max int
+	// clamp cuts a value longer than max to max characters instead.
+	clamp bool
+}
+
+// readString is the shim's one reader of string arguments: it returns the
+// string at m[key], made valid UTF-8 and read as r says. present is false
+// when the key is absent or null. A value of another type, a missing or
+// blank required value, and a value over r.max are *ArgErrors naming the
+// field and the rule.
+func readString(m map[string]any, key string, r strArg) (s string, present bool, err error) {
+	if r.field == "" {
+		r.field = key
+	}
+	v, ok := m[key]
 	if !ok || v == nil {
+		if r.required {
+			return "", false, argErrorf(r.field, "required: pass a non-empty string%s", maxNote(r.max))
+		}
 		return "", false, nil
 	}
-	s, ok = v.(string)
+	s, err = stringValue(v, r)
+	return s, err == nil, err
+}
+
+// stringValue is readString for a value already looked up (an item of an
+// array): v must be a string; r.field names it.
+func stringValue(v any, r strArg) (string, error) {
+	s, ok := v.(string)
 	if !ok {
-		return "", false, argErrorf(key, "must be a string, got %s", jsonType(v))
+		return "", argErrorf(r.field, "must be a string, got %s", jsonType(v))
 	}
-	return strings.ToValidUTF8(s, "\uFFFD"), true, nil
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if r.trim {
+		s = strings.TrimSpace(s)
+	}
+	if r.required && strings.TrimSpace(s) == "" {
+		return "", argErrorf(r.field, "required: must not be blank")
+	}
+	if r.max > 0 && r.clamp {
+		s, _ = clampRunes(s, r.max)
+	} else if r.max > 0 {
+		if n := utf8.RuneCountInString(s); n > r.max {
+			return "", argErrorf(r.field, "at most %d characters, got %d; shorten it", r.max, n)
+		}
+	}
+	return s, nil
+}
+
+// maxNote is " of at most n characters", or "" for n == 0.
+func maxNote(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" of at most %d characters", n)
 }
 
 // firstNonBlank returns the first of keys whose value is a string that is
@@ -62,7 +115,7 @@ func optString(args map[string]any, key string) (s string, present bool, err err
 // next alias; a value of another type is an *ArgError.
 func firstNonBlank(args map[string]any, keys ...string) (s, key string, err error) {
 	for _, k := range keys {
-		s, present, err := optString(args, k)
+		s, present, err := readString(args, k, strArg{})
 		if err != nil {
 			return "", "", err
 		}

@@ -158,11 +158,11 @@ func pendingWait(env callEnv) time.Duration {
 // Validate; Client is left for the caller.
 func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error) {
 	fail := func(err error) (ipc.Question, *humanRequest, error) { return ipc.Question{}, nil, err }
-	agent, err := limitedString(args, "agent_name", maxAgentNameRunes, true)
+	agent, _, err := readString(args, "agent_name", strArg{trim: true, required: true, max: maxAgentNameRunes})
 	if err != nil {
 		return fail(err)
 	}
-	title, err := limitedString(args, "title", maxTitleRunes, true)
+	title, _, err := readString(args, "title", strArg{trim: true, required: true, max: maxTitleRunes})
 	if err != nil {
 		return fail(err)
 	}
@@ -174,7 +174,7 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 	if err != nil {
 		return fail(err)
 	}
-	recommended, _, err := optString(args, "recommended_option")
+	recommended, _, err := readString(args, "recommended_option", strArg{})
 	if err != nil {
 		return fail(err)
 	}
@@ -207,10 +207,10 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 	if req.callbackURL, err = callbackURL(args); err != nil {
 		return fail(err)
 	}
-	if req.runID, _, err = optString(args, "run_id"); err != nil {
+	if req.runID, _, err = readString(args, "run_id", strArg{}); err != nil {
 		return fail(err)
 	}
-	if req.traceID, _, err = optString(args, "trace_id"); err != nil {
+	if req.traceID, _, err = readString(args, "trace_id", strArg{}); err != nil {
 		return fail(err)
 	}
 	switch m := args["metadata"].(type) {
@@ -239,23 +239,6 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 	return q, req, nil
 }
 
-// limitedString returns the string at key, trimmed. A value longer than
-// max characters is an error, and so is a blank one when required.
-func limitedString(args map[string]any, key string, max int, required bool) (string, error) {
-	s, _, err := optString(args, key)
-	if err != nil {
-		return "", err
-	}
-	s = strings.TrimSpace(s)
-	if required && s == "" {
-		return "", argErrorf(key, "required: a non-empty string of at most %d characters", max)
-	}
-	if n := utf8.RuneCountInString(s); n > max {
-		return "", argErrorf(key, "at most %d characters, got %d; shorten it", max, n)
-	}
-	return s, nil
-}
-
 // humanChoices returns the 2-4 choices, ids and labels unique.
 func humanChoices(args map[string]any) ([]humanChoice, error) {
 	const shape = `an array of 2 to 4 {"id": string, "label": string} objects`
@@ -276,11 +259,11 @@ func humanChoices(args map[string]any) ([]humanChoice, error) {
 		if !ok {
 			return nil, argErrorf(fmt.Sprintf("choices[%d]", i), `must be an object {"id": string, "label": string}, got %s`, jsonType(item))
 		}
-		id, err := limitedString(obj, "id", maxChoiceIDRunes, true)
+		id, _, err := readString(obj, "id", strArg{trim: true, required: true, max: maxChoiceIDRunes})
 		if err != nil {
 			return nil, prefixField(err, fmt.Sprintf("choices[%d].", i))
 		}
-		label, err := limitedString(obj, "label", maxChoiceLabelRunes, true)
+		label, _, err := readString(obj, "label", strArg{trim: true, required: true, max: maxChoiceLabelRunes})
 		if err != nil {
 			return nil, prefixField(err, fmt.Sprintf("choices[%d].", i))
 		}
@@ -309,14 +292,14 @@ func prefixField(err error, prefix string) error {
 // agent, why it asks, what a wrong choice costs, and its confidence.
 func humanContext(args map[string]any, agent string) ([]ipc.Field, error) {
 	fields := []ipc.Field{{Label: "Agent", Value: agent}}
-	reason, err := limitedString(args, "decision_reason", maxReasonRunes, false)
+	reason, _, err := readString(args, "decision_reason", strArg{trim: true, max: maxReasonRunes})
 	if err != nil {
 		return nil, err
 	}
 	if reason != "" {
 		fields = append(fields, ipc.Field{Label: "Why a human", Value: reason})
 	}
-	risk, err := limitedString(args, "consequence_of_wrong_choice", maxReasonRunes, false)
+	risk, _, err := readString(args, "consequence_of_wrong_choice", strArg{trim: true, max: maxReasonRunes})
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +335,7 @@ func humanTimeout(args map[string]any) (int, error) {
 // callbackURL returns callback_url, which must be an absolute https URL;
 // blank means none.
 func callbackURL(args map[string]any) (string, error) {
-	s, _, err := optString(args, "callback_url")
+	s, _, err := readString(args, "callback_url", strArg{})
 	if err != nil {
 		return "", err
 	}

@@ -34,7 +34,7 @@ const humanNoContent = "Choose one of the options below."
 //   - image is a data:image/… URI or an absolute local path, shown as a
 //     Markdown image; an http(s) URL is shown as a link and never fetched.
 func humanContent(args map[string]any, title string) (string, error) {
-	kind, _, err := optString(args, "content_type")
+	kind, _, err := readString(args, "content_type", strArg{})
 	if err != nil {
 		return "", err
 	}
@@ -46,7 +46,7 @@ func humanContent(args map[string]any, title string) (string, error) {
 	default:
 		return "", argErrorf("content_type", "must be one of text, markdown, html, image, got %q", kind)
 	}
-	content, _, err := optString(args, "content")
+	content, _, err := readString(args, "content", strArg{})
 	if err != nil {
 		return "", err
 	}

@@ -68,7 +68,7 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 // wait_seconds from 0 to 300 (a fraction rounded up; 0 checks and returns
 // within a second), default Settings.PendingWaitSeconds capped at 300.
 func normalizeAskHumanResult(args map[string]any, env callEnv) (string, time.Duration, error) {
-	id, _, err := optString(args, "request_id")
+	id, _, err := readString(args, "request_id", strArg{})
 	if err != nil {
 		return "", 0, err
 	}

@@ -122,13 +122,12 @@ func normalizeAskUserQuestion(args map[string]any) (ipc.Question, []auqQuestion,
 func auqPrompt(obj map[string]any, field string) (ipc.Prompt, auqQuestion, error) {
 	var p ipc.Prompt
 	var err error
-	if p.Markdown, _, err = textField(obj, "question", field+".question", true, maxQuestionRunes); err != nil {
+	if p.Markdown, _, err = readString(obj, "question", strArg{field: field + ".question", required: true, max: maxQuestionRunes}); err != nil {
 		return p, auqQuestion{}, err
 	}
-	if p.Header, _, err = textField(obj, "header", field+".header", false, maxAUQHeader); err != nil {
+	if p.Header, _, err = readString(obj, "header", strArg{field: field + ".header", trim: true, max: maxAUQHeader}); err != nil {
 		return p, auqQuestion{}, err
 	}
-	p.Header = strings.TrimSpace(p.Header)
 	multi, _, err := boolField(obj, "multiSelect", field+".multiSelect")
 	if err != nil {
 		return p, auqQuestion{}, err
@@ -169,15 +168,15 @@ func auqOption(item any, field string) (ipc.Option, error) {
 	if !ok {
 		return ipc.Option{}, argErrorf(field, `must be an object {"label": string, "description"?: string}, got %s`, jsonType(item))
 	}
-	label, _, err := textField(obj, "label", field+".label", true, maxLabelRunes)
+	label, _, err := readString(obj, "label", strArg{field: field + ".label", required: true, max: maxLabelRunes})
 	if err != nil {
 		return ipc.Option{}, err
 	}
-	desc, _, err := textField(obj, "description", field+".description", false, maxAUQDescription)
+	desc, _, err := readString(obj, "description", strArg{field: field + ".description", trim: true, max: maxAUQDescription})
 	if err != nil {
 		return ipc.Option{}, err
 	}
-	return ipc.Option{Label: label, Description: strings.TrimSpace(desc), FreeText: isOtherLabel(label)}, nil
+	return ipc.Option{Label: label, Description: desc, FreeText: isOtherLabel(label)}, nil
 }
 
 // isOtherLabel reports whether an option label asks for the user's own

@@ -61,6 +61,9 @@ const (
 	maxChoiceOptions = ipc.MaxOptions
 	// maxPlaceholder bounds ask_text's placeholder, in characters.
 	maxPlaceholder = 200
+	// maxTextDefault bounds ask_text's default (the prefilled answer), in
+	// characters.
+	maxTextDefault = maxQuestionRunes
 	// autoRejectMS: a decline this soon after the window was shown was
 	// probably not the user's (seed 004's auto_reject_suspected).
 	autoRejectMS = 400
@@ -134,10 +137,14 @@ type choiceCall struct {
 	kind     choiceKind
 	question string
 	options  []string
+	// descriptions[i] is options[i]'s description, "" when none.
+	descriptions []string
 	// recommended are the default labels (ask_choice, ask_multi_select) or
 	// "yes"/"no" (ask_confirm).
 	recommended []string
 	allowFree   bool
+	// prefill is ask_text's default, the suggested answer.
+	prefill string
 	// start is when the call was prepared, for elapsed_ms of a failure.
 	start time.Time
 	// elicitation: the client declared form elicitation.
@@ -160,7 +167,8 @@ const (
 //   - ask_choice: exclusive options (KindChoice, Single), default pre-selected;
 //     with allow_free_text a KindText prompt (a reply box beside the options);
 //   - ask_confirm: KindYesNo; default becomes a "Recommended" context line;
-//   - ask_text: KindText without options, placeholder in the empty box;
+//   - ask_text: KindText without options, placeholder in the empty box,
+//     default prefilled in it (submitted unchanged, it is the answer);
 //   - ask_multi_select: checkboxes (KindChoice), defaults pre-ticked; with
 //     allow_free_text a KindText prompt.
 //
@@ -180,7 +188,7 @@ func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall
 		return ipc.Question{}, c, argErrorf("tool", "%q is not one of the ask_choice family", tool)
 	}
 	var err error
-	if c.question, _, err = textField(args, "question", "question", true, maxQuestionRunes); err != nil {
+	if c.question, _, err = readString(args, "question", strArg{required: true, max: maxQuestionRunes}); err != nil {
 		return ipc.Question{}, c, err
 	}
 	timeout, err := timeoutField(args)
@@ -201,7 +209,10 @@ func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall
 		}
 	case kindText:
 		p.Kind = ipc.KindText
-		p.Placeholder, _, err = textField(args, "placeholder", "placeholder", false, maxPlaceholder)
+		if p.Placeholder, _, err = readString(args, "placeholder", strArg{max: maxPlaceholder}); err == nil {
+			p.Prefill, _, err = readString(args, "default", strArg{max: maxTextDefault})
+			c.prefill = p.Prefill
+		}
 	}
 	if err != nil {
 		return ipc.Question{}, c, err
@@ -213,16 +224,20 @@ func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall
 // choiceOptions reads options, default/defaults and allow_free_text of
 // ask_choice and ask_multi_select into c and p.
 func choiceOptions(args map[string]any, c *choiceCall, p *ipc.Prompt) error {
-	labels, err := labelList(args, "options", minChoiceOptions, maxChoiceOptions)
+	opts, err := choiceOptionList(args, "options", minChoiceOptions, maxChoiceOptions)
 	if err != nil {
 		return err
 	}
-	c.options = labels
+	for _, o := range opts {
+		c.options = append(c.options, o.Label)
+		c.descriptions = append(c.descriptions, o.Description)
+	}
+	labels := c.options
 	if c.allowFree, _, err = boolField(args, "allow_free_text", "allow_free_text"); err != nil {
 		return err
 	}
 	if c.kind == kindPick {
-		d, given, err := textField(args, "default", "default", false, maxLabelRunes)
+		d, given, err := readString(args, "default", strArg{max: maxLabelRunes})
 		if err != nil {
 			return err
 		}
@@ -240,10 +255,72 @@ func choiceOptions(args map[string]any, c *choiceCall, p *ipc.Prompt) error {
 		p.Kind = ipc.KindText // the options and an optional reply box
 		p.Placeholder = "Optional: add a note, or an answer not listed"
 	}
-	for _, l := range labels {
-		p.Options = append(p.Options, ipc.Option{Label: l, Default: contains(c.recommended, l)})
+	for _, o := range opts {
+		o.Default = contains(c.recommended, o.Label)
+		p.Options = append(p.Options, o)
 	}
 	return nil
+}
+
+// optionShape is the shape of an option of ask_choice and ask_multi_select,
+// for error messages.
+const optionShape = `a string (the option's label) or an object {"label": string, "description"?: string} ("text" and "value" are aliases of "label")`
+
+// choiceOptionList reads the options at m[key]: min to max items, each a
+// label or a {label, description} object (label aliases text and value,
+// the first that is present). A label is non-blank, at most maxLabelRunes
+// characters and different from every other; it is kept exactly as given
+// (the answer repeats it). A description is trimmed and at most
+// maxAUQDescription characters. Other keys of an object are ignored.
+func choiceOptionList(m map[string]any, key string, min, max int) ([]ipc.Option, error) {
+	items, err := arrayField(m, key, key, min, max)
+	if err != nil {
+		return nil, err
+	}
+	opts := make([]ipc.Option, 0, len(items))
+	seen := make(map[string]int, len(items))
+	for i, item := range items {
+		field := indexed(key, i)
+		var o ipc.Option
+		switch v := item.(type) {
+		case string:
+			o.Label, err = stringValue(v, strArg{field: field, required: true, max: maxLabelRunes})
+		case map[string]any:
+			o, err = optionObject(v, field)
+		default:
+			err = argErrorf(field, "must be %s, got %s", optionShape, jsonType(item))
+		}
+		if err != nil {
+			return nil, err
+		}
+		if j, dup := seen[o.Label]; dup {
+			return nil, argErrorf(field, "%q repeats %s; every option must be different", o.Label, indexed(key, j))
+		}
+		seen[o.Label] = i
+		opts = append(opts, o)
+	}
+	return opts, nil
+}
+
+// optionObject reads one {label|text|value, description} option; field is
+// its path.
+func optionObject(v map[string]any, field string) (ipc.Option, error) {
+	labelKey := "label"
+	for _, k := range []string{"label", "text", "value"} {
+		if x, ok := v[k]; ok && x != nil {
+			labelKey = k
+			break
+		}
+	}
+	label, _, err := readString(v, labelKey, strArg{field: field + "." + labelKey, required: true, max: maxLabelRunes})
+	if err != nil {
+		return ipc.Option{}, err
+	}
+	desc, _, err := readString(v, "description", strArg{field: field + ".description", trim: true, max: maxAUQDescription})
+	if err != nil {
+		return ipc.Option{}, err
+	}
+	return ipc.Option{Label: label, Description: desc}, nil
 }
 
 // multiDefaults reads ask_multi_select's defaults: labels of options, each
@@ -375,7 +452,8 @@ func renderChoice(a ipc.Answer, c choiceCall) *mcp.CallToolResult {
 
 // answered fills r for a submitted window. A submission that answers
 // nothing (no option chosen and no text for ask_choice, neither yes nor no
-// for ask_confirm) is declined.
+// for ask_confirm without a default) is declined; ask_confirm submitted
+// without choosing answers its default.
 func answered(r *choiceResult, c choiceCall, reply ipc.Reply) {
 	text := strings.TrimSpace(reply.Text)
 	r.Status = statusAnswered
@@ -391,7 +469,19 @@ func answered(r *choiceResult, c choiceCall, reply ipc.Reply) {
 			r.Message = "The user answered no."
 			r.NextStep = "Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead."
 		default:
-			declinedEmpty(r, "without answering yes or no")
+			if len(c.recommended) == 0 {
+				declinedEmpty(r, "without answering yes or no")
+				return
+			}
+			// Submitted without choosing (Ctrl+Enter, Enter): the
+			// recommended answer stands, as the window says.
+			r.Answer = c.recommended[0]
+			r.Confirmed = r.Answer == "yes"
+			r.Message = "The user submitted without choosing, which accepts the recommended answer: " + r.Answer + "."
+			r.NextStep = "Proceed: the user confirmed."
+			if !r.Confirmed {
+				r.NextStep = "Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead."
+			}
 		}
 	case kindText:
 		r.Answer = text
@@ -474,14 +564,21 @@ func failChoice(err error, c choiceCall) *mcp.CallToolResult {
 		if len(c.recommended) > 0 {
 			fmt.Fprintf(&b, " (recommended: %s)", c.recommended[0])
 		}
+	case kindText:
+		if c.prefill != "" {
+			b.WriteString("\nSuggested answer: " + c.prefill)
+		}
 	case kindPick, kindMulti:
 		if c.kind == kindPick {
 			b.WriteString("\nOptions (choose one):")
 		} else {
 			b.WriteString("\nOptions (choose any number):")
 		}
-		for _, o := range c.options {
+		for i, o := range c.options {
 			b.WriteString("\n- " + o)
+			if i < len(c.descriptions) && c.descriptions[i] != "" {
+				b.WriteString(" — " + c.descriptions[i])
+			}
 			if contains(c.recommended, o) {
 				b.WriteString(" (recommended)")
 			}

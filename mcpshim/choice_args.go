@@ -3,8 +3,6 @@ package mcpshim
 import (
 	"math"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 )
 
 // Argument readers shared by ask_user_question and the ask_choice family.
@@ -22,31 +20,6 @@ const (
 	// maxTimeoutMS is the longest timeout_ms: 24 hours.
 	maxTimeoutMS = 86_400_000
 )
-
-// textField returns the string at m[key]. present is false when the key is
-// absent or null. A value of another type, a blank string when required or
-// given, or more than maxRunes characters is an *ArgError naming field.
-func textField(m map[string]any, key, field string, required bool, maxRunes int) (s string, present bool, err error) {
-	v, ok := m[key]
-	if !ok || v == nil {
-		if required {
-			return "", false, argErrorf(field, "required: pass a non-empty string")
-		}
-		return "", false, nil
-	}
-	s, ok = v.(string)
-	if !ok {
-		return "", false, argErrorf(field, "must be a string, got %s", jsonType(v))
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if required && strings.TrimSpace(s) == "" {
-		return "", false, argErrorf(field, "must not be blank")
-	}
-	if n := utf8.RuneCountInString(s); n > maxRunes {
-		return "", false, argErrorf(field, "at most %d characters, got %d; shorten it", maxRunes, n)
-	}
-	return s, true, nil
-}
 
 // boolField returns the boolean at m[key]; absent or null is false.
 func boolField(m map[string]any, key, field string) (b, present bool, err error) {
@@ -82,38 +55,6 @@ func arrayField(m map[string]any, key, field string, min, max int) ([]any, error
 		return nil, argErrorf(field, "at most %d items, got %d; drop some, or ask in several calls", max, len(items))
 	}
 	return items, nil
-}
-
-// labelList returns the option labels at m[key]: min to max strings, each
-// non-blank, at most maxLabelRunes characters, and all different. Labels
-// are kept exactly as given (the answer repeats them).
-func labelList(m map[string]any, key string, min, max int) ([]string, error) {
-	items, err := arrayField(m, key, key, min, max)
-	if err != nil {
-		return nil, err
-	}
-	labels := make([]string, 0, len(items))
-	seen := make(map[string]int, len(items))
-	for i, item := range items {
-		field := indexed(key, i)
-		s, ok := item.(string)
-		if !ok {
-			return nil, argErrorf(field, "must be a string (the option's label), got %s", jsonType(item))
-		}
-		s = strings.ToValidUTF8(s, "\uFFFD")
-		if strings.TrimSpace(s) == "" {
-			return nil, argErrorf(field, "must not be blank")
-		}
-		if n := utf8.RuneCountInString(s); n > maxLabelRunes {
-			return nil, argErrorf(field, "at most %d characters, got %d; shorten the label", maxLabelRunes, n)
-		}
-		if j, dup := seen[s]; dup {
-			return nil, argErrorf(field, "%q repeats %s; every option must be different", s, indexed(key, j))
-		}
-		seen[s] = i
-		labels = append(labels, s)
-	}
-	return labels, nil
 }
 
 // timeoutField converts the optional timeout_ms (whole milliseconds, 1 to

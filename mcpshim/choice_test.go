@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestNormalizeChoiceRules(t *testing.T) {
 	}{
 		// question
 		{"question missing", askChoiceName, `{"options":["A","B"]}`, "question: required"},
-		{"question blank", askConfirmName, `{"question":" \n"}`, "question: must not be blank"},
+		{"question blank", askConfirmName, `{"question":" \n"}`, "question: required: must not be blank"},
 		{"question a number", askTextName, `{"question":42}`, "question: must be a string, got number"},
 		{"question 20000 chars", askTextName, `{"question":"` + long(20000) + `"}`, ""},
 		{"question 20001 chars", askTextName, `{"question":"` + long(20001) + `"}`, "question: at most 20000 characters, got 20001"},
@@ -47,8 +48,24 @@ func TestNormalizeChoiceRules(t *testing.T) {
 		{"multi 25 options", askMultiSelectName, `{"question":"Q","options":` + labelsJSON(25) + `}`, ""},
 		{"multi 26 options", askMultiSelectName, `{"question":"Q","options":` + labelsJSON(26) + `}`, "options: at most 25 items, got 26"},
 		{"options an object", askChoiceName, `{"question":"Q","options":{"a":"b"}}`, "options: must be an array, got object"},
-		{"option an object", askChoiceName, `{"question":"Q","options":["A",{"label":"B"}]}`, "options[1]: must be a string (the option's label), got object"},
-		{"option blank", askChoiceName, `{"question":"Q","options":["A","  "]}`, "options[1]: must not be blank"},
+		{"option a number", askChoiceName, `{"question":"Q","options":["A",2]}`, `options[1]: must be a string (the option's label) or an object {"label": string, "description"?: string}`},
+		{"option blank", askChoiceName, `{"question":"Q","options":["A","  "]}`, "options[1]: required: must not be blank"},
+		// options as {label, description} objects (text and value alias label)
+		{"option objects", askChoiceName, `{"question":"Q","options":[{"label":"A","description":"d"},{"text":"B"},{"value":"C","description":null},"D"]}`, ""},
+		{"multi option objects", askMultiSelectName, `{"question":"Q","options":[{"label":"A"},{"label":"B","description":"d"}]}`, ""},
+		{"option object without label", askChoiceName, `{"question":"Q","options":["A",{"description":"d"}]}`, "options[1].label: required"},
+		{"option object label blank", askMultiSelectName, `{"question":"Q","options":["A",{"text":" "}]}`, "options[1].text: required: must not be blank"},
+		{"option object label a number", askChoiceName, `{"question":"Q","options":["A",{"value":5}]}`, "options[1].value: must be a string, got number"},
+		{"option object label 201 chars", askChoiceName, `{"question":"Q","options":["A",{"label":"` + long(201) + `"}]}`, "options[1].label: at most 200 characters, got 201"},
+		{"option object description 1001 chars", askChoiceName, `{"question":"Q","options":["A",{"label":"B","description":"` + long(1001) + `"}]}`, "options[1].description: at most 1000 characters, got 1001"},
+		{"option object description a number", askChoiceName, `{"question":"Q","options":["A",{"label":"B","description":1}]}`, "options[1].description: must be a string, got number"},
+		{"option object repeats a label", askChoiceName, `{"question":"Q","options":["A",{"label":"A"}]}`, `options[1]: "A" repeats options[0]`},
+		{"1 option object", askChoiceName, `{"question":"Q","options":[{"label":"A"}]}`, "options: at least 2 items, got 1"},
+		{"26 option objects", askMultiSelectName, `{"question":"Q","options":[` + strings.Repeat(`{"label":"x"},`, 25) + `{"label":"y"}]}`, "options: at most 25 items, got 26"},
+		{"default matches an object's label", askChoiceName, `{"question":"Q","options":[{"label":"A"},{"text":"B","description":"d"}],"default":"B"}`, ""},
+		{"default matches no object's label", askChoiceName, `{"question":"Q","options":[{"label":"A"},{"label":"B"}],"default":"d"}`, `default: "d" does not exactly match any of options`},
+		{"defaults match objects' labels", askMultiSelectName, `{"question":"Q","options":[{"label":"A"},{"value":"B"}],"defaults":["B"]}`, ""},
+		{"defaults match no object's label", askMultiSelectName, `{"question":"Q","options":[{"label":"A"},{"label":"B"}],"defaults":["A","Z"]}`, `defaults[1]: "Z" does not exactly match`},
 		{"option 200 chars", askChoiceName, `{"question":"Q","options":["A","` + long(200) + `"]}`, ""},
 		{"option 201 chars", askChoiceName, `{"question":"Q","options":["A","` + long(201) + `"]}`, "options[1]: at most 200 characters, got 201"},
 		{"duplicate options", askMultiSelectName, `{"question":"Q","options":["A","B","A"]}`, `options[2]: "A" repeats options[0]`},
@@ -149,6 +166,26 @@ func TestNormalizeChoiceQuestions(t *testing.T) {
 					t.Errorf("question = %+v", q)
 				}
 			}},
+		{"ask_text with a default", askTextName, `{"question":"Name?","default":"feedback\nsecond line","placeholder":"p"}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				if p := q.Prompts[0]; p.Kind != ipc.KindText || p.Prefill != "feedback\nsecond line" || p.Placeholder != "p" {
+					t.Errorf("question = %+v", q)
+				}
+			}},
+		{"ask_choice with option objects", askChoiceName, `{"question":"Which DB?","options":[{"label":"Postgres","description":" a server "},{"text":"SQLite"},{"value":"DuckDB","description":"columns"}],"default":"DuckDB"}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				want := []ipc.Option{{Label: "Postgres", Description: "a server"}, {Label: "SQLite"}, {Label: "DuckDB", Description: "columns", Default: true}}
+				if p := q.Prompts[0]; !slices.Equal(p.Options, want) || !slices.Equal(c.options, []string{"Postgres", "SQLite", "DuckDB"}) {
+					t.Errorf("options = %+v, labels %v", p.Options, c.options)
+				}
+			}},
+		{"ask_multi_select with option objects", askMultiSelectName, `{"question":"Which?","options":[{"label":"A","description":"first"},"B"],"defaults":["A"]}`,
+			func(t *testing.T, q ipc.Question, c choiceCall) {
+				want := []ipc.Option{{Label: "A", Description: "first", Default: true}, {Label: "B"}}
+				if p := q.Prompts[0]; !slices.Equal(p.Options, want) || p.Single {
+					t.Errorf("options = %+v", p.Options)
+				}
+			}},
 		{"ask_multi_select with free text", askMultiSelectName, `{"question":"Which?","options":["A","B"],"allow_free_text":true}`,
 			func(t *testing.T, q ipc.Question, c choiceCall) {
 				if p := q.Prompts[0]; p.Kind != ipc.KindText || p.Single {
@@ -183,6 +220,8 @@ func choiceOf(t *testing.T, tool, args string) choiceCall {
 func TestRenderChoice(t *testing.T) {
 	pick := choiceOf(t, askChoiceName, `{"question":"Which DB?","options":["Postgres","SQLite"],"allow_free_text":true}`)
 	confirm := choiceOf(t, askConfirmName, `{"question":"Deploy?"}`)
+	confirmNo := choiceOf(t, askConfirmName, `{"question":"Deploy?","default":false}`)
+	confirmYes := choiceOf(t, askConfirmName, `{"question":"Deploy?","default":true}`)
 	text := choiceOf(t, askTextName, `{"question":"Name?"}`)
 	multi := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"]}`)
 	ans := func(ms int64, r ...ipc.Reply) ipc.Answer {
@@ -217,6 +256,12 @@ func TestRenderChoice(t *testing.T) {
 			`"answer":"no","status":"answered","message":"The user answered no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"confirm submitted empty", confirm, ans(800, ipc.Reply{}),
 			`"answer":"","status":"declined","message":"The user submitted without answering yes or no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm submitted without choosing: default no", confirmNo, ans(800, ipc.Reply{}),
+			`"answer":"no","status":"answered","message":"The user submitted without choosing, which accepts the recommended answer: no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm submitted without choosing: default yes", confirmYes, ans(800, ipc.Reply{}),
+			`"answer":"yes","status":"answered","message":"The user submitted without choosing, which accepts the recommended answer: yes.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":true,"free_text":"","next_step":"Proceed: the user confirmed.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"confirm with a default answered no", confirmYes, ans(800, ipc.Reply{Text: "no"}),
+			`"answer":"no","status":"answered","message":"The user answered no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"confirm dismissed", confirm, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 5000},
 			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":5000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"confirm timeout", confirm, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: 1000},
@@ -276,6 +321,10 @@ func TestFailChoice(t *testing.T) {
 			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nDeploy?\nAnswer: yes or no (recommended: yes)"},
 		{"ask_text", askTextName, `{"question":"Name?"}`,
 			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nName?"},
+		{"ask_text with a default", askTextName, `{"question":"Name?","default":"fbk"}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nName?\nSuggested answer: fbk"},
+		{"ask_choice with descriptions", askChoiceName, `{"question":"Which DB?","options":[{"label":"Postgres","description":"a server"},"SQLite"]}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich DB?\nOptions (choose one):\n- Postgres — a server\n- SQLite"},
 		{"ask_multi_select", askMultiSelectName, `{"question":"Which?","options":["A","B"],"defaults":["B"]}`,
 			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich?\nOptions (choose any number):\n- A\n- B (recommended)"},
 	} {

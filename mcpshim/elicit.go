@@ -67,9 +67,13 @@ func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
 		case p.EffectiveKind() == ipc.KindYesNo:
 			add(i, base, roleYesNo, map[string]any{"type": "string", "title": title, "description": p.Markdown, "enum": []string{"yes", "no"}}, true)
 		case len(labels) == 0:
-			add(i, base, roleText, map[string]any{"type": "string", "title": title, "description": p.Markdown}, false)
+			s := map[string]any{"type": "string", "title": title, "description": p.Markdown}
+			if p.Prefill != "" {
+				s["default"] = p.Prefill
+			}
+			add(i, base, roleText, s, false)
 		default:
-			s := map[string]any{"title": title, "description": p.Markdown}
+			s := map[string]any{"title": title, "description": p.Markdown + optionNotes(p)}
 			role := roleMulti
 			if p.Single {
 				role = roleSingle
@@ -98,6 +102,22 @@ func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
 	}
 	msg := formMessage(q)
 	return msg, schema, fields
+}
+
+// optionNotes lists the options that carry a description, one per line
+// under the question, since a form's enum shows labels only; "" when none
+// does.
+func optionNotes(p ipc.Prompt) string {
+	var b strings.Builder
+	for _, o := range p.Options {
+		if o.Description != "" {
+			fmt.Fprintf(&b, "\n- %s: %s", o.Label, o.Description)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n\nOptions:" + b.String()
 }
 
 // formMessage introduces the form: the window title and, for one prompt,
@@ -226,6 +246,8 @@ func chatQuestion(q ipc.Question) string {
 		switch {
 		case p.EffectiveKind() == ipc.KindYesNo:
 			b.WriteString("\nAnswer: yes or no")
+		case len(p.Options) == 0 && p.Prefill != "":
+			b.WriteString("\nSuggested answer: " + p.Prefill)
 		case len(p.Options) > 0:
 			if p.Single {
 				b.WriteString("\nOptions (choose one):")

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -151,11 +152,15 @@ func normalizeInteractiveFeedback(args map[string]any) (ipc.Question, feedbackMe
 	if qt, ok := args["question_type"].(string); ok && strings.EqualFold(strings.TrimSpace(qt), "yesno") {
 		p.Kind = ipc.KindYesNo
 	}
-	if p.Header, _, err = clampedField(args, "header_label", maxHeaderRunes); err != nil {
+	if p.Header, _, err = readString(args, "header_label", strArg{trim: true, max: maxHeaderRunes, clamp: true}); err != nil {
 		return ipc.Question{}, m, err
 	}
-	if p.Placeholder, m.placeholderLength, err = clampedField(args, "feedback_placeholder", maxPlaceholderRunes); err != nil {
+	if p.Placeholder, _, err = readString(args, "feedback_placeholder", strArg{trim: true}); err != nil {
 		return ipc.Question{}, m, err
+	}
+	if clamped, cut := clampRunes(p.Placeholder, maxPlaceholderRunes); cut {
+		m.placeholderLength = utf8.RuneCountInString(p.Placeholder)
+		p.Placeholder = clamped
 	}
 	lines, err := loopContext(args)
 	if err != nil {
@@ -237,13 +242,15 @@ func optionList(args map[string]any) ([]any, string, error) {
 }
 
 // optionItem converts one option item; ok is false for an item to drop.
+// An object's default is read by optionDefault, never rejected.
 func optionItem(item any) (o ipc.Option, ok bool) {
 	switch v := item.(type) {
 	case string:
 		o.Label = v
 	case map[string]any:
 		o.Label = firstString(v, "label", "text", "value")
-		o.Default = firstBool(v, "default", "selected", "checked")
+		o.Description, _ = clampRunes(strings.TrimSpace(strings.ToValidUTF8(firstString(v, "description"), "\uFFFD")), maxAUQDescription)
+		o.Default = optionDefault(v)
 	default:
 		return o, false
 	}
@@ -261,36 +268,41 @@ func firstString(m map[string]any, keys ...string) string {
 	return ""
 }
 
-// firstBool returns the first of keys that holds a boolean, else false.
-func firstBool(m map[string]any, keys ...string) bool {
-	for _, k := range keys {
-		if b, ok := m[k].(bool); ok {
-			return b
+// optionDefault reads an option object's default, else selected, else
+// checked (the first present decides), coerced as the servers agents
+// learned it from do: true for true, a non-zero number and the strings
+// true, 1, yes, y, on, selected and checked (any case, trimmed); false for
+// anything else — false, 0, null, "", no, n, off, false, an unknown word,
+// an array or an object. It never rejects a call.
+func optionDefault(m map[string]any) bool {
+	for _, k := range []string{"default", "selected", "checked"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		switch v := v.(type) {
+		case bool:
+			return v
+		case float64:
+			return v != 0 && !math.IsNaN(v)
+		case string:
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "true", "1", "yes", "y", "on", "selected", "checked":
+				return true
+			}
+			return false
+		default:
+			return false
 		}
 	}
 	return false
-}
-
-// clampedField returns the string at key, trimmed and clamped to max
-// characters ("" when absent or null), and its length in characters when it
-// was clamped (0 when it was not).
-func clampedField(args map[string]any, key string, max int) (s string, cutFrom int, err error) {
-	s, _, err = optString(args, key)
-	if err != nil {
-		return "", 0, err
-	}
-	s = strings.TrimSpace(s)
-	if clamped, cut := clampRunes(s, max); cut {
-		return clamped, utf8.RuneCountInString(s), nil
-	}
-	return s, 0, nil
 }
 
 // loopContext returns the loop fields as context lines, omitting empty ones.
 func loopContext(args map[string]any) ([]ipc.Field, error) {
 	var fields []ipc.Field
 	for _, f := range loopFields {
-		v, _, err := clampedField(args, f.key, f.max)
+		v, _, err := readString(args, f.key, strArg{trim: true, max: f.max, clamp: true})
 		if err != nil {
 			return nil, err
 		}

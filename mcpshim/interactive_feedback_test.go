@@ -119,8 +119,10 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 			want: question(ipc.Prompt{Markdown: "m", Options: opts("T")})},
 		{name: "default wins over selected and checked", args: s(`{"message":"m","options":[{"label":"A","default":false,"selected":true,"checked":true},{"label":"B","selected":false,"checked":true}]}`),
 			want: question(ipc.Prompt{Markdown: "m", Options: opts("A", "B")})},
-		{name: "non-boolean default is ignored", args: s(`{"message":"m","options":[{"label":"A","default":"yes","checked":true},{"label":"B","default":1}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A", Default: true}, {Label: "B"}}})},
+		{name: "non-boolean defaults are coerced", args: s(`{"message":"m","options":[{"label":"A","default":"no","checked":true},{"label":"B","default":1}]}`),
+			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A"}, {Label: "B", Default: true}}})},
+		{name: "an option's description", args: s(`{"message":"m","options":[{"label":"A","description":"  under A  "},{"text":"B","description":7}]}`),
+			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A", Description: "under A"}, {Label: "B"}}})},
 		{name: "mixed shapes", args: s(`{"message":"m","options":["A",{"label":"B","default":true}]}`),
 			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A"}, {Label: "B", Default: true}}})},
 		{name: "invalid items dropped", args: s(`{"message":"m","options":[1,null,true,["x"],{},{"label":3},{"label":""},""," ",{"default":true},"A"]}`),
@@ -263,5 +265,34 @@ func TestTruncateMarked(t *testing.T) {
 				t.Errorf("truncateMarked(%q, %d, %d) = %q, want %q", tc.in, tc.maxRunes, tc.maxBytes, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestOptionDefaultCoercion: an option object's default (or selected, or
+// checked) is coerced the way the servers agents learned it from do, and
+// never rejects the call.
+func TestOptionDefaultCoercion(t *testing.T) {
+	for _, tc := range []struct {
+		value string // JSON
+		want  bool
+	}{
+		{`true`, true}, {`1`, true}, {`-2.5`, true}, {`42`, true},
+		{`"true"`, true}, {`"TRUE"`, true}, {`"1"`, true}, {`"yes"`, true}, {`"Yes"`, true}, {`"y"`, true},
+		{`"on"`, true}, {`"ON"`, true}, {`"selected"`, true}, {`"Checked"`, true}, {`" yes "`, true},
+		{`false`, false}, {`0`, false}, {`null`, false}, {`""`, false}, {`"no"`, false}, {`"n"`, false},
+		{`"off"`, false}, {`"false"`, false}, {`"FALSE"`, false}, {`"0"`, false}, {`"maybe"`, false},
+		{`[]`, false}, {`[true]`, false}, {`{}`, false},
+	} {
+		for _, key := range []string{"default", "selected", "checked"} {
+			args := decodeArgs(t, `{"message":"m","predefined_options":[{"label":"A","`+key+`":`+tc.value+`},"B"]}`)
+			q, _, err := normalizeInteractiveFeedback(args)
+			if err != nil {
+				t.Errorf("%s %s: rejected: %v", key, tc.value, err)
+				continue
+			}
+			if got := q.Prompts[0].Options[0].Default; got != tc.want {
+				t.Errorf("%s %s: Default = %v, want %v", key, tc.value, got, tc.want)
+			}
+		}
 	}
 }

@@ -96,14 +96,14 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 // asked) or a validation failure. It never returns an error: the failures
 // are results in the envelope shape.
 func normalizeUserInteract(args map[string]any) (ipc.Question, *mcp.CallToolResult) {
-	answer, _, err := optString(args, "answer")
+	answer, _, err := readString(args, "answer", strArg{})
 	if err != nil {
 		return ipc.Question{}, interactInvalid(err)
 	}
 	if answer != "" {
 		return ipc.Question{}, interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: answer}, false)
 	}
-	question, _, err := optString(args, "question")
+	question, _, err := readString(args, "question", strArg{})
 	if err != nil {
 		return ipc.Question{}, interactInvalid(err)
 	}

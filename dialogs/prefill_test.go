@@ -1,0 +1,64 @@
+package dialogs
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// A prompt's Prefill is the reply box's text when the window opens: sent
+// unchanged it is the answer; it is no edit (the countdown runs, Escape
+// does not ask, a timeout does not send it as a draft); typed on, the
+// user's text is the answer.
+func TestPrefilledReply(t *testing.T) {
+	prompt := ipc.Prompt{Markdown: "Name?", Prefill: "feedback\nsecond line", Placeholder: "e.g. fbk"}
+	t.Run("submitted unchanged", func(t *testing.T) {
+		v, r, _ := newTestView(t, question(prompt), Options{})
+		if got := v.prompts[0].entry.Text; got != prompt.Prefill {
+			t.Fatalf("reply box = %q, want the prefill", got)
+		}
+		if v.HasDraft() {
+			t.Error("the prefill counts as the user's draft")
+		}
+		v.prompts[0].entry.TypedShortcut(ctrlEnter)
+		want := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: prompt.Prefill}}}
+		if got := r.only(t); !reflect.DeepEqual(got, want) {
+			t.Errorf("answer = %+v, want %+v", got, want)
+		}
+	})
+	t.Run("typed on", func(t *testing.T) {
+		v, r, _ := newTestView(t, question(prompt), Options{})
+		w := test.NewWindow(v.Content()) // laid out, as a real window is before the focus
+		defer w.Close()
+		w.Resize(WindowSize)
+		test.Type(v.prompts[0].entry, "-app")
+		if !v.HasDraft() {
+			t.Error("an edited prefill is no draft")
+		}
+		v.Submit()
+		if got := r.only(t).Replies[0].Text; got != "feedback\nsecond line-app" {
+			t.Errorf("reply = %q (the cursor starts at the end of the prefill)", got)
+		}
+	})
+	t.Run("the countdown runs and times out", func(t *testing.T) {
+		q := question(prompt)
+		q.TimeoutSeconds = 10
+		v, r, _ := newTestView(t, q, Options{SubmitDraftOnTimeout: true})
+		v.Tick(t0.Add(10 * time.Second))
+		if got := r.only(t); got.Status != ipc.StatusTimeout || got.Auto {
+			t.Errorf("answer = %+v, want a timeout: the prefill is not the user's draft", got)
+		}
+	})
+	t.Run("escape dismisses without asking", func(t *testing.T) {
+		v, r, _ := newTestView(t, question(prompt), Options{})
+		v.confirm = func(_, _ string, _ func()) { t.Error("asked before discarding an untouched prefill") }
+		v.RequestDismiss()
+		if got := r.only(t); got.Status != ipc.StatusDismissed {
+			t.Errorf("answer = %+v", got)
+		}
+	})
+}
