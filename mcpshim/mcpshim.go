@@ -184,7 +184,13 @@ func ServeStdio(ctx context.Context, opts Options, in io.Reader, out io.Writer) 
 	errLog := slog.NewLogLogger(log.Handler(), slog.LevelError)
 	server.WithErrorLogger(errLog)(stdio)
 	server.WithWorkerPoolSize(workerPoolSize)(stdio)
-	err = stdio.Listen(ctx, in, out)
+	// The stream drops the responses to cancelled requests and writes
+	// progress in order with the results (see stdioStream).
+	stream := newStdioStream(out, log)
+	server.WithStdioContextFunc(func(ctx context.Context) context.Context {
+		return context.WithValue(ctx, streamKey{}, stream)
+	})(stdio)
+	err = stdio.Listen(ctx, stream.reader(in), stream)
 	h.stop() // withdraws the questions still open: their client is gone
 	if !h.flights.wait(5 * time.Second) {
 		log.Warn("questions still being withdrawn at exit")

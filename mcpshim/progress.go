@@ -17,17 +17,10 @@ import (
 // Options.ProgressInterval says otherwise. A variable for tests.
 var progressInterval = 10 * time.Second
 
-// progressDrain bounds the wait for mcp-go to write the notifications
-// already queued when a heartbeat stops (they are written by another
-// goroutine, and must not arrive after the result).
-const progressDrain = 250 * time.Millisecond
-
 // heartbeat sends notifications/progress for one call until stop.
 type heartbeat struct {
 	stopCh chan struct{}
 	wg     sync.WaitGroup
-	queued func() int // notifications mcp-go has queued; nil without a token
-	sent   bool       // written by the sender, read after wg.Wait
 }
 
 // progressToken returns the call's progressToken, or nil.
@@ -45,14 +38,9 @@ func progressToken(req mcp.CallToolRequest) mcp.ProgressToken {
 // nothing is shown yet. stop must be called before the result is returned.
 func startHeartbeat(ctx context.Context, interval time.Duration, token mcp.ProgressToken, status func() (string, time.Time), log *slog.Logger) *heartbeat {
 	hb := &heartbeat{stopCh: make(chan struct{})}
-	srv := server.ServerFromContext(ctx)
-	if token == nil || srv == nil {
+	send := progressSender(ctx)
+	if token == nil || send == nil {
 		return hb
-	}
-	session := server.ClientSessionFromContext(ctx)
-	if session != nil {
-		ch := session.NotificationChannel()
-		hb.queued = func() int { return len(ch) }
 	}
 	start := time.Now()
 	hb.wg.Add(1)
@@ -76,7 +64,7 @@ func startHeartbeat(ctx context.Context, interval time.Duration, token mcp.Progr
 			if what, since := status(); what != "" {
 				msg = "waiting for the user — " + what + " " + formatSeconds(time.Since(since))
 			}
-			err := srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
+			err := send(map[string]any{
 				"progressToken": token,
 				"progress":      math.Round(time.Since(start).Seconds()*1000) / 1000, // increasing
 				"message":       msg,
@@ -84,16 +72,15 @@ func startHeartbeat(ctx context.Context, interval time.Duration, token mcp.Progr
 			if err != nil {
 				log.Debug("progress notification not sent", "err", err)
 			}
-			hb.sent = true
 		}
 	}()
 	return hb
 }
 
-// stop ends the heartbeat and returns once no progress notification of it
-// can still be written: the sender has exited and mcp-go's queue has been
-// drained (bounded by progressDrain), then a few ms for the write in
-// flight. After stop the result can be returned.
+// stop ends the heartbeat and returns once its sender has exited. Served
+// over ServeStdio, every progress notification it sent is then written
+// (stdioStream.notify writes before it returns), so the result returned
+// after stop follows them on the wire.
 func (hb *heartbeat) stop() {
 	select {
 	case <-hb.stopCh:
@@ -102,13 +89,27 @@ func (hb *heartbeat) stop() {
 	}
 	close(hb.stopCh)
 	hb.wg.Wait()
-	if hb.queued == nil || !hb.sent {
-		return
+}
+
+// streamKey is the context key of the call's *stdioStream.
+type streamKey struct{}
+
+// progressSender returns how the call in ctx sends a progress
+// notification: written at once by the stdio stream when served over
+// ServeStdio; else queued by mcp-go (another transport, where the order
+// with the result is mcp-go's); nil without an MCP server.
+func progressSender(ctx context.Context) func(params map[string]any) error {
+	if s, ok := ctx.Value(streamKey{}).(*stdioStream); ok {
+		return func(params map[string]any) error {
+			return s.notify(string(mcp.MethodNotificationProgress), params)
+		}
 	}
-	for deadline := time.Now().Add(progressDrain); hb.queued() > 0 && time.Now().Before(deadline); {
-		time.Sleep(2 * time.Millisecond)
+	if srv := server.ServerFromContext(ctx); srv != nil {
+		return func(params map[string]any) error {
+			return srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), params)
+		}
 	}
-	time.Sleep(5 * time.Millisecond)
+	return nil
 }
 
 // formatSeconds is "40 s", or "3 min 5 s" from a minute on.

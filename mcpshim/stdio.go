@@ -1,0 +1,287 @@
+package mcpshim
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// stdioStream sits between mcp-go's stdio server and the process's stdin
+// and stdout, one JSON-RPC message per line each way, and keeps two rules
+// of the protocol that mcp-go v1.2.1 does not:
+//
+//   - A request the client cancelled (notifications/cancelled) gets no
+//     response. mcp-go cancels the handler's context and then writes the
+//     handler's error ("context canceled") as a response; the stream reads
+//     the cancel as it passes on the input and drops that response (or any
+//     other) on the output.
+//   - No progress notification follows the result of its call. mcp-go
+//     queues notifications on a channel that another goroutine writes, so
+//     a progress sent before the result could be written after it. The
+//     heartbeat writes its progress here instead, synchronously, and stops
+//     (waiting for its sender) before the handler returns the result.
+//
+// Every line is written to out whole, under one mutex, so mcp-go's writers
+// (responses, its notification goroutine, server-to-client requests) and
+// the heartbeats never interleave.
+type stdioStream struct {
+	log *slog.Logger
+	mu  sync.Mutex // guards out, outBuf and calls
+	out io.Writer
+	// outBuf holds the start of a line written in pieces (mcp-go writes
+	// whole lines; this is for safety).
+	outBuf []byte
+	// calls are the client's requests read and not yet answered, by id
+	// key: true once cancelled. At most maxTrackedCalls; a request beyond
+	// is answered as usual but its cancel cannot be honoured.
+	calls map[string]bool
+}
+
+// maxTrackedCalls bounds stdioStream.calls: far above the requests a
+// client keeps open at once (mcp-go serves workerPoolSize tool calls).
+const maxTrackedCalls = 4096
+
+// maxLineBytes bounds a line the stream looks into. A longer input line is
+// passed through untracked; a longer output line is written as it is.
+const maxLineBytes = 64 << 20
+
+func newStdioStream(out io.Writer, log *slog.Logger) *stdioStream {
+	return &stdioStream{out: out, log: log, calls: map[string]bool{}}
+}
+
+// Write implements io.Writer for mcp-go: each complete line is written to
+// out unless it is the response to a cancelled request. It reports the
+// whole of p as written.
+func (s *stdioStream) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if len(s.outBuf)+len(p) > maxLineBytes { // not a line we can hold: pass it on
+				if err := s.flushPartial(p); err != nil {
+					return 0, err
+				}
+				return n, nil
+			}
+			s.outBuf = append(s.outBuf, p...)
+			return n, nil
+		}
+		line := p[:i+1]
+		if len(s.outBuf) > 0 {
+			line = append(s.outBuf, line...)
+			s.outBuf = s.outBuf[:0]
+		}
+		p = p[i+1:]
+		if s.dropResponse(line) {
+			continue
+		}
+		if _, err := s.out.Write(line); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// flushPartial writes what is buffered and p, a piece of an overlong line.
+func (s *stdioStream) flushPartial(p []byte) error {
+	if len(s.outBuf) > 0 {
+		if _, err := s.out.Write(s.outBuf); err != nil {
+			return err
+		}
+		s.outBuf = s.outBuf[:0]
+	}
+	_, err := s.out.Write(p)
+	return err
+}
+
+// dropResponse reports whether line is a response to a request the client
+// cancelled, and forgets a request once it is answered.
+func (s *stdioStream) dropResponse(line []byte) bool {
+	if len(s.calls) == 0 {
+		return false
+	}
+	id, method, ok := messageHead(line)
+	if !ok || method != "" || id == "" {
+		return false // not a response
+	}
+	cancelled, known := s.calls[id]
+	delete(s.calls, id)
+	if known && cancelled {
+		s.log.Debug("no response to a cancelled request", "id", id)
+		return true
+	}
+	return false
+}
+
+// notify writes a notification to the client at once, ordered with every
+// other line: when it returns, the notification is written.
+func (s *stdioStream) notify(method string, params map[string]any) error {
+	line, err := json.Marshal(mcp.JSONRPCNotification{
+		JSONRPC:      mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{Method: method, Params: mcp.NotificationParams{AdditionalFields: params}},
+	})
+	if err != nil {
+		return err
+	}
+	_, err = s.Write(append(line, '\n'))
+	return err
+}
+
+// reader returns in with the stream looking at each line as it passes: it
+// learns the requests (by id) and the cancels, before mcp-go has read them.
+func (s *stdioStream) reader(in io.Reader) io.Reader {
+	return &tapReader{r: in, s: s}
+}
+
+// tapReader passes its reader's bytes on unchanged, handing each complete
+// line to the stream.
+type tapReader struct {
+	r    io.Reader
+	s    *stdioStream
+	buf  []byte // the start of the line being read
+	skip bool   // the line being read is over maxLineBytes: ignore it
+}
+
+func (t *tapReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	for b := p[:n]; len(b) > 0; {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			t.hold(b)
+			break
+		}
+		t.hold(b[:i])
+		if !t.skip {
+			t.s.observe(t.buf)
+		}
+		t.buf, t.skip = t.buf[:0], false
+		b = b[i+1:]
+	}
+	return n, err
+}
+
+// hold appends b to the line being read, unless it grows too long.
+func (t *tapReader) hold(b []byte) {
+	if t.skip {
+		return
+	}
+	if len(t.buf)+len(b) > maxLineBytes {
+		t.buf, t.skip = nil, true
+		return
+	}
+	t.buf = append(t.buf, b...)
+}
+
+// observe learns from one input line: a request is in flight until its
+// response; notifications/cancelled marks one cancelled.
+func (s *stdioStream) observe(line []byte) {
+	id, method, ok := messageHead(line)
+	if !ok || method == "" {
+		return
+	}
+	if method == string(mcp.MethodNotificationCancelled) {
+		var n struct {
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &n) != nil {
+			return
+		}
+		key := idKey(n.Params.RequestID)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, inFlight := s.calls[key]; inFlight && key != "" {
+			s.calls[key] = true
+		}
+		return
+	}
+	if id == "" {
+		return // another notification
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.calls) >= maxTrackedCalls {
+		s.log.Warn("too many requests in flight to track their cancels", "limit", maxTrackedCalls)
+		return
+	}
+	s.calls[id] = false
+}
+
+// messageHead reads the id (as idKey) and method of one JSON-RPC message,
+// and ok when it is a JSON object. It stops as soon as it knows both, so a
+// large result or argument after them is not scanned: mcp-go writes
+// "jsonrpc", "id", then the rest; clients send "method" and "id" first.
+func messageHead(line []byte) (id, method string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", "", false
+	}
+	var seenID, seenMethod bool
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", false
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "id":
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return "", "", false
+			}
+			id, seenID = idKey(raw), true
+		case "method":
+			if dec.Decode(&method) != nil {
+				return "", "", false
+			}
+			seenMethod = true
+		case "result", "error":
+			if seenID { // a response: no method follows
+				return id, "", true
+			}
+			fallthrough
+		default:
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", "", false
+			}
+		}
+		if seenID && seenMethod {
+			break
+		}
+	}
+	return id, method, true
+}
+
+// idKey is a canonical key of a JSON-RPC id: a string is "s:" and its
+// text, a number "n:" and its value (2 and 2.0 are the same id, as mcp-go
+// echoes 2.0 as 2); null, absent or another type is "".
+func idKey(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		return "s:" + s
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			return ""
+		}
+		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return ""
+}

@@ -1,0 +1,326 @@
+package mcpshim
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"feedback/ipc"
+)
+
+// The protocol to the letter, over real pipes and read raw, line by line:
+// what an SDK client would hide (a response it drops, a notification it
+// ignores) is seen here as the client's transport sees it.
+
+// rawShim is ServeStdio on a pair of pipes, driven with raw JSON-RPC lines.
+type rawShim struct {
+	t    *testing.T
+	in   io.WriteCloser
+	mu   sync.Mutex
+	seen []rawLine   // every line the server wrote, in order
+	got  chan string // signalled with each line
+	eof  chan struct{}
+	logs *syncBuffer
+	slow atomic.Bool // the client reads slowly
+}
+
+// rawLine is one line the server wrote, decoded.
+type rawLine struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+	Params struct {
+		ProgressToken any `json:"progressToken"`
+	} `json:"params"`
+	raw string
+}
+
+func startRawShim(t *testing.T, opts Options) *rawShim {
+	t.Helper()
+	r := &rawShim{t: t, got: make(chan string, 1<<20), eof: make(chan struct{}), logs: &syncBuffer{}}
+	opts.Logger = slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	opts.Version = "test"
+	toServer, in := io.Pipe()
+	out, fromServer := io.Pipe()
+	r.in = in
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeStdio(context.Background(), opts, toServer, fromServer)
+		fromServer.Close()
+	}()
+	go func() {
+		defer close(r.eof)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var l rawLine
+			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+				t.Errorf("the server wrote a line that is not JSON: %q", sc.Text())
+				continue
+			}
+			l.raw = sc.Text()
+			r.mu.Lock()
+			r.seen = append(r.seen, l)
+			r.mu.Unlock()
+			r.got <- l.raw
+			if r.slow.Load() {
+				time.Sleep(3 * time.Millisecond) // the workload of a slow client, not a synchronisation
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		r.in.Close()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("ServeStdio did not return after EOF")
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", r.logs.String())
+		}
+	})
+	r.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"` + testProtocolVersion + `","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}`)
+	r.response(`"init"`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return r
+}
+
+// send writes one line to the server.
+func (r *rawShim) send(line string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.in, line+"\n"); err != nil {
+		r.t.Fatalf("write: %v", err)
+	}
+}
+
+// response waits for the response to the request with this JSON id.
+func (r *rawShim) response(id string) rawLine {
+	r.t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		r.mu.Lock()
+		for _, l := range r.seen {
+			if l.Method == "" && string(l.ID) == id {
+				r.mu.Unlock()
+				return l
+			}
+		}
+		r.mu.Unlock()
+		select {
+		case <-r.got:
+		case <-r.eof:
+			r.t.Fatalf("no response to %s before the end of the output", id)
+		case <-deadline:
+			r.t.Fatalf("no response to %s", id)
+		}
+	}
+}
+
+// closeAndDrain ends the input and returns every line the server wrote,
+// up to the end of its output: ServeStdio has returned, so nothing more
+// can come.
+func (r *rawShim) closeAndDrain() []rawLine {
+	r.t.Helper()
+	r.in.Close()
+	select {
+	case <-r.eof:
+	case <-time.After(20 * time.Second):
+		r.t.Fatal("the server's output did not end after its input did")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]rawLine(nil), r.seen...)
+}
+
+// callLine is a tools/call request line of interactive_feedback.
+func callLine(id, message, token string) string {
+	meta := ""
+	if token != "" {
+		meta = fmt.Sprintf(`,"_meta":{"progressToken":%q}`, token)
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"interactive_feedback","arguments":{"message":%q}%s}}`, id, message, meta)
+}
+
+// After notifications/cancelled for a request the server sends no response
+// for it (MCP: "receivers of a cancellation notification SHOULD NOT send a
+// response for the cancelled request"); other requests are answered as
+// usual. Ids are numbers and strings, and a number may be spelt 2.0.
+func TestCancelledRequestGetsNoResponse(t *testing.T) {
+	asked := make(chan string, 4)
+	withdrawn := make(chan string, 4)
+	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		msg := q.Prompts[0].Markdown
+		if msg == "answer me" {
+			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+		}
+		asked <- msg
+		<-ctx.Done()
+		withdrawn <- msg
+		return ipc.Answer{}, ctx.Err()
+	})
+	r := startRawShim(t, Options{Connect: connectTo(app)})
+	r.send(callLine("2.0", "cancel me", ""))
+	r.send(callLine(`"s-3"`, "cancel me too", ""))
+	for range 2 {
+		<-asked // both questions are open: the calls are in flight
+	}
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user pressed Escape"}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s-3"}}`)
+	for range 2 {
+		<-withdrawn // the handlers saw the cancel and returned
+	}
+	r.send(callLine("4", "answer me", ""))
+	if l := r.response("4"); l.Result == nil {
+		t.Errorf("the call after the cancels was not answered: %s", l.raw)
+	}
+	r.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	r.response("5")
+	for _, l := range r.closeAndDrain() {
+		if l.Method == "" && (string(l.ID) == "2" || string(l.ID) == "2.0" || string(l.ID) == `"s-3"`) {
+			t.Errorf("a response to a cancelled request: %s", l.raw)
+		}
+	}
+}
+
+// A cancel that comes after the response changes nothing, and a cancel for
+// an id never seen is ignored.
+func TestLateCancelIsIgnored(t *testing.T) {
+	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+	})
+	r := startRawShim(t, Options{Connect: connectTo(app)})
+	r.send(callLine("7", "quick", ""))
+	r.response("7")
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`)
+	r.send(callLine("8", "again", ""))
+	r.send(callLine("7", "id 7 reused", ""))
+	r.response("8")
+	lines := r.closeAndDrain()
+	n := 0
+	for _, l := range lines {
+		if l.Method == "" && string(l.ID) == "7" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d responses with id 7, want 2 (the first call and the reused id)", n)
+	}
+}
+
+// No progress notification follows the result of its call, with many calls
+// at once each sending progress every millisecond: the order is checked
+// on the wire.
+func TestNoProgressAfterResultUnderLoad(t *testing.T) {
+	const calls = 40
+	app := askFunc(func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+		onEvent(ipc.Event{Type: ipc.EventShown})
+		var n int
+		fmt.Sscanf(q.Prompts[0].Markdown, "call %d", &n)
+		// The user takes 100 ms to 1.3 s: the workload, not a synchronisation.
+		t := time.NewTimer(time.Duration(100+30*n) * time.Millisecond)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+		case <-ctx.Done():
+			return ipc.Answer{}, ctx.Err()
+		}
+	})
+	r := startRawShim(t, Options{Connect: connectTo(app), ProgressInterval: time.Millisecond})
+	r.slow.Store(true) // a client that reads more slowly than the server writes
+	for i := range calls {
+		r.send(callLine(fmt.Sprint(100+i), fmt.Sprintf("call %d", i), fmt.Sprintf("tok-%d", 100+i)))
+	}
+	for i := range calls {
+		r.response(fmt.Sprint(100 + i))
+	}
+	lines := r.closeAndDrain()
+	answered := map[string]int{} // token → index of its call's response
+	progress := 0
+	for i, l := range lines {
+		if l.Method == "" && len(l.ID) > 0 && string(l.ID) != `"init"` {
+			answered["tok-"+string(l.ID)] = i
+		}
+	}
+	for i, l := range lines {
+		if l.Method != "notifications/progress" {
+			continue
+		}
+		progress++
+		tok, _ := l.Params.ProgressToken.(string)
+		at, ok := answered[tok]
+		if !ok {
+			t.Errorf("progress for an unknown token: %s", l.raw)
+		} else if i > at {
+			t.Errorf("progress for %s at line %d, after its result at line %d", tok, i, at)
+		}
+	}
+	if progress < calls {
+		t.Errorf("%d progress notifications for %d calls that each waited at least 100 ms", progress, calls)
+	}
+	if len(answered) != calls {
+		t.Errorf("%d responses, want %d", len(answered), calls)
+	}
+	if testing.Verbose() {
+		t.Logf("%d lines, %d progress notifications", len(lines), progress)
+	}
+}
+
+// messageHead finds the id and method of requests, notifications and
+// responses whatever the order of their members; idKey makes 2 and 2.0 the
+// same id and keeps strings apart from numbers.
+func TestMessageHead(t *testing.T) {
+	for _, tc := range []struct {
+		line, id, method string
+		ok               bool
+	}{
+		{`{"jsonrpc":"2.0","id":2,"result":{}}`, "n:2", "", true},
+		{`{"result":{"big":[1,2,3]},"jsonrpc":"2.0","id":2.0}`, "n:2", "", true},
+		{`{"jsonrpc":"2.0","id":"2","error":{"code":1}}`, "s:2", "", true},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`, "n:7", "tools/call", true},
+		{`{"method":"ping","id":"a b"}`, "s:a b", "ping", true},
+		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1}}`, "", "notifications/progress", true},
+		{`{"jsonrpc":"2.0","id":null,"error":{}}`, "", "", true},
+		{`{"id":{"x":1},"result":1}`, "", "", true},
+		{`[1,2]`, "", "", false},
+		{`not json`, "", "", false},
+		{`{"id":`, "", "", false},
+	} {
+		id, method, ok := messageHead([]byte(tc.line))
+		if id != tc.id || method != tc.method || ok != tc.ok {
+			t.Errorf("%s: id %q, method %q, ok %v; want %q, %q, %v", tc.line, id, method, ok, tc.id, tc.method, tc.ok)
+		}
+	}
+}
+
+// The stream writes lines whole, whatever pieces it is given, and drops
+// only the response to a cancelled request.
+func TestStdioStreamLines(t *testing.T) {
+	var out syncBuffer
+	s := newStdioStream(&out, slog.New(slog.DiscardHandler))
+	in := s.reader(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call"}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}` + "\n"))
+	if _, err := io.Copy(io.Discard, iotest.OneByteReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	for _, piece := range []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"context canceled"}}`, "\n{\"jsonrpc\":\"2.0\",", `"id":2,"result":{}}` + "\n"} {
+		if n, err := s.Write([]byte(piece)); n != len(piece) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if got, want := out.String(), `{"jsonrpc":"2.0","id":2,"result":{}}`+"\n"; got != want {
+		t.Errorf("written %q, want %q", got, want)
+	}
+}
