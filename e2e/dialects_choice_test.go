@@ -238,3 +238,66 @@ func TestAskMultiSelectWindow(t *testing.T) {
 	key(t, "Escape")
 	wantChoice(t, await(t, res), map[string]any{"status": "declined", "answer": "", "selected": []any{}})
 }
+
+// ask_confirm submitted without choosing (Ctrl+Enter) answers its default:
+// default false is answered, confirmed false, "no" — not declined.
+func TestAskConfirmSubmitTakesDefault(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "ask-confirm-default")
+	res := call(c, "ask_confirm", map[string]any{"question": "Drop the staging database?", "default": false})
+	win := findWindow(t, "Drop the staging database? — feedback")
+	activate(t, win)
+	pastInputGuard()
+	key(t, "ctrl+Return")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "no", "confirmed": false, "tool": "ask_confirm"})
+	windowGone(t, "Drop the staging database? — feedback", 2*time.Second)
+}
+
+// ask_text's default is prefilled in the answer box: sent unchanged it is
+// the answer; typed on, the cursor starts after it.
+func TestAskTextDefaultPrefilled(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "ask-text-default")
+	res := call(c, "ask_text", map[string]any{"question": "Name the release branch", "default": "release/2.4"})
+	win := findWindow(t, "Name the release branch — feedback")
+	activate(t, win)
+	screenshot(t, "ask-text-default")
+	pastInputGuard()
+	key(t, "ctrl+Return")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "release/2.4"})
+
+	res = call(c, "ask_text", map[string]any{"question": "Name the hotfix branch", "default": "hotfix/2.4"})
+	win = findWindow(t, "Name the hotfix branch — feedback")
+	activate(t, win)
+	pastInputGuard()
+	typeText(t, ".1")
+	key(t, "ctrl+Return")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "hotfix/2.4.1"})
+}
+
+// ask_choice options as {label, description} objects: the description
+// shows under its label, and the answer is the label.
+func TestAskChoiceOptionObjects(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "ask-choice-objects")
+	res := call(c, "ask_choice", map[string]any{
+		"question": "Which queue should the jobs use?",
+		"options": []any{
+			map[string]any{"label": "Redis", "description": "Already deployed; jobs are lost on a crash"},
+			map[string]any{"label": "Postgres", "description": "Durable; one more table to vacuum"},
+			map[string]any{"text": "SQS"},
+		},
+		"default": "Postgres",
+	})
+	win := findWindow(t, "Which queue should the jobs use? — feedback")
+	activate(t, win)
+	screenshot(t, "ask-choice-objects")
+	pastInputGuard()
+	key(t, "alt+1", "ctrl+Return")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "Redis", "selected": []any{"Redis"}})
+}
+
+// pastInputGuard waits out the window's input guard: keys that act count
+// only dialogs.DefaultInputGuard (600 ms) after a window takes the focus.
+// The guard is a rule of time, so waiting it out is the fact itself.
+func pastInputGuard() { time.Sleep(800 * time.Millisecond) }
