@@ -64,6 +64,9 @@ func TestClientWait(t *testing.T) {
 		{"per client, longest key wins", "codex-mcp-client", per(map[string]int{"codex": 600, "codex-mcp": 20}), 20 * time.Second},
 		{"per client, case-insensitive", "Claude-Code", per(map[string]int{"CLAUDE-CODE": 7}), 7 * time.Second},
 		{"per client, another client", "cursor", per(map[string]int{"codex": 600}), defaultWait},
+		{"every client (--wait)", "codex-mcp-client", per(map[string]int{"*": 540}), 9 * time.Minute},
+		{"every client, below a named one", "codex-mcp-client", per(map[string]int{"*": 540, "codex": 20}), 20 * time.Second},
+		{"every client, even unnamed", "", per(map[string]int{"*": 540}), 9 * time.Minute},
 		{"per client, then the global cap", "codex", func() settings.Settings { s := per(map[string]int{"codex": 600}); s.MaxWaitSeconds = 30; return s }(), 30 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -42,7 +42,8 @@ var waitProfiles = []waitProfile{
 // clientWait returns how long a call from client may wait for the human
 // before it returns "call again":
 //  1. s.WaitSeconds for the client — a key that equals the name, or else
-//     the longest key contained in it, case-insensitively;
+//     the longest key contained in it, case-insensitively, or else the key
+//     "*" (`feedback mcp --wait`);
 //  2. else the first profile of waitProfiles whose substring the name holds;
 //  3. else defaultWait;
 //
@@ -53,12 +54,15 @@ func clientWait(client string, s settings.Settings) time.Duration {
 	best := -1
 	for k, secs := range s.WaitSeconds {
 		key := strings.ToLower(strings.TrimSpace(k))
-		if key == "" || secs < 1 || !strings.Contains(name, key) {
+		if key == "" || secs < 1 || (key != "*" && !strings.Contains(name, key)) {
 			continue
 		}
 		rank := len(key)
-		if key == name {
+		switch key {
+		case name:
 			rank = 1 << 30
+		case "*":
+			rank = 0 // every client, below any named one
 		}
 		if rank > best || (rank == best && time.Duration(secs)*time.Second < wait) {
 			best, wait, found = rank, time.Duration(secs)*time.Second, true

@@ -4,6 +4,8 @@
 //	feedback mcp      serve MCP over stdio, forwarding questions to the app
 //	                  (--tools a,b,c selects the tools; default: all of them)
 //	feedback ask …    ask from a shell script; see `feedback ask -h`
+//	feedback setup …  configure MCP clients, autostart and SSH; see `feedback setup -h`
+//	feedback doctor   check the display, bus, tray, fonts, app, database, settings, clients
 //	feedback version  print the version
 package main
 
@@ -13,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"strings"
@@ -20,10 +23,12 @@ import (
 	"time"
 
 	"feedback/ask"
+	"feedback/doctor"
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
 	"feedback/settings"
+	"feedback/setup"
 )
 
 // version is set at build time: -ldflags "-X main.version=…".
@@ -55,6 +60,20 @@ func run(args []string) int {
 		return runMCP(ctx, args, log)
 	case "ask":
 		return ask.Run(ctx, args, ask.StdEnv(connectAsk, ipc.NewID))
+	case "doctor":
+		env, err := doctor.StdEnv(version, launch.Starter == nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "feedback doctor:", err)
+			return 1
+		}
+		return doctor.Run(ctx, args, env)
+	case "setup":
+		env, err := setup.StdEnv()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "feedback setup:", err)
+			return 1
+		}
+		return setup.Run(args, env)
 	case "version", "--version":
 		fmt.Println("feedback", version)
 		return 0
@@ -72,7 +91,11 @@ const usage = `usage:
   feedback mcp      serve MCP over stdio (put this in your MCP client's config)
                     --tools a,b,c  expose only these tools (default: every tool;
                     also FEEDBACK_TOOLS)
+                    --wait N       each call waits at most N s before "call again"
   feedback ask …    ask from a shell script (feedback ask -h)
+  feedback doctor   check this machine for what feedback needs (OK / WARN / FAIL)
+  feedback setup    add feedback to an MCP client, start it at login, use it over SSH
+                    (feedback setup -h)
   feedback version  print the version
 `
 
@@ -81,7 +104,12 @@ const usage = `usage:
 func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 	fs := flag.NewFlagSet("feedback mcp", flag.ContinueOnError)
 	tools := fs.String("tools", "", "comma-separated tools to expose (default: every tool: "+strings.Join(mcpshim.ToolNames(), ",")+")")
+	wait := fs.Int("wait", 0, "seconds a call waits for the user before \"call again\", for every client (feedback setup sets it below the client's own timeout)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *wait < 0 {
+		fmt.Fprintf(os.Stderr, "feedback mcp: --wait %d: want a positive number of seconds\n", *wait)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -89,6 +117,13 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 		return 2
 	}
 	opts := mcpshim.Options{Connect: connectShim, Logger: log, Version: version, Settings: loadSettings(log)}
+	if *wait > 0 { // the wait of every client (key "*"), below any the user set per client
+		opts.Settings.WaitSeconds = maps.Clone(opts.Settings.WaitSeconds)
+		if opts.Settings.WaitSeconds == nil {
+			opts.Settings.WaitSeconds = map[string]int{}
+		}
+		opts.Settings.WaitSeconds["*"] = *wait
+	}
 	// FEEDBACK_PROGRESS_INTERVAL (a Go duration, e.g. "500ms") shortens the
 	// progress heartbeat; for tests.
 	if v := os.Getenv("FEEDBACK_PROGRESS_INTERVAL"); v != "" {

@@ -1,0 +1,233 @@
+package setup
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/tailscale/hujson"
+)
+
+const usage = `usage:
+  feedback setup                      list the MCP clients found here and whether each is set up
+  feedback setup CLIENT [flags]       add feedback to CLIENT's configuration
+      --print            show what would be written, write nothing
+      --scope project    write the project's file in this directory instead of your user's
+      --socket PATH      make the client's shim use the app behind PATH (FEEDBACK_SOCKET;
+                         for a socket forwarded over SSH, see feedback setup ssh)
+  feedback setup autostart [--remove] start the app when you log in (or stop doing so)
+  feedback setup ssh HOST             print the SSH and remote configuration to answer
+                                      from this desktop the questions asked on HOST
+clients: `
+
+// Run runs `feedback setup` with args and returns the exit status.
+func Run(args []string, e Env) int {
+	if len(args) == 0 {
+		return list(e)
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(e.Stdout, usage+strings.Join(ClientNames(), ", ")+"\n")
+		return 0
+	case "autostart":
+		return runAutostart(args[1:], e)
+	case "ssh":
+		return runSSH(args[1:], e)
+	}
+	c, ok := Lookup(args[0])
+	if !ok {
+		fmt.Fprintf(e.Stderr, "feedback setup: unknown client %q; known clients: %s\n", args[0], strings.Join(ClientNames(), ", "))
+		return 2
+	}
+	fs := flag.NewFlagSet("feedback setup "+c.Name, flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	print := fs.Bool("print", false, "show what would be written, write nothing")
+	scope := fs.String("scope", string(ScopeUser), "user or project")
+	socket := fs.String("socket", "", "FEEDBACK_SOCKET for the client's shim")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.Stderr, "feedback setup %s: unexpected argument %q\n", c.Name, fs.Arg(0))
+		return 2
+	}
+	if *scope != string(ScopeUser) && *scope != string(ScopeProject) {
+		fmt.Fprintf(e.Stderr, "feedback setup %s: --scope %q: want user or project\n", c.Name, *scope)
+		return 2
+	}
+	if *socket != "" && !filepath.IsAbs(*socket) {
+		fmt.Fprintf(e.Stderr, "feedback setup %s: --socket %q: want an absolute path\n", c.Name, *socket)
+		return 2
+	}
+	res, err := Configure(e, c, Scope(*scope), *socket, !*print)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "feedback setup %s: %v\n", c.Name, err)
+		return 1
+	}
+	res.report(e.Stdout, e)
+	return 0
+}
+
+// Result is what Configure did or, with write false, would do.
+type Result struct {
+	Client  Client
+	File    string
+	Changes []string // empty: already set up
+	Backup  string   // the copy of the previous file, if one was written
+	Written bool
+	Doc     []byte // the new file's content (with write false: what it would be)
+	Scope   Scope
+}
+
+// Configure adds the feedback entry to c's file for scope, writing it when
+// write is set.
+func Configure(e Env, c Client, scope Scope, socket string, write bool) (Result, error) {
+	path, err := c.File(e, scope)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Client: c, File: path, Scope: scope}
+	data, err := readConfig(path)
+	if err != nil {
+		return res, err
+	}
+	fields := c.Entry(e.Exe, socket)
+	var out []byte
+	switch c.format {
+	case formatTOML:
+		out, res.Changes, err = mergeTOML(data, c.container, ServerName, fields)
+	default:
+		out, res.Changes, err = mergeJSON(data, c.container, ServerName, fields)
+	}
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", path, err)
+	}
+	res.Doc = out
+	if len(res.Changes) == 0 || !write {
+		return res, nil
+	}
+	perm := fs.FileMode(0o600) // a user's file may hold other servers' secrets
+	if scope == ScopeProject {
+		perm = 0o644 // meant to be shared with the project
+	}
+	res.Backup, err = writeConfig(path, out, perm, e.Now())
+	if err != nil {
+		return res, fmt.Errorf("writing %s: %w", path, err)
+	}
+	res.Written = true
+	return res, nil
+}
+
+func (r Result) report(w io.Writer, e Env) {
+	file := tildePath(e, r.File)
+	switch {
+	case len(r.Changes) == 0:
+		fmt.Fprintf(w, "%s: already set up in %s; nothing changed.\n", r.Client.Title, file)
+		return
+	case !r.Written:
+		fmt.Fprintf(w, "%s: %s would change (nothing written, --print):\n", r.Client.Title, file)
+	default:
+		fmt.Fprintf(w, "%s: updated %s\n", r.Client.Title, file)
+	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+	if r.Backup != "" {
+		fmt.Fprintf(w, "  the previous file is saved as %s\n", tildePath(e, r.Backup))
+	}
+	if !r.Written {
+		fmt.Fprintf(w, "\nThe whole file would read:\n%s", r.Doc)
+		if len(r.Doc) > 0 && r.Doc[len(r.Doc)-1] != '\n' {
+			fmt.Fprintln(w)
+		}
+		return
+	}
+	if r.Scope == ScopeProject {
+		fmt.Fprintf(w, "  note: it names this machine's %s; others who share the project need their own path\n", e.Exe)
+	}
+	fmt.Fprintf(w, "Restart %s (or reload its MCP servers) to use it.\n", r.Client.Title)
+}
+
+// Status is whether one client is installed and set up.
+type Status struct {
+	Client  Client
+	Found   string // what shows it is installed; "" if nothing does
+	File    string // its user-level configuration file
+	SetUp   bool   // the file has a feedback entry
+	Command string // the entry's command
+	Err     error  // the file could not be read or parsed
+}
+
+// Statuses returns the status of every known client.
+func Statuses(e Env) []Status {
+	var out []Status
+	for _, c := range Clients {
+		s := Status{Client: c, Found: c.found(e), File: c.userFile(e)}
+		s.SetUp, s.Command, s.Err = entryOf(s.File, c)
+		out = append(out, s)
+	}
+	return out
+}
+
+// entryOf reads the feedback entry of c's file at path.
+func entryOf(path string, c Client) (bool, string, error) {
+	data, err := readConfig(path)
+	if err != nil || len(data) == 0 {
+		return false, "", err
+	}
+	var doc map[string]any
+	switch c.format {
+	case formatTOML:
+		err = toml.Unmarshal(data, &doc)
+	default:
+		var std []byte
+		if std, err = hujson.Standardize(data); err == nil {
+			err = json.Unmarshal(std, &doc)
+		}
+	}
+	if err != nil {
+		return false, "", fmt.Errorf("%s: %w", path, err)
+	}
+	servers, _ := doc[c.container].(map[string]any)
+	entry, ok := servers[ServerName].(map[string]any)
+	if !ok {
+		return false, "", nil
+	}
+	cmd, _ := entry["command"].(string)
+	return true, cmd, nil
+}
+
+// list prints the clients found here and whether each is set up.
+func list(e Env) int {
+	var missing []string
+	found := 0
+	for _, s := range Statuses(e) {
+		if s.Found == "" && !s.SetUp {
+			missing = append(missing, s.Client.Name)
+			continue
+		}
+		found++
+		state := "not set up: feedback setup " + s.Client.Name
+		switch {
+		case s.Err != nil:
+			state = "cannot tell: " + s.Err.Error()
+		case s.SetUp && s.Command == e.Exe:
+			state = "set up"
+		case s.SetUp:
+			state = fmt.Sprintf("set up, runs %s (feedback setup %s points it at this binary)", s.Command, s.Client.Name)
+		}
+		fmt.Fprintf(e.Stdout, "%-15s %-40s %s\n", s.Client.Name, s.Found, state)
+	}
+	if found == 0 {
+		fmt.Fprintln(e.Stdout, "No MCP client found on this machine.")
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(e.Stdout, "Not found here: %s. feedback setup CLIENT --print shows what would be written.\n", strings.Join(missing, ", "))
+	}
+	return 0
+}
