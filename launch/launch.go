@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/userdirs"
 )
 
 // StartWait bounds how long Connect waits for a freshly started app.
@@ -36,18 +37,16 @@ func HasDisplay() bool {
 	return true
 }
 
-// LogPath is the app's log file: $XDG_STATE_HOME/feedback/app.log, else
-// ~/.local/state/feedback/app.log, else in the temporary directory.
+// LogPath is the app's log file, app.log in the state directory of
+// userdirs: $XDG_STATE_HOME/feedback (~/.local/state/feedback) on Linux,
+// ~/Library/Logs/feedback on macOS, %LOCALAPPDATA%\feedback on Windows;
+// in the temporary directory when none is known.
 func LogPath() string {
-	dir := os.Getenv("XDG_STATE_HOME")
-	if dir == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			dir = filepath.Join(home, ".local", "state")
-		} else {
-			dir = os.TempDir()
-		}
+	d, err := userdirs.Current()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "feedback", "app.log")
 	}
-	return filepath.Join(dir, "feedback", "app.log")
+	return filepath.Join(d.State, "app.log")
 }
 
 // Start starts the app (this same executable, without arguments) detached,
@@ -70,7 +69,9 @@ var Starter = Start
 
 // Connect returns a client of the running app, starting the app first when
 // none answers on the socket (see Starter). It waits at most StartWait for a started app,
-// and at most StartWait plus 5 s in all.
+// and at most StartWait plus 5 s in all. An endpoint that another user could
+// control is refused at once, before anything is sent or started, with an
+// error matching ipc.ErrUntrustedEndpoint that names the path and its owner.
 func Connect(ctx context.Context) (*ipc.Client, error) {
 	path, err := ipc.SocketPath()
 	if err != nil {
@@ -83,8 +84,8 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 		err = fmt.Errorf("%w: the app at %s did not answer within %v", ipc.ErrNotRunning, path, StartWait+helloWait)
 	}
 	if err != nil {
-		if errors.Is(err, ErrNoDisplay) {
-			return nil, err
+		if errors.Is(err, ErrNoDisplay) || errors.Is(err, ipc.ErrUntrustedEndpoint) {
+			return nil, err // says what to do; the app's log has nothing to add
 		}
 		return nil, fmt.Errorf("%w (the app's log: %s)", err, LogPath())
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"feedback/userdirs"
 )
 
 // Settings are the user's preferences, read from Path at start. Every
@@ -92,14 +94,16 @@ func (s Settings) DefaultTimeout() time.Duration {
 	return time.Duration(s.TimeoutSeconds) * time.Second
 }
 
-// Path is where the settings live: $XDG_CONFIG_HOME/feedback/settings.json
-// (on Linux ~/.config/feedback/settings.json when XDG_CONFIG_HOME is unset).
+// Path is where the settings live: settings.json in the config directory of
+// userdirs: $XDG_CONFIG_HOME/feedback (~/.config/feedback) on Linux,
+// ~/Library/Application Support/feedback on macOS, %APPDATA%\feedback on
+// Windows.
 func Path() (string, error) {
-	dir, err := os.UserConfigDir()
+	d, err := userdirs.Current()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "feedback", "settings.json"), nil
+	return filepath.Join(d.Config, "settings.json"), nil
 }
 
 // Load reads the settings file at path over the defaults, then

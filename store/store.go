@@ -9,11 +9,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"feedback/userdirs"
 )
 
 // BusyTimeout is how long an operation waits for a lock held by another
@@ -28,35 +29,16 @@ type Store struct {
 	st  statements
 }
 
-// DefaultPath is where the app keeps its database:
-// $XDG_DATA_HOME/feedback/feedback.db, or ~/.local/share/feedback/feedback.db
-// when XDG_DATA_HOME is unset or relative (on macOS
-// ~/Library/Application Support/feedback, on Windows %LocalAppData%\feedback).
+// DefaultPath is where the app keeps its database: feedback.db in the data
+// directory of userdirs: $XDG_DATA_HOME/feedback (~/.local/share/feedback)
+// on Linux, ~/Library/Application Support/feedback on macOS,
+// %LOCALAPPDATA%\feedback on Windows.
 func DefaultPath() (string, error) {
-	var dir string
-	switch runtime.GOOS {
-	case "windows":
-		dir = os.Getenv("LocalAppData")
-		if dir == "" {
-			return "", errors.New("store: %LocalAppData% is not set")
-		}
-	case "darwin", "ios":
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("store: data directory: %w", err)
-		}
-		dir = filepath.Join(home, "Library", "Application Support")
-	default:
-		dir = os.Getenv("XDG_DATA_HOME")
-		if !filepath.IsAbs(dir) {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return "", fmt.Errorf("store: data directory: %w", err)
-			}
-			dir = filepath.Join(home, ".local", "share")
-		}
+	d, err := userdirs.Current()
+	if err != nil {
+		return "", fmt.Errorf("store: data directory: %w", err)
 	}
-	return filepath.Join(dir, "feedback", "feedback.db"), nil
+	return filepath.Join(d.Data, "feedback.db"), nil
 }
 
 // Open opens the database at path, creating it (and its directory, 0700)
