@@ -84,7 +84,7 @@ func sessionBus(ctx context.Context, e Env) (*dbus.Conn, error) {
 	}
 	ch := make(chan res, 1)
 	go func() {
-		c, err := dbus.Connect(addr, dbus.WithContext(ctx))
+		c, err := dbus.Connect(addr) // not WithContext: that context ending would close the connection
 		ch <- res{c, err}
 	}()
 	select {
@@ -142,7 +142,7 @@ func checkTray(ctx context.Context, e Env) []Result {
 	owned, activatable, err := nameOwned(ctx, e, "org.kde.StatusNotifierWatcher")
 	switch {
 	case err != nil:
-		r.Level, r.Msg = Warn, "cannot tell: no session bus"
+		r.Level, r.Msg = Warn, "cannot tell: "+err.Error()
 		r.Fix = "the app runs without a tray icon"
 	case owned || activatable:
 		r.Msg = "a StatusNotifierItem host is running (org.kde.StatusNotifierWatcher)"
@@ -166,7 +166,7 @@ func checkNotifications(ctx context.Context, e Env) []Result {
 	owned, activatable, err := nameOwned(ctx, e, "org.freedesktop.Notifications")
 	switch {
 	case err != nil:
-		r.Level, r.Msg, r.Fix = Warn, "cannot tell: no session bus", "the app shows no desktop notifications"
+		r.Level, r.Msg, r.Fix = Warn, "cannot tell: "+err.Error(), "the app shows no desktop notifications"
 	case owned:
 		r.Msg = "a notification daemon is running (org.freedesktop.Notifications)"
 	case activatable:
@@ -187,10 +187,10 @@ func checkCJKFont(ctx context.Context, e Env) []Result {
 	}
 	r := Result{Check: "CJK font"}
 	fix := "install one, e.g. sudo apt install fonts-noto-cjk (or fonts-wqy-microhei): without it Chinese, Japanese and Korean text shows as boxes"
-	if _, err := exec.LookPath("fc-list"); err == nil {
+	if e.FCList != "" {
 		ctx, cancel := context.WithTimeout(ctx, e.Timeout)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, "fc-list", ":lang=zh", "family").Output()
+		out, err := exec.CommandContext(ctx, e.FCList, ":lang=zh", "family").Output()
 		if err == nil {
 			fams := strings.Split(strings.TrimSpace(string(out)), "\n")
 			if len(fams) > 0 && fams[0] != "" {

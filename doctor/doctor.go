@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -50,7 +51,9 @@ type Env struct {
 	Headless bool   // this binary has no window app (go build -tags headless)
 	GOOS     string
 	Getenv   func(string) string
-	// FontDirs are searched for a CJK font when fc-list is missing.
+	// FCList is fontconfig's fc-list, "" when it is missing; then FontDirs
+	// are searched for a CJK font by file name.
+	FCList   string
 	FontDirs []string
 	Setup    setup.Env
 	Stdout   io.Writer
@@ -138,6 +141,7 @@ func StdEnv(version string, headless bool) (Env, error) {
 	}
 	dirs = append(dirs, filepath.Join(se.Home, ".local", "share", "fonts"), filepath.Join(se.Home, ".fonts"),
 		"/usr/local/share/fonts", "/usr/share/fonts")
+	fclist, _ := exec.LookPath("fc-list")
 	return Env{Version: version, Headless: headless, GOOS: runtime.GOOS, Getenv: os.Getenv,
-		FontDirs: dirs, Setup: se, Stdout: os.Stdout}, nil
+		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout}, nil
 }
