@@ -46,7 +46,7 @@ func env(t *testing.T, h string) (Env, *bytes.Buffer) {
 	out := &bytes.Buffer{}
 	se := setup.Env{Exe: exe, Home: h, GOOS: "linux", Dir: h, Getenv: os.Getenv,
 		LookPath: func(string) (string, error) { return "", exec.ErrNotFound },
-		Stdout: out, Stderr: out, Now: time.Now}
+		Stdout:   out, Stderr: out, Now: time.Now}
 	return Env{Version: "1.2.3", GOOS: "linux", Getenv: os.Getenv, Setup: se, Stdout: out, Timeout: 5 * time.Second}, out
 }
 
