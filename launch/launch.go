@@ -84,10 +84,25 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 		err = fmt.Errorf("%w: the app at %s did not answer within %v", ipc.ErrNotRunning, path, StartWait+helloWait)
 	}
 	if err != nil {
-		if errors.Is(err, ErrNoDisplay) || errors.Is(err, ipc.ErrUntrustedEndpoint) {
+		if errors.Is(err, ipc.ErrUntrustedEndpoint) {
 			return nil, err // says what to do; the app's log has nothing to add
+		}
+		if Starter == nil || (errors.Is(err, ErrNoDisplay) && os.Getenv(ipc.EnvSocket) != "") {
+			// The app, if any, runs on another machine: its log is there.
+			return nil, fmt.Errorf("%w; %s", err, remoteHint(path))
+		}
+		if errors.Is(err, ErrNoDisplay) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("%w (the app's log: %s)", err, LogPath())
 	}
 	return c, nil
+}
+
+// remoteHint says where to look when this machine cannot run the app and
+// questions must go to a desktop's app through the socket at path.
+func remoteHint(path string) string {
+	return fmt.Sprintf("this machine cannot start the feedback app, so it must run on your desktop with its socket "+
+		"forwarded to %s (ssh RemoteForward; run `feedback setup ssh HOST` on the desktop): "+
+		"check that the SSH connection is up and the app is running on the desktop", path)
 }

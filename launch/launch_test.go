@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,5 +69,44 @@ func TestConnectWithoutStarter(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)
+	}
+}
+
+// A machine that cannot start the app (headless build, or no display with
+// FEEDBACK_SOCKET set: an SSH host) fails at once with a message that
+// points at the desktop and its forward, not at a log file that only
+// exists on the desktop.
+func TestConnectRemoteSaysWhereTheAppIs(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "feedback.sock")
+	t.Setenv("FEEDBACK_SOCKET", sock)
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	for _, tc := range []struct {
+		name    string
+		starter func() error
+		want    error
+	}{
+		{"headless build", nil, ipc.ErrNotRunning},
+		{"no display", Start, ErrNoDisplay},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.want == ErrNoDisplay && runtime.GOOS != "linux" {
+				t.Skip("Linux only")
+			}
+			saved := Starter
+			Starter = tc.starter
+			defer func() { Starter = saved }()
+			_, err := Connect(context.Background())
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Connect = %v, want %v", err, tc.want)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, sock) || !strings.Contains(msg, "RemoteForward") || !strings.Contains(msg, "on the desktop") {
+				t.Errorf("message does not point at the desktop's forward: %s", msg)
+			}
+			if strings.Contains(msg, "app.log") {
+				t.Errorf("message names a log that is not on this machine: %s", msg)
+			}
+		})
 	}
 }
