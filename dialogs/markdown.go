@@ -19,22 +19,24 @@ import (
 // task lists) and the syntax tree is walked with a text style carried down, so nested emphasis
 // combines (bold inside italic is bold italic). Conversion never fails: anything that is not
 // understood is shown as text. Raw HTML is shown literally, never interpreted, and only http,
-// https and mailto destinations become clickable links.
+// https and mailto destinations become clickable links. It does no I/O: a local image becomes a
+// PictureSegment that NewMarkdown loads.
 //
 // Segments are fresh on every call and must not be shared between two RichText widgets.
 func MarkdownSegments(src string) []widget.RichTextSegment {
-	source := []byte(src)
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
-	doc := md.Parser().Parse(text.NewReader(source))
-	r := &mdRenderer{src: source}
-	return r.node(doc, widget.RichTextStyleInline)
+	return newMDRenderer(src, &pictureLoader{}).document()
 }
 
-// NewMarkdown returns a word-wrapping widget.RichText showing the Markdown src.
-func NewMarkdown(src string) *widget.RichText {
-	rt := widget.NewRichText(MarkdownSegments(src)...)
-	rt.Wrapping = fyne.TextWrapWord
-	return rt
+// newMDRenderer returns the renderer of src; pictures counts the question's images.
+func newMDRenderer(src string, pictures *pictureLoader) *mdRenderer {
+	return &mdRenderer{src: []byte(src), pictures: pictures}
+}
+
+// document parses and renders the whole source.
+func (r *mdRenderer) document() []widget.RichTextSegment {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	doc := md.Parser().Parse(text.NewReader(r.src))
+	return r.node(doc, widget.RichTextStyleInline)
 }
 
 // mdRenderer walks one parsed document. It is used once, by one goroutine.
@@ -43,6 +45,8 @@ type mdRenderer struct {
 	// listDepth is the number of lists enclosing the node being rendered,
 	// counted within the current RichText (a quote starts a new one).
 	listDepth int
+	// pictures makes the image segments and caps their number.
+	pictures *pictureLoader
 }
 
 // mdNodeFunc renders one node kind. st is the style for inline text at this point of the

@@ -1,43 +1,90 @@
 package dialogs
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/imagepipe"
 )
 
-// Inline images of a question's Markdown: a data: URI or a local file
-// (an absolute path, ~/path or a file: URL) is drawn in the window, scaled
-// to fit it. Remote http(s) images are never fetched (a request would tell
-// a third party the user is reading the question) and show as a link. The
-// only I/O of the package is reading such a local file, bounded in size.
+// Inline images of a question's Markdown: a data: URI or a local file (an
+// absolute path, ~/path or a file: URL) is drawn in the window, scaled down
+// to fit it and aligned with the text. Remote http(s) images are never
+// fetched (a request would tell a third party the user is reading the
+// question) and show as a link.
+//
+// The question is hostile, so a local image is read only when all of this
+// holds (see readImageFile):
+//   - the path, with every symbolic link resolved, lies inside the user's
+//     home directory and no element of it below the home starts with a dot
+//     (~/.ssh, ~/.config and the like are never read);
+//   - it is a regular file (no FIFO, device, socket or /proc entry), checked
+//     before opening, opened non-blocking without following a link, and
+//     checked again on the open file;
+//   - it is at most pictureMaxFileBytes long, checked before reading.
+//
+// Nothing of this runs on the Fyne goroutine: the window shows a
+// placeholder box with the alt text, and a worker (at most pictureWorkers
+// at once across the app, each image given pictureDeadline) reads and
+// decodes the image with imagepipe, then swaps it in with fyne.Do. A
+// question shows at most maxPictures images; the others, and every image
+// that cannot be shown, appear as their alt text with the reason.
 
-// pictureMaxWidth and pictureMaxHeight bound an inline image's natural size
-// in the window; a narrower window scales it down further.
 const (
+	// pictureMaxWidth and pictureMaxHeight bound an inline image's size in
+	// the window; a narrower window scales it down further.
 	pictureMaxWidth  = 600
 	pictureMaxHeight = 480
+	// maxPictures is the number of images one question shows.
+	maxPictures = 16
+	// pictureMaxFileBytes bounds an image file read for the question.
+	pictureMaxFileBytes = 16 << 20
+	// pictureDeadline bounds reading and decoding one image.
+	pictureDeadline = 10 * time.Second
+	// pictureWorkers is how many images are read and decoded at once.
+	pictureWorkers = 2
+	// placeholderHeight is the height of the box shown while loading.
+	placeholderHeight = 48
 )
 
 // errNotLocal means a destination is neither a data: URI nor a local file.
 var errNotLocal = errors.New("not a local image")
 
-// PictureSegment is an image drawn inline in the question: already decoded
-// and re-encoded by imagepipe (bombs refused, large images downscaled).
+// pictureSlots bounds the image workers across every window of the app.
+var pictureSlots = make(chan struct{}, pictureWorkers)
+
+// PictureSegment is an image drawn as a block of the question: Dest is
+// where the Markdown says it is. It shows a placeholder until the image is
+// loaded (see loadPictures), then the image, or the alt text with the
+// reason it cannot be shown.
 type PictureSegment struct {
-	Image imagepipe.Image
-	Alt   string
+	Alt  string
+	Dest string
+	// Refused, when set, is why the image is not even tried (the question
+	// shows too many); it is shown at once.
+	Refused string
+
+	// The load's outcome, set on the Fyne goroutine.
+	loaded bool
+	image  imagepipe.Image
+	note   string
+	views  []*pictureView
 }
 
 // Inline returns false: a picture is a block of its own.
@@ -46,24 +93,19 @@ func (p *PictureSegment) Inline() bool { return false }
 // Textual returns the alt text.
 func (p *PictureSegment) Textual() string { return p.Alt }
 
-// Visual returns the image, scaled to fit, keeping its aspect ratio.
+// Visual returns the placeholder, image or note, whichever is current.
 func (p *PictureSegment) Visual() fyne.CanvasObject {
-	img := canvas.NewImageFromResource(fyne.NewStaticResource(p.Image.Name, p.Image.Data))
-	img.FillMode = canvas.ImageFillContain
-	img.ScaleMode = canvas.ImageScaleSmooth
-	w, h := float32(p.Image.Width), float32(p.Image.Height)
-	if w > pictureMaxWidth {
-		w, h = pictureMaxWidth, h*pictureMaxWidth/w
-	}
-	if h > pictureMaxHeight {
-		w, h = w*pictureMaxHeight/h, pictureMaxHeight
-	}
-	img.SetMinSize(fyne.NewSize(min(w, 64), h))
-	return img
+	v := newPictureView(p)
+	p.views = append(p.views, v)
+	return v
 }
 
-// Update does nothing: a picture does not change.
-func (p *PictureSegment) Update(fyne.CanvasObject) {}
+// Update refreshes a view made by Visual.
+func (p *PictureSegment) Update(o fyne.CanvasObject) {
+	if v, ok := o.(*pictureView); ok {
+		v.Refresh()
+	}
+}
 
 // Select does nothing: rich text selection is not implemented by fyne yet.
 func (p *PictureSegment) Select(_, _ fyne.Position) {}
@@ -74,49 +116,411 @@ func (p *PictureSegment) SelectedText() string { return "" }
 // Unselect does nothing.
 func (p *PictureSegment) Unselect() {}
 
-// localPicture loads the image at dest when it is a data: URI or a local
-// file; errNotLocal for anything else; other errors say why it cannot be shown.
-func localPicture(dest string) (imagepipe.Image, error) {
-	name, data, err := readLocalImage(strings.TrimSpace(dest))
+// state reports what the picture shows now: "loading", "image" or "note".
+func (p *PictureSegment) state() string {
+	switch {
+	case p.Refused != "":
+		return "note"
+	case !p.loaded:
+		return "loading"
+	case p.note != "":
+		return "note"
+	}
+	return "image"
+}
+
+// noteText is the alt text with the reason the image is not shown.
+func (p *PictureSegment) noteText() string {
+	why := p.Refused
+	if why == "" {
+		why = p.note
+	}
+	return fmt.Sprintf("%s (image not shown: %s)", p.Alt, why)
+}
+
+// settle records the load's outcome and refreshes the views. It runs on
+// the Fyne goroutine.
+func (p *PictureSegment) settle(img imagepipe.Image, err error) {
+	p.loaded = true
+	if err != nil {
+		p.note = describeImageError(err)
+	} else {
+		p.image = img
+	}
+	for _, v := range p.views {
+		v.Refresh()
+	}
+}
+
+// pictureView draws a PictureSegment: as wide as the text allows up to the
+// image's own size (never wider than the space it is given, whatever the
+// window), left-aligned with the text, its height following the width.
+type pictureView struct {
+	widget.BaseWidget
+	seg *PictureSegment
+}
+
+func newPictureView(p *PictureSegment) *pictureView {
+	v := &pictureView{seg: p}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+// CreateRenderer implements fyne.Widget.
+func (v *pictureView) CreateRenderer() fyne.WidgetRenderer {
+	r := &pictureRenderer{v: v}
+	r.build()
+	return r
+}
+
+type pictureRenderer struct {
+	v     *pictureView
+	shown string // the state the objects were built for
+	img   *canvas.Image
+	box   fyne.CanvasObject // placeholder or note
+	note  *widget.Label
+	objs  []fyne.CanvasObject
+}
+
+func (r *pictureRenderer) build() {
+	p := r.v.seg
+	r.shown = p.state()
+	r.img, r.box, r.note = nil, nil, nil
+	switch r.shown {
+	case "image":
+		r.img = canvas.NewImageFromResource(fyne.NewStaticResource(p.image.Name, p.image.Data))
+		r.img.FillMode = canvas.ImageFillStretch // the renderer keeps the aspect ratio
+		r.img.ScaleMode = canvas.ImageScaleSmooth
+		r.objs = []fyne.CanvasObject{r.img}
+	case "loading":
+		bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+		bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+		label := widget.NewLabel(shortText(p.Alt, 80) + " (loading image…)")
+		label.TextStyle.Italic = true
+		label.Truncation = fyne.TextTruncateEllipsis
+		r.box = container.NewStack(bg, label)
+		r.objs = []fyne.CanvasObject{r.box}
+	default:
+		r.note = widget.NewLabel(r.v.seg.noteText())
+		r.note.TextStyle.Italic = true
+		r.note.Wrapping = fyne.TextWrapWord
+		r.objs = []fyne.CanvasObject{r.note}
+	}
+}
+
+// imageSize is the size the image is drawn at within width w.
+func (r *pictureRenderer) imageSize(w float32) fyne.Size {
+	p := r.v.seg.image
+	iw, ih := float32(p.Width), float32(p.Height)
+	if iw <= 0 || ih <= 0 {
+		return fyne.Size{}
+	}
+	scale := min(float32(1), pictureMaxWidth/iw, pictureMaxHeight/ih)
+	if w > 0 {
+		scale = min(scale, w/iw)
+	}
+	return fyne.NewSize(iw*scale, ih*scale)
+}
+
+func (r *pictureRenderer) Layout(size fyne.Size) {
+	switch {
+	case r.img != nil:
+		r.img.Move(fyne.NewPos(0, 0))
+		r.img.Resize(r.imageSize(size.Width))
+	case r.box != nil:
+		r.box.Move(fyne.NewPos(0, 0))
+		r.box.Resize(fyne.NewSize(min(size.Width, pictureMaxWidth), max(placeholderHeight, r.box.MinSize().Height)))
+	case r.note != nil:
+		r.note.Move(fyne.NewPos(-theme.InnerPadding(), 0))
+		r.note.Resize(fyne.NewSize(size.Width+theme.InnerPadding(), size.Height))
+	}
+}
+
+// MinSize never asks for width: the image scales down to the space it is
+// given. The height is the image's at the current width.
+func (r *pictureRenderer) MinSize() fyne.Size {
+	switch {
+	case r.img != nil:
+		return fyne.NewSize(0, r.imageSize(r.v.Size().Width).Height)
+	case r.box != nil:
+		return fyne.NewSize(0, max(placeholderHeight, r.box.MinSize().Height))
+	default:
+		return fyne.NewSize(0, r.note.MinSize().Height)
+	}
+}
+
+func (r *pictureRenderer) Refresh() {
+	if r.v.seg.state() != r.shown {
+		r.build()
+	}
+	for _, o := range r.objs {
+		o.Refresh()
+	}
+	r.Layout(r.v.Size())
+}
+
+func (r *pictureRenderer) Objects() []fyne.CanvasObject { return r.objs }
+
+func (r *pictureRenderer) Destroy() {}
+
+// Resize re-lays the image out for the new width; when its height changes
+// the view is refreshed so that the text around it makes room.
+func (v *pictureView) Resize(s fyne.Size) {
+	old := v.MinSize()
+	v.BaseWidget.Resize(s)
+	if v.MinSize() != old {
+		v.Refresh()
+	}
+}
+
+// shortText cuts s to at most n characters, with an ellipsis.
+func shortText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// pictureLoader loads the pictures of one question. do runs a function on
+// the Fyne goroutine (fyne.Do; tests collect the functions instead).
+type pictureLoader struct {
+	do       func(func())
+	roots    func() []string // directories images may be read from
+	deadline time.Duration   // for reading and decoding one image
+	count    int             // pictures met so far in the question
+}
+
+// newPictureLoader returns the loader of a window's question.
+func newPictureLoader() *pictureLoader {
+	return &pictureLoader{do: fyne.Do, roots: defaultImageRoots, deadline: pictureDeadline}
+}
+
+// defaultImageRoots is the user's home directory.
+func defaultImageRoots() []string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return nil
+	}
+	return []string{home}
+}
+
+// picture returns the segment of an image at dest, or ok false when dest
+// is not a data: URI or a local file. The image is not read here: see load.
+func (l *pictureLoader) picture(dest, alt string) (*PictureSegment, bool) {
+	dest = strings.TrimSpace(dest)
+	if !isLocalImage(dest) {
+		return nil, false
+	}
+	p := &PictureSegment{Alt: alt, Dest: dest}
+	l.count++
+	if l.count > maxPictures {
+		p.Refused = fmt.Sprintf("the question shows at most %d images", maxPictures)
+	}
+	return p, true
+}
+
+// load reads and decodes p off the Fyne goroutine, then settles it there
+// and calls then (which refreshes the text holding it).
+func (l *pictureLoader) load(p *PictureSegment, then func()) {
+	if p.Refused != "" || l.do == nil {
+		return
+	}
+	roots := l.roots()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), l.deadline)
+		defer cancel()
+		img, err := loadPicture(ctx, p.Dest, roots)
+		l.do(func() {
+			p.settle(img, err)
+			then()
+		})
+	}()
+}
+
+// loadPicture waits for a worker slot and runs the read and decode within
+// the deadline of ctx. A read that blocks past the deadline (a hung network
+// file system) is abandoned: its goroutine ends when the read does.
+func loadPicture(ctx context.Context, dest string, roots []string) (imagepipe.Image, error) {
+	select {
+	case pictureSlots <- struct{}{}:
+	case <-ctx.Done():
+		return imagepipe.Image{}, timeoutError(ctx)
+	}
+	type result struct {
+		img imagepipe.Image
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() { <-pictureSlots }()
+		img, err := readAndDecode(dest, roots)
+		ch <- result{img, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.img, r.err
+	case <-ctx.Done():
+		return imagepipe.Image{}, timeoutError(ctx)
+	}
+}
+
+// errPictureTimeout: reading and decoding an image took too long.
+var errPictureTimeout = errors.New("reading it took too long")
+
+func timeoutError(ctx context.Context) error {
+	return fmt.Errorf("%w: %w", errPictureTimeout, ctx.Err())
+}
+
+func readAndDecode(dest string, roots []string) (imagepipe.Image, error) {
+	name, data, err := readLocalImage(dest, roots)
 	if err != nil {
 		return imagepipe.Image{}, err
 	}
 	return imagepipe.Process(name, data, imagepipe.Default())
 }
 
-func readLocalImage(dest string) (name string, data []byte, err error) {
+// isLocalImage reports whether dest is a data: URI or names a local file.
+func isLocalImage(dest string) bool {
+	lower := strings.ToLower(dest)
+	return strings.HasPrefix(lower, "data:") || strings.HasPrefix(lower, "file:") ||
+		strings.HasPrefix(dest, "~/") || filepath.IsAbs(dest)
+}
+
+func readLocalImage(dest string, roots []string) (name string, data []byte, err error) {
 	switch {
 	case strings.HasPrefix(strings.ToLower(dest), "data:"):
 		data, err := decodeDataURI(dest)
 		return "the embedded image", data, err
 	case strings.HasPrefix(strings.ToLower(dest), "file:"):
 		u, err := url.Parse(dest)
-		if err != nil || u.Path == "" {
-			return "", nil, fmt.Errorf("%q is not a usable file URL", dest)
+		if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
+			return "", nil, fmt.Errorf("%q is not a usable file URL", shortText(dest, 80))
 		}
-		return readImageFile(u.Path)
+		return readImageFile(u.Path, roots)
 	case strings.HasPrefix(dest, "~/"):
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return "", nil, err
 		}
-		return readImageFile(filepath.Join(home, dest[2:]))
+		return readImageFile(filepath.Join(home, dest[2:]), roots)
 	case filepath.IsAbs(dest):
-		return readImageFile(dest)
+		return readImageFile(dest, roots)
 	}
 	return "", nil, errNotLocal
 }
 
-// readImageFile reads at most the pipeline's input limit (plus one byte, so
-// an oversized file is reported as such rather than cut).
-func readImageFile(path string) (string, []byte, error) {
-	f, err := os.Open(path)
+// Why a local file is not read; describeImageError words them for the user.
+var (
+	errOutsideRoots = errors.New("outside the home directory")
+	errHiddenPath   = errors.New("in a hidden file or directory")
+	errNotRegular   = errors.New("not a regular file")
+	errFileTooLarge = errors.New("file too large")
+	errFileChanged  = errors.New("file changed while opening")
+)
+
+// readImageFile reads the regular file at path under the rules of the
+// file's comment, at most pictureMaxFileBytes.
+func readImageFile(path string, roots []string) (string, []byte, error) {
+	real, err := allowedPath(path, roots)
+	if err != nil {
+		return "", nil, err
+	}
+	before, err := os.Lstat(real)
+	if err != nil {
+		return "", nil, err
+	}
+	if !before.Mode().IsRegular() {
+		return "", nil, errNotRegular
+	}
+	if before.Size() > pictureMaxFileBytes {
+		return "", nil, errFileTooLarge
+	}
+	f, err := openNoFollow(real)
 	if err != nil {
 		return "", nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(imagepipe.Default().MaxInputBytes)+1))
-	return filepath.Base(path), data, err
+	after, err := f.Stat()
+	if err != nil {
+		return "", nil, err
+	}
+	if !after.Mode().IsRegular() || !os.SameFile(before, after) {
+		return "", nil, errFileChanged
+	}
+	data, err := io.ReadAll(io.LimitReader(f, pictureMaxFileBytes+1))
+	if err != nil {
+		return "", nil, err
+	}
+	if len(data) > pictureMaxFileBytes {
+		return "", nil, errFileTooLarge
+	}
+	return filepath.Base(real), data, nil
+}
+
+// allowedPath returns path, its symbolic links resolved, if it lies inside
+// one of roots with no hidden element below the root. A path outside them
+// as written is refused before anything on the disk is looked at.
+func allowedPath(path string, roots []string) (string, error) {
+	path = filepath.Clean(path)
+	var resolved []string
+	for _, root := range roots {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			resolved = append(resolved, r)
+		}
+	}
+	if err := within(path, append(roots, resolved...)); err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	if err := within(real, resolved); err != nil {
+		return "", err
+	}
+	return real, nil
+}
+
+// within checks that path lies below one of roots with no element below
+// the root starting with a dot.
+func within(path string, roots []string) error {
+	for _, root := range roots {
+		rel, err := filepath.Rel(filepath.Clean(root), path)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		for _, elem := range strings.Split(rel, string(filepath.Separator)) {
+			if strings.HasPrefix(elem, ".") {
+				return errHiddenPath
+			}
+		}
+		return nil
+	}
+	return errOutsideRoots
+}
+
+// describeImageError words why an image is not shown.
+func describeImageError(err error) string {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, errPictureTimeout):
+		return "reading it took too long"
+	case errors.Is(err, errOutsideRoots):
+		return "feedback shows image files from your home directory only"
+	case errors.Is(err, errHiddenPath):
+		return "feedback does not read hidden files and directories"
+	case errors.Is(err, errNotRegular), errors.Is(err, errFileChanged):
+		return "not a regular file"
+	case errors.Is(err, errFileTooLarge):
+		return fmt.Sprintf("the file is larger than %d MiB", pictureMaxFileBytes>>20)
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.As(err, &pe):
+		return shortText(pe.Err.Error(), 120)
+	}
+	return shortText(err.Error(), 200)
 }
 
 // decodeDataURI returns the bytes of a data: URI (base64 or percent-encoded).
@@ -143,19 +547,4 @@ func decodeDataURI(uri string) ([]byte, error) {
 	}
 	s, err := url.PathUnescape(payload)
 	return []byte(s), err
-}
-
-// pictureOrNote renders a local image, or the alt text with the reason it
-// cannot be shown. ok is false when dest is not local at all.
-func pictureOrNote(dest, alt string, st widget.RichTextStyle) ([]widget.RichTextSegment, bool) {
-	img, err := localPicture(dest)
-	if errors.Is(err, errNotLocal) {
-		return nil, false
-	}
-	if err != nil {
-		italic := st
-		italic.TextStyle.Italic = true
-		return []widget.RichTextSegment{textSegment(fmt.Sprintf("%s (image not shown: %v)", alt, err), italic)}, true
-	}
-	return []widget.RichTextSegment{&PictureSegment{Image: img, Alt: alt}}, true
 }

@@ -121,16 +121,17 @@ func renderAutoLink(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget
 	return []widget.RichTextSegment{textSegment(label, st)}
 }
 
-// renderImage is the single seam for image nodes. A data: URI or a local file is drawn
-// (markdown_image.go); anything else renders as the alt text in italics followed, for an
-// http(s) URL, by the URL as a link: remote images are never fetched.
+// renderImage is the single seam for image nodes. A data: URI or a local file becomes a
+// PictureSegment, read and decoded later off the Fyne goroutine (markdown_image.go); anything
+// else renders as the alt text in italics followed, for an http(s) URL, by the URL as a link:
+// remote images are never fetched.
 func renderImage(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
 	alt := r.plainText(n)
 	if alt == "" {
 		alt = "image"
 	}
-	if segs, ok := pictureOrNote(unescapeText(n.(*ast.Image).Destination), alt, st); ok {
-		return segs
+	if p, ok := r.pictures.picture(unescapeText(n.(*ast.Image).Destination), alt); ok {
+		return []widget.RichTextSegment{p}
 	}
 	italic := st
 	italic.TextStyle.Italic = true

@@ -502,13 +502,14 @@ func (v *View) build() fyne.CanvasObject {
 		if p.Header != "" && !single {
 			body.Add(newChip(p.Header))
 		}
-		body.Add(NewMarkdown(p.Markdown))
+		body.Add(newMarkdown(p.Markdown, pictures))
 		for _, o := range pv.rows {
 			body.Add(o)
 		}
 		if pv.entry == nil {
 			continue
 		}
+	pictures := newPictureLoader() // the cap on images is per question
 		if single && p.EffectiveKind() == ipc.KindText {
 			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
 		} else {

@@ -1,0 +1,501 @@
+package dialogs
+
+import (
+	"image/color"
+	"net/url"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Paragraphs and headings are wrapped by flowText, not by widget.RichText.
+//
+// Fyne's RichText wraps a text segment by measuring, for every row, the
+// whole rest of the segment and then a binary search of its prefixes, each
+// measurement shaping the text with HarfBuzz (about 0.5 ms a call and a few
+// µs a character here). That is quadratic in the length of a paragraph: a
+// 5 KB paragraph took seconds, 50 KB minutes, on the one goroutine that
+// draws every window. flowText measures each distinct character once per
+// text style (a process-wide cache), sums the widths of words and breaks
+// lines greedily, so wrapping is linear in the text and re-wrapping after a
+// resize costs no measurement at all. The sum of the advances of a word's
+// characters is at least its shaped width for the scripts we tried (kerning
+// and ligatures only narrow it); flowFit leaves a small margin for the rest.
+// A word wider than the line is broken between characters.
+
+// flowFit is the share of the width that wrapped text may fill.
+const flowFit = 0.985
+
+// maxAtomRunes bounds the characters in one unit of line breaking, so an
+// unbroken token of any length costs the same per character as prose.
+const maxAtomRunes = 32
+
+// measureBudget bounds the characters measured for one question: a
+// hostile text of many distinct characters gets estimated widths (a wide
+// character's for the wide scripts, "W"'s for the rest) past it.
+const measureBudget = 512
+
+// measureText is fyne.MeasureText; tests count the calls through it.
+var measureText = fyne.MeasureText
+
+// runeWidths caches the advance of each character per text size and style.
+var runeWidths = struct {
+	sync.Mutex
+	m map[runeKey]float32
+}{m: map[runeKey]float32{}}
+
+type runeKey struct {
+	r     rune
+	size  float32
+	style fyne.TextStyle
+}
+
+// maxCachedRunes bounds the process-wide cache of character widths.
+const maxCachedRunes = 64 << 10
+
+// measurer measures the characters of one question within its budget.
+type measurer struct {
+	left int // measurements left in the budget
+}
+
+func newMeasurer() *measurer { return &measurer{left: measureBudget} }
+
+// width returns the advance of r at size in style.
+func (m *measurer) width(r rune, size float32, style fyne.TextStyle) float32 {
+	k := runeKey{r, size, style}
+	runeWidths.Lock()
+	w, ok := runeWidths.m[k]
+	runeWidths.Unlock()
+	if ok {
+		return w
+	}
+	if m.left <= 0 && r != 'W' && r != '中' {
+		if r >= 0x1100 {
+			return m.width('中', size, style)
+		}
+		return m.width('W', size, style)
+	}
+	m.left--
+	w = measureText(string(r), size, style).Width
+	runeWidths.Lock()
+	if len(runeWidths.m) < maxCachedRunes {
+		runeWidths.m[k] = w
+	}
+	runeWidths.Unlock()
+	return w
+}
+
+// lineHeight returns the height of a line of text at size in style.
+func (m *measurer) lineHeight(size float32, style fyne.TextStyle) float32 {
+	k := runeKey{-1, size, style}
+	runeWidths.Lock()
+	h, ok := runeWidths.m[k]
+	runeWidths.Unlock()
+	if ok {
+		return h
+	}
+	h = measureText("M", size, style).Height
+	runeWidths.Lock()
+	runeWidths.m[k] = h
+	runeWidths.Unlock()
+	return h
+}
+
+// flowRun is a piece of a paragraph in one style; link is set for a
+// hyperlink's text.
+type flowRun struct {
+	text  string
+	style widget.RichTextStyle
+	link  *url.URL
+}
+
+// flowSegment is a paragraph or heading of the displayed Markdown: its
+// inline text and links, wrapped by flowText.
+type flowSegment struct {
+	runs []flowRun
+	m    *measurer
+}
+
+// Inline returns false: a paragraph is a block.
+func (f *flowSegment) Inline() bool { return false }
+
+// Textual returns the paragraph's text.
+func (f *flowSegment) Textual() string {
+	var b strings.Builder
+	for _, r := range f.runs {
+		b.WriteString(r.text)
+	}
+	return b.String()
+}
+
+// Visual returns a new flowText of the paragraph.
+func (f *flowSegment) Visual() fyne.CanvasObject { return newFlowText(f) }
+
+// Update points an existing flowText at this paragraph.
+func (f *flowSegment) Update(o fyne.CanvasObject) {
+	if t, ok := o.(*flowText); ok && t.seg != f {
+		t.seg = f
+		t.atoms = nil
+		t.Refresh()
+	}
+}
+
+// Select does nothing: rich text selection is not implemented by fyne yet.
+func (f *flowSegment) Select(_, _ fyne.Position) {}
+
+// SelectedText returns "".
+func (f *flowSegment) SelectedText() string { return "" }
+
+// Unselect does nothing.
+func (f *flowSegment) Unselect() {}
+
+// flowAtom is a unit of line breaking: a word or part of one, a CJK
+// character, or a hard line break, with the spaces that follow it.
+type flowAtom struct {
+	run        int
+	start, end int     // byte offsets of the text in the run, spaces excluded
+	spaceEnd   int     // byte offset after the trailing spaces
+	width      float32 // of the text without the trailing spaces
+	space      float32 // of the trailing spaces
+	brk        bool    // a line may break after the atom
+	newline    bool    // a hard line break
+}
+
+// flowPiece is the text of one run on one line.
+type flowPiece struct {
+	run        int
+	start, end int // byte offsets in the run
+	x, width   float32
+}
+
+type flowLine struct {
+	pieces []flowPiece
+	height float32
+}
+
+// flowText draws a flowSegment wrapped to its width.
+type flowText struct {
+	widget.BaseWidget
+	seg *flowSegment
+
+	atoms   []flowAtom
+	heights []float32 // line height of each run
+	laidW   float32   // the width lines were broken for
+	lines   []flowLine
+	height  float32
+	r       *flowRenderer // nil until rendered
+}
+
+func newFlowText(seg *flowSegment) *flowText {
+	t := &flowText{seg: seg}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// runSize returns the text size and style of run i.
+func (t *flowText) runSize(i int) (float32, fyne.TextStyle) {
+	st := t.seg.runs[i].style
+	name := st.SizeName
+	if name == "" {
+		name = theme.SizeNameText
+	}
+	return theme.SizeForWidget(name, t), st.TextStyle
+}
+
+// measure splits the runs into atoms and measures them.
+func (t *flowText) measure() {
+	t.atoms = t.atoms[:0]
+	t.heights = make([]float32, len(t.seg.runs))
+	m := t.seg.m
+	if m == nil {
+		m = newMeasurer()
+		t.seg.m = m
+	}
+	for i, run := range t.seg.runs {
+		size, style := t.runSize(i)
+		t.heights[i] = m.lineHeight(size, style)
+		text := run.text
+		a := flowAtom{run: i}
+		n := 0 // runes in the atom
+		closeAtom := func(at int, brk bool) {
+			if a.start < at || a.newline {
+				a.end, a.spaceEnd, a.brk = at, at, brk
+				t.atoms = append(t.atoms, a)
+			}
+			a = flowAtom{run: i, start: at}
+			n = 0
+		}
+		for off := 0; off < len(text); {
+			r, size1 := utf8.DecodeRuneInString(text[off:])
+			switch {
+			case r == '\n':
+				closeAtom(off, true)
+				t.atoms = append(t.atoms, flowAtom{run: i, start: off, end: off, spaceEnd: off + 1, brk: true, newline: true})
+				a.start = off + 1
+			case unicode.IsSpace(r):
+				// trailing spaces belong to the atom before them
+				end := off
+				for off < len(text) {
+					r2, s2 := utf8.DecodeRuneInString(text[off:])
+					if r2 == '\n' || !unicode.IsSpace(r2) {
+						break
+					}
+					a.space += m.width(r2, size, style)
+					off += s2
+				}
+				a.end, a.spaceEnd, a.brk = end, off, true
+				t.atoms = append(t.atoms, a)
+				a = flowAtom{run: i, start: off}
+				n = 0
+				continue
+			case isCJK(r):
+				closeAtom(off, true)
+				a.width = m.width(r, size, style)
+				n = 1
+				off += size1
+				closeAtom(off, true)
+				continue
+			default:
+				if n == maxAtomRunes {
+					closeAtom(off, false)
+				}
+				a.width += m.width(r, size, style)
+				n++
+			}
+			off += size1
+		}
+		closeAtom(len(text), false)
+	}
+	if len(t.atoms) > 0 {
+		t.atoms[len(t.atoms)-1].brk = true
+	}
+}
+
+// layoutLines breaks the atoms into lines of at most width w.
+func (t *flowText) layoutLines(w float32) {
+	if t.atoms == nil {
+		t.measure()
+	}
+	fit := w * flowFit
+	t.lines = t.lines[:0]
+	var cur flowLine
+	x := float32(0)
+	newLine := func() {
+		t.lines = append(t.lines, cur)
+		cur = flowLine{}
+		x = 0
+	}
+	place := func(run, start, end int, width float32) {
+		if n := len(cur.pieces); n > 0 && cur.pieces[n-1].run == run && cur.pieces[n-1].end == start {
+			cur.pieces[n-1].end = end
+			cur.pieces[n-1].width += width
+		} else {
+			cur.pieces = append(cur.pieces, flowPiece{run: run, start: start, end: end, x: x, width: width})
+		}
+		cur.height = max(cur.height, t.heights[run])
+		x += width
+	}
+	for i := 0; i < len(t.atoms); {
+		if t.atoms[i].newline {
+			cur.height = max(cur.height, t.heights[t.atoms[i].run])
+			newLine()
+			i++
+			continue
+		}
+		// a word: atoms up to one after which a line may break
+		j, width := i, float32(0)
+		for ; j < len(t.atoms) && !t.atoms[j].newline; j++ {
+			width += t.atoms[j].width
+			if t.atoms[j].brk {
+				j++
+				break
+			}
+			width += t.atoms[j].space
+		}
+		if x > 0 && x+width > fit {
+			newLine()
+		}
+		for k := i; k < j; k++ {
+			a := t.atoms[k]
+			if x+a.width > fit && a.width > 0 {
+				if x > 0 && a.width <= fit {
+					newLine()
+				} else if a.width > fit-x {
+					t.breakAtom(a, fit, &x, place, newLine)
+					continue
+				}
+			}
+			place(a.run, a.start, a.spaceEnd, a.width+a.space)
+		}
+		i = j
+	}
+	if len(cur.pieces) > 0 || len(t.lines) == 0 {
+		if cur.height == 0 && len(t.heights) > 0 {
+			cur.height = t.heights[0]
+		}
+		newLine()
+	}
+	t.height = 0
+	for _, l := range t.lines {
+		t.height += l.height
+	}
+	t.laidW = w
+}
+
+// breakAtom places an atom wider than the line's room character by
+// character, starting new lines as they fill.
+func (t *flowText) breakAtom(a flowAtom, fit float32, x *float32, place func(run, start, end int, w float32), newLine func()) {
+	size, style := t.runSize(a.run)
+	text := t.seg.runs[a.run].text
+	start, w := a.start, float32(0)
+	for off := a.start; off < a.end; {
+		r, n := utf8.DecodeRuneInString(text[off:])
+		rw := t.seg.m.width(r, size, style)
+		if *x+w+rw > fit && (off > start || *x > 0) {
+			if off > start {
+				place(a.run, start, off, w)
+			}
+			newLine()
+			start, w = off, 0
+		}
+		w += rw
+		off += n
+	}
+	place(a.run, start, a.spaceEnd, w+a.space)
+}
+
+// Resize re-wraps the text for the new width; a change of height
+// refreshes the widget so that its container makes room.
+func (t *flowText) Resize(s fyne.Size) {
+	t.BaseWidget.Resize(s)
+	if s.Width != t.laidW && s.Width > 0 {
+		t.layoutLines(s.Width)
+		if t.r != nil {
+			t.r.rebuild()
+			canvas.Refresh(t)
+		}
+	}
+}
+
+// MinSize is the height of the text at its current width and no width:
+// wrapped text never forces its container wider.
+func (t *flowText) MinSize() fyne.Size {
+	w := t.Size().Width
+	if w <= 0 {
+		w = pictureMaxWidth
+	}
+	if t.atoms == nil || w != t.laidW {
+		t.layoutLines(w)
+	}
+	return fyne.NewSize(0, t.height)
+}
+
+// CreateRenderer implements fyne.Widget.
+func (t *flowText) CreateRenderer() fyne.WidgetRenderer {
+	r := &flowRenderer{t: t}
+	r.rebuild()
+	return r
+}
+
+type flowRenderer struct {
+	t    *flowText
+	objs []fyne.CanvasObject
+}
+
+// rebuild creates one text object per piece of each line.
+func (r *flowRenderer) rebuild() {
+	t := r.t
+	t.r = r
+	if t.atoms == nil || (t.Size().Width > 0 && t.Size().Width != t.laidW) {
+		w := t.Size().Width
+		if w <= 0 {
+			w = pictureMaxWidth
+		}
+		t.layoutLines(w)
+	}
+	r.objs = r.objs[:0]
+	y := float32(0)
+	for _, l := range t.lines {
+		for i, p := range l.pieces {
+			run := t.seg.runs[p.run]
+			text := run.text[p.start:p.end]
+			if i == len(l.pieces)-1 {
+				text = strings.TrimRightFunc(text, unicode.IsSpace)
+			}
+			if text == "" {
+				continue
+			}
+			size, style := t.runSize(p.run)
+			var obj fyne.CanvasObject
+			if run.link != nil {
+				obj = newFlowLink(text, run.link, size, style, t)
+			} else {
+				c := canvas.NewText(text, textColor(run.style, t))
+				c.TextSize, c.TextStyle = size, style
+				obj = c
+			}
+			h := t.heights[p.run]
+			obj.Move(fyne.NewPos(p.x, y+l.height-h))
+			obj.Resize(fyne.NewSize(p.width, h))
+			r.objs = append(r.objs, obj)
+		}
+		y += l.height
+	}
+}
+
+func textColor(st widget.RichTextStyle, w fyne.Widget) color.Color {
+	name := st.ColorName
+	if name == "" {
+		name = theme.ColorNameForeground
+	}
+	return theme.ColorForWidget(name, w)
+}
+
+func (r *flowRenderer) Layout(fyne.Size) {}
+
+func (r *flowRenderer) MinSize() fyne.Size { return r.t.MinSize() }
+
+func (r *flowRenderer) Refresh() {
+	r.t.atoms = nil // the theme may have changed sizes
+	r.rebuild()
+	canvas.Refresh(r.t)
+}
+
+func (r *flowRenderer) Objects() []fyne.CanvasObject { return r.objs }
+
+func (r *flowRenderer) Destroy() {}
+
+// flowLink is the text of a link on one line: tapping it opens the URL.
+type flowLink struct {
+	widget.BaseWidget
+	text *canvas.Text
+	url  *url.URL
+}
+
+func newFlowLink(text string, u *url.URL, size float32, style fyne.TextStyle, parent fyne.Widget) *flowLink {
+	c := canvas.NewText(text, theme.ColorForWidget(theme.ColorNameHyperlink, parent))
+	c.TextSize, c.TextStyle = size, style
+	l := &flowLink{text: c, url: u}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// CreateRenderer implements fyne.Widget.
+func (l *flowLink) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(l.text) }
+
+// Tapped opens the link.
+func (l *flowLink) Tapped(*fyne.PointEvent) {
+	if app := fyne.CurrentApp(); app != nil {
+		_ = app.OpenURL(l.url)
+	}
+}
+
+// Cursor is the pointing hand.
+func (l *flowLink) Cursor() desktop.Cursor { return desktop.PointerCursor }

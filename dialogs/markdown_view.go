@@ -1,0 +1,381 @@
+package dialogs
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// mdSectionBytes is how much Markdown source is laid out at once. A longer
+// message shows its first section and a "Show all" button that adds the
+// others one at a time, each in a turn of the Fyne loop of its own, so a
+// message of the accepted maximum (ipc.MaxMarkdownBytes) opens at once and
+// never holds up other windows for long.
+const mdSectionBytes = 48 << 10
+
+// Markdown shows the Markdown of a prompt: paragraphs wrapped by flowText,
+// images loaded off the Fyne goroutine, long messages in sections.
+type Markdown struct {
+	widget.BaseWidget
+	box      *fyne.Container // the shown sections, then the Show all button
+	texts    []*widget.RichText
+	pending  []string // sections not shown yet
+	more     *widget.Button
+	pictures *pictureLoader
+	m        *measurer
+}
+
+// NewMarkdown returns the widget showing the Markdown src.
+func NewMarkdown(src string) *Markdown { return newMarkdown(src, newPictureLoader()) }
+
+// newMarkdown shows src with the images counted and loaded by pictures
+// (one loader per question, so that the cap on images is per question).
+func newMarkdown(src string, pictures *pictureLoader) *Markdown {
+	md := &Markdown{pictures: pictures, m: newMeasurer()}
+	sections := splitMarkdown(src, mdSectionBytes)
+	md.box = container.NewVBox(md.section(sections[0]))
+	if rest := sections[1:]; len(rest) > 0 {
+		md.pending = rest
+		md.more = widget.NewButtonWithIcon(fmt.Sprintf("Show all (%s more)", formatBytes(len(src)-len(sections[0]))),
+			theme.MoreVerticalIcon(), md.ShowAll)
+		md.box.Add(container.NewHBox(md.more))
+	}
+	md.ExtendBaseWidget(md)
+	return md
+}
+
+// CreateRenderer implements fyne.Widget.
+func (md *Markdown) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(md.box) }
+
+// String returns the text of the shown sections.
+func (md *Markdown) String() string {
+	var b strings.Builder
+	for _, t := range md.texts {
+		b.WriteString(t.String())
+	}
+	return b.String()
+}
+
+// section renders one section of the source and starts loading its images.
+func (md *Markdown) section(src string) *widget.RichText {
+	segs := newMDRenderer(src, md.pictures).document()
+	rt := widget.NewRichText(displaySegments(segs, md.m)...)
+	rt.Wrapping = fyne.TextWrapWord
+	md.texts = append(md.texts, rt)
+	walkDisplay(segs, func(s widget.RichTextSegment) {
+		if p, ok := s.(*PictureSegment); ok {
+			md.pictures.load(p, rt.Refresh)
+		}
+	})
+	return rt
+}
+
+// ShowAll shows the sections held back, one per turn of the Fyne loop.
+func (md *Markdown) ShowAll() {
+	if md.more == nil || md.more.Disabled() {
+		return
+	}
+	md.more.SetText("Showing all…")
+	md.more.Disable()
+	md.showNext()
+}
+
+func (md *Markdown) showNext() {
+	if len(md.pending) == 0 {
+		md.box.Remove(md.box.Objects[len(md.box.Objects)-1])
+		md.more = nil
+		return
+	}
+	src := md.pending[0]
+	md.pending = md.pending[1:]
+	objs := md.box.Objects
+	md.box.Objects = append(append(objs[:len(objs)-1:len(objs)-1], md.section(src)), objs[len(objs)-1])
+	md.box.Refresh()
+	go md.pictures.do(md.showNext)
+}
+
+// formatBytes writes a size for people: "812 bytes", "31 KB", "1.0 MB".
+func formatBytes(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%d KB", (n+500)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// splitMarkdown cuts src into sections of at most limit bytes, each
+// ending at a blank line outside a fenced code block where there is one,
+// else at a line end, a space, or a character boundary.
+func splitMarkdown(src string, limit int) []string {
+	var out []string
+	for len(src) > limit {
+		cut := cutPoint(src[:limit])
+		out = append(out, src[:cut])
+		src = src[cut:]
+	}
+	return append(out, src)
+}
+
+// cutPoint returns where to end a section taken from the start of s.
+func cutPoint(s string) int {
+	blank, line, fence := -1, -1, ""
+	for off := 0; off < len(s); {
+		end := strings.IndexByte(s[off:], '\n')
+		if end < 0 {
+			break
+		}
+		l := strings.TrimSpace(s[off : off+end])
+		switch {
+		case fence != "" && strings.HasPrefix(l, fence):
+			fence = ""
+		case fence == "" && (strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~")):
+			fence = l[:3]
+		case fence == "" && l == "":
+			blank = off + end + 1
+		}
+		line = off + end + 1
+		off += end + 1
+	}
+	switch {
+	case blank > 0:
+		return blank
+	case line > 0:
+		return line
+	}
+	if i := strings.LastIndexByte(s, ' '); i > 0 {
+		return i + 1
+	}
+	n := len(s)
+	for n > 0 && !utf8.RuneStart(s[n-1]) {
+		n--
+	}
+	if n > 0 {
+		n-- // s[n] starts the last rune, which may be cut
+	}
+	if n == 0 {
+		return len(s)
+	}
+	return n
+}
+
+// displaySegments turns the segments of MarkdownSegments into the ones the
+// window shows: each paragraph or heading (a row of inline text and links)
+// becomes a flowSegment, quotes and lists hold flowed content, the rest is
+// kept as it is.
+func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTextSegment {
+	var out []widget.RichTextSegment
+	var runs []flowRun
+	flush := func() {
+		if len(runs) > 0 {
+			out = append(out, &flowSegment{runs: runs, m: m})
+			runs = nil
+		}
+	}
+	for _, s := range segs {
+		switch s := s.(type) {
+		case *widget.TextSegment:
+			if s.Text != "" {
+				runs = append(runs, flowRun{text: s.Text, style: s.Style})
+			}
+			if !s.Style.Inline {
+				flush()
+			}
+		case *widget.HyperlinkSegment:
+			runs = append(runs, flowRun{text: s.Text, link: s.URL, style: widget.RichTextStyleInline})
+		case *QuoteSegment:
+			flush()
+			out = append(out, &QuoteSegment{Content: displaySegments(s.Content, m)})
+		case *widget.ListSegment:
+			flush()
+			out = append(out, newListBlock(s, m))
+		case *indentedList:
+			flush()
+			out = append(out, newListBlock(s.ListSegment, m))
+		default:
+			flush()
+			out = append(out, s)
+		}
+	}
+	flush()
+	return out
+}
+
+// walkDisplay calls f for every segment of a MarkdownSegments tree.
+func walkDisplay(segs []widget.RichTextSegment, f func(widget.RichTextSegment)) {
+	for _, s := range segs {
+		f(s)
+		switch s := s.(type) {
+		case *widget.ListSegment:
+			walkDisplay(s.Items, f)
+		case *indentedList:
+			walkDisplay(s.Items, f)
+		case *widget.ParagraphSegment:
+			walkDisplay(s.Texts, f)
+		case *QuoteSegment:
+			walkDisplay(s.Content, f)
+		case *TableSegment:
+			for _, row := range s.allRows() {
+				for _, c := range row {
+					walkDisplay(c.Content, f)
+				}
+			}
+		}
+	}
+}
+
+// listBlock is a list of the displayed Markdown: a bullet or number beside
+// each item, whose blocks (flowed paragraphs, nested lists, code…) wrap in
+// a column of their own, so wrapped lines hang under the item's text.
+type listBlock struct {
+	bullets []string
+	items   [][]widget.RichTextSegment
+}
+
+func newListBlock(l *widget.ListSegment, m *measurer) *listBlock {
+	b := &listBlock{}
+	for i, item := range l.Items {
+		bullet := "•"
+		if l.Ordered {
+			bullet = fmt.Sprintf("%d.", l.StartNumber()+i)
+		}
+		var content []widget.RichTextSegment
+		if p, ok := item.(*widget.ParagraphSegment); ok {
+			content = p.Texts
+		} else {
+			content = []widget.RichTextSegment{item}
+		}
+		b.bullets = append(b.bullets, bullet)
+		b.items = append(b.items, displaySegments(content, m))
+	}
+	return b
+}
+
+// Inline returns false: a list is a block.
+func (b *listBlock) Inline() bool { return false }
+
+// Textual returns the items' text, one per line.
+func (b *listBlock) Textual() string {
+	var s strings.Builder
+	for i, item := range b.items {
+		s.WriteString(b.bullets[i] + " ")
+		for _, seg := range item {
+			s.WriteString(seg.Textual())
+		}
+		s.WriteByte('\n')
+	}
+	return s.String()
+}
+
+// Visual returns a new list view.
+func (b *listBlock) Visual() fyne.CanvasObject { return newListView(b) }
+
+// Update refreshes a list view.
+func (b *listBlock) Update(o fyne.CanvasObject) {
+	if v, ok := o.(*listView); ok && v.b != b {
+		v.b = b
+		v.build()
+		v.Refresh()
+	}
+}
+
+// Select does nothing: rich text selection is not implemented by fyne yet.
+func (b *listBlock) Select(_, _ fyne.Position) {}
+
+// SelectedText returns "".
+func (b *listBlock) SelectedText() string { return "" }
+
+// Unselect does nothing.
+func (b *listBlock) Unselect() {}
+
+// listView draws a listBlock.
+type listView struct {
+	widget.BaseWidget
+	b       *listBlock
+	bullets []*canvas.Text
+	items   []*widget.RichText
+	objs    []fyne.CanvasObject
+}
+
+func newListView(b *listBlock) *listView {
+	v := &listView{b: b}
+	v.build()
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+func (v *listView) build() {
+	v.bullets, v.items, v.objs = nil, nil, nil
+	for i, item := range v.b.items {
+		bullet := canvas.NewText(v.b.bullets[i], theme.Color(theme.ColorNameForeground))
+		bullet.TextStyle.Bold = v.b.bullets[i] != "•" // as fyne draws list numbers
+		rt := widget.NewRichText(item...)
+		rt.Wrapping = fyne.TextWrapWord
+		v.bullets = append(v.bullets, bullet)
+		v.items = append(v.items, rt)
+		v.objs = append(v.objs, bullet, rt)
+	}
+}
+
+// CreateRenderer implements fyne.Widget.
+func (v *listView) CreateRenderer() fyne.WidgetRenderer { return &listRenderer{v: v} }
+
+type listRenderer struct{ v *listView }
+
+// column is the width of the bullet column.
+func (r *listRenderer) column() float32 {
+	w := float32(0)
+	for _, b := range r.v.bullets {
+		w = max(w, b.MinSize().Width)
+	}
+	return w + theme.InnerPadding()
+}
+
+// inset is the RichText padding that the items' text is pulled back by, so
+// that it lines up with the bullets and with the paragraphs around it.
+func (r *listRenderer) inset() float32 { return theme.InnerPadding() }
+
+func (r *listRenderer) Layout(size fyne.Size) {
+	col, in := r.column(), r.inset()
+	y := float32(0)
+	for i, rt := range r.v.items {
+		rt.Move(fyne.NewPos(col-in, y-in))
+		rt.Resize(fyne.NewSize(size.Width-col+in, rt.MinSize().Height))
+		b := r.v.bullets[i]
+		b.Move(fyne.NewPos(0, y))
+		b.Resize(b.MinSize())
+		y += rt.MinSize().Height - 2*in + theme.LineSpacing()
+	}
+}
+
+func (r *listRenderer) MinSize() fyne.Size {
+	in := r.inset()
+	h := float32(0)
+	for i, rt := range r.v.items {
+		if i > 0 {
+			h += theme.LineSpacing()
+		}
+		h += rt.MinSize().Height - 2*in
+	}
+	return fyne.NewSize(r.column(), h)
+}
+
+func (r *listRenderer) Refresh() {
+	for i, b := range r.v.bullets {
+		b.Color = theme.ColorForWidget(theme.ColorNameForeground, r.v)
+		b.Refresh()
+		r.v.items[i].Refresh()
+	}
+	r.Layout(r.v.Size())
+}
+
+func (r *listRenderer) Objects() []fyne.CanvasObject { return r.v.objs }
+
+func (r *listRenderer) Destroy() {}
