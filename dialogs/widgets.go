@@ -64,6 +64,7 @@ func (e *replyEntry) TypedShortcut(s fyne.Shortcut) {
 
 // TypedKey turns Escape into a dismissal request.
 func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
+	e.fitPaste(s) // before the text changes: see reply_wrap.go
 	if k.Name == fyne.KeyEscape {
 		e.keys.escape()
 		return
