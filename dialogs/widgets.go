@@ -56,6 +56,7 @@ func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {
 
 // TypedShortcut gives the view the first look at a shortcut.
 func (e *replyEntry) TypedShortcut(s fyne.Shortcut) {
+	e.fitPaste(s) // before the text changes: see reply_wrap.go
 	if e.keys.shortcut(s) || e.keys.pasteInto(e, s) {
 		return
 	}
@@ -64,7 +65,6 @@ func (e *replyEntry) TypedShortcut(s fyne.Shortcut) {
 
 // TypedKey turns Escape into a dismissal request.
 func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
-	e.fitPaste(s) // before the text changes: see reply_wrap.go
 	if k.Name == fyne.KeyEscape {
 		e.keys.escape()
 		return
