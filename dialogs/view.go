@@ -493,6 +493,7 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	bottom := container.NewVBox()
 	single := len(v.q.Prompts) == 1
+	pictures := newPictureLoader() // the cap on images is per question
 	for i, p := range v.q.Prompts {
 		pv := v.newPromptView(p)
 		v.prompts = append(v.prompts, pv)
@@ -509,7 +510,6 @@ func (v *View) build() fyne.CanvasObject {
 		if pv.entry == nil {
 			continue
 		}
-	pictures := newPictureLoader() // the cap on images is per question
 		if single && p.EffectiveKind() == ipc.KindText {
 			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
 		} else {
