@@ -1,4 +1,4 @@
-//go:build !((linux && !android) || freebsd || openbsd || netbsd || dragonfly)
+//go:build !((linux && !android) || freebsd || openbsd || netbsd || dragonfly || windows || darwin)
 
 package clipimage
 
@@ -9,10 +9,7 @@ import (
 	"runtime"
 )
 
-// read is not implemented here yet. macOS and Windows can come later through
-// golang.design/x/clipboard (clipboard.Read(clipboard.FmtImage), PNG bytes),
-// which works on those systems without extra packages; it is not used on Linux
-// because it dlopens libX11.so there (see the package comment).
+// read is not implemented on this system (Android, iOS, Plan 9, …).
 func read(context.Context) ([]byte, string, error) {
 	return nil, "", fmt.Errorf("clipimage: pasting images is not supported on %s yet: %w", runtime.GOOS, errors.ErrUnsupported)
 }
