@@ -84,7 +84,8 @@ func (c *Client) Hello(ctx context.Context) (Hello, error) {
 
 // Ask asks q and blocks until the app answers. onEvent, if not nil, is called
 // for every event in order, the final one included. It returns the Answer, or
-// the app's *Error (when the app refuses or fails the question), or an error
+// the app's *Error (when the app refuses or fails the question), or
+// ErrPending (q.WaitMS ran out; the question stays open), or an error
 // wrapping ErrAppGone when the app goes away first. Cancelling ctx withdraws
 // the question: the app closes its window, and Ask returns ctx's error.
 func (c *Client) Ask(ctx context.Context, q Question, onEvent func(Event)) (Answer, error) {
@@ -118,6 +119,8 @@ func (c *Client) Ask(ctx context.Context, q Question, onEvent func(Event)) (Answ
 				return Answer{}, fmt.Errorf("ipc: malformed stream from %s: an answer event without an answer", c.Path)
 			}
 			return *ev.Answer, nil
+		case EventPending:
+			return Answer{QuestionID: q.ID, CallerData: ev.CallerData}, ErrPending
 		case EventError:
 			if ev.Error == nil {
 				return Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)

@@ -54,7 +54,7 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	log.Info("ipc: question open")
 
 	ans, err := s.ask(ctx, q, func(ev Event) {
-		if ev.Type == EventAnswer || ev.Type == EventError {
+		if ev.Type == EventAnswer || ev.Type == EventError || ev.Type == EventPending {
 			log.Warn("ipc: Asker emitted a final event; dropped", "type", ev.Type)
 			return
 		}
@@ -64,6 +64,9 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	case ctx.Err() != nil:
 		st.close()
 		log.Info("ipc: question withdrawn", "cause", context.Cause(ctx))
+	case errors.Is(err, ErrPending):
+		st.write(Event{Type: EventPending, CallerData: ans.CallerData}, true)
+		log.Info("ipc: caller's wait ran out; the question stays open")
 	case err != nil:
 		var e *Error
 		if !errors.As(err, &e) {

@@ -270,7 +270,18 @@ func TestShutdownWithASilentConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	time.Sleep(50 * time.Millisecond) // let the server see the connection
+	// Wait for the fact the test is about: the server holds the connection.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		srv.mu.Lock()
+		seen := len(srv.fresh)
+		srv.mu.Unlock()
+		if seen == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never saw the connection")
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	start := time.Now()

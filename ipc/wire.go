@@ -1,6 +1,7 @@
 package ipc
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,6 +31,12 @@ const (
 	MaxOptions       = 25       // options in one prompt
 	MaxMarkdownBytes = 1 << 20  // the Markdown of one prompt
 	MaxIDBytes       = 128
+	// MaxCallerDataBytes bounds Question.CallerData.
+	MaxCallerDataBytes = 64 << 10
+	// MaxOpenQuestions is how many questions the app keeps open at once,
+	// those kept open for a caller to come back included; another is
+	// refused with CodeTooMany.
+	MaxOpenQuestions = 64
 )
 
 // Hello is the answer to GET PathHello: who is listening.
@@ -59,14 +66,26 @@ type Question struct {
 	// TimeoutSeconds is the countdown: 0 means the app's default setting,
 	// a negative value means no countdown.
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
-	// KeepOpen keeps the window open when every caller has gone away; its
-	// answer is then kept and handed to the next ask with the same ID. Tools
-	// that return "pending" and are asked again later set it.
+	// KeepOpen keeps the window open when every caller has gone away, even
+	// by cancelling; its answer is then kept and handed to the next ask with
+	// the same ID. A caller that can cancel uses WaitMS instead.
 	KeepOpen bool `json:"keep_open,omitempty"`
 	// AttachOnly never opens a window: the ask attaches to the open question
 	// with this ID, or collects its kept answer, or fails with CodeNotFound.
 	// Prompts may be empty.
 	AttachOnly bool `json:"attach_only,omitempty"`
+	// WaitMS, when positive, is how long this caller waits: with no answer
+	// by then the app ends the stream with EventPending and keeps the
+	// question open, and its answer, for the caller to come back with the
+	// same ID ("call again"). A caller that goes away before (cancels)
+	// withdraws the question as usual. It is this caller's, not the
+	// question's: each ask sets its own.
+	WaitMS int64 `json:"wait_ms,omitempty"`
+	// CallerData is opaque to the app: kept with the question (across app
+	// restarts too) and returned in its Answer and its EventPending, so a
+	// caller that was restarted can still render the outcome (ask_human's
+	// choice ids). At most MaxCallerDataBytes.
+	CallerData json.RawMessage `json:"caller_data,omitempty"`
 }
 
 // Field is a labelled line of context.
@@ -143,6 +162,8 @@ type Answer struct {
 	ElapsedMS int64 `json:"elapsed_ms"`
 	// Images the user attached, in order, when Status is StatusAnswered.
 	Images []Image `json:"images,omitempty"`
+	// CallerData is the question's CallerData, returned as it was given.
+	CallerData json.RawMessage `json:"caller_data,omitempty"`
 }
 
 // Image is an attachment, already re-encoded by the app.
@@ -169,15 +190,26 @@ const (
 	EventShown  EventType = "shown"  // the window is on screen
 	EventAnswer EventType = "answer" // final: Answer is set
 	EventError  EventType = "error"  // final: Error is set
+	// EventPending is final: the caller's WaitMS ran out; the question
+	// stays open for it to come back. CallerData is set.
+	EventPending EventType = "pending"
 )
 
 // Event is one line of the NDJSON stream answering a question.
-// The stream ends after an EventAnswer or EventError.
+// The stream ends after an EventAnswer, EventError or EventPending.
 type Event struct {
 	Type   EventType `json:"type"`
 	Answer *Answer   `json:"answer,omitempty"`
 	Error  *Error    `json:"error,omitempty"`
+	// CallerData is the question's CallerData, on EventPending.
+	CallerData json.RawMessage `json:"caller_data,omitempty"`
 }
+
+// ErrPending is returned by an Asker and by Client.Ask when the caller's
+// WaitMS ran out before an answer: the question stays open, and asking
+// again with its ID attaches to it or collects its answer. The Answer
+// returned with it carries only QuestionID and CallerData.
+var ErrPending = errors.New("ipc: not answered within the caller's wait; the question stays open")
 
 // ErrorCode classifies an Error so callers can react without parsing text.
 type ErrorCode string
@@ -216,6 +248,12 @@ func (q *Question) Validate() error {
 	}
 	if len(q.ID) > MaxIDBytes {
 		return invalid("id: at most %d bytes", MaxIDBytes)
+	}
+	if q.WaitMS < 0 {
+		return invalid("wait_ms: must not be negative, got %d", q.WaitMS)
+	}
+	if len(q.CallerData) > MaxCallerDataBytes {
+		return invalid("caller_data: at most %d bytes, got %d", MaxCallerDataBytes, len(q.CallerData))
 	}
 	if q.AttachOnly && len(q.Prompts) == 0 {
 		return nil
