@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -77,11 +78,23 @@ func (s *Store) MarkDelivered(id string) error {
 }
 
 // Undelivered returns the answer of question id that was given after its
-// caller stopped waiting, images included, and whether there is one.
+// caller stopped waiting, images included, and whether there is one. A
+// second window asked as id (SaveQuestionAs) counts too; of several, the
+// answer given first is returned, its QuestionID the window's own id (the
+// id to pass to MarkDelivered).
 func (s *Store) Undelivered(id string) (ipc.Answer, bool, error) {
 	if s == nil {
 		return ipc.Answer{}, false, nil
 	}
+	var qid string
+	err := s.st.undeliveredOf.QueryRowContext(context.Background(), id).Scan(&qid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ipc.Answer{}, false, nil
+	}
+	if err != nil {
+		return ipc.Answer{}, false, wrap("undelivered "+id, err)
+	}
+	id = qid
 	rows, err := s.st.undelivered.QueryContext(context.Background(), id)
 	if err != nil {
 		return ipc.Answer{}, false, wrap("undelivered "+id, err)

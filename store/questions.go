@@ -53,8 +53,18 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 //   - ended with a delivered answer: a new round, open with asked_at and
 //     no answer.
 func (s *Store) SaveQuestion(q ipc.Question, askedAt time.Time) error {
+	return s.SaveQuestionAs(q, "", askedAt)
+}
+
+// SaveQuestionAs is SaveQuestion for a second window of a question: q.ID
+// is the window's own id, askID the id its callers ask with (Undelivered
+// finds its answer under askID too). An empty askID is SaveQuestion.
+func (s *Store) SaveQuestionAs(q ipc.Question, askID string, askedAt time.Time) error {
 	if s == nil {
 		return nil
+	}
+	if askID == q.ID {
+		askID = ""
 	}
 	if q.ID == "" {
 		return errors.New("store: save question: empty id")
@@ -71,11 +81,11 @@ func (s *Store) SaveQuestion(q ipc.Question, askedAt time.Time) error {
 		}
 		if !found {
 			_, err := tx.StmtContext(ctx, s.st.insertQuestion).ExecContext(ctx,
-				q.ID, q.Source, q.Client, LoopID(q), q.Summary(titleRunes), at, string(js))
+				q.ID, q.Source, q.Client, LoopID(q), q.Summary(titleRunes), at, string(js), askID)
 			return err
 		}
 		if _, err := tx.StmtContext(ctx, s.st.updateQuestion).ExecContext(ctx,
-			q.Source, q.Client, LoopID(q), q.Summary(titleRunes), string(js), q.ID); err != nil {
+			q.Source, q.Client, LoopID(q), q.Summary(titleRunes), string(js), askID, q.ID); err != nil {
 			return err
 		}
 		switch {
@@ -133,6 +143,76 @@ func (s *Store) Open() ([]ipc.Question, error) {
 		qs = append(qs, q)
 	}
 	return qs, wrap("open questions", rows.Err())
+}
+
+// Left is a question the last run left open.
+type Left struct {
+	Question ipc.Question
+	// AskID is the id its callers ask with: Question.ID, unless it is a
+	// second window (SaveQuestionAs).
+	AskID string
+	// KeptOpen: open with nobody waiting, for its caller to come back
+	// (SetKeptOpen, or Question.KeepOpen); the app shows it again.
+	KeptOpen bool
+	AskedAt  time.Time
+}
+
+// LeftOpen lists the questions asked but neither answered nor withdrawn,
+// oldest first: after a crash, those kept open are shown again and the
+// others, whose callers went with the crash, are withdrawn.
+func (s *Store) LeftOpen() ([]Left, error) {
+	if s == nil {
+		return nil, nil
+	}
+	rows, err := s.st.leftOpen.QueryContext(context.Background())
+	if err != nil {
+		return nil, wrap("left open", err)
+	}
+	defer rows.Close()
+	var out []Left
+	for rows.Next() {
+		var (
+			js      string
+			l       Left
+			kept    int64
+			askedAt int64
+		)
+		if err := rows.Scan(&js, &l.AskID, &kept, &askedAt); err != nil {
+			return nil, wrap("left open", err)
+		}
+		if err := json.Unmarshal([]byte(js), &l.Question); err != nil {
+			return nil, fmt.Errorf("store: left open: decode: %w", err)
+		}
+		if l.AskID == "" {
+			l.AskID = l.Question.ID
+		}
+		l.KeptOpen = kept != 0 || l.Question.KeepOpen
+		l.AskedAt = fromMS(askedAt)
+		out = append(out, l)
+	}
+	return out, wrap("left open", rows.Err())
+}
+
+// SetKeptOpen records whether the open question id is kept open for a
+// caller that comes back (see Left.KeptOpen). A question that has ended is
+// left as it is; an unknown one fails with ErrNotFound.
+func (s *Store) SetKeptOpen(id string, on bool) error {
+	if s == nil {
+		return nil
+	}
+	return s.inTx("keep open "+id, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.StmtContext(ctx, s.st.keptOpen).ExecContext(ctx, on, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n > 0 {
+			return err
+		}
+		if _, _, found, err := s.questionState(ctx, tx, id); err != nil || found {
+			return err
+		}
+		return ErrNotFound
+	})
 }
 
 // MarkWithdrawn records that every caller of the open question id went

@@ -55,6 +55,17 @@ CREATE TABLE images (
 	PRIMARY KEY (question_id, kind, idx)
 ) STRICT;
 `,
+	// 2: second windows of an identical question, and questions kept open
+	// for a caller that comes back.
+	`
+-- The id its callers ask with, when it differs from id: a second window of
+-- a question asked while another caller still waited on the identical one.
+ALTER TABLE questions ADD COLUMN ask_id TEXT NOT NULL DEFAULT '';
+-- 1: open with nobody waiting, for its caller to come back ("call again");
+-- after a crash the app shows it again.
+ALTER TABLE questions ADD COLUMN kept_open INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX questions_by_ask_id ON questions(ask_id) WHERE ask_id <> '';
+`,
 }
 
 // schemaVersion is the user_version this build writes.

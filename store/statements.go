@@ -13,18 +13,21 @@ type statements struct {
 	updateQuestion *sql.Stmt // the question's JSON and indexed columns, nothing of its state
 	reopenQuestion *sql.Stmt // state open again; asked_at replaced unless NULL
 	openQuestions  *sql.Stmt
+	leftOpen       *sql.Stmt // open questions with ask_id, kept_open and asked_at
+	keptOpen       *sql.Stmt // sets kept_open of an open question
 	withdraw       *sql.Stmt
 	endQuestion    *sql.Stmt // state = the answer's status
 
-	draftText    *sql.Stmt // the fast path of SaveDraft for a draft without images
-	draftKeep    *sql.Stmt // the fast path of SaveDraft when the images are unchanged
-	upsertDraft  *sql.Stmt
-	selectDraft  *sql.Stmt
-	deleteDraft  *sql.Stmt
-	upsertAnswer *sql.Stmt
-	deleteAnswer *sql.Stmt
-	delivered    *sql.Stmt
-	undelivered  *sql.Stmt
+	draftText     *sql.Stmt // the fast path of SaveDraft for a draft without images
+	draftKeep     *sql.Stmt // the fast path of SaveDraft when the images are unchanged
+	upsertDraft   *sql.Stmt
+	selectDraft   *sql.Stmt
+	deleteDraft   *sql.Stmt
+	upsertAnswer  *sql.Stmt
+	deleteAnswer  *sql.Stmt
+	delivered     *sql.Stmt
+	undelivered   *sql.Stmt
+	undeliveredOf *sql.Stmt // the question (or second window) asked as id whose answer waits longest
 
 	insertImage  *sql.Stmt
 	deleteImages *sql.Stmt // of one kind
@@ -51,13 +54,15 @@ func (st *statements) list() []struct {
 	}{
 		{&st.questionState, `SELECT q.state, a.delivered FROM questions q
 			LEFT JOIN answers a ON a.question_id = q.id WHERE q.id = ?`},
-		{&st.insertQuestion, `INSERT INTO questions(id, source, client, loop_id, title, asked_at, state, question)
-			VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`},
-		{&st.updateQuestion, `UPDATE questions SET source = ?, client = ?, loop_id = ?, title = ?, question = ?
+		{&st.insertQuestion, `INSERT INTO questions(id, source, client, loop_id, title, asked_at, state, question, ask_id)
+			VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?)`},
+		{&st.updateQuestion, `UPDATE questions SET source = ?, client = ?, loop_id = ?, title = ?, question = ?, ask_id = ?
 			WHERE id = ?`},
-		{&st.reopenQuestion, `UPDATE questions SET state = 'open', ended_at = NULL, asked_at = coalesce(?, asked_at)
+		{&st.reopenQuestion, `UPDATE questions SET state = 'open', ended_at = NULL, kept_open = 0, asked_at = coalesce(?, asked_at)
 			WHERE id = ?`},
 		{&st.openQuestions, `SELECT question FROM questions WHERE state = 'open' ORDER BY asked_at, id`},
+		{&st.leftOpen, `SELECT question, ask_id, kept_open, asked_at FROM questions WHERE state = 'open' ORDER BY asked_at, id`},
+		{&st.keptOpen, `UPDATE questions SET kept_open = ? WHERE id = ? AND state = 'open'`},
 		{&st.withdraw, `UPDATE questions SET state = 'withdrawn', ended_at = ? WHERE id = ? AND state = 'open'`},
 		{&st.endQuestion, `UPDATE questions SET state = ?, ended_at = ? WHERE id = ?`},
 
@@ -86,6 +91,8 @@ func (st *statements) list() []struct {
 		{&st.undelivered, `SELECT a.answer, i.mime, i.name, i.data FROM answers a
 			LEFT JOIN images i ON i.question_id = a.question_id AND i.kind = 'answer'
 			WHERE a.question_id = ? AND a.delivered = 0 ORDER BY i.idx`},
+		{&st.undeliveredOf, `SELECT a.question_id FROM answers a JOIN questions q ON q.id = a.question_id
+			WHERE a.delivered = 0 AND (q.id = ?1 OR q.ask_id = ?1) ORDER BY a.answered_at, a.question_id LIMIT 1`},
 
 		{&st.insertImage, `INSERT INTO images(question_id, kind, idx, mime, name, data) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.deleteImages, `DELETE FROM images WHERE question_id = ? AND kind = ?`},
