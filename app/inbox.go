@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sort"
 	"sync"
@@ -53,35 +54,59 @@ type Item struct {
 }
 
 // Inbox holds the open questions and routes each answer to its callers.
-// It implements ipc.Asker.
+// It implements ipc.Asker. It owns every open question and every answer
+// that no caller is waiting for (keptAnswers); callers (the shim, `feedback
+// ask`) keep none.
+//
+// Who gets which window: a caller asking with the id of an open question
+// that nobody waits for (its caller's wait ran out: "call again"; the shim
+// was restarted; the app restarted and showed it again) attaches to it, and
+// one asking with the id of an answer nobody received collects it. A caller
+// asking while another caller still waits on the identical question (same
+// id) gets a second window, with an id of its own (the ask id, "#", a
+// random suffix); a caller coming back for it asks with the first id. An
+// AttachOnly ask attaches to any window of its id.
 //
 // With a Persister it records each question when it opens, its drafts as
-// the user types, and its outcome (delivered or kept) or its withdrawal; a
-// new question first looks for an answer kept before a restart (returned
-// at once) and for a draft (restored into the window). Every database call
-// runs on the recorder's goroutine: a slow or locked database never holds
-// up a window or a caller by more than lookupTimeout.
+// the user types, whether it is kept open for a caller that comes back, and
+// its outcome (delivered or kept) or its withdrawal; a new question first
+// looks for an answer kept before a restart (returned at once) and for a
+// draft (restored into the window). After a crash the questions that were
+// kept open are shown again and the others withdrawn (their callers ask
+// again). Every database call runs on the recorder's goroutine: a slow or
+// locked database never holds up a window or a caller by more than
+// lookupTimeout.
 type Inbox struct {
 	p   Presenter
 	log *slog.Logger
 	rec *recorder
+	// MaxOpen bounds the open questions, those kept open included; an ask
+	// beyond it is refused with ipc.CodeTooMany. Set before the first Ask.
+	MaxOpen int
+	// Hold is how long a question nobody waits for stays open (at least
+	// its countdown): then it is withdrawn, its draft kept. Set before the
+	// first Ask.
+	Hold time.Duration
 
-	mu        sync.Mutex            // guards open, kept, keptOrder and onChange
-	open      map[string]*entry     // by question id
-	kept      map[string]ipc.Answer // answers of KeepOpen questions nobody waited for
-	keptOrder []string              // ids in kept, oldest first
-	onChange  func([]Item)
+	mu       sync.Mutex        // guards open, kept, onChange, and every entry's waiters, kept and hold
+	open     map[string]*entry // by window id (entry.q.ID)
+	kept     keptAnswers
+	onChange func()
 }
 
-// maxKept bounds the answers kept for callers that come back later.
-const maxKept = 256
+// DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
+// open for a caller that said it would come back.
+const DefaultHold = time.Hour
 
-// entry is one open question. Several callers may wait on it: asking again
-// with the same id attaches to the window that is already open.
+// entry is one open question (one window). Several callers may wait on it:
+// asking again with its id attaches to it.
 type entry struct {
-	q       ipc.Question
+	q       ipc.Question // as shown: q.ID is the window's own id
+	askID   string       // the id its callers ask with
 	since   time.Time
 	waiters int           // guarded by Inbox.mu
+	kept    bool          // kept open for a caller that comes back; guarded by Inbox.mu
+	hold    *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
 	shown   chan struct{} // closed when the window is on screen
 	done    chan struct{} // closed when answer is set
 	answer  ipc.Answer
@@ -97,7 +122,8 @@ func NewInbox(p Presenter, log *slog.Logger) *Inbox {
 // NewPersistentInbox returns an empty inbox that shows questions through p
 // and records them in the Persister that open returns (nil open, or an
 // error: nothing is recorded). open runs on the inbox's own goroutine, so a
-// slow database does not delay the start.
+// slow database does not delay the start; the questions the last run kept
+// open are shown again once it has opened.
 func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, error)) *Inbox {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -105,31 +131,44 @@ func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, e
 	if open == nil {
 		open = func() (Persister, error) { return NoPersistence{}, nil }
 	}
-	return &Inbox{p: p, log: log, rec: newRecorder(open, log),
-		open: make(map[string]*entry), kept: make(map[string]ipc.Answer)}
+	in := &Inbox{p: p, log: log, MaxOpen: ipc.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry)}
+	in.rec = newRecorder(open, log, in.reopen)
+	return in
 }
 
-// Close writes what is still queued for the database, waiting at most
-// wait, and closes it. Call it once no question is open any more.
-func (in *Inbox) Close(wait time.Duration) { in.rec.close(wait) }
+// Close stops the hold timers, writes what is still queued for the
+// database, waiting at most wait, and closes it. Call it once no caller
+// waits any more.
+func (in *Inbox) Close(wait time.Duration) {
+	in.mu.Lock()
+	for _, e := range in.open {
+		if e.hold != nil {
+			e.hold.Stop()
+			e.hold = nil
+		}
+	}
+	in.mu.Unlock()
+	in.rec.close(wait)
+}
 
-// OnChange registers f to be called, from any goroutine, with the open
-// questions after every change.
-func (in *Inbox) OnChange(f func([]Item)) {
+// OnChange has a view follow the open questions: after every change, do is
+// called (from any goroutine) with a function that calls set with the open
+// questions as they are when it runs. do runs it where the view lives
+// (fyne.Do), so updates applied late or out of order still leave the view
+// showing the latest state: the list is read when the update runs, never
+// captured before.
+func (in *Inbox) OnChange(do func(func()), set func([]Item)) {
+	f := func() { do(func() { set(in.Items()) }) }
 	in.mu.Lock()
 	in.onChange = f
 	in.mu.Unlock()
-	in.notify()
+	f()
 }
 
 // Items lists the open questions, oldest first.
 func (in *Inbox) Items() []Item {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return in.itemsLocked()
-}
-
-func (in *Inbox) itemsLocked() []Item {
 	items := make([]Item, 0, len(in.open))
 	for id, e := range in.open {
 		items = append(items, Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Since: e.since})
@@ -145,104 +184,184 @@ func (in *Inbox) itemsLocked() []Item {
 
 func (in *Inbox) notify() {
 	in.mu.Lock()
-	f, items := in.onChange, in.itemsLocked()
+	f := in.onChange
 	in.mu.Unlock()
 	if f != nil {
-		f(items)
+		f()
 	}
 }
 
-// Ask shows q (or attaches to its open window) and waits for the answer.
-// When ctx ends first the caller has gone away: the question is withdrawn
-// once no caller waits for it any more (unless q.KeepOpen), and Ask returns
-// ctx.Err(). A kept answer for q.ID, in memory or in the database, is
-// returned at once; a stored draft is restored into the new window.
+// Ask shows q (or attaches to the window of its id that nobody waits for)
+// and waits for the answer. When ctx ends first the caller has gone away:
+// the question is withdrawn once no caller waits for it any more (unless
+// q.KeepOpen), and Ask returns ctx.Err(). When q.WaitMS runs out first the
+// caller will come back: the question stays open and Ask returns
+// ipc.ErrPending. A kept answer for q.ID, in memory or in the database, is
+// returned at once; a stored draft is restored into the new window. Beyond
+// MaxOpen open questions a new one is refused with ipc.CodeTooMany.
 func (in *Inbox) Ask(ctx context.Context, q ipc.Question, emit func(ipc.Event)) (ipc.Answer, error) {
+	askID := q.ID
 	in.mu.Lock()
-	if a, ok := in.takeKeptLocked(q.ID); ok {
+	if a, ok := in.takeKeptLocked(askID); ok {
 		in.mu.Unlock()
 		return a, nil
 	}
-	_, attached := in.open[q.ID]
+	e := in.attachLocked(q)
+	_, busy := in.open[askID]
 	in.mu.Unlock()
 
 	var draft *store.Draft
-	if !attached {
-		f := in.rec.lookup(ctx, q.ID)
+	if e == nil {
+		// A second window (the id is taken by a caller that waits) restores
+		// no draft: the draft is the first window's.
+		f := in.rec.lookup(ctx, askID, !busy)
 		if err := ctx.Err(); err != nil {
 			return ipc.Answer{}, err
 		}
 		if f.answer != nil {
-			in.log.Info("kept answer delivered from the database", "id", q.ID, "status", f.answer.Status)
-			in.rec.do("mark delivered", q.ID, func(p Persister) error { return p.MarkDelivered(q.ID) })
-			return *f.answer, nil
+			a := *f.answer
+			in.log.Info("kept answer delivered from the database", "id", askID, "window", a.QuestionID, "status", a.Status)
+			window := a.QuestionID
+			in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+			a.QuestionID = askID
+			return a, nil
 		}
 		draft = f.draft
-	}
 
-	in.mu.Lock()
-	if a, ok := in.takeKeptLocked(q.ID); ok { // answered while we looked
-		in.mu.Unlock()
-		return a, nil
-	}
-	e, attached := in.open[q.ID]
-	if !attached && q.AttachOnly {
-		in.mu.Unlock()
-		return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNotFound,
-			Message: "no open question and no kept answer with id " + q.ID}
-	}
-	if !attached {
-		e = &entry{q: q, since: time.Now(), shown: make(chan struct{}), done: make(chan struct{})}
-		in.open[q.ID] = e
-		in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestion(q, e.since) })
-	}
-	e.waiters++
-	in.mu.Unlock()
-
-	if attached {
-		in.log.Info("caller attached to an open question", "id", q.ID)
-		in.p.Focus(q.ID)
-	} else {
-		in.log.Info("question opened", "id", q.ID, "source", q.Source, "client", q.Client, "draft_restored", draft != nil)
-		var once sync.Once
-		h := Hooks{
-			Shown: func() { once.Do(func() { close(e.shown) }) },
-			Draft: func(d store.Draft) { in.rec.draft(q.ID, d) },
-			Done:  func(a ipc.Answer) { in.answered(e, a) },
+		in.mu.Lock()
+		if a, ok := in.takeKeptLocked(askID); ok { // answered while we looked
+			in.mu.Unlock()
+			return a, nil
 		}
-		if dp, ok := in.p.(DraftPresenter); ok {
-			dp.ShowDraft(q, draft, h)
+		if e = in.attachLocked(q); e == nil {
+			var err error
+			if e, err = in.openLocked(q, draft); err != nil {
+				in.mu.Unlock()
+				return ipc.Answer{}, err
+			}
+			in.mu.Unlock()
+			in.show(e, draft)
 		} else {
-			in.p.Show(q, h.Shown, h.Done)
+			in.mu.Unlock()
 		}
-		in.notify()
 	}
+	return in.wait(ctx, e, askID, q.WaitMS, emit)
+}
 
-	select {
-	case <-e.shown:
-		emit(ipc.Event{Type: ipc.EventShown})
-	case <-e.done:
-	case <-ctx.Done():
+// attachLocked attaches the caller of q to the window it comes back to, if
+// there is one: a window of q.ID that nobody waits for (the oldest), or for
+// an AttachOnly ask any window of q.ID.
+func (in *Inbox) attachLocked(q ipc.Question) *entry {
+	var found *entry
+	for _, e := range in.open {
+		if e.askID != q.ID || (e.waiters > 0 && !q.AttachOnly) {
+			continue
+		}
+		if found == nil || e.waiters < found.waiters ||
+			(e.waiters == found.waiters && e.since.Before(found.since)) {
+			found = e
+		}
 	}
-	select {
-	case <-e.done:
-		return e.answer, nil
-	case <-ctx.Done():
-		in.leave(e)
-		return ipc.Answer{}, ctx.Err()
+	if found == nil {
+		return nil
+	}
+	found.waiters++
+	if found.hold != nil {
+		found.hold.Stop()
+		found.hold = nil
+	}
+	in.log.Info("caller attached to an open question", "id", q.ID, "window", found.q.ID, "attach_only", q.AttachOnly)
+	return found
+}
+
+// openLocked opens a window for q with one waiter: under q.ID, or, when a
+// window of that id is open (its caller still waits), under an id of its
+// own. It refuses an AttachOnly ask (nothing to attach to) and one beyond
+// MaxOpen.
+func (in *Inbox) openLocked(q ipc.Question, draft *store.Draft) (*entry, error) {
+	if q.AttachOnly {
+		return nil, &ipc.Error{Code: ipc.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
+	}
+	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
+		in.log.Warn("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
+		return nil, &ipc.Error{Code: ipc.CodeTooMany, Message: fmt.Sprintf(
+			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
+	}
+	askID := q.ID
+	q.WaitMS = 0 // the caller's, not the question's
+	if _, taken := in.open[askID]; taken {
+		q.ID = askID + "#" + ipc.NewID()[:8]
+	}
+	e := &entry{q: q, askID: askID, since: time.Now(), waiters: 1, shown: make(chan struct{}), done: make(chan struct{})}
+	in.open[q.ID] = e
+	sq, since := e.q, e.since
+	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since) })
+	in.log.Info("question opened", "id", askID, "window", q.ID, "source", q.Source, "client", q.Client, "draft_restored", draft != nil)
+	return e, nil
+}
+
+// show puts e's window on screen.
+func (in *Inbox) show(e *entry, draft *store.Draft) {
+	var once sync.Once
+	id := e.q.ID
+	h := Hooks{
+		Shown: func() { once.Do(func() { close(e.shown) }) },
+		Draft: func(d store.Draft) { in.rec.draft(id, d) },
+		Done:  func(a ipc.Answer) { in.answered(e, a) },
+	}
+	if dp, ok := in.p.(DraftPresenter); ok {
+		dp.ShowDraft(e.q, draft, h)
+	} else {
+		in.p.Show(e.q, h.Shown, h.Done)
+	}
+	in.notify()
+}
+
+// wait waits, as one of e's callers, for its answer, the caller going away
+// (ctx) or the caller's wait running out (waitMS).
+func (in *Inbox) wait(ctx context.Context, e *entry, askID string, waitMS int64, emit func(ipc.Event)) (ipc.Answer, error) {
+	var waitC <-chan time.Time
+	if waitMS > 0 {
+		t := time.NewTimer(time.Duration(waitMS) * time.Millisecond)
+		defer t.Stop()
+		waitC = t.C
+	}
+	shown := e.shown
+	for {
+		select {
+		case <-shown:
+			emit(ipc.Event{Type: ipc.EventShown})
+			shown = nil
+		case <-e.done:
+			return forCaller(e.answer, askID), nil
+		case <-ctx.Done():
+			in.leave(e)
+			return ipc.Answer{}, ctx.Err()
+		case <-waitC:
+			if a, answered := in.detach(e); answered {
+				return forCaller(a, askID), nil
+			}
+			return ipc.Answer{QuestionID: askID, CallerData: e.q.CallerData}, ipc.ErrPending
+		}
 	}
 }
 
-// takeKeptLocked hands out the kept answer of id, if there is one.
-func (in *Inbox) takeKeptLocked(id string) (ipc.Answer, bool) {
-	a, ok := in.kept[id]
+// forCaller is a as the caller asking as askID receives it.
+func forCaller(a ipc.Answer, askID string) ipc.Answer {
+	a.QuestionID = askID
+	return a
+}
+
+// takeKeptLocked hands out the kept answer of askID, if there is one.
+func (in *Inbox) takeKeptLocked(askID string) (ipc.Answer, bool) {
+	a, ok := in.kept.take(askID)
 	if !ok {
 		return ipc.Answer{}, false
 	}
-	in.dropKeptLocked(id)
-	in.rec.do("mark delivered", id, func(p Persister) error { return p.MarkDelivered(id) })
-	in.log.Info("kept answer delivered", "id", id, "status", a.Status)
-	return a, true
+	window := a.QuestionID
+	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.log.Info("kept answer delivered", "id", askID, "window", window, "status", a.Status)
+	return forCaller(a, askID), true
 }
 
 // answered records the outcome of e and wakes its callers. An answer that
@@ -251,7 +370,13 @@ func (in *Inbox) takeKeptLocked(id string) (ipc.Answer, bool) {
 func (in *Inbox) answered(e *entry, a ipc.Answer) {
 	at := time.Now()
 	id := e.q.ID
+	a.QuestionID = id
+	a.CallerData = e.q.CallerData
 	in.mu.Lock()
+	if e.hold != nil {
+		e.hold.Stop()
+		e.hold = nil
+	}
 	if in.open[id] != e {
 		// The window was withdrawn while the user answered. A real answer is
 		// kept for a caller that asks again, unless the question was asked
@@ -261,7 +386,7 @@ func (in *Inbox) answered(e *entry, a ipc.Answer) {
 			in.log.Warn("outcome of a withdrawn question dropped", "id", id, "status", a.Status, "reopened", reopened)
 			return
 		}
-		in.keepLocked(id, a)
+		in.keepLocked(e.askID, a)
 		in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, false) })
 		in.mu.Unlock()
 		return
@@ -271,46 +396,34 @@ func (in *Inbox) answered(e *entry, a ipc.Answer) {
 	close(e.done)
 	delivered := e.waiters > 0
 	if !delivered {
-		in.keepLocked(id, a)
+		in.keepLocked(e.askID, a)
 	}
 	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, delivered) })
 	in.mu.Unlock()
-	in.log.Info("question ended", "id", e.q.ID, "status", a.Status, "elapsed_ms", a.ElapsedMS)
+	in.log.Info("question ended", "id", id, "status", a.Status, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
 	in.notify()
 }
 
-// keepLocked keeps a for the next ask with id, dropping the oldest kept
-// answer beyond maxKept.
-func (in *Inbox) keepLocked(id string, a ipc.Answer) {
-	if len(in.keptOrder) >= maxKept {
-		in.log.Warn("kept answer dropped: too many kept", "id", in.keptOrder[0])
-		in.dropKeptLocked(in.keptOrder[0])
+// keepLocked keeps a for the next ask as askID; an answer dropped to stay
+// within the bounds is still in the database.
+func (in *Inbox) keepLocked(askID string, a ipc.Answer) {
+	for _, d := range in.kept.put(askID, a) {
+		in.log.Warn("kept answer dropped from memory: too many kept, or kept too long", "window", d.QuestionID)
 	}
-	in.kept[id] = a
-	in.keptOrder = append(in.keptOrder, id)
-	in.log.Info("answer kept for a caller that comes back", "id", id, "status", a.Status)
+	in.log.Info("answer kept for a caller that comes back", "id", askID, "window", a.QuestionID, "status", a.Status)
 }
 
-func (in *Inbox) dropKeptLocked(id string) {
-	delete(in.kept, id)
-	for i, k := range in.keptOrder {
-		if k == id {
-			in.keptOrder = append(in.keptOrder[:i], in.keptOrder[i+1:]...)
-			break
-		}
-	}
-}
-
-// leave drops one caller of e; the last one to leave withdraws the question
-// unless it is to be kept open. An answer that came in while the last caller
-// was leaving reached nobody: it is kept for the next ask with its id.
+// leave drops one caller of e that went away; the last one to leave
+// withdraws the question unless it is q.KeepOpen. An answer that came in
+// while the last caller was leaving reached nobody: it is kept for the next
+// ask with its id.
 func (in *Inbox) leave(e *entry) {
 	in.mu.Lock()
 	e.waiters--
 	if e.waiters == 0 {
 		select {
 		case <-e.done:
-			in.keepLocked(e.q.ID, e.answer)
+			in.keepLocked(e.askID, e.answer)
 			a, at := e.answer, e.at
 			in.rec.do("save answer", e.q.ID, func(p Persister) error { return p.SaveAnswer(a, at, false) })
 			in.mu.Unlock()
@@ -318,16 +431,147 @@ func (in *Inbox) leave(e *entry) {
 		default:
 		}
 	}
-	last := e.waiters == 0 && in.open[e.q.ID] == e && !e.q.KeepOpen
-	if last {
-		delete(in.open, e.q.ID)
-		id, at := e.q.ID, time.Now()
-		in.rec.do("mark withdrawn", id, func(p Persister) error { return p.MarkWithdrawn(id, at) })
+	last := e.waiters == 0 && in.open[e.q.ID] == e
+	withdraw := last && !e.q.KeepOpen
+	if withdraw {
+		in.withdrawLocked(e)
+	} else if last {
+		in.holdLocked(e)
 	}
 	in.mu.Unlock()
-	if last {
+	if withdraw {
 		in.log.Info("question withdrawn: its caller went away", "id", e.q.ID)
 		in.p.Withdraw(e.q.ID)
 		in.notify()
 	}
+}
+
+// detach drops one caller of e whose wait ran out: it comes back later, so
+// the question stays open (held for Hold) and is recorded as kept open. If
+// e was answered meanwhile, the answer is the caller's: answered is true.
+func (in *Inbox) detach(e *entry) (a ipc.Answer, answered bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	select {
+	case <-e.done:
+		return e.answer, true
+	default:
+	}
+	e.waiters--
+	if e.waiters > 0 || in.open[e.q.ID] != e {
+		return ipc.Answer{}, false
+	}
+	if !e.kept {
+		e.kept = true
+		id := e.q.ID
+		in.rec.do("keep open", id, func(p Persister) error { return p.SetKeptOpen(id, true) })
+	}
+	in.log.Info("question kept open for its caller to come back", "id", e.askID, "window", e.q.ID, "hold", in.holdOf(e))
+	in.holdLocked(e)
+	return ipc.Answer{}, false
+}
+
+// holdOf is how long e stays open with nobody waiting: Hold, or its
+// countdown and a minute when that is longer.
+func (in *Inbox) holdOf(e *entry) time.Duration {
+	d := in.Hold
+	if d <= 0 {
+		d = DefaultHold
+	}
+	if t := time.Duration(e.q.TimeoutSeconds)*time.Second + time.Minute; e.q.TimeoutSeconds > 0 && t > d {
+		d = t
+	}
+	return d
+}
+
+// holdLocked starts the timer that withdraws e when nobody came back.
+func (in *Inbox) holdLocked(e *entry) {
+	if e.hold != nil {
+		e.hold.Stop()
+	}
+	d := in.holdOf(e)
+	e.hold = time.AfterFunc(d, func() {
+		in.mu.Lock()
+		expired := e.waiters == 0 && in.open[e.q.ID] == e
+		if expired {
+			e.hold = nil
+			in.withdrawLocked(e)
+		}
+		in.mu.Unlock()
+		if expired {
+			in.log.Info("question withdrawn: its caller did not come back", "id", e.askID, "window", e.q.ID, "after", d)
+			in.p.Withdraw(e.q.ID)
+			in.notify()
+		}
+	})
+}
+
+// withdrawLocked removes e, which nobody waits for, and records it.
+func (in *Inbox) withdrawLocked(e *entry) {
+	delete(in.open, e.q.ID)
+	if e.hold != nil {
+		e.hold.Stop()
+		e.hold = nil
+	}
+	id, at := e.q.ID, time.Now()
+	in.rec.do("mark withdrawn", id, func(p Persister) error { return p.MarkWithdrawn(id, at) })
+}
+
+// reopen runs on the recorder's goroutine once the database is open,
+// before anything queued: of the questions the last run left open, those
+// kept open for a caller that comes back are shown again, with their
+// drafts, and held; the others are withdrawn (their callers, if still
+// there, ask again and get their drafts back). Beyond MaxOpen the rest are
+// withdrawn too.
+func (in *Inbox) reopen(p Persister) {
+	left, err := p.LeftOpen()
+	if err != nil {
+		in.log.Warn("persistence: listing the questions left open", "err", err)
+		return
+	}
+	now := time.Now()
+	type shown struct {
+		e     *entry
+		draft *store.Draft
+	}
+	var show []shown
+	for _, l := range left {
+		id := l.Question.ID
+		if l.KeptOpen {
+			var draft *store.Draft
+			if d, ok, err := p.Draft(id); err == nil && ok {
+				draft = &d
+			}
+			in.mu.Lock()
+			_, taken := in.open[id]
+			full := in.MaxOpen > 0 && len(in.open) >= in.MaxOpen
+			if !taken && !full {
+				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, kept: true,
+					shown: make(chan struct{}), done: make(chan struct{})}
+				in.open[id] = e
+				in.holdLocked(e)
+				show = append(show, shown{e, draft})
+			}
+			in.mu.Unlock()
+			if taken {
+				continue
+			}
+			if !full {
+				in.log.Info("question kept open before the restart shown again", "id", l.AskID, "window", id, "draft_restored", draft != nil)
+				continue
+			}
+			in.log.Warn("question kept open before the restart withdrawn: too many open", "window", id)
+		}
+		if err := p.MarkWithdrawn(id, now); err != nil {
+			in.log.Warn("persistence: marking a question left open as withdrawn", "id", id, "err", err)
+		}
+	}
+	if len(show) > 0 {
+		go func() { // the Presenter may call back into the recorder
+			for _, s := range show {
+				in.show(s.e, s.draft)
+			}
+		}()
+	}
+	in.log.Info("questions left open by the last run", "left_open", len(left), "shown_again", len(show))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -158,22 +159,120 @@ func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 	}
 }
 
-func TestAskingAgainAttachesToTheOpenWindow(t *testing.T) {
+// Two callers asking the identical question at once (two sessions) each
+// get a window and an answer of their own.
+func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 	ui := newFakeUI()
 	in := NewInbox(ui, nil)
 	first := ask(context.Background(), in, q("same"))
 	ui.waitShown(t, "same")
 	second := ask(context.Background(), in, q("same"))
-	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.focused) == 1 })
-	ui.answer("same", ipc.Answer{QuestionID: "same", Status: ipc.StatusDismissed})
-	for _, ch := range []<-chan askResult{first, second} {
-		if r := result(t, ch); r.a.Status != ipc.StatusDismissed {
-			t.Errorf("status = %q", r.a.Status)
+	var other string
+	select {
+	case other = <-ui.showCh:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second caller got no window of its own")
+	}
+	if !strings.HasPrefix(other, "same#") {
+		t.Fatalf("second window id %q", other)
+	}
+	ui.answer("same", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "yes"}}})
+	ui.answer(other, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "no"}}})
+	for ch, want := range map[<-chan askResult]string{first: "yes", second: "no"} {
+		r := result(t, ch)
+		if r.err != nil || r.a.Replies[0].Text != want || r.a.QuestionID != "same" {
+			t.Errorf("got %+v, %v; want reply %q under id same", r.a, r.err, want)
 		}
 	}
-	if ui.shows != 1 {
-		t.Errorf("%d windows for one question", ui.shows)
+}
+
+// A caller whose wait runs out gets ErrPending and the window stays; the
+// caller coming back (same id) attaches to it, no second window.
+func TestCallerComingBackAttaches(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	wq := q("again")
+	wq.WaitMS = 20
+	wq.CallerData = []byte(`{"k":1}`)
+	r := result(t, ask(context.Background(), in, wq))
+	if !errors.Is(r.err, ipc.ErrPending) || r.a.QuestionID != "again" || string(r.a.CallerData) != `{"k":1}` {
+		t.Fatalf("first call: %+v, %v; want ErrPending with the caller data", r.a, r.err)
 	}
+	ui.waitShown(t, "again")
+	if len(ui.withdrawn) != 0 || len(in.Items()) != 1 {
+		t.Fatalf("the window did not stay (withdrawn %v)", ui.withdrawn)
+	}
+	wq.WaitMS = 0
+	ch := ask(context.Background(), in, wq)
+	waitFor(t, func() bool { return waiters(in, "again") == 1 })
+	ui.answer("again", ipc.Answer{Status: ipc.StatusAnswered})
+	if r := result(t, ch); r.err != nil || string(r.a.CallerData) != `{"k":1}` {
+		t.Errorf("coming back: %+v, %v", r.a, r.err)
+	}
+	if ui.shows != 1 {
+		t.Errorf("%d windows, want 1", ui.shows)
+	}
+}
+
+// A question nobody came back for is withdrawn after Hold.
+func TestHoldWithdrawsTheAbandoned(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	in.Hold = 30 * time.Millisecond
+	wq := q("abandoned")
+	wq.WaitMS = 1
+	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
+		t.Fatal(r.err)
+	}
+	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.withdrawn) == 1 })
+	if len(in.Items()) != 0 {
+		t.Errorf("still open: %v", in.Items())
+	}
+}
+
+// The cap counts the questions kept open for a caller that comes back:
+// one more is refused with CodeTooMany, naming the cap.
+func TestCapCountsKeptOpen(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	in.MaxOpen = 3
+	for i := range 2 {
+		wq := q(fmt.Sprint("kept", i))
+		wq.WaitMS = 1
+		if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
+			t.Fatal(r.err)
+		}
+	}
+	kq := q("keepopen")
+	kq.KeepOpen = true
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, kq)
+	waitFor(t, func() bool { return waiters(in, "keepopen") == 1 })
+	cancel()
+	result(t, ch)
+	r := result(t, ask(context.Background(), in, q("one too many")))
+	var e *ipc.Error
+	if !errors.As(r.err, &e) || e.Code != ipc.CodeTooMany || !strings.Contains(e.Message, "3 questions") {
+		t.Fatalf("the fourth question: %v; want too_many naming the cap", r.err)
+	}
+	// Coming back to a kept question is not a new one.
+	wq := q("kept0")
+	ch = ask(context.Background(), in, wq)
+	waitFor(t, func() bool { return waiters(in, "kept0") == 1 })
+	ui.answer("kept0", ipc.Answer{Status: ipc.StatusAnswered})
+	if r := result(t, ch); r.err != nil {
+		t.Fatal(r.err)
+	}
+}
+
+// waiters is how many callers wait on window id (-1: not open).
+func waiters(in *Inbox, id string) int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if e, ok := in.open[id]; ok {
+		return e.waiters
+	}
+	return -1
 }
 
 func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
@@ -207,8 +306,8 @@ func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := ask(ctx1, in, q("x"))
 	ui.waitShown(t, "x")
-	second := ask(context.Background(), in, q("x"))
-	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.focused) == 1 })
+	second := ask(context.Background(), in, ipc.Question{ID: "x", AttachOnly: true})
+	waitFor(t, func() bool { return waiters(in, "x") == 2 })
 	cancel1()
 	result(t, first)
 	if len(ui.withdrawn) != 0 {
@@ -225,7 +324,7 @@ func TestOnChangeListsOpenQuestions(t *testing.T) {
 	in := NewInbox(ui, nil)
 	var mu sync.Mutex
 	var last []Item
-	in.OnChange(func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
+	in.OnChange(func(f func()) { f() }, func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
 	qq := q("t")
 	qq.Title, qq.Client = "Deploy", "claude-code"
 	ch := ask(context.Background(), in, qq)
@@ -316,7 +415,7 @@ func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	ui.waitShown(t, "o")
 	attach := ipc.Question{ID: "o", AttachOnly: true}
 	ch2 := ask(context.Background(), in, attach)
-	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.focused) == 1 })
+	waitFor(t, func() bool { return waiters(in, "o") == 2 })
 	ui.answer("o", ipc.Answer{QuestionID: "o", Status: ipc.StatusAnswered})
 	for _, c := range []<-chan askResult{ch, ch2} {
 		if r := result(t, c); r.err != nil || r.a.Status != ipc.StatusAnswered {
@@ -325,19 +424,6 @@ func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	}
 	if ui.shows != 1 {
 		t.Errorf("%d windows", ui.shows)
-	}
-}
-
-func TestKeptAnswersAreBounded(t *testing.T) {
-	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	for i := range maxKept + 1 {
-		in.mu.Lock()
-		in.keepLocked(string(rune('a'+i%26))+ipc.NewID(), ipc.Answer{})
-		in.mu.Unlock()
-	}
-	if len(in.kept) != maxKept || len(in.keptOrder) != maxKept {
-		t.Errorf("kept %d / %d, want %d", len(in.kept), len(in.keptOrder), maxKept)
 	}
 }
 
@@ -378,5 +464,33 @@ func TestPlainPresenter(t *testing.T) {
 	ui.answer("p", ipc.Answer{QuestionID: "p", Status: ipc.StatusAnswered})
 	if r := result(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
+	}
+}
+
+// Tray updates that run late and out of order still leave the menu showing
+// the latest state: the list is read when the update runs.
+func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	var mu sync.Mutex
+	var queued []func()
+	var shown []Item
+	in.OnChange(func(f func()) { mu.Lock(); queued = append(queued, f); mu.Unlock() }, func(items []Item) { shown = items })
+	a := ask(context.Background(), in, q("a"))
+	ui.waitShown(t, "a")
+	ask(context.Background(), in, q("b"))
+	ui.waitShown(t, "b")
+	ui.answer("a", ipc.Answer{Status: ipc.StatusAnswered})
+	result(t, a)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(queued) < 3 {
+		t.Fatalf("%d updates queued", len(queued))
+	}
+	for i := len(queued) - 1; i >= 0; i-- { // the oldest runs last
+		queued[i]()
+	}
+	if len(shown) != 1 || shown[0].ID != "b" {
+		t.Errorf("the menu shows %+v, want only b", shown)
 	}
 }

@@ -17,12 +17,21 @@ import (
 // locked by another process), so the inbox calls them only through a
 // recorder, on the recorder's goroutine.
 type Persister interface {
-	SaveQuestion(q ipc.Question, askedAt time.Time) error
+	// SaveQuestionAs records q, whose callers ask as askID (q.ID but for
+	// a second window of an identical question).
+	SaveQuestionAs(q ipc.Question, askID string, askedAt time.Time) error
+	// SetKeptOpen records that the open question id stays open for a caller
+	// that comes back: after a crash it is shown again.
+	SetKeptOpen(id string, on bool) error
+	// LeftOpen lists the questions the last run left open.
+	LeftOpen() ([]store.Left, error)
 	SaveDraft(id string, d store.Draft) error
 	Draft(id string) (store.Draft, bool, error)
 	SaveAnswer(a ipc.Answer, at time.Time, delivered bool) error
 	MarkWithdrawn(id string, at time.Time) error
 	MarkDelivered(id string) error
+	// Undelivered returns the oldest answer nobody received of the
+	// questions asked as id; its QuestionID is the window's own id.
 	Undelivered(id string) (ipc.Answer, bool, error)
 	Close() error
 }
@@ -30,14 +39,16 @@ type Persister interface {
 // NoPersistence keeps nothing: the app without a database, and tests.
 type NoPersistence struct{}
 
-func (NoPersistence) SaveQuestion(ipc.Question, time.Time) error   { return nil }
-func (NoPersistence) SaveDraft(string, store.Draft) error          { return nil }
-func (NoPersistence) Draft(string) (store.Draft, bool, error)      { return store.Draft{}, false, nil }
-func (NoPersistence) SaveAnswer(ipc.Answer, time.Time, bool) error { return nil }
-func (NoPersistence) MarkWithdrawn(string, time.Time) error        { return nil }
-func (NoPersistence) MarkDelivered(string) error                   { return nil }
-func (NoPersistence) Undelivered(string) (ipc.Answer, bool, error) { return ipc.Answer{}, false, nil }
-func (NoPersistence) Close() error                                 { return nil }
+func (NoPersistence) SaveQuestionAs(ipc.Question, string, time.Time) error { return nil }
+func (NoPersistence) SetKeptOpen(string, bool) error                       { return nil }
+func (NoPersistence) LeftOpen() ([]store.Left, error)                      { return nil, nil }
+func (NoPersistence) SaveDraft(string, store.Draft) error                  { return nil }
+func (NoPersistence) Draft(string) (store.Draft, bool, error)              { return store.Draft{}, false, nil }
+func (NoPersistence) SaveAnswer(ipc.Answer, time.Time, bool) error         { return nil }
+func (NoPersistence) MarkWithdrawn(string, time.Time) error                { return nil }
+func (NoPersistence) MarkDelivered(string) error                           { return nil }
+func (NoPersistence) Undelivered(string) (ipc.Answer, bool, error)         { return ipc.Answer{}, false, nil }
+func (NoPersistence) Close() error                                         { return nil }
 
 // lookupTimeout bounds how long a new question waits for the database
 // before its window opens without a restored draft.
@@ -65,17 +76,17 @@ type recorder struct {
 }
 
 // newRecorder starts the recorder's goroutine, which first calls open
-// (store.Open blocks for seconds on a locked database) and then works
-// through the queue. When open fails the recorder logs it once and keeps
-// nothing.
-func newRecorder(open func() (Persister, error), log *slog.Logger) *recorder {
+// (store.Open blocks for seconds on a locked database), then opened with
+// the Persister it returned, and then works through the queue. When open
+// fails the recorder logs it once and keeps nothing (opened is not called).
+func newRecorder(open func() (Persister, error), log *slog.Logger, opened func(Persister)) *recorder {
 	r := &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		drafts: make(map[string]store.Draft)}
-	go r.run(open)
+	go r.run(open, opened)
 	return r
 }
 
-func (r *recorder) run(open func() (Persister, error)) {
+func (r *recorder) run(open func() (Persister, error), opened func(Persister)) {
 	defer close(r.done)
 	p, err := open()
 	r.mu.Lock()
@@ -84,7 +95,11 @@ func (r *recorder) run(open func() (Persister, error)) {
 		p = NoPersistence{}
 	}
 	r.p = p
+	off := r.off
 	r.mu.Unlock()
+	if !off && opened != nil {
+		opened(p)
+	}
 	for {
 		r.mu.Lock()
 		if len(r.queue) == 0 {
@@ -150,10 +165,10 @@ type found struct {
 	draft  *store.Draft // what the user had typed
 }
 
-// lookup returns the undelivered answer or the draft of question id, after
-// every write queued before it. It gives up, returning nothing, after
-// lookupTimeout or when ctx ends.
-func (r *recorder) lookup(ctx context.Context, id string) found {
+// lookup returns the undelivered answer of the questions asked as id or,
+// withDraft, the draft of question id, after every write queued before it.
+// It gives up, returning nothing, after lookupTimeout or when ctx ends.
+func (r *recorder) lookup(ctx context.Context, id string, withDraft bool) found {
 	r.mu.Lock()
 	off := r.off
 	r.mu.Unlock()
@@ -167,10 +182,12 @@ func (r *recorder) lookup(ctx context.Context, id string) found {
 		r.result("look up a kept answer", id, err)
 		if ok {
 			f.answer = &a
-		} else if d, ok, err := p.Draft(id); ok {
-			f.draft = &d
-		} else {
-			r.result("look up a draft", id, err)
+		} else if withDraft {
+			if d, ok, err := p.Draft(id); ok {
+				f.draft = &d
+			} else {
+				r.result("look up a draft", id, err)
+			}
 		}
 		ch <- f
 	})
@@ -236,9 +253,8 @@ func (r *recorder) close(wait time.Duration) {
 
 // openStore is the recorder's open for Run: the database at path, or
 // nothing when path is "" or opening fails (logged once, with the reason).
-// A corrupt file is moved aside by the store, which logs it. Questions the
-// previous run left open had no caller left when it ended: they are marked
-// withdrawn, their drafts kept for a caller that asks again.
+// A corrupt file is moved aside by the store, which logs it. (The inbox
+// then deals with the questions the previous run left open: Inbox.reopen.)
 func openStore(path string, log *slog.Logger) (Persister, error) {
 	if path == "" {
 		return nil, errors.New("persistence is off")
@@ -249,17 +265,7 @@ func openStore(path string, log *slog.Logger) (Persister, error) {
 			"path", path, "err", err, "locked", errors.Is(err, store.ErrLocked))
 		return nil, err
 	}
-	open, err := s.Open()
-	if err != nil {
-		log.Warn("persistence: listing the questions left open", "err", err)
-	}
-	now := time.Now()
-	for _, q := range open {
-		if err := s.MarkWithdrawn(q.ID, now); err != nil {
-			log.Warn("persistence: marking a question left open as withdrawn", "id", q.ID, "err", err)
-		}
-	}
-	log.Info("persistence is on", "path", path, "left_open", len(open))
+	log.Info("persistence is on", "path", path)
 	return s, nil
 }
 

@@ -48,9 +48,19 @@ func (f *fakeStore) log() []string {
 	return slices.Clone(f.calls)
 }
 
-func (f *fakeStore) SaveQuestion(q ipc.Question, _ time.Time) error {
+func (f *fakeStore) SaveQuestionAs(q ipc.Question, _ string, _ time.Time) error {
 	f.record("question %s", q.ID)
 	return nil
+}
+
+func (f *fakeStore) SetKeptOpen(id string, on bool) error {
+	f.record("kept open %s %v", id, on)
+	return nil
+}
+
+func (f *fakeStore) LeftOpen() ([]store.Left, error) {
+	f.record("read left open")
+	return nil, nil
 }
 
 func (f *fakeStore) SaveDraft(id string, d store.Draft) error {
@@ -310,3 +320,74 @@ func TestDatabasePath(t *testing.T) {
 }
 
 var discard = slog.New(slog.DiscardHandler)
+
+// A question kept open for its caller to come back (its wait ran out)
+// survives an app crash: the next run shows it again, with its draft, and
+// the caller coming back collects the answer with its caller data. The
+// question whose caller still waited is withdrawn, its draft kept.
+func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	open := func() (Persister, error) { return openStore(path, discard) }
+
+	ui := newFakeUI()
+	in := NewPersistentInbox(ui, nil, open)
+	kq := q("human")
+	kq.WaitMS = 10
+	kq.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
+	if r := result(t, ask(context.Background(), in, kq)); !errors.Is(r.err, ipc.ErrPending) {
+		t.Fatalf("first call: %v, want ErrPending", r.err)
+	}
+	ui.waitShown(t, "human")
+	ui.draft("human", store.Draft{Replies: []ipc.Reply{{Text: "half"}}})
+	go in.Ask(context.Background(), q("waiting"), func(ipc.Event) {})
+	ui.waitShown(t, "waiting")
+	in.Close(5 * time.Second) // what was written before the crash
+
+	ui = newFakeUI()
+	in = NewPersistentInbox(ui, nil, open)
+	defer in.Close(5 * time.Second)
+	ui.waitShown(t, "human")
+	if got := ui.restored["human"]; got == nil || got.Replies[0].Text != "half" {
+		t.Errorf("restored draft = %+v", got)
+	}
+	ch := ask(context.Background(), in, ipc.Question{ID: "human", AttachOnly: true})
+	waitFor(t, func() bool { return waiters(in, "human") == 1 })
+	ui.answer("human", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"A"}}}})
+	r := result(t, ch)
+	if r.err != nil || string(r.a.CallerData) != string(kq.CallerData) {
+		t.Fatalf("after the crash: %+v, %v", r.a, r.err)
+	}
+	if len(in.Items()) != 0 {
+		t.Errorf("open after the answer: %v (the question whose caller waited must be withdrawn)", in.Items())
+	}
+}
+
+// The answer of a second window, given while nobody waited, is found in
+// the database under the id its caller asks with.
+func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	open := func() (Persister, error) { return openStore(path, discard) }
+	ui := newFakeUI()
+	in := NewPersistentInbox(ui, nil, open)
+	first := ask(context.Background(), in, q("dup"))
+	ui.waitShown(t, "dup")
+	wq := q("dup")
+	wq.WaitMS = 10
+	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
+		t.Fatalf("second caller: %v", r.err)
+	}
+	second := <-ui.showCh
+	ui.answer(second, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "mine"}}})
+	ui.answer("dup", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "first"}}})
+	if r := result(t, first); r.a.Replies[0].Text != "first" {
+		t.Errorf("first caller got %+v", r.a)
+	}
+	in.Close(5 * time.Second)
+
+	in = NewPersistentInbox(newFakeUI(), nil, open)
+	defer in.Close(5 * time.Second)
+	r := result(t, ask(context.Background(), in, ipc.Question{ID: "dup", AttachOnly: true}))
+	if r.err != nil || r.a.Replies[0].Text != "mine" || r.a.QuestionID != "dup" {
+		t.Fatalf("coming back after the restart: %+v, %v", r.a, r.err)
+	}
+}

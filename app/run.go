@@ -117,9 +117,8 @@ func startTray(a fyne.App, inbox *Inbox, ui *windows, quit func(), log *slog.Log
 	}
 	desk.SetSystemTrayIcon(assets.Icon)
 	desk.SetSystemTrayMenu(trayMenu(nil, ui.Focus, quit))
-	inbox.OnChange(func(items []Item) {
-		ui.do(func() { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, quit)) })
-	})
+	// The menu is built from the inbox's state when the update runs.
+	inbox.OnChange(ui.do, func(items []Item) { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, quit)) })
 	return true
 }
 
