@@ -52,9 +52,7 @@ screenshot: build ## regenerate docs/screenshot.png under Xvfb
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_SCREENSHOT=$(CURDIR)/docs/screenshot.png \
 		scripts/xsession.sh $(GO) test -count=1 -run TestScreenshot -v ./e2e/
 
-FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzNormalizeInteractiveFeedback \
-	mcpshim:FuzzNormalizeAskHuman mcpshim:FuzzNormalizeUserInteract \
-	mcpshim:FuzzNormalizeAskUserQuestion mcpshim:FuzzNormalizeChoice imagepipe:FuzzProcess
+FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for 30 s

@@ -52,14 +52,8 @@ var askHuman = dialect{
 			"Result (JSON): status answered|pending|declined|expired, request_id, choice_id, choice_label. " +
 			"With callback_url (https) the outcome is also POSTed there.",
 		RawInputSchema: askHumanSchema,
-		Annotations: mcp.ToolAnnotation{
-			Title:           "Ask a human to choose",
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(false),
-			// callback_url makes it POST to a URL of the caller's choosing.
-			OpenWorldHint: mcp.ToBoolPtr(true),
-		},
+		// callback_url makes it POST to a URL of the caller's choosing.
+		Annotations: annotations("Ask a human to choose", true),
 	},
 	prepare: prepareAskHuman,
 }
@@ -73,7 +67,8 @@ var askHumanFields = []string{
 
 // humanChoice is one choice of an ask_human call.
 type humanChoice struct {
-	ID, Label string
+	ID    string `json:"id"`
+	Label string `json:"label"`
 }
 
 // humanRequest is what the shim remembers of one ask_human call: enough to
@@ -101,6 +96,9 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 		return prepared{}, err
 	}
 	req.askedAt = time.Now()
+	if q.CallerData, err = req.callerData(); err != nil {
+		return prepared{}, err
+	}
 	var ignored []string
 	for k := range args {
 		if !slices.Contains(askHumanFields, k) {
@@ -153,7 +151,7 @@ func pendingWait(env callEnv) time.Duration {
 
 // normalizeAskHuman applies seed 002's rules to the arguments of one call.
 // An error is an *ArgError naming the field and the limit. On success the
-// Question has a fresh ID (the request_id), Source "ask_human", KeepOpen,
+// Question has a fresh ID (the request_id), Source "ask_human",
 // one single-choice prompt whose options are the choice labels, and passes
 // Validate; Client is left for the caller.
 func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error) {
@@ -233,7 +231,6 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 		Context:        ctx,
 		Prompts:        []ipc.Prompt{p},
 		TimeoutSeconds: timeout,
-		KeepOpen:       true,
 	}
 	req.id = q.ID
 	return q, req, nil
@@ -467,6 +464,49 @@ func humanOutcome(a ipc.Answer, id string, req *humanRequest, now time.Time) (re
 	return res, true
 }
 
+// humanData is what the app keeps of a request with its question
+// (ipc.Question.CallerData, persisted) and returns with its outcome, so a
+// shim that did not ask it (the client restarted it) still maps the label
+// to its choice id, passes run_id, trace_id and metadata through and posts
+// the callback.
+type humanData struct {
+	Choices     []humanChoice  `json:"choices"`
+	RunID       string         `json:"run_id,omitempty"`
+	TraceID     string         `json:"trace_id,omitempty"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	CallbackURL string         `json:"callback_url,omitempty"`
+	AskedAt     time.Time      `json:"asked_at"`
+	TimeoutSecs int            `json:"timeout_seconds"`
+}
+
+// callerData is r as the question's CallerData; metadata that makes it
+// larger than ipc.MaxCallerDataBytes is the caller's error.
+func (r *humanRequest) callerData() (json.RawMessage, error) {
+	data, err := json.Marshal(humanData{Choices: r.choices, RunID: r.runID, TraceID: r.traceID, Metadata: r.metadata,
+		CallbackURL: r.callbackURL, AskedAt: r.askedAt, TimeoutSecs: int(r.timeout / time.Second)})
+	if err != nil { // metadata came from JSON: not reached
+		return nil, argErrorf("metadata", "cannot be encoded: %v", err)
+	}
+	if len(data) > ipc.MaxCallerDataBytes {
+		return nil, argErrorf("metadata", "too large: the request with its metadata must fit in %d bytes of JSON, got %d; pass a smaller object", ipc.MaxCallerDataBytes, len(data))
+	}
+	return data, nil
+}
+
+// requestOf rebuilds the request with id from the CallerData the app
+// returned; nil when there is none.
+func requestOf(id string, data json.RawMessage) *humanRequest {
+	if len(data) == 0 {
+		return nil
+	}
+	var d humanData
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil
+	}
+	return &humanRequest{id: id, choices: d.Choices, runID: d.RunID, traceID: d.TraceID, metadata: d.Metadata,
+		callbackURL: d.CallbackURL, askedAt: d.AskedAt, timeout: time.Duration(d.TimeoutSecs) * time.Second}
+}
+
 // idOf returns the id of the choice labelled label, or "" (also for a nil
 // request).
 func (r *humanRequest) idOf(label string) string {
@@ -490,14 +530,4 @@ func (r *humanRequest) passThrough(res *humanResult) {
 }
 
 // humanToolResult is res as a JSON text block and as structuredContent.
-func humanToolResult(res humanResult) *mcp.CallToolResult {
-	data, err := json.Marshal(res)
-	if err != nil { // metadata came from JSON: not reached
-		res.Metadata = nil
-		data, _ = json.Marshal(res)
-	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(data))},
-		StructuredContent: res,
-	}
-}
+func humanToolResult(res humanResult) *mcp.CallToolResult { return jsonToolResult(res, false) }

@@ -27,14 +27,8 @@ var askHumanResult = dialect{
 			"Waits up to wait_seconds, then returns the same result shape as ask_human: answered, declined, expired, or pending again. " +
 			"A choice is returned once; an unknown or already collected request_id is an error.",
 		RawInputSchema: askHumanResultSchema,
-		Annotations: mcp.ToolAnnotation{
-			Title:           "Get a human's choice",
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(false),
-			// It posts ask_human's callback_url when it learns the outcome.
-			OpenWorldHint: mcp.ToBoolPtr(true),
-		},
+		// It posts ask_human's callback_url when it learns the outcome.
+		Annotations: annotations("Get a human's choice", true),
 	},
 	prepare: prepareAskHumanResult,
 }
@@ -48,12 +42,18 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 	if err != nil {
 		return prepared{}, err
 	}
-	req := env.requests.get(id) // nil when another process asked
+	req := env.requests.get(id) // nil when another process asked (the shim was restarted)
 	return prepared{
 		question: ipc.Question{ID: id, Source: askHumanName, AttachOnly: true},
 		wait:     wait,
 		pending:  func() *mcp.CallToolResult { return humanPending(id, req) },
-		render:   func(a ipc.Answer) *mcp.CallToolResult { return settleHuman(a, id, req, env) },
+		render: func(a ipc.Answer) *mcp.CallToolResult {
+			r := req
+			if r == nil { // another process asked: the app returned what it kept
+				r = requestOf(id, a.CallerData)
+			}
+			return settleHuman(a, id, r, env)
+		},
 		fail: func(err error) *mcp.CallToolResult {
 			if errors.Is(err, &ipc.Error{Code: ipc.CodeNotFound}) {
 				env.requests.remove(id)

@@ -34,13 +34,7 @@ var askUserQuestion = dialect{
 			"Returns one line per question: \"User selected: A, B\", \"User answered: <their text>\" (an \"Other\" option or a question without options) " +
 			"or \"User declined to answer the question.\" (in the user's language). Wait for and use typed answers.",
 		RawInputSchema: askUserQuestionSchema,
-		Annotations: mcp.ToolAnnotation{
-			Title:           "Ask the user questions",
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(false),
-			OpenWorldHint:   mcp.ToBoolPtr(false),
-		},
+		Annotations:    annotations("Ask the user questions", false),
 	},
 	prepare: prepareAskUserQuestion,
 }

@@ -1,10 +1,8 @@
 package mcpshim
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -99,13 +97,7 @@ func choiceDialect(name, title string, schema []byte, kind choiceKind, descripti
 			Description:     description + choiceNote,
 			RawInputSchema:  schema,
 			RawOutputSchema: choiceOutputSchema,
-			Annotations: mcp.ToolAnnotation{
-				Title:           title,
-				ReadOnlyHint:    mcp.ToBoolPtr(true),
-				DestructiveHint: mcp.ToBoolPtr(false),
-				IdempotentHint:  mcp.ToBoolPtr(false),
-				OpenWorldHint:   mcp.ToBoolPtr(false),
-			},
+			Annotations:     annotations(title, false),
 		},
 		prepare: func(args map[string]any, env callEnv) (prepared, error) {
 			q, c, err := normalizeChoice(name, args)
@@ -594,16 +586,7 @@ func failChoice(err error, c choiceCall) *mcp.CallToolResult {
 
 // choiceToolResult is r as structuredContent and as a text block holding
 // the same JSON.
-func choiceToolResult(r choiceResult) *mcp.CallToolResult {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(r) // a struct of strings, bools and ints: never fails
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(strings.TrimSuffix(buf.String(), "\n"))},
-		StructuredContent: r,
-	}
-}
+func choiceToolResult(r choiceResult) *mcp.CallToolResult { return jsonToolResult(r, false) }
 
 // quoteList is "\"A\", \"B\"".
 func quoteList(labels []string) string {

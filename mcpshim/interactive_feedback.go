@@ -37,13 +37,7 @@ var interactiveFeedback = dialect{
 			"Returns the selected options and the user's typed reply (\"yes\"/\"no\" for question_type yesno); " +
 			"a dismissed or timed-out result is not an answer.",
 		RawInputSchema: interactiveFeedbackSchema,
-		Annotations: mcp.ToolAnnotation{
-			Title:           "Ask the user",
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(false),
-			OpenWorldHint:   mcp.ToBoolPtr(false),
-		},
+		Annotations:    annotations("Ask the user", false),
 	},
 	prepare: prepareInteractiveFeedback,
 }

@@ -1,6 +1,10 @@
 package mcpshim
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"feedback/ipc"
@@ -98,4 +102,37 @@ func ToolNames() []string {
 		names[i] = d.tool.Name
 	}
 	return names
+}
+
+// annotations are the hints every tool of the shim declares: asking the
+// user changes nothing (read-only, not destructive), and asking again asks
+// again (not idempotent). openWorld is set for a tool that reaches beyond
+// the user and the local app (ask_human's callback_url).
+func annotations(title string, openWorld bool) mcp.ToolAnnotation {
+	return mcp.ToolAnnotation{
+		Title:           title,
+		ReadOnlyHint:    mcp.ToBoolPtr(true),
+		DestructiveHint: mcp.ToBoolPtr(false),
+		IdempotentHint:  mcp.ToBoolPtr(false),
+		OpenWorldHint:   mcp.ToBoolPtr(openWorld),
+	}
+}
+
+// jsonToolResult is the result of the dialects that answer in JSON: v as
+// structuredContent and as one text block holding the same JSON (with <, >
+// and & as they are), for clients that read only the text. A v that cannot
+// be encoded (not reached: results are built from strings, numbers and
+// decoded JSON) is an isError text saying so.
+func jsonToolResult(v any, isError bool) *mcp.CallToolResult {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return mcp.NewToolResultError(fmt.Sprintf("The result could not be encoded as JSON (%v); this is a bug in the feedback MCP server. Ask the user in chat instead.", err))
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(strings.TrimSuffix(buf.String(), "\n"))},
+		StructuredContent: v,
+		IsError:           isError,
+	}
 }

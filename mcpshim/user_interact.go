@@ -2,7 +2,6 @@ package mcpshim
 
 import (
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -26,13 +25,7 @@ var userInteract = dialect{
 			"Use it when you need information only the user has. Leave answer empty. " +
 			"Result (JSON): {outcome: succeeded|failed, answer, error: {category: validation|io|unknown, message}}.",
 		RawInputSchema: userInteractSchema,
-		Annotations: mcp.ToolAnnotation{
-			Title:           "Ask the user (free text)",
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(false),
-			OpenWorldHint:   mcp.ToBoolPtr(false),
-		},
+		Annotations:    annotations("Ask the user (free text)", false),
 	},
 	prepare: prepareUserInteract,
 }
@@ -166,10 +159,5 @@ func userInteractFailure(err error) *mcp.CallToolResult {
 
 // interactToolResult is res as a JSON text block and as structuredContent.
 func interactToolResult(res interactResult, isError bool) *mcp.CallToolResult {
-	data, _ := json.Marshal(res) // strings only: never fails
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(data))},
-		StructuredContent: res,
-		IsError:           isError,
-	}
+	return jsonToolResult(res, isError)
 }
