@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,94 +18,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// fakeInbox behaves like the app's inbox for KeepOpen and AttachOnly
-// questions: a question stays open when its caller goes away, its answer is
-// then kept for the next ask with the same id, and an AttachOnly ask for an
-// id neither open nor kept fails with CodeNotFound.
-type fakeInbox struct {
-	mu    sync.Mutex
-	open  map[string]*fakeEntry
-	kept  map[string]ipc.Answer
-	asked chan ipc.Question // every question that opened a window
-	// auto, when set, answers each new question at once.
-	auto func(ipc.Question) ipc.Answer
-}
-
-type fakeEntry struct {
-	waiters int
-	done    chan struct{}
-	answer  ipc.Answer
-}
-
-func newFakeInbox() *fakeInbox {
-	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string]ipc.Answer{}, asked: make(chan ipc.Question, 16)}
-}
-
-func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
-	f.mu.Lock()
-	if a, ok := f.kept[q.ID]; ok {
-		delete(f.kept, q.ID)
-		f.mu.Unlock()
-		return a, nil
-	}
-	e := f.open[q.ID]
-	if e == nil {
-		if q.AttachOnly {
-			f.mu.Unlock()
-			return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
-		}
-		if f.auto != nil {
-			f.mu.Unlock()
-			f.asked <- q
-			a := f.auto(q)
-			a.QuestionID = q.ID
-			return a, nil
-		}
-		e = &fakeEntry{done: make(chan struct{})}
-		f.open[q.ID] = e
-		f.asked <- q
-	}
-	e.waiters++
-	f.mu.Unlock()
-	select {
-	case <-e.done:
-		return e.answer, nil
-	case <-ctx.Done():
-		f.mu.Lock()
-		e.waiters--
-		f.mu.Unlock()
-		return ipc.Answer{}, ctx.Err()
-	}
-}
-
-// answer ends the open question id with a, keeping a when nobody waits.
-func (f *fakeInbox) answer(t *testing.T, id string, a ipc.Answer) {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	e := f.open[id]
-	if e == nil {
-		t.Fatalf("question %s is not open", id)
-	}
-	delete(f.open, id)
-	a.QuestionID = id
-	e.answer = a
-	close(e.done)
-	if e.waiters == 0 {
-		f.kept[id] = a
-	}
-}
-
-// waiters returns how many callers wait on question id.
-func (f *fakeInbox) waiters(id string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if e := f.open[id]; e != nil {
-		return e.waiters
-	}
-	return 0
-}
 
 // jsonResult checks that res is one text block holding the same JSON object
 // as its structuredContent, and returns it decoded.
@@ -194,7 +106,7 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 	if !jsonEqual(got, want) {
 		t.Errorf("pending result = %v\nwant %v", got, want)
 	}
-	if !q.KeepOpen || q.TimeoutSeconds != 120 || q.Client != "shim-test" || q.Prompts[0].Markdown != `Release notes\: \*fast\*` || !q.Prompts[0].Options[0].Default {
+	if q.KeepOpen || q.WaitMS != 1000 || len(q.CallerData) == 0 || q.TimeoutSeconds != 120 || q.Client != "shim-test" || q.Prompts[0].Markdown != `Release notes\: \*fast\*` || !q.Prompts[0].Options[0].Default {
 		t.Errorf("question = %+v", q)
 	}
 	hook.none(t)
@@ -241,11 +153,7 @@ func TestE2EAskHumanResultWaits(t *testing.T) {
 	go func() {
 		done <- callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 10})
 	}()
-	for deadline := time.Now().Add(5 * time.Second); inbox.waiters(q.ID) == 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("ask_human_result never attached")
-		}
-	}
+	inbox.waitWaiters(t, q.ID, 1)
 	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Ship it"}}}})
 	if got := jsonResult(t, <-done); got["status"] != "answered" || got["choice_id"] != "yes" {
 		t.Errorf("answered while waiting: %v", got)
@@ -344,4 +252,68 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// The client restarts the shim between ask_human and ask_human_result: the
+// new shim, which did not ask, still returns the choice id, the
+// pass-through fields, and posts the callback (the app keeps them with the
+// question).
+func TestE2EAskHumanCollectedByARestartedShim(t *testing.T) {
+	inbox := newFakeInbox()
+	hook := newHookRecorder(t, http.StatusNoContent)
+	first := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
+	res := callNamed(t, first, "ask_human", humanArgs(t, map[string]any{"run_id": "run-9", "metadata": map[string]any{"k": "v"}, "callback_url": hook.srv.URL}))
+	q := <-inbox.asked
+	if got := jsonResult(t, res); got["status"] != "pending" {
+		t.Fatalf("result = %v", got)
+	}
+	first.Close()
+	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}})
+
+	second := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
+	res = callNamed(t, second, "ask_human_result", map[string]any{"request_id": q.ID})
+	got := jsonResult(t, res)
+	if got["status"] != "answered" || got["choice_id"] != "no" || got["run_id"] != "run-9" || !jsonEqual(got["metadata"], map[string]any{"k": "v"}) || got["message"] != nil {
+		t.Errorf("collected by the new shim: %v", got)
+	}
+	if body := hook.next(t); body["choice_id"] != "no" || body["request_id"] != q.ID {
+		t.Errorf("callback body = %v", body)
+	}
+}
+
+// An ask_human call the client cancels while it waits withdraws its window,
+// like any other question.
+func TestE2EAskHumanCancelledWithdraws(t *testing.T) {
+	inbox := newFakeInbox()
+	s := humanSettings()
+	s.PendingWaitSeconds = 60
+	c := startShim(t, Options{Connect: connectTo(inbox), Settings: s})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := callCtx(ctx, c, "ask_human", humanArgs(t, nil))
+		errc <- err
+	}()
+	q := <-inbox.asked
+	inbox.waitWaiters(t, q.ID, 1)
+	cancel()
+	select {
+	case id := <-inbox.withdrawn:
+		if id != q.ID {
+			t.Errorf("withdrawn %s, want %s", id, q.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled ask_human window was not withdrawn")
+	}
+	<-errc
+}
+
+// Metadata too large for the app to keep with the question is the
+// caller's error, naming the field and the limit.
+func TestE2EAskHumanMetadataTooLarge(t *testing.T) {
+	c := startShim(t, Options{Connect: connectTo(newFakeInbox()), Settings: humanSettings()})
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"metadata": map[string]any{"blob": strings.Repeat("x", ipc.MaxCallerDataBytes)}}))
+	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "metadata: too large") || !strings.Contains(text, fmt.Sprint(ipc.MaxCallerDataBytes)) {
+		t.Errorf("isError = %v, %q", res.IsError, text)
+	}
 }

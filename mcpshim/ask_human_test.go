@@ -48,7 +48,6 @@ func TestNormalizeAskHuman(t *testing.T) {
 		Context:        []ipc.Field{{Label: "Agent", Value: "deployer"}},
 		Prompts:        []ipc.Prompt{{Kind: ipc.KindChoice, Single: true, Markdown: humanNoContent, Options: opts("Ship it", "Hold")}},
 		TimeoutSeconds: 3600,
-		KeepOpen:       true,
 	}
 	with := func(f func(q *ipc.Question)) ipc.Question {
 		q := base

@@ -56,12 +56,16 @@
 // normalised question (stableQuestionID), so calling again with the same
 // arguments joins the same window, draft and attachments intact; once
 // answered the ID is free, and the same question asked later opens a new
-// window. The server holds such a window for up to an hour for the caller
-// to come back; an answer or dismissal given meanwhile is kept (64 at most,
-// for an hour) and returned at once, once, to the next call with that ID; a
-// countdown that ran out is not kept. Two calls with the same arguments
-// from the same client at once share one window. ask_human keeps its own
-// pending / ask_human_result protocol (the app keeps its window).
+// window. The app, not the shim, keeps such a window (the call asks it to
+// wait at most the client's wait, ipc.Question.WaitMS, and the app ends
+// the call "pending"): for an hour, or its countdown if longer, for the
+// caller to come back, across a restart of the shim (the client restarted
+// it) and of the app (it shows the window again); an outcome given
+// meanwhile, a countdown that ran out included, is kept by the app and
+// returned at once, once, to the next call with that ID. A call with the
+// same arguments made while another call still waits on the identical
+// question (another session) opens a window of its own. ask_human keeps
+// its own pending / ask_human_result protocol on the same rules.
 //
 // A call that carries a progressToken gets notifications/progress every
 // 10 s while it waits (Options.ProgressInterval): progress is the seconds
@@ -70,8 +74,8 @@
 // stopped, and mcp-go's queue drained, before the result is sent.
 //
 // A call the client cancels (notifications/cancelled, end of input)
-// withdraws its window, unless another call still waits on it; the end of
-// input withdraws the windows held for callers that may come back.
+// withdraws its window, unless another call still waits on it; a window
+// whose call already returned pending stays, for the caller to come back.
 //
 // # Faults
 //
@@ -196,9 +200,14 @@
 // isError result naming the field and the limit. Other arguments are
 // ignored.
 //
-// The question is KeepOpen and its countdown is timeout_seconds (default
-// 3600). The call waits Settings.PendingWaitSeconds; if the human has not
-// acted, it returns pending and the window stays open. ask_human_result
+// The question's countdown is timeout_seconds (default 3600). The call
+// waits Settings.PendingWaitSeconds; if the human has not acted, it returns
+// pending and the window stays open (a call cancelled before withdraws
+// it). The app keeps the choice ids, run_id, trace_id, metadata and
+// callback_url with the question (ipc.Question.CallerData, at most 64 KiB
+// of JSON: larger metadata is an isError result), so ask_human_result
+// renders the outcome in full from a restarted shim and after an app
+// crash too. ask_human_result
 // {request_id, wait_seconds 0..300 (default the pending wait)} attaches to
 // that window without opening one: it returns the outcome, or pending again.
 // The app hands an outcome out once; after that, or for an id it never

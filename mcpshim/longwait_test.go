@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/launch"
 	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -122,51 +123,6 @@ func TestStableQuestionID(t *testing.T) {
 	}
 }
 
-// fakeApp is an Asker that behaves like the app's inbox for one question
-// at a time: it counts asks and windows, and answers when told to.
-type fakeApp struct {
-	mu        sync.Mutex
-	asks      int
-	open      map[string]int // question id → callers waiting
-	windows   int            // windows opened
-	answer    chan ipc.Answer
-	withdrawn chan string
-}
-
-func newFakeApp() *fakeApp {
-	return &fakeApp{open: map[string]int{}, answer: make(chan ipc.Answer, 1), withdrawn: make(chan string, 8)}
-}
-
-func (f *fakeApp) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
-	f.mu.Lock()
-	f.asks++
-	if f.open[q.ID] == 0 {
-		f.windows++
-	}
-	f.open[q.ID]++
-	f.mu.Unlock()
-	onEvent(ipc.Event{Type: ipc.EventShown})
-	defer func() {
-		f.mu.Lock()
-		f.open[q.ID]--
-		f.mu.Unlock()
-	}()
-	select {
-	case a := <-f.answer:
-		a.QuestionID = q.ID
-		return a, nil
-	case <-ctx.Done():
-		f.withdrawn <- q.ID
-		return ipc.Answer{}, ctx.Err()
-	}
-}
-
-func (f *fakeApp) counts() (asks, windows int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.asks, f.windows
-}
-
 // callCtx calls tool with args under ctx.
 func callCtx(ctx context.Context, c *client.Client, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	req := mcp.CallToolRequest{}
@@ -175,10 +131,11 @@ func callCtx(ctx context.Context, c *client.Client, tool string, args map[string
 	return c.CallTool(ctx, req)
 }
 
-// The client's wait runs out: "call again", the window stays; the call
-// made again joins it (no second window) and gets the answer.
+// The client's wait runs out: "call again", the window stays (the app
+// keeps it); the call made again joins it (no second window) and gets the
+// answer.
 func TestCallAgainReattaches(t *testing.T) {
-	app := newFakeApp()
+	app := newFakeInbox()
 	s := settings.Default()
 	s.MaxWaitSeconds = 1
 	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
@@ -195,15 +152,19 @@ func TestCallAgainReattaches(t *testing.T) {
 	if sc["status"] != "pending" {
 		t.Errorf("structuredContent = %v", sc)
 	}
+	q := <-app.asked
+	if q.WaitMS != 1000 {
+		t.Errorf("the app was asked to wait %d ms, want the client's 1000", q.WaitMS)
+	}
 	select {
 	case id := <-app.withdrawn:
 		t.Fatalf("question %s withdrawn after a call-again result", id)
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() { done <- callTool(t, c, args) }()
-	time.Sleep(200 * time.Millisecond)
-	app.answer <- ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "go"}}}
+	app.waitWaiters(t, q.ID, 1)
+	app.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "go"}}})
 	res = <-done
 	if text := resultText(t, res); res.IsError || text != "User reply:\ngo" {
 		t.Errorf("second call: %q", text)
@@ -211,94 +172,112 @@ func TestCallAgainReattaches(t *testing.T) {
 	if id := structuredMap(t, res)["question_id"]; id != sc["question_id"] {
 		t.Errorf("question ids %v and %v differ", id, sc["question_id"])
 	}
-	if asks, windows := app.counts(); asks != 1 || windows != 1 {
-		t.Errorf("the app was asked %d times with %d windows; want 1 and 1", asks, windows)
+	if _, windows := app.counts(); windows != 1 {
+		t.Errorf("%d windows; want 1", windows)
 	}
 }
 
-// An answer given while nobody waits is kept and handed to the next call
-// with the same arguments, at once and once.
-func TestKeptAnswer(t *testing.T) {
-	app := newFakeApp()
+// An answer given while nobody waits is kept by the app and handed to the
+// next call with the same arguments, at once and once; the shim keeps no
+// copy, so a restarted shim (a new server) collects it just the same.
+func TestKeptAnswerReachesARestartedShim(t *testing.T) {
+	app := newFakeInbox()
 	s := settings.Default()
 	s.MaxWaitSeconds = 1
-	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
+	first := startShim(t, Options{Connect: connectTo(app), Settings: s})
 	args := map[string]any{"message": "Keep me"}
-	if res := callTool(t, c, args); resultText(t, res) != textPending {
+	if res := callTool(t, first, args); resultText(t, res) != textPending {
 		t.Fatalf("first call: %q", resultText(t, res))
 	}
-	app.answer <- ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}}
-	time.Sleep(100 * time.Millisecond) // the flight records it
+	q := <-app.asked
+	first.Close() // the client restarts the shim
+	app.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}})
+	second := startShim(t, Options{Connect: connectTo(app), Settings: s})
 	start := time.Now()
-	res := callTool(t, c, args)
-	if text := resultText(t, res); text != "User reply:\nlater" || time.Since(start) > 500*time.Millisecond {
+	res := callTool(t, second, args)
+	if text := resultText(t, res); text != "User reply:\nlater" || time.Since(start) > 900*time.Millisecond {
 		t.Errorf("second call after %v: %q", time.Since(start), text)
 	}
 	// Once: the next identical call asks afresh (a new window).
-	res = callTool(t, c, args)
+	res = callTool(t, second, args)
 	if resultText(t, res) != textPending {
 		t.Errorf("third call: %q", resultText(t, res))
 	}
-	if asks, windows := app.counts(); asks != 2 || windows != 2 {
-		t.Errorf("asks = %d, windows = %d; want 2 and 2", asks, windows)
+	if _, windows := app.counts(); windows != 2 {
+		t.Errorf("windows = %d; want 2", windows)
+	}
+}
+
+// Two sessions (two shims) asking the identical question at once get a
+// window each, and each its own answer.
+func TestTwoSessionsGetTwoWindows(t *testing.T) {
+	app := newFakeInbox()
+	a := startShim(t, Options{Connect: connectTo(app)})
+	b := startShim(t, Options{Connect: connectTo(app)})
+	args := map[string]any{"message": "Deploy?"}
+	ra, rb := make(chan *mcp.CallToolResult, 1), make(chan *mcp.CallToolResult, 1)
+	go func() { ra <- callTool(t, a, args) }()
+	qa := <-app.asked
+	go func() { rb <- callTool(t, b, args) }()
+	qb := <-app.asked
+	if qa.ID == qb.ID {
+		t.Fatalf("one window %s for two sessions", qa.ID)
+	}
+	app.answer(t, qa.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "yes"}}})
+	app.answer(t, qb.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "no"}}})
+	if got := resultText(t, <-ra); got != "User reply:\nyes" {
+		t.Errorf("first session: %q", got)
+	}
+	if got := resultText(t, <-rb); got != "User reply:\nno" {
+		t.Errorf("second session: %q", got)
 	}
 }
 
 // A cancelled call withdraws its window at once, even when an earlier call
 // of the same question had returned "call again".
 func TestCancelWithdraws(t *testing.T) {
-	app := newFakeApp()
-	c := startShim(t, Options{Connect: connectTo(app)})
+	app := newFakeInbox()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
+	args := map[string]any{"question": "Name?"}
+	if res := callNamed(t, c, "ask_text", args); res.IsError {
+		t.Fatalf("first call: %q", resultText(t, res))
+	}
+	q := <-app.asked
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		_, err := callCtx(ctx, c, "ask_text", map[string]any{"question": "Name?"})
+		_, err := callCtx(ctx, c, "ask_text", args)
 		errc <- err
 	}()
-	time.Sleep(200 * time.Millisecond)
+	app.waitWaiters(t, q.ID, 1)
 	cancel()
 	select {
-	case <-app.withdrawn:
-	case <-time.After(time.Second):
-		t.Fatal("the question was not withdrawn within 1 s of the cancel")
+	case id := <-app.withdrawn:
+		if id != q.ID {
+			t.Errorf("withdrawn %s, want %s", id, q.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the question was not withdrawn after the cancel")
 	}
 	if err := <-errc; err == nil {
 		t.Error("the cancelled call returned no error")
 	}
 }
 
-// The server's end (the client exits) withdraws a window held for a
-// caller that may come back.
-func TestExitWithdrawsHeld(t *testing.T) {
-	app := newFakeApp()
-	s := settings.Default()
-	s.MaxWaitSeconds = 1
-	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
-	if res := callTool(t, c, map[string]any{"message": "held"}); resultText(t, res) != textPending {
-		t.Fatalf("call: %q", resultText(t, res))
-	}
+// The client exits while a call waits: the question is withdrawn.
+func TestExitWithdrawsWaiting(t *testing.T) {
+	app := newFakeInbox()
+	c := startShim(t, Options{Connect: connectTo(app)})
+	go callCtx(context.Background(), c, "interactive_feedback", map[string]any{"message": "waiting"})
+	q := <-app.asked
+	app.waitWaiters(t, q.ID, 1)
 	c.Close()
 	select {
 	case <-app.withdrawn:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the held question was not withdrawn when the client went away")
-	}
-}
-
-// The window is held only holdLimit for a caller that does not come back.
-func TestHoldLimit(t *testing.T) {
-	old := holdLimit
-	holdLimit = 300 * time.Millisecond
-	t.Cleanup(func() { holdLimit = old })
-	app := newFakeApp()
-	s := settings.Default()
-	s.MaxWaitSeconds = 1
-	c := startShim(t, Options{Connect: connectTo(app), Settings: s})
-	callTool(t, c, map[string]any{"message": "abandoned"})
-	select {
-	case <-app.withdrawn:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the abandoned question was not withdrawn after holdLimit")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiting question was not withdrawn when the client went away")
 	}
 }
 
@@ -324,13 +303,13 @@ func (g *goneApp) Ask(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (i
 }
 
 func fastRestarts(t *testing.T) {
-	old := restartBackoff
-	restartBackoff = []time.Duration{time.Millisecond}
-	t.Cleanup(func() { restartBackoff = old })
+	old := launch.RestartBackoff
+	launch.RestartBackoff = []time.Duration{time.Millisecond}
+	t.Cleanup(func() { launch.RestartBackoff = old })
 }
 
 // The app dies mid-question: the shim reconnects (which restarts it) and
-// asks the same question, same ID, up to maxRestarts times.
+// asks the same question, same ID, up to launch.MaxRestarts times.
 func TestRestartAfterAppGone(t *testing.T) {
 	fastRestarts(t)
 	for _, tc := range []struct {
@@ -339,8 +318,8 @@ func TestRestartAfterAppGone(t *testing.T) {
 		answer bool
 	}{
 		{"once", 1, true},
-		{"up to the limit", maxRestarts, true},
-		{"beyond the limit", maxRestarts + 1, false},
+		{"up to the limit", launch.MaxRestarts, true},
+		{"beyond the limit", launch.MaxRestarts + 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := &goneApp{n: tc.gone, ids: make(chan string, 10)}
@@ -358,7 +337,7 @@ func TestRestartAfterAppGone(t *testing.T) {
 			for id := range g.ids {
 				ids = append(ids, id)
 			}
-			want := min(tc.gone+1, maxRestarts+1)
+			want := min(tc.gone+1, launch.MaxRestarts+1)
 			if len(ids) != want || int(g.connects.Load()) != want {
 				t.Errorf("asked %d times with %d connects, want %d", len(ids), g.connects.Load(), want)
 			}
@@ -385,10 +364,12 @@ func TestProgressHeartbeat(t *testing.T) {
 	old := progressInterval
 	progressInterval = 100 * time.Millisecond
 	t.Cleanup(func() { progressInterval = old })
+	// The user answers once two heartbeats have reached the client.
+	twoBeats := make(chan struct{})
 	app := askFunc(func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
 		onEvent(ipc.Event{Type: ipc.EventShown})
 		select {
-		case <-time.After(550 * time.Millisecond):
+		case <-twoBeats:
 			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
 		case <-ctx.Done():
 			return ipc.Answer{}, ctx.Err()
@@ -407,6 +388,9 @@ func TestProgressHeartbeat(t *testing.T) {
 		}
 		if p, ok := n.Params.AdditionalFields["progress"].(float64); ok {
 			pl.progress = append(pl.progress, p)
+			if len(pl.progress) == 2 {
+				close(twoBeats)
+			}
 		}
 		if m, ok := n.Params.AdditionalFields["message"].(string); ok {
 			pl.messages = append(pl.messages, m)
@@ -428,7 +412,9 @@ func TestProgressHeartbeat(t *testing.T) {
 	if err != nil || resultText(t, res) != "User reply:\nok" {
 		t.Fatalf("call: %v %v", res, err)
 	}
-	time.Sleep(300 * time.Millisecond) // anything late would arrive now
+	// This sleep proves a negative: a progress sent after the result would
+	// arrive within it (three heartbeat intervals).
+	time.Sleep(300 * time.Millisecond)
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	if len(pl.progress) < 2 {
@@ -453,6 +439,8 @@ func TestNoProgressWithoutToken(t *testing.T) {
 	progressInterval = 50 * time.Millisecond
 	t.Cleanup(func() { progressInterval = old })
 	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		// Not synchronisation: the user takes six heartbeat intervals, in
+		// which no progress may be sent.
 		time.Sleep(300 * time.Millisecond)
 		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered}, nil
 	})

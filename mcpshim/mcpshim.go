@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/launch"
 	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -105,17 +106,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
 	)
 	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval}
-	base, stop := context.WithCancel(context.Background())
-	h.stop = stop
-	h.flights = newFlights(base, h.log, func(ctx context.Context, q ipc.Question, f *flight) (ipc.Answer, error) {
-		log := h.log.With("tool", q.Source, "question", q.ID)
-		return h.runAsk(ctx, q, func(e ipc.Event) {
-			log.Debug("event", "type", e.Type)
-			if e.Type == ipc.EventShown {
-				f.shownAt.CompareAndSwap(0, time.Now().UnixNano())
-			}
-		}, log)
-	})
+	h.base, h.stop = context.WithCancel(context.Background())
 	h.env = callEnv{
 		settings: opts.Settings,
 		requests: newRequestStore(),
@@ -191,8 +182,8 @@ func ServeStdio(ctx context.Context, opts Options, in io.Reader, out io.Writer) 
 		return context.WithValue(ctx, streamKey{}, stream)
 	})(stdio)
 	err = stdio.Listen(ctx, stream.reader(in), stream)
-	h.stop() // withdraws the questions still open: their client is gone
-	if !h.flights.wait(5 * time.Second) {
+	h.stop() // withdraws the questions still being waited for: their client is gone
+	if !h.waitAsks(5 * time.Second) {
 		log.Warn("questions still being withdrawn at exit")
 	}
 	h.waitWebhooks(webhookTimeout + time.Second)
@@ -212,8 +203,9 @@ type handler struct {
 	connect        func(ctx context.Context) (Asker, error)
 	log            *slog.Logger
 	env            callEnv
-	flights        *flights
-	stop           context.CancelFunc // ends every flight
+	base           context.Context    // ends, with every ask, when the server stops
+	stop           context.CancelFunc // ends base
+	asks           sync.WaitGroup     // asks of the app in progress
 	progressEvery  time.Duration      // 0: progressInterval
 	webhookMu      sync.Mutex         // guards webhooksClosed and the Add of webhooks
 	webhooksClosed bool               // waitWebhooks has begun: later posts are not counted
@@ -258,19 +250,6 @@ type call struct {
 	elicitation bool              // the client declared form elicitation
 }
 
-// connectError is a failure to reach or start the app before anything was
-// asked: the no-GUI fallback applies.
-type connectError struct{ err error }
-
-func (e *connectError) Error() string { return e.err.Error() }
-func (e *connectError) Unwrap() error { return e.err }
-
-// maxRestarts bounds how often one question restarts an app that went away
-// while it was open; restartBackoff[i] is the pause before restart i+1.
-const maxRestarts = 3
-
-var restartBackoff = []time.Duration{250 * time.Millisecond, time.Second, 2 * time.Second}
-
 // ask delivers a prepared question and renders the outcome. Failures the
 // agent must know about are tool results with isError set; a cancelled ctx
 // returns ctx.Err().
@@ -299,54 +278,24 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 		wait = min(wait, p.wait)
 	}
 	log.Info("asking", "client", c.client, "wait", wait, "progress", c.token != nil)
-	if q.KeepOpen || q.AttachOnly {
-		return h.askDirect(ctx, c, wait, log)
-	}
-	return h.askFlight(ctx, c, wait, log)
+	return h.askApp(ctx, c, wait, log)
 }
 
-// askFlight asks through the server's flight of q.ID: the window outlives
-// a call that runs out of its client's wait, and the next call with the
-// same ID joins it (or collects the outcome kept for it).
-func (h *handler) askFlight(ctx context.Context, c call, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
-	start := time.Now()
-	f, kept := h.flights.join(c.p.question)
-	if kept != nil {
-		return h.outcome(ctx, c, *kept, nil, start, wait, log)
-	}
-	hb := startHeartbeat(ctx, h.progressEvery, c.token, f.shown, log)
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-f.done:
-		hb.stop()
-		return h.outcome(ctx, c, f.answer, f.err, start, wait, log)
-	case <-ctx.Done():
-		h.flights.leave(f, true)
-		hb.stop()
-		log.Info("call cancelled by the client", "err", ctx.Err())
-		return nil, ctx.Err()
-	case <-timer.C:
-	}
-	select {
-	case <-f.done: // it came in as the wait ran out
-		hb.stop()
-		return h.outcome(ctx, c, f.answer, f.err, start, wait, log)
-	default:
-	}
-	h.flights.leave(f, false)
-	hb.stop()
-	log.Info("not answered within the client's wait: call again", "waited", wait)
-	return c.pending(), nil
-}
-
-// askDirect asks once, for the dialects whose questions the app keeps
-// (KeepOpen, AttachOnly): when the wait runs out the call returns pending
-// and the app keeps the window and the answer.
-func (h *handler) askDirect(ctx context.Context, c call, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
-	start := time.Now()
-	askCtx, cancel := context.WithTimeout(ctx, wait)
+// askApp asks the app, which waits for the answer at most wait for this
+// call (ipc.Question.WaitMS): then the call returns the dialect's "call
+// again" result, and the app keeps the window open, and its answer, for
+// the call made again with the same ID, from this process or from a new
+// one (the client restarted the shim). A call the client cancels withdraws
+// the question once nobody else waits for it. The shim keeps no answers.
+func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
+	h.asks.Add(1)
+	defer h.asks.Done()
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer context.AfterFunc(h.base, cancel)()
+	start := time.Now()
+	q := c.p.question
+	q.WaitMS = max(wait.Milliseconds(), 1)
 	var shownAt atomic.Int64
 	onEvent := func(e ipc.Event) {
 		log.Debug("event", "type", e.Type)
@@ -361,13 +310,27 @@ func (h *handler) askDirect(ctx context.Context, c call, wait time.Duration, log
 		return "", time.Time{}
 	}
 	hb := startHeartbeat(ctx, h.progressEvery, c.token, shown, log)
-	a, err := h.runAsk(askCtx, c.p.question, onEvent, log)
+	connect := func(ctx context.Context) (launch.Asker, error) { return h.connect(ctx) }
+	a, err := launch.AskRestarting(ctx, connect, q, onEvent, log)
 	hb.stop()
-	if err != nil && ctx.Err() == nil && askCtx.Err() != nil {
-		log.Info("no answer yet: pending", "waited", wait)
+	if errors.Is(err, ipc.ErrPending) && ctx.Err() == nil {
+		log.Info("not answered within the client's wait: call again; the app keeps the window open", "waited", wait)
 		return c.pending(), nil
 	}
 	return h.outcome(ctx, c, a, err, start, wait, log)
+}
+
+// waitAsks waits, at most d, for the asks in progress to end (they end
+// when the server stops).
+func (h *handler) waitAsks(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { h.asks.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
 }
 
 // outcome renders what an ask came to: the answer, or the failure (the
@@ -390,7 +353,7 @@ func (h *handler) outcome(ctx context.Context, c call, a ipc.Answer, err error, 
 		log.Info("call cancelled by the client", "err", ctx.Err())
 		return nil, ctx.Err()
 	}
-	var ce *connectError
+	var ce *launch.NotReachedError
 	if !q.AttachOnly && (errors.As(err, &ce) || errors.Is(err, &ipc.Error{Code: ipc.CodeNoDisplay})) {
 		return h.noGUI(ctx, c, err, wait-time.Since(start), log)
 	}
@@ -438,61 +401,6 @@ func (c call) pending() *mcp.CallToolResult {
 		return c.p.pending()
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("The user has not answered yet; the question is still open in the feedback window. This is not an answer. Call %s again with the same arguments to keep waiting.", c.tool))
-}
-
-// runAsk connects to the app and asks q. When the app goes away while the
-// question is open (ipc.ErrAppGone), it restarts the app (Connect starts
-// it) and asks the same question again, same ID, at most maxRestarts
-// times, pausing restartBackoff between. A failure to reach the app before
-// anything was asked is a *connectError.
-func (h *handler) runAsk(ctx context.Context, q ipc.Question, onEvent func(ipc.Event), log *slog.Logger) (ipc.Answer, error) {
-	var last error
-	for attempt := 0; attempt <= maxRestarts; attempt++ {
-		if attempt > 0 {
-			pause := restartBackoff[min(attempt-1, len(restartBackoff)-1)]
-			log.Warn("the feedback app went away while the question was open: restarting it and asking again",
-				"attempt", attempt, "of", maxRestarts, "pause", pause, "err", last)
-			if !sleepCtx(ctx, pause) {
-				return ipc.Answer{}, ctx.Err()
-			}
-		}
-		asker, err := h.connect(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ipc.Answer{}, ctx.Err()
-			}
-			if attempt == 0 {
-				return ipc.Answer{}, &connectError{err}
-			}
-			last = fmt.Errorf("restarting the feedback app: %w", err)
-			continue
-		}
-		a, err := asker.Ask(ctx, q, onEvent)
-		if cl, ok := asker.(io.Closer); ok {
-			cl.Close()
-		}
-		if err == nil || ctx.Err() != nil || !errors.Is(err, ipc.ErrAppGone) {
-			if err == nil && attempt > 0 {
-				log.Info("answered after restarting the feedback app", "restarts", attempt)
-			}
-			return a, err
-		}
-		last = err
-	}
-	log.Error("the feedback app keeps going away: giving up", "restarts", maxRestarts, "err", last)
-	return ipc.Answer{}, last
-}
-
-// sleepCtx pauses for d; false when ctx ended first.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // noGUI asks without the app, which cannot show the question (cause): in

@@ -43,8 +43,8 @@ type callEnv struct {
 }
 
 // questionID is the stable ID of q asked through tool by this call's
-// client (see stableQuestionID). Dialects whose questions are not KeepOpen
-// use it, so that a call made again joins the window still open.
+// client (see stableQuestionID). Dialects that answer "call again" use it,
+// so that a call made again joins the window still open.
 func (e callEnv) questionID(tool string, q ipc.Question) string {
 	return stableQuestionID(tool, e.client, q)
 }
@@ -68,9 +68,9 @@ type prepared struct {
 	// client's wait profile does (clientWait).
 	wait time.Duration
 	// pending is the "not answered yet — call again" result, returned when
-	// the wait runs out while the window stays open: a KeepOpen question
-	// is kept by the app, any other by the server's flight of its ID, which
-	// the call made again joins. nil uses a generic text.
+	// the wait runs out while the window stays open: the app keeps it, and
+	// its answer, for the call made again with the same ID. nil uses a
+	// generic text.
 	pending func() *mcp.CallToolResult
 	// chat, when set, is the result when the app cannot show the question
 	// and the client offers no form (or its form failed): the question and

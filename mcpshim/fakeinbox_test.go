@@ -1,0 +1,199 @@
+package mcpshim
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"feedback/ipc"
+)
+
+// fakeInbox is an Asker that follows the app's inbox rules (app.Inbox), so
+// the shim is tested against the contract it relies on:
+//   - a caller whose WaitMS runs out gets ipc.ErrPending (with the
+//     question's CallerData) and the question stays open;
+//   - a caller asking with the id of an open question nobody waits for
+//     attaches to it; one asking while another caller waits on the same id
+//     opens a second window; an AttachOnly ask attaches to any window of
+//     its id, or collects its kept answer, or fails with CodeNotFound;
+//   - the last caller to go away (ctx) withdraws the question, unless it is
+//     KeepOpen;
+//   - an answer nobody waits for is kept for the next ask with the id, once.
+type fakeInbox struct {
+	mu      sync.Mutex
+	open    map[string]*fakeEntry // by window id
+	kept    map[string][]ipc.Answer
+	asks    int
+	windows int
+	// asked receives every question that opened a window (its window id).
+	asked chan ipc.Question
+	// withdrawn receives the window id of every question withdrawn.
+	withdrawn chan string
+	// changed is closed and replaced whenever a caller arrives or leaves.
+	changed chan struct{}
+	// auto, when set, answers each new question at once.
+	auto func(ipc.Question) ipc.Answer
+}
+
+type fakeEntry struct {
+	q       ipc.Question
+	askID   string
+	waiters int
+	done    chan struct{}
+	answer  ipc.Answer
+}
+
+func newFakeInbox() *fakeInbox {
+	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string][]ipc.Answer{},
+		asked: make(chan ipc.Question, 64), withdrawn: make(chan string, 64), changed: make(chan struct{})}
+}
+
+func (f *fakeInbox) changedLocked() {
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+	f.mu.Lock()
+	f.asks++
+	if k := f.kept[q.ID]; len(k) > 0 {
+		a := k[0]
+		f.kept[q.ID] = k[1:]
+		f.mu.Unlock()
+		a.QuestionID = q.ID
+		return a, nil
+	}
+	var e *fakeEntry
+	for _, o := range f.open {
+		if o.askID == q.ID && (o.waiters == 0 || q.AttachOnly) {
+			e = o
+			break
+		}
+	}
+	if e == nil {
+		if q.AttachOnly {
+			f.mu.Unlock()
+			return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
+		}
+		if f.auto != nil {
+			f.windows++
+			f.mu.Unlock()
+			f.asked <- q
+			a := f.auto(q)
+			a.QuestionID = q.ID
+			return a, nil
+		}
+		wq := q
+		if _, taken := f.open[q.ID]; taken {
+			wq.ID = fmt.Sprintf("%s#%d", q.ID, f.windows)
+		}
+		e = &fakeEntry{q: wq, askID: q.ID, done: make(chan struct{})}
+		f.open[wq.ID] = e
+		f.windows++
+		f.asked <- wq
+	}
+	e.waiters++
+	f.changedLocked()
+	f.mu.Unlock()
+	if onEvent != nil {
+		onEvent(ipc.Event{Type: ipc.EventShown})
+	}
+	var waitC <-chan time.Time
+	if q.WaitMS > 0 {
+		t := time.NewTimer(time.Duration(q.WaitMS) * time.Millisecond)
+		defer t.Stop()
+		waitC = t.C
+	}
+	select {
+	case <-e.done:
+		a := e.answer
+		a.QuestionID = q.ID
+		return a, nil
+	case <-waitC:
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		select {
+		case <-e.done:
+			a := e.answer
+			a.QuestionID = q.ID
+			return a, nil
+		default:
+		}
+		e.waiters--
+		f.changedLocked()
+		return ipc.Answer{QuestionID: q.ID, CallerData: e.q.CallerData}, ipc.ErrPending
+	case <-ctx.Done():
+		f.mu.Lock()
+		e.waiters--
+		f.changedLocked()
+		withdraw := e.waiters == 0 && f.open[e.q.ID] == e && !e.q.KeepOpen
+		if withdraw {
+			delete(f.open, e.q.ID)
+		}
+		f.mu.Unlock()
+		if withdraw {
+			f.withdrawn <- e.q.ID
+		}
+		return ipc.Answer{}, ctx.Err()
+	}
+}
+
+// answer ends the open question (window id) with a, keeping a when nobody
+// waits.
+func (f *fakeInbox) answer(t *testing.T, id string, a ipc.Answer) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e := f.open[id]
+	if e == nil {
+		t.Fatalf("question %s is not open", id)
+	}
+	delete(f.open, id)
+	a.QuestionID = id
+	a.CallerData = e.q.CallerData
+	e.answer = a
+	close(e.done)
+	if e.waiters == 0 {
+		f.kept[e.askID] = append(f.kept[e.askID], a)
+	}
+}
+
+// waiters returns how many callers wait on window id.
+func (f *fakeInbox) waiters(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e := f.open[id]; e != nil {
+		return e.waiters
+	}
+	return 0
+}
+
+// waitWaiters waits until n callers wait on window id.
+func (f *fakeInbox) waitWaiters(t *testing.T, id string, n int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		f.mu.Lock()
+		got, ch := 0, f.changed
+		if e := f.open[id]; e != nil {
+			got = e.waiters
+		}
+		f.mu.Unlock()
+		if got == n {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("%d callers wait on %s, want %d", got, id, n)
+		}
+	}
+}
+
+func (f *fakeInbox) counts() (asks, windows int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.asks, f.windows
+}
