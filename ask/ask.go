@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"feedback/ipc"
+	"feedback/launch"
 )
 
 // Exit codes.
@@ -29,15 +30,15 @@ const (
 )
 
 // Asker delivers a question; *ipc.Client is one.
-type Asker interface {
-	Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
-}
+type Asker = launch.Asker
 
 // Env is what Run reads and writes.
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Connect reaches the app, starting it when needed.
+	// Connect reaches the app, starting it when needed; it is called again
+	// to restart the app when it went away while the question was open. An
+	// Asker that is also an io.Closer is closed when its Ask returns.
 	Connect func(ctx context.Context) (Asker, error)
 	// NewID returns a fresh question id.
 	NewID func() string
@@ -101,15 +102,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return ExitFailed
 	}
 
-	app, err := env.Connect(ctx)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "feedback ask:", err)
-		return ExitFailed
-	}
-	if c, ok := app.(io.Closer); ok {
-		defer c.Close()
-	}
-	a, err := app.Ask(ctx, q, nil)
+	// Like the shim: when the app crashes while the question is open, it is
+	// started again and asked the same question (its draft restored).
+	a, err := launch.AskRestarting(ctx, env.Connect, q, nil, nil)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("interrupted")

@@ -7,8 +7,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"feedback/ipc"
+	"feedback/launch"
 )
 
 type fakeApp struct {
@@ -101,5 +103,42 @@ func TestAppUnreachable(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "no display") {
 		t.Errorf("stderr = %q", errOut.String())
+	}
+}
+
+// goneOnce fails its first ask as an app that crashed, then answers.
+type goneOnce struct {
+	asks, connects int
+	ids            []string
+}
+
+func (g *goneOnce) Ask(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	g.asks++
+	g.ids = append(g.ids, q.ID)
+	if g.asks == 1 {
+		return ipc.Answer{}, ipc.ErrAppGone
+	}
+	return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "after the crash"}}}, nil
+}
+
+// The app crashes while the question is open: feedback ask starts it again
+// (connects again) and asks the same question, as the shim does.
+func TestRestartsACrashedApp(t *testing.T) {
+	old := launch.RestartBackoff
+	launch.RestartBackoff = []time.Duration{time.Millisecond}
+	t.Cleanup(func() { launch.RestartBackoff = old })
+	g := &goneOnce{}
+	var out, errOut bytes.Buffer
+	env := Env{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		Connect: func(context.Context) (Asker, error) { g.connects++; return g, nil },
+		NewID:   func() string { return "id1" },
+	}
+	code := Run(context.Background(), []string{"Still there?"}, env)
+	if code != ExitAnswered || out.String() != "after the crash\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	if g.connects != 2 || !reflect.DeepEqual(g.ids, []string{"id1", "id1"}) {
+		t.Errorf("connects %d, asked %v; want 2 connects and the same id twice", g.connects, g.ids)
 	}
 }
