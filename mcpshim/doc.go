@@ -24,7 +24,8 @@
 // app cannot serve (the app is not reachable, or refuses the question with an
 // ipc.Error whose code is kept in the text), because the agent must see it.
 // A call cancelled by the client (notifications/cancelled, end of input)
-// returns the context's error and no result. Dialects with their own failure
+// returns the context's error and no result, and the client gets no
+// response for it (the stdio stream drops the one mcp-go writes). Dialects with their own failure
 // shape say so below: interactive_feedback returns Settings.ResubmitPrompt,
 // user_interact its envelope.
 //
@@ -70,8 +71,9 @@
 // A call that carries a progressToken gets notifications/progress every
 // 10 s while it waits (Options.ProgressInterval): progress is the seconds
 // waited, message "waiting for the user — window open 40 s" (or "form
-// open", or "waiting for the feedback window to open"). The heartbeat is
-// stopped, and mcp-go's queue drained, before the result is sent.
+// open", or "waiting for the feedback window to open"). Progress is written
+// through the stdio stream at once, and the heartbeat is stopped before the
+// result is returned: no progress follows the result on the wire.
 //
 // A call the client cancels (notifications/cancelled, end of input)
 // withdraws its window, unless another call still waits on it; a window
@@ -268,4 +270,11 @@
 // again with the same arguments (the output schema has no pending status).
 // via is "window", "elicitation" or "chat"; fallback "none", "elicitation"
 // or "chat".
+//
+// Options of ask_choice and ask_multi_select are labels or {label,
+// description} objects (text and value alias label); answers carry the
+// label. ask_confirm submitted without choosing answers its default
+// ("answered", with a message saying the recommended answer stands), and
+// is declined without one. ask_text's default is prefilled in the reply
+// box (ipc.Prompt.Prefill): submitted unchanged it is the answer.
 package mcpshim
