@@ -143,8 +143,17 @@ func normalizeInteractiveFeedback(args map[string]any) (ipc.Question, feedbackMe
 	if p.Options, err = feedbackOptions(args); err != nil {
 		return ipc.Question{}, m, err
 	}
-	if qt, ok := args["question_type"].(string); ok && strings.EqualFold(strings.TrimSpace(qt), "yesno") {
+	// question_type: "yesno", or absent / null / blank for the reply box.
+	// Anything else is the caller's error (the seed ignored it silently).
+	qt, _, err := readString(args, "question_type", strArg{trim: true})
+	if err != nil {
+		return ipc.Question{}, m, argErrorf("question_type", `must be the string "yesno" or omitted (null), got %s`, jsonType(args["question_type"]))
+	}
+	switch {
+	case strings.EqualFold(qt, "yesno"):
 		p.Kind = ipc.KindYesNo
+	case qt != "":
+		return ipc.Question{}, m, argErrorf("question_type", `%q is not a known value; use "yesno" (Yes/No buttons) or omit it (the reply box)`, qt)
 	}
 	if p.Header, _, err = readString(args, "header_label", strArg{trim: true, max: maxHeaderRunes, clamp: true}); err != nil {
 		return ipc.Question{}, m, err

@@ -152,9 +152,11 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 		// question_type
 		{name: "yesno", args: s(`{"message":"m","question_type":"yesno"}`), want: question(ipc.Prompt{Markdown: "m", Kind: ipc.KindYesNo})},
 		{name: "yesno any case", args: s(`{"message":"m","question_type":" YesNo "}`), want: question(ipc.Prompt{Markdown: "m", Kind: ipc.KindYesNo})},
-		{name: "unknown question_type", args: s(`{"message":"m","question_type":"rating"}`), want: question(ipc.Prompt{Markdown: "m"})},
+		{name: "unknown question_type", args: s(`{"message":"m","question_type":"rating"}`), wantErr: `question_type: "rating" is not a known value; use "yesno"`},
 		{name: "null question_type", args: s(`{"message":"m","question_type":null}`), want: question(ipc.Prompt{Markdown: "m"})},
-		{name: "numeric question_type", args: s(`{"message":"m","question_type":2}`), want: question(ipc.Prompt{Markdown: "m"})},
+		{name: "blank question_type", args: s(`{"message":"m","question_type":" "}`), want: question(ipc.Prompt{Markdown: "m"})},
+		{name: "numeric question_type", args: s(`{"message":"m","question_type":2}`), wantErr: `question_type: must be the string "yesno" or omitted (null), got number`},
+		{name: "boolean question_type", args: s(`{"message":"m","question_type":true}`), wantErr: `question_type: must be the string "yesno" or omitted (null), got boolean`},
 
 		// header_label
 		{name: "header_label", args: s(`{"message":"m","header_label":"Auth"}`), want: question(ipc.Prompt{Markdown: "m", Header: "Auth"}, withTitle("Auth"))},
