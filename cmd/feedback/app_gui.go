@@ -7,6 +7,8 @@ import (
 	"log/slog"
 
 	"feedback/app"
+	// Before Fyne reads the locale in its init: no "Fyne error" under LANG=C.UTF-8.
+	_ "feedback/cmd/feedback/internal/quietlocale"
 )
 
 // runApp runs the tray-resident app.
