@@ -20,8 +20,9 @@ const pollInterval = 20 * time.Millisecond
 // needed. If nothing listens there (no socket, or a stale one), Connect calls
 // start once (nil means do not start: Connect fails with ErrNotRunning), then
 // retries Hello every 20 ms until it answers, wait has elapsed, or ctx ends.
-// Any other failure of the first Hello, such as ErrProtocolMismatch, is
-// returned as is.
+// Any other failure of the first Hello, such as ErrProtocolMismatch or an
+// endpoint refused as untrusted (ErrUntrustedEndpoint), is returned as is,
+// without starting anything; either one while polling ends the wait at once.
 func Connect(ctx context.Context, path string, start func() error, wait time.Duration) (*Client, error) {
 	c := &Client{Path: path}
 	_, err := c.Hello(ctx)
@@ -56,8 +57,8 @@ func Connect(ctx context.Context, path string, start func() error, wait time.Dur
 		switch {
 		case herr == nil:
 			return c, nil
-		case errors.Is(herr, ErrProtocolMismatch):
-			return nil, herr
+		case errors.Is(herr, ErrProtocolMismatch), errors.Is(herr, ErrUntrustedEndpoint):
+			return nil, herr // waiting cannot help
 		case pctx.Err() == nil:
 			err = herr // a half-started app may fail in other ways: keep trying
 		}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -29,9 +30,18 @@ const baseURL = "http://feedback"
 // Client talks to the app over the socket at Path. The zero value with Path
 // set is ready to use; a Client is safe for concurrent use and must not be
 // copied after first use.
+//
+// Before it sends a byte on a new connection, a Client makes sure that only
+// the current user controls the endpoint (see the package doc): the socket's
+// directory and the socket itself (verifyEndpoint), then the uid of the
+// process listening (checkPeer on the connected socket). A refusal is an
+// *EndpointError, which matches ErrUntrustedEndpoint; it names the path and
+// the owner's uid.
 type Client struct {
 	// Path is the socket, usually from SocketPath.
 	Path string
+
+	uid *int // the user the endpoint must belong to; nil means os.Getuid() (a field for tests)
 
 	once sync.Once
 	hc   *http.Client
@@ -39,16 +49,41 @@ type Client struct {
 
 func (c *Client) httpClient() *http.Client {
 	c.once.Do(func() {
-		var d net.Dialer
 		c.hc = &http.Client{Transport: &http.Transport{
 			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-				return d.DialContext(ctx, "unix", c.Path)
+				return c.dial(ctx)
 			},
 			DisableCompression: true,
 			IdleConnTimeout:    time.Minute,
 		}}
 	})
 	return c.hc
+}
+
+// dial connects to the app once the endpoint has passed every check.
+func (c *Client) dial(ctx context.Context) (net.Conn, error) {
+	uid := os.Getuid()
+	if c.uid != nil {
+		uid = *c.uid
+	}
+	if err := verifyEndpoint(c.Path, uid); err != nil {
+		return nil, err
+	}
+	conn, err := dialEndpoint(ctx, c.Path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPeer(conn, uid); err != nil {
+		conn.Close()
+		var pe *peerError
+		if errors.As(err, &pe) {
+			return nil, &EndpointError{Path: c.Path, Owner: pe.UID,
+				Reason: fmt.Sprintf("the program listening on it runs as uid %d, not as you (uid %d); %s", pe.UID, uid, untrustedHint)}
+		}
+		return nil, &EndpointError{Path: c.Path, Owner: -1,
+			Reason: fmt.Sprintf("cannot tell who listens on it: %v", err)}
+	}
+	return conn, nil
 }
 
 // Close releases the client's idle connections. Each tool call of the shim
@@ -140,6 +175,9 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 		}
 		if ue, ok := err.(*url.Error); ok {
 			err = ue.Err // its "Get http://feedback/…" names no real place
+		}
+		if errors.Is(err, ErrUntrustedEndpoint) {
+			return nil, err // names the place and the owner: nothing to add
 		}
 		return nil, fmt.Errorf("ipc: cannot reach the feedback app: %w", err)
 	}

@@ -8,6 +8,40 @@
 // on Windows, github.com/Microsoft/go-winio), so the package can be used by a
 // headless shim without pulling in the GUI toolkit.
 //
+// # Who is at the other end (Unix)
+//
+// The socket is SocketPath: $FEEDBACK_SOCKET, else
+// $XDG_RUNTIME_DIR/feedback/feedback.sock, else
+// <user cache dir>/feedback/run/feedback.sock (~/.cache on Linux,
+// ~/Library/Caches on macOS). The fallback is under the user's home, which
+// no other user can write to, and never in the shared /tmp, where another
+// user could create the directory first and answer every question asked
+// there.
+//
+// Listen (the app) creates the socket's directory 0700 and refuses one that
+// is a symbolic link, is owned by another user, or is shared with everyone
+// (world-writable or sticky); it makes its own directory private with fchmod
+// on a descriptor opened with O_NOFOLLOW, so it never changes the mode of a
+// link's target. Where the system tells (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD), it closes connections from other
+// users.
+//
+// A Client (the shim, `feedback ask`) sends nothing until it has checked,
+// on every new connection: that the socket's directory is a real directory
+// (lstat: not a symbolic link), owned by the current user, with no
+// permission bits for group or others (0700, as Listen makes it); that the
+// socket is a socket (not a symbolic link or another file) owned by the
+// current user; and, once connected, that the process listening runs as the
+// current user (the peer credentials above; on OpenBSD, NetBSD and
+// DragonFly, which golang.org/x/sys gives none, the directory and socket
+// checks are the only guard). A missing directory or socket means the app
+// is not running (the caller may start it, and the app fixes the mode of
+// its own directory). A refusal is an *EndpointError, matching
+// ErrUntrustedEndpoint, naming the path and its owner's uid; the caller
+// neither starts the app nor waits for one. The ancestors of the directory
+// are trusted: set the variables above to paths under directories only you
+// can change.
+//
 // # Windows
 //
 // On Windows the endpoint is a named pipe, \\.\pipe\feedback-<user SID>

@@ -5,28 +5,50 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
+	"runtime"
 	"strings"
 	"testing"
 )
 
+// The socket is never placed where another user could create its directory
+// first: without XDG_RUNTIME_DIR it goes under the user's cache directory,
+// not the shared temporary directory.
 func TestSocketPath(t *testing.T) {
-	uid := strconv.Itoa(os.Getuid())
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows uses a named pipe (endpoint_windows_test.go)")
+	}
+	long := "/" + strings.Repeat("x", 120) + "/feedback.sock"
 	tests := []struct {
-		name, socket, runtime, want string
+		name                         string
+		socket, runtime, cache, home string
+		want, wantErr                string
 	}{
-		{"override", "/x/y.sock", "/run/user/1", "/x/y.sock"},
-		{"runtime dir", "", "/run/user/1", "/run/user/1/feedback/feedback.sock"},
-		{"relative runtime dir ignored", "", "run", filepath.Join(os.TempDir(), "feedback-"+uid, "feedback.sock")},
-		{"temp dir", "", "", filepath.Join(os.TempDir(), "feedback-"+uid, "feedback.sock")},
+		{name: "override", socket: "/x/y.sock", runtime: "/run/user/1", want: "/x/y.sock"},
+		{name: "runtime dir", runtime: "/run/user/1", want: "/run/user/1/feedback/feedback.sock"},
+		{name: "relative runtime dir ignored", runtime: "run", cache: "/c", want: "/c/feedback/run/feedback.sock"},
+		{name: "no runtime dir: the cache dir", cache: "/home/u/.cache", want: "/home/u/.cache/feedback/run/feedback.sock"},
+		{name: "no runtime dir, no cache dir, no home", wantErr: "set XDG_RUNTIME_DIR"},
+		{name: "too long for a socket address", socket: long, wantErr: "bytes long"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(EnvSocket, tt.socket)
 			t.Setenv("XDG_RUNTIME_DIR", tt.runtime)
+			t.Setenv("XDG_CACHE_HOME", tt.cache)
+			t.Setenv("HOME", tt.home)
+			if runtime.GOOS != "linux" && tt.cache != "" && tt.socket == "" && !filepath.IsAbs(tt.runtime) {
+				t.Skip("XDG_CACHE_HOME is the cache directory on Linux only")
+			}
 			got, err := SocketPath()
-			if err != nil || got != tt.want {
+			switch {
+			case tt.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("SocketPath() = %q, %v; want an error saying %q", got, err, tt.wantErr)
+				}
+			case err != nil || got != tt.want:
 				t.Errorf("SocketPath() = %q, %v; want %q", got, err, tt.want)
+			case strings.HasPrefix(got, os.TempDir()):
+				t.Errorf("SocketPath() = %q: in the shared temporary directory", got)
 			}
 		})
 	}

@@ -3,6 +3,7 @@
 package ipc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,27 +15,37 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Listen listens on the Unix socket at path, for the current user only.
 //
 // The parent directory is created (0700) if missing. It must be dedicated to
-// the socket: Listen refuses a directory owned by another user or shared with
+// the socket: Listen refuses (with an *EndpointError) a directory that is a
+// symbolic link, that is owned by another user, or that is shared with
 // everyone (world-writable or sticky, like /tmp), and makes one of ours that
-// is group- or other-accessible private (0700). A file already at path is
-// dialled first: if something answers, Listen returns an error wrapping
-// ErrAlreadyRunning; if not, the stale socket is removed. A file at path that
-// is not a socket is never removed. The socket is made 0600.
+// is group- or other-accessible private (0700), through a descriptor opened
+// with O_NOFOLLOW, so a link swapped in never makes it change another
+// directory. A file already at path is dialled first: if something answers,
+// Listen returns an error wrapping ErrAlreadyRunning; if not, the stale socket
+// is removed. A file at path that is not a socket is never removed. The
+// socket is made 0600.
 //
 // Concurrent Listens on one path (two apps started at once) are serialised by
 // a lock file next to the socket, so exactly one wins and the others get
 // ErrAlreadyRunning.
 //
-// On Linux, Accept closes (and skips) connections from other users, checked
-// with SO_PEERCRED; a Server serving the listener logs them. Close removes the
-// socket file if it is still the one this listener created.
+// Where the system tells a peer's credentials (SO_PEERCRED on Linux,
+// LOCAL_PEERCRED on macOS and FreeBSD), Accept closes (and skips) connections
+// from other users; a Server serving the listener logs them. Close removes
+// the socket file if it is still the one this listener created.
 func Listen(path string) (net.Listener, error) {
-	if err := privateDir(filepath.Dir(path)); err != nil {
+	if err := checkPathLen(path); err != nil {
+		return nil, err
+	}
+	uid := os.Getuid()
+	if err := privateDir(filepath.Dir(path), uid); err != nil {
 		return nil, err
 	}
 	unlock, err := lockFor(path)
@@ -65,37 +76,120 @@ func Listen(path string) (net.Listener, error) {
 	if err != nil {
 		return fail(fmt.Errorf("ipc: %w", err))
 	}
-	return &listener{ul: ul, path: path, file: fi, uid: os.Getuid()}, nil
+	return &listener{ul: ul, path: path, file: fi, uid: uid}, nil
 }
 
-// privateDir makes sure dir exists, belongs to the current user and is
-// private (see Listen).
-func privateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("ipc: create socket directory: %w", err)
+// privateDir makes sure dir exists, is a real directory owned by uid and not
+// shared, and is private (see Listen). The checks and the chmod go through a
+// descriptor opened with O_NOFOLLOW: a symbolic link is refused, never
+// followed.
+func privateDir(dir string, uid int) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("ipc: create socket directory: %w", err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("ipc: %w", err)
+	} else if fi.Mode()&fs.ModeSymlink != 0 {
+		return symlinkError(dir)
 	}
-	fi, err := os.Stat(dir)
+	f, err := os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 	if err != nil {
+		if fi, lerr := os.Lstat(dir); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return symlinkError(dir) // swapped in since the Lstat above
+		}
+		return fmt.Errorf("ipc: open socket directory: %w", err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
 		return fmt.Errorf("ipc: %w", err)
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("ipc: socket directory %s is not a directory", dir)
-	}
-	uid := os.Getuid()
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != uid {
-		return fmt.Errorf("ipc: refusing socket directory %s: it is owned by uid %d, not by you (uid %d); remove it or set %s",
-			dir, st.Uid, uid, EnvSocket)
-	}
-	if fi.Mode()&fs.ModeSticky != 0 || fi.Mode().Perm()&0o002 != 0 {
-		return fmt.Errorf("ipc: refusing socket directory %s: it is shared (mode %v); the socket needs a directory of its own",
-			dir, fi.Mode())
+	if err := trustedDir(dir, fi, uid); err != nil {
+		return err
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
+		if err := f.Chmod(0o700); err != nil { // fchmod: the directory checked above
 			return fmt.Errorf("ipc: make socket directory private: %w", err)
 		}
 	}
 	return nil
+}
+
+// trustedDir checks what both Listen and a client require of the socket
+// directory dir, described by fi (from lstat or fstat): a real directory,
+// owned by uid, not shared with everyone.
+func trustedDir(dir string, fi fs.FileInfo, uid int) error {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return symlinkError(dir)
+	case !fi.IsDir():
+		return &EndpointError{Path: dir, Owner: -1,
+			Reason: fmt.Sprintf("the socket directory is not a directory (mode %v)", fi.Mode())}
+	}
+	if owner := fileOwner(fi); owner != uid {
+		return &EndpointError{Path: dir, Owner: owner,
+			Reason: fmt.Sprintf("the socket directory is owned by uid %d, not by you (uid %d); %s", owner, uid, untrustedHint)}
+	}
+	if fi.Mode()&fs.ModeSticky != 0 || fi.Mode().Perm()&0o002 != 0 {
+		return &EndpointError{Path: dir, Owner: -1,
+			Reason: fmt.Sprintf("the socket directory is shared (mode %v); the socket needs a directory of its own: set XDG_RUNTIME_DIR or %s", fi.Mode(), EnvSocket)}
+	}
+	return nil
+}
+
+func symlinkError(dir string) error {
+	return &EndpointError{Path: dir, Owner: -1,
+		Reason: "the socket directory is a symbolic link, which is never followed; " + untrustedHint}
+}
+
+// fileOwner returns the uid that owns fi's file, or -1 if the system does
+// not say.
+func fileOwner(fi fs.FileInfo) int {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid)
+	}
+	return -1
+}
+
+// verifyEndpoint checks, before a client dials path, that only uid can
+// control what listens there: the directory as trustedDir requires; then, if
+// a socket is there, the directory private (no group or other permission
+// bits) and the socket a socket owned by uid. A missing directory or socket
+// is returned as the lstat error (ENOENT: the app is not running; the app
+// creates or fixes its own directory when it starts).
+func verifyEndpoint(path string, uid int) error {
+	dir := filepath.Dir(path)
+	di, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("ipc: %w", err)
+	}
+	if err := trustedDir(dir, di, uid); err != nil {
+		return err
+	}
+	si, err := os.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("ipc: %w", err)
+	}
+	if di.Mode().Perm()&0o077 != 0 {
+		return &EndpointError{Path: dir, Owner: -1,
+			Reason: fmt.Sprintf("the socket directory is open to other users (mode %v); it must be private: chmod 700 %s", di.Mode(), dir)}
+	}
+	if si.Mode().Type() != fs.ModeSocket {
+		return &EndpointError{Path: path, Owner: -1,
+			Reason: fmt.Sprintf("it is not a socket (mode %v)", si.Mode())}
+	}
+	if owner := fileOwner(si); owner != uid {
+		return &EndpointError{Path: path, Owner: owner,
+			Reason: fmt.Sprintf("the socket is owned by uid %d, not by you (uid %d); %s", owner, uid, untrustedHint)}
+	}
+	return nil
+}
+
+// dialEndpoint connects to the socket at path.
+func dialEndpoint(ctx context.Context, path string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", path)
 }
 
 // lockFor takes an exclusive lock on path+".lock", which serialises the
