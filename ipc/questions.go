@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -20,14 +21,22 @@ const bodyReadTimeout = 30 * time.Second
 // question, then streams Events while the Asker asks it.
 func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // unsupported in tests: ignore
+	rc.SetReadDeadline(time.Now().Add(s.bodyTimeout)) // unsupported in tests: ignore
 	q, err := decodeQuestion(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	rc.SetReadDeadline(time.Time{})
 	if err != nil {
+		// The read deadline stays, and the connection closes after the
+		// reply: what is left of the body is read (to be discarded) only
+		// until the deadline, so a caller whose body stalls is not held.
+		w.Header().Set("Connection", "close")
 		status, e := decodeFailure(err)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			status, e = http.StatusRequestTimeout, &Error{Code: CodeProtocol,
+				Message: fmt.Sprintf("the question did not arrive within %v", s.bodyTimeout)}
+		}
 		writeError(w, status, e)
 		return
 	}
+	rc.SetReadDeadline(time.Time{}) // the answer streams for as long as the user takes
 	if err := q.Validate(); err != nil {
 		var e *Error
 		if !errors.As(err, &e) {

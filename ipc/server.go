@@ -44,6 +44,8 @@ type Server struct {
 	hs      *http.Server
 	cancel  context.CancelFunc // ends every request's context, on Shutdown
 
+	bodyTimeout time.Duration // bounds reading a question's body: bodyReadTimeout (a field, for tests)
+
 	mu    sync.Mutex            // guards fresh
 	fresh map[net.Conn]struct{} // connections that have not sent a request yet
 }
@@ -65,6 +67,8 @@ func NewServer(a Asker, opts ServerOptions) *Server {
 		open:    make(chan struct{}, opts.MaxOpen),
 		cancel:  cancel,
 		fresh:   make(map[net.Conn]struct{}),
+
+		bodyTimeout: bodyReadTimeout,
 	}
 	s.hs = &http.Server{
 		Handler:           s.routes(),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -290,5 +291,58 @@ func TestShutdownWithASilentConnection(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Shutdown took %v", d)
+	}
+}
+
+// A caller whose headers arrived but whose body stalls gets its reply (a 408
+// when the body timeout passes, a 400 at once when what came is malformed),
+// and its connection is closed by the body timeout: it is not held while the
+// server waits for the rest of the body.
+func TestStalledBodyIsNotHeld(t *testing.T) {
+	tests := []struct{ name, headers, body, want string }{
+		{"content length", "Content-Length: 1000\r\n", `{"id": "stall", "prompts": [`, "HTTP/1.1 408"},
+		{"chunked", "Transfer-Encoding: chunked\r\n", "10\r\n{\"id\": \"stall\", \r\n", "HTTP/1.1 408"},
+		{"malformed, then stalls", "Content-Length: 1000\r\n", `{"id": 1x`, "HTTP/1.1 400"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := socketPath(t)
+			l, err := Listen(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewServer(answerAll, ServerOptions{})
+			s.bodyTimeout = 100 * time.Millisecond
+			done := make(chan error, 1)
+			go func() { done <- s.Serve(l) }()
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				s.Shutdown(ctx)
+				<-done
+			})
+
+			c, err := net.Dial("unix", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := io.WriteString(c, "POST "+PathQuestions+" HTTP/1.1\r\nHost: feedback\r\nContent-Type: application/json\r\n"+tt.headers+"\r\n"+tt.body); err != nil {
+				t.Fatal(err)
+			}
+			// The deadline only keeps a failing test from hanging: the test
+			// waits for the server to close the connection.
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			out, err := io.ReadAll(c)
+			if err != nil {
+				t.Fatalf("the server still held the connection 10 s after a body timeout of %v: %v (read %q)", s.bodyTimeout, err, out)
+			}
+			if !bytes.HasPrefix(out, []byte(tt.want)) {
+				t.Errorf("response %q, want %s", out, tt.want)
+			}
+			if tt.want == "HTTP/1.1 408" && !bytes.Contains(out, []byte("did not arrive within 100ms")) {
+				t.Errorf("response %q does not say why", out)
+			}
+		})
 	}
 }
