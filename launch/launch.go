@@ -28,14 +28,44 @@ const helloWait = 5 * time.Second
 var ErrNoDisplay = errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 
 // HasDisplay reports whether windows can be shown: on Linux and the BSDs a
-// DISPLAY or WAYLAND_DISPLAY must be set; elsewhere there always is one.
-func HasDisplay() bool {
+// DISPLAY or WAYLAND_DISPLAY must be set, the one this build speaks (see
+// DisplayError); elsewhere there always is one.
+func HasDisplay() bool { return DisplayError() == nil }
+
+// DisplayError says why this binary cannot show windows here: nil,
+// ErrNoDisplay, or (both matching ErrNoDisplay with errors.Is, so callers
+// fall back at once) ErrWaylandOnly or ErrX11Only when the session speaks
+// only the protocol this build does not.
+func DisplayError() error {
 	switch runtime.GOOS {
 	case "linux", "freebsd", "openbsd", "netbsd":
-		return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+		x11, wayland := os.Getenv("DISPLAY") != "", os.Getenv("WAYLAND_DISPLAY") != ""
+		switch {
+		case nativeWayland && wayland, !nativeWayland && x11:
+			return nil
+		case wayland:
+			return ErrWaylandOnly
+		case x11:
+			return ErrX11Only
+		}
+		return ErrNoDisplay
 	}
-	return true
+	return nil
 }
+
+// ErrWaylandOnly: a Wayland session without XWayland, and the X11 build.
+var ErrWaylandOnly error = &displayError{"a Wayland session without XWayland (WAYLAND_DISPLAY is set, DISPLAY is not), " +
+	"and this feedback is the X11 build: install the Wayland build (make build-wayland), or enable XWayland"}
+
+// ErrX11Only: an X11 session (no WAYLAND_DISPLAY), and the Wayland build.
+var ErrX11Only error = &displayError{"an X11 session (DISPLAY is set, WAYLAND_DISPLAY is not), " +
+	"and this feedback is the Wayland build: use the X11 build (make build)"}
+
+// displayError is a display this build cannot use; it matches ErrNoDisplay.
+type displayError struct{ msg string }
+
+func (e *displayError) Error() string        { return e.msg }
+func (e *displayError) Is(target error) bool { return target == ErrNoDisplay }
 
 // LogPath is the app's log file, app.log in the state directory of
 // userdirs: $XDG_STATE_HOME/feedback (~/.local/state/feedback) on Linux,
@@ -52,8 +82,8 @@ func LogPath() string {
 // Start starts the app (this same executable, without arguments) detached,
 // so that it outlives the caller. Its output goes to LogPath.
 func Start() error {
-	if !HasDisplay() {
-		return ErrNoDisplay
+	if err := CheckDisplay(); err != nil {
+		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {

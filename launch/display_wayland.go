@@ -1,0 +1,7 @@
+//go:build wayland
+
+package launch
+
+// nativeWayland: this binary was built with -tags wayland (make
+// build-wayland); its window app speaks Wayland only and needs no XWayland.
+const nativeWayland = true

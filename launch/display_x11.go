@@ -1,0 +1,7 @@
+//go:build !wayland
+
+package launch
+
+// nativeWayland: this binary is the default X11 build; on a Wayland session
+// its window app needs XWayland (a DISPLAY).
+const nativeWayland = false
