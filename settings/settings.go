@@ -55,6 +55,11 @@ type Settings struct {
 	// SubmitDraftOnTimeout: at zero, a non-empty draft is submitted as the
 	// answer (marked as such) instead of ending as timed out. Default false.
 	SubmitDraftOnTimeout bool `json:"submit_draft_on_timeout"`
+	// StartAtLogin, when set, is applied each time the app starts: true
+	// installs the start-at-login entry for the running binary (what
+	// `feedback setup autostart` does), false removes it. Unset (null)
+	// leaves the entry to `feedback setup autostart`.
+	StartAtLogin *bool `json:"start_at_login"`
 }
 
 // ImageSettings bound attachments; every image is downscaled and

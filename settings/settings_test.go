@@ -3,6 +3,7 @@ package settings
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,26 @@ func TestLoadOtherFields(t *testing.T) {
 	if s.Language != SimplifiedChinese || s.PromptSuffix != "env" || s.PendingWaitSeconds != 5 ||
 		len(s.Tools) != 2 || s.Tools[0] != "x" || s.Tools[1] != "y" || s.ResubmitPrompt != DefaultResubmitPrompt {
 		t.Errorf("settings = %+v", s)
+	}
+}
+
+func TestLoadStartAtLogin(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want string // "unset", "true", "false"
+	}{{`{}`, "unset"}, {`{"start_at_login": null}`, "unset"}, {`{"start_at_login": true}`, "true"}, {`{"start_at_login": false}`, "false"}} {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		os.WriteFile(path, []byte(tc.file), 0o600)
+		s, err := Load(path, func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "unset"
+		if s.StartAtLogin != nil {
+			got = strconv.FormatBool(*s.StartAtLogin)
+		}
+		if got != tc.want {
+			t.Errorf("%s: start_at_login %s, want %s", tc.file, got, tc.want)
+		}
 	}
 }

@@ -173,6 +173,16 @@ func RemoveAutostart(e Env) (a Autostart, removed bool, err error) {
 	return a, err == nil, err
 }
 
+// ApplyStartAtLogin makes the start-at-login entry match want (the
+// start_at_login setting): installed for this binary, or removed. changed
+// says whether anything was done.
+func ApplyStartAtLogin(e Env, want bool) (a Autostart, changed bool, err error) {
+	if want {
+		return InstallAutostart(e)
+	}
+	return RemoveAutostart(e)
+}
+
 // runAutostart is `feedback setup autostart [--remove] [--print]`.
 func runAutostart(args []string, e Env) int {
 	fs := flag.NewFlagSet("feedback setup autostart", flag.ContinueOnError)

@@ -186,3 +186,24 @@ func TestAutostartWindowsNamesTheRunKey(t *testing.T) {
 		t.Errorf("stdout %q, want %q", te.stdout, want)
 	}
 }
+
+// The start_at_login setting, applied when the app starts.
+func TestApplyStartAtLogin(t *testing.T) {
+	te := newEnv(t)
+	a, changed, err := ApplyStartAtLogin(te.Env, true)
+	if err != nil || !changed {
+		t.Fatalf("on: %v %v", changed, err)
+	}
+	if _, err := os.Stat(a.Where); err != nil {
+		t.Fatal(err)
+	}
+	if _, changed, _ := ApplyStartAtLogin(te.Env, true); changed {
+		t.Error("on again changed something")
+	}
+	if _, changed, err := ApplyStartAtLogin(te.Env, false); err != nil || !changed {
+		t.Fatalf("off: %v %v", changed, err)
+	}
+	if _, err := os.Stat(a.Where); !os.IsNotExist(err) {
+		t.Errorf("entry still there: %v", err)
+	}
+}

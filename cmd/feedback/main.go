@@ -55,6 +55,9 @@ func run(args []string) int {
 	}
 	switch cmd {
 	case "", "app":
+		if launch.Starter != nil { // a binary with the window app
+			applyStartAtLogin(log)
+		}
 		return runApp(ctx, log)
 	case "mcp":
 		return runMCP(ctx, args, log)
@@ -181,4 +184,24 @@ func loadSettings(log *slog.Logger) settings.Settings {
 		log.Warn("settings ignored", "err", err)
 	}
 	return s
+}
+
+// applyStartAtLogin applies the start_at_login setting, when set, to the
+// start-at-login entry (see feedback setup autostart).
+func applyStartAtLogin(log *slog.Logger) {
+	want := loadSettings(slog.New(slog.DiscardHandler)).StartAtLogin
+	if want == nil {
+		return
+	}
+	env, err := setup.StdEnv()
+	if err == nil {
+		var a setup.Autostart
+		var changed bool
+		if a, changed, err = setup.ApplyStartAtLogin(env, *want); err == nil && changed {
+			log.Info("start_at_login setting applied", "on", *want, "entry", a.Where)
+		}
+	}
+	if err != nil {
+		log.Warn("start_at_login setting not applied", "err", err)
+	}
 }
