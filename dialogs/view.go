@@ -365,9 +365,9 @@ func (v *View) syncCountdownButtons() {
 	}
 	setEnabled(v.extendBtn, v.running() && !v.done)
 	setEnabled(v.pinBtn, !v.held && !v.done)
-	label, tip := "Pin", "Pin: no time limit for this question (Alt+P)"
+	label, tip := "Pin", "Pin: no time limit for this question ("+mods.withAlt("P")+")"
 	if v.pinned {
-		label, tip = "Unpin", "Unpin: the countdown resumes (Alt+P)"
+		label, tip = "Unpin", "Unpin: the countdown resumes ("+mods.withAlt("P")+")"
 	}
 	if v.pinBtn.Text != label {
 		v.pinBtn.SetText(label)
@@ -473,15 +473,15 @@ func (v *View) Shortcuts() []fyne.Shortcut {
 	add := func(k fyne.KeyName, m fyne.KeyModifier) {
 		list = append(list, &desktop.CustomShortcut{KeyName: k, Modifier: m})
 	}
-	add(fyne.KeyReturn, fyne.KeyModifierControl)
-	add(fyne.KeyEnter, fyne.KeyModifierControl)
-	add(fyne.KeyO, fyne.KeyModifierControl)
-	add(fyne.KeyY, fyne.KeyModifierAlt)
-	add(fyne.KeyN, fyne.KeyModifierAlt)
-	add(fyne.KeyT, fyne.KeyModifierAlt)
-	add(fyne.KeyP, fyne.KeyModifierAlt)
+	add(fyne.KeyReturn, mods.Primary)
+	add(fyne.KeyEnter, mods.Primary)
+	add(fyne.KeyO, mods.Primary)
+	add(fyne.KeyY, mods.Alt)
+	add(fyne.KeyN, mods.Alt)
+	add(fyne.KeyT, mods.Alt)
+	add(fyne.KeyP, mods.Alt)
 	for d := '1'; d <= '9'; d++ {
-		add(fyne.KeyName(string(d)), fyne.KeyModifierAlt)
+		add(fyne.KeyName(string(d)), mods.Alt)
 	}
 	return list
 }
@@ -536,7 +536,7 @@ func (v *View) build() fyne.CanvasObject {
 	top.Add(v.countdown)
 	if !v.deadline.IsZero() {
 		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
-		v.extendBtn.tip = "Add " + describeExtend(v.opts.Extend) + " to the countdown (Alt+T)"
+		v.extendBtn.tip = "Add " + describeExtend(v.opts.Extend) + " to the countdown (" + mods.withAlt("T") + ")"
 		v.pinBtn = newKeyButton("Pin", nil, v, func() { v.TogglePin() })
 		top.Add(v.extendBtn)
 		top.Add(v.pinBtn)
@@ -605,27 +605,27 @@ func (v *View) footer() fyne.CanvasObject {
 		})
 		buttons = append([]fyne.CanvasObject{attach}, buttons...)
 		if v.opts.PasteImage != nil {
-			hint += " · Ctrl+V image"
+			hint += " · " + mods.withPrimary("V") + " image"
 		}
 	}
 	switch n := min(len(v.options), 9); {
 	case n == 1:
-		hint += " · Alt+1 option"
+		hint += " · " + mods.withAlt("1") + " option"
 	case n > 1:
-		hint += fmt.Sprintf(" · Alt+1–%d options", n)
+		hint += fmt.Sprintf(" · %s–%d options", mods.withAlt("1"), n)
 	}
 	if v.hasKind(ipc.KindYesNo) {
 		no := newKeyButton("No", theme.CancelIcon(), v, func() { v.answerYesNo(false) })
 		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, func() { v.answerYesNo(true) })
 		yes.Importance = widget.HighImportance
 		buttons = append(buttons, no, yes)
-		hint += " · Alt+Y yes · Alt+N no"
+		hint += " · " + mods.withAlt("Y") + " yes · " + mods.withAlt("N") + " no"
 	}
 	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == ipc.KindYesNo) {
 		submit := newKeyButton("Submit", theme.MailSendIcon(), v, v.Submit)
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
-		hint = "Ctrl+Enter submit · " + hint
+		hint = mods.withPrimary("Enter") + " submit · " + hint
 	}
 	v.hintText = hint
 	v.hint = caption(hint)

@@ -138,23 +138,25 @@ func (b *keyButton) MouseOut() {
 	}
 }
 
-// isSubmit reports whether s is Ctrl+Enter.
+// isSubmit reports whether s is Ctrl+Enter (Cmd+Enter on macOS; keys.go).
 func isSubmit(s fyne.Shortcut) bool {
 	cs, ok := s.(*desktop.CustomShortcut)
-	return ok && cs.Modifier == fyne.KeyModifierControl &&
+	return ok && cs.Modifier == mods.Primary &&
 		(cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter)
 }
 
-// isAttach reports whether s is Ctrl+O, which opens the Attach… picker.
+// isAttach reports whether s is Ctrl+O (Cmd+O on macOS), which opens the
+// Attach… picker.
 func isAttach(s fyne.Shortcut) bool {
 	cs, ok := s.(*desktop.CustomShortcut)
-	return ok && cs.Modifier == fyne.KeyModifierControl && cs.KeyName == fyne.KeyO
+	return ok && cs.Modifier == mods.Primary && cs.KeyName == fyne.KeyO
 }
 
-// altKey returns the key of an Alt+key shortcut, or "" for anything else.
+// altKey returns the key of an Alt+key (Option+key) shortcut, or "" for
+// anything else.
 func altKey(s fyne.Shortcut) fyne.KeyName {
 	cs, ok := s.(*desktop.CustomShortcut)
-	if !ok || cs.Modifier != fyne.KeyModifierAlt {
+	if !ok || cs.Modifier != mods.Alt {
 		return ""
 	}
 	return cs.KeyName
