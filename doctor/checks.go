@@ -16,6 +16,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"feedback/ipc"
+	"feedback/launch"
 	"feedback/settings"
 	"feedback/setup"
 	"feedback/store"
@@ -44,13 +45,15 @@ func checkDisplay(_ context.Context, e Env) []Result {
 		r.Msg = "not needed: this is the headless build (no window app); questions go to an app elsewhere or to the client's form or chat"
 	case !desktopOS(e.GOOS):
 		r.Msg = "the system's own (" + e.GOOS + ")"
+	case (x != "" || w != "") && launch.DisplayError() != nil:
+		// A session of the other protocol than this build's: the app exits at once.
+		r.Level, r.Msg = Fail, launch.DisplayError().Error()
 	case x != "" && w != "":
 		r.Msg = fmt.Sprintf("Wayland (WAYLAND_DISPLAY=%s) with XWayland (DISPLAY=%s)", w, x)
 	case x != "":
 		r.Msg = fmt.Sprintf("X11 (DISPLAY=%s)", x)
 	case w != "":
-		r.Level, r.Msg = Warn, fmt.Sprintf("Wayland only (WAYLAND_DISPLAY=%s, no DISPLAY)", w)
-		r.Fix = "this build draws its windows through X11: enable XWayland in your compositor, or build the native Wayland app (make build-wayland)"
+		r.Msg = fmt.Sprintf("Wayland (WAYLAND_DISPLAY=%s)", w)
 	case remote(e):
 		r.Level, r.Msg = Warn, "none here, as on a server"
 		r.Fix = fmt.Sprintf("fine when %s points at a socket forwarded from your desktop (feedback setup ssh HOST, run on the desktop); windows open there", ipc.EnvSocket)

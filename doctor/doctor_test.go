@@ -266,3 +266,15 @@ func TestAppVersionAndRefusals(t *testing.T) {
 		}
 	})
 }
+
+// The X11 build on a Wayland session without XWayland cannot open
+// windows: doctor fails and names the way out, as the app does.
+func TestWaylandOnlySession(t *testing.T) {
+	h := home(t)
+	t.Setenv("WAYLAND_DISPLAY", "wayland-0")
+	e, out := env(t, h)
+	if code := Run(context.Background(), nil, e); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	expect(t, out.String(), map[string][]string{"display": {"FAIL", "Wayland", "make build-wayland"}})
+}
