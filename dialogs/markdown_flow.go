@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"image/color"
+	"math"
 	"net/url"
 	"strings"
 	"sync"
@@ -322,12 +323,17 @@ func (t *flowText) layoutLines(w float32) {
 		if x > 0 && x+width > fit {
 			newLine()
 		}
+		long := width > fit // a token wider than a line fills each line to the edge
 		for k := i; k < j; k++ {
 			a := t.atoms[k]
+			if x == 0 && a.start == a.end {
+				continue // spaces at the start of a line
+			}
 			if x+a.width > fit && a.width > 0 {
-				if x > 0 && a.width <= fit {
+				if !long && x > 0 {
 					newLine()
-				} else if a.width > fit-x {
+				}
+				if x+a.width > fit {
 					t.breakAtom(a, fit, &x, place, newLine)
 					continue
 				}
@@ -420,6 +426,16 @@ func (r *flowRenderer) rebuild() {
 		}
 		t.layoutLines(w)
 	}
+	// Texts are placed on whole device pixels: the GL painter rounds a
+	// text's size against its position, and a fractional position draws
+	// it a pixel wider or narrower than its texture, blurred.
+	scale := float32(1)
+	if app := fyne.CurrentApp(); app != nil {
+		if c := app.Driver().CanvasForObject(t); c != nil && c.Scale() > 0 {
+			scale = c.Scale()
+		}
+	}
+	snap := func(v float32) float32 { return float32(math.Round(float64(v*scale))) / scale }
 	r.objs = r.objs[:0]
 	y := float32(0)
 	for _, l := range t.lines {
@@ -442,7 +458,7 @@ func (r *flowRenderer) rebuild() {
 				obj = c
 			}
 			h := t.heights[p.run]
-			obj.Move(fyne.NewPos(p.x, y+l.height-h))
+			obj.Move(fyne.NewPos(snap(p.x), snap(y+l.height-h)))
 			obj.Resize(fyne.NewSize(p.width, h))
 			r.objs = append(r.objs, obj)
 		}

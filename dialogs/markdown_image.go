@@ -341,6 +341,9 @@ func (l *pictureLoader) load(p *PictureSegment, then func()) {
 // the deadline of ctx. A read that blocks past the deadline (a hung network
 // file system) is abandoned: its goroutine ends when the read does.
 func loadPicture(ctx context.Context, dest string, roots []string) (imagepipe.Image, error) {
+	if err := refusedAsWritten(dest, roots); err != nil {
+		return imagepipe.Image{}, err // no need to wait for a worker
+	}
 	select {
 	case pictureSlots <- struct{}{}:
 	case <-ctx.Done():
@@ -377,6 +380,38 @@ func readAndDecode(dest string, roots []string) (imagepipe.Image, error) {
 		return imagepipe.Image{}, err
 	}
 	return imagepipe.Process(name, data, imagepipe.Default())
+}
+
+// refusedAsWritten refuses a file path outside the roots as written,
+// before any file is looked at (see allowedPath).
+func refusedAsWritten(dest string, roots []string) error {
+	var path string
+	switch lower := strings.ToLower(dest); {
+	case strings.HasPrefix(lower, "data:"):
+		return nil
+	case strings.HasPrefix(lower, "file:"):
+		u, err := url.Parse(dest)
+		if err != nil {
+			return nil // readLocalImage words it
+		}
+		path = u.Path
+	case strings.HasPrefix(dest, "~/"):
+		return nil // inside the home by construction; hidden parts are checked later
+	default:
+		path = dest
+	}
+	return within(filepath.Clean(path), append(roots, resolvedRoots(roots)...))
+}
+
+// resolvedRoots returns roots with their symbolic links resolved.
+func resolvedRoots(roots []string) []string {
+	var out []string
+	for _, root := range roots {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // isLocalImage reports whether dest is a data: URI or names a local file.
@@ -462,12 +497,7 @@ func readImageFile(path string, roots []string) (string, []byte, error) {
 // as written is refused before anything on the disk is looked at.
 func allowedPath(path string, roots []string) (string, error) {
 	path = filepath.Clean(path)
-	var resolved []string
-	for _, root := range roots {
-		if r, err := filepath.EvalSymlinks(root); err == nil {
-			resolved = append(resolved, r)
-		}
-	}
+	resolved := resolvedRoots(roots)
 	if err := within(path, append(roots, resolved...)); err != nil {
 		return "", err
 	}

@@ -258,4 +258,10 @@ func TestPictureDeadline(t *testing.T) {
 	if p := shownPictures(md)[0]; !strings.Contains(p.noteText(), "took too long") {
 		t.Errorf("note %q", p.noteText())
 	}
+	// a path outside the home is refused at once, without a worker
+	md = newMarkdown("![shadow](/etc/shadow)", tp.pictureLoader)
+	tp.settle(t, 1)
+	if p := shownPictures(md)[0]; !strings.Contains(p.noteText(), "home directory only") {
+		t.Errorf("note %q", p.noteText())
+	}
 }
