@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,10 +52,11 @@ func newSSHLab(t *testing.T, streamLocalBindUnlink bool) *sshLab {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	lab := &sshLab{dir: dir, key: filepath.Join(dir, "userkey"), user: os.Getenv("USER")}
-	if lab.user == "" {
-		lab.user = "root"
+	me, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
 	}
+	lab := &sshLab{dir: dir, key: filepath.Join(dir, "userkey"), user: me.Username}
 	for _, k := range []string{"hostkey", "userkey"} {
 		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(dir, k)).CombinedOutput(); err != nil {
 			t.Fatalf("ssh-keygen: %v: %s", err, out)

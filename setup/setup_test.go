@@ -145,6 +145,9 @@ func TestEveryClientWritesItsOwnShape(t *testing.T) {
 				if perm := fi.Mode().Perm(); scope == ScopeUser && perm != 0o600 || scope == ScopeProject && perm != 0o644 {
 					t.Errorf("mode %v", perm)
 				}
+				if di, _ := os.Stat(filepath.Dir(path)); scope == ScopeProject && filepath.Dir(path) != te.Dir && di.Mode().Perm() != 0o755 {
+					t.Errorf("project directory %s mode %v, want 0755", filepath.Dir(path), di.Mode().Perm())
+				}
 
 				te.stdout.Reset()
 				if code := Run([]string{c.Name, "--scope", string(scope)}, te.Env); code != 0 {

@@ -33,7 +33,8 @@ func readConfig(path string) ([]byte, error) {
 // writeConfig replaces the file at path with data: a symbolic link is
 // followed to the real file; an existing file is first copied to
 // <file>.<time>.bak (returned) and keeps its permissions; a new file gets
-// perm, and its missing directories 0700. The file is replaced atomically.
+// perm, and its missing directories 0700 (0755 when perm lets others
+// read). The file is replaced atomically.
 func writeConfig(path string, data []byte, perm fs.FileMode, now time.Time) (backup string, err error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
@@ -51,7 +52,11 @@ func writeConfig(path string, data []byte, perm fs.FileMode, now time.Time) (bac
 			return "", fmt.Errorf("backing up %s: %w", path, err)
 		}
 	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		dirPerm := fs.FileMode(0o700)
+		if perm&0o044 != 0 {
+			dirPerm = 0o755 // a shared (project) file in a shared directory
+		}
+		if err := os.MkdirAll(filepath.Dir(path), dirPerm); err != nil {
 			return "", err
 		}
 	default:
