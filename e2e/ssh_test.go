@@ -352,3 +352,50 @@ func TestSSHReconnectNeedsServerSideUnlink(t *testing.T) {
 		t.Errorf("the second forward over a stale socket: %v %s; want it refused", err, out)
 	}
 }
+
+// `feedback mcp --wait N` (what feedback setup writes for Codex and Gemini
+// CLI) bounds every call's wait: past it the call says "call again" while
+// the question stays open, well before the client's own timeout.
+func TestShimWaitFlag(t *testing.T) {
+	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
+	if headless == "" {
+		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
+	}
+	dir, err := os.MkdirTemp("", "fbwait")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	p := &fakeapp.Presenter{Hold: true}
+	app, err := fakeapp.Start(dir, p, ipc.ServerOptions{Version: "wait"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	w := &testWriter{t: t, prefix: "shim: "}
+	t.Cleanup(w.stop)
+	shimEnv := append(os.Environ(), "FEEDBACK_SOCKET="+app.Socket, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	tr := transport.NewStdioWithOptions(headless, shimEnv, []string{"mcp", "--wait", "2"}, transport.WithCommandStderrWriter(w))
+	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: "codex-mcp-client", Version: "1.0"} // 50 s by its profile
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r := callNow(t, c, "interactive_feedback", map[string]any{"message": "Wait for me?"})
+	took := time.Since(start)
+	if !strings.Contains(text(r), "has not answered yet") || took < 2*time.Second || took > 10*time.Second {
+		t.Errorf("after %v: %q; want \"not answered yet\" after about 2 s", took, text(r))
+	}
+	if st := p.Stats(); len(st.Pending) != 1 {
+		t.Errorf("the question should stay open: %+v", st.Pending)
+	}
+}
