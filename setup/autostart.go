@@ -204,6 +204,11 @@ func runAutostart(args []string, e Env) int {
 		}
 		return 0
 	}
+	if e.Headless && !*remove {
+		fmt.Fprintln(e.Stderr, "feedback setup autostart: this is the headless build, which has no app to start; "+
+			"run it with the desktop build of feedback")
+		return 1
+	}
 	if *remove {
 		a, removed, err := RemoveAutostart(e)
 		switch {

@@ -207,3 +207,14 @@ func TestApplyStartAtLogin(t *testing.T) {
 		t.Errorf("entry still there: %v", err)
 	}
 }
+
+func TestAutostartRefusesTheHeadlessBuild(t *testing.T) {
+	te := newEnv(t)
+	te.Headless = true
+	if code := Run([]string{"autostart"}, te.Env); code != 1 || !strings.Contains(te.stderr.String(), "headless build") {
+		t.Errorf("exit %d, stderr %q", code, te.stderr)
+	}
+	if _, err := os.Stat(AutostartEntry(te.Env).Where); !os.IsNotExist(err) {
+		t.Errorf("an entry was written: %v", err)
+	}
+}

@@ -35,6 +35,7 @@ type Env struct {
 	GOOS     string // runtime.GOOS
 	Dir      string // the project directory for --scope project (the working directory)
 	Socket   string // this machine's app socket (ipc.SocketPath), for feedback setup ssh
+	Headless bool   // this binary has no window app (go build -tags headless)
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
 	Stdout   io.Writer

@@ -76,6 +76,7 @@ func run(args []string) int {
 			fmt.Fprintln(os.Stderr, "feedback setup:", err)
 			return 1
 		}
+		env.Headless = launch.Starter == nil
 		return setup.Run(args, env)
 	case "version", "--version":
 		fmt.Println("feedback", version)
