@@ -176,7 +176,7 @@ func checkNotifications(ctx context.Context, e Env) []Result {
 		r.Msg = "a notification daemon starts on demand (org.freedesktop.Notifications)"
 	default:
 		r.Level, r.Msg = Warn, "no notification daemon (nothing owns org.freedesktop.Notifications)"
-		r.Fix = "install one (your desktop's, or dunst / mako) to be told of questions that arrive while you look elsewhere"
+		r.Fix = "desktop notifications will not show: install one (your desktop's, or dunst / mako)"
 	}
 	return []Result{r}
 }
