@@ -65,7 +65,7 @@ func (a *attachments) add(name string, data []byte) {
 	a.v.hold()
 	a.v.async(func() {
 		img, err := imagepipe.Process(name, data, a.limits)
-		fyne.Do(func() {
+		a.v.onFyne(func() {
 			a.busy--
 			if a.busy == 0 {
 				a.working.Hide()
@@ -149,7 +149,7 @@ func (a *attachments) paste(e *replyEntry, s fyne.Shortcut) {
 		ctx, cancel := context.WithTimeout(context.Background(), pasteTimeout)
 		defer cancel()
 		data, ok, err := read(ctx)
-		fyne.Do(func() {
+		a.v.onFyne(func() {
 			switch {
 			case a.v.done:
 			case err != nil && !errors.Is(err, context.Canceled):

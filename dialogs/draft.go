@@ -17,14 +17,29 @@ import (
 
 // Drafts: every edit (typing, an option, an image added or removed) marks
 // the view dirty and (re)starts a timer; when the user pauses for
-// Options.DraftDelay the view reports the whole draft through
+// Options.DraftDelay, or MaxDraftInterval after the first unreported edit
+// if they never pause, the view reports the whole draft through
 // Options.OnDraft. Closing the view without an answer reports a draft that
 // is still dirty at once, so nothing typed is lost when the question is
 // withdrawn. An answer ends the drafts: no draft is reported after it.
 
+// MaxDraftInterval is the longest an edit goes unreported while the user
+// keeps typing without a pause: a crash loses at most about this much.
+const MaxDraftInterval = time.Second
+
 // afterOnFyne runs f on the Fyne goroutine after d, unless stopped first.
 func afterOnFyne(d time.Duration, f func()) func() bool {
 	return time.AfterFunc(d, func() { fyne.Do(f) }).Stop
+}
+
+// onFyne runs f on the Fyne goroutine; safe from any goroutine. In a Window
+// f runs on its heartbeat, and not at all once the window has closed.
+func (v *View) onFyne(f func()) {
+	if v.post != nil {
+		v.post(f)
+		return
+	}
+	fyne.Do(f)
 }
 
 // scheduleDraft reports the draft once the user has paused.
@@ -32,13 +47,20 @@ func (v *View) scheduleDraft() {
 	if v.opts.OnDraft == nil || v.done {
 		return
 	}
+	now := v.now()
+	if !v.dirty {
+		v.dirtyFrom = now
+	}
 	v.dirty = true
 	if v.draftStop != nil {
 		v.draftStop()
 	}
 	v.draftGen++
 	gen := v.draftGen
-	v.draftStop = v.after(v.opts.DraftDelay, func() {
+	// Continuous typing never pauses: the draft is still reported at most
+	// MaxDraftInterval after the first unreported edit.
+	delay := min(v.opts.DraftDelay, max(v.dirtyFrom.Add(MaxDraftInterval).Sub(now), 0))
+	v.draftStop = v.after(delay, func() {
 		if gen == v.draftGen {
 			v.draftStop = nil
 			v.FlushDraft()

@@ -214,3 +214,37 @@ func TestRestoredMultiLineDraftContinuesAtTheEnd(t *testing.T) {
 		t.Errorf("text = %q", got)
 	}
 }
+
+// Typing on without a pause still reports the draft about once a second:
+// each edit restarts the quiet-time timer, but never past MaxDraftInterval
+// after the first unreported edit, so a crash loses at most that much.
+func TestDraftIsReportedDuringContinuousTyping(t *testing.T) {
+	v, _, d := newDraftView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	c := &clock{now: t0}
+	v.now = c.Now
+	e := v.prompts[0].entry
+	var last time.Duration
+	for range 12 { // a key every 100 ms for 1.2 s
+		test.Type(e, "x")
+		last = d.delays[len(d.delays)-1]
+		c.now = c.now.Add(100 * time.Millisecond)
+	}
+	// The first key was at t0, the last at t0+1.1 s: at most 1 s after t0.
+	if want := time.Duration(0); last != want {
+		t.Errorf("the last edit's timer waits %v, want %v (the first edit is a second old)", last, want)
+	}
+	for i, got := range d.delays {
+		if at := time.Duration(i) * 100 * time.Millisecond; at+got > MaxDraftInterval && got != 0 {
+			t.Errorf("edit %d at %v waits %v: past %v after the first", i, at, got, MaxDraftInterval)
+		}
+	}
+	d.fire()
+	if len(d.got) != 1 || d.got[0].Replies[0].Text != strings.Repeat("x", 12) {
+		t.Fatalf("drafts = %+v", d.got)
+	}
+	// Reported: the next edit starts a new interval with the usual pause.
+	test.Type(e, "y")
+	if got := d.delays[len(d.delays)-1]; got != DefaultDraftDelay {
+		t.Errorf("after a report the delay is %v, want %v", got, DefaultDraftDelay)
+	}
+}

@@ -47,6 +47,10 @@ type Options struct {
 	// DraftDelay is the quiet time after an edit before OnDraft; zero means
 	// DefaultDraftDelay.
 	DraftDelay time.Duration
+	// InputGuard is how long after a window takes the focus the keys that
+	// act are ignored (see keyguard.go); zero means DefaultInputGuard, less
+	// than zero none (the rule that a key must go down in the window stays).
+	InputGuard time.Duration
 }
 
 // Defaults of Options.
@@ -88,6 +92,10 @@ type View struct {
 	hint      *widget.RichText
 	hintText  string // the footer's keyboard hint, shown unless a button's tip is
 
+	focused func() fyne.Focusable // the widget with the keyboard (set by Window)
+	guard   keyGuard              // the input guard (keyguard.go), on in a Window
+	post    func(func())          // runs f on the Fyne goroutine from any goroutine; nil: fyne.Do
+
 	// after runs f on the Fyne goroutine once d has passed, unless the
 	// returned stop is called first; tests drive it by hand.
 	after func(d time.Duration, f func()) (stop func() bool)
@@ -103,6 +111,7 @@ type View struct {
 	dirty     bool        // an edit not yet reported through OnDraft
 	draftStop func() bool // cancels the pending OnDraft; nil when none
 	draftGen  int         // identifies the pending OnDraft, so a stale timer does nothing
+	dirtyFrom time.Time   // the first unreported edit (see MaxDraftInterval)
 }
 
 // NewView builds the view of q. onDone receives the one Answer.
@@ -172,6 +181,7 @@ func (v *View) Tick(now time.Time) {
 		return
 	}
 	v.updateCountdown(now)
+	v.expireGuardCue(now)
 }
 
 // running reports whether the countdown is counting down.
@@ -440,6 +450,9 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 	if v.done {
 		return false
 	}
+	if v.guard.on && v.guarded(s) && !v.allowShortcut(s) {
+		return true
+	}
 	if isSubmit(s) {
 		v.Submit()
 		return true
@@ -464,7 +477,11 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 	return false
 }
 
-func (v *View) escape() { v.RequestDismiss() }
+func (v *View) escape() {
+	if v.allowKey(fyne.KeyEscape) {
+		v.RequestDismiss()
+	}
+}
 
 // Shortcuts lists the window-level shortcuts of the contract, for canvases
 // whose focused widget does not take shortcuts itself.
@@ -593,7 +610,7 @@ func (v *View) contextBlock() fyne.CanvasObject {
 }
 
 func (v *View) footer() fyne.CanvasObject {
-	dismiss := newKeyButton("Dismiss", theme.CancelIcon(), v, v.RequestDismiss)
+	dismiss := newKeyButton("Dismiss", theme.CancelIcon(), v, v.tap(v.RequestDismiss))
 	buttons := []fyne.CanvasObject{dismiss}
 	hint := "Esc dismiss"
 	if v.att != nil {
@@ -615,14 +632,14 @@ func (v *View) footer() fyne.CanvasObject {
 		hint += fmt.Sprintf(" · %s–%d options", mods.withAlt("1"), n)
 	}
 	if v.hasKind(ipc.KindYesNo) {
-		no := newKeyButton("No", theme.CancelIcon(), v, func() { v.answerYesNo(false) })
-		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, func() { v.answerYesNo(true) })
+		no := newKeyButton("No", theme.CancelIcon(), v, v.tap(func() { v.answerYesNo(false) }))
+		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, v.tap(func() { v.answerYesNo(true) }))
 		yes.Importance = widget.HighImportance
 		buttons = append(buttons, no, yes)
 		hint += " · " + mods.withAlt("Y") + " yes · " + mods.withAlt("N") + " no"
 	}
 	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == ipc.KindYesNo) {
-		submit := newKeyButton("Submit", theme.MailSendIcon(), v, v.Submit)
+		submit := newKeyButton("Submit", theme.MailSendIcon(), v, v.tap(v.Submit))
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
 		hint = mods.withPrimary("Enter") + " submit · " + hint

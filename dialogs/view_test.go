@@ -386,7 +386,11 @@ func pngOf(t *testing.T, w, h int) []byte {
 	return b.Bytes()
 }
 
-func inline(v *View) { v.async = func(f func()) { f() } }
+// inline runs slow work, and the hand-back of its result, inline.
+func inline(v *View) {
+	v.async = func(f func()) { f() }
+	v.post = func(f func()) { f() }
+}
 
 func TestAttachmentsGoIntoTheAnswer(t *testing.T) {
 	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Look at this"}), Options{})

@@ -22,6 +22,13 @@ type keyHandler interface {
 	pasteInto(e *replyEntry, s fyne.Shortcut) bool
 	// showHint shows a button's tip in the hint line; "" restores the hint.
 	showHint(tip string)
+	// keyDown and keyUp report a key going down or up (the input guard).
+	keyDown(k fyne.KeyName)
+	keyUp(k fyne.KeyName)
+	// allowKey reports whether the key k may act now (the input guard).
+	allowKey(k fyne.KeyName) bool
+	// focusGained reports that the reply box took the keyboard.
+	focusGained()
 }
 
 // replyEntry is the multi-line reply box. Focused multi-line entries receive
@@ -42,6 +49,7 @@ func (e *replyEntry) FocusGained() {
 		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	}
 	e.Entry.FocusGained()
+	e.keys.focusGained() // the input guard: the window or the user gave it the keyboard
 }
 
 func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {
@@ -72,6 +80,20 @@ func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
+// KeyDown tells the input guard, then the Entry.
+func (e *replyEntry) KeyDown(k *fyne.KeyEvent) {
+	e.keys.keyDown(k.Name)
+	e.Entry.KeyDown(k)
+}
+
+// KeyUp tells the input guard, then the Entry.
+func (e *replyEntry) KeyUp(k *fyne.KeyEvent) {
+	e.keys.keyUp(k.Name)
+	e.Entry.KeyUp(k)
+}
+
+func (e *replyEntry) reportsKeys() {}
+
 // optionCheck is a checkbox that keeps Escape working while it has focus.
 type optionCheck struct {
 	widget.Check
@@ -94,6 +116,14 @@ func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
 	}
 	c.Check.TypedKey(k)
 }
+
+// KeyDown tells the input guard.
+func (c *optionCheck) KeyDown(k *fyne.KeyEvent) { c.keys.keyDown(k.Name) }
+
+// KeyUp tells the input guard.
+func (c *optionCheck) KeyUp(k *fyne.KeyEvent) { c.keys.keyUp(k.Name) }
+
+func (c *optionCheck) reportsKeys() {}
 
 // keyButton is a button that keeps Escape working while it has focus and,
 // when it has a tip, shows it in the window's hint line while the pointer
@@ -119,8 +149,19 @@ func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
 		b.keys.escape()
 		return
 	}
+	if k.Name == fyne.KeySpace && !b.keys.allowKey(k.Name) {
+		return
+	}
 	b.Button.TypedKey(k)
 }
+
+// KeyDown tells the input guard.
+func (b *keyButton) KeyDown(k *fyne.KeyEvent) { b.keys.keyDown(k.Name) }
+
+// KeyUp tells the input guard.
+func (b *keyButton) KeyUp(k *fyne.KeyEvent) { b.keys.keyUp(k.Name) }
+
+func (b *keyButton) reportsKeys() {}
 
 // MouseIn shows the tip.
 func (b *keyButton) MouseIn(e *desktop.MouseEvent) {

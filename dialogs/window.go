@@ -1,62 +1,200 @@
 package dialogs
 
 import (
+	"errors"
+	"fmt"
+	"image/color"
 	"io"
+	"os"
+	"sync"
+	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 
 	"feedback/imagepipe"
 	"feedback/ipc"
 )
 
-// Window is a question shown in its own top-level window.
+// Pool hands out the top-level windows that show questions, and takes them
+// back when a question ends: a window is hidden and kept for the next
+// question, never destroyed while the app runs.
+//
+// Why: Fyne 2.7 marks a closed window as closing before GLFW destroys it on
+// a later turn of its loop, and a pointer event GLFW delivers in between
+// makes processMouseMoved call SetInputMode on the nil native window: a
+// SIGSEGV that takes the app down (seen in 3 of 5 runs of 100 quick
+// open/close cycles with the pointer over the window; hiding first and
+// destroying a turn later only narrows the gap). A window that is never
+// closed never reaches that state. The pool holds at most as many windows
+// as were ever open at once, which the inbox's cap bounds; Fyne destroys
+// them when the app quits. See docs/upstream/fyne-close-segv.md.
+//
+// A Pool and its windows are used on the Fyne goroutine only.
+type Pool struct {
+	app  fyne.App
+	idle []*slot
+	all  int // windows created
+}
+
+// slot is one native window and the question it shows now, if any. Its
+// handlers (shortcuts, keys, drops, close) are installed once and talk to
+// whichever Window holds the slot.
+type slot struct {
+	win fyne.Window
+	cur *Window
+}
+
+// NewPool returns an empty pool of windows of a.
+func NewPool(a fyne.App) *Pool { return &Pool{app: a} }
+
+// Windows reports how many native windows the pool has made and how many of
+// them are hidden, waiting for a question.
+func (p *Pool) Windows() (made, idle int) { return p.all, len(p.idle) }
+
+func (p *Pool) take(title string) *slot {
+	if n := len(p.idle); n > 0 {
+		s := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		s.win.SetTitle(title)
+		return s
+	}
+	p.all++
+	s := &slot{win: p.app.NewWindow(title)}
+	s.install()
+	return s
+}
+
+// install sets the window's handlers; each passes the event to the
+// question the slot holds, if any.
+func (s *slot) install() {
+	c := s.win.Canvas()
+	for _, sc := range (&View{}).Shortcuts() {
+		c.AddShortcut(sc, func(sc fyne.Shortcut) {
+			if w := s.live(); w != nil {
+				w.view.shortcut(sc)
+			}
+		})
+	}
+	c.AddShortcut(&fyne.ShortcutPaste{}, func(sc fyne.Shortcut) {
+		if w := s.live(); w != nil {
+			w.view.pasteInto(nil, sc)
+		}
+	})
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if w := s.live(); w != nil && k.Name == fyne.KeyEscape {
+			w.view.escape()
+		}
+	})
+	if dc, ok := c.(desktop.Canvas); ok { // nothing focused: the canvas sees the keys
+		dc.SetOnKeyDown(func(k *fyne.KeyEvent) {
+			if w := s.live(); w != nil {
+				w.view.keyDown(k.Name)
+			}
+		})
+		dc.SetOnKeyUp(func(k *fyne.KeyEvent) {
+			if w := s.live(); w != nil {
+				w.view.keyUp(k.Name)
+			}
+		})
+	}
+	s.win.SetCloseIntercept(func() { // never let Fyne close it: see Pool
+		if w := s.live(); w != nil {
+			w.view.RequestDismiss()
+		}
+	})
+	s.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		if w := s.live(); w != nil {
+			for _, u := range uris {
+				w.attachURI(u)
+			}
+		}
+	})
+}
+
+// live is the open question the slot shows, or nil.
+func (s *slot) live() *Window {
+	if s.cur == nil || s.cur.closed {
+		return nil
+	}
+	return s.cur
+}
+
+// put hides the window, empties it and keeps it for the next question.
+func (p *Pool) put(s *slot) {
+	s.cur = nil
+	s.win.Hide()
+	c := s.win.Canvas()
+	c.Unfocus()
+	for o := c.Overlays().Top(); o != nil; o = c.Overlays().Top() {
+		c.Overlays().Remove(o) // a confirmation or the file picker
+	}
+	s.win.SetContent(canvas.NewRectangle(color.Transparent)) // let the question's widgets go
+	p.idle = append(p.idle, s)
+}
+
+// Window is a question shown in a top-level window of a Pool.
 // All methods run on the Fyne goroutine.
 type Window struct {
+	pool   *Pool
+	slot   *slot
 	win    fyne.Window
 	view   *View
-	stop   chan struct{}
 	closed bool
+
+	beat     *fyne.Animation // the heartbeat: see beat
+	lastTick time.Time       // the countdown's last Tick
+	timers   []*timer        // View.after's timers, fired by the heartbeat
+	mu       sync.Mutex      // guards posted
+	posted   []func()        // results of goroutines, run by the heartbeat
+}
+
+// timer is one View.after call.
+type timer struct {
+	due     time.Time
+	f       func()
+	stopped bool
 }
 
 // WindowSize is the initial size of a question window.
 var WindowSize = fyne.NewSize(680, 640)
 
-// NewWindow creates (but does not show) the window for q in a. onDone gets
-// the one Answer; the window closes itself after it.
+// NewWindow creates (but does not show) the window for q in a pool of its
+// own. An app shows many questions through one Pool.
 func NewWindow(a fyne.App, q ipc.Question, opts Options, onDone func(ipc.Answer)) *Window {
-	w := &Window{win: a.NewWindow(WindowTitle(q)), stop: make(chan struct{})}
+	return NewPool(a).NewWindow(q, opts, onDone)
+}
+
+// NewWindow creates (but does not show) the window for q, reusing a hidden
+// window of the pool when there is one. onDone gets the one Answer; the
+// window closes itself after it.
+func (p *Pool) NewWindow(q ipc.Question, opts Options, onDone func(ipc.Answer)) *Window {
+	s := p.take(WindowTitle(q))
+	w := &Window{pool: p, slot: s, win: s.win}
 	w.view = NewView(q, opts, func(ans ipc.Answer) {
 		w.Close()
 		onDone(ans)
 	})
-	w.view.confirm = func(title, message string, ok func()) {
+	v := w.view
+	v.confirm = func(title, message string, ok func()) {
 		dialog.ShowConfirm(title, message, func(yes bool) {
 			if yes {
 				ok()
 			}
 		}, w.win)
 	}
-	w.win.SetContent(w.view.Content())
-	w.win.SetCloseIntercept(w.view.RequestDismiss)
-	for _, s := range w.view.Shortcuts() {
-		w.win.Canvas().AddShortcut(s, func(s fyne.Shortcut) { w.view.shortcut(s) })
-	}
-	w.win.Canvas().AddShortcut(&fyne.ShortcutPaste{}, func(s fyne.Shortcut) { w.view.pasteInto(nil, s) })
-	w.view.onAttach = w.pickImages
-	w.view.focusOn = w.win.Canvas().Focus
-	w.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
-		for _, u := range uris {
-			w.attachURI(u)
-		}
-	})
-	w.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape {
-			w.view.RequestDismiss()
-		}
-	})
+	v.onAttach = w.pickImages
+	v.focusOn = w.win.Canvas().Focus
+	v.focused = w.win.Canvas().Focused
+	v.after = w.after
+	v.post = w.post
+	v.enableGuard()
+	s.cur = w
+	w.win.SetContent(v.Content())
 	w.win.Resize(WindowSize)
 	return w
 }
@@ -67,77 +205,119 @@ func (w *Window) View() *View { return w.view }
 // Fyne is the underlying window.
 func (w *Window) Fyne() fyne.Window { return w.win }
 
-// Show shows the window, gives the reply box keyboard focus and starts the
-// countdown ticker: once a second on the real clock; with Options.Now set
-// the caller owns the clock and drives View.Tick itself.
+// Show shows the window, gives the reply box keyboard focus, arms the input
+// guard and starts the heartbeat, which ticks the countdown once a second
+// on the real clock (with Options.Now set the caller owns the clock and
+// drives View.Tick itself).
 func (w *Window) Show() {
-	reapHidden()
+	if w.closed {
+		return
+	}
 	w.win.CenterOnScreen()
 	w.win.Show()
 	w.Focus()
-	if w.view.opts.Now == nil {
-		go w.tick()
+	if w.beat == nil {
+		w.lastTick = time.Now()
+		w.beat = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
+			Curve: fyne.AnimationLinear, Tick: func(float32) { w.heartbeat() }}
+		w.beat.Start()
 	}
 }
 
-// Focus raises the window and focuses the reply box.
+// Focus raises the window, focuses the reply box and arms the input guard.
 func (w *Window) Focus() {
+	if w.closed {
+		return
+	}
 	w.win.RequestFocus()
 	if w.view.focus != nil {
 		w.win.Canvas().Focus(w.view.focus)
 	}
+	w.view.ArmGuard()
 }
 
-// Close closes the window. Without an answer (the caller went away) the
-// view first reports its draft if an edit is unreported.
+// Close ends the window: it is hidden and goes back to the pool. Without an
+// answer (the caller went away) the view first reports its draft if an
+// edit is unreported. Nothing of the window runs after Close: the heartbeat
+// stops, and with it the countdown, the draft timers and the results of
+// attachments still being read.
 func (w *Window) Close() {
 	if w.closed {
 		return
 	}
 	w.view.FlushDraft()
 	w.closed = true
-	close(w.stop)
-	// Hide now, destroy later. GLFW can still deliver a pointer event for a
-	// window in the same loop turn as its Close, and Fyne 2.7 then
-	// dereferences the destroyed native window while updating the cursor (a
-	// nil-pointer panic that took the whole app down once in CI, when a
-	// question was withdrawn just after its window appeared under the
-	// pointer). An unmapped window gets no new pointer events; it is
-	// destroyed at the next Show or Close, a later turn of the loop, or by
-	// Fyne when the app quits. No timer: a fyne.Do after the loop has ended
-	// would be an error of its own.
-	reapHidden()
-	w.win.Hide()
-	hidden = append(hidden, w.win)
-}
-
-// hidden are closed question windows waiting to be destroyed (see Close).
-// Touched on the Fyne goroutine only.
-var hidden []fyne.Window
-
-// reapHidden destroys the windows hidden by earlier Close calls.
-func reapHidden() {
-	for _, w := range hidden {
-		w.Close()
+	if w.beat != nil {
+		w.beat.Stop()
 	}
-	hidden = nil
+	w.timers = nil
+	w.pool.put(w.slot)
 }
 
-func (w *Window) tick() {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-w.stop:
+// heartbeat runs on the Fyne goroutine at the driver's frame rate while
+// the window is open: it runs the results goroutines posted, fires the
+// view's timers and ticks the countdown once a second. It replaces
+// goroutines calling fyne.Do, which Fyne runs on the calling goroutine once
+// its loop has ended ("Error in Fyne call thread" at quit): an animation
+// runs only inside the loop.
+func (w *Window) heartbeat() {
+	if w.closed {
+		return
+	}
+	w.mu.Lock()
+	posted := w.posted
+	w.posted = nil
+	w.mu.Unlock()
+	for _, f := range posted {
+		if w.closed {
 			return
-		case now := <-t.C:
-			fyne.Do(func() {
-				if !w.closed {
-					w.view.Tick(now)
-				}
-			})
+		}
+		f()
+	}
+	now := time.Now()
+	if len(w.timers) > 0 {
+		due := w.timers[:0:0]
+		rest := w.timers[:0]
+		for _, t := range w.timers {
+			switch {
+			case t.stopped:
+			case !now.Before(t.due):
+				due = append(due, t)
+			default:
+				rest = append(rest, t)
+			}
+		}
+		w.timers = rest
+		for _, t := range due {
+			if !w.closed && !t.stopped {
+				t.stopped = true
+				t.f()
+			}
 		}
 	}
+	if !w.closed && w.view.opts.Now == nil && now.Sub(w.lastTick) >= time.Second {
+		w.lastTick = now
+		w.view.Tick(now)
+	}
+}
+
+// after implements View.after on the heartbeat.
+func (w *Window) after(d time.Duration, f func()) func() bool {
+	t := &timer{due: time.Now().Add(d), f: f}
+	w.timers = append(w.timers, t)
+	return func() bool {
+		was := !t.stopped
+		t.stopped = true
+		return was
+	}
+}
+
+// post implements View.post: f runs on the Fyne goroutine at the next
+// heartbeat, unless the window has closed by then. Safe from any goroutine.
+func (w *Window) post(f func()) {
+	w.mu.Lock()
+	w.posted = append(w.posted, f)
+	w.mu.Unlock()
 }
 
 // imageExtensions are offered by the Attach… picker.
@@ -146,6 +326,9 @@ var imageExtensions = []string{".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", 
 // pickImages opens a file picker for an image to attach.
 func (w *Window) pickImages() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if w.closed {
+			return
+		}
 		if err != nil {
 			w.view.AttachError("The chosen file", err)
 			return
@@ -168,7 +351,7 @@ func (w *Window) attachURI(u fyne.URI) {
 	limit := w.view.opts.Images.MaxInputBytes
 	go func() {
 		data, err := readLimited(u, limit)
-		fyne.Do(func() {
+		w.post(func() {
 			if err != nil {
 				w.view.AttachError(u.Name(), err)
 				return
@@ -178,14 +361,52 @@ func (w *Window) attachURI(u fyne.URI) {
 	}()
 }
 
+// errNotAFile is why a FIFO, a device or a directory is not attached.
+var errNotAFile = errors.New("it is not a regular file (a pipe, a device or a folder?): attach an image file")
+
 func readLimited(u fyne.URI, limit int) ([]byte, error) {
-	r, err := storage.Reader(u)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	if limit <= 0 {
 		limit = imagepipe.Default().MaxInputBytes
 	}
+	var r io.ReadCloser
+	if u.Scheme() == "file" {
+		f, err := openRegular(u.Path())
+		if err != nil {
+			return nil, err
+		}
+		r = f
+	} else {
+		rc, err := storage.Reader(u)
+		if err != nil {
+			return nil, err
+		}
+		r = rc
+	}
+	defer r.Close()
 	return io.ReadAll(io.LimitReader(r, int64(limit)+1))
+}
+
+// openRegular opens a regular file for reading and refuses anything else.
+// It opens without blocking (a FIFO would wait for a writer forever) and
+// checks the opened file, so a file swapped after a look cannot slip by.
+func openRegular(path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, errNotAFile
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, errNotAFile
+	}
+	return f, nil
 }

@@ -1,0 +1,182 @@
+package dialogs
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// guardedView is a view with the input guard on, as in a Window.
+func guardedView(t *testing.T, q ipc.Question) (*View, *recorder, *clock) {
+	t.Helper()
+	v, r, c := newTestView(t, q, Options{})
+	v.enableGuard()
+	return v, r, c
+}
+
+// press is a key going down then its shortcut, as Fyne delivers a
+// Ctrl+Return the user typed: Ctrl down, Return down, the shortcut.
+func press(v *View, s *desktop.CustomShortcut) {
+	if s.Modifier&fyne.KeyModifierControl != 0 {
+		v.keyDown(desktop.KeyControlLeft)
+	}
+	if s.Modifier&fyne.KeyModifierAlt != 0 {
+		v.keyDown(desktop.KeyAltLeft)
+	}
+	v.keyDown(s.KeyName)
+	v.shortcut(s)
+}
+
+// release lets go of every key.
+func release(v *View, s *desktop.CustomShortcut) {
+	v.keyUp(s.KeyName)
+	v.keyUp(desktop.KeyControlLeft)
+	v.keyUp(desktop.KeyAltLeft)
+}
+
+func TestGuardIgnoresSubmitRightAfterFocus(t *testing.T) {
+	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	e := v.prompts[0].entry
+	e.TypedRune('x') // typed text is kept during the guard
+	press(v, ctrlEnter)
+	release(v, ctrlEnter)
+	if len(r.answers) != 0 {
+		t.Fatal("a Ctrl+Enter within the guard submitted")
+	}
+	if text, _ := v.hintSegmentText(); text != guardCue {
+		t.Errorf("hint = %q, want the cue", text)
+	}
+	c.now = c.now.Add(DefaultInputGuard)
+	press(v, ctrlEnter)
+	if a := r.only(t); a.Status != ipc.StatusAnswered || a.Replies[0].Text != "x" {
+		t.Errorf("answer = %+v", a)
+	}
+}
+
+// A key held since before the window took the focus (the X server
+// repeating Ctrl+Return that nobody released) never answers: its shortcut
+// arrives with no Ctrl press seen in the window, and the repeated Return
+// went down during the guard.
+func TestGuardRefusesKeysHeldFromBefore(t *testing.T) {
+	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	repeat := func() {
+		v.keyDown(fyne.KeyReturn) // GLFW reports the first repeat as a press
+		v.shortcut(ctrlEnter)
+	}
+	repeat()
+	for range 50 {
+		c.now = c.now.Add(40 * time.Millisecond)
+		repeat()
+	}
+	if len(r.answers) != 0 {
+		t.Fatalf("a held key answered: %+v", r.answers)
+	}
+	// Released, then pressed by the user: it counts.
+	release(v, ctrlEnter)
+	press(v, ctrlEnter)
+	if len(r.answers) != 1 {
+		t.Fatal("the user's own Ctrl+Enter did not submit")
+	}
+}
+
+// A Return pressed by the user while Ctrl was held from before the window
+// took the focus is no Ctrl+Return of this window.
+func TestGuardNeedsTheModifierPressedHere(t *testing.T) {
+	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	c.now = c.now.Add(time.Second)
+	v.keyDown(fyne.KeyReturn)
+	v.shortcut(ctrlEnter)
+	if len(r.answers) != 0 {
+		t.Fatal("submitted without a Ctrl press in the window")
+	}
+	v.keyUp(fyne.KeyReturn)
+	press(v, ctrlEnter)
+	if len(r.answers) != 1 {
+		t.Fatal("a Ctrl+Enter typed in the window did not submit")
+	}
+}
+
+func TestGuardCoversYesNoOptionsAndEscape(t *testing.T) {
+	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}))
+	press(v, altY)
+	v.keyDown(fyne.KeyEscape)
+	v.escape()
+	v.tap(v.Submit)()
+	if len(r.answers) != 0 {
+		t.Fatalf("answered within the guard: %+v", r.answers)
+	}
+	c.now = c.now.Add(DefaultInputGuard)
+	release(v, altY)
+	press(v, altY)
+	if a := r.only(t); a.Replies[0].Text != "yes" {
+		t.Errorf("answer = %+v", a)
+	}
+}
+
+// Options changed by Alt+digit are guarded too, and a digit beyond the
+// options is still left to the focused widget.
+func TestGuardOnOptions(t *testing.T) {
+	v, _, c := guardedView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}}))
+	if !v.shortcut(alt("1")) || v.options[0].selected() {
+		t.Fatal("Alt+1 within the guard: want consumed and ignored")
+	}
+	if v.shortcut(alt("2")) {
+		t.Error("Alt+2 without such an option was consumed")
+	}
+	c.now = c.now.Add(DefaultInputGuard)
+	release(v, alt("1"))
+	press(v, alt("1"))
+	if !v.options[0].selected() {
+		t.Error("Alt+1 after the guard did not tick the option")
+	}
+}
+
+// A view without a window (the tests of the rest of the package) is not
+// guarded, and the cue goes away on its own.
+func TestGuardOffWithoutWindowAndCueExpires(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v.shortcut(ctrlEnter)
+	if len(r.answers) != 1 {
+		t.Fatal("an unguarded view did not submit")
+	}
+	g, _, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	press(g, ctrlEnter)
+	c.now = c.now.Add(guardCueFor)
+	g.Tick(c.now)
+	if text, _ := g.hintSegmentText(); text != g.hintText {
+		t.Errorf("hint = %q after the cue's time, want %q", text, g.hintText)
+	}
+}
+
+// In a Window the guard is armed when the window shows, and the reply box
+// passes its key presses to it.
+func TestWindowArmsTheGuard(t *testing.T) {
+	c := &clock{now: t0}
+	r := &recorder{}
+	a := test.NewTempApp(t)
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: c.Now}, r.done)
+	w.Show()
+	defer w.Close()
+	e := w.View().prompts[0].entry
+	typeShortcut := func() {
+		e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyControlLeft})
+		e.KeyDown(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		e.TypedShortcut(ctrlEnter)
+		e.KeyUp(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyControlLeft})
+	}
+	typeShortcut()
+	if len(r.answers) != 0 {
+		t.Fatal("submitted at once after the window showed")
+	}
+	c.now = c.now.Add(DefaultInputGuard)
+	typeShortcut()
+	if len(r.answers) != 1 {
+		t.Fatal("the reply box's Ctrl+Enter did not submit after the guard")
+	}
+}

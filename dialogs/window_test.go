@@ -1,0 +1,132 @@
+package dialogs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// A closed question's window is hidden and reused by the next question,
+// never destroyed: nothing of the old question is left in it.
+func TestPoolReusesClosedWindows(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	first := p.NewWindow(question(ipc.Prompt{Markdown: "one"}), Options{Now: c.Now}, func(ipc.Answer) {})
+	first.Show()
+	test.Type(first.View().prompts[0].entry, "old")
+	first.View().RequestDismiss() // asks: a confirmation overlay is up
+	if first.Fyne().Canvas().Overlays().Top() == nil {
+		t.Fatal("no confirmation")
+	}
+	native := first.Fyne()
+	first.Close()
+	if made, idle := p.Windows(); made != 1 || idle != 1 {
+		t.Fatalf("after Close: made %d, idle %d; want 1, 1", made, idle)
+	}
+	r := &recorder{}
+	q := question(ipc.Prompt{Markdown: "two"})
+	q.Title = "Second"
+	second := p.NewWindow(q, Options{Now: c.Now}, r.done)
+	second.Show()
+	if second.Fyne() != native {
+		t.Error("the hidden window was not reused")
+	}
+	if got := native.Title(); got != WindowTitle(q) {
+		t.Errorf("title = %q, want %q", got, WindowTitle(q))
+	}
+	if native.Canvas().Overlays().Top() != nil {
+		t.Error("the old question's confirmation is still up")
+	}
+	if got := native.Canvas().Focused(); got != second.View().prompts[0].entry {
+		t.Errorf("focused = %T, want the new reply box", got)
+	}
+	// The old question's handlers are gone: a dismissal reaches the new one.
+	test.Type(second.View().prompts[0].entry, "new")
+	second.View().Submit()
+	if got := r.only(t).Replies[0].Text; got != "new" {
+		t.Errorf("reply = %q", got)
+	}
+	if made, idle := p.Windows(); made != 1 || idle != 1 {
+		t.Errorf("after the second question: made %d, idle %d; want 1, 1", made, idle)
+	}
+	// Two open at once need two windows.
+	x := p.NewWindow(question(ipc.Prompt{Markdown: "x"}), Options{Now: c.Now}, func(ipc.Answer) {})
+	y := p.NewWindow(question(ipc.Prompt{Markdown: "y"}), Options{Now: c.Now}, func(ipc.Answer) {})
+	if x.Fyne() == y.Fyne() {
+		t.Fatal("two open questions share a window")
+	}
+	x.Close()
+	y.Close()
+	if made, idle := p.Windows(); made != 2 || idle != 2 {
+		t.Errorf("made %d, idle %d; want 2, 2", made, idle)
+	}
+}
+
+// Results handed back from goroutines and the view's timers run on the
+// window's heartbeat, and not at all once the window has closed: nothing
+// of a window calls into Fyne after it closed (or after Fyne's loop ended).
+func TestHeartbeatRunsPostsAndTimersUntilClose(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w.Show()
+	ran := 0
+	w.post(func() { ran++ })
+	w.after(0, func() { ran++ })
+	stop := w.after(0, func() { t.Error("a stopped timer fired") })
+	stop()
+	w.after(time.Hour, func() { t.Error("a timer fired early") })
+	w.heartbeat()
+	if ran != 2 {
+		t.Fatalf("%d of 2 ran", ran)
+	}
+	w.post(func() { t.Error("a post ran after Close") })
+	w.after(0, func() { t.Error("a timer fired after Close") })
+	w.Close()
+	w.heartbeat()
+}
+
+// A FIFO (or a device, or a folder) dropped on the window is refused with a
+// message at once instead of blocking its reader for good.
+func TestReadLimitedRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.png")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, path := range []string{fifo, dir} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := readLimited(storage.NewFileURI(path), 1<<20)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, errNotAFile) {
+				t.Errorf("%s: err = %v, want errNotAFile", path, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: reading blocked", path)
+		}
+	}
+	file := filepath.Join(dir, "a.png")
+	if err := os.WriteFile(file, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data, err := readLimited(storage.NewFileURI(file), 3)
+	if err != nil || string(data) != "1234" {
+		t.Errorf("regular file: %q, %v; want the limit plus one byte", data, err)
+	}
+	if !strings.Contains(errNotAFile.Error(), "not a regular file") {
+		t.Errorf("message = %q", errNotAFile)
+	}
+}
