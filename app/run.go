@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -42,8 +44,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if !launch.HasDisplay() {
-		return launch.ErrNoDisplay
+	if err := launch.CheckDisplay(); err != nil {
+		return err // no display, the wrong protocol for this build, or a dead X server
 	}
 	path := cfg.Socket
 	if path == "" {
@@ -64,13 +66,16 @@ func Run(ctx context.Context, cfg Config) error {
 
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(assets.Icon)
-	ui := newWindows(a, windowOptions(cfg.Settings))
+	opts := windowOptions(cfg.Settings)
+	opts.InputGuard = inputGuard(log)
+	ui := newWindows(a, opts)
 	dbPath := databasePath(cfg.Database, log)
 	inbox := NewPersistentInbox(ui, log, func() (Persister, error) { return openStore(dbPath, log) })
-	// Quitting first has every window report its draft, so the database
-	// has what the user typed up to the last key.
+	// Quitting first closes every window: each reports its draft, so the
+	// database has what the user typed up to the last key, and nothing of
+	// the windows calls into Fyne after its loop has ended.
 	quit := func() {
-		ui.flushDrafts()
+		ui.stop()
 		a.Quit()
 	}
 	if !startTray(a, inbox, ui, quit, log) {
@@ -137,6 +142,26 @@ func windowOptions(s settings.Settings) dialogs.Options {
 		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
 		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
 	}
+}
+
+// inputGuard is the windows' input guard: dialogs.DefaultInputGuard, or
+// FEEDBACK_INPUT_GUARD_MS milliseconds (0 turns the time rule off, for
+// tests that drive windows with xdotool; a key must still go down in the
+// window to act).
+func inputGuard(log *slog.Logger) time.Duration {
+	v := os.Getenv("FEEDBACK_INPUT_GUARD_MS")
+	if v == "" {
+		return 0
+	}
+	ms, err := strconv.Atoi(v)
+	if err != nil || ms < 0 {
+		log.Warn("FEEDBACK_INPUT_GUARD_MS ignored: want a number of milliseconds", "value", v)
+		return 0
+	}
+	if ms == 0 {
+		return -1
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // pasteImage reads an image from the system clipboard for Ctrl+V. No image,

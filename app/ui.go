@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 
@@ -10,31 +11,60 @@ import (
 	"feedback/store"
 )
 
-// windows is the Fyne Presenter: one dialogs.Window per open question.
+// windows is the Fyne Presenter: one dialogs.Window per open question,
+// all from one dialogs.Pool (windows are reused, never destroyed: see Pool).
 type windows struct {
-	app   fyne.App
-	opts  dialogs.Options
-	open  map[string]*dialogs.Window // touched on the Fyne goroutine only
-	ended chan struct{}              // closed when the Fyne loop has returned: nothing to call into
+	app     fyne.App
+	opts    dialogs.Options
+	pool    *dialogs.Pool              // touched on the Fyne goroutine only
+	open    map[string]*dialogs.Window // touched on the Fyne goroutine only
+	ended   chan struct{}              // closed when the Fyne loop has returned: nothing to call into
+	stopped atomic.Bool                // the app is quitting: no more work on the Fyne goroutine
 }
 
 var _ DraftPresenter = (*windows)(nil)
 
 func newWindows(a fyne.App, opts dialogs.Options) *windows {
-	return &windows{app: a, opts: opts, open: make(map[string]*dialogs.Window), ended: make(chan struct{})}
+	return &windows{app: a, opts: opts, pool: dialogs.NewPool(a), open: make(map[string]*dialogs.Window), ended: make(chan struct{})}
 }
 
-// do runs f on the Fyne goroutine, unless the loop has ended.
+// do runs f on the Fyne goroutine, unless the app is quitting or the loop
+// has ended. (Once Fyne's loop has drained, fyne.Do runs f on the calling
+// goroutine: f checks again when it runs.)
 func (u *windows) do(f func()) {
+	if u.stopped.Load() {
+		return
+	}
 	select {
 	case <-u.ended:
 	default:
-		fyne.Do(f)
+		fyne.Do(func() {
+			if !u.stopped.Load() {
+				f()
+			}
+		})
+	}
+}
+
+// stop is called on the Fyne goroutine when the app starts quitting: the
+// windows close (each reports its unreported draft first, and its
+// heartbeat — countdown, draft timers, attachments — stops), and nothing
+// runs on the Fyne goroutine through do any more.
+func (u *windows) stop() {
+	if u.stopped.Swap(true) {
+		return
+	}
+	for id, w := range u.open {
+		delete(u.open, id)
+		w.Close()
 	}
 }
 
 // loopEnded records that the Fyne loop has returned; call it once.
-func (u *windows) loopEnded() { close(u.ended) }
+func (u *windows) loopEnded() {
+	u.stopped.Store(true)
+	close(u.ended)
+}
 
 // Show implements Presenter.
 func (u *windows) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
@@ -46,7 +76,7 @@ func (u *windows) ShowDraft(q ipc.Question, draft *store.Draft, h Hooks) {
 	opts := u.opts
 	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
 	u.do(func() {
-		w := dialogs.NewWindow(u.app, q, opts, func(a ipc.Answer) {
+		w := u.pool.NewWindow(q, opts, func(a ipc.Answer) {
 			delete(u.open, q.ID)
 			h.Done(a)
 		})
@@ -57,14 +87,6 @@ func (u *windows) ShowDraft(q ipc.Question, draft *store.Draft, h Hooks) {
 		}
 		h.Shown()
 	})
-}
-
-// flushDrafts has every window report its unreported draft: the app is
-// quitting. It runs on the Fyne goroutine.
-func (u *windows) flushDrafts() {
-	for _, w := range u.open {
-		w.View().FlushDraft()
-	}
 }
 
 // Withdraw implements Presenter.
