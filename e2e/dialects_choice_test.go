@@ -247,7 +247,6 @@ func TestAskConfirmSubmitTakesDefault(t *testing.T) {
 	res := call(c, "ask_confirm", map[string]any{"question": "Drop the staging database?", "default": false})
 	win := findWindow(t, "Drop the staging database? — feedback")
 	activate(t, win)
-	pastInputGuard()
 	key(t, "ctrl+Return")
 	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "no", "confirmed": false, "tool": "ask_confirm"})
 	windowGone(t, "Drop the staging database? — feedback", 2*time.Second)
@@ -262,14 +261,12 @@ func TestAskTextDefaultPrefilled(t *testing.T) {
 	win := findWindow(t, "Name the release branch — feedback")
 	activate(t, win)
 	screenshot(t, "ask-text-default")
-	pastInputGuard()
 	key(t, "ctrl+Return")
 	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "release/2.4"})
 
 	res = call(c, "ask_text", map[string]any{"question": "Name the hotfix branch", "default": "hotfix/2.4"})
 	win = findWindow(t, "Name the hotfix branch — feedback")
 	activate(t, win)
-	pastInputGuard()
 	typeText(t, ".1")
 	key(t, "ctrl+Return")
 	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "hotfix/2.4.1"})
@@ -292,12 +289,6 @@ func TestAskChoiceOptionObjects(t *testing.T) {
 	win := findWindow(t, "Which queue should the jobs use? — feedback")
 	activate(t, win)
 	screenshot(t, "ask-choice-objects")
-	pastInputGuard()
 	key(t, "alt+1", "ctrl+Return")
 	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "Redis", "selected": []any{"Redis"}})
 }
-
-// pastInputGuard waits out the window's input guard: keys that act count
-// only dialogs.DefaultInputGuard (600 ms) after a window takes the focus.
-// The guard is a rule of time, so waiting it out is the fact itself.
-func pastInputGuard() { time.Sleep(800 * time.Millisecond) }
