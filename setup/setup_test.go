@@ -490,3 +490,30 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSSHRecipe(t *testing.T) {
+	te := newEnv(t)
+	if code := Run([]string{"ssh", "devbox", "--remote-user", "ann"}, te.Env); code != 0 {
+		t.Fatalf("exit %d: %s", code, te.stderr)
+	}
+	out := te.stdout.String()
+	for _, want := range []string{
+		"Host devbox\n        RemoteForward /home/ann/.ssh/feedback.sock /run/user/1000/feedback/feedback.sock\n",
+		"StreamLocalBindUnlink yes", "/etc/ssh/sshd_config",
+		"feedback setup claude-code --socket /home/ann/.ssh/feedback.sock",
+		`"env": {"FEEDBACK_SOCKET": "/home/ann/.ssh/feedback.sock"}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	te = newEnv(t)
+	if Run([]string{"ssh", "box", "--remote-user", "root"}, te.Env); !strings.Contains(te.stdout.String(), "RemoteForward /root/.ssh/feedback.sock") {
+		t.Errorf("root's home: %s", te.stdout)
+	}
+	te = newEnv(t)
+	te.GOOS = "windows"
+	if code := Run([]string{"ssh", "box"}, te.Env); code != 1 || !strings.Contains(te.stderr.String(), "named pipe") {
+		t.Errorf("windows: exit %d %q", code, te.stderr)
+	}
+}

@@ -64,6 +64,11 @@ func runSSH(args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "feedback setup ssh: --remote-socket %q: want an absolute path on %s\n", *socket, host)
 		return 2
 	}
+	if e.GOOS == "windows" {
+		fmt.Fprintln(e.Stderr, "feedback setup ssh: on Windows the app listens on a named pipe, which ssh cannot forward; "+
+			"run the app on a Linux or macOS desktop for remote use")
+		return 1
+	}
 	if e.Socket == "" {
 		fmt.Fprintln(e.Stderr, "feedback setup ssh: cannot tell where this desktop's app listens")
 		return 1
