@@ -129,7 +129,7 @@ func mergeTOML(data []byte, container, name string, fields []field) ([]byte, []s
 	var changes []string
 	if ours == nil {
 		if s, ok := before[container].(map[string]any); ok && s[name] != nil {
-			return nil, nil, fmt.Errorf("%s is written in a form setup does not edit (inline or dotted keys); replace it with a [%s] table by hand", display, display)
+			return nil, nil, fmt.Errorf("%s is written in a form setup does not edit (an inline table, dotted keys, or only sub-tables); write it as a [%s] table with its keys by hand", display, display)
 		}
 		var b strings.Builder
 		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
