@@ -465,8 +465,8 @@ func answered(r *choiceResult, c choiceCall, reply ipc.Reply) {
 				declinedEmpty(r, "without answering yes or no")
 				return
 			}
-			// Submitted without choosing (Ctrl+Enter, Enter): the
-			// recommended answer stands, as the window says.
+			// Submitted without choosing (Ctrl+Enter): the
+			// recommended answer shown in the window stands.
 			r.Answer = c.recommended[0]
 			r.Confirmed = r.Answer == "yes"
 			r.Message = "The user submitted without choosing, which accepts the recommended answer: " + r.Answer + "."
