@@ -363,6 +363,8 @@ func TestRefusesWhatItCannotEditSafely(t *testing.T) {
 		{"broken TOML", "codex", ".codex/config.toml", "[mcp_servers\n", "not valid TOML"},
 		{"inline TOML entry", "codex", ".codex/config.toml", "mcp_servers = { feedback = { command = \"x\" } }\n", "does not edit"},
 		{"dotted TOML entry", "codex", ".codex/config.toml", "[mcp_servers]\nfeedback.command = \"x\"\n", "does not edit"},
+		{"TOML servers an array", "codex", ".codex/config.toml", "[[mcp_servers]]\nname = \"x\"\n", "mcp_servers is not a table"},
+		{"TOML entry a string", "codex", ".codex/config.toml", "[mcp_servers]\nfeedback = \"x\"\n", "mcp_servers.feedback is not a table"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

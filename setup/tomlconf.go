@@ -113,6 +113,16 @@ func mergeTOML(data []byte, container, name string, fields []field) ([]byte, []s
 	if err := toml.Unmarshal(data, &before); err != nil {
 		return nil, nil, fmt.Errorf("not valid TOML: %w", err)
 	}
+	if v, ok := before[container]; ok {
+		if _, table := v.(map[string]any); !table {
+			return nil, nil, fmt.Errorf("%s is not a table (it is a %T); fix it by hand", container, v)
+		}
+		if v, ok := v.(map[string]any)[name]; ok {
+			if _, table := v.(map[string]any); !table {
+				return nil, nil, fmt.Errorf("%s.%s is not a table (it is a %T); fix it by hand", container, name, v)
+			}
+		}
+	}
 	_, tables, err := scanTOML(data)
 	if err != nil {
 		return nil, nil, err
@@ -149,7 +159,7 @@ func mergeTOML(data []byte, container, name string, fields []field) ([]byte, []s
 		edits = append(edits, tomlEdit{len(data), len(data), b.String()})
 		changes = append(changes, "added ["+display+"]")
 	} else {
-		current, _ := before[container].(map[string]any)[name].(map[string]any)
+		current := subTable(before, container, name)
 		for _, f := range fields {
 			if m, ok := f.value.(map[string]string); ok {
 				e, c, err := mergeTOMLMap(tables, ours, current, want, f.key, m)
@@ -278,7 +288,7 @@ func checkTOMLOnly(before map[string]any, out []byte, container, name string, fi
 	if err := toml.Unmarshal(out, &after); err != nil {
 		return fmt.Errorf("internal error: the edited file does not parse (%v); nothing written", err)
 	}
-	entry, _ := after[container].(map[string]any)[name].(map[string]any)
+	entry := subTable(after, container, name)
 	for _, f := range fields {
 		if m, ok := f.value.(map[string]string); ok {
 			sub, _ := entry[f.key].(map[string]any)
@@ -343,4 +353,11 @@ func withoutFields(doc map[string]any, container, name string, fields []field) {
 	if len(servers) == 0 {
 		delete(doc, container)
 	}
+}
+
+// subTable returns doc[container][name] when both are tables, else nil.
+func subTable(doc map[string]any, container, name string) map[string]any {
+	c, _ := doc[container].(map[string]any)
+	t, _ := c[name].(map[string]any)
+	return t
 }
