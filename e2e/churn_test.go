@@ -249,3 +249,37 @@ func nameOf(r *xproto.GetPropertyReply) string {
 	}
 	return string(r.Value)
 }
+
+// activeWindow is the window manager's active window as an xdotool id
+// ("" while there is none).
+func (s *xscreen) activeWindow() string {
+	r, err := xproto.GetProperty(s.x, false, s.root, s.intern("_NET_ACTIVE_WINDOW"), xproto.AtomWindow, 0, 1).Reply()
+	if err != nil || len(r.Value) < 4 {
+		return ""
+	}
+	w := xgb.Get32(r.Value)
+	if w == 0 {
+		return ""
+	}
+	return strconv.FormatUint(uint64(w), 10)
+}
+
+// waitForWindowManager waits until a window manager manages the screen
+// (_NET_SUPPORTING_WM_CHECK on the root names a window that names it back).
+func (s *xscreen) waitForWindowManager(t *testing.T) {
+	t.Helper()
+	check := s.intern("_NET_SUPPORTING_WM_CHECK")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		r, err := xproto.GetProperty(s.x, false, s.root, check, xproto.AtomWindow, 0, 1).Reply()
+		if err == nil && len(r.Value) >= 4 {
+			w := xproto.Window(xgb.Get32(r.Value))
+			back, err := xproto.GetProperty(s.x, false, w, check, xproto.AtomWindow, 0, 1).Reply()
+			if err == nil && len(back.Value) >= 4 && xproto.Window(xgb.Get32(back.Value)) == w {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no window manager within 10 s")
+		}
+	}
+}

@@ -23,7 +23,10 @@ func TestCountdownExtendAndPin(t *testing.T) {
 			win := findWindow(t, title)
 			activate(t, win)
 			key(t, tc.key)
-			time.Sleep(4 * time.Second) // past the original deadline
+			// Past the original deadline: this wait proves that the end
+			// does not come at the old deadline (nothing arrives), it
+			// synchronises nothing.
+			time.Sleep(4 * time.Second)
 			screenshot(t, "countdown-"+tc.name)
 			select {
 			case r := <-ch:
@@ -60,8 +63,8 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 	ch, cancel := askApp(t, q)
 	activate(t, findWindow(t, title))
 	typeText(t, "unfinished thought")
-	time.Sleep(100 * time.Millisecond) // the last key reaches the window
-	cancel()                           // the agent went away; the draft is kept
+	waitDraftOf(t, db, q.ID, hasText("unfinished thought")) // every key reached the window
+	cancel()                                                // the agent went away; the draft is kept
 	windowGone(t, title, time.Second)
 	awaitAsk(t, ch)
 

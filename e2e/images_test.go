@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -59,23 +58,15 @@ func imageSizes(t *testing.T, res *mcp.CallToolResult) []image.Point {
 	return out
 }
 
-// submitWhenReady presses Ctrl+Enter once the attachment has been processed
-// (the window refuses to submit while an image is still being prepared).
-func submitWhenReady(t *testing.T, res <-chan callResult) *mcp.CallToolResult {
+// submitAttached waits until the window titled title (its question's
+// title) holds n processed attachments (its draft, in the database, has
+// them), takes a screenshot named shot, and submits with Ctrl+Enter.
+func submitAttached(t *testing.T, title string, n int, shot string, res <-chan callResult) *mcp.CallToolResult {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); {
-		key(t, "ctrl+Return")
-		select {
-		case r := <-res:
-			if r.err != nil {
-				t.Fatalf("tools/call: %v", r.err)
-			}
-			return r.res
-		case <-time.After(700 * time.Millisecond):
-		}
-	}
-	t.Fatal("the answer with the attachment never came back")
-	return nil
+	waitDraft(t, sessionDB(), title, hasImages(n))
+	screenshot(t, shot)
+	key(t, "ctrl+Return")
+	return await(t, res)
 }
 
 // Ctrl+V with an image on the clipboard attaches it; it comes back as an
@@ -94,9 +85,7 @@ func TestPasteImage(t *testing.T) {
 	activate(t, findWindow(t, "Paste — feedback"))
 	typeText(t, "see the picture")
 	key(t, "ctrl+v")
-	time.Sleep(3 * time.Second) // decoding and downscaling a 2400×1200 PNG takes a moment under load
-	screenshot(t, "paste-thumbnail")
-	r := submitWhenReady(t, res)
+	r := submitAttached(t, "Paste", 1, "paste-thumbnail", res)
 	if got := imageSizes(t, r); len(got) != 1 || got[0] != image.Pt(1568, 784) {
 		t.Fatalf("image blocks = %v, want one of 1568×784", got)
 	}
@@ -121,7 +110,7 @@ func TestPasteTextStillWorks(t *testing.T) {
 	res := call(c, "interactive_feedback", map[string]any{"message": "Paste some text", "header_label": "PasteText"})
 	activate(t, findWindow(t, "PasteText — feedback"))
 	key(t, "ctrl+v")
-	time.Sleep(500 * time.Millisecond)
+	waitDraft(t, sessionDB(), "PasteText", hasText("pasted words")) // the paste is in the reply box
 	key(t, "ctrl+Return")
 	r := await(t, res)
 	wantText(t, r, "User reply:\npasted words")

@@ -89,6 +89,8 @@ func (m *trayMenu) click(t *testing.T, id int32) {
 // The tray lists the open questions; clicking one brings its window forward.
 func TestTrayListsAndFocusesQuestions(t *testing.T) {
 	requireSession(t)
+	scr := openScreen(t)
+	scr.waitForWindowManager(t)
 	ensureApp(t)
 	tray := openTray(t)
 	if v, err := tray.item.GetProperty("org.kde.StatusNotifierItem.IconPixmap"); err != nil || v.String() == "[]" {
@@ -96,7 +98,7 @@ func TestTrayListsAndFocusesQuestions(t *testing.T) {
 	}
 
 	a := startAsk(t, "--title", "TrayA", "first question")
-	findWindow(t, "TrayA — feedback")
+	wa := findWindow(t, "TrayA — feedback")
 	b := startAsk(t, "--title", "TrayB", "second question")
 	wb := findWindow(t, "TrayB — feedback")
 	activate(t, wb)
@@ -114,12 +116,12 @@ func TestTrayListsAndFocusesQuestions(t *testing.T) {
 		}
 	}
 	tray.click(t, ids["TrayA"])
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if xdotool(t, "getactivewindow", "getwindowname") == "TrayA — feedback" {
-			break
-		}
+	// The active window as a fact: the window manager's _NET_ACTIVE_WINDOW,
+	// read directly (xdotool getactivewindow fails outright while it is
+	// unset or being changed, which made this test flaky).
+	for deadline := time.Now().Add(5 * time.Second); scr.activeWindow() != wa; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("clicking TrayA in the tray left %q active", xdotool(t, "getactivewindow", "getwindowname"))
+			t.Fatalf("clicking TrayA in the tray left window %s active, want %s", scr.activeWindow(), wa)
 		}
 	}
 	key(t, "Escape")

@@ -142,9 +142,7 @@ func TestDropImages(t *testing.T) {
 	activate(t, win)
 	dropFiles(t, win, a, b)
 	typeText(t, "two files")
-	time.Sleep(2 * time.Second)
-	screenshot(t, "drop-thumbnails")
-	r := submitWhenReady(t, res)
+	r := submitAttached(t, "Drop", 2, "drop-thumbnails", res)
 	got := imageSizes(t, r)
 	if len(got) != 2 || got[0].X != 640 || got[0].Y != 480 || got[1].X != 1568 || got[1].Y != 261 {
 		t.Fatalf("image blocks = %v, want 640×480 and 1568×261", got)
@@ -174,16 +172,18 @@ func TestPickImage(t *testing.T) {
 	res := call(c, "interactive_feedback", map[string]any{"message": "Pick a file", "header_label": "Pick"})
 	win := findWindow(t, "Pick — feedback")
 	activate(t, win)
-	key(t, "ctrl+o")
-	time.Sleep(1500 * time.Millisecond)
-	screenshot(t, "picker")
 	// "shot" is the second item of the picker's grid, after (Parent), in a
-	// 680×640 window (see the screenshot).
+	// 680×640 window (see the screenshot): wait until the picker is drawn
+	// there.
+	scr := openScreen(t)
+	item := image.Rect(260, 100, 360, 190)
+	before := scr.pixels(t, win, item)
+	key(t, "ctrl+o")
+	scr.waitRedrawn(t, win, item, before)
+	screenshot(t, "picker")
 	xdotool(t, "mousemove", "--window", win, "310", "143", "click", "--repeat", "2", "--delay", "80", "1")
-	time.Sleep(2 * time.Second)
-	screenshot(t, "picked")
 	activate(t, win)
-	r := submitWhenReady(t, res)
+	r := submitAttached(t, "Pick", 1, "picked", res)
 	if got := imageSizes(t, r); len(got) != 1 || got[0] != image.Pt(900, 700) {
 		t.Fatalf("image blocks = %v, want one of 900×700", got)
 	}
