@@ -117,6 +117,10 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 		if errors.Is(err, ipc.ErrUntrustedEndpoint) {
 			return nil, err // says what to do; the app's log has nothing to add
 		}
+		if Starter == nil && errors.Is(err, ipc.ErrNotRunning) {
+			// ipc's "start the feedback app first" is not for this machine.
+			return nil, fmt.Errorf("%w: nothing answers at %s; %s", ipc.ErrNotRunning, path, remoteHint(path))
+		}
 		if Starter == nil || (errors.Is(err, ErrNoDisplay) && os.Getenv(ipc.EnvSocket) != "") {
 			// The app, if any, runs on another machine: its log is there.
 			return nil, fmt.Errorf("%w; %s", err, remoteHint(path))
