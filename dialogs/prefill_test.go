@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"feedback/ipc"
@@ -61,4 +62,26 @@ func TestPrefilledReply(t *testing.T) {
 			t.Errorf("answer = %+v", got)
 		}
 	})
+}
+
+// Enter with nothing focused submits a window whose one prompt is yes/no
+// (no reply box takes it as text), like Ctrl+Enter; elsewhere it does
+// nothing.
+func TestEnterSubmitsYesNoWindow(t *testing.T) {
+	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}), Options{})
+	v.enter(fyne.KeyReturn)
+	if got := r.only(t); got.Status != ipc.StatusAnswered || got.Replies[0].Text != "" {
+		t.Errorf("answer = %+v, want answered without a choice", got)
+	}
+
+	v, r, _ = newTestView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}, ipc.Prompt{Markdown: "Why?"}), Options{})
+	v.enter(fyne.KeyEnter)
+	if len(r.answers) != 0 {
+		t.Errorf("Enter submitted a window with a reply box: %+v", r.answers)
+	}
+	v, r, _ = newTestView(t, question(ipc.Prompt{Markdown: "Which?", Kind: ipc.KindChoice, Options: []ipc.Option{{Label: "A"}}}), Options{})
+	v.enter(fyne.KeyReturn)
+	if len(r.answers) != 0 {
+		t.Errorf("Enter submitted a choice window: %+v", r.answers)
+	}
 }

@@ -477,6 +477,20 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 	return false
 }
 
+// enter handles Enter (k: Return or the keypad's Enter) typed with nothing
+// focused: in a window whose one prompt is yes/no, which has no reply box
+// to type it into, it submits as Ctrl+Enter does (the caller's recommended
+// answer, if any, stands); elsewhere it does nothing. The input guard
+// applies, as to every key that acts.
+func (v *View) enter(k fyne.KeyName) {
+	if v.done || len(v.prompts) != 1 || v.prompts[0].p.Kind != ipc.KindYesNo {
+		return
+	}
+	if v.allowKey(k) {
+		v.Submit()
+	}
+}
+
 func (v *View) escape() {
 	if v.allowKey(fyne.KeyEscape) {
 		v.RequestDismiss()

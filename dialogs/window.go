@@ -86,8 +86,13 @@ func (s *slot) install() {
 		}
 	})
 	c.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if w := s.live(); w != nil && k.Name == fyne.KeyEscape {
+		w := s.live()
+		switch {
+		case w == nil:
+		case k.Name == fyne.KeyEscape:
 			w.view.escape()
+		case k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter:
+			w.view.enter(k.Name)
 		}
 	})
 	if dc, ok := c.(desktop.Canvas); ok { // nothing focused: the canvas sees the keys

@@ -239,8 +239,9 @@ func TestAskMultiSelectWindow(t *testing.T) {
 	wantChoice(t, await(t, res), map[string]any{"status": "declined", "answer": "", "selected": []any{}})
 }
 
-// ask_confirm submitted without choosing (Ctrl+Enter) answers its default:
-// default false is answered, confirmed false, "no" — not declined.
+// ask_confirm submitted without choosing (Ctrl+Enter, or Enter) answers
+// its default: default false is answered, confirmed false, "no" — not
+// declined.
 func TestAskConfirmSubmitTakesDefault(t *testing.T) {
 	requireSession(t)
 	c := newMCP(t, "ask-confirm-default")
@@ -250,6 +251,13 @@ func TestAskConfirmSubmitTakesDefault(t *testing.T) {
 	key(t, "ctrl+Return")
 	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "no", "confirmed": false, "tool": "ask_confirm"})
 	windowGone(t, "Drop the staging database? — feedback", 2*time.Second)
+
+	// Enter, with nothing focused, does the same in a yes/no window.
+	res = call(c, "ask_confirm", map[string]any{"question": "Tag the release now?", "default": true})
+	win = findWindow(t, "Tag the release now? — feedback")
+	activate(t, win)
+	key(t, "Return")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "yes", "confirmed": true, "tool": "ask_confirm"})
 }
 
 // ask_text's default is prefilled in the answer box: sent unchanged it is
