@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -222,6 +223,24 @@ func list(e Env) int {
 			state = fmt.Sprintf("set up, runs %s (feedback setup %s points it at this binary)", s.Command, s.Client.Name)
 		}
 		fmt.Fprintf(e.Stdout, "%-15s %-40s %s\n", s.Client.Name, s.Found, state)
+	}
+	// The project files in this directory, when there are any.
+	for _, c := range Clients {
+		path, err := c.File(e, ScopeProject)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		state := "not set up: feedback setup " + c.Name + " --scope project"
+		if ok, _, err := entryOf(path, c); err != nil {
+			state = "cannot tell: " + err.Error()
+		} else if ok {
+			state = "set up"
+		}
+		rel, _ := filepath.Rel(e.Dir, path)
+		fmt.Fprintf(e.Stdout, "%-15s %-40s %s\n", c.Name, "./"+filepath.ToSlash(rel)+" (this project)", state)
 	}
 	if found == 0 {
 		fmt.Fprintln(e.Stdout, "No MCP client found on this machine.")

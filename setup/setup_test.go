@@ -482,6 +482,17 @@ func TestListShowsFoundClients(t *testing.T) {
 	if !strings.Contains(out, "Not found here: claude-desktop, vscode, windsurf") {
 		t.Errorf("missing clients not listed:\n%s", out)
 	}
+
+	os.MkdirAll(filepath.Join(te.Dir, ".vscode"), 0o755)
+	os.WriteFile(filepath.Join(te.Dir, ".vscode", "mcp.json"), []byte(`{"servers": {}}`), 0o644)
+	Run([]string{"gemini", "--scope", "project"}, te.Env)
+	te.stdout.Reset()
+	Run(nil, te.Env)
+	out = te.stdout.String()
+	if !strings.Contains(out, "./.vscode/mcp.json (this project)") || !strings.Contains(out, "not set up: feedback setup vscode --scope project") ||
+		!strings.Contains(out, "./.gemini/settings.json (this project)") {
+		t.Errorf("project files not listed:\n%s", out)
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
