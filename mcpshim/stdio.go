@@ -20,26 +20,37 @@ import (
 //     handler's error ("context canceled") as a response; the stream reads
 //     the cancel as it passes on the input and drops that response (or any
 //     other) on the output.
-//   - No progress notification follows the result of its call. mcp-go
-//     queues notifications on a channel that another goroutine writes, so
-//     a progress sent before the result could be written after it. The
-//     heartbeat writes its progress here instead, synchronously, and stops
-//     (waiting for its sender) before the handler returns the result.
+//   - No progress notification follows the result of its call, or its
+//     cancel. mcp-go queues notifications on a channel that another
+//     goroutine writes, so a progress sent before the result could be
+//     written after it. The heartbeat writes its progress here instead,
+//     synchronously, and stops (waiting for its sender) before the handler
+//     returns the result; the progress of a cancelled call is dropped (the
+//     client has forgotten its token).
 //
 // Every line is written to out whole, under one mutex, so mcp-go's writers
 // (responses, its notification goroutine, server-to-client requests) and
 // the heartbeats never interleave.
 type stdioStream struct {
 	log *slog.Logger
-	mu  sync.Mutex // guards out, outBuf and calls
+	mu  sync.Mutex // guards out, outBuf, calls and tokens
 	out io.Writer
 	// outBuf holds the start of a line written in pieces (mcp-go writes
 	// whole lines; this is for safety).
 	outBuf []byte
 	// calls are the client's requests read and not yet answered, by id
-	// key: true once cancelled. At most maxTrackedCalls; a request beyond
-	// is answered as usual but its cancel cannot be honoured.
-	calls map[string]bool
+	// key. At most maxTrackedCalls; a request beyond is answered as usual
+	// but its cancel cannot be honoured.
+	calls map[string]*inFlight
+	// tokens maps the progressToken (as idKey) of a call in calls to its
+	// id key.
+	tokens map[string]string
+}
+
+// inFlight is a request of the client that has no response yet.
+type inFlight struct {
+	cancelled bool
+	token     string // its progressToken as idKey, "" when none
 }
 
 // maxTrackedCalls bounds stdioStream.calls: far above the requests a
@@ -51,7 +62,7 @@ const maxTrackedCalls = 4096
 const maxLineBytes = 64 << 20
 
 func newStdioStream(out io.Writer, log *slog.Logger) *stdioStream {
-	return &stdioStream{out: out, log: log, calls: map[string]bool{}}
+	return &stdioStream{out: out, log: log, calls: map[string]*inFlight{}, tokens: map[string]string{}}
 }
 
 // Write implements io.Writer for mcp-go: each complete line is written to
@@ -111,9 +122,15 @@ func (s *stdioStream) dropResponse(line []byte) bool {
 	if !ok || method != "" || id == "" {
 		return false // not a response
 	}
-	cancelled, known := s.calls[id]
+	c, known := s.calls[id]
+	if !known {
+		return false
+	}
 	delete(s.calls, id)
-	if known && cancelled {
+	if c.token != "" {
+		delete(s.tokens, c.token)
+	}
+	if c.cancelled {
 		s.log.Debug("no response to a cancelled request", "id", id)
 		return true
 	}
@@ -121,7 +138,9 @@ func (s *stdioStream) dropResponse(line []byte) bool {
 }
 
 // notify writes a notification to the client at once, ordered with every
-// other line: when it returns, the notification is written.
+// other line: when it returns, the notification is written — unless it is
+// the progress of a call the client cancelled, which is dropped (the client
+// has forgotten its token).
 func (s *stdioStream) notify(method string, params map[string]any) error {
 	line, err := json.Marshal(mcp.JSONRPCNotification{
 		JSONRPC:      mcp.JSONRPC_VERSION,
@@ -130,8 +149,25 @@ func (s *stdioStream) notify(method string, params map[string]any) error {
 	if err != nil {
 		return err
 	}
+	if method == string(mcp.MethodNotificationProgress) && s.cancelledToken(params["progressToken"]) {
+		return nil
+	}
 	_, err = s.Write(append(line, '\n'))
 	return err
+}
+
+// cancelledToken reports whether token is the progressToken of a call the
+// client cancelled.
+func (s *stdioStream) cancelledToken(token any) bool {
+	raw, err := json.Marshal(token)
+	if err != nil {
+		return false
+	}
+	key := idKey(raw)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.calls[s.tokens[key]]
+	return key != "" && c != nil && c.cancelled
 }
 
 // reader returns in with the stream looking at each line as it passes: it
@@ -198,13 +234,26 @@ func (s *stdioStream) observe(line []byte) {
 		key := idKey(n.Params.RequestID)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if _, inFlight := s.calls[key]; inFlight && key != "" {
-			s.calls[key] = true
+		if c := s.calls[key]; c != nil && key != "" {
+			c.cancelled = true
 		}
 		return
 	}
 	if id == "" {
 		return // another notification
+	}
+	c := &inFlight{}
+	if method == string(mcp.MethodToolsCall) {
+		var r struct {
+			Params struct {
+				Meta struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &r) == nil {
+			c.token = idKey(r.Params.Meta.ProgressToken)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -212,7 +261,13 @@ func (s *stdioStream) observe(line []byte) {
 		s.log.Warn("too many requests in flight to track their cancels", "limit", maxTrackedCalls)
 		return
 	}
-	s.calls[id] = false
+	if old := s.calls[id]; old != nil && old.token != "" {
+		delete(s.tokens, old.token)
+	}
+	s.calls[id] = c
+	if c.token != "" {
+		s.tokens[c.token] = id
+	}
 }
 
 // messageHead reads the id (as idKey) and method of one JSON-RPC message,

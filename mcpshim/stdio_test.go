@@ -324,3 +324,36 @@ func TestStdioStreamLines(t *testing.T) {
 		t.Errorf("written %q, want %q", got, want)
 	}
 }
+
+// Once the client cancels a call, the progress of that call is dropped:
+// the client has forgotten its token. Other calls' progress still goes out,
+// and a token is forgotten with its call's response.
+func TestNoProgressAfterCancel(t *testing.T) {
+	var out syncBuffer
+	s := newStdioStream(&out, slog.New(slog.DiscardHandler))
+	in := s.reader(strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"a"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":7}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}` + "\n"))
+	if _, err := io.Copy(io.Discard, in); err != nil {
+		t.Fatal(err)
+	}
+	progress := func(token any) {
+		if err := s.notify("notifications/progress", map[string]any{"progressToken": token, "progress": 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	progress("a")
+	progress(7)
+	want := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1,"progressToken":7}}` + "\n"
+	if got := out.String(); got != want {
+		t.Errorf("written %q, want %q", got, want)
+	}
+	s.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"context canceled"}}` + "\n"))
+	if got := out.String(); got != want {
+		t.Errorf("the cancelled call's response was written: %q", got)
+	}
+	if len(s.calls) != 1 || len(s.tokens) != 1 {
+		t.Errorf("calls %v, tokens %v: the cancelled call is not forgotten", s.calls, s.tokens)
+	}
+}
