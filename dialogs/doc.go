@@ -12,7 +12,10 @@
 //   - Escape or closing the window dismisses; with a draft typed it asks first;
 //   - Ctrl+V pastes an image from the clipboard (text still pastes as text),
 //     Ctrl+O opens the Attach… picker, and dropped image files are attached;
-//   - Alt+T is the "+ time" button, Alt+P the pin (see Countdown).
+//   - Alt+T is the "+ time" button, Alt+P the pin (see Countdown);
+//   - the input guard (keyguard.go): these keys act only if they went down
+//     in this window, and not in the first Options.InputGuard (600 ms)
+//     after it took the focus; typed text is never lost.
 //
 // Countdown: the window shows the time left; any edit (typing, changing an
 // option, attaching) holds it for good, so a user who is answering is never
@@ -26,10 +29,15 @@
 // draft holding something of the user's (text, an image, options other than
 // the recommended ones) is submitted instead, with ipc.Answer.Auto set. An
 // empty draft never is: the agent gets no fabricated answer. (As edits hold
-// the countdown, that draft is one restored from before a restart.)
+// the countdown, that draft is one restored from before a restart, and only
+// with the setting on does a restored draft let the countdown run.)
 //
 // Drafts: with Options.OnDraft the view reports the whole draft (replies
-// and images) when the user pauses typing (Options.DraftDelay, 300 ms) and
-// when it closes without an answer; RestoreDraft puts a stored draft back
-// without counting as an edit.
+// and images) when the user pauses typing (Options.DraftDelay, 300 ms), at
+// least once a second while they keep typing, and when it closes without
+// an answer; RestoreDraft puts a stored draft back without counting as an
+// edit, holding the countdown as the typing did.
+//
+// Windows come from a Pool and go back to it: a closed question's window is
+// hidden and reused, never destroyed while the app runs (see Pool).
 package dialogs

@@ -108,8 +108,10 @@ func (v *View) Draft() Draft {
 
 // RestoreDraft puts an earlier draft of this question back into the view:
 // reply text, option selections and images. Call it before the user edits;
-// it is not an edit itself, so it neither holds the countdown nor reports
-// a draft. Replies beyond the prompts and labels no option has are ignored
+// it is not an edit itself, so it reports no draft; a draft holding
+// something of the user's holds the countdown, as the typing did, unless
+// Options.SubmitDraftOnTimeout is set (then the countdown runs, and the
+// draft is sent at zero). Replies beyond the prompts and labels no option has are ignored
 // (the question may have changed); an image that no longer fits the limits
 // is named in the attachments' problem line.
 func (v *View) RestoreDraft(d Draft) {
@@ -127,6 +129,13 @@ func (v *View) RestoreDraft(d Draft) {
 		for _, img := range d.Images {
 			v.att.restore(img)
 		}
+	}
+	v.restoring = false
+	// The user was answering when the draft was saved (edits hold the
+	// countdown), so the countdown stays held — unless the user asked for
+	// drafts to be sent at zero (SubmitDraftOnTimeout), which needs it to run.
+	if !v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() {
+		v.hold()
 	}
 }
 

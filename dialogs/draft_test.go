@@ -164,9 +164,10 @@ func TestRestoreDraft(t *testing.T) {
 	if len(v.att.cards) != 1 || !v.att.box.Visible() {
 		t.Errorf("%d attachment cards (visible %v)", len(v.att.cards), v.att.box.Visible())
 	}
-	// Restoring is not the user answering now: the countdown runs, and
-	// nothing is reported as a new draft (until the user types).
-	if v.held || v.countdown.Text != "1:00 left" {
+	// The draft is the user's answer in progress: the countdown stays held
+	// as their typing held it (issue 14); restoring is no new edit, so
+	// nothing is reported as a draft (until the user types).
+	if !v.held || v.countdown.Text != "Countdown held" {
 		t.Errorf("countdown = %q (held %v)", v.countdown.Text, v.held)
 	}
 	d.fire()
