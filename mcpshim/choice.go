@@ -465,7 +465,7 @@ func answered(r *choiceResult, c choiceCall, reply ipc.Reply) {
 				declinedEmpty(r, "without answering yes or no")
 				return
 			}
-			// Submitted without choosing (Ctrl+Enter): the
+			// Submitted without choosing (Ctrl+Enter, or Enter): the
 			// recommended answer shown in the window stands.
 			r.Answer = c.recommended[0]
 			r.Confirmed = r.Answer == "yes"
