@@ -1,8 +1,8 @@
 // Package dialogs is the question window: it takes a wire ipc.Question,
 // shows it (Markdown rendered by our own goldmark → Fyne converter, options,
 // a reply box and a countdown) and reports exactly one ipc.Answer through a
-// callback. It does no I/O, so every behaviour can be driven by
-// fyne.io/fyne/v2/test.
+// callback. Its only I/O is reading the question's local images, off the
+// Fyne goroutine, so every behaviour can be driven by fyne.io/fyne/v2/test.
 //
 // Keyboard contract (the README documents it; tests rely on it):
 //   - the reply box has focus when the window opens;
@@ -31,6 +31,24 @@
 // empty draft never is: the agent gets no fabricated answer. (As edits hold
 // the countdown, that draft is one restored from before a restart, and only
 // with the setting on does a restored draft let the countdown run.)
+//
+// Question content is hostile, and nothing in it may stall the Fyne
+// goroutine, which draws every window:
+//   - Markdown images (markdown_image.go): data: URIs and local files only,
+//     never fetched from the network. A file is read only when, its links
+//     resolved, it lies inside the user's home directory with no hidden
+//     element (~/.ssh, ~/.config… are never read), is a regular file (no
+//     FIFO, device or /proc entry) of at most 16 MiB, checked before and
+//     after a non-blocking open. Reading and decoding run off the Fyne
+//     goroutine (two workers app-wide, 10 s each); the window shows a
+//     placeholder, then the image, scaled down to the width and aligned
+//     with the text, or the alt text with the reason. 16 images per
+//     question; the others show as their alt text.
+//   - Text (markdown_flow.go): paragraphs and headings wrap in time linear
+//     in their length (fyne's RichText wrapping is quadratic); a message
+//     longer than 48 KiB shows its first part and a "Show all" button that
+//     adds the rest a part per turn of the event loop. The reply box stops
+//     wrapping while a line is longer than 1,000 characters (reply_wrap.go).
 //
 // Drafts: with Options.OnDraft the view reports the whole draft (replies
 // and images) when the user pauses typing (Options.DraftDelay, 300 ms), at
