@@ -17,6 +17,9 @@
 //     in this window, and not in the first Options.InputGuard (600 ms)
 //     after it took the focus; typed text is never lost.
 //
+// On macOS Cmd takes Ctrl's place (Cmd+Enter, Cmd+V, Cmd+O) and the Option
+// key is Alt; keys.go holds the choice and the names the hint line shows.
+//
 // Countdown: the window shows the time left; any edit (typing, changing an
 // option, attaching) holds it for good, so a user who is answering is never
 // cut off. Beside it, "+ time" adds Options.Extend (the extend_seconds
