@@ -101,9 +101,12 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	for i, d := range selected {
 		names[i] = d.tool.Name
 	}
+	hooks := &server.Hooks{}
+	hooks.AddBeforeCallTool(markCancelledBeforeStart)
 	s := server.NewMCPServer("feedback", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
+		server.WithHooks(hooks),
 	)
 	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval}
 	h.base, h.stop = context.WithCancel(context.Background())
@@ -217,6 +220,10 @@ type handler struct {
 func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 	name := d.tool.Name
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if cancelledBeforeStart(req) { // its response is dropped too
+			h.log.Info("call cancelled by the client before it started", "tool", name)
+			return nil, context.Canceled
+		}
 		env := h.env
 		env.client = clientName(ctx)
 		env.elicitation = clientDeclaresElicitation(ctx)

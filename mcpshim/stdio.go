@@ -2,6 +2,7 @@ package mcpshim
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -339,4 +340,50 @@ func idKey(raw json.RawMessage) string {
 		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return ""
+}
+
+// cancelledMeta is set in the _meta of a tools/call the client cancelled
+// while it waited in mcp-go's queue (see markCancelledBeforeStart).
+const cancelledMeta = "io.feedback/cancelled-before-start"
+
+// markCancelledBeforeStart is mcp-go's BeforeCallTool hook. mcp-go honours
+// notifications/cancelled only for a call already started: a cancel that
+// comes while the call waits for a worker is lost, and the call would
+// still ask. The stream saw that cancel, so the hook marks the request
+// for the handler (cancelledBeforeStart), which then returns at once. A
+// cancel that comes after the hook finds the call started, and mcp-go
+// cancels its context. A mark the client sent itself is removed.
+func markCancelledBeforeStart(ctx context.Context, id any, req *mcp.CallToolRequest) {
+	if req.Params.Meta != nil {
+		delete(req.Params.Meta.AdditionalFields, cancelledMeta)
+	}
+	s, ok := ctx.Value(streamKey{}).(*stdioStream)
+	if !ok || !s.cancelled(id) {
+		return
+	}
+	if req.Params.Meta == nil {
+		req.Params.Meta = &mcp.Meta{}
+	}
+	if req.Params.Meta.AdditionalFields == nil {
+		req.Params.Meta.AdditionalFields = map[string]any{}
+	}
+	req.Params.Meta.AdditionalFields[cancelledMeta] = true
+}
+
+// cancelledBeforeStart reports whether markCancelledBeforeStart marked req.
+func cancelledBeforeStart(req mcp.CallToolRequest) bool {
+	return req.Params.Meta != nil && req.Params.Meta.AdditionalFields[cancelledMeta] == true
+}
+
+// cancelled reports whether the client cancelled its request id (as
+// mcp-go decoded it) and has no response yet.
+func (s *stdioStream) cancelled(id any) bool {
+	raw, err := json.Marshal(id)
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.calls[idKey(raw)]
+	return c != nil && c.cancelled
 }

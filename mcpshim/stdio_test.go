@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"feedback/ipc"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The protocol to the letter, over real pipes and read raw, line by line:
@@ -355,5 +357,67 @@ func TestNoProgressAfterCancel(t *testing.T) {
 	}
 	if len(s.calls) != 1 || len(s.tokens) != 1 {
 		t.Errorf("calls %v, tokens %v: the cancelled call is not forgotten", s.calls, s.tokens)
+	}
+}
+
+// A call cancelled while it waits for a worker (every one of the
+// workerPoolSize is busy) never asks: mcp-go alone would lose that cancel
+// and open the window once a worker is free. It gets no response either.
+func TestCancelWhileQueued(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	asked := map[string]int{}
+	held := make(chan struct{}, workerPoolSize)
+	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+		msg := q.Prompts[0].Markdown
+		mu.Lock()
+		asked[msg]++
+		mu.Unlock()
+		if strings.HasPrefix(msg, "hold") {
+			held <- struct{}{}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return ipc.Answer{}, ctx.Err()
+			}
+		}
+		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+	})
+	r := startRawShim(t, Options{Connect: connectTo(app)})
+	for i := range workerPoolSize {
+		r.send(callLine(fmt.Sprint(1000+i), fmt.Sprintf("hold %d", i), ""))
+	}
+	for range workerPoolSize {
+		<-held // every worker is busy
+	}
+	r.send(callLine("7", "queued", ""))
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	r.send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	r.response("8") // the cancel, read before the ping, has been seen
+	close(release)
+	for i := range workerPoolSize {
+		r.response(fmt.Sprint(1000 + i))
+	}
+	r.send(callLine("9", "after", ""))
+	r.response("9") // a free worker has taken call 7 by now, or takes it before EOF
+	for _, l := range r.closeAndDrain() {
+		if l.Method == "" && string(l.ID) == "7" {
+			t.Errorf("a response to the cancelled call: %s", l.raw)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if asked["queued"] != 0 {
+		t.Errorf("the call cancelled in the queue asked the app %d times", asked["queued"])
+	}
+}
+
+// The client cannot mark its own call as cancelled before it started.
+func TestCancelledMarkIsTheShims(t *testing.T) {
+	var req mcp.CallToolRequest
+	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{cancelledMeta: true}}
+	markCancelledBeforeStart(context.Background(), 1, &req)
+	if cancelledBeforeStart(req) {
+		t.Error("a mark sent by the client survived the hook")
 	}
 }
