@@ -39,7 +39,7 @@ func TestStopClosesWindowsAndEndsFyneWork(t *testing.T) {
 	if ran || len(u.open) != 0 {
 		t.Error("work ran on the Fyne goroutine after stop")
 	}
-	if made, idle := u.pool.Windows(); made != 1 || idle != 1 {
+	if made, idle, _ := u.pool.Windows(); made != 1 || idle != 1 {
 		t.Errorf("pool: made %d, idle %d; want the one window, hidden", made, idle)
 	}
 }

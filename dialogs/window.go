@@ -22,42 +22,55 @@ import (
 
 // Pool hands out the top-level windows that show questions, and takes them
 // back when a question ends: a window is hidden and kept for the next
-// question, never destroyed while the app runs.
+// question instead of being closed.
 //
 // Why: Fyne 2.7 marks a closed window as closing before GLFW destroys it on
 // a later turn of its loop, and a pointer event GLFW delivers in between
 // makes processMouseMoved call SetInputMode on the nil native window: a
 // SIGSEGV that takes the app down (seen in 3 of 5 runs of 100 quick
 // open/close cycles with the pointer over the window; hiding first and
-// destroying a turn later only narrows the gap). A window that is never
-// closed never reaches that state. The pool holds at most as many windows
-// as were ever open at once, which the inbox's cap bounds; Fyne destroys
-// them when the app quits. See docs/upstream/fyne-close-segv.md.
+// destroying a turn later only narrows the gap). A hidden window gets no
+// pointer events, so a window is only closed once it has been hidden for
+// trimAfter turns of Fyne's event loop (each turn polls GLFW's events
+// first), when no event for it can still be pending, and only beyond
+// keepIdle hidden windows: a burst of questions does not keep its windows'
+// memory (~14 MB each with Mesa's llvmpipe) for good. Fyne destroys the
+// rest when the app quits. See docs/upstream/fyne-close-segv.md.
 //
 // A Pool and its windows are used on the Fyne goroutine only.
 type Pool struct {
-	app  fyne.App
-	idle []*slot
-	all  int // windows created
+	app       fyne.App
+	idle      []*slot // hidden windows, the longest hidden first
+	all       int     // windows created
+	destroyed int     // windows trimmed
+	turns     int     // event loop turns counted by the trimmer
+	trimmer   *fyne.Animation
 }
+
+// Trimming the hidden windows.
+const (
+	keepIdle  = 4   // hidden windows kept for the next questions
+	trimAfter = 300 // loop turns (5 s at Fyne's 60 Hz) a window stays hidden before it may go
+)
 
 // slot is one native window and the question it shows now, if any. Its
 // handlers (shortcuts, keys, drops, close) are installed once and talk to
 // whichever Window holds the slot.
 type slot struct {
-	win fyne.Window
-	cur *Window
+	win        fyne.Window
+	cur        *Window
+	hiddenTurn int // Pool.turns when it was hidden
 }
 
 // NewPool returns an empty pool of windows of a.
 func NewPool(a fyne.App) *Pool { return &Pool{app: a} }
 
-// Windows reports how many native windows the pool has made and how many of
-// them are hidden, waiting for a question.
-func (p *Pool) Windows() (made, idle int) { return p.all, len(p.idle) }
+// Windows reports how many native windows the pool has made, how many of
+// them are hidden, waiting for a question, and how many it destroyed.
+func (p *Pool) Windows() (made, idle, destroyed int) { return p.all, len(p.idle), p.destroyed }
 
 func (p *Pool) take(title string) *slot {
-	if n := len(p.idle); n > 0 {
+	if n := len(p.idle); n > 0 { // the most recently hidden: the longest hidden are first to go
 		s := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		s.win.SetTitle(title)
@@ -139,7 +152,30 @@ func (p *Pool) put(s *slot) {
 		c.Overlays().Remove(o) // a confirmation or the file picker
 	}
 	s.win.SetContent(canvas.NewRectangle(color.Transparent)) // let the question's widgets go
+	s.hiddenTurn = p.turns
 	p.idle = append(p.idle, s)
+	if len(p.idle) > keepIdle && p.trimmer == nil {
+		p.trimmer = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
+			Curve: fyne.AnimationLinear, Tick: func(float32) { p.turns++; p.trim() }}
+		p.trimmer.Start()
+	}
+}
+
+// trim closes the hidden windows beyond keepIdle that have been hidden for
+// trimAfter loop turns. It runs on an animation, that is inside Fyne's
+// loop, once per turn after GLFW's events were polled, and never after the
+// loop has ended.
+func (p *Pool) trim() {
+	for len(p.idle) > keepIdle && p.turns-p.idle[0].hiddenTurn >= trimAfter {
+		s := p.idle[0]
+		p.idle = p.idle[1:]
+		s.win.Close()
+		p.destroyed++
+	}
+	if len(p.idle) <= keepIdle && p.trimmer != nil {
+		p.trimmer.Stop()
+		p.trimmer = nil
+	}
 }
 
 // Window is a question shown in a top-level window of a Pool.

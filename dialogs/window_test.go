@@ -30,7 +30,7 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 	}
 	native := first.Fyne()
 	first.Close()
-	if made, idle := p.Windows(); made != 1 || idle != 1 {
+	if made, idle, _ := p.Windows(); made != 1 || idle != 1 {
 		t.Fatalf("after Close: made %d, idle %d; want 1, 1", made, idle)
 	}
 	r := &recorder{}
@@ -56,7 +56,7 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 	if got := r.only(t).Replies[0].Text; got != "new" {
 		t.Errorf("reply = %q", got)
 	}
-	if made, idle := p.Windows(); made != 1 || idle != 1 {
+	if made, idle, _ := p.Windows(); made != 1 || idle != 1 {
 		t.Errorf("after the second question: made %d, idle %d; want 1, 1", made, idle)
 	}
 	// Two open at once need two windows.
@@ -67,7 +67,7 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 	}
 	x.Close()
 	y.Close()
-	if made, idle := p.Windows(); made != 2 || idle != 2 {
+	if made, idle, _ := p.Windows(); made != 2 || idle != 2 {
 		t.Errorf("made %d, idle %d; want 2, 2", made, idle)
 	}
 }
@@ -128,5 +128,41 @@ func TestReadLimitedRefusesWhatIsNotAFile(t *testing.T) {
 	}
 	if !strings.Contains(errNotAFile.Error(), "not a regular file") {
 		t.Errorf("message = %q", errNotAFile)
+	}
+}
+
+// Beyond a few, hidden windows are closed once they have been hidden for
+// many loop turns (no event for them can be pending by then); the most
+// recently hidden are reused first and kept.
+func TestPoolTrimsLongHiddenWindows(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	var open []*Window
+	for range keepIdle + 3 {
+		open = append(open, p.NewWindow(question(ipc.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(ipc.Answer) {}))
+	}
+	for _, w := range open {
+		w.Close()
+	}
+	if p.trimmer == nil {
+		t.Fatal("no trimmer with more than keepIdle hidden windows")
+	}
+	p.turns = p.idle[0].hiddenTurn + trimAfter - 1 // (the test driver ticks an animation once as it starts)
+	p.trim()
+	if _, idle, destroyed := p.Windows(); idle != keepIdle+3 || destroyed != 0 {
+		t.Fatalf("before trimAfter turns: idle %d, destroyed %d", idle, destroyed)
+	}
+	kept := p.idle[len(p.idle)-1].win // the last hidden
+	p.turns++
+	p.trim()
+	if made, idle, destroyed := p.Windows(); made != keepIdle+3 || idle != keepIdle || destroyed != 3 {
+		t.Fatalf("made %d, idle %d, destroyed %d; want %d, %d, 3", made, idle, destroyed, keepIdle+3, keepIdle)
+	}
+	if p.trimmer != nil {
+		t.Error("the trimmer still runs with nothing to trim")
+	}
+	if w := p.NewWindow(question(ipc.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(ipc.Answer) {}); w.Fyne() != kept {
+		t.Error("the most recently hidden window was not the one reused")
 	}
 }

@@ -145,6 +145,9 @@ func TestWindowChurnOverIPC(t *testing.T) {
 
 	c := appClient()
 	for i := range cycles {
+		if i%100 == 50 {
+			openBurst(t, scr, c, i) // more hidden windows than the pool keeps: some are closed later, mid-churn
+		}
 		title := fmt.Sprintf("Churn%d", i)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -171,6 +174,30 @@ func TestWindowChurnOverIPC(t *testing.T) {
 		t.Fatalf("the app (pid %d) is gone after %d cycles (now %d)", pid, cycles, got)
 	}
 	t.Logf("%d windows opened and closed under a moving pointer", cycles)
+}
+
+// openBurst opens eight windows at once, waits until they are all on screen and
+// withdraws them all.
+func openBurst(t *testing.T, scr *xscreen, c *ipc.Client, n int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	dones := make([]chan error, 8)
+	for j := range dones {
+		dones[j] = make(chan error, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := c.Ask(ctx, ipc.Question{ID: ipc.NewID(), Title: fmt.Sprintf("Burst%d-%d", n, j), Source: "e2e",
+				Prompts: []ipc.Prompt{{Markdown: "Burst"}}}, nil)
+			dones[j] <- err
+		}()
+	}
+	for j := range dones {
+		scr.waitMapped(t, fmt.Sprintf("Burst%d-%d — feedback", n, j), 10*time.Second, dones[j])
+	}
+	cancel()
+	wg.Wait()
 }
 
 // The same over MCP: ask_text, then the client cancels the call
