@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,7 +135,9 @@ func TestPictureRefusals(t *testing.T) {
 	test.NewTempApp(t)
 	home := t.TempDir()
 	fifo := filepath.Join(home, "pipe.png")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); errors.Is(err, errors.ErrUnsupported) {
+		t.Skip("no FIFOs here")
+	} else if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(filepath.Join(home, ".ssh"), 0o700); err != nil {
