@@ -12,7 +12,8 @@ import (
 )
 
 // windows is the Fyne Presenter: one dialogs.Window per open question,
-// all from one dialogs.Pool (windows are reused, never destroyed: see Pool).
+// all from one dialogs.Pool (a closed question's window is hidden and
+// reused, not destroyed at once: see Pool).
 type windows struct {
 	app     fyne.App
 	opts    dialogs.Options

@@ -60,5 +60,5 @@
 // edit, holding the countdown as the typing did.
 //
 // Windows come from a Pool and go back to it: a closed question's window is
-// hidden and reused, never destroyed while the app runs (see Pool).
+// hidden and reused; only one hidden for long is ever closed (see Pool).
 package dialogs
