@@ -23,6 +23,17 @@ build: deps ## build bin/feedback
 build-headless: ## build bin/feedback-headless: the MCP shim and feedback ask without the GUI (no cgo)
 	CGO_ENABLED=0 $(GO) build -tags headless -trimpath -ldflags '$(LDFLAGS)' -o bin/feedback-headless ./cmd/feedback
 
+.PHONY: cross
+cross: ## go vet for GOOS=windows and darwin, and the headless Windows and macOS binaries in bin/cross/ (pure Go)
+	GO=$(GO) LDFLAGS='$(LDFLAGS)' scripts/cross.sh
+
+.PHONY: build-windows
+build-windows: ## cross-build the Windows app bin/windows/feedback.exe (cgo, mingw-w64, -H windowsgui) and check it is a GUI program
+	@scripts/deps.sh test
+	time CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc \
+		$(GO) build -trimpath -ldflags '$(LDFLAGS) -H windowsgui' -o bin/windows/feedback.exe ./cmd/feedback
+	FEEDBACK_WINDOWS_EXE=$(CURDIR)/bin/windows/feedback.exe $(GO) test -count=1 -run TestWindowsSubsystems ./cmd/feedback
+
 .PHONY: run
 run: build ## build, install what is missing, start the app and pop a demo question
 	@scripts/deps.sh run
@@ -34,6 +45,7 @@ test: ## install what is missing, run the unit tests, then the end-to-end tests 
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting" >&2; exit 1; }
 	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory cross build-windows
 	$(MAKE) --no-print-directory e2e
 
 .PHONY: e2e
@@ -52,7 +64,7 @@ screenshot: build ## regenerate docs/screenshot.png under Xvfb
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_SCREENSHOT=$(CURDIR)/docs/screenshot.png \
 		scripts/xsession.sh $(GO) test -count=1 -run TestScreenshot -v ./e2e/
 
-FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess
+FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess clipimage:FuzzDecodeDIB
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for 30 s
