@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"feedback/ipc"
@@ -214,7 +217,7 @@ func TestWindowChurnAskCancel(t *testing.T) {
 	go func() { defer wg.Done(); scr.wiggle(stop) }()
 	defer func() { close(stop); wg.Wait() }()
 
-	cl := newMCP(t, "churn")
+	cl := quietMCP(t, "churn") // 500 calls' worth of shim logs would drown a failure
 	for i := range cycles {
 		question := fmt.Sprintf("Churn over MCP %d", i)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -309,4 +312,24 @@ func (s *xscreen) waitForWindowManager(t *testing.T) {
 			t.Fatal("no window manager within 10 s")
 		}
 	}
+}
+
+// quietMCP is newMCP with the shim's stderr thrown away.
+func quietMCP(t *testing.T, name string) *client.Client {
+	t.Helper()
+	tr := transport.NewStdioWithOptions(bin, env, []string{"mcp"}, transport.WithCommandStderrWriter(io.Discard))
+	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatalf("starting feedback mcp: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return c
 }
