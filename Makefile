@@ -2,14 +2,18 @@
 SHELL := /bin/bash
 GO ?= go
 BIN := bin/feedback
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The version `feedback version` prints and the packages carry (scripts/version.sh:
+# the tag vX.Y.Z, else FyneApp.toml's version + commits.hash); `make VERSION=… release` overrides it.
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell scripts/version.sh 2>/dev/null || echo 0.0.0+unknown)
+endif
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
 .DEFAULT_GOAL := help
 
 .PHONY: help
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z_-]+:.*?## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z0-9_-]+:.*?## / {printf "  %-15s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: deps
 deps: ## install the missing system packages for building
@@ -17,6 +21,8 @@ deps: ## install the missing system packages for building
 
 .PHONY: build
 build: deps ## build bin/feedback
+	@$(GO) list -trimpath -f '{{if .Stale}}First build: compiling the C parts of Fyne (GLFW, OpenGL) takes a few minutes, up to 15 on a small busy machine, and prints nothing meanwhile; later builds take seconds.{{end}}' \
+		fyne.io/fyne/v2/internal/driver/glfw 2>/dev/null | grep . >&2 || true
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/feedback
 
 .PHONY: build-headless
@@ -47,6 +53,7 @@ test: ## install what is missing, run the unit tests, then the end-to-end tests 
 	$(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory cross build-windows
 	$(MAKE) --no-print-directory e2e
+	$(MAKE) --no-print-directory test-package
 
 .PHONY: e2e
 e2e: build build-headless ## the end-to-end tests only: the built binary, a real MCP client, real windows under Xvfb
@@ -63,6 +70,63 @@ screenshot: build ## regenerate docs/screenshot.png under Xvfb
 	@scripts/deps.sh test
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_SCREENSHOT=$(CURDIR)/docs/screenshot.png \
 		scripts/xsession.sh $(GO) test -count=1 -run TestScreenshot -v ./e2e/
+
+# ---- packages and releases (scripts/package.sh; the tools are pinned in tools/go.mod)
+TOOLS := bin/tools/fyne bin/tools/nfpm
+ARCH := $(shell $(GO) env GOARCH)
+TARXZ := dist/feedback_$(VERSION)_linux_$(ARCH).tar.xz
+DEB := dist/feedback_$(VERSION)-1_$(ARCH).deb
+DEB_HEADLESS := dist/feedback-headless_$(VERSION)-1_$(ARCH).deb
+# headless builds of the shim for every platform (pure Go: this machine builds them all)
+HEADLESS_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+# more release artifacts: targets that leave their files in dist/ (e.g. a Windows GUI build)
+RELEASE_EXTRA ?=
+
+$(TOOLS) &: tools/go.mod tools/go.sum
+	CGO_ENABLED=0 $(GO) -C tools build -trimpath -o $(CURDIR)/bin/tools/ fyne.io/tools/cmd/fyne github.com/goreleaser/nfpm/v2/cmd/nfpm
+
+.PHONY: tools
+tools: $(TOOLS) ## build the pinned packaging tools (fyne, nfpm; tools/go.mod) into bin/tools/
+
+.PHONY: package
+package: build $(TOOLS) ## dist/feedback_VERSION_linux_ARCH.tar.xz through `fyne package`: the app, its .desktop file, the icon
+	@scripts/deps.sh package
+	scripts/package.sh tarxz $(BIN) $(VERSION)
+
+.PHONY: deb
+deb: package build-headless ## dist/*.deb through nfpm: feedback (the app, on PATH, with its menu entry) and feedback-headless
+	scripts/package.sh deb $(BIN) $(VERSION)
+	scripts/package.sh deb-headless bin/feedback-headless $(VERSION)
+
+.PHONY: test-package
+test-package: deb ## check the tarball and the .deb, install it, answer the installed `feedback ask` under Xvfb, remove it
+	@scripts/deps.sh test
+	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_VERSION=$(VERSION) FEEDBACK_TARXZ=$(CURDIR)/$(TARXZ) FEEDBACK_DEB=$(CURDIR)/$(DEB) \
+		scripts/xsession.sh $(GO) test -count=1 -v -run 'TestPackage' ./e2e/
+
+.PHONY: release
+release: ## every artifact this machine builds, into a fresh dist/ with SHA256SUMS (tarball, .debs, headless binaries)
+	rm -rf dist
+	$(MAKE) --no-print-directory deb VERSION=$(VERSION)
+	@set -e; for p in $(HEADLESS_PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		echo "headless $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -tags headless -trimpath -ldflags '$(LDFLAGS)' \
+			-o dist/feedback-headless_$(VERSION)_$${os}_$$arch$$ext ./cmd/feedback; \
+	done
+	@for t in $(RELEASE_EXTRA); do $(MAKE) --no-print-directory $$t VERSION=$(VERSION) || exit 1; done
+	cd dist && sha256sum $$(ls | grep -v '^SHA256SUMS$$') > SHA256SUMS
+	@echo "dist/:"; ls -l dist
+
+.PHONY: build-wayland
+build-wayland: ## build bin/feedback-wayland: the app for Wayland sessions without XWayland (-tags wayland)
+	@scripts/deps.sh wayland
+	$(GO) build -tags wayland -trimpath -ldflags '$(LDFLAGS)' -o bin/feedback-wayland ./cmd/feedback
+
+.PHONY: smoke-wayland
+smoke-wayland: build build-wayland ## under weston (nested in Xvfb): the Wayland build answers a question, the X11 build exits at once
+	@scripts/deps.sh weston
+	scripts/wayland-smoke.sh $(CURDIR)/bin/feedback-wayland $(CURDIR)/$(BIN)
 
 FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess clipimage:FuzzDecodeDIB
 

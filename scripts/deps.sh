@@ -3,6 +3,9 @@
 #   scripts/deps.sh build   the C toolchain and headers Fyne's cgo build needs
 #   scripts/deps.sh run     build + what a desktop session needs (CJK font)
 #   scripts/deps.sh test    build + a virtual X display, window manager, tray host, xdotool…
+#   scripts/deps.sh package what make package needs besides build (xz for the tarball)
+#   scripts/deps.sh wayland build + the headers of the native Wayland build (make build-wayland)
+#   scripts/deps.sh weston  wayland + test + the weston compositor (make smoke-wayland)
 set -euo pipefail
 
 build=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
@@ -11,13 +14,18 @@ run=(fonts-wqy-microhei)
 test=(xvfb xauth xdotool dbus dbus-x11 openbox imagemagick xclip fonts-wqy-microhei
       x11-utils haskell-status-notifier-item-utils openssh-server openssh-client
       gcc-mingw-w64-x86-64)
+package=(xz-utils)
+wayland=(libwayland-dev libxkbcommon-dev libegl-dev)
 
 want=("${build[@]}")
 case "${1:-build}" in
   build) ;;
   run) want+=("${run[@]}") ;;
   test) want+=("${test[@]}") ;;
-  *) echo "usage: $0 build|run|test" >&2; exit 2 ;;
+  package) want+=("${package[@]}") ;;
+  wayland) want+=("${wayland[@]}") ;;
+  weston) want+=("${wayland[@]}" "${test[@]}" weston) ;;
+  *) echo "usage: $0 build|run|test|package|wayland|weston" >&2; exit 2 ;;
 esac
 
 missing=()
