@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"feedback/ipc"
 )
@@ -178,5 +179,23 @@ func TestWindowArmsTheGuard(t *testing.T) {
 	typeShortcut()
 	if len(r.answers) != 1 {
 		t.Fatal("the reply box's Ctrl+Enter did not submit after the guard")
+	}
+}
+
+// While a widget that reports no key presses has the focus (a link in the
+// Markdown, a radio button), the guard cannot see the keys go down: only
+// its time rule applies.
+func TestGuardWithAWidgetThatReportsNoKeys(t *testing.T) {
+	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	link := widget.NewHyperlink("a link", nil)
+	v.focused = func() fyne.Focusable { return link }
+	v.shortcut(ctrlEnter)
+	if len(r.answers) != 0 {
+		t.Fatal("submitted within the guard")
+	}
+	c.now = c.now.Add(DefaultInputGuard)
+	v.shortcut(ctrlEnter)
+	if len(r.answers) != 1 {
+		t.Fatal("after the guard, with the focus on a link, Ctrl+Enter did not submit")
 	}
 }
