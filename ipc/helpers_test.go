@@ -2,10 +2,7 @@ package ipc
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -22,16 +19,11 @@ var answerAll = askFunc(func(ctx context.Context, q Question, emit func(Event)) 
 	return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
 })
 
-// socketPath returns a socket path in a fresh private directory, short enough
-// for sun_path (t.TempDir() paths can exceed it).
+// socketPath returns a fresh endpoint for one test: a socket path in a
+// private directory, or on Windows a pipe name (testEndpoint).
 func socketPath(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "fb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return filepath.Join(dir, "feedback.sock")
+	return testEndpoint(t)
 }
 
 // startServer serves a on a fresh socket until the test ends and returns a
@@ -59,12 +51,12 @@ func startServer(t *testing.T, a Asker, opts ServerOptions) *Client {
 	return &Client{Path: path}
 }
 
-// serveFake serves h on a plain unix socket (no Listen, no Server) until the
-// test ends, and returns the socket path.
+// serveFake serves h on a plain endpoint (no Listen, no Server) until the
+// test ends, and returns its path.
 func serveFake(t *testing.T, h http.Handler) string {
 	t.Helper()
 	path := socketPath(t)
-	l, err := net.Listen("unix", path)
+	l, err := listenPlain(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -266,7 +265,7 @@ func TestShutdownWithASilentConnection(t *testing.T) {
 		return Answer{}, nil
 	}), ServerOptions{})
 	go srv.Serve(l)
-	conn, err := net.Dial("unix", path)
+	conn, err := dialPlain(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +321,7 @@ func TestStalledBodyIsNotHeld(t *testing.T) {
 				<-done
 			})
 
-			c, err := net.Dial("unix", path)
+			c, err := dialPlain(path)
 			if err != nil {
 				t.Fatal(err)
 			}
