@@ -5,6 +5,10 @@
 //     question window being mapped on the X display (the app already running);
 //   - shim start: from starting `feedback mcp` to its initialize reply;
 //   - idle: the resident app's CPU share and RSS with no window open;
+//   - Markdown (markdown.go): a question's window being mapped as its
+//     Markdown grows (30 KB of mixed Markdown, one 10 KB paragraph, 1 MB),
+//     as ratios to a one-line question, and one key typed into a reply
+//     box holding a 10,000-character token;
 //   - round-trip overhead (overhead.go, no display needed): from the
 //     tools/call line written to the result read, with the window replaced
 //     by a double that answers at once, through one shim and through 64
@@ -49,14 +53,19 @@ func main() {
 	idle := flag.Duration("idle", 30*time.Second, "how long to sample the idle app")
 	calls := flag.Int("calls", 500, "sequential calls through one shim for the overhead")
 	rounds := flag.Int("rounds", 10, "bursts of 64 simultaneous calls for the overhead")
+	mdOnly := flag.Bool("markdown", false, "only the Markdown layout and typing figures")
 	flag.Parse()
-	if err := run(*runs, *idle, *calls, *rounds); err != nil {
+	if err := run(*runs, *idle, *calls, *rounds, *mdOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-// session is a private app instance: its own socket, state and config.
+// sessionEnv is the number of variables at the end of session.env that
+// make the session private; the shims get them too.
+const sessionEnv = 4
+
+// session is a private app instance: its own socket, state, config and data.
 type session struct {
 	bin    string
 	env    []string
@@ -64,7 +73,7 @@ type session struct {
 	app    *exec.Cmd
 }
 
-func run(runs int, idle time.Duration, calls, rounds int) error {
+func run(runs int, idle time.Duration, calls, rounds int, mdOnly bool) error {
 	bin := os.Getenv("FEEDBACK_BIN")
 	if bin == "" {
 		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
@@ -76,21 +85,27 @@ func run(runs int, idle time.Duration, calls, rounds int) error {
 	defer os.RemoveAll(dir)
 
 	fmt.Printf("feedback benchmarks — %d runs each, Xvfb + openbox, %s\n\n", runs, time.Now().Format(time.DateOnly))
-	if err := overhead(bin, filepath.Join(dir, "fake"), calls, rounds); err != nil {
-		return fmt.Errorf("round-trip overhead: %w", err)
+	if !mdOnly {
+		if err := overhead(bin, filepath.Join(dir, "fake"), calls, rounds); err != nil {
+			return fmt.Errorf("round-trip overhead: %w", err)
+		}
+		fmt.Println()
 	}
-	fmt.Println()
 	if os.Getenv("DISPLAY") == "" {
 		return errors.New("the window figures need an X display: run through `make bench`")
 	}
 	s := &session{bin: bin, socket: filepath.Join(dir, "s.sock")}
 	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"XDG_DATA_HOME="+filepath.Join(dir, "data")) // the questions' database: none kept from another run
 	if err := s.startApp(); err != nil {
 		return err
 	}
 	defer s.stopApp()
 
+	if mdOnly {
+		return s.markdownFigures(runs)
+	}
 	lat, err := s.windowLatency(runs)
 	if err != nil {
 		return fmt.Errorf("window latency: %w", err)
@@ -101,6 +116,9 @@ func run(runs int, idle time.Duration, calls, rounds int) error {
 		return fmt.Errorf("shim start: %w", err)
 	}
 	report("shim start → initialize reply", start, targetStart)
+	if err := s.markdownFigures(runs); err != nil {
+		return fmt.Errorf("markdown: %w", err)
+	}
 	cpu, rss, err := s.idleCost(idle)
 	if err != nil {
 		return fmt.Errorf("idle: %w", err)
@@ -121,6 +139,11 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 func (s *session) startApp() error {
 	s.app = exec.Command(s.bin)
 	s.app.Env = s.env
+	if path := os.Getenv("FEEDBACK_BENCH_APPLOG"); path != "" { // the app's log, for a failing figure
+		if f, err := os.Create(path); err == nil {
+			s.app.Stderr = f
+		}
+	}
 	if err := s.app.Start(); err != nil {
 		return err
 	}
@@ -170,7 +193,7 @@ func (s *session) windowLatency(runs int) ([]time.Duration, error) {
 		}
 	}()
 
-	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-3:], []string{"mcp"})
+	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
 	if err := tr.Start(context.Background()); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,79 @@
+package dialogs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// The inputs of the layout benchmarks; e2e/bench asks the running app the
+// same questions (the generators are kept alike).
+
+// benchMixed returns about n bytes of ordinary Markdown: paragraphs of
+// ~350 characters, headings, lists, code and quotes.
+func benchMixed(n int) string {
+	var b strings.Builder
+	b.WriteString("# Review\n\n")
+	for i := 0; b.Len() < n; i++ {
+		switch i % 6 {
+		case 2:
+			fmt.Fprintf(&b, "## Section %d\n\n", i)
+		case 3:
+			fmt.Fprintf(&b, "- %s\n- %s\n- %s\n\n", prose(80), prose(120), prose(60))
+		case 4:
+			fmt.Fprintf(&b, "```go\nfunc f%d() error { return nil }\n```\n\n", i)
+		case 5:
+			fmt.Fprintf(&b, "> %s\n\n", prose(200))
+		default:
+			fmt.Fprintf(&b, "%s **bold** and `code`.\n\n", prose(330))
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkMarkdownLayout renders and lays out a question's Markdown in a
+// 560 px wide window of the test driver (fyne's text measurement, no GL).
+func BenchmarkMarkdownLayout(b *testing.B) {
+	var big strings.Builder
+	for big.Len() < ipc.MaxMarkdownBytes-1000 {
+		big.WriteString(prose(350) + "\n\n")
+	}
+	for _, in := range []struct{ name, src string }{
+		{"one line", "Deploy to production now?"},
+		{"30 KB mixed", benchMixed(30 << 10)},
+		{"10 KB paragraph", prose(10 << 10)},
+		{"50 KB paragraph", prose(50 << 10)},
+		{"1 MB", big.String()},
+	} {
+		b.Run(in.name, func(b *testing.B) {
+			test.NewTempApp(b)
+			for b.Loop() {
+				md := newMarkdown(in.src, &pictureLoader{})
+				w := test.NewTempWindow(b, container.NewVScroll(md))
+				w.Resize(fyne.NewSize(560, 600))
+				w.Content().Refresh()
+			}
+		})
+	}
+}
+
+// BenchmarkReplyKeyAfterToken is one key typed into a reply box that holds
+// a 10,000-character token.
+func BenchmarkReplyKeyAfterToken(b *testing.B) {
+	test.NewTempApp(b)
+	v := NewView(question(ipc.Prompt{Markdown: "Paste it"}), Options{}, func(ipc.Answer) {})
+	w := test.NewTempWindow(b, v.Content())
+	w.Resize(fyne.NewSize(560, 500))
+	e := v.prompts[0].entry
+	e.SetText(strings.Repeat("x", 10000))
+	w.Canvas().Focus(e)
+	for b.Loop() {
+		e.TypedRune('a')
+	}
+}
