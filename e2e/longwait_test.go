@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -55,12 +56,24 @@ func TestProgressHeartbeat(t *testing.T) {
 		ch <- callResult{res, err}
 	}()
 	win := findWindow(t, "Heartbeat — feedback")
-	time.Sleep(1500 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // two heartbeats arrived
+		mu.Lock()
+		n := len(progress)
+		mu.Unlock()
+		if n >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d progress notifications within 10 s", n)
+		}
+	}
 	activate(t, win)
 	typeText(t, "alive")
 	key(t, "ctrl+Return")
 	wantText(t, await(t, ch), "User reply:\nalive")
-	time.Sleep(time.Second) // a late notification would arrive now
+	// This sleep proves a negative: a notification sent after the result
+	// would arrive within it (2.5 heartbeat intervals).
+	time.Sleep(time.Second)
 	mu.Lock()
 	defer mu.Unlock()
 	t.Logf("progress %v; messages %q", progress, messages)
@@ -87,6 +100,8 @@ func TestCallAgainSameWindow(t *testing.T) {
 	requireSession(t)
 	c := newMCP(t, "callagain", "FEEDBACK_MAX_WAIT=3")
 	args := map[string]any{"message": "Long thought needed", "header_label": "CallAgain"}
+	kept := logCount("question kept open for its caller to come back")
+	attached := logCount("caller attached to an open question")
 	start := time.Now()
 	first := call(c, "interactive_feedback", args)
 	win := findWindow(t, "CallAgain — feedback")
@@ -103,12 +118,12 @@ func TestCallAgainSameWindow(t *testing.T) {
 	if sc := structured(t, r); sc["status"] != "pending" {
 		t.Errorf("structuredContent = %v", sc)
 	}
-	time.Sleep(500 * time.Millisecond)
+	waitLogCount(t, "question kept open for its caller to come back", kept+1) // the app decided: it stays
 	if n := visibleWindows("CallAgain — feedback"); n != 1 {
 		t.Fatalf("%d windows after the call-again result, want the one still open", n)
 	}
 	second := call(c, "interactive_feedback", args)
-	time.Sleep(time.Second)
+	waitLogCount(t, "caller attached to an open question", attached+1) // the app decided: no new window
 	if n := visibleWindows("CallAgain — feedback"); n != 1 {
 		t.Fatalf("%d windows after calling again, want 1", n)
 	}
@@ -168,5 +183,21 @@ func TestCancelledCallClosesWindow(t *testing.T) {
 	t.Logf("the window closed %v after the cancel", time.Since(start).Round(time.Millisecond))
 	if err := <-errc; err == nil {
 		t.Error("the cancelled call returned no error")
+	}
+}
+
+// logCount counts the lines of the session app's log that contain want.
+func logCount(want string) int {
+	data, _ := os.ReadFile(appLog)
+	return strings.Count(string(data), want)
+}
+
+// waitLogCount waits until the session app's log holds n lines with want.
+func waitLogCount(t *testing.T, want string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); logCount(want) < n; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the app's log has %d lines with %q, want %d", logCount(want), want, n)
+		}
 	}
 }

@@ -158,8 +158,8 @@ func TestDraftSurvivesACrash(t *testing.T) {
 	activate(t, win)
 	typeText(t, "Online, but after the backup.")
 	key(t, "alt+2")
-	storedDraft(t, db, q.ID) // saved as the user typed: no flush before the kill
-	time.Sleep(500 * time.Millisecond)
+	// Saved as the user typed, the second option included: no flush before the kill.
+	waitDraftOf(t, db, q.ID, func(d store.Draft) bool { return len(d.Replies) == 1 && len(d.Replies[0].Selected) == 2 })
 
 	syscall.Kill(appPID(), syscall.SIGKILL)
 	if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrAppGone) {
@@ -196,8 +196,10 @@ func TestCancelKeepsTheDraft(t *testing.T) {
 	win := findWindow(t, title)
 	activate(t, win)
 	typeText(t, "half a thought")
-	// Let the last key reach the window, but stay within the draft delay
-	// (300 ms) of it: only the close saves the whole text.
+	// Not a wait on a fact but the point of the test: let the last key
+	// reach the window, yet close it within the draft delay (300 ms) of
+	// it, so that only the close can save the whole text. Nothing outside
+	// the app observes a key having been handled.
 	time.Sleep(100 * time.Millisecond)
 	start := time.Now()
 	cancel()

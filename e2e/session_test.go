@@ -238,8 +238,18 @@ func windowGone(t *testing.T, title string, within time.Duration) {
 func activate(t *testing.T, win string) {
 	t.Helper()
 	xdotool(t, "windowactivate", "--sync", win)
-	// Fyne focuses the reply box when the window opens; give the focus-in a moment.
-	time.Sleep(150 * time.Millisecond)
+	// The window manager has made win the active window (a fact, read back;
+	// the property can be briefly unreadable while it changes). Keys typed
+	// from now on reach the window after its focus-in: X keeps the order.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		out, err := xdo("getactivewindow").Output()
+		if err == nil && strings.TrimSpace(string(out)) == win {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("window %s did not become the active window (%s, %v)", win, strings.TrimSpace(string(out)), err)
+		}
+	}
 }
 
 // typeText types s into the focused window. For characters outside the
