@@ -201,3 +201,35 @@ func waitLogCount(t *testing.T, want string, n int) {
 		}
 	}
 }
+
+// Two sessions (two shims of the same client) asking the identical
+// question at once get a window each, and each the answer given in its own.
+func TestTwoSessionsIdenticalQuestion(t *testing.T) {
+	requireSession(t)
+	args := map[string]any{"message": "Same question, two sessions", "header_label": "TwoSessions"}
+	const title = "TwoSessions — feedback"
+	first := call(newMCP(t, "twin"), "interactive_feedback", args)
+	win1 := findWindow(t, title)
+	second := call(newMCP(t, "twin"), "interactive_feedback", args)
+	var win2 string
+	for deadline := time.Now().Add(20 * time.Second); win2 == ""; time.Sleep(50 * time.Millisecond) {
+		out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
+		for _, w := range strings.Fields(string(out)) {
+			if w != win1 {
+				win2 = w
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second session got no window of its own")
+		}
+	}
+	activate(t, win1)
+	typeText(t, "first session")
+	key(t, "ctrl+Return")
+	wantText(t, await(t, first), "User reply:\nfirst session")
+	activate(t, win2)
+	typeText(t, "second session")
+	key(t, "ctrl+Return")
+	wantText(t, await(t, second), "User reply:\nsecond session")
+	windowGone(t, title, 2*time.Second)
+}
