@@ -10,8 +10,13 @@
 // the draft) or when its callers go away (MarkWithdrawn, which keeps the
 // draft for a caller that asks again). An answer given while nobody waited
 // is saved with delivered=false; Undelivered finds it when the question is
-// asked again and MarkDelivered retires it. After a crash, Open lists the
-// questions that were still open and Draft restores what the user had typed.
+// asked again and MarkDelivered retires it. A question kept open for a
+// caller that comes back is marked so (SetKeptOpen); a second window of a
+// question already open under the same id is saved with the id its callers
+// ask with (SaveQuestionAs), and Undelivered finds its answer under that
+// id. After a crash, LeftOpen lists the questions that were still open
+// (the app shows the kept-open ones again and withdraws the rest) and
+// Draft restores what the user had typed.
 //
 // # Failure contract for the caller
 //
