@@ -396,7 +396,11 @@ func refusedAsWritten(dest string, roots []string) error {
 		}
 		path = u.Path
 	case strings.HasPrefix(dest, "~/"):
-		return nil // inside the home by construction; hidden parts are checked later
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil // readLocalImage words it
+		}
+		path = filepath.Join(home, dest[2:])
 	default:
 		path = dest
 	}
