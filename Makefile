@@ -80,8 +80,8 @@ DEB := dist/feedback_$(VERSION)-1_$(ARCH).deb
 DEB_HEADLESS := dist/feedback-headless_$(VERSION)-1_$(ARCH).deb
 # headless builds of the shim for every platform (pure Go: this machine builds them all)
 HEADLESS_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
-# more release artifacts: targets that leave their files in dist/ (e.g. a Windows GUI build)
-RELEASE_EXTRA ?=
+# more release artifacts: targets that leave their files in dist/
+RELEASE_EXTRA ?= release-windows
 
 $(TOOLS) &: tools/go.mod tools/go.sum
 	CGO_ENABLED=0 $(GO) -C tools build -trimpath -o $(CURDIR)/bin/tools/ fyne.io/tools/cmd/fyne github.com/goreleaser/nfpm/v2/cmd/nfpm
@@ -106,7 +106,7 @@ test-package: deb ## check the tarball and the .deb, install it, answer the inst
 		scripts/xsession.sh $(GO) test -count=1 -v -run 'TestPackage' ./e2e/
 
 .PHONY: release
-release: ## every artifact this machine builds, into a fresh dist/ with SHA256SUMS (tarball, .debs, headless binaries)
+release: ## every artifact this machine builds, into a fresh dist/ with SHA256SUMS: tarball, .debs, headless shims, Windows app
 	rm -rf dist
 	$(MAKE) --no-print-directory deb VERSION=$(VERSION)
 	@set -e; for p in $(HEADLESS_PLATFORMS); do \
@@ -118,6 +118,10 @@ release: ## every artifact this machine builds, into a fresh dist/ with SHA256SU
 	@for t in $(RELEASE_EXTRA); do $(MAKE) --no-print-directory $$t VERSION=$(VERSION) || exit 1; done
 	cd dist && sha256sum $$(ls | grep -v '^SHA256SUMS$$') > SHA256SUMS
 	@echo "dist/:"; ls -l dist
+
+.PHONY: release-windows
+release-windows: build-windows ## the Windows app (make build-windows) as dist/feedback_VERSION_windows_amd64.exe, for make release
+	mkdir -p dist && cp bin/windows/feedback.exe dist/feedback_$(VERSION)_windows_amd64.exe
 
 .PHONY: build-wayland
 build-wayland: ## build bin/feedback-wayland: the app for Wayland sessions without XWayland (-tags wayland)

@@ -19,7 +19,9 @@ pids=()
 cleanup() {
   # the app the Wayland ask started, found by its socket
   app=$(ss -xlpH src "$tmp/fb.sock" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2 || true)
-  [ -n "$app" ] && kill "$app" 2>/dev/null || true
+  if [ -n "$app" ] && kill "$app" 2>/dev/null; then
+    for _ in $(seq 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+  fi
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$tmp"
@@ -53,21 +55,37 @@ ms=$((($(date +%s%N) - start) / 1000000))
 echo "ok: the X11 build exits at once ($ms ms for both): $out"
 
 # 2. The Wayland build answers a question in a real Wayland window.
+# weston's output is an X window of the Xvfb display; the app's window appears in it.
+win=$(xdotool search --sync --class 'Weston Compositor' | head -1)
+# weston places a window at random: find the app's dark area below weston's
+# panel (the desktop is a lighter grey), waiting for it to appear.
+dark() {
+  import -window "$win" png:- 2>/dev/null | convert - -crop +0+40 +repage -colorspace gray \
+    -threshold 15% -negate -trim -format '%w %h %X %Y\n' info: 2>/dev/null || echo 0 0 +0 +0
+}
+# first the desktop: until weston has drawn its background, all of it is dark
+for _ in $(seq 300); do
+  read -r w h x y < <(dark)
+  ((w < 200 || h < 200)) && break
+  sleep 0.1
+done
 "${wlenv[@]}" "$wl" ask --title "Wayland smoke" "Does this window run on Wayland?" >"$tmp/answer" 2>"$tmp/ask.err" &
 ask=$!
 pids+=($ask)
-# weston's output is an X window of the Xvfb display; the app's window appears in it.
-win=$(xdotool search --sync --name 'Weston Compositor' | head -1)
-shot() { import -window "$win" png:- 2>/dev/null | identify -format '%#' - 2>/dev/null || true; }
-blank=$(shot)
+w=0 h=0
 for _ in $(seq 300); do
-  now=$(shot)
-  [ -n "$now" ] && [ "$now" != "$blank" ] && break
+  read -r w h x y < <(dark)
+  ((w > 200 && h > 200)) && break
   sleep 0.1
 done
+((w > 200 && h > 200)) || fail "no window appeared on weston's output"
 sleep 1 # let the window finish its first frames before clicking into it
-eval "$(xdotool getwindowgeometry --shell "$win")"
-xdotool mousemove --window "$win" $((WIDTH / 2)) $((HEIGHT / 2)) click 1
+# click into the reply box, 100 px above the window's bottom edge
+eval "$(xdotool getwindowgeometry --shell "$win")" # X, Y: weston's output on the screen
+# weston follows the pointer from when it enters its window: come in from
+# outside, then click
+xdotool mousemove 0 0 sleep 0.3 mousemove $((X + ${x#+} + w / 2)) $((Y + ${y#+} + 40 + h - 100)) sleep 0.3 \
+  mousemove_relative 2 2 sleep 0.3 click 1
 sleep 0.5
 import -window "$win" "${FEEDBACK_ARTIFACTS:-/tmp/feedback-e2e}/wayland-smoke.png" 2>/dev/null || true
 xdotool type --delay 40 "yes, on Wayland"
