@@ -102,7 +102,7 @@ deb: package build-headless ## dist/*.deb through nfpm: feedback (the app, on PA
 .PHONY: test-package
 test-package: deb ## check the tarball and the .deb, install it, answer the installed `feedback ask` under Xvfb, remove it
 	@scripts/deps.sh test
-	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_VERSION=$(VERSION) FEEDBACK_TARXZ=$(CURDIR)/$(TARXZ) FEEDBACK_DEB=$(CURDIR)/$(DEB) \
+	FEEDBACK_BIN=$(abspath $(BIN)) FEEDBACK_VERSION=$(VERSION) FEEDBACK_TARXZ=$(CURDIR)/$(TARXZ) FEEDBACK_DEB=$(CURDIR)/$(DEB) FEEDBACK_DEB_HEADLESS=$(CURDIR)/$(DEB_HEADLESS) \
 		scripts/xsession.sh $(GO) test -count=1 -v -run 'TestPackage' ./e2e/
 
 .PHONY: release

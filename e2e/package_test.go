@@ -521,3 +521,32 @@ func TestMakeHelpListsEveryTarget(t *testing.T) {
 		}
 	}
 }
+
+// feedback-headless's .deb: the static shim at /usr/bin/feedback-headless,
+// no dependencies, the same version.
+func TestPackageDebHeadless(t *testing.T) {
+	deb := os.Getenv("FEEDBACK_DEB_HEADLESS")
+	if deb == "" {
+		t.Skip("needs FEEDBACK_DEB_HEADLESS (see `make test-package`)")
+	}
+	fields := debFields(t, deb)
+	if fields["Package"] != "feedback-headless" || fields["Depends"] != "" {
+		t.Errorf("Package %q Depends %q, want feedback-headless with none", fields["Package"], fields["Depends"])
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("dpkg-deb", "-x", deb, dir).CombinedOutput(); err != nil {
+		t.Fatalf("dpkg-deb -x: %v: %s", err, out)
+	}
+	exe := filepath.Join(dir, "usr", "bin", "feedback-headless")
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	libs, _ := f.ImportedLibraries()
+	f.Close()
+	if len(libs) != 0 {
+		t.Errorf("feedback-headless links %v; want a static binary", libs)
+	}
+	checkStripped(t, exe)
+	checkVersion(t, exe)
+}
