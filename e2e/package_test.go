@@ -550,3 +550,28 @@ func TestPackageDebHeadless(t *testing.T) {
 	checkStripped(t, exe)
 	checkVersion(t, exe)
 }
+
+// The Go version the README asks for is go.mod's.
+func TestReadmeGoVersion(t *testing.T) {
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go directive")
+	}
+	stated := regexp.MustCompile(`Go (\d+\.\d+) or newer`).FindAllSubmatch(readme, -1)
+	if len(stated) == 0 {
+		t.Fatal(`the README states no "Go X.Y or newer"`)
+	}
+	for _, s := range stated {
+		if string(s[1]) != string(m[1]) {
+			t.Errorf("the README asks for Go %s, go.mod for %s", s[1], m[1])
+		}
+	}
+}
