@@ -34,6 +34,24 @@ import (
 // flowFit is the share of the width that wrapped text may fill.
 const flowFit = 0.985
 
+// minFlowWidth is the narrowest width text is wrapped for: containers give
+// their content tiny or negative sizes before their own is known, and
+// wrapping for those would break every word into characters for nothing.
+// Narrower, the text keeps the lines it had (or those for
+// pictureMaxWidth).
+const minFlowWidth = 40
+
+// flowWidth returns the width to wrap for when the widget is w wide.
+func (t *flowText) flowWidth(w float32) float32 {
+	switch {
+	case w >= minFlowWidth:
+		return w
+	case t.laidW > 0:
+		return t.laidW
+	}
+	return pictureMaxWidth
+}
+
 // maxAtomRunes bounds the characters in one unit of line breaking, so an
 // unbroken token of any length costs the same per character as prose.
 const maxAtomRunes = 32
@@ -381,8 +399,8 @@ func (t *flowText) breakAtom(a flowAtom, fit float32, x *float32, place func(run
 // refreshes the widget so that its container makes room.
 func (t *flowText) Resize(s fyne.Size) {
 	t.BaseWidget.Resize(s)
-	if s.Width != t.laidW && s.Width > 0 {
-		t.layoutLines(s.Width)
+	if w := t.flowWidth(s.Width); w != t.laidW {
+		t.layoutLines(w)
 		if t.r != nil {
 			t.r.rebuild()
 			canvas.Refresh(t)
@@ -393,10 +411,7 @@ func (t *flowText) Resize(s fyne.Size) {
 // MinSize is the height of the text at its current width and no width:
 // wrapped text never forces its container wider.
 func (t *flowText) MinSize() fyne.Size {
-	w := t.Size().Width
-	if w <= 0 {
-		w = pictureMaxWidth
-	}
+	w := t.flowWidth(t.Size().Width)
 	if t.atoms == nil || w != t.laidW {
 		t.layoutLines(w)
 	}
@@ -419,11 +434,7 @@ type flowRenderer struct {
 func (r *flowRenderer) rebuild() {
 	t := r.t
 	t.r = r
-	if t.atoms == nil || (t.Size().Width > 0 && t.Size().Width != t.laidW) {
-		w := t.Size().Width
-		if w <= 0 {
-			w = pictureMaxWidth
-		}
+	if w := t.flowWidth(t.Size().Width); t.atoms == nil || w != t.laidW {
 		t.layoutLines(w)
 	}
 	// Texts are placed on whole device pixels: the GL painter rounds a
