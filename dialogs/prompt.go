@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/ipc"
@@ -79,24 +78,36 @@ func (v *View) addOption(pv *promptView, o ipc.Option) {
 	}
 	// The default is the agent's recommendation, not the user's edit: it is
 	// set before the change handler, so it does not hold the countdown.
+	// The control carries no text of its own: a check's or radio's label
+	// never wraps, so a long label would force the window wider than the
+	// screen. The label is a wrapping text beside it, and tapping it
+	// toggles the option as tapping the control does.
 	var ctl optionControl
-	var obj fyne.CanvasObject
+	var box fyne.CanvasObject
 	if pv.p.Single {
-		r := widget.NewRadioGroup([]string{o.Label}, nil)
+		r := widget.NewRadioGroup([]string{radioMark}, nil)
 		if o.Default {
-			r.Selected = o.Label
+			r.Selected = radioMark
 		}
 		r.OnChanged = func(s string) { changed(s != "") }
-		ctl, obj = radioOption{r}, r
+		ctl, box = radioOption{r}, r
 	} else {
-		c := newOptionCheck(o.Label, v, nil)
+		c := newOptionCheck("", v, nil)
 		c.Checked = o.Default
 		c.OnChanged = changed
-		ctl, obj = checkOption{c}, c
+		ctl, box = checkOption{c}, c
 	}
+	label := newTapLabel(o.Label, func() {
+		if pv.p.Single {
+			ctl.setSelected(true)
+		} else {
+			ctl.setSelected(!ctl.selected())
+		}
+	})
+	var obj fyne.CanvasObject = container.New(optionRowLayout{}, box, label)
 	if o.Description != "" {
 		// The description sits under the option's label, aligned with its text.
-		indent := theme.IconInlineSize() + 2*theme.Padding()
+		indent := optionRowLayout{}.labelX(box)
 		desc := container.New(&insetLayout{left: indent}, caption(o.Description))
 		obj = container.New(layout.NewCustomPaddedVBoxLayout(0), obj, desc)
 	}
@@ -174,6 +185,10 @@ type checkOption struct{ c *optionCheck }
 
 func (o checkOption) selected() bool     { return o.c.Checked }
 func (o checkOption) setSelected(b bool) { o.c.SetChecked(b) }
+
+// radioMark is the text of an option's radio button: a space, as the label
+// is drawn beside it (and "" would mean "none selected").
+const radioMark = " "
 
 type radioOption struct{ r *widget.RadioGroup }
 

@@ -82,6 +82,8 @@ type View struct {
 	options   []optionControl // every option of every prompt, in Alt+digit order
 	countdown *widget.Label
 	content   fyne.CanvasObject
+	body      fyne.CanvasObject    // what scrolls: the question, its options
+	scroll    *container.Scroll    // holds body
 	focus     fyne.Focusable       // the reply box to focus on open, if any
 	att       *attachments         // images; nil when the window has no reply box
 	onAttach  func()               // opens the file picker (set by Window)
@@ -573,8 +575,9 @@ func (v *View) build() fyne.CanvasObject {
 		top.Add(v.pinBtn)
 	}
 
-	scroll := container.NewVScroll(container.NewPadded(body))
-	return container.NewBorder(top, bottom, nil, nil, scroll)
+	v.body = container.NewPadded(body)
+	v.scroll = container.NewVScroll(v.body)
+	return container.NewBorder(top, bottom, nil, nil, v.scroll)
 }
 
 // contextBlock shows the question's context lines (loop id, phase…) as a

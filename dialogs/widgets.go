@@ -211,8 +211,33 @@ func digit(k fyne.KeyName) int {
 	return 0
 }
 
+// tapLabel is an option's label: it wraps, and a tap on it toggles the
+// option.
+type tapLabel struct {
+	widget.Label
+	onTap func()
+}
+
+func newTapLabel(text string, onTap func()) *tapLabel {
+	l := &tapLabel{onTap: onTap}
+	l.Text = text
+	l.Wrapping = fyne.TextWrapWord
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// Tapped toggles the option.
+func (l *tapLabel) Tapped(*fyne.PointEvent) { l.onTap() }
+
+// maxChipRunes caps a chip's text: a chip does not wrap, so a long header
+// or title would force the window wider than the screen.
+const maxChipRunes = 48
+
 // newChip is a small rounded tag, used for header labels.
 func newChip(text string) fyne.CanvasObject {
+	if r := []rune(text); len(r) > maxChipRunes {
+		text = string(r[:maxChipRunes-1]) + "…"
+	}
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius) * 2
 	label := canvas.NewText(text, color.White)
@@ -267,4 +292,30 @@ func (l *insetLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		min = min.Max(o.MinSize())
 	}
 	return min.Add(fyne.NewSize(l.left, 0))
+}
+
+// optionRowLayout lays out an option: its box (objects[0]) on the left,
+// centred on the first line, and its wrapping label (objects[1]) filling
+// the rest of the width, drawn as close to the box as a check's own label
+// would be (the label's own inner padding stands in for the gap).
+type optionRowLayout struct{}
+
+func (optionRowLayout) labelX(box fyne.CanvasObject) float32 {
+	return box.MinSize().Width - theme.InnerPadding()
+}
+
+func (l optionRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	box, label := objects[0], objects[1]
+	x := l.labelX(box)
+	label.Move(fyne.NewPos(x, 0))
+	label.Resize(fyne.NewSize(size.Width-x, size.Height))
+	bm := box.MinSize()
+	line := min(size.Height, bm.Height)
+	box.Move(fyne.NewPos(0, 0))
+	box.Resize(fyne.NewSize(bm.Width, line))
+}
+
+func (l optionRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	box, label := objects[0].MinSize(), objects[1].MinSize()
+	return fyne.NewSize(l.labelX(objects[0])+label.Width, max(box.Height, label.Height))
 }

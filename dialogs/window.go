@@ -236,7 +236,7 @@ func (p *Pool) NewWindow(q ipc.Question, opts Options, onDone func(ipc.Answer)) 
 	v.enableGuard()
 	s.cur = w
 	w.win.SetContent(v.Content())
-	w.win.Resize(WindowSize)
+	w.win.Resize(v.FitSize(p.app)) // layout.go: the content's size, within the screen
 	return w
 }
 

@@ -1,0 +1,123 @@
+package dialogs
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// maxMinWidth is the widest minimum any question's content may have, so
+// that the window fits a small screen at a large scale.
+const maxMinWidth = 520
+
+// A 200-character option label, description, header and title wrap or are
+// shortened: the content's minimum width stays small, and the window opens
+// no wider than the screen allows.
+func TestLongLabelsWrap(t *testing.T) {
+	long := strings.Repeat("choose this rather long option ", 7)[:200]
+	for _, tc := range []struct {
+		name string
+		q    ipc.Question
+	}{
+		{"checkbox", question(ipc.Prompt{Markdown: "Which?", Options: []ipc.Option{{Label: long}, {Label: "b", Description: long}}})},
+		{"radio", question(ipc.Prompt{Markdown: "Which?", Single: true, Options: []ipc.Option{{Label: long, Description: long}, {Label: "b"}}})},
+		{"header", ipc.Question{ID: "q", Title: long, Prompts: []ipc.Prompt{
+			{Header: long, Markdown: "one", Options: []ipc.Option{{Label: long}}},
+			{Header: "2", Markdown: "two"}}}},
+		{"context", ipc.Question{ID: "q", Context: []ipc.Field{{Label: "Objective", Value: long}, {Label: strings.Repeat("x", 40), Value: "y"}},
+			Prompts: []ipc.Prompt{{Markdown: "ok?"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, _, _ := newTestView(t, tc.q, Options{})
+			if w := v.Content().MinSize().Width; w > maxMinWidth {
+				t.Errorf("content min width = %v, want <= %d", w, maxMinWidth)
+			}
+			small := fyne.NewSize(1024-2*ScreenMargin, 768-2*ScreenMargin)
+			for _, scale := range []float32{1, 1.5} {
+				limit := fyne.NewSize(small.Width/scale, small.Height/scale)
+				got := v.fitSize(limit)
+				if got.Width > limit.Width || got.Height > limit.Height {
+					t.Errorf("scale %v: fit %v exceeds the work area %v", scale, got, limit)
+				}
+			}
+		})
+	}
+}
+
+// Tapping an option's label toggles it, as tapping its box does.
+func TestTappingTheLabelToggles(t *testing.T) {
+	v, _, _ := newTestView(t, question(
+		ipc.Prompt{Markdown: "a", Options: []ipc.Option{{Label: "x"}}},
+		ipc.Prompt{Markdown: "b", Single: true, Options: []ipc.Option{{Label: "p"}, {Label: "q", Default: true}}}), Options{})
+	labels := findAll[*tapLabel](v.Content())
+	if len(labels) != 3 {
+		t.Fatalf("%d option labels, want 3", len(labels))
+	}
+	test.Tap(labels[0])
+	test.Tap(labels[1])
+	a := v.collect()
+	if got := a.Replies[0].Selected; len(got) != 1 || got[0] != "x" {
+		t.Errorf("first prompt selected %v, want [x]", got)
+	}
+	if got := a.Replies[1].Selected; len(got) != 1 || got[0] != "p" {
+		t.Errorf("radio selected %v, want [p] (tapping p unselects q)", got)
+	}
+	test.Tap(labels[0])
+	if got := v.collect().Replies[0].Selected; len(got) != 0 {
+		t.Errorf("after a second tap selected %v, want none", got)
+	}
+}
+
+// Small questions open small; long ones take the whole work area and scroll.
+func TestWindowFitsItsContent(t *testing.T) {
+	limit := fyne.NewSize(1280-2*ScreenMargin, 1024-2*ScreenMargin)
+	confirm, _, _ := newTestView(t, question(ipc.Prompt{Kind: ipc.KindYesNo, Markdown: "Deploy to staging?"}), Options{})
+	got := confirm.fitSize(limit)
+	if got.Height > 320 || got.Width > WindowSize.Width {
+		t.Errorf("one-line yes/no opens at %v, want at most %vx320", got, WindowSize.Width)
+	}
+	if got.Height < MinWindowHeight {
+		t.Errorf("one-line yes/no opens at %v, want at least %d high", got, MinWindowHeight)
+	}
+	var md strings.Builder
+	for i := range 300 {
+		md.WriteString("Line ")
+		md.WriteString(strings.Repeat("x", i%40))
+		md.WriteString("\n\n")
+	}
+	long, _, _ := newTestView(t, question(ipc.Prompt{Markdown: md.String(), Options: []ipc.Option{{Label: "a"}}}), Options{})
+	got = long.fitSize(limit)
+	if got.Height != limit.Height {
+		t.Errorf("300-line question opens at %v, want the work area's height %v", got, limit.Height)
+	}
+	small := fyne.NewSize(600, 400)
+	if got := long.fitSize(small); got.Width > small.Width || got.Height > small.Height {
+		t.Errorf("fit in %v = %v", small, got)
+	}
+}
+
+// findAll returns the objects of type T in the tree under o.
+func findAll[T fyne.CanvasObject](o fyne.CanvasObject) []T {
+	var out []T
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if t, ok := o.(T); ok {
+			out = append(out, t)
+		}
+		switch c := o.(type) {
+		case *fyne.Container:
+			for _, ch := range c.Objects {
+				walk(ch)
+			}
+		case *container.Scroll:
+			walk(c.Content)
+		}
+	}
+	walk(o)
+	return out
+}
