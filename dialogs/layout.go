@@ -1,6 +1,12 @@
 package dialogs
 
-import "fyne.io/fyne/v2"
+import (
+	"math"
+	"os"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+)
 
 // The window's size follows its content: as wide as WindowSize (narrower
 // on a small screen), and as tall as the question needs, from
@@ -15,24 +21,42 @@ const MinWindowHeight = 200
 const ScreenMargin = 48
 
 // workArea returns the size, in screen pixels, of the work area of the
-// screen (its size less panels and docks), and false when it is not known
-// (the test driver). It runs on the Fyne goroutine. See screen.go.
-var workArea = func(fyne.App) (w, h int, ok bool) { return 0, 0, false }
+// screen (its size less panels and docks) and the scale Fyne detects for
+// the screen's density (1 on an ordinary screen), and false when it is not
+// known (the test driver). It runs on the Fyne goroutine. See screen.go.
+var workArea = func(fyne.App) (w, h int, detected float32, ok bool) { return 0, 0, 1, false }
 
 // maxWindowSize is the largest window, in Fyne units at scale, that fits
 // the work area with the margin; WindowSize when the work area is unknown.
 func maxWindowSize(a fyne.App) fyne.Size {
-	w, h, ok := workArea(a)
+	w, h, detected, ok := workArea(a)
 	if !ok || w <= 0 || h <= 0 {
 		return WindowSize
 	}
-	scale := float32(1)
-	if a != nil {
-		if s := a.Settings().Scale(); s > 0 {
-			scale = s
-		}
-	}
+	scale := windowScale(a, detected)
 	return fyne.NewSize(float32(w-2*ScreenMargin)/scale, float32(h-2*ScreenMargin)/scale)
+}
+
+// windowScale is the scale Fyne's desktop driver gives a window: the
+// user's (FYNE_SCALE, else the settings) times the screen's detected one,
+// rounded to a tenth, as fyne's internal/driver/glfw/scale.go computes it.
+func windowScale(a fyne.App, detected float32) float32 {
+	user := float32(1)
+	if env := os.Getenv("FYNE_SCALE"); env != "" && env != "auto" {
+		if f, err := strconv.ParseFloat(env, 32); err == nil && f > 0 {
+			user = float32(f)
+		}
+	} else if env != "auto" && a != nil && a.Settings().Scale() > 0 {
+		user = a.Settings().Scale()
+	}
+	if detected <= 0 {
+		detected = 1
+	}
+	scale := float32(math.Round(float64(user*detected*10)) / 10)
+	if scale <= 0 {
+		return 1
+	}
+	return scale
 }
 
 // fitSize is the size a window with v's content opens with when it may be

@@ -15,9 +15,10 @@ func init() { workArea = glfwWorkArea }
 // desktop driver has initialised. Fyne exposes no screen size; any other
 // driver (the test driver) reports none. It runs on the Fyne goroutine,
 // which is the main thread GLFW requires.
-func glfwWorkArea(a fyne.App) (w, h int, ok bool) {
+func glfwWorkArea(a fyne.App) (w, h int, detected float32, ok bool) {
+	detected = 1
 	if a == nil || !strings.Contains(fmt.Sprintf("%T", a.Driver()), "glfw") {
-		return 0, 0, false
+		return 0, 0, detected, false
 	}
 	defer func() {
 		if recover() != nil { // GLFW not initialised: no size
@@ -26,8 +27,16 @@ func glfwWorkArea(a fyne.App) (w, h int, ok bool) {
 	}()
 	m := glfw.GetPrimaryMonitor()
 	if m == nil {
-		return 0, 0, false
+		return 0, 0, detected, false
 	}
 	_, _, w, h = m.GetWorkarea()
-	return w, h, w > 0 && h > 0
+	// Fyne's density scale: the screen's DPI over 120, at least 1.
+	if mm, _ := m.GetPhysicalSize(); mm > 0 {
+		if mode := m.GetVideoMode(); mode != nil {
+			if dpi := float32(mode.Width) / (float32(mm) / 25.4); dpi >= 10 && dpi <= 1000 {
+				detected = max(dpi/120, 1)
+			}
+		}
+	}
+	return w, h, detected, w > 0 && h > 0
 }

@@ -3,10 +3,11 @@
 # virtual X display (Xvfb), the openbox window manager and a tray host
 # (status-notifier-watcher). Nothing outlives the command.
 #   scripts/xsession.sh go test ./e2e/
+# XSESSION_SCREEN=1024x768 picks the screen size (default 1280x1024).
 set -euo pipefail
 if [ -z "${FEEDBACK_IN_XSESSION:-}" ]; then
   export FEEDBACK_IN_XSESSION=1
-  exec dbus-run-session -- xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" "$0" "$@"
+  exec dbus-run-session -- xvfb-run -a -s "-screen 0 ${XSESSION_SCREEN:-1280x1024}x24 -nolisten tcp" "$0" "$@"
 fi
 # xdotool matches window titles through the locale: an unknown one (say
 # en_US.UTF-8 where it was never generated) mangles every non-ASCII title.

@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"image"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// geometry reads a window's position and size with xdotool.
+func geometry(t *testing.T, win string) (x, y, w, h int) {
+	t.Helper()
+	vals := map[string]int{}
+	for _, line := range strings.Split(xdotool(t, "getwindowgeometry", "--shell", win), "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if n, err := strconv.Atoi(v); ok && err == nil {
+			vals[k] = n
+		}
+	}
+	return vals["X"], vals["Y"], vals["WIDTH"], vals["HEIGHT"]
+}
+
+// waitPainted waits until the window win of size w×h is drawn and still.
+func waitPainted(t *testing.T, win string, w, h int) {
+	t.Helper()
+	s := openScreen(t)
+	r := image.Rect(0, 0, w, h)
+	s.waitRedrawn(t, win, r, make([]byte, len(s.pixels(t, win, r))))
+}
+
+// screenSize reads the X screen's size.
+func screenSize(t *testing.T) (w, h int) {
+	t.Helper()
+	f := strings.Fields(xdotool(t, "getdisplaygeometry"))
+	w, _ = strconv.Atoi(f[0])
+	h, _ = strconv.Atoi(f[1])
+	return w, h
+}
+
+// A 200-character option opens a window that fits the screen, at scale 1
+// and 1.5, with its buttons on screen; a one-line ask_confirm opens small.
+// Run it on a 1024x768 screen too: XSESSION_SCREEN=1024x768 scripts/xsession.sh.
+func TestWindowFitsTheScreen(t *testing.T) {
+	requireSession(t)
+	long := strings.Repeat("choose this rather long option ", 7)[:200]
+	sw, sh := screenSize(t)
+	for _, scale := range []string{"1", "1.5"} {
+		t.Run("scale"+scale, func(t *testing.T) {
+			startApp(t, "FYNE_SCALE="+scale)
+			c := newMCP(t, "fit")
+			res := call(c, "interactive_feedback", map[string]any{
+				"message": "Which one?", "header_label": "Fit" + scale,
+				"predefined_options": []any{long, "short"},
+			})
+			win := findWindow(t, "Fit"+scale+" — feedback")
+			x, y, w, h := geometry(t, win)
+			waitPainted(t, win, w, h)
+			screenshot(t, "fit-long-option-scale"+scale)
+			if x < 0 || y < 0 || x+w > sw || y+h > sh || w > sw-2*48 || h > sh-2*48 {
+				t.Errorf("window at %d,%d size %dx%d leaves the %dx%d screen", x, y, w, h, sw, sh)
+			}
+			key(t, "Escape")
+			await(t, res)
+
+			res = call(c, "ask_confirm", map[string]any{"question": "Deploy to staging?", "default": false})
+			win = findWindow(t, "Deploy to staging? — feedback")
+			_, _, w, h = geometry(t, win)
+			waitPainted(t, win, w, h)
+			screenshot(t, "fit-confirm-scale"+scale)
+			f, _ := strconv.ParseFloat(scale, 64)
+			if float64(h) > 340*f || float64(w) > 680*f+1 {
+				t.Errorf("a one-line ask_confirm opens %dx%d at scale %s, want at most %.0fx%.0f", w, h, scale, 680*f, 340*f)
+			}
+			key(t, "Escape")
+			await(t, res)
+		})
+	}
+}
