@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 )
 
 // The window's size follows its content: as wide as WindowSize (narrower
@@ -68,20 +69,56 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 	minSize := v.content.MinSize()
 	width := min(WindowSize.Width, limit.Width)
 	width = max(width, minSize.Width)
-	// The height the scrolled part wants at this width: wrapped text
-	// reports its height once it has been laid out at a width.
-	inner := width - 2*v.scrollInset()
-	v.body.Resize(fyne.NewSize(inner, v.body.MinSize().Height))
-	v.body.Resize(fyne.NewSize(inner, v.body.MinSize().Height)) // again: rows wrap after the first pass
-	need := minSize.Height - v.scroll.MinSize().Height + v.body.MinSize().Height
+	// The height the scrolled panes want: wrapped text reports its
+	// height once it has been laid out at a width.
+	need := minSize.Height - v.center.MinSize().Height
+	for _, p := range v.panes {
+		need += naturalHeight(p, width)
+	}
 	height := min(max(need, MinWindowHeight), limit.Height)
 	height = max(height, minSize.Height)
 	return fyne.NewSize(width, height)
 }
 
-// scrollInset is the horizontal room the window's edges take from the
-// scrolled part (none: the scroll fills the width).
-func (v *View) scrollInset() float32 { return 0 }
+// naturalHeight is the height p's content takes at width: the height p
+// needs to show it all.
+func naturalHeight(p *container.Scroll, width float32) float32 {
+	c := p.Content
+	c.Resize(fyne.NewSize(width, c.MinSize().Height))
+	c.Resize(fyne.NewSize(width, c.MinSize().Height)) // again: rows wrap after the first pass
+	return c.MinSize().Height
+}
+
+// choicesShare is the part of the height the options pane takes at most
+// when the message and the options do not both fit; less when the message
+// is short, more when the options need less.
+const choicesShare = 0.6
+
+// splitLayout stacks the message pane (objects[0]) over the options pane
+// (objects[1]), both scrolls. When both fit, the message gets what it
+// needs and the options, right under it, the rest; otherwise the options get what they need up to
+// choicesShare of the height (or all that the message leaves), so they
+// are in view however long the message is, and each pane scrolls.
+type splitLayout struct{}
+
+func (splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	msg, opts := objects[0].(*container.Scroll), objects[1].(*container.Scroll)
+	msgNeed, optNeed := naturalHeight(msg, size.Width), naturalHeight(opts, size.Width)
+	optH := min(optNeed, max(size.Height*choicesShare, size.Height-msgNeed))
+	optH = max(optH, min(opts.MinSize().Height, size.Height))
+	if msgNeed+optH < size.Height { // room to spare: the options follow the message
+		optH = size.Height - msgNeed
+	}
+	msg.Move(fyne.NewPos(0, 0))
+	msg.Resize(fyne.NewSize(size.Width, size.Height-optH))
+	opts.Move(fyne.NewPos(0, size.Height-optH))
+	opts.Resize(fyne.NewSize(size.Width, optH))
+}
+
+func (splitLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	a, b := objects[0].MinSize(), objects[1].MinSize()
+	return fyne.NewSize(max(a.Width, b.Width), a.Height+b.Height)
+}
 
 // FitSize is the size the window opens with in app a: see fitSize.
 func (v *View) FitSize(a fyne.App) fyne.Size { return v.fitSize(maxWindowSize(a)) }

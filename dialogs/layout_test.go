@@ -121,3 +121,38 @@ func findAll[T fyne.CanvasObject](o fyne.CanvasObject) []T {
 	walk(o)
 	return out
 }
+
+// A 300-line message never pushes the options out of view: they have a
+// pane of their own under the message, which scrolls.
+func TestLongMessageKeepsOptionsInView(t *testing.T) {
+	var md strings.Builder
+	for i := range 300 {
+		md.WriteString("Line of the message\n\n")
+		_ = i
+	}
+	for _, tc := range []struct {
+		name string
+		p    ipc.Prompt
+	}{
+		{"text", ipc.Prompt{Markdown: md.String(), Options: []ipc.Option{{Label: "Ship it", Default: true}, {Label: "Wait"}}}},
+		{"choice", ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: md.String(), Options: []ipc.Option{{Label: "Ship it"}, {Label: "Other", FreeText: true}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			w := NewWindow(a, question(tc.p), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+			w.Fyne().Resize(fyne.NewSize(560, 420))
+			w.Show()
+			defer w.Close()
+			size := w.Fyne().Canvas().Size()
+			for _, l := range findAll[*tapLabel](w.View().Content()) {
+				pos := a.Driver().AbsolutePositionForObject(l)
+				if pos.Y < 0 || pos.Y+l.Size().Height > size.Height || l.Size().Height == 0 {
+					t.Errorf("option %q at y=%v..%v, outside the %v window", l.Text, pos.Y, pos.Y+l.Size().Height, size)
+				}
+			}
+			if tc.name == "text" {
+				test.AssertImageMatches(t, "question/long-message.png", w.Fyne().Canvas().Capture())
+			}
+		})
+	}
+}

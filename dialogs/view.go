@@ -82,8 +82,11 @@ type View struct {
 	options   []optionControl // every option of every prompt, in Alt+digit order
 	countdown *widget.Label
 	content   fyne.CanvasObject
-	body      fyne.CanvasObject    // what scrolls: the question, its options
+	body      fyne.CanvasObject    // what scrolls: the question (and the options of several prompts)
 	scroll    *container.Scroll    // holds body
+	choices   *container.Scroll    // a single prompt's options, under the message; nil if none
+	panes     []*container.Scroll  // scroll and choices
+	center    fyne.CanvasObject    // the panes as laid out
 	focus     fyne.Focusable       // the reply box to focus on open, if any
 	att       *attachments         // images; nil when the window has no reply box
 	onAttach  func()               // opens the file picker (set by Window)
@@ -525,6 +528,7 @@ func (v *View) build() fyne.CanvasObject {
 		body.Add(ctx)
 	}
 	bottom := container.NewVBox()
+	choices := container.NewVBox()
 	single := len(v.q.Prompts) == 1
 	pictures := newPictureLoader() // the cap on images is per question
 	for i, p := range v.q.Prompts {
@@ -537,8 +541,14 @@ func (v *View) build() fyne.CanvasObject {
 			body.Add(newChip(p.Header))
 		}
 		body.Add(newMarkdown(p.Markdown, pictures))
+		// One prompt: its options sit in a pane of their own under the
+		// message, so a long message never hides them (splitLayout).
+		to := body
+		if single {
+			to = choices
+		}
 		for _, o := range pv.rows {
-			body.Add(o)
+			to.Add(o)
 		}
 		if pv.entry == nil {
 			continue
@@ -546,7 +556,7 @@ func (v *View) build() fyne.CanvasObject {
 		if single && p.EffectiveKind() == ipc.KindText {
 			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
 		} else {
-			body.Add(pv.entry)
+			to.Add(pv.entry)
 		}
 	}
 	if single {
@@ -577,7 +587,15 @@ func (v *View) build() fyne.CanvasObject {
 
 	v.body = container.NewPadded(body)
 	v.scroll = container.NewVScroll(v.body)
-	return container.NewBorder(top, bottom, nil, nil, v.scroll)
+	v.panes = []*container.Scroll{v.scroll}
+	center := fyne.CanvasObject(v.scroll)
+	if len(choices.Objects) > 0 {
+		v.choices = container.NewVScroll(container.NewPadded(choices))
+		v.panes = append(v.panes, v.choices)
+		center = container.New(splitLayout{}, v.scroll, v.choices)
+	}
+	v.center = center
+	return container.NewBorder(top, bottom, nil, nil, center)
 }
 
 // contextBlock shows the question's context lines (loop id, phase…) as a
