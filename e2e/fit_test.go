@@ -62,6 +62,22 @@ func TestWindowFitsTheScreen(t *testing.T) {
 			key(t, "Escape")
 			await(t, res)
 
+			// A 300-line message: the options are on screen all the same
+			// (the dialogs tests check their positions).
+			res = call(c, "interactive_feedback", map[string]any{
+				"message": strings.Repeat("A line of the message.\n\n", 300), "header_label": "Long" + scale,
+				"predefined_options": []any{map[string]any{"label": "Ship it", "default": true}, "Wait"},
+			})
+			win = findWindow(t, "Long"+scale+" — feedback")
+			x, y, w, h = geometry(t, win)
+			waitPainted(t, win, w, h)
+			screenshot(t, "fit-long-message-scale"+scale)
+			if x < 0 || y < 0 || w > sw-2*48 || h > sh-2*48 {
+				t.Errorf("300-line message: window at %d,%d size %dx%d, want within the %dx%d screen less 48 px", x, y, w, h, sw, sh)
+			}
+			key(t, "Escape")
+			await(t, res)
+
 			res = call(c, "ask_confirm", map[string]any{"question": "Deploy to staging?", "default": false})
 			win = findWindow(t, "Deploy to staging? — feedback")
 			_, _, w, h = geometry(t, win)
