@@ -1,12 +1,14 @@
 package dialogs
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"feedback/ipc"
 )
@@ -154,5 +156,36 @@ func TestLongMessageKeepsOptionsInView(t *testing.T) {
 				test.AssertImageMatches(t, "question/long-message.png", w.Fyne().Canvas().Capture())
 			}
 		})
+	}
+}
+
+// The recommended answer of a yes/no question is the primary button, No
+// with default false; Dismiss is worded and drawn unlike No.
+func TestRecommendedAnswerIsPrimary(t *testing.T) {
+	for _, tc := range []struct{ rec, primary string }{{"No", "No"}, {"Yes", "Yes"}, {"", ""}} {
+		q := question(ipc.Prompt{Kind: ipc.KindYesNo, Markdown: "Deploy?"})
+		if tc.rec != "" {
+			q.Context = []ipc.Field{{Label: "Recommended", Value: tc.rec}}
+		}
+		v, _, _ := newTestView(t, q, Options{})
+		var primary []string
+		var no, dismiss *keyButton
+		for _, b := range findAll[*keyButton](v.Content()) {
+			if b.Importance == widget.HighImportance {
+				primary = append(primary, b.Text)
+			}
+			switch b.Text {
+			case "No":
+				no = b
+			case "Don't answer":
+				dismiss = b
+			}
+		}
+		if want := []string{tc.primary}; (tc.primary == "" && len(primary) != 0) || (tc.primary != "" && !reflect.DeepEqual(primary, want)) {
+			t.Errorf("recommended %q: primary buttons %v, want %q", tc.rec, primary, tc.primary)
+		}
+		if no == nil || dismiss == nil || no.Icon == dismiss.Icon {
+			t.Errorf("No and Don't answer: %v, %v: want both, with different icons", no, dismiss)
+		}
 	}
 }

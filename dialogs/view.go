@@ -645,9 +645,11 @@ func (v *View) contextBlock() fyne.CanvasObject {
 }
 
 func (v *View) footer() fyne.CanvasObject {
-	dismiss := newKeyButton("Dismiss", theme.CancelIcon(), v, v.tap(v.RequestDismiss))
+	// Dismissing is not answering No: its own words and icon.
+	dismiss := newKeyButton("Don't answer", theme.MediaSkipNextIcon(), v, v.tap(v.RequestDismiss))
+	dismiss.tip = "Close without answering: the agent is told you dismissed it (Esc)"
 	buttons := []fyne.CanvasObject{dismiss}
-	hint := "Esc dismiss"
+	hint := "Esc don't answer"
 	if v.att != nil {
 		attach := newKeyButton("Attach…", theme.FileImageIcon(), v, func() {
 			if v.onAttach != nil && !v.done {
@@ -669,7 +671,13 @@ func (v *View) footer() fyne.CanvasObject {
 	if v.hasKind(ipc.KindYesNo) {
 		no := newKeyButton("No", theme.CancelIcon(), v, v.tap(func() { v.answerYesNo(false) }))
 		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, v.tap(func() { v.answerYesNo(true) }))
-		yes.Importance = widget.HighImportance
+		// The recommended answer is the primary button; none without one.
+		switch v.recommended() {
+		case "yes":
+			yes.Importance = widget.HighImportance
+		case "no":
+			no.Importance = widget.HighImportance
+		}
 		buttons = append(buttons, no, yes)
 		hint += " · " + mods.withAlt("Y") + " yes · " + mods.withAlt("N") + " no"
 	}
@@ -684,6 +692,23 @@ func (v *View) footer() fyne.CanvasObject {
 	v.hint.Wrapping = fyne.TextWrapOff
 	v.hint.Truncation = fyne.TextTruncateEllipsis
 	return container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer()))
+}
+
+// recommended is the answer the caller recommends for a yes/no question
+// ("yes", "no"), from its "Recommended" context line (ask_confirm's
+// default), or "".
+func (v *View) recommended() string {
+	for _, f := range v.q.Context {
+		if strings.EqualFold(f.Label, "Recommended") {
+			switch strings.ToLower(strings.TrimSpace(f.Value)) {
+			case "yes":
+				return "yes"
+			case "no":
+				return "no"
+			}
+		}
+	}
+	return ""
 }
 
 func (v *View) hasKind(k ipc.PromptKind) bool {

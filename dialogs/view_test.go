@@ -317,6 +317,9 @@ func TestWindowLooks(t *testing.T) {
 			Placeholder: "Anything to add?",
 		}}}, nil},
 		{"yesno", ipc.Question{ID: "2", Title: "Deploy", Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Deploy to **staging**?"}}}, nil},
+		// ask_confirm with default false: No is the primary button.
+		{"confirm-no", ipc.Question{ID: "5", Context: []ipc.Field{{Label: "Recommended", Value: "No"}},
+			Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Force-push to `main`?"}}}, nil},
 		{"context", ipc.Question{ID: "3", Context: loop, Prompts: []ipc.Prompt{{Markdown: "Is the evidence enough?"}}}, nil},
 		// A draft restored after a restart, the question pinned.
 		{"pinned", ipc.Question{ID: "4", Title: "Migrate", Prompts: []ipc.Prompt{{
