@@ -399,6 +399,9 @@ func (t *flowText) breakAtom(a flowAtom, fit float32, x *float32, place func(run
 // refreshes the widget so that its container makes room.
 func (t *flowText) Resize(s fyne.Size) {
 	t.BaseWidget.Resize(s)
+	if s.Width < minFlowWidth && t.laidW == 0 {
+		return
+	}
 	if w := t.flowWidth(s.Width); w != t.laidW {
 		t.layoutLines(w)
 		if t.r != nil {
@@ -411,11 +414,34 @@ func (t *flowText) Resize(s fyne.Size) {
 // MinSize is the height of the text at its current width and no width:
 // wrapped text never forces its container wider.
 func (t *flowText) MinSize() fyne.Size {
+	if t.Size().Width < minFlowWidth && t.laidW == 0 {
+		return fyne.NewSize(0, t.estimateHeight(pictureMaxWidth))
+	}
 	w := t.flowWidth(t.Size().Width)
 	if t.atoms == nil || w != t.laidW {
 		t.layoutLines(w)
 	}
 	return fyne.NewSize(0, t.height)
+}
+
+// estimateHeight guesses the height at width w without breaking lines:
+// containers ask before they give the text a width, and the lines would
+// be broken again as soon as they do.
+func (t *flowText) estimateHeight(w float32) float32 {
+	if t.atoms == nil {
+		t.measure()
+	}
+	lines, width, height := 1, float32(0), float32(0)
+	for _, a := range t.atoms {
+		height = max(height, t.heights[a.run])
+		if a.newline {
+			lines++
+			continue
+		}
+		width += a.width + a.space
+	}
+	lines += int(width / (w * flowFit))
+	return float32(lines) * height
 }
 
 // CreateRenderer implements fyne.Widget.
@@ -434,6 +460,10 @@ type flowRenderer struct {
 func (r *flowRenderer) rebuild() {
 	t := r.t
 	t.r = r
+	r.objs = r.objs[:0]
+	if t.Size().Width < minFlowWidth && t.laidW == 0 {
+		return // no width yet: the objects are made when there is one
+	}
 	if w := t.flowWidth(t.Size().Width); t.atoms == nil || w != t.laidW {
 		t.layoutLines(w)
 	}
@@ -447,7 +477,6 @@ func (r *flowRenderer) rebuild() {
 		}
 	}
 	snap := func(v float32) float32 { return float32(math.Round(float64(v*scale))) / scale }
-	r.objs = r.objs[:0]
 	y := float32(0)
 	for _, l := range t.lines {
 		for i, p := range l.pieces {

@@ -348,10 +348,14 @@ func (r *listRenderer) Layout(size fyne.Size) {
 	for i, rt := range r.v.items {
 		rt.Move(fyne.NewPos(col-in, y-in))
 		rt.Resize(fyne.NewSize(size.Width-col+in, rt.MinSize().Height))
+		h := rt.MinSize().Height // at the new width
+		if h != rt.Size().Height {
+			rt.Resize(fyne.NewSize(size.Width-col+in, h))
+		}
 		b := r.v.bullets[i]
 		b.Move(fyne.NewPos(0, y))
 		b.Resize(b.MinSize())
-		y += rt.MinSize().Height - 2*in + theme.LineSpacing()
+		y += h - 2*in + theme.LineSpacing()
 	}
 }
 
