@@ -93,6 +93,7 @@ func (v *View) addOption(pv *promptView, o ipc.Option) {
 		ctl, box = radioOption{r}, r
 	} else {
 		c := newOptionCheck("", v, nil)
+		c.move = v.moveOption
 		c.Checked = o.Default
 		c.OnChanged = changed
 		ctl, box = checkOption{c}, c
@@ -117,6 +118,24 @@ func (v *View) addOption(pv *promptView, o ipc.Option) {
 	pv.free = append(pv.free, o.FreeText)
 	pv.defaults = append(pv.defaults, o.Default)
 	v.options = append(v.options, ctl)
+}
+
+// moveOption gives the keyboard to the checkbox by places away from
+// from, in window order (Up and Down in the option list); radio buttons
+// and the ends of the list stay where they are.
+func (v *View) moveOption(from *optionCheck, by int) {
+	for i, o := range v.options {
+		if c, ok := o.(checkOption); ok && c.c == from {
+			j := i + by
+			if j < 0 || j >= len(v.options) || v.focusOn == nil {
+				return
+			}
+			if next, ok := v.options[j].(checkOption); ok {
+				v.focusOn(next.c)
+			}
+			return
+		}
+	}
 }
 
 // typed reports whether the reply box holds text of the user's: not blank,

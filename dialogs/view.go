@@ -559,9 +559,18 @@ func (v *View) build() fyne.CanvasObject {
 			to.Add(pv.entry)
 		}
 	}
-	if single {
-		if e := v.prompts[0].entry; e != nil && v.prompts[0].p.EffectiveKind() == ipc.KindText {
-			v.focus = e
+	// The first reply box takes the keyboard in every dialect (several
+	// prompts too), so typed text is never lost; without one, the first
+	// checkbox does (Space toggles it, Tab and the arrows move on).
+	for _, pv := range v.prompts {
+		if pv.entry != nil && pv.p.EffectiveKind() == ipc.KindText {
+			v.focus = pv.entry
+			break
+		}
+	}
+	if v.focus == nil && len(v.options) > 0 {
+		if c, ok := v.options[0].(checkOption); ok {
+			v.focus = c.c
 		}
 	}
 	if v.hasKind(ipc.KindText) {

@@ -71,6 +71,10 @@ func (e *replyEntry) TypedShortcut(s fyne.Shortcut) {
 	e.Entry.TypedShortcut(s)
 }
 
+// AcceptsTab is false: Tab moves the focus on to the options and buttons
+// (Shift+Tab back) instead of typing a tab into the reply.
+func (e *replyEntry) AcceptsTab() bool { return false }
+
 // TypedKey turns Escape into a dismissal request.
 func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
 	if k.Name == fyne.KeyEscape {
@@ -98,6 +102,7 @@ func (e *replyEntry) reportsKeys() {}
 type optionCheck struct {
 	widget.Check
 	keys keyHandler
+	move func(from *optionCheck, by int) // Up/Down: focus the option by away
 }
 
 func newOptionCheck(label string, keys keyHandler, changed func(bool)) *optionCheck {
@@ -108,10 +113,17 @@ func newOptionCheck(label string, keys keyHandler, changed func(bool)) *optionCh
 	return c
 }
 
-// TypedKey turns Escape into a dismissal request.
+// TypedKey turns Escape into a dismissal request, and Up and Down into a
+// move to the previous or next option.
 func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyEscape {
+	switch k.Name {
+	case fyne.KeyEscape:
 		c.keys.escape()
+		return
+	case fyne.KeyUp, fyne.KeyDown:
+		if c.move != nil {
+			c.move(c, map[fyne.KeyName]int{fyne.KeyUp: -1, fyne.KeyDown: 1}[k.Name])
+		}
 		return
 	}
 	c.Check.TypedKey(k)

@@ -1,0 +1,85 @@
+package dialogs
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"feedback/ipc"
+)
+
+// The first control that takes text has the keyboard when the window
+// opens, in every dialect; without one, the first checkbox.
+func TestFirstControlIsFocused(t *testing.T) {
+	opts := []ipc.Option{{Label: "a"}, {Label: "b"}}
+	for _, tc := range []struct {
+		name string
+		q    ipc.Question
+		want func(v *View) fyne.Focusable
+	}{
+		{"four questions", question(
+			ipc.Prompt{Kind: ipc.KindChoice, Markdown: "1", Options: opts},
+			ipc.Prompt{Markdown: "2", Options: opts},
+			ipc.Prompt{Markdown: "3"},
+			ipc.Prompt{Kind: ipc.KindYesNo, Markdown: "4"}),
+			func(v *View) fyne.Focusable { return v.prompts[1].entry }},
+		{"choice only", question(ipc.Prompt{Kind: ipc.KindChoice, Markdown: "?", Options: opts}),
+			func(v *View) fyne.Focusable { return v.options[0].(checkOption).c }},
+		{"text", question(ipc.Prompt{Markdown: "?"}),
+			func(v *View) fyne.Focusable { return v.prompts[0].entry }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			w := NewWindow(a, tc.q, Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+			w.Show()
+			defer w.Close()
+			if got, want := w.Fyne().Canvas().Focused(), tc.want(w.View()); got != want || want == nil {
+				t.Errorf("focused %T %p, want %T %p", got, got, want, want)
+			}
+		})
+	}
+}
+
+// Tab leaves the reply box (it types no tab), and Tab reaches every
+// option; Up and Down move along the checkboxes.
+func TestKeyboardReachesEveryOption(t *testing.T) {
+	var many []ipc.Option
+	for i := range 12 {
+		many = append(many, ipc.Option{Label: string(rune('a' + i))})
+	}
+	a := test.NewTempApp(t)
+	w := NewWindow(a, question(ipc.Prompt{Markdown: "?", Options: many}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w.Show()
+	defer w.Close()
+	v := w.View()
+	if v.prompts[0].entry.AcceptsTab() {
+		t.Error("the reply box takes Tab")
+	}
+	c := w.Fyne().Canvas()
+	reached := map[fyne.Focusable]bool{}
+	for range 40 {
+		c.FocusNext()
+		reached[c.Focused()] = true
+	}
+	for i, o := range v.options {
+		if !reached[o.(checkOption).c] {
+			t.Errorf("Tab never reaches option %d", i+1)
+		}
+	}
+	c.Focus(v.options[0].(checkOption).c)
+	for range 11 {
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	}
+	if c.Focused() != v.options[11].(checkOption).c {
+		t.Errorf("11 Downs from the first option: focused %T, want the twelfth option", c.Focused())
+	}
+	c.Focused().TypedRune(' ')
+	if !v.options[11].selected() {
+		t.Error("Space did not select the focused twelfth option")
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	if c.Focused() != v.options[10].(checkOption).c {
+		t.Error("Up did not move to the eleventh option")
+	}
+}
