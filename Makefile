@@ -133,7 +133,8 @@ smoke-wayland: build build-wayland ## under weston (nested in Xvfb): the Wayland
 	@scripts/deps.sh weston
 	scripts/wayland-smoke.sh $(CURDIR)/bin/feedback-wayland $(CURDIR)/$(BIN)
 
-FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess clipimage:FuzzDecodeDIB
+FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess clipimage:FuzzDecodeDIB \
+	setup:FuzzMergeJSON setup:FuzzMergeTOML
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for 30 s
