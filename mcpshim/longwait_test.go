@@ -667,3 +667,31 @@ func TestAutoSubmittedDraft(t *testing.T) {
 		t.Errorf("content = %q, %q", first.Text, last.Text)
 	}
 }
+
+// An endpoint refused as untrusted (another user may be listening there)
+// falls back to the client's form, and the form tells the person why: the
+// shim's log alone would hide a possible impersonation from them.
+func TestUntrustedEndpointIsNamedInTheForm(t *testing.T) {
+	var got mcp.ElicitationRequest
+	accept := elicitor(func(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+		got = req
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
+			Content: map[string]any{"answer": "A"}}}, nil
+	})
+	untrusted := func(context.Context) (Asker, error) {
+		return nil, &launch.NotReachedError{Err: &ipc.EndpointError{Path: "/run/user/1000/feedback", Reason: "it is owned by uid 65534, not by you", Owner: 65534}}
+	}
+	c := startShimWith(t, Options{Connect: untrusted}, client.WithElicitationHandler(accept))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := callCtx(ctx, c, "ask_choice", map[string]any{"question": "Which?", "options": []any{"A", "B"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := structuredMap(t, res); sc["status"] != "answered" || sc["answer"] != "A" {
+		t.Errorf("ask_choice: %v", sc)
+	}
+	if msg := got.Params.Message; !strings.HasPrefix(msg, "Warning: ") || !strings.Contains(msg, "/run/user/1000/feedback") || !strings.Contains(msg, "uid 65534") || !strings.HasSuffix(msg, "Which?") {
+		t.Errorf("form message %q does not name the refused endpoint", msg)
+	}
+}

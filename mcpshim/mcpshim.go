@@ -420,6 +420,11 @@ func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Du
 	log.Warn("the feedback window cannot be shown: asking without it", "err", cause, "client_elicitation", c.elicitation)
 	if c.elicitation && srv != nil && budget > time.Second {
 		msg, schema, fields := elicitationForm(q)
+		if errors.Is(cause, ipc.ErrUntrustedEndpoint) {
+			// The person must learn that someone may be impersonating the
+			// app; the log alone would hide it from them.
+			msg = fmt.Sprintf("Warning: feedback did not use its window because %v. Answer here instead, and check that socket.\n\n%s", cause, msg)
+		}
 		ectx, cancel := context.WithTimeout(ctx, budget)
 		defer cancel()
 		sent := time.Now()
