@@ -66,6 +66,7 @@ func Run(ctx context.Context, cfg Config) error {
 
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(assets.Icon)
+	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
 	opts := windowOptions(cfg.Settings)
 	opts.InputGuard = inputGuard(log)
 	ui := newWindows(a, opts)

@@ -1,0 +1,86 @@
+package dialogs
+
+import (
+	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
+
+// MinNonTextContrast is the contrast, against the window's background, of
+// the outlines of unselected checkboxes, radio buttons and reply boxes and
+// of placeholder text (WCAG 2.1 non-text contrast asks for 3:1; a little
+// above it, as colours are rounded).
+const MinNonTextContrast = 3.2
+
+// Theme is the app's theme: Fyne's default, light or dark as the system
+// says, with the input borders (the outline of an unselected checkbox or
+// radio button, of the reply box) and placeholder text raised to
+// MinNonTextContrast against the background; Fyne's own are about 1.5:1.
+func Theme() fyne.Theme { return ourTheme{theme.DefaultTheme()} }
+
+type ourTheme struct{ fyne.Theme }
+
+// Color raises the colours that must stand out from the background.
+func (t ourTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	c := t.Theme.Color(n, v)
+	switch n {
+	case theme.ColorNameInputBorder:
+		return raiseContrast(c, t.Theme.Color(theme.ColorNameForeground, v), MinNonTextContrast,
+			t.Theme.Color(theme.ColorNameBackground, v))
+	case theme.ColorNamePlaceHolder:
+		return raiseContrast(c, t.Theme.Color(theme.ColorNameForeground, v), MinNonTextContrast,
+			t.Theme.Color(theme.ColorNameBackground, v), t.Theme.Color(theme.ColorNameInputBackground, v))
+	}
+	return c
+}
+
+// raiseContrast moves c toward fg until its contrast against each of bgs
+// is at least min (or it is fg).
+func raiseContrast(c, fg color.Color, min float64, bgs ...color.Color) color.Color {
+	for step := 0; step <= 20; step++ {
+		m := mix(c, fg, float64(step)/20)
+		ok := true
+		for _, bg := range bgs {
+			if contrast(m, bg) < min {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return m
+		}
+	}
+	return fg
+}
+
+// mix is c moved the fraction f of the way to d, opaque.
+func mix(c, d color.Color, f float64) color.Color {
+	a, b := color.NRGBAModel.Convert(c).(color.NRGBA), color.NRGBAModel.Convert(d).(color.NRGBA)
+	ch := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*f)) }
+	// A translucent colour is taken as drawn: its alpha goes to opaque.
+	return color.NRGBA{R: ch(a.R, b.R), G: ch(a.G, b.G), B: ch(a.B, b.B), A: 255}
+}
+
+// contrast is the WCAG contrast ratio of two colours (alpha ignored).
+func contrast(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// luminance is the WCAG relative luminance of c.
+func luminance(c color.Color) float64 {
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	lin := func(v uint8) float64 {
+		s := float64(v) / 255
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(n.R) + 0.7152*lin(n.G) + 0.0722*lin(n.B)
+}
