@@ -1,7 +1,9 @@
 package ipc
 
 import (
+	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -10,7 +12,7 @@ import (
 // and the tray menu use it.
 func (q *Question) Summary(max int) string {
 	if t := strings.TrimSpace(q.Title); t != "" || len(q.Prompts) == 0 {
-		return shorten(t, max)
+		return shorten(plain(t), max)
 	}
 	return q.Prompts[0].Summary(max)
 }
@@ -18,8 +20,37 @@ func (q *Question) Summary(max int) string {
 // Summary is the first line of p's Markdown without block marks, at most
 // max runes, or "" when the Markdown is blank.
 func (p *Prompt) Summary(max int) string {
-	return shorten(firstLine(p.Markdown), max)
+	return shorten(plain(firstLine(p.Markdown)), max)
 }
+
+// inlineLink is a Markdown link or image: [text](target).
+var inlineLink = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+
+// plain is s without Markdown's inline marks: emphasis, code spans,
+// strikethrough, heading marks and link targets (a link keeps its text).
+// Window titles and tray labels are plain text.
+func plain(s string) string {
+	s = inlineLink.ReplaceAllString(s, "$1")
+	s = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "").Replace(s)
+	s = strings.TrimLeft(s, "# ")
+	// Single * or _ around a word: emphasis. Inside a word (snake_case,
+	// 2*3) they stay.
+	var b strings.Builder
+	r := []rune(s)
+	for i, c := range r {
+		if c == '*' || c == '_' {
+			before := i > 0 && isWordRune(r[i-1])
+			after := i+1 < len(r) && isWordRune(r[i+1])
+			if before != after {
+				continue
+			}
+		}
+		b.WriteRune(c)
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }
 
 // firstLine is the first non-blank line of md, without heading, quote and list marks.
 func firstLine(md string) string {
