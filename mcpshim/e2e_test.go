@@ -65,7 +65,7 @@ func startShim(t *testing.T, opts Options) *client.Client {
 }
 
 // startShimLogged is startShim that also returns the server's log.
-func startShimLogged(t *testing.T, opts Options) (*client.Client, *syncBuffer) {
+func startShimLogged(t *testing.T, opts Options, copts ...client.ClientOption) (*client.Client, *syncBuffer) {
 	t.Helper()
 	logs := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -80,9 +80,13 @@ func startShimLogged(t *testing.T, opts Options) (*client.Client, *syncBuffer) {
 		fromServer.Close()
 	}()
 
-	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), client.WithProtocolVersion(testProtocolVersion))
+	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), append([]client.ClientOption{client.WithProtocolVersion(testProtocolVersion)}, copts...)...)
 	t.Cleanup(func() {
 		c.Close() // closes the server's input
+		// A client process that exits closes its end of the shim's stdout
+		// too: the shim's last writes then fail instead of blocking on a
+		// pipe nobody reads (an io.Pipe would block them for good).
+		clientIn.Close()
 		select {
 		case err := <-done:
 			if err != nil {
@@ -95,11 +99,13 @@ func startShimLogged(t *testing.T, opts Options) (*client.Client, *syncBuffer) {
 			t.Logf("server log:\n%s", logs.String())
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
+	// The transport answers the server's requests (elicitation) under
+	// Start's context: it must outlive the start.
+	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = testProtocolVersion
 	init.Params.ClientInfo = mcp.Implementation{Name: "shim-test", Version: "1.0"}

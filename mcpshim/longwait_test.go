@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -19,7 +17,6 @@ import (
 	"feedback/settings"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -467,40 +464,7 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.
 // startShimWith is startShim with client options (an elicitation handler).
 func startShimWith(t *testing.T, opts Options, copts ...client.ClientOption) *client.Client {
 	t.Helper()
-	logs := &syncBuffer{}
-	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	toServer, clientOut := io.Pipe()
-	clientIn, fromServer := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- ServeStdio(context.Background(), opts, toServer, fromServer)
-		fromServer.Close()
-	}()
-	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), append([]client.ClientOption{client.WithProtocolVersion(testProtocolVersion)}, copts...)...)
-	t.Cleanup(func() {
-		c.Close()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Errorf("ServeStdio did not return after EOF")
-		}
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs.String())
-		}
-	})
-	// The transport answers the server's requests (elicitation) under
-	// Start's context: it must outlive the start.
-	if err := c.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = testProtocolVersion
-	init.Params.ClientInfo = mcp.Implementation{Name: "shim-test", Version: "1.0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	c, _ := startShimLogged(t, opts, copts...)
 	return c
 }
 
