@@ -78,8 +78,8 @@ func TestPin(t *testing.T) {
 			// Unpinned, the countdown resumes with what was left: 40 s.
 			c.now = t0.Add(2 * time.Hour)
 			tc.press(v)
-			if got := v.countdown.Text; got != "0:40 left" {
-				t.Errorf("after unpinning: %q, want 0:40 left", got)
+			if got := v.countdown.Text; got != "0:40 left · closes soon" {
+				t.Errorf("after unpinning: %q, want 0:40 left · closes soon", got)
 			}
 			v.Tick(c.now.Add(40 * time.Second))
 			if got := r.only(t); got.Status != ipc.StatusTimeout {

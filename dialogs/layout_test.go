@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -187,5 +188,23 @@ func TestRecommendedAnswerIsPrimary(t *testing.T) {
 		if no == nil || dismiss == nil || no.Icon == dismiss.Icon {
 			t.Errorf("No and Don't answer: %v, %v: want both, with different icons", no, dismiss)
 		}
+	}
+}
+
+// Under a minute left the countdown turns to the warning colour and says
+// so; an extension takes it back.
+func TestCountdownWarnsInTheLastMinute(t *testing.T) {
+	v, _, c := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{DefaultTimeout: 2 * time.Minute, Extend: time.Minute})
+	if v.countdown.Importance == widget.WarningImportance {
+		t.Fatal("warning with two minutes left")
+	}
+	c.now = c.now.Add(61 * time.Second)
+	v.Tick(c.now)
+	if v.countdown.Importance != widget.WarningImportance || !strings.Contains(v.countdown.Text, "closes soon") {
+		t.Errorf("59 s left: %q, importance %v, want the warning", v.countdown.Text, v.countdown.Importance)
+	}
+	v.Extend()
+	if v.countdown.Importance == widget.WarningImportance || strings.Contains(v.countdown.Text, "soon") {
+		t.Errorf("after +1 min: %q still warns", v.countdown.Text)
 	}
 }

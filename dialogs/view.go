@@ -367,7 +367,20 @@ func (v *View) updateCountdown(now time.Time) {
 		v.countdown.SetText("Pinned · no time limit")
 	default:
 		left := int(v.deadline.Sub(now).Round(time.Second) / time.Second)
-		v.countdown.SetText(formatLeft(left))
+		text := formatLeft(left)
+		if left < soon {
+			text += " · closes soon"
+		}
+		v.countdown.SetText(text)
+	}
+	// The last minute is in the warning colour, with words to say it.
+	imp := widget.MediumImportance
+	if v.running() && v.deadline.Sub(now) < soon*time.Second {
+		imp = widget.WarningImportance
+	}
+	if v.countdown.Importance != imp {
+		v.countdown.Importance = imp
+		v.countdown.Refresh()
 	}
 	v.syncCountdownButtons()
 }
@@ -438,6 +451,9 @@ func (v *View) showHint(tip string) {
 		v.hint.Refresh()
 	}
 }
+
+// soon is the seconds left from which the countdown warns.
+const soon = 60
 
 // formatLeft renders seconds left as "m:ss left" (or "h:mm:ss left").
 func formatLeft(s int) string {

@@ -170,7 +170,7 @@ func TestCountdown(t *testing.T) {
 			t.Errorf("countdown = %q", got)
 		}
 		v.Tick(t0.Add(31 * time.Second))
-		if got := v.countdown.Text; got != "0:59 left" {
+		if got := v.countdown.Text; got != "0:59 left · closes soon" {
 			t.Errorf("countdown = %q", got)
 		}
 		if len(r.answers) != 0 {
