@@ -327,20 +327,18 @@ func TestOnChangeListsOpenQuestions(t *testing.T) {
 	in.OnChange(func(f func()) { f() }, func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
 	qq := q("t")
 	qq.Title, qq.Client = "Deploy", "claude-code"
+	items := func() []Item { mu.Lock(); defer mu.Unlock(); return last }
 	ch := ask(context.Background(), in, qq)
 	ui.waitShown(t, "t")
-	mu.Lock()
-	if len(last) != 1 || last[0].Title != "Deploy" || last[0].Client != "claude-code" {
-		t.Errorf("items = %+v", last)
+	// The list changes after the window is shown, not necessarily before
+	// waitShown returns: wait for the change itself.
+	waitFor(t, func() bool { return len(items()) == 1 })
+	if got := items(); got[0].Title != "Deploy" || got[0].Client != "claude-code" {
+		t.Errorf("items = %+v", got)
 	}
-	mu.Unlock()
 	ui.answer("t", ipc.Answer{QuestionID: "t", Status: ipc.StatusAnswered})
 	result(t, ch)
-	mu.Lock()
-	defer mu.Unlock()
-	if len(last) != 0 {
-		t.Errorf("items after the answer = %+v", last)
-	}
+	waitFor(t, func() bool { return len(items()) == 0 })
 }
 
 func TestTrayMenu(t *testing.T) {
