@@ -221,13 +221,7 @@ func (p *Pool) NewWindow(q ipc.Question, opts Options, onDone func(ipc.Answer)) 
 		onDone(ans)
 	})
 	v := w.view
-	v.confirm = func(title, message string, ok func()) {
-		dialog.ShowConfirm(title, message, func(yes bool) {
-			if yes {
-				ok()
-			}
-		}, w.win)
-	}
+	v.confirm = func(title, message string, ok func()) { askDiscard(w.win, title, message, ok) } // discard.go
 	v.onAttach = w.pickImages
 	v.focusOn = w.win.Canvas().Focus
 	v.focused = w.win.Canvas().Focused
