@@ -206,6 +206,7 @@ type flowText struct {
 
 	atoms   []flowAtom
 	heights []float32 // line height of each run
+	sizes   []float32 // text size of each run when measured
 	laidW   float32   // the width lines were broken for
 	lines   []flowLine
 	height  float32
@@ -232,6 +233,7 @@ func (t *flowText) runSize(i int) (float32, fyne.TextStyle) {
 func (t *flowText) measure() {
 	t.atoms = t.atoms[:0]
 	t.heights = make([]float32, len(t.seg.runs))
+	t.sizes = make([]float32, len(t.seg.runs))
 	m := t.seg.m
 	if m == nil {
 		m = newMeasurer()
@@ -239,6 +241,7 @@ func (t *flowText) measure() {
 	}
 	for i, run := range t.seg.runs {
 		size, style := t.runSize(i)
+		t.sizes[i] = size
 		t.heights[i] = m.lineHeight(size, style)
 		text := run.text
 		a := flowAtom{run: i}
@@ -295,6 +298,20 @@ func (t *flowText) measure() {
 	if len(t.atoms) > 0 {
 		t.atoms[len(t.atoms)-1].brk = true
 	}
+}
+
+// sizesChanged reports whether the theme's text sizes differ from those
+// the atoms were measured at.
+func (t *flowText) sizesChanged() bool {
+	if len(t.sizes) != len(t.seg.runs) {
+		return true
+	}
+	for i := range t.seg.runs {
+		if size, _ := t.runSize(i); size != t.sizes[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // layoutLines breaks the atoms into lines of at most width w.
@@ -519,7 +536,9 @@ func (r *flowRenderer) Layout(fyne.Size) {}
 func (r *flowRenderer) MinSize() fyne.Size { return r.t.MinSize() }
 
 func (r *flowRenderer) Refresh() {
-	r.t.atoms = nil // the theme may have changed sizes
+	if r.t.sizesChanged() {
+		r.t.atoms = nil // measured again for the theme's new sizes
+	}
 	r.rebuild()
 	canvas.Refresh(r.t)
 }

@@ -248,7 +248,8 @@ func drain(ch chan time.Time) {
 	}
 }
 
-// dismiss presses Escape in the window titled title.
+// dismiss presses Escape in the window titled title, once the input guard
+// lets it act.
 func dismiss(title string) error {
 	search := exec.Command("xdotool", "search", "--sync", "--onlyvisible", "--name", "^"+title+"$",
 		"windowactivate", "--sync")
@@ -257,6 +258,7 @@ func dismiss(title string) error {
 	if err != nil {
 		return fmt.Errorf("xdotool: %v: %s", err, out)
 	}
+	time.Sleep(time.Second) // the input guard ignores keys that act for a while after the focus
 	if out, err := exec.Command("xdotool", "key", "Escape").CombinedOutput(); err != nil {
 		return fmt.Errorf("xdotool: %v: %s", err, out)
 	}

@@ -128,14 +128,9 @@ func (m *mdClient) ask(message string) (*asked, error) {
 	}
 }
 
-// dismiss presses Escape in the window, once the input guard lets keys
-// act, and waits for the call to end.
+// dismiss presses Escape in the window and waits for the call to end.
 func (a *asked) dismiss() error {
-	if err := xdo("search", "--sync", "--onlyvisible", "--name", "^"+a.title+" — feedback$", "windowactivate", "--sync"); err != nil {
-		return err
-	}
-	time.Sleep(time.Second) // the input guard ignores keys that act for a while after the focus
-	if err := xdo("key", "Escape"); err != nil {
+	if err := dismiss(a.title + " — feedback"); err != nil {
 		return err
 	}
 	select {
