@@ -27,7 +27,7 @@ func (c *CodeSegment) Visual() fyne.CanvasObject {
 	text := widget.NewRichText(&widget.TextSegment{Text: c.Code, Style: widget.RichTextStyleCodeBlock})
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	return container.NewStack(bg, container.NewHScroll(text))
+	return container.NewStack(bg, newSideScroll(text)) // sidescroll.go: the wheel is not trapped
 }
 
 // Update refreshes a panel made by Visual with this segment's code.

@@ -49,7 +49,7 @@ func (t *TableSegment) Textual() string {
 
 // Visual returns a new table view in a horizontal scroller.
 func (t *TableSegment) Visual() fyne.CanvasObject {
-	return container.NewHScroll(newTableView(t))
+	return newSideScroll(newTableView(t)) // sidescroll.go: the wheel is not trapped
 }
 
 // Update points an existing table visual at this segment and refreshes it.

@@ -145,6 +145,7 @@ func NewView(q ipc.Question, opts Options, onDone func(ipc.Answer)) *View {
 	v.countdown = widget.NewLabel("")
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
 	v.content = v.build()
+	views[v.content] = v // sidescroll.go; forgotten in finish
 	v.updateCountdown(v.shownAt)
 	return v
 }
@@ -332,6 +333,7 @@ func (v *View) answerYesNo(yes bool) bool {
 
 func (v *View) finish(a ipc.Answer, at time.Time) {
 	v.done = true
+	v.forget()
 	v.cancelDraft()
 	a.QuestionID = v.q.ID
 	a.ElapsedMS = at.Sub(v.shownAt).Milliseconds()

@@ -281,6 +281,7 @@ func (w *Window) Close() {
 		return
 	}
 	w.view.FlushDraft()
+	w.view.forget() // sidescroll.go
 	w.closed = true
 	if w.beat != nil {
 		w.beat.Stop()
