@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 )
 
 // The window's size follows its content: as wide as WindowSize (narrower
@@ -75,6 +76,9 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 	for _, p := range v.panes {
 		need += naturalHeight(p, width)
 	}
+	// Slack: Markdown measured before its first layout may come out a few
+	// pixels short, which would leave the message scrolling by a line.
+	need += 2 * theme.Padding()
 	height := min(max(need, MinWindowHeight), limit.Height)
 	height = max(height, minSize.Height)
 	return fyne.NewSize(width, height)
