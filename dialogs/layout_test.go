@@ -208,3 +208,17 @@ func TestCountdownWarnsInTheLastMinute(t *testing.T) {
 		t.Errorf("after +1 min: %q still warns", v.countdown.Text)
 	}
 }
+
+// The context bar says who asks: the MCP client's name.
+func TestContextNamesTheClient(t *testing.T) {
+	q := question(ipc.Prompt{Markdown: "?"})
+	q.Client = "claude-code"
+	v, _, _ := newTestView(t, q, Options{})
+	var text string
+	for _, rt := range findAll[*widget.RichText](v.body) {
+		text += rt.String()
+	}
+	if !strings.Contains(text, "From claude-code") {
+		t.Errorf("context bar %q does not name the client", text)
+	}
+}

@@ -629,7 +629,15 @@ func (v *View) build() fyne.CanvasObject {
 // compact block, or nil when there are none: short values share a line,
 // long ones (an objective, success criteria) get a line each.
 func (v *View) contextBlock() fyne.CanvasObject {
-	if len(v.q.Context) == 0 {
+	fields := v.q.Context
+	if c := strings.TrimSpace(v.q.Client); c != "" {
+		// Who asks: the agent's MCP client, first.
+		fields = append([]ipc.Field{{Label: "From", Value: c}}, fields...)
+		if r := []rune(c); len(r) > maxChipRunes {
+			fields[0].Value = string(r[:maxChipRunes-1]) + "…"
+		}
+	}
+	if len(fields) == 0 {
 		return nil
 	}
 	const short = 24 // runes
@@ -644,7 +652,7 @@ func (v *View) contextBlock() fyne.CanvasObject {
 	lineEnd := func() { segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph}) }
 	var long []ipc.Field
 	first := true
-	for _, f := range v.q.Context {
+	for _, f := range fields {
 		if utf8.RuneCountInString(f.Value) > short {
 			long = append(long, f)
 			continue
