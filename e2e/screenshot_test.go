@@ -34,6 +34,8 @@ func TestScreenshot(t *testing.T) {
 	})
 	win := findWindow(t, "Auth — feedback")
 	activate(t, win)
+	_, _, w, h := geometry(t, win)
+	waitPainted(t, win, w, h) // fit_test.go: not a black frame
 	path := os.Getenv("FEEDBACK_SCREENSHOT")
 	if path == "" {
 		path = filepath.Join(artifacts, "window.png")
