@@ -222,3 +222,18 @@ func TestContextNamesTheClient(t *testing.T) {
 		t.Errorf("context bar %q does not name the client", text)
 	}
 }
+
+// Radio options line up with checkbox options: label beside the button,
+// description under the label.
+func TestRadioOptionsLook(t *testing.T) {
+	a := test.NewTempApp(t)
+	q := question(
+		ipc.Prompt{Kind: ipc.KindChoice, Single: true, Header: "DB", Markdown: "Which database?",
+			Options: []ipc.Option{{Label: "Postgres", Description: "A server"}, {Label: "Other", FreeText: true, Default: true}}},
+		ipc.Prompt{Kind: ipc.KindChoice, Header: "Features", Markdown: "Which first?", Options: []ipc.Option{{Label: "Auth", Description: "Login"}}})
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w.Fyne().Resize(fyne.NewSize(420, 460))
+	w.Show()
+	defer w.Close()
+	test.AssertImageMatches(t, "question/radio.png", w.Fyne().Canvas().Capture())
+}

@@ -312,8 +312,10 @@ func (l *insetLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 // would be (the label's own inner padding stands in for the gap).
 type optionRowLayout struct{}
 
-func (optionRowLayout) labelX(box fyne.CanvasObject) float32 {
-	return box.MinSize().Width - theme.InnerPadding()
+func (optionRowLayout) labelX(fyne.CanvasObject) float32 {
+	// An empty check is its icon between two inner paddings; a radio
+	// group's " " is a little wider, so both use the check's measure.
+	return theme.IconInlineSize() + theme.InnerPadding()
 }
 
 func (l optionRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
