@@ -1,3 +1,9 @@
+//go:build cgo && !ci
+
+// The work area through GLFW: only where Fyne runs its GLFW driver (cgo, and
+// not the software driver of -tags ci); elsewhere layout.go's default
+// reports no size and the window keeps its default limit.
+
 package dialogs
 
 import (
