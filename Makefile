@@ -51,7 +51,7 @@ test: ## install what is missing, run the unit tests, then the end-to-end tests 
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting" >&2; exit 1; }
 	$(GO) test -race -count=1 ./...
-	$(MAKE) --no-print-directory cross build-windows
+	$(MAKE) --no-print-directory cross build-windows smoke-wayland
 	$(MAKE) --no-print-directory e2e
 	$(MAKE) --no-print-directory test-package
 
