@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -113,7 +114,11 @@ func Path() (string, error) {
 
 // Load reads the settings file at path over the defaults, then
 // applies the environment (getenv, usually os.Getenv). A missing file is not
-// an error; a malformed one or a bad value is, and names what to fix.
+// an error; a malformed one or a bad value is, and names what to fix. The
+// check is total: every bad value is reported (errors joined), each naming
+// its field and where it came from (the file or an environment variable), and
+// a malformed environment variable does not skip the check of the rest. On
+// any error the defaults are returned.
 func Load(path string, getenv func(string) string) (Settings, error) {
 	s := Default()
 	data, err := os.ReadFile(path)
@@ -126,37 +131,59 @@ func Load(path string, getenv func(string) string) (Settings, error) {
 			return Default(), fmt.Errorf("settings file %s: %w", path, err)
 		}
 	}
-	if err := s.applyEnv(getenv); err != nil {
-		return s, err
-	}
-	if err := s.check(); err != nil {
-		return Default(), err
+	src := sources{file: "settings file " + path, env: map[string]string{}}
+	errs := s.applyEnv(getenv, src.env)
+	errs = append(errs, s.check(src)...)
+	if len(errs) > 0 {
+		return Default(), errors.Join(errs...)
 	}
 	return s, nil
 }
 
-func (s *Settings) applyEnv(getenv func(string) string) error {
+// sources names where each field's value came from: the environment
+// variable that set it (env, by JSON field name), else the file.
+type sources struct {
+	file string
+	env  map[string]string
+}
+
+func (src sources) of(field string) string {
+	if v, ok := src.env[field]; ok {
+		return v
+	}
+	return src.file
+}
+
+// applyEnv applies the environment over s, recording in fromEnv which field
+// each variable set; it reports every malformed variable and goes on.
+func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]string) []error {
+	var errs []error
 	ints := []struct {
-		name string
-		dst  *int
-	}{{"FEEDBACK_TIMEOUT", &s.TimeoutSeconds}, {"FEEDBACK_PENDING_WAIT", &s.PendingWaitSeconds},
-		{"FEEDBACK_MAX_WAIT", &s.MaxWaitSeconds}}
+		name, field string
+		dst         *int
+	}{{"FEEDBACK_TIMEOUT", "timeout_seconds", &s.TimeoutSeconds},
+		{"FEEDBACK_PENDING_WAIT", "pending_wait_seconds", &s.PendingWaitSeconds},
+		{"FEEDBACK_MAX_WAIT", "max_wait_seconds", &s.MaxWaitSeconds}}
 	for _, f := range ints {
 		if v := getenv(f.name); v != "" {
-			n, err := strconv.Atoi(v)
+			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
-				return fmt.Errorf("%s=%q: want a whole number of seconds", f.name, v)
+				errs = append(errs, fmt.Errorf("%s=%q: want a whole number of seconds", f.name, v))
+				continue
 			}
 			*f.dst = n
+			fromEnv[f.field] = f.name
 		}
 	}
 	strs := []struct {
-		name string
-		dst  *string
-	}{{"FEEDBACK_LANGUAGE", &s.Language}, {"FEEDBACK_PROMPT_SUFFIX", &s.PromptSuffix}, {"FEEDBACK_RESUBMIT_PROMPT", &s.ResubmitPrompt}}
+		name, field string
+		dst         *string
+	}{{"FEEDBACK_LANGUAGE", "language", &s.Language}, {"FEEDBACK_PROMPT_SUFFIX", "prompt_suffix", &s.PromptSuffix},
+		{"FEEDBACK_RESUBMIT_PROMPT", "resubmit_prompt", &s.ResubmitPrompt}}
 	for _, f := range strs {
 		if v := getenv(f.name); v != "" {
 			*f.dst = v
+			fromEnv[f.field] = f.name
 		}
 	}
 	if v := getenv("FEEDBACK_TOOLS"); v != "" {
@@ -166,36 +193,59 @@ func (s *Settings) applyEnv(getenv func(string) string) error {
 				s.Tools = append(s.Tools, name)
 			}
 		}
+		fromEnv["tools"] = "FEEDBACK_TOOLS"
 	}
-	return nil
+	return errs
 }
 
-// check reports the first value out of range, naming the setting.
-func (s *Settings) check() error {
+// check reports every value out of range, each naming its field and source.
+func (s *Settings) check(src sources) []error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s (%s) %s", field, src.of(field), fmt.Sprintf(format, args...)))
+	}
 	if s.TimeoutSeconds < 0 {
-		return fmt.Errorf("timeout_seconds is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
+		bad("timeout_seconds", "is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
 	}
-	if i := s.Images; i.MaxCount < 1 || i.MaxEdge < 16 || i.MaxMiB < 1 || i.MaxTotalMiB < i.MaxMiB {
-		return fmt.Errorf("images is %+v: want max_count ≥ 1, max_edge ≥ 16, max_mib ≥ 1 and max_total_mib ≥ max_mib", i)
+	i := s.Images
+	if i.MaxCount < 1 {
+		bad("images.max_count", "is %d: want 1 or more", i.MaxCount)
 	}
-	if s.ExtendSeconds < 1 || s.MaxWaitSeconds < 0 {
-		return fmt.Errorf("extend_seconds (%d) must be 1 or more and max_wait_seconds (%d) 0 or more", s.ExtendSeconds, s.MaxWaitSeconds)
+	if i.MaxEdge < 16 {
+		bad("images.max_edge", "is %d: want 16 (pixels) or more", i.MaxEdge)
 	}
-	for client, n := range s.WaitSeconds {
-		if n < 1 {
-			return fmt.Errorf("wait_seconds[%q] is %d: want 1 or more", client, n)
+	if i.MaxMiB < 1 {
+		bad("images.max_mib", "is %d: want 1 or more", i.MaxMiB)
+	}
+	if i.MaxTotalMiB < i.MaxMiB {
+		bad("images.max_total_mib", "is %d: want at least images.max_mib (%d)", i.MaxTotalMiB, i.MaxMiB)
+	}
+	if s.ExtendSeconds < 1 {
+		bad("extend_seconds", "is %d: want 1 or more", s.ExtendSeconds)
+	}
+	if s.MaxWaitSeconds < 0 {
+		bad("max_wait_seconds", "is %d: want 0 (the per-client table) or more", s.MaxWaitSeconds)
+	}
+	clients := make([]string, 0, len(s.WaitSeconds))
+	for client := range s.WaitSeconds {
+		clients = append(clients, client)
+	}
+	sort.Strings(clients)
+	for _, client := range clients {
+		if n := s.WaitSeconds[client]; n < 1 {
+			errs = append(errs, fmt.Errorf("wait_seconds[%q] (%s) is %d: want 1 or more", client, src.file, n))
 		}
 	}
 	if s.PendingWaitSeconds < 1 {
-		return fmt.Errorf("pending_wait_seconds is %d: want 1 or more", s.PendingWaitSeconds)
+		bad("pending_wait_seconds", "is %d: want 1 or more", s.PendingWaitSeconds)
 	}
 	switch s.Language {
 	case English, SimplifiedChinese, TraditionalChinese:
 	default:
-		return fmt.Errorf("language is %q: want one of en, zh-Hans, zh-Hant", s.Language)
+		bad("language", "is %q: want one of en, zh-Hans, zh-Hant", s.Language)
 	}
 	if s.ResubmitPrompt == "" {
 		s.ResubmitPrompt = DefaultResubmitPrompt
 	}
-	return nil
+	return errs
 }

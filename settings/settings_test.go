@@ -83,3 +83,44 @@ func TestLoadStartAtLogin(t *testing.T) {
 		}
 	}
 }
+
+// A malformed environment variable used to return before the file's values
+// were checked: FEEDBACK_MAX_WAIT=abc let timeout_seconds -5 through unnamed.
+// Every bad value is reported, each naming its field and where it came from.
+func TestLoadReportsEveryBadValue(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"timeout_seconds": -5, "extend_seconds": 0, "language": "fr",
+		"wait_seconds": {"cursor": 0}, "images": {"max_count": 0, "max_edge": 4}}`), 0o600)
+	env := map[string]string{"FEEDBACK_MAX_WAIT": "abc", "FEEDBACK_PENDING_WAIT": "-1"}
+	s, err := Load(path, func(k string) string { return env[k] })
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`FEEDBACK_MAX_WAIT="abc"`,
+		"timeout_seconds (settings file " + path + ") is -5",
+		"extend_seconds (settings file",
+		`language (settings file ` + path + `) is "fr"`,
+		`wait_seconds["cursor"] (settings file`,
+		"images.max_count (settings file",
+		"images.max_edge (settings file",
+		"pending_wait_seconds (FEEDBACK_PENDING_WAIT) is -1",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if s.TimeoutSeconds != 600 {
+		t.Errorf("TimeoutSeconds = %d after a bad load, want the default 600", s.TimeoutSeconds)
+	}
+}
+
+func TestLoadEnvSourceNamed(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "none.json"), func(k string) string {
+		return map[string]string{"FEEDBACK_TIMEOUT": "-3", "FEEDBACK_LANGUAGE": "de"}[k]
+	})
+	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) is -3") ||
+		!strings.Contains(err.Error(), `language (FEEDBACK_LANGUAGE) is "de"`) {
+		t.Fatalf("error = %v", err)
+	}
+}
