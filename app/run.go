@@ -20,6 +20,7 @@ import (
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/settings"
+	"feedback/store"
 )
 
 // ID is the application's unique identifier (also in FyneApp.toml).
@@ -71,7 +72,14 @@ func Run(ctx context.Context, cfg Config) error {
 	opts.InputGuard = inputGuard(log)
 	ui := newWindows(a, opts)
 	dbPath := databasePath(cfg.Database, log)
-	inbox := NewPersistentInbox(ui, log, func() (Persister, error) { return openStore(dbPath, log) })
+	var retain retainer // prunes the database at start and daily (retention.go)
+	inbox := NewPersistentInbox(ui, log, func() (Persister, error) {
+		p, err := openStore(dbPath, log)
+		if st, ok := p.(*store.Store); ok && err == nil {
+			retain.start(st, cfg.Settings, log)
+		}
+		return p, err
+	})
 	// Quitting first closes every window: each reports its draft, so the
 	// database has what the user typed up to the last key, and nothing of
 	// the windows calls into Fyne after its loop has ended.
@@ -106,6 +114,7 @@ func Run(ctx context.Context, cfg Config) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err = srv.Shutdown(shutdown)
+	retain.stop()                // no pass runs into the closed store
 	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
 	return err
 }

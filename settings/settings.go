@@ -61,6 +61,12 @@ type Settings struct {
 	// `feedback setup autostart` does), false removes it. Unset (null)
 	// leaves the entry to `feedback setup autostart`.
 	StartAtLogin *bool `json:"start_at_login"`
+	// RetentionDays: the app deletes questions that ended more than this
+	// many days ago (open ones never), at start and daily. Default 30.
+	RetentionDays int `json:"retention_days"`
+	// RetentionImageMiB bounds the attached images the database keeps: past
+	// it, the ended questions with images go, oldest first. Default 256.
+	RetentionImageMiB int `json:"retention_image_mib"`
 }
 
 // ImageSettings bound attachments; every image is downscaled and
@@ -92,6 +98,8 @@ func Default() Settings {
 		PendingWaitSeconds: 30,
 		Images:             ImageSettings{MaxCount: 8, MaxEdge: 1568, MaxMiB: 4, MaxTotalMiB: 16},
 		ExtendSeconds:      300,
+		RetentionDays:      30,
+		RetentionImageMiB:  256,
 	}
 }
 
@@ -238,6 +246,12 @@ func (s *Settings) check(src sources) []error {
 	}
 	if s.PendingWaitSeconds < 1 {
 		bad("pending_wait_seconds", "is %d: want 1 or more", s.PendingWaitSeconds)
+	}
+	if s.RetentionDays < 1 || s.RetentionDays > 36500 {
+		bad("retention_days", "is %d: want 1 to 36500 (days the history of ended questions is kept)", s.RetentionDays)
+	}
+	if s.RetentionImageMiB < 1 || s.RetentionImageMiB > 1<<20 {
+		bad("retention_image_mib", "is %d: want 1 to 1048576 (MiB of images the database keeps)", s.RetentionImageMiB)
 	}
 	switch s.Language {
 	case English, SimplifiedChinese, TraditionalChinese:

@@ -26,6 +26,8 @@ func TestLoad(t *testing.T) {
 		{name: "malformed file", file: `{"timeout_seconds": `, want: 600, wantErr: "settings.json"},
 		{name: "images partly set", file: `{"images": {"max_count": 3}}`, want: 600},
 		{name: "images out of range", file: `{"images": {"max_count": 0}}`, want: 600, wantErr: "max_count"},
+		{name: "retention zero days", file: `{"retention_days": 0}`, want: 600, wantErr: "retention_days (settings file"},
+		{name: "retention no images", file: `{"retention_image_mib": -1}`, want: 600, wantErr: "retention_image_mib (settings file"},
 		{name: "unknown language", file: `{"timeout_seconds": 5, "language": "fr"}`, want: 600, wantErr: "language"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,6 +58,9 @@ func TestLoadOtherFields(t *testing.T) {
 	s, err := Load(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.RetentionDays != 30 || s.RetentionImageMiB != 256 {
+		t.Errorf("retention defaults: %d days, %d MiB; want 30, 256", s.RetentionDays, s.RetentionImageMiB)
 	}
 	if s.Language != SimplifiedChinese || s.PromptSuffix != "env" || s.PendingWaitSeconds != 5 ||
 		len(s.Tools) != 2 || s.Tools[0] != "x" || s.Tools[1] != "y" || s.ResubmitPrompt != DefaultResubmitPrompt {

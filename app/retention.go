@@ -1,0 +1,80 @@
+package app
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+
+	"feedback/settings"
+	"feedback/store"
+)
+
+// retainEvery is how often the retainer prunes after its first pass.
+const retainEvery = 24 * time.Hour
+
+// retainer keeps the database bounded (settings retention_days and
+// retention_image_mib): one pass when the store opens, then one a day, in a
+// goroutine of its own — never the Fyne goroutine, since a pass can hold
+// the database for a moment. stop ends it and waits, so no pass runs into a
+// closed store.
+type retainer struct {
+	mu      sync.Mutex // guards quit, done and stopped
+	stopped bool       // stop was called: a later start does nothing
+	quit    chan struct{}
+	done    chan struct{}
+	onPass  func(store.Pruned, error) // tests: called after each pass
+}
+
+func retention(s settings.Settings) store.Retention {
+	return store.Retention{
+		MaxAge:        time.Duration(s.RetentionDays) * 24 * time.Hour,
+		MaxImageBytes: int64(s.RetentionImageMiB) << 20,
+	}
+}
+
+// start begins pruning st by set's bounds; a second start, or one after
+// stop (the store opened while the app was quitting), does nothing.
+func (r *retainer) start(st *store.Store, set settings.Settings, log *slog.Logger) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.quit != nil || r.stopped {
+		return
+	}
+	r.quit, r.done = make(chan struct{}), make(chan struct{})
+	quit, done, onPass := r.quit, r.done, r.onPass
+	pol := retention(set)
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(retainEvery)
+		defer tick.Stop()
+		for {
+			p, err := st.Retain(pol, time.Now())
+			if err != nil {
+				log.Warn("retention: pruning the database failed; it is tried again in a day", "err", err)
+			} else if p.ByAge+p.ByImages > 0 {
+				log.Info("retention: pruned ended questions", "older_than_days", set.RetentionDays,
+					"by_age", p.ByAge, "over_image_mib", set.RetentionImageMiB, "by_images", p.ByImages)
+			}
+			if onPass != nil {
+				onPass(p, err)
+			}
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+}
+
+// stop ends the pruning goroutine, if any, and waits for it.
+func (r *retainer) stop() {
+	r.mu.Lock()
+	quit, done := r.quit, r.done
+	r.quit, r.stopped = nil, true
+	r.mu.Unlock()
+	if quit != nil {
+		close(quit)
+		<-done
+	}
+}
