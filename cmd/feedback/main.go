@@ -24,6 +24,7 @@ import (
 
 	"feedback/ask"
 	"feedback/doctor"
+	"feedback/history"
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
@@ -78,6 +79,8 @@ func run(args []string) int {
 		}
 		env.Headless = launch.Starter == nil
 		return setup.Run(args, env)
+	case "history":
+		return history.Run(args, history.StdEnv())
 	case "version", "--version":
 		fmt.Println("feedback", version)
 		return 0
@@ -100,6 +103,8 @@ const usage = `usage:
   feedback doctor   check this machine for what feedback needs (OK / WARN / FAIL)
   feedback setup    add feedback to an MCP client, start it at login, use it over SSH
                     (feedback setup -h)
+  feedback history  the questions asked and their outcomes, by loop
+                    (feedback history -h)
   feedback version  print the version
 `
 

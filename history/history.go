@@ -1,0 +1,315 @@
+// Package history prints the questions the app has kept and their outcomes
+// (`feedback history`): grouped by loop (its objective; each question's
+// phase and iteration), then by client and project, as Markdown or JSON.
+// It reads the database only (store.OpenReadOnly) and imports no GUI code.
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"feedback/ipc"
+	"feedback/store"
+)
+
+// Env is what Run needs from the process.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Now            func() time.Time
+	// DefaultPath is the database used when FEEDBACK_DB is unset.
+	DefaultPath func() (string, error)
+}
+
+// StdEnv is the process's own environment.
+func StdEnv() Env {
+	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now, DefaultPath: store.DefaultPath}
+}
+
+const usage = `usage: feedback history [--json] [--loop ID] [--since DUR] [--search TEXT]
+Prints every question the app kept and its outcome (answered, dismissed,
+timed out, withdrawn, open), grouped by loop, then by client and project.
+  --json         JSON instead of Markdown
+  --loop ID      only the questions of this loop_id
+  --since DUR    only questions asked in the last DUR (90m, 36h, 7d)
+  --search TEXT  only questions whose text or reply contains TEXT
+The database is $FEEDBACK_DB, else ~/.local/share/feedback/feedback.db.
+`
+
+// Run runs `feedback history` with args; it returns the exit status: 0
+// printed (maybe nothing), 1 the database could not be read, 2 bad usage.
+func Run(args []string, env Env) int {
+	fs := flag.NewFlagSet("history", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	loop := fs.String("loop", "", "")
+	since := fs.String("since", "", "")
+	search := fs.String("search", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(env.Stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(env.Stderr, "feedback history: %v\n%s", err, usage)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "feedback history: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	f := store.Filter{LoopID: *loop, Search: *search}
+	if *since != "" {
+		d, err := ParseSince(*since)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "feedback history: --since %q: %v\n", *since, err)
+			return 2
+		}
+		f.Since = env.Now().Add(-d)
+	}
+	path := env.Getenv("FEEDBACK_DB")
+	if path == "off" {
+		fmt.Fprintln(env.Stderr, "feedback history: FEEDBACK_DB=off: the app keeps no history")
+		return 1
+	}
+	if path == "" {
+		var err error
+		if path, err = env.DefaultPath(); err != nil {
+			fmt.Fprintln(env.Stderr, "feedback history:", err)
+			return 1
+		}
+	}
+	s, err := store.OpenReadOnly(path)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "feedback history:", err)
+		return 1
+	}
+	defer s.Close()
+	entries, err := s.Find(f)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "feedback history:", err)
+		return 1
+	}
+	loops := ByLoop(entries)
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Loops []Loop `json:"loops"`
+		}{loops}); err != nil {
+			fmt.Fprintln(env.Stderr, "feedback history:", err)
+			return 1
+		}
+		return 0
+	}
+	io.WriteString(env.Stdout, Markdown(loops))
+	return 0
+}
+
+// ParseSince reads a duration: Go's (90m, 36h) or whole days (7d).
+func ParseSince(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 || days > 36500 {
+			return 0, errors.New("want a duration such as 90m, 36h or 7d")
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, errors.New("want a duration such as 90m, 36h or 7d")
+	}
+	return d, nil
+}
+
+// Loop is the questions of one loop_id ("" for questions asked outside a loop).
+type Loop struct {
+	ID        string  `json:"loop_id"`
+	Objective string  `json:"objective,omitempty"` // of its newest question that has one
+	Groups    []Group `json:"groups"`
+}
+
+// Group is the questions of one client and project within a loop.
+type Group struct {
+	Client    string     `json:"client"`
+	Project   string     `json:"project,omitempty"`
+	Questions []Question `json:"questions"`
+}
+
+// Question is one question and its outcome.
+type Question struct {
+	ID        string      `json:"id"`
+	Title     string      `json:"title"`
+	Phase     string      `json:"phase,omitempty"`
+	Iteration string      `json:"iteration,omitempty"`
+	AskedAt   time.Time   `json:"asked_at"`
+	Outcome   string      `json:"outcome"` // answered, dismissed, timed out, withdrawn, open
+	Auto      bool        `json:"auto,omitempty"`
+	EndedAt   *time.Time  `json:"answered_at,omitempty"`
+	Prompts   []string    `json:"prompts"`
+	Replies   []ipc.Reply `json:"replies,omitempty"`
+	Images    int         `json:"images,omitempty"`
+}
+
+// Outcome names a store state for people.
+func Outcome(state string) string {
+	switch state {
+	case string(ipc.StatusTimeout):
+		return "timed out"
+	case "":
+		return "unknown"
+	}
+	return state
+}
+
+func field(q ipc.Question, label string) string {
+	for _, f := range q.Context {
+		if strings.EqualFold(strings.TrimSpace(f.Label), label) {
+			return strings.TrimSpace(f.Value)
+		}
+	}
+	return ""
+}
+
+// ByLoop groups entries (newest first, as the store lists them) by loop, in
+// the order of each loop's newest question, then by client and project;
+// within a group the questions read oldest first.
+func ByLoop(entries []store.Entry) []Loop {
+	var loops []Loop
+	loopAt := map[string]int{}
+	for _, e := range entries {
+		q := e.Question
+		id := store.LoopID(q)
+		li, ok := loopAt[id]
+		if !ok {
+			li = len(loops)
+			loopAt[id] = li
+			loops = append(loops, Loop{ID: id})
+		}
+		l := &loops[li]
+		if l.Objective == "" {
+			l.Objective = field(q, "Objective")
+		}
+		client := q.Client
+		if client == "" {
+			client = q.Source
+		}
+		project := field(q, "Project")
+		gi := -1
+		for i, g := range l.Groups {
+			if g.Client == client && g.Project == project {
+				gi = i
+			}
+		}
+		if gi < 0 {
+			gi = len(l.Groups)
+			l.Groups = append(l.Groups, Group{Client: client, Project: project})
+		}
+		hq := Question{ID: q.ID, Title: q.Summary(120), Phase: field(q, "Phase"), Iteration: field(q, "Iteration"),
+			AskedAt: e.AskedAt.UTC(), Outcome: Outcome(e.State), Images: e.Images}
+		for _, p := range q.Prompts {
+			hq.Prompts = append(hq.Prompts, p.Markdown)
+		}
+		if e.Answer != nil {
+			hq.Replies, hq.Auto = e.Answer.Replies, e.Answer.Auto
+			t := e.AnsweredAt.UTC()
+			hq.EndedAt = &t
+		}
+		g := &l.Groups[gi]
+		g.Questions = append([]Question{hq}, g.Questions...) // oldest first
+	}
+	return loops
+}
+
+// Markdown renders loops for reading in a terminal or a Markdown viewer.
+// Question and reply text is quoted ("> ") so that its own headings cannot
+// pass for the report's.
+func Markdown(loops []Loop) string {
+	var b strings.Builder
+	if len(loops) == 0 {
+		b.WriteString("No questions.\n")
+		return b.String()
+	}
+	for _, l := range loops {
+		if l.ID == "" {
+			b.WriteString("# Outside any loop\n\n")
+		} else {
+			fmt.Fprintf(&b, "# Loop %s\n\n", oneLine(l.ID))
+		}
+		if l.Objective != "" {
+			fmt.Fprintf(&b, "Objective: %s\n\n", oneLine(l.Objective))
+		}
+		for _, g := range l.Groups {
+			fmt.Fprintf(&b, "## %s", oneLine(orDash(g.Client)))
+			if g.Project != "" {
+				fmt.Fprintf(&b, " · %s", oneLine(g.Project))
+			}
+			b.WriteString("\n\n")
+			for _, q := range g.Questions {
+				fmt.Fprintf(&b, "### %s — %s\n\n", oneLine(q.Title), outcomeLine(q))
+				fmt.Fprintf(&b, "- asked %s", q.AskedAt.Format("2006-01-02 15:04 UTC"))
+				if q.EndedAt != nil {
+					fmt.Fprintf(&b, ", ended %s", q.EndedAt.Format("2006-01-02 15:04 UTC"))
+				}
+				if q.Phase != "" {
+					fmt.Fprintf(&b, "; phase %s", oneLine(q.Phase))
+				}
+				if q.Iteration != "" {
+					fmt.Fprintf(&b, "; iteration %s", oneLine(q.Iteration))
+				}
+				fmt.Fprintf(&b, "; id `%s`\n\n", strings.ReplaceAll(oneLine(q.ID), "`", "'"))
+				for _, p := range q.Prompts {
+					quote(&b, p)
+				}
+				for i, r := range q.Replies {
+					if len(q.Replies) > 1 {
+						fmt.Fprintf(&b, "Reply %d:\n\n", i+1)
+					} else {
+						b.WriteString("Reply:\n\n")
+					}
+					if len(r.Selected) > 0 {
+						fmt.Fprintf(&b, "- selected: %s\n\n", oneLine(strings.Join(r.Selected, ", ")))
+					}
+					if r.Text != "" {
+						quote(&b, r.Text)
+					}
+				}
+				if q.Images > 0 {
+					fmt.Fprintf(&b, "(%d image(s) attached)\n\n", q.Images)
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+func outcomeLine(q Question) string {
+	if q.Auto {
+		return q.Outcome + " (unfinished draft sent at timeout)"
+	}
+	return q.Outcome
+}
+
+func quote(b *strings.Builder, text string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString(strings.TrimRight("> "+line, " ") + "\n")
+	}
+	b.WriteString("\n")
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
