@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"feedback/ipc"
 )
 
 // ErrNoDatabase: OpenReadOnly found no database file (nothing was ever asked,
@@ -97,26 +94,9 @@ func (s *Store) Find(f Filter) ([]Entry, error) {
 	needle := strings.ToLower(f.Search)
 	var out []Entry
 	for rows.Next() {
-		var (
-			qjs        string
-			askedAt    int64
-			ajs        sql.NullString
-			answeredAt sql.NullInt64
-			e          Entry
-		)
-		if err := rows.Scan(&qjs, &askedAt, &e.State, &ajs, &answeredAt, &e.Images); err != nil {
-			return nil, wrap("find", err)
-		}
-		if err := json.Unmarshal([]byte(qjs), &e.Question); err != nil {
-			return nil, fmt.Errorf("store: find: decode question: %w", err)
-		}
-		e.AskedAt = fromMS(askedAt)
-		if ajs.Valid {
-			e.Answer = new(ipc.Answer)
-			if err := json.Unmarshal([]byte(ajs.String), e.Answer); err != nil {
-				return nil, fmt.Errorf("store: find: decode answer: %w", err)
-			}
-			e.AnsweredAt = fromMS(answeredAt.Int64)
+		e, err := scanEntry(rows, "find")
+		if err != nil {
+			return nil, err
 		}
 		if needle != "" && !strings.Contains(searchText(e), needle) {
 			continue

@@ -274,26 +274,9 @@ func (s *Store) History(limit int, loopID string) ([]Entry, error) {
 	defer rows.Close()
 	var out []Entry
 	for rows.Next() {
-		var (
-			qjs        string
-			askedAt    int64
-			ajs        sql.NullString
-			answeredAt sql.NullInt64
-			e          Entry
-		)
-		if err := rows.Scan(&qjs, &askedAt, &e.State, &ajs, &answeredAt, &e.Images); err != nil {
-			return nil, wrap("history", err)
-		}
-		if err := json.Unmarshal([]byte(qjs), &e.Question); err != nil {
-			return nil, fmt.Errorf("store: history: decode question: %w", err)
-		}
-		e.AskedAt = fromMS(askedAt)
-		if ajs.Valid {
-			e.Answer = new(ipc.Answer)
-			if err := json.Unmarshal([]byte(ajs.String), e.Answer); err != nil {
-				return nil, fmt.Errorf("store: history: decode answer: %w", err)
-			}
-			e.AnsweredAt = fromMS(answeredAt.Int64)
+		e, err := scanEntry(rows, "history")
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, e)
 	}
@@ -339,4 +322,31 @@ func (s *Store) inTx(op string, f func(context.Context, *sql.Tx) error) error {
 		return wrap(op, err)
 	}
 	return wrap(op, tx.Commit())
+}
+
+// scanEntry reads one row of (question JSON, asked_at, state, answer JSON,
+// answered_at, image count) into an Entry; op names the caller in errors.
+func scanEntry(rows *sql.Rows, op string) (Entry, error) {
+	var (
+		qjs        string
+		askedAt    int64
+		ajs        sql.NullString
+		answeredAt sql.NullInt64
+		e          Entry
+	)
+	if err := rows.Scan(&qjs, &askedAt, &e.State, &ajs, &answeredAt, &e.Images); err != nil {
+		return Entry{}, wrap(op, err)
+	}
+	if err := json.Unmarshal([]byte(qjs), &e.Question); err != nil {
+		return Entry{}, fmt.Errorf("store: %s: decode question: %w", op, err)
+	}
+	e.AskedAt = fromMS(askedAt)
+	if ajs.Valid {
+		e.Answer = new(ipc.Answer)
+		if err := json.Unmarshal([]byte(ajs.String), e.Answer); err != nil {
+			return Entry{}, fmt.Errorf("store: %s: decode answer: %w", op, err)
+		}
+		e.AnsweredAt = fromMS(answeredAt.Int64)
+	}
+	return e, nil
 }
