@@ -10,6 +10,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // Presenter puts questions in front of the user. Its methods may be called
@@ -18,7 +19,7 @@ type Presenter interface {
 	// Show opens a window for q. It calls shown once the window is on
 	// screen and done exactly once with the outcome, unless Withdraw came first.
 	// (A DraftPresenter's ShowDraft is called instead.)
-	Show(q ipc.Question, shown func(), done func(ipc.Answer))
+	Show(q wire.Question, shown func(), done func(wire.Answer))
 	// Withdraw closes the window of question id without an answer; a
 	// DraftPresenter's window reports an unreported draft first.
 	Withdraw(id string)
@@ -34,7 +35,7 @@ type DraftPresenter interface {
 	// it. The window calls h.Shown once it is on screen, h.Draft with the
 	// user's draft as they edit, and h.Done exactly once with the outcome,
 	// unless Withdraw came first.
-	ShowDraft(q ipc.Question, draft *store.Draft, h Hooks)
+	ShowDraft(q wire.Question, draft *store.Draft, h Hooks)
 }
 
 // Hooks are a window's calls back into the inbox, from any goroutine; none
@@ -42,7 +43,7 @@ type DraftPresenter interface {
 type Hooks struct {
 	Shown func()
 	Draft func(store.Draft)
-	Done  func(ipc.Answer)
+	Done  func(wire.Answer)
 }
 
 // Item is an open question as the tray menu lists it.
@@ -81,7 +82,7 @@ type Inbox struct {
 	log *slog.Logger
 	rec *recorder
 	// MaxOpen bounds the open questions, those kept open included; an ask
-	// beyond it is refused with ipc.CodeTooMany. Set before the first Ask.
+	// beyond it is refused with wire.CodeTooMany. Set before the first Ask.
 	MaxOpen int
 	// Hold is how long a question nobody waits for stays open (at least
 	// its countdown): then it is withdrawn, its draft kept. Set before the
@@ -101,15 +102,15 @@ const DefaultHold = time.Hour
 // entry is one open question (one window). Several callers may wait on it:
 // asking again with its id attaches to it.
 type entry struct {
-	q       ipc.Question // as shown: q.ID is the window's own id
-	askID   string       // the id its callers ask with
+	q       wire.Question // as shown: q.ID is the window's own id
+	askID   string        // the id its callers ask with
 	since   time.Time
 	waiters int           // guarded by Inbox.mu
 	kept    bool          // kept open for a caller that comes back; guarded by Inbox.mu
 	hold    *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
 	shown   chan struct{} // closed when the window is on screen
 	done    chan struct{} // closed when answer is set
-	answer  ipc.Answer
+	answer  wire.Answer
 	at      time.Time // when answer was given
 }
 
@@ -131,7 +132,7 @@ func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, e
 	if open == nil {
 		open = func() (Persister, error) { return NoPersistence{}, nil }
 	}
-	in := &Inbox{p: p, log: log, MaxOpen: ipc.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry)}
+	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry)}
 	in.rec = newRecorder(open, log, in.reopen)
 	return in
 }
@@ -198,8 +199,8 @@ func (in *Inbox) notify() {
 // caller will come back: the question stays open and Ask returns
 // ipc.ErrPending. A kept answer for q.ID, in memory or in the database, is
 // returned at once; a stored draft is restored into the new window. Beyond
-// MaxOpen open questions a new one is refused with ipc.CodeTooMany.
-func (in *Inbox) Ask(ctx context.Context, q ipc.Question, emit func(ipc.Event)) (ipc.Answer, error) {
+// MaxOpen open questions a new one is refused with wire.CodeTooMany.
+func (in *Inbox) Ask(ctx context.Context, q wire.Question, emit func(ipc.Event)) (wire.Answer, error) {
 	askID := q.ID
 	in.mu.Lock()
 	if a, ok := in.takeKeptLocked(askID); ok {
@@ -216,7 +217,7 @@ func (in *Inbox) Ask(ctx context.Context, q ipc.Question, emit func(ipc.Event)) 
 		// no draft: the draft is the first window's.
 		f := in.rec.lookup(ctx, askID, !busy)
 		if err := ctx.Err(); err != nil {
-			return ipc.Answer{}, err
+			return wire.Answer{}, err
 		}
 		if f.answer != nil {
 			a := *f.answer
@@ -237,7 +238,7 @@ func (in *Inbox) Ask(ctx context.Context, q ipc.Question, emit func(ipc.Event)) 
 			var err error
 			if e, err = in.openLocked(q, draft); err != nil {
 				in.mu.Unlock()
-				return ipc.Answer{}, err
+				return wire.Answer{}, err
 			}
 			in.mu.Unlock()
 			in.show(e, draft)
@@ -251,7 +252,7 @@ func (in *Inbox) Ask(ctx context.Context, q ipc.Question, emit func(ipc.Event)) 
 // attachLocked attaches the caller of q to the window it comes back to, if
 // there is one: a window of q.ID that nobody waits for (the oldest), or for
 // an AttachOnly ask any window of q.ID.
-func (in *Inbox) attachLocked(q ipc.Question) *entry {
+func (in *Inbox) attachLocked(q wire.Question) *entry {
 	var found *entry
 	for _, e := range in.open {
 		if e.askID != q.ID || (e.waiters > 0 && !q.AttachOnly) {
@@ -278,19 +279,19 @@ func (in *Inbox) attachLocked(q ipc.Question) *entry {
 // window of that id is open (its caller still waits), under an id of its
 // own. It refuses an AttachOnly ask (nothing to attach to) and one beyond
 // MaxOpen.
-func (in *Inbox) openLocked(q ipc.Question, draft *store.Draft) (*entry, error) {
+func (in *Inbox) openLocked(q wire.Question, draft *store.Draft) (*entry, error) {
 	if q.AttachOnly {
-		return nil, &ipc.Error{Code: ipc.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
+		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 	}
 	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
 		in.log.Warn("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
-		return nil, &ipc.Error{Code: ipc.CodeTooMany, Message: fmt.Sprintf(
+		return nil, &wire.Error{Code: wire.CodeTooMany, Message: fmt.Sprintf(
 			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
 	}
 	askID := q.ID
 	q.WaitMS = 0 // the caller's, not the question's
 	if _, taken := in.open[askID]; taken {
-		q.ID = askID + "#" + ipc.NewID()[:8]
+		q.ID = askID + "#" + wire.NewID()[:8]
 	}
 	e := &entry{q: q, askID: askID, since: time.Now(), waiters: 1, shown: make(chan struct{}), done: make(chan struct{})}
 	in.open[q.ID] = e
@@ -307,7 +308,7 @@ func (in *Inbox) show(e *entry, draft *store.Draft) {
 	h := Hooks{
 		Shown: func() { once.Do(func() { close(e.shown) }) },
 		Draft: func(d store.Draft) { in.rec.draft(id, d) },
-		Done:  func(a ipc.Answer) { in.answered(e, a) },
+		Done:  func(a wire.Answer) { in.answered(e, a) },
 	}
 	if dp, ok := in.p.(DraftPresenter); ok {
 		dp.ShowDraft(e.q, draft, h)
@@ -319,7 +320,7 @@ func (in *Inbox) show(e *entry, draft *store.Draft) {
 
 // wait waits, as one of e's callers, for its answer, the caller going away
 // (ctx) or the caller's wait running out (waitMS).
-func (in *Inbox) wait(ctx context.Context, e *entry, askID string, waitMS int64, emit func(ipc.Event)) (ipc.Answer, error) {
+func (in *Inbox) wait(ctx context.Context, e *entry, askID string, waitMS int64, emit func(ipc.Event)) (wire.Answer, error) {
 	var waitC <-chan time.Time
 	if waitMS > 0 {
 		t := time.NewTimer(time.Duration(waitMS) * time.Millisecond)
@@ -336,27 +337,27 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, waitMS int64,
 			return forCaller(e.answer, askID), nil
 		case <-ctx.Done():
 			in.leave(e)
-			return ipc.Answer{}, ctx.Err()
+			return wire.Answer{}, ctx.Err()
 		case <-waitC:
 			if a, answered := in.detach(e); answered {
 				return forCaller(a, askID), nil
 			}
-			return ipc.Answer{QuestionID: askID, CallerData: e.q.CallerData}, ipc.ErrPending
+			return wire.Answer{QuestionID: askID, CallerData: e.q.CallerData}, ipc.ErrPending
 		}
 	}
 }
 
 // forCaller is a as the caller asking as askID receives it.
-func forCaller(a ipc.Answer, askID string) ipc.Answer {
+func forCaller(a wire.Answer, askID string) wire.Answer {
 	a.QuestionID = askID
 	return a
 }
 
 // takeKeptLocked hands out the kept answer of askID, if there is one.
-func (in *Inbox) takeKeptLocked(askID string) (ipc.Answer, bool) {
+func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
 	a, ok := in.kept.take(askID)
 	if !ok {
-		return ipc.Answer{}, false
+		return wire.Answer{}, false
 	}
 	window := a.QuestionID
 	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
@@ -367,7 +368,7 @@ func (in *Inbox) takeKeptLocked(askID string) (ipc.Answer, bool) {
 // answered records the outcome of e and wakes its callers. An answer that
 // reaches nobody is kept, in memory and in the database, for the next ask
 // with its id.
-func (in *Inbox) answered(e *entry, a ipc.Answer) {
+func (in *Inbox) answered(e *entry, a wire.Answer) {
 	at := time.Now()
 	id := e.q.ID
 	a.QuestionID = id
@@ -381,7 +382,7 @@ func (in *Inbox) answered(e *entry, a ipc.Answer) {
 		// The window was withdrawn while the user answered. A real answer is
 		// kept for a caller that asks again, unless the question was asked
 		// again meanwhile (the new window collects the answer then).
-		if _, reopened := in.open[id]; reopened || a.Status != ipc.StatusAnswered {
+		if _, reopened := in.open[id]; reopened || a.Status != wire.StatusAnswered {
 			in.mu.Unlock()
 			in.log.Warn("outcome of a withdrawn question dropped", "id", id, "status", a.Status, "reopened", reopened)
 			return
@@ -406,7 +407,7 @@ func (in *Inbox) answered(e *entry, a ipc.Answer) {
 
 // keepLocked keeps a for the next ask as askID; an answer dropped to stay
 // within the bounds is still in the database.
-func (in *Inbox) keepLocked(askID string, a ipc.Answer) {
+func (in *Inbox) keepLocked(askID string, a wire.Answer) {
 	for _, d := range in.kept.put(askID, a) {
 		in.log.Warn("kept answer dropped from memory: too many kept, or kept too long", "window", d.QuestionID)
 	}
@@ -449,7 +450,7 @@ func (in *Inbox) leave(e *entry) {
 // detach drops one caller of e whose wait ran out: it comes back later, so
 // the question stays open (held for Hold) and is recorded as kept open. If
 // e was answered meanwhile, the answer is the caller's: answered is true.
-func (in *Inbox) detach(e *entry) (a ipc.Answer, answered bool) {
+func (in *Inbox) detach(e *entry) (a wire.Answer, answered bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	select {
@@ -459,7 +460,7 @@ func (in *Inbox) detach(e *entry) (a ipc.Answer, answered bool) {
 	}
 	e.waiters--
 	if e.waiters > 0 || in.open[e.q.ID] != e {
-		return ipc.Answer{}, false
+		return wire.Answer{}, false
 	}
 	if !e.kept {
 		e.kept = true
@@ -468,7 +469,7 @@ func (in *Inbox) detach(e *entry) (a ipc.Answer, answered bool) {
 	}
 	in.log.Info("question kept open for its caller to come back", "id", e.askID, "window", e.q.ID, "hold", in.holdOf(e))
 	in.holdLocked(e)
-	return ipc.Answer{}, false
+	return wire.Answer{}, false
 }
 
 // holdOf is how long e stays open with nobody waiting: Hold, or its

@@ -12,6 +12,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // fakeUI is a Presenter that records calls and lets the test answer.
@@ -29,11 +30,11 @@ func newFakeUI() *fakeUI {
 	return &fakeUI{shown: map[string]Hooks{}, restored: map[string]*store.Draft{}, showCh: make(chan string, 16)}
 }
 
-func (f *fakeUI) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
+func (f *fakeUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
 	f.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
 }
 
-func (f *fakeUI) ShowDraft(q ipc.Question, draft *store.Draft, h Hooks) {
+func (f *fakeUI) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 	f.mu.Lock()
 	f.shown[q.ID] = h
 	f.restored[q.ID] = draft
@@ -64,7 +65,7 @@ func (f *fakeUI) Focus(id string) {
 }
 
 // answer ends question id as the user would.
-func (f *fakeUI) answer(id string, a ipc.Answer) {
+func (f *fakeUI) answer(id string, a wire.Answer) {
 	f.mu.Lock()
 	h := f.shown[id]
 	f.mu.Unlock()
@@ -84,12 +85,12 @@ func (f *fakeUI) waitShown(t *testing.T, id string) {
 }
 
 type askResult struct {
-	a      ipc.Answer
+	a      wire.Answer
 	err    error
 	events []ipc.Event
 }
 
-func ask(ctx context.Context, in *Inbox, q ipc.Question) <-chan askResult {
+func ask(ctx context.Context, in *Inbox, q wire.Question) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
 		var r askResult
@@ -110,8 +111,8 @@ func result(t *testing.T, ch <-chan askResult) askResult {
 	}
 }
 
-func q(id string) ipc.Question {
-	return ipc.Question{ID: id, Prompts: []ipc.Prompt{{Markdown: "question " + id}}}
+func q(id string) wire.Question {
+	return wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "question " + id}}}
 }
 
 func TestAskReturnsTheAnswer(t *testing.T) {
@@ -119,7 +120,7 @@ func TestAskReturnsTheAnswer(t *testing.T) {
 	in := NewInbox(ui, nil)
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
-	want := ipc.Answer{QuestionID: "a", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}
+	want := wire.Answer{QuestionID: "a", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}
 	ui.answer("a", want)
 	r := result(t, ch)
 	if r.err != nil || !reflect.DeepEqual(r.a, want) {
@@ -140,7 +141,7 @@ func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 	chans := make([]<-chan askResult, n)
 	ids := make([]string, n)
 	for i := range n {
-		ids[i] = ipc.NewID()
+		ids[i] = wire.NewID()
 		chans[i] = ask(context.Background(), in, q(ids[i]))
 	}
 	for range n {
@@ -150,7 +151,7 @@ func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 		t.Fatalf("%d open, want %d", got, n)
 	}
 	for i := n - 1; i >= 0; i-- { // answer in reverse order
-		ui.answer(ids[i], ipc.Answer{QuestionID: ids[i], Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: ids[i]}}})
+		ui.answer(ids[i], wire.Answer{QuestionID: ids[i], Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: ids[i]}}})
 	}
 	for i := range n {
 		if r := result(t, chans[i]); r.a.Replies[0].Text != ids[i] {
@@ -176,8 +177,8 @@ func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 	if !strings.HasPrefix(other, "same#") {
 		t.Fatalf("second window id %q", other)
 	}
-	ui.answer("same", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "yes"}}})
-	ui.answer(other, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "no"}}})
+	ui.answer("same", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}})
+	ui.answer(other, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "no"}}})
 	for ch, want := range map[<-chan askResult]string{first: "yes", second: "no"} {
 		r := result(t, ch)
 		if r.err != nil || r.a.Replies[0].Text != want || r.a.QuestionID != "same" {
@@ -205,7 +206,7 @@ func TestCallerComingBackAttaches(t *testing.T) {
 	wq.WaitMS = 0
 	ch := ask(context.Background(), in, wq)
 	waitFor(t, func() bool { return waiters(in, "again") == 1 })
-	ui.answer("again", ipc.Answer{Status: ipc.StatusAnswered})
+	ui.answer("again", wire.Answer{Status: wire.StatusAnswered})
 	if r := result(t, ch); r.err != nil || string(r.a.CallerData) != `{"k":1}` {
 		t.Errorf("coming back: %+v, %v", r.a, r.err)
 	}
@@ -251,15 +252,15 @@ func TestCapCountsKeptOpen(t *testing.T) {
 	cancel()
 	result(t, ch)
 	r := result(t, ask(context.Background(), in, q("one too many")))
-	var e *ipc.Error
-	if !errors.As(r.err, &e) || e.Code != ipc.CodeTooMany || !strings.Contains(e.Message, "3 questions") {
+	var e *wire.Error
+	if !errors.As(r.err, &e) || e.Code != wire.CodeTooMany || !strings.Contains(e.Message, "3 questions") {
 		t.Fatalf("the fourth question: %v; want too_many naming the cap", r.err)
 	}
 	// Coming back to a kept question is not a new one.
 	wq := q("kept0")
 	ch = ask(context.Background(), in, wq)
 	waitFor(t, func() bool { return waiters(in, "kept0") == 1 })
-	ui.answer("kept0", ipc.Answer{Status: ipc.StatusAnswered})
+	ui.answer("kept0", wire.Answer{Status: wire.StatusAnswered})
 	if r := result(t, ch); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -293,9 +294,9 @@ func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 	}
 	// The window may still report an answer it raced with: nobody receives
 	// it now, so it is kept for the next ask with the id.
-	ui.answer("gone", ipc.Answer{QuestionID: "gone", Status: ipc.StatusAnswered})
-	r := result(t, ask(context.Background(), in, ipc.Question{ID: "gone", AttachOnly: true}))
-	if r.err != nil || r.a.Status != ipc.StatusAnswered {
+	ui.answer("gone", wire.Answer{QuestionID: "gone", Status: wire.StatusAnswered})
+	r := result(t, ask(context.Background(), in, wire.Question{ID: "gone", AttachOnly: true}))
+	if r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Errorf("the answer given as the caller left: %+v, %v", r.a, r.err)
 	}
 }
@@ -306,15 +307,15 @@ func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := ask(ctx1, in, q("x"))
 	ui.waitShown(t, "x")
-	second := ask(context.Background(), in, ipc.Question{ID: "x", AttachOnly: true})
+	second := ask(context.Background(), in, wire.Question{ID: "x", AttachOnly: true})
 	waitFor(t, func() bool { return waiters(in, "x") == 2 })
 	cancel1()
 	result(t, first)
 	if len(ui.withdrawn) != 0 {
 		t.Fatal("withdrawn while another caller still waits")
 	}
-	ui.answer("x", ipc.Answer{QuestionID: "x", Status: ipc.StatusAnswered})
-	if r := result(t, second); r.a.Status != ipc.StatusAnswered {
+	ui.answer("x", wire.Answer{QuestionID: "x", Status: wire.StatusAnswered})
+	if r := result(t, second); r.a.Status != wire.StatusAnswered {
 		t.Errorf("status = %q", r.a.Status)
 	}
 }
@@ -336,7 +337,7 @@ func TestOnChangeListsOpenQuestions(t *testing.T) {
 	if got := items(); got[0].Title != "Deploy" || got[0].Client != "claude-code" {
 		t.Errorf("items = %+v", got)
 	}
-	ui.answer("t", ipc.Answer{QuestionID: "t", Status: ipc.StatusAnswered})
+	ui.answer("t", wire.Answer{QuestionID: "t", Status: wire.StatusAnswered})
 	result(t, ch)
 	waitFor(t, func() bool { return len(items()) == 0 })
 }
@@ -389,7 +390,7 @@ func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 	if len(ui.withdrawn) != 0 || len(in.Items()) != 1 {
 		t.Fatalf("a KeepOpen question was withdrawn (withdrawn %v, open %v)", ui.withdrawn, in.Items())
 	}
-	want := ipc.Answer{QuestionID: "k", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}}
+	want := wire.Answer{QuestionID: "k", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "later"}}}
 	ui.answer("k", want) // answered while nobody waits
 
 	again := q("k")
@@ -401,7 +402,7 @@ func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 	}
 	// Delivered once: a further attach finds nothing.
 	r = result(t, ask(context.Background(), in, again))
-	if !errors.Is(r.err, &ipc.Error{Code: ipc.CodeNotFound}) {
+	if !errors.Is(r.err, &wire.Error{Code: wire.CodeNotFound}) {
 		t.Errorf("second collection: %v, want not_found", r.err)
 	}
 }
@@ -411,12 +412,12 @@ func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	in := NewInbox(ui, nil)
 	ch := ask(context.Background(), in, q("o"))
 	ui.waitShown(t, "o")
-	attach := ipc.Question{ID: "o", AttachOnly: true}
+	attach := wire.Question{ID: "o", AttachOnly: true}
 	ch2 := ask(context.Background(), in, attach)
 	waitFor(t, func() bool { return waiters(in, "o") == 2 })
-	ui.answer("o", ipc.Answer{QuestionID: "o", Status: ipc.StatusAnswered})
+	ui.answer("o", wire.Answer{QuestionID: "o", Status: wire.StatusAnswered})
 	for _, c := range []<-chan askResult{ch, ch2} {
-		if r := result(t, c); r.err != nil || r.a.Status != ipc.StatusAnswered {
+		if r := result(t, c); r.err != nil || r.a.Status != wire.StatusAnswered {
 			t.Errorf("%+v %v", r.a, r.err)
 		}
 	}
@@ -436,9 +437,9 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 		ch := ask(ctx, in, q(id))
 		ui.waitShown(t, id)
 		go cancel()
-		ui.answer(id, ipc.Answer{QuestionID: id, Status: ipc.StatusAnswered})
+		ui.answer(id, wire.Answer{QuestionID: id, Status: wire.StatusAnswered})
 		first := result(t, ch)
-		later := result(t, ask(context.Background(), in, ipc.Question{ID: id, AttachOnly: true}))
+		later := result(t, ask(context.Background(), in, wire.Question{ID: id, AttachOnly: true}))
 		got := 0
 		if first.err == nil {
 			got++
@@ -459,8 +460,8 @@ func TestPlainPresenter(t *testing.T) {
 	in := NewInbox(struct{ Presenter }{ui}, nil)
 	ch := ask(context.Background(), in, q("p"))
 	ui.waitShown(t, "p")
-	ui.answer("p", ipc.Answer{QuestionID: "p", Status: ipc.StatusAnswered})
-	if r := result(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered {
+	ui.answer("p", wire.Answer{QuestionID: "p", Status: wire.StatusAnswered})
+	if r := result(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
 	}
 }
@@ -478,7 +479,7 @@ func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 	ui.waitShown(t, "a")
 	ask(context.Background(), in, q("b"))
 	ui.waitShown(t, "b")
-	ui.answer("a", ipc.Answer{Status: ipc.StatusAnswered})
+	ui.answer("a", wire.Answer{Status: wire.StatusAnswered})
 	result(t, a)
 	mu.Lock()
 	defer mu.Unlock()

@@ -3,7 +3,7 @@ package app
 import (
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Bounds of the answers kept for callers that come back: at most maxKept,
@@ -33,7 +33,7 @@ type keptAnswers struct {
 
 type keptAnswer struct {
 	askID string
-	a     ipc.Answer
+	a     wire.Answer
 	at    time.Time
 }
 
@@ -57,7 +57,7 @@ func (k *keptAnswers) bounds() (int, time.Duration) {
 
 // put keeps a for the next caller asking as askID and returns the answers
 // it dropped to stay within its bounds (expired first, then the oldest).
-func (k *keptAnswers) put(askID string, a ipc.Answer) (dropped []ipc.Answer) {
+func (k *keptAnswers) put(askID string, a wire.Answer) (dropped []wire.Answer) {
 	dropped = k.expire()
 	m, _ := k.bounds()
 	for len(k.list) >= m {
@@ -69,7 +69,7 @@ func (k *keptAnswers) put(askID string, a ipc.Answer) (dropped []ipc.Answer) {
 }
 
 // take hands out, once, the oldest answer kept for askID.
-func (k *keptAnswers) take(askID string) (ipc.Answer, bool) {
+func (k *keptAnswers) take(askID string) (wire.Answer, bool) {
 	k.expire()
 	for i, e := range k.list {
 		if e.askID == askID {
@@ -77,7 +77,7 @@ func (k *keptAnswers) take(askID string) (ipc.Answer, bool) {
 			return e.a, true
 		}
 	}
-	return ipc.Answer{}, false
+	return wire.Answer{}, false
 }
 
 // len is how many answers are kept (expired ones included until the next
@@ -85,7 +85,7 @@ func (k *keptAnswers) take(askID string) (ipc.Answer, bool) {
 func (k *keptAnswers) len() int { return len(k.list) }
 
 // expire drops the answers older than the TTL.
-func (k *keptAnswers) expire() (dropped []ipc.Answer) {
+func (k *keptAnswers) expire() (dropped []wire.Answer) {
 	_, ttl := k.bounds()
 	now := k.clock()
 	n := 0

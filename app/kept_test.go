@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 func TestKeptAnswersOncePerAnswerOldestFirst(t *testing.T) {
 	var k keptAnswers
-	k.put("x", ipc.Answer{QuestionID: "x"})
-	k.put("y", ipc.Answer{QuestionID: "y"})
-	k.put("x", ipc.Answer{QuestionID: "x#2"})
+	k.put("x", wire.Answer{QuestionID: "x"})
+	k.put("y", wire.Answer{QuestionID: "y"})
+	k.put("x", wire.Answer{QuestionID: "x#2"})
 	for _, want := range []string{"x", "x#2"} {
 		a, ok := k.take("x")
 		if !ok || a.QuestionID != want {
@@ -29,9 +29,9 @@ func TestKeptAnswersOncePerAnswerOldestFirst(t *testing.T) {
 
 func TestKeptAnswersAreBoundedByCount(t *testing.T) {
 	var k keptAnswers
-	var dropped []ipc.Answer
+	var dropped []wire.Answer
 	for i := range maxKept + 2 {
-		dropped = append(dropped, k.put(fmt.Sprint(i), ipc.Answer{QuestionID: fmt.Sprint(i)})...)
+		dropped = append(dropped, k.put(fmt.Sprint(i), wire.Answer{QuestionID: fmt.Sprint(i)})...)
 	}
 	if k.len() != maxKept {
 		t.Errorf("kept %d, want %d", k.len(), maxKept)
@@ -50,9 +50,9 @@ func TestKeptAnswersAreBoundedByCount(t *testing.T) {
 func TestKeptAnswersExpire(t *testing.T) {
 	now := time.Unix(1000, 0)
 	k := keptAnswers{ttl: time.Minute, now: func() time.Time { return now }}
-	k.put("old", ipc.Answer{})
+	k.put("old", wire.Answer{})
 	now = now.Add(30 * time.Second)
-	k.put("new", ipc.Answer{})
+	k.put("new", wire.Answer{})
 	now = now.Add(31 * time.Second)
 	if _, ok := k.take("old"); ok {
 		t.Error("an answer older than the TTL was handed out")

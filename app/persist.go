@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // Persister keeps questions, drafts and answers across restarts.
@@ -19,7 +19,7 @@ import (
 type Persister interface {
 	// SaveQuestionAs records q, whose callers ask as askID (q.ID but for
 	// a second window of an identical question).
-	SaveQuestionAs(q ipc.Question, askID string, askedAt time.Time) error
+	SaveQuestionAs(q wire.Question, askID string, askedAt time.Time) error
 	// SetKeptOpen records that the open question id stays open for a caller
 	// that comes back: after a crash it is shown again.
 	SetKeptOpen(id string, on bool) error
@@ -27,28 +27,28 @@ type Persister interface {
 	LeftOpen() ([]store.Left, error)
 	SaveDraft(id string, d store.Draft) error
 	Draft(id string) (store.Draft, bool, error)
-	SaveAnswer(a ipc.Answer, at time.Time, delivered bool) error
+	SaveAnswer(a wire.Answer, at time.Time, delivered bool) error
 	MarkWithdrawn(id string, at time.Time) error
 	MarkDelivered(id string) error
 	// Undelivered returns the oldest answer nobody received of the
 	// questions asked as id; its QuestionID is the window's own id.
-	Undelivered(id string) (ipc.Answer, bool, error)
+	Undelivered(id string) (wire.Answer, bool, error)
 	Close() error
 }
 
 // NoPersistence keeps nothing: the app without a database, and tests.
 type NoPersistence struct{}
 
-func (NoPersistence) SaveQuestionAs(ipc.Question, string, time.Time) error { return nil }
-func (NoPersistence) SetKeptOpen(string, bool) error                       { return nil }
-func (NoPersistence) LeftOpen() ([]store.Left, error)                      { return nil, nil }
-func (NoPersistence) SaveDraft(string, store.Draft) error                  { return nil }
-func (NoPersistence) Draft(string) (store.Draft, bool, error)              { return store.Draft{}, false, nil }
-func (NoPersistence) SaveAnswer(ipc.Answer, time.Time, bool) error         { return nil }
-func (NoPersistence) MarkWithdrawn(string, time.Time) error                { return nil }
-func (NoPersistence) MarkDelivered(string) error                           { return nil }
-func (NoPersistence) Undelivered(string) (ipc.Answer, bool, error)         { return ipc.Answer{}, false, nil }
-func (NoPersistence) Close() error                                         { return nil }
+func (NoPersistence) SaveQuestionAs(wire.Question, string, time.Time) error { return nil }
+func (NoPersistence) SetKeptOpen(string, bool) error                        { return nil }
+func (NoPersistence) LeftOpen() ([]store.Left, error)                       { return nil, nil }
+func (NoPersistence) SaveDraft(string, store.Draft) error                   { return nil }
+func (NoPersistence) Draft(string) (store.Draft, bool, error)               { return store.Draft{}, false, nil }
+func (NoPersistence) SaveAnswer(wire.Answer, time.Time, bool) error         { return nil }
+func (NoPersistence) MarkWithdrawn(string, time.Time) error                 { return nil }
+func (NoPersistence) MarkDelivered(string) error                            { return nil }
+func (NoPersistence) Undelivered(string) (wire.Answer, bool, error)         { return wire.Answer{}, false, nil }
+func (NoPersistence) Close() error                                          { return nil }
 
 // lookupTimeout bounds how long a new question waits for the database
 // before its window opens without a restored draft.
@@ -161,7 +161,7 @@ func (r *recorder) draft(id string, d store.Draft) {
 
 // found is what the database holds for a question about to open.
 type found struct {
-	answer *ipc.Answer  // an answer nobody received yet
+	answer *wire.Answer // an answer nobody received yet
 	draft  *store.Draft // what the user had typed
 }
 

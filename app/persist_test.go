@@ -14,6 +14,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // fakeStore is a Persister that records its calls and can be slowed down
@@ -22,12 +23,12 @@ type fakeStore struct {
 	mu          sync.Mutex
 	calls       []string
 	drafts      map[string]store.Draft
-	undelivered map[string]ipc.Answer
+	undelivered map[string]wire.Answer
 	gate        chan struct{} // when not nil, every call waits for it to close
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{drafts: map[string]store.Draft{}, undelivered: map[string]ipc.Answer{}}
+	return &fakeStore{drafts: map[string]store.Draft{}, undelivered: map[string]wire.Answer{}}
 }
 
 func (f *fakeStore) record(format string, args ...any) {
@@ -48,7 +49,7 @@ func (f *fakeStore) log() []string {
 	return slices.Clone(f.calls)
 }
 
-func (f *fakeStore) SaveQuestionAs(q ipc.Question, _ string, _ time.Time) error {
+func (f *fakeStore) SaveQuestionAs(q wire.Question, _ string, _ time.Time) error {
 	f.record("question %s", q.ID)
 	return nil
 }
@@ -79,7 +80,7 @@ func (f *fakeStore) Draft(id string) (store.Draft, bool, error) {
 	return d, ok, nil
 }
 
-func (f *fakeStore) SaveAnswer(a ipc.Answer, _ time.Time, delivered bool) error {
+func (f *fakeStore) SaveAnswer(a wire.Answer, _ time.Time, delivered bool) error {
 	f.record("answer %s %s delivered=%v", a.QuestionID, a.Status, delivered)
 	return nil
 }
@@ -97,7 +98,7 @@ func (f *fakeStore) MarkDelivered(id string) error {
 	return nil
 }
 
-func (f *fakeStore) Undelivered(id string) (ipc.Answer, bool, error) {
+func (f *fakeStore) Undelivered(id string) (wire.Answer, bool, error) {
 	f.record("read answer %s", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -136,9 +137,9 @@ func TestPersistsQuestionDraftAndAnswer(t *testing.T) {
 	in, ui := inboxWith(fs)
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
-	ui.draft("a", store.Draft{Replies: []ipc.Reply{{Text: "hal"}}})
-	ui.draft("a", store.Draft{Replies: []ipc.Reply{{Text: "half"}}})
-	ui.answer("a", ipc.Answer{QuestionID: "a", Status: ipc.StatusAnswered})
+	ui.draft("a", store.Draft{Replies: []wire.Reply{{Text: "hal"}}})
+	ui.draft("a", store.Draft{Replies: []wire.Reply{{Text: "half"}}})
+	ui.answer("a", wire.Answer{QuestionID: "a", Status: wire.StatusAnswered})
 	if r := result(t, ch); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -158,7 +159,7 @@ func TestWithdrawnQuestionIsMarked(t *testing.T) {
 	ui.waitShown(t, "w")
 	cancel()
 	result(t, ch)
-	ui.draft("w", store.Draft{Replies: []ipc.Reply{{Text: "kept"}}}) // the window's last draft, as it closes
+	ui.draft("w", store.Draft{Replies: []wire.Reply{{Text: "kept"}}}) // the window's last draft, as it closes
 	wantCalls(t, in, fs, "question w", "withdrawn w", `draft w "kept"`)
 }
 
@@ -172,8 +173,8 @@ func TestAnswerNobodyReceivedIsStoredUndelivered(t *testing.T) {
 	ui.waitShown(t, "k")
 	cancel()
 	result(t, ch)
-	ui.answer("k", ipc.Answer{QuestionID: "k", Status: ipc.StatusAnswered})
-	r := result(t, ask(context.Background(), in, ipc.Question{ID: "k", AttachOnly: true}))
+	ui.answer("k", wire.Answer{QuestionID: "k", Status: wire.StatusAnswered})
+	r := result(t, ask(context.Background(), in, wire.Question{ID: "k", AttachOnly: true}))
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -184,7 +185,7 @@ func TestAnswerNobodyReceivedIsStoredUndelivered(t *testing.T) {
 // id returns it at once, without a window, and retires it.
 func TestStoredAnswerIsReturnedAtOnce(t *testing.T) {
 	fs := newFakeStore()
-	want := ipc.Answer{QuestionID: "s", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "from before"}}}
+	want := wire.Answer{QuestionID: "s", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "from before"}}}
 	fs.undelivered["s"] = want
 	in, ui := inboxWith(fs)
 	r := result(t, ask(context.Background(), in, q("s")))
@@ -199,7 +200,7 @@ func TestStoredAnswerIsReturnedAtOnce(t *testing.T) {
 
 func TestStoredDraftIsRestored(t *testing.T) {
 	fs := newFakeStore()
-	d := store.Draft{Replies: []ipc.Reply{{Selected: []string{"B"}, Text: "typed before the crash"}}}
+	d := store.Draft{Replies: []wire.Reply{{Selected: []string{"B"}, Text: "typed before the crash"}}}
 	fs.drafts["d"] = d
 	in, ui := inboxWith(fs)
 	ch := ask(context.Background(), in, q("d"))
@@ -207,7 +208,7 @@ func TestStoredDraftIsRestored(t *testing.T) {
 	if got := ui.restored["d"]; got == nil || !reflect.DeepEqual(*got, d) {
 		t.Errorf("restored = %+v, want %+v", got, d)
 	}
-	ui.answer("d", ipc.Answer{QuestionID: "d", Status: ipc.StatusAnswered})
+	ui.answer("d", wire.Answer{QuestionID: "d", Status: wire.StatusAnswered})
 	result(t, ch)
 	in.Close(5 * time.Second)
 }
@@ -226,7 +227,7 @@ func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 	}
 	drafted := make(chan struct{})
 	go func() {
-		ui.draft("slow", store.Draft{Replies: []ipc.Reply{{Text: "x"}}})
+		ui.draft("slow", store.Draft{Replies: []wire.Reply{{Text: "x"}}})
 		close(drafted)
 	}()
 	select {
@@ -234,7 +235,7 @@ func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("reporting a draft waited for the database")
 	}
-	ui.answer("slow", ipc.Answer{QuestionID: "slow", Status: ipc.StatusAnswered})
+	ui.answer("slow", wire.Answer{QuestionID: "slow", Status: wire.StatusAnswered})
 	if r := result(t, ch); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -247,9 +248,9 @@ func TestNoDatabaseStillAsks(t *testing.T) {
 	in := NewPersistentInbox(ui, nil, func() (Persister, error) { return nil, errors.New("locked") })
 	ch := ask(context.Background(), in, q("n"))
 	ui.waitShown(t, "n")
-	ui.draft("n", store.Draft{Replies: []ipc.Reply{{Text: "x"}}})
-	ui.answer("n", ipc.Answer{QuestionID: "n", Status: ipc.StatusAnswered})
-	if r := result(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered {
+	ui.draft("n", store.Draft{Replies: []wire.Reply{{Text: "x"}}})
+	ui.answer("n", wire.Answer{QuestionID: "n", Status: wire.StatusAnswered})
+	if r := result(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
 	}
 	in.Close(time.Second)
@@ -267,7 +268,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	draftQ := q("crash")
 	go in.Ask(context.Background(), draftQ, func(ipc.Event) {}) // the app dies before an answer
 	ui.waitShown(t, "crash")
-	want := store.Draft{Replies: []ipc.Reply{{Text: "typed before the crash"}}}
+	want := store.Draft{Replies: []wire.Reply{{Text: "typed before the crash"}}}
 	ui.draft("crash", want)
 	kq := q("kept")
 	kq.KeepOpen = true
@@ -276,19 +277,19 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	ui.waitShown(t, "kept")
 	cancel()
 	result(t, ch)
-	answer := ipc.Answer{QuestionID: "kept", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "late"}}}
+	answer := wire.Answer{QuestionID: "kept", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "late"}}}
 	ui.answer("kept", answer)
 	in.Close(5 * time.Second)
 
 	ui = newFakeUI()
 	in = NewPersistentInbox(ui, nil, open)
 	defer in.Close(5 * time.Second)
-	r := result(t, ask(context.Background(), in, ipc.Question{ID: "kept", AttachOnly: true}))
+	r := result(t, ask(context.Background(), in, wire.Question{ID: "kept", AttachOnly: true}))
 	if r.err != nil || !reflect.DeepEqual(r.a.Replies, answer.Replies) {
 		t.Fatalf("kept answer after the restart: %+v, %v", r.a, r.err)
 	}
-	r = result(t, ask(context.Background(), in, ipc.Question{ID: "kept", AttachOnly: true}))
-	if !errors.Is(r.err, &ipc.Error{Code: ipc.CodeNotFound}) {
+	r = result(t, ask(context.Background(), in, wire.Question{ID: "kept", AttachOnly: true}))
+	if !errors.Is(r.err, &wire.Error{Code: wire.CodeNotFound}) {
 		t.Errorf("the kept answer was delivered twice: %v", r.err)
 	}
 	ch = ask(context.Background(), in, draftQ)
@@ -296,7 +297,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	if got := ui.restored["crash"]; got == nil || !reflect.DeepEqual(got.Replies, want.Replies) {
 		t.Errorf("restored draft = %+v, want %+v", got, want)
 	}
-	ui.answer("crash", ipc.Answer{QuestionID: "crash", Status: ipc.StatusAnswered})
+	ui.answer("crash", wire.Answer{QuestionID: "crash", Status: wire.StatusAnswered})
 	result(t, ch)
 }
 
@@ -338,7 +339,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 		t.Fatalf("first call: %v, want ErrPending", r.err)
 	}
 	ui.waitShown(t, "human")
-	ui.draft("human", store.Draft{Replies: []ipc.Reply{{Text: "half"}}})
+	ui.draft("human", store.Draft{Replies: []wire.Reply{{Text: "half"}}})
 	go in.Ask(context.Background(), q("waiting"), func(ipc.Event) {})
 	ui.waitShown(t, "waiting")
 	in.Close(5 * time.Second) // what was written before the crash
@@ -350,9 +351,9 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	if got := ui.restored["human"]; got == nil || got.Replies[0].Text != "half" {
 		t.Errorf("restored draft = %+v", got)
 	}
-	ch := ask(context.Background(), in, ipc.Question{ID: "human", AttachOnly: true})
+	ch := ask(context.Background(), in, wire.Question{ID: "human", AttachOnly: true})
 	waitFor(t, func() bool { return waiters(in, "human") == 1 })
-	ui.answer("human", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"A"}}}})
+	ui.answer("human", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"A"}}}})
 	r := result(t, ch)
 	if r.err != nil || string(r.a.CallerData) != string(kq.CallerData) {
 		t.Fatalf("after the crash: %+v, %v", r.a, r.err)
@@ -377,8 +378,8 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 		t.Fatalf("second caller: %v", r.err)
 	}
 	second := <-ui.showCh
-	ui.answer(second, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "mine"}}})
-	ui.answer("dup", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "first"}}})
+	ui.answer(second, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "mine"}}})
+	ui.answer("dup", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "first"}}})
 	if r := result(t, first); r.a.Replies[0].Text != "first" {
 		t.Errorf("first caller got %+v", r.a)
 	}
@@ -386,7 +387,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 
 	in = NewPersistentInbox(newFakeUI(), nil, open)
 	defer in.Close(5 * time.Second)
-	r := result(t, ask(context.Background(), in, ipc.Question{ID: "dup", AttachOnly: true}))
+	r := result(t, ask(context.Background(), in, wire.Question{ID: "dup", AttachOnly: true}))
 	if r.err != nil || r.a.Replies[0].Text != "mine" || r.a.QuestionID != "dup" {
 		t.Fatalf("coming back after the restart: %+v, %v", r.a, r.err)
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/settings"
 	"feedback/store"
+	"feedback/wire"
 )
 
 func TestRetainerPrunesWhenStarted(t *testing.T) {
@@ -19,11 +19,11 @@ func TestRetainerPrunesWhenStarted(t *testing.T) {
 	defer st.Close()
 	long := time.Now().Add(-40 * 24 * time.Hour)
 	for _, id := range []string{"old", "oldopen"} {
-		if err := st.SaveQuestion(ipc.Question{ID: id, Prompts: []ipc.Prompt{{Markdown: "m"}}}, long); err != nil {
+		if err := st.SaveQuestion(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "m"}}}, long); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := st.SaveAnswer(ipc.Answer{QuestionID: "old", Status: ipc.StatusAnswered}, long, true); err != nil {
+	if err := st.SaveAnswer(wire.Answer{QuestionID: "old", Status: wire.StatusAnswered}, long, true); err != nil {
 		t.Fatal(err)
 	}
 	passes := make(chan store.Pruned, 1)

@@ -7,8 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"feedback/dialogs"
-	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // windows is the Fyne Presenter: one dialogs.Window per open question,
@@ -68,16 +68,16 @@ func (u *windows) loopEnded() {
 }
 
 // Show implements Presenter.
-func (u *windows) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
+func (u *windows) Show(q wire.Question, shown func(), done func(wire.Answer)) {
 	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
 }
 
 // ShowDraft implements DraftPresenter.
-func (u *windows) ShowDraft(q ipc.Question, draft *store.Draft, h Hooks) {
+func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 	opts := u.opts
 	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
 	u.do(func() {
-		w := u.pool.NewWindow(q, opts, func(a ipc.Answer) {
+		w := u.pool.NewWindow(q, opts, func(a wire.Answer) {
 			delete(u.open, q.ID)
 			h.Done(a)
 		})

@@ -6,8 +6,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"feedback/dialogs"
-	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // Quitting closes every window (each reports its unreported draft first)
@@ -17,8 +17,8 @@ func TestStopClosesWindowsAndEndsFyneWork(t *testing.T) {
 	a := test.NewTempApp(t)
 	u := newWindows(a, dialogs.Options{})
 	var drafts []store.Draft
-	q := ipc.Question{ID: "q1", Title: "Stop", Prompts: []ipc.Prompt{{Markdown: "?"}}}
-	u.ShowDraft(q, nil, Hooks{Shown: func() {}, Draft: func(d store.Draft) { drafts = append(drafts, d) }, Done: func(ipc.Answer) {
+	q := wire.Question{ID: "q1", Title: "Stop", Prompts: []wire.Prompt{{Markdown: "?"}}}
+	u.ShowDraft(q, nil, Hooks{Shown: func() {}, Draft: func(d store.Draft) { drafts = append(drafts, d) }, Done: func(wire.Answer) {
 		t.Error("quitting answered the question")
 	}})
 	w := u.open["q1"]
@@ -35,7 +35,7 @@ func TestStopClosesWindowsAndEndsFyneWork(t *testing.T) {
 	}
 	ran := false
 	u.do(func() { ran = true })
-	u.Show(ipc.Question{ID: "q2", Prompts: []ipc.Prompt{{Markdown: "?"}}}, func() { ran = true }, func(ipc.Answer) {})
+	u.Show(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "?"}}}, func() { ran = true }, func(wire.Answer) {})
 	if ran || len(u.open) != 0 {
 		t.Error("work ran on the Fyne goroutine after stop")
 	}

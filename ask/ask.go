@@ -5,7 +5,7 @@
 // Plain output: for a yes/no question the word yes or no; otherwise each
 // selected option on a line of its own, then, if the user typed a reply and
 // options were selected, an empty line, then the reply. --json prints the
-// ipc.Answer as JSON instead.
+// wire.Answer as JSON instead.
 package ask
 
 import (
@@ -18,8 +18,8 @@ import (
 	"os"
 	"strings"
 
-	"feedback/ipc"
 	"feedback/launch"
+	"feedback/wire"
 )
 
 // Exit codes.
@@ -44,11 +44,11 @@ type Env struct {
 	NewID func() string
 }
 
-type options []ipc.Option
+type options []wire.Option
 
 func (o *options) String() string { return fmt.Sprint(*o) }
 func (o *options) Set(s string) error {
-	*o = append(*o, ipc.Option{Label: s})
+	*o = append(*o, wire.Option{Label: s})
 	return nil
 }
 
@@ -82,7 +82,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	message := fs.Arg(0)
 	if message == "-" {
-		data, err := io.ReadAll(io.LimitReader(env.Stdin, ipc.MaxMarkdownBytes+1))
+		data, err := io.ReadAll(io.LimitReader(env.Stdin, wire.MaxMarkdownBytes+1))
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "feedback ask: reading the message:", err)
 			return ExitFailed
@@ -92,11 +92,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 	for _, d := range defaults {
 		opts = markDefault(opts, d)
 	}
-	p := ipc.Prompt{Markdown: message, Options: opts, Placeholder: *placeholder}
+	p := wire.Prompt{Markdown: message, Options: opts, Placeholder: *placeholder}
 	if *yesno {
-		p.Kind = ipc.KindYesNo
+		p.Kind = wire.KindYesNo
 	}
-	q := ipc.Question{ID: env.NewID(), Source: "ask", Title: *title, Prompts: []ipc.Prompt{p}, TimeoutSeconds: *timeout}
+	q := wire.Question{ID: env.NewID(), Source: "ask", Title: *title, Prompts: []wire.Prompt{p}, TimeoutSeconds: *timeout}
 	if err := q.Validate(); err != nil {
 		fmt.Fprintln(env.Stderr, "feedback ask:", err)
 		return ExitFailed
@@ -118,13 +118,13 @@ func Run(ctx context.Context, args []string, env Env) int {
 		if err := enc.Encode(a); err != nil {
 			return ExitFailed
 		}
-	} else if a.Status == ipc.StatusAnswered {
+	} else if a.Status == wire.StatusAnswered {
 		fmt.Fprint(env.Stdout, Plain(a))
 	}
 	switch a.Status {
-	case ipc.StatusAnswered:
+	case wire.StatusAnswered:
 		return ExitAnswered
-	case ipc.StatusDismissed:
+	case wire.StatusDismissed:
 		fmt.Fprintln(env.Stderr, "feedback ask: dismissed")
 		return ExitDismissed
 	default:
@@ -141,11 +141,11 @@ func markDefault(opts options, label string) options {
 			return opts
 		}
 	}
-	return append(opts, ipc.Option{Label: label, Default: true})
+	return append(opts, wire.Option{Label: label, Default: true})
 }
 
 // Plain renders an answered single-prompt Answer for scripts (see the package doc).
-func Plain(a ipc.Answer) string {
+func Plain(a wire.Answer) string {
 	if len(a.Replies) == 0 {
 		return ""
 	}

@@ -11,15 +11,16 @@ import (
 
 	"feedback/ipc"
 	"feedback/launch"
+	"feedback/wire"
 )
 
 type fakeApp struct {
-	got    ipc.Question
-	answer ipc.Answer
+	got    wire.Question
+	answer wire.Answer
 	err    error
 }
 
-func (f *fakeApp) Ask(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+func (f *fakeApp) Ask(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 	f.got = q
 	return f.answer, f.err
 }
@@ -37,34 +38,34 @@ func runAsk(t *testing.T, app *fakeApp, stdin string, args ...string) (int, stri
 }
 
 func TestRun(t *testing.T) {
-	answered := func(r ipc.Reply) ipc.Answer {
-		return ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{r}}
+	answered := func(r wire.Reply) wire.Answer {
+		return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{r}}
 	}
 	for _, tc := range []struct {
 		name     string
 		args     []string
 		stdin    string
-		answer   ipc.Answer
+		answer   wire.Answer
 		wantCode int
 		wantOut  string
-		wantQ    func(q ipc.Question) bool
+		wantQ    func(q wire.Question) bool
 	}{
-		{name: "reply only", args: []string{"Why?"}, answer: answered(ipc.Reply{Text: "because"}),
-			wantOut: "because\n", wantQ: func(q ipc.Question) bool { return q.Prompts[0].Markdown == "Why?" && q.Source == "ask" }},
+		{name: "reply only", args: []string{"Why?"}, answer: answered(wire.Reply{Text: "because"}),
+			wantOut: "because\n", wantQ: func(q wire.Question) bool { return q.Prompts[0].Markdown == "Why?" && q.Source == "ask" }},
 		{name: "options and reply", args: []string{"--option", "a", "--default", "b", "Pick"},
-			answer:  answered(ipc.Reply{Selected: []string{"a", "b"}, Text: "both\n"}),
+			answer:  answered(wire.Reply{Selected: []string{"a", "b"}, Text: "both\n"}),
 			wantOut: "a\nb\n\nboth\n",
-			wantQ: func(q ipc.Question) bool {
-				return reflect.DeepEqual(q.Prompts[0].Options, []ipc.Option{{Label: "a"}, {Label: "b", Default: true}})
+			wantQ: func(q wire.Question) bool {
+				return reflect.DeepEqual(q.Prompts[0].Options, []wire.Option{{Label: "a"}, {Label: "b", Default: true}})
 			}},
-		{name: "yes/no", args: []string{"--yesno", "--title", "T", "Go?"}, answer: answered(ipc.Reply{Text: "yes"}),
-			wantOut: "yes\n", wantQ: func(q ipc.Question) bool { return q.Prompts[0].Kind == ipc.KindYesNo && q.Title == "T" }},
-		{name: "message from stdin", args: []string{"-"}, stdin: "# From stdin", answer: answered(ipc.Reply{Text: "x"}),
-			wantOut: "x\n", wantQ: func(q ipc.Question) bool { return q.Prompts[0].Markdown == "# From stdin" }},
-		{name: "timeout flag", args: []string{"--timeout", "-1", "Q"}, answer: answered(ipc.Reply{}),
-			wantQ: func(q ipc.Question) bool { return q.TimeoutSeconds == -1 }},
-		{name: "dismissed", args: []string{"Q"}, answer: ipc.Answer{Status: ipc.StatusDismissed}, wantCode: ExitDismissed},
-		{name: "timed out", args: []string{"Q"}, answer: ipc.Answer{Status: ipc.StatusTimeout}, wantCode: ExitFailed},
+		{name: "yes/no", args: []string{"--yesno", "--title", "T", "Go?"}, answer: answered(wire.Reply{Text: "yes"}),
+			wantOut: "yes\n", wantQ: func(q wire.Question) bool { return q.Prompts[0].Kind == wire.KindYesNo && q.Title == "T" }},
+		{name: "message from stdin", args: []string{"-"}, stdin: "# From stdin", answer: answered(wire.Reply{Text: "x"}),
+			wantOut: "x\n", wantQ: func(q wire.Question) bool { return q.Prompts[0].Markdown == "# From stdin" }},
+		{name: "timeout flag", args: []string{"--timeout", "-1", "Q"}, answer: answered(wire.Reply{}),
+			wantQ: func(q wire.Question) bool { return q.TimeoutSeconds == -1 }},
+		{name: "dismissed", args: []string{"Q"}, answer: wire.Answer{Status: wire.StatusDismissed}, wantCode: ExitDismissed},
+		{name: "timed out", args: []string{"Q"}, answer: wire.Answer{Status: wire.StatusTimeout}, wantCode: ExitFailed},
 		{name: "no message", args: nil, wantCode: ExitFailed},
 		{name: "blank message", args: []string{"  "}, wantCode: ExitFailed},
 		{name: "unknown flag", args: []string{"--nope", "Q"}, wantCode: ExitFailed},
@@ -86,7 +87,7 @@ func TestRun(t *testing.T) {
 }
 
 func TestJSONOutput(t *testing.T) {
-	app := &fakeApp{answer: ipc.Answer{QuestionID: "id1", Status: ipc.StatusDismissed}}
+	app := &fakeApp{answer: wire.Answer{QuestionID: "id1", Status: wire.StatusDismissed}}
 	code, out, _ := runAsk(t, app, "", "--json", "Q")
 	if code != ExitDismissed || !strings.Contains(out, `"status": "dismissed"`) {
 		t.Errorf("exit %d, stdout %q", code, out)
@@ -112,13 +113,13 @@ type goneOnce struct {
 	ids            []string
 }
 
-func (g *goneOnce) Ask(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+func (g *goneOnce) Ask(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 	g.asks++
 	g.ids = append(g.ids, q.ID)
 	if g.asks == 1 {
-		return ipc.Answer{}, ipc.ErrAppGone
+		return wire.Answer{}, ipc.ErrAppGone
 	}
-	return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "after the crash"}}}, nil
+	return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "after the crash"}}}, nil
 }
 
 // The app crashes while the question is open: feedback ask starts it again

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/imagepipe"
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // pasteTimeout bounds reading the clipboard for an image.
@@ -133,10 +133,10 @@ func (a *attachments) remove(card fyne.CanvasObject) {
 }
 
 // images returns the attachments for the Answer.
-func (a *attachments) images() []ipc.Image {
-	var out []ipc.Image
+func (a *attachments) images() []wire.Image {
+	var out []wire.Image
 	for _, img := range a.set.Images() {
-		out = append(out, ipc.Image{MIME: img.MIME, Data: img.Data, Name: img.Name})
+		out = append(out, wire.Image{MIME: img.MIME, Data: img.Data, Name: img.Name})
 	}
 	return out
 }

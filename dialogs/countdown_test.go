@@ -7,10 +7,10 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
-func timed(seconds int, p ...ipc.Prompt) ipc.Question {
+func timed(seconds int, p ...wire.Prompt) wire.Question {
 	q := question(p...)
 	q.TimeoutSeconds = seconds
 	return q
@@ -25,7 +25,7 @@ func TestExtend(t *testing.T) {
 		{"alt+t", func(v *View) bool { return v.shortcut(alt("T")) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, r, c := newTestView(t, timed(60, ipc.Prompt{Markdown: "?"}), Options{Extend: 5 * time.Minute})
+			v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{Extend: 5 * time.Minute})
 			if v.extendBtn.Text != "+5 min" {
 				t.Errorf("button = %q", v.extendBtn.Text)
 			}
@@ -44,7 +44,7 @@ func TestExtend(t *testing.T) {
 				t.Fatal("timed out at the old deadline")
 			}
 			v.Tick(t0.Add(360 * time.Second))
-			if got := r.only(t); got.Status != ipc.StatusTimeout {
+			if got := r.only(t); got.Status != wire.StatusTimeout {
 				t.Errorf("status = %q", got.Status)
 			}
 		})
@@ -60,7 +60,7 @@ func TestPin(t *testing.T) {
 		{"alt+p", func(v *View) bool { return v.shortcut(alt("P")) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, r, c := newTestView(t, timed(60, ipc.Prompt{Markdown: "?"}), Options{})
+			v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{})
 			c.now = t0.Add(20 * time.Second)
 			if !tc.press(v) {
 				t.Fatal("not handled")
@@ -82,7 +82,7 @@ func TestPin(t *testing.T) {
 				t.Errorf("after unpinning: %q, want 0:40 left · closes soon", got)
 			}
 			v.Tick(c.now.Add(40 * time.Second))
-			if got := r.only(t); got.Status != ipc.StatusTimeout {
+			if got := r.only(t); got.Status != wire.StatusTimeout {
 				t.Errorf("status = %q", got.Status)
 			}
 		})
@@ -92,7 +92,7 @@ func TestPin(t *testing.T) {
 // Typing holds the countdown for good: extending or pinning it then means
 // nothing, and the buttons say so by being disabled.
 func TestTypingDisablesExtendAndPin(t *testing.T) {
-	v, _, _ := newTestView(t, timed(60, ipc.Prompt{Markdown: "?"}), Options{})
+	v, _, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{})
 	test.Type(v.prompts[0].entry, "x")
 	if !v.extendBtn.Disabled() || !v.pinBtn.Disabled() {
 		t.Error("+ time or the pin is enabled while the countdown is held")
@@ -106,7 +106,7 @@ func TestTypingDisablesExtendAndPin(t *testing.T) {
 }
 
 func TestNoCountdownNoButtons(t *testing.T) {
-	v, _, _ := newTestView(t, timed(-1, ipc.Prompt{Markdown: "?"}), Options{})
+	v, _, _ := newTestView(t, timed(-1, wire.Prompt{Markdown: "?"}), Options{})
 	if v.extendBtn != nil || v.pinBtn != nil {
 		t.Error("+ time and pin shown without a countdown")
 	}
@@ -116,7 +116,7 @@ func TestNoCountdownNoButtons(t *testing.T) {
 }
 
 func TestButtonTipsShowInTheHintLine(t *testing.T) {
-	v, _, _ := newTestView(t, timed(60, ipc.Prompt{Markdown: "?"}), Options{Extend: 90 * time.Second})
+	v, _, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{Extend: 90 * time.Second})
 	hint := func() string { return v.hint.String() }
 	before := hint()
 	v.extendBtn.MouseIn(nil)
@@ -139,22 +139,22 @@ func TestButtonTipsShowInTheHintLine(t *testing.T) {
 // user's in it is submitted, marked Auto; an empty one, or the agent's own
 // recommended options, never is.
 func TestSubmitDraftOnTimeout(t *testing.T) {
-	prompt := ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A", Default: true}, {Label: "B"}}}
+	prompt := wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}, {Label: "B"}}}
 	for _, tc := range []struct {
 		name    string
 		setting bool
 		draft   *Draft
-		want    ipc.Answer
+		want    wire.Answer
 	}{
-		{"text", true, &Draft{Replies: []ipc.Reply{{Selected: []string{"A"}, Text: "half done"}}},
-			ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Auto: true, ElapsedMS: 60000,
-				Replies: []ipc.Reply{{Selected: []string{"A"}, Text: "half done"}}}},
-		{"options only", true, &Draft{Replies: []ipc.Reply{{Selected: []string{"B"}}}},
-			ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Auto: true, ElapsedMS: 60000,
-				Replies: []ipc.Reply{{Selected: []string{"B"}}}}},
-		{"empty draft", true, nil, ipc.Answer{QuestionID: "q1", Status: ipc.StatusTimeout, ElapsedMS: 60000}},
-		{"blank text", true, &Draft{Replies: []ipc.Reply{{Selected: []string{"A"}, Text: "  \n"}}},
-			ipc.Answer{QuestionID: "q1", Status: ipc.StatusTimeout, ElapsedMS: 60000}},
+		{"text", true, &Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}},
+			wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Auto: true, ElapsedMS: 60000,
+				Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}},
+		{"options only", true, &Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}},
+			wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Auto: true, ElapsedMS: 60000,
+				Replies: []wire.Reply{{Selected: []string{"B"}}}}},
+		{"empty draft", true, nil, wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 60000}},
+		{"blank text", true, &Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "  \n"}}},
+			wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 60000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, r, _ := newTestView(t, timed(60, prompt), Options{SubmitDraftOnTimeout: tc.setting})
@@ -168,8 +168,8 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 		})
 	}
 	t.Run("images", func(t *testing.T) {
-		v, r, _ := newTestView(t, timed(60, ipc.Prompt{Markdown: "?"}), Options{SubmitDraftOnTimeout: true})
-		v.RestoreDraft(Draft{Images: []ipc.Image{{MIME: "image/png", Name: "a.png", Data: pngOf(t, 8, 8)}}})
+		v, r, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{SubmitDraftOnTimeout: true})
+		v.RestoreDraft(Draft{Images: []wire.Image{{MIME: "image/png", Name: "a.png", Data: pngOf(t, 8, 8)}}})
 		v.Tick(t0.Add(time.Minute))
 		if got := r.only(t); !got.Auto || len(got.Images) != 1 {
 			t.Errorf("answer = %+v", got)
@@ -183,15 +183,15 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 // to send the draft at zero (TestSubmitDraftOnTimeout); a draft with
 // nothing of the user's changes nothing.
 func TestRestoredDraftKeepsTheCountdownHeld(t *testing.T) {
-	prompt := ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A", Default: true}, {Label: "B"}}}
+	prompt := wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}, {Label: "B"}}}
 	for _, tc := range []struct {
 		name string
 		d    Draft
 		held bool
 	}{
-		{"text", Draft{Replies: []ipc.Reply{{Selected: []string{"A"}, Text: "half done"}}}, true},
-		{"an option changed", Draft{Replies: []ipc.Reply{{Selected: []string{"B"}}}}, true},
-		{"nothing of the user's", Draft{Replies: []ipc.Reply{{Selected: []string{"A"}, Text: " "}}}, false},
+		{"text", Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}, true},
+		{"an option changed", Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}}, true},
+		{"nothing of the user's", Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: " "}}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, r, _ := newTestView(t, timed(60, prompt), Options{})
@@ -206,7 +206,7 @@ func TestRestoredDraftKeepsTheCountdownHeld(t *testing.T) {
 				}
 				return
 			}
-			if a := r.only(t); a.Status != ipc.StatusTimeout {
+			if a := r.only(t); a.Status != wire.StatusTimeout {
 				t.Errorf("answer = %+v, want a timeout", a)
 			}
 		})

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // "Discard your reply?": Keep editing is primary and focused; Enter and
@@ -15,7 +15,7 @@ import (
 func TestDiscardDialogKeepsByDefault(t *testing.T) {
 	a := test.NewTempApp(t)
 	r := &recorder{}
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
 	w.Show()
 	defer w.Close()
 	test.Type(w.View().prompts[0].entry, "draft")
@@ -43,7 +43,7 @@ func TestDiscardDialogKeepsByDefault(t *testing.T) {
 			test.Tap(b)
 		}
 	}
-	if a := r.only(t); a.Status != ipc.StatusDismissed {
+	if a := r.only(t); a.Status != wire.StatusDismissed {
 		t.Errorf("Discard: status %s, want dismissed", a.Status)
 	}
 }

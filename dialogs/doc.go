@@ -1,6 +1,6 @@
-// Package dialogs is the question window: it takes a wire ipc.Question,
+// Package dialogs is the question window: it takes a wire wire.Question,
 // shows it (Markdown rendered by our own goldmark → Fyne converter, options,
-// a reply box and a countdown) and reports exactly one ipc.Answer through a
+// a reply box and a countdown) and reports exactly one wire.Answer through a
 // callback. Its only I/O is reading the question's local images, off the
 // Fyne goroutine, so every behaviour can be driven by fyne.io/fyne/v2/test.
 //
@@ -30,7 +30,7 @@
 // what it does, and its key, in the hint line. At zero the Answer has
 // ipc.StatusTimeout and no reply; with Options.SubmitDraftOnTimeout a
 // draft holding something of the user's (text, an image, options other than
-// the recommended ones) is submitted instead, with ipc.Answer.Auto set. An
+// the recommended ones) is submitted instead, with wire.Answer.Auto set. An
 // empty draft never is: the agent gets no fabricated answer. (As edits hold
 // the countdown, that draft is one restored from before a restart, and only
 // with the setting on does a restored draft let the countdown run.)

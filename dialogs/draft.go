@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"feedback/imagepipe"
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Drafts: every edit (typing, an option, an image added or removed) marks
@@ -96,7 +96,7 @@ func (v *View) FlushDraft() {
 
 // Draft is the user's unfinished answer as it stands.
 func (v *View) Draft() Draft {
-	d := Draft{Replies: make([]ipc.Reply, len(v.prompts))}
+	d := Draft{Replies: make([]wire.Reply, len(v.prompts))}
 	for i, p := range v.prompts {
 		d.Replies[i] = p.draftReply()
 	}
@@ -141,7 +141,7 @@ func (v *View) RestoreDraft(d Draft) {
 
 // draftReply is the prompt's state for a draft: reply() plus a choice's
 // free-text field even while its option is unselected.
-func (pv *promptView) draftReply() ipc.Reply {
+func (pv *promptView) draftReply() wire.Reply {
 	r := pv.reply()
 	if pv.entry != nil {
 		r.Text = pv.entry.Text
@@ -150,7 +150,7 @@ func (pv *promptView) draftReply() ipc.Reply {
 }
 
 // restore sets the prompt's controls from a draft's reply.
-func (pv *promptView) restore(r ipc.Reply) {
+func (pv *promptView) restore(r wire.Reply) {
 	if len(pv.options) > 0 {
 		// Unselect first, so that a single choice ends with the draft's option.
 		for j, o := range pv.options {
@@ -165,7 +165,7 @@ func (pv *promptView) restore(r ipc.Reply) {
 		}
 		pv.syncFreeText()
 	}
-	if pv.entry != nil && pv.p.EffectiveKind() != ipc.KindYesNo {
+	if pv.entry != nil && pv.p.EffectiveKind() != wire.KindYesNo {
 		pv.entry.SetText(r.Text)
 		// The cursor goes to the end, so that typing carries on the draft.
 		pv.entry.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
@@ -184,7 +184,7 @@ func (pv *promptView) selectionChanged() bool {
 
 // restore shows an image of a restored draft. It was processed when it was
 // first attached, so it is only measured, not processed again.
-func (a *attachments) restore(img ipc.Image) {
+func (a *attachments) restore(img wire.Image) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
 	if err != nil {
 		a.showProblem(fmt.Sprintf("%s from your draft could not be restored: %v", displayName(img.Name), err))

@@ -8,7 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // drafts collects the drafts a view reports and drives its debounce timer
@@ -37,7 +37,7 @@ func (d *drafts) fire() {
 	}
 }
 
-func newDraftView(t *testing.T, q ipc.Question, opts Options) (*View, *recorder, *drafts) {
+func newDraftView(t *testing.T, q wire.Question, opts Options) (*View, *recorder, *drafts) {
 	t.Helper()
 	d := &drafts{}
 	opts.OnDraft = d.report
@@ -48,7 +48,7 @@ func newDraftView(t *testing.T, q ipc.Question, opts Options) (*View, *recorder,
 }
 
 func TestDraftIsReportedWhenTheUserPauses(t *testing.T) {
-	v, _, d := newDraftView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}, {Label: "B"}}}), Options{})
+	v, _, d := newDraftView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}, {Label: "B"}}}), Options{})
 	e := v.prompts[0].entry
 	test.Type(e, "hal")
 	v.ToggleOption(2)
@@ -60,7 +60,7 @@ func TestDraftIsReportedWhenTheUserPauses(t *testing.T) {
 		t.Errorf("delay = %v, want %v", d.delays[0], DefaultDraftDelay)
 	}
 	d.fire()
-	want := []Draft{{Replies: []ipc.Reply{{Selected: []string{"B"}, Text: "half"}}}}
+	want := []Draft{{Replies: []wire.Reply{{Selected: []string{"B"}, Text: "half"}}}}
 	if !reflect.DeepEqual(d.got, want) {
 		t.Errorf("drafts = %+v, want one: %+v", d.got, want)
 	}
@@ -71,7 +71,7 @@ func TestDraftIsReportedWhenTheUserPauses(t *testing.T) {
 }
 
 func TestDraftImagesAreReported(t *testing.T) {
-	v, _, d := newDraftView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, _, d := newDraftView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	v.AttachImage("a.png", pngOf(t, 10, 10))
 	d.fire()
 	if len(d.got) != 1 || len(d.got[0].Images) != 1 || d.got[0].Images[0].Name != "a.png" {
@@ -90,7 +90,7 @@ func TestDraftOnClose(t *testing.T) {
 	t.Run("withdrawn", func(t *testing.T) {
 		a := test.NewTempApp(t)
 		d := &drafts{}
-		w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, OnDraft: d.report}, func(ipc.Answer) {})
+		w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, OnDraft: d.report}, func(wire.Answer) {})
 		w.View().after = d.after
 		w.Show()
 		test.Type(w.View().prompts[0].entry, "unsent")
@@ -104,7 +104,7 @@ func TestDraftOnClose(t *testing.T) {
 		}
 	})
 	t.Run("answered", func(t *testing.T) {
-		v, r, d := newDraftView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+		v, r, d := newDraftView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 		test.Type(v.prompts[0].entry, "done")
 		v.Submit()
 		d.fire()
@@ -119,31 +119,31 @@ func TestDraftOnClose(t *testing.T) {
 // A choice's free-text field is in the draft even while its option is
 // unselected, so switching options back and forth loses nothing.
 func TestDraftKeepsHiddenFreeText(t *testing.T) {
-	v, _, d := newDraftView(t, question(ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: "?",
-		Options: []ipc.Option{{Label: "A"}, {Label: "Other", FreeText: true}}}), Options{})
+	v, _, d := newDraftView(t, question(wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: "?",
+		Options: []wire.Option{{Label: "A"}, {Label: "Other", FreeText: true}}}), Options{})
 	v.ToggleOption(2)
 	test.Type(v.prompts[0].entry, "mine")
 	v.ToggleOption(1)
 	d.fire()
-	want := ipc.Reply{Selected: []string{"A"}, Text: "mine"}
+	want := wire.Reply{Selected: []string{"A"}, Text: "mine"}
 	if got := d.got[len(d.got)-1].Replies[0]; !reflect.DeepEqual(got, want) {
 		t.Errorf("draft = %+v, want %+v", got, want)
 	}
 }
 
 func TestRestoreDraft(t *testing.T) {
-	q := ipc.Question{ID: "r", TimeoutSeconds: 60, Prompts: []ipc.Prompt{
-		{Markdown: "Which?", Options: []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Tests"}, {Label: "Docs"}}},
-		{Kind: ipc.KindChoice, Single: true, Markdown: "Layout?",
-			Options: []ipc.Option{{Label: "By type", Default: true}, {Label: "Other", FreeText: true}}},
+	q := wire.Question{ID: "r", TimeoutSeconds: 60, Prompts: []wire.Prompt{
+		{Markdown: "Which?", Options: []wire.Option{{Label: "Refactor", Default: true}, {Label: "Tests"}, {Label: "Docs"}}},
+		{Kind: wire.KindChoice, Single: true, Markdown: "Layout?",
+			Options: []wire.Option{{Label: "By type", Default: true}, {Label: "Other", FreeText: true}}},
 	}}
 	img := pngOf(t, 64, 32)
 	draft := Draft{
-		Replies: []ipc.Reply{
+		Replies: []wire.Reply{
 			{Selected: []string{"Tests", "Docs"}, Text: "keep the API"},
 			{Selected: []string{"Other"}, Text: "by project"},
 		},
-		Images: []ipc.Image{{MIME: "image/png", Name: "shot.png", Data: img}},
+		Images: []wire.Image{{MIME: "image/png", Name: "shot.png", Data: img}},
 	}
 	v, r, d := newDraftView(t, q, Options{})
 	v.RestoreDraft(draft)
@@ -178,7 +178,7 @@ func TestRestoreDraft(t *testing.T) {
 	test.Type(v.prompts[0].entry, ", please") // typing carries on at the end
 	v.Submit()
 	a := r.only(t)
-	wantReplies := []ipc.Reply{{Selected: []string{"Tests", "Docs"}, Text: "keep the API, please"}, {Selected: []string{"Other"}, Text: "by project"}}
+	wantReplies := []wire.Reply{{Selected: []string{"Tests", "Docs"}, Text: "keep the API, please"}, {Selected: []string{"Other"}, Text: "by project"}}
 	if !reflect.DeepEqual(a.Replies, wantReplies) {
 		t.Errorf("replies = %+v, want %+v", a.Replies, wantReplies)
 	}
@@ -188,10 +188,10 @@ func TestRestoreDraft(t *testing.T) {
 }
 
 func TestRestoreDraftToleratesAChangedQuestion(t *testing.T) {
-	v, _, _ := newDraftView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}}), Options{})
+	v, _, _ := newDraftView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}}), Options{})
 	v.RestoreDraft(Draft{
-		Replies: []ipc.Reply{{Selected: []string{"gone"}, Text: "t"}, {Text: "no such prompt"}},
-		Images:  []ipc.Image{{MIME: "image/png", Name: "bad.png", Data: []byte("not an image")}},
+		Replies: []wire.Reply{{Selected: []string{"gone"}, Text: "t"}, {Text: "no such prompt"}},
+		Images:  []wire.Image{{MIME: "image/png", Name: "bad.png", Data: []byte("not an image")}},
 	})
 	if v.prompts[0].entry.Text != "t" || v.options[0].selected() {
 		t.Errorf("text %q, A selected %v", v.prompts[0].entry.Text, v.options[0].selected())
@@ -204,11 +204,11 @@ func TestRestoreDraftToleratesAChangedQuestion(t *testing.T) {
 func TestRestoredMultiLineDraftContinuesAtTheEnd(t *testing.T) {
 	a := test.NewTempApp(t)
 	r := &recorder{}
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
 	w.Show()
 	defer w.Close()
 	long := "first line\n" + strings.Repeat("a rather long second line that wraps ", 6)
-	w.View().RestoreDraft(Draft{Replies: []ipc.Reply{{Text: long}}})
+	w.View().RestoreDraft(Draft{Replies: []wire.Reply{{Text: long}}})
 	test.Type(w.View().prompts[0].entry, "END")
 	w.View().Submit()
 	if got := r.only(t).Replies[0].Text; got != long+"END" {
@@ -220,7 +220,7 @@ func TestRestoredMultiLineDraftContinuesAtTheEnd(t *testing.T) {
 // each edit restarts the quiet-time timer, but never past MaxDraftInterval
 // after the first unreported edit, so a crash loses at most that much.
 func TestDraftIsReportedDuringContinuousTyping(t *testing.T) {
-	v, _, d := newDraftView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, _, d := newDraftView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	c := &clock{now: t0}
 	v.now = c.Now
 	e := v.prompts[0].entry

@@ -6,32 +6,32 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // The first control that takes text has the keyboard when the window
 // opens, in every dialect; without one, the first checkbox.
 func TestFirstControlIsFocused(t *testing.T) {
-	opts := []ipc.Option{{Label: "a"}, {Label: "b"}}
+	opts := []wire.Option{{Label: "a"}, {Label: "b"}}
 	for _, tc := range []struct {
 		name string
-		q    ipc.Question
+		q    wire.Question
 		want func(v *View) fyne.Focusable
 	}{
 		{"four questions", question(
-			ipc.Prompt{Kind: ipc.KindChoice, Markdown: "1", Options: opts},
-			ipc.Prompt{Markdown: "2", Options: opts},
-			ipc.Prompt{Markdown: "3"},
-			ipc.Prompt{Kind: ipc.KindYesNo, Markdown: "4"}),
+			wire.Prompt{Kind: wire.KindChoice, Markdown: "1", Options: opts},
+			wire.Prompt{Markdown: "2", Options: opts},
+			wire.Prompt{Markdown: "3"},
+			wire.Prompt{Kind: wire.KindYesNo, Markdown: "4"}),
 			func(v *View) fyne.Focusable { return v.prompts[1].entry }},
-		{"choice only", question(ipc.Prompt{Kind: ipc.KindChoice, Markdown: "?", Options: opts}),
+		{"choice only", question(wire.Prompt{Kind: wire.KindChoice, Markdown: "?", Options: opts}),
 			func(v *View) fyne.Focusable { return v.options[0].(checkOption).c }},
-		{"text", question(ipc.Prompt{Markdown: "?"}),
+		{"text", question(wire.Prompt{Markdown: "?"}),
 			func(v *View) fyne.Focusable { return v.prompts[0].entry }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
-			w := NewWindow(a, tc.q, Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+			w := NewWindow(a, tc.q, Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 			w.Show()
 			defer w.Close()
 			if got, want := w.Fyne().Canvas().Focused(), tc.want(w.View()); got != want || want == nil {
@@ -44,12 +44,12 @@ func TestFirstControlIsFocused(t *testing.T) {
 // Tab leaves the reply box (it types no tab), and Tab reaches every
 // option; Up and Down move along the checkboxes.
 func TestKeyboardReachesEveryOption(t *testing.T) {
-	var many []ipc.Option
+	var many []wire.Option
 	for i := range 12 {
-		many = append(many, ipc.Option{Label: string(rune('a' + i))})
+		many = append(many, wire.Option{Label: string(rune('a' + i))})
 	}
 	a := test.NewTempApp(t)
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?", Options: many}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?", Options: many}), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 	w.Show()
 	defer w.Close()
 	v := w.View()

@@ -9,11 +9,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // guardedView is a view with the input guard on, as in a Window.
-func guardedView(t *testing.T, q ipc.Question) (*View, *recorder, *clock) {
+func guardedView(t *testing.T, q wire.Question) (*View, *recorder, *clock) {
 	t.Helper()
 	v, r, c := newTestView(t, q, Options{})
 	v.enableGuard()
@@ -41,7 +41,7 @@ func release(v *View, s *desktop.CustomShortcut) {
 }
 
 func TestGuardIgnoresSubmitRightAfterFocus(t *testing.T) {
-	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	v, r, c := guardedView(t, question(wire.Prompt{Markdown: "?"}))
 	e := v.prompts[0].entry
 	e.TypedRune('x') // typed text is kept during the guard
 	press(v, ctrlEnter)
@@ -54,7 +54,7 @@ func TestGuardIgnoresSubmitRightAfterFocus(t *testing.T) {
 	}
 	c.now = c.now.Add(DefaultInputGuard)
 	press(v, ctrlEnter)
-	if a := r.only(t); a.Status != ipc.StatusAnswered || a.Replies[0].Text != "x" {
+	if a := r.only(t); a.Status != wire.StatusAnswered || a.Replies[0].Text != "x" {
 		t.Errorf("answer = %+v", a)
 	}
 }
@@ -64,7 +64,7 @@ func TestGuardIgnoresSubmitRightAfterFocus(t *testing.T) {
 // arrives with no Ctrl press seen in the window, and the repeated Return
 // went down during the guard.
 func TestGuardRefusesKeysHeldFromBefore(t *testing.T) {
-	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	v, r, c := guardedView(t, question(wire.Prompt{Markdown: "?"}))
 	repeat := func() {
 		v.keyDown(fyne.KeyReturn) // GLFW reports the first repeat as a press
 		v.shortcut(ctrlEnter)
@@ -88,7 +88,7 @@ func TestGuardRefusesKeysHeldFromBefore(t *testing.T) {
 // A Return pressed by the user while Ctrl was held from before the window
 // took the focus is no Ctrl+Return of this window.
 func TestGuardNeedsTheModifierPressedHere(t *testing.T) {
-	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	v, r, c := guardedView(t, question(wire.Prompt{Markdown: "?"}))
 	c.now = c.now.Add(time.Second)
 	v.keyDown(fyne.KeyReturn)
 	v.shortcut(ctrlEnter)
@@ -103,7 +103,7 @@ func TestGuardNeedsTheModifierPressedHere(t *testing.T) {
 }
 
 func TestGuardCoversYesNoOptionsAndEscape(t *testing.T) {
-	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}))
+	v, r, c := guardedView(t, question(wire.Prompt{Markdown: "Deploy?", Kind: wire.KindYesNo}))
 	press(v, altY)
 	v.keyDown(fyne.KeyEscape)
 	v.escape()
@@ -122,7 +122,7 @@ func TestGuardCoversYesNoOptionsAndEscape(t *testing.T) {
 // Options changed by Alt+digit are guarded too, and a digit beyond the
 // options is still left to the focused widget.
 func TestGuardOnOptions(t *testing.T) {
-	v, _, c := guardedView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}}))
+	v, _, c := guardedView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}}))
 	if !v.shortcut(alt("1")) || v.options[0].selected() {
 		t.Fatal("Alt+1 within the guard: want consumed and ignored")
 	}
@@ -140,12 +140,12 @@ func TestGuardOnOptions(t *testing.T) {
 // A view without a window (the tests of the rest of the package) is not
 // guarded, and the cue goes away on its own.
 func TestGuardOffWithoutWindowAndCueExpires(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	v.shortcut(ctrlEnter)
 	if len(r.answers) != 1 {
 		t.Fatal("an unguarded view did not submit")
 	}
-	g, _, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	g, _, c := guardedView(t, question(wire.Prompt{Markdown: "?"}))
 	press(g, ctrlEnter)
 	c.now = c.now.Add(guardCueFor)
 	g.Tick(c.now)
@@ -160,7 +160,7 @@ func TestWindowArmsTheGuard(t *testing.T) {
 	c := &clock{now: t0}
 	r := &recorder{}
 	a := test.NewTempApp(t)
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: c.Now}, r.done)
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, r.done)
 	w.Show()
 	defer w.Close()
 	e := w.View().prompts[0].entry
@@ -186,7 +186,7 @@ func TestWindowArmsTheGuard(t *testing.T) {
 // Markdown, a radio button), the guard cannot see the keys go down: only
 // its time rule applies.
 func TestGuardWithAWidgetThatReportsNoKeys(t *testing.T) {
-	v, r, c := guardedView(t, question(ipc.Prompt{Markdown: "?"}))
+	v, r, c := guardedView(t, question(wire.Prompt{Markdown: "?"}))
 	link := widget.NewHyperlink("a link", nil)
 	v.focused = func() fyne.Focusable { return link }
 	v.shortcut(ctrlEnter)

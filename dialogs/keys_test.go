@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 func TestModsPerSystem(t *testing.T) {
@@ -44,7 +44,7 @@ func TestMacOSKeysAndHint(t *testing.T) {
 	defer func(m keyMods) { mods = m }(mods)
 	mods = modsFor("darwin")
 
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}, {Label: "B"}}}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}, {Label: "B"}}}), Options{})
 	for _, want := range []string{"Cmd+Enter submit", "Option+1–2 options"} {
 		if !strings.Contains(v.hintText, want) {
 			t.Errorf("hint %q lacks %q", v.hintText, want)
@@ -70,7 +70,7 @@ func TestPCKeys(t *testing.T) {
 	defer func(m keyMods) { mods = m }(mods)
 	mods = modsFor("windows")
 
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	if !strings.HasPrefix(v.hintText, "Ctrl+Enter submit") {
 		t.Errorf("hint %q, want it to start with Ctrl+Enter submit", v.hintText)
 	}

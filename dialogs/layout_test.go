@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // maxMinWidth is the widest minimum any question's content may have, so
@@ -25,15 +25,15 @@ func TestLongLabelsWrap(t *testing.T) {
 	long := strings.Repeat("choose this rather long option ", 7)[:200]
 	for _, tc := range []struct {
 		name string
-		q    ipc.Question
+		q    wire.Question
 	}{
-		{"checkbox", question(ipc.Prompt{Markdown: "Which?", Options: []ipc.Option{{Label: long}, {Label: "b", Description: long}}})},
-		{"radio", question(ipc.Prompt{Markdown: "Which?", Single: true, Options: []ipc.Option{{Label: long, Description: long}, {Label: "b"}}})},
-		{"header", ipc.Question{ID: "q", Title: long, Prompts: []ipc.Prompt{
-			{Header: long, Markdown: "one", Options: []ipc.Option{{Label: long}}},
+		{"checkbox", question(wire.Prompt{Markdown: "Which?", Options: []wire.Option{{Label: long}, {Label: "b", Description: long}}})},
+		{"radio", question(wire.Prompt{Markdown: "Which?", Single: true, Options: []wire.Option{{Label: long, Description: long}, {Label: "b"}}})},
+		{"header", wire.Question{ID: "q", Title: long, Prompts: []wire.Prompt{
+			{Header: long, Markdown: "one", Options: []wire.Option{{Label: long}}},
 			{Header: "2", Markdown: "two"}}}},
-		{"context", ipc.Question{ID: "q", Context: []ipc.Field{{Label: "Objective", Value: long}, {Label: strings.Repeat("x", 40), Value: "y"}},
-			Prompts: []ipc.Prompt{{Markdown: "ok?"}}}},
+		{"context", wire.Question{ID: "q", Context: []wire.Field{{Label: "Objective", Value: long}, {Label: strings.Repeat("x", 40), Value: "y"}},
+			Prompts: []wire.Prompt{{Markdown: "ok?"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, _, _ := newTestView(t, tc.q, Options{})
@@ -55,8 +55,8 @@ func TestLongLabelsWrap(t *testing.T) {
 // Tapping an option's label toggles it, as tapping its box does.
 func TestTappingTheLabelToggles(t *testing.T) {
 	v, _, _ := newTestView(t, question(
-		ipc.Prompt{Markdown: "a", Options: []ipc.Option{{Label: "x"}}},
-		ipc.Prompt{Markdown: "b", Single: true, Options: []ipc.Option{{Label: "p"}, {Label: "q", Default: true}}}), Options{})
+		wire.Prompt{Markdown: "a", Options: []wire.Option{{Label: "x"}}},
+		wire.Prompt{Markdown: "b", Single: true, Options: []wire.Option{{Label: "p"}, {Label: "q", Default: true}}}), Options{})
 	labels := findAll[*tapLabel](v.Content())
 	if len(labels) != 3 {
 		t.Fatalf("%d option labels, want 3", len(labels))
@@ -79,7 +79,7 @@ func TestTappingTheLabelToggles(t *testing.T) {
 // Small questions open small; long ones take the whole work area and scroll.
 func TestWindowFitsItsContent(t *testing.T) {
 	limit := fyne.NewSize(1280-2*ScreenMargin, 1024-2*ScreenMargin)
-	confirm, _, _ := newTestView(t, question(ipc.Prompt{Kind: ipc.KindYesNo, Markdown: "Deploy to staging?"}), Options{})
+	confirm, _, _ := newTestView(t, question(wire.Prompt{Kind: wire.KindYesNo, Markdown: "Deploy to staging?"}), Options{})
 	got := confirm.fitSize(limit)
 	if got.Height > 320 || got.Width > WindowSize.Width {
 		t.Errorf("one-line yes/no opens at %v, want at most %vx320", got, WindowSize.Width)
@@ -93,7 +93,7 @@ func TestWindowFitsItsContent(t *testing.T) {
 		md.WriteString(strings.Repeat("x", i%40))
 		md.WriteString("\n\n")
 	}
-	long, _, _ := newTestView(t, question(ipc.Prompt{Markdown: md.String(), Options: []ipc.Option{{Label: "a"}}}), Options{})
+	long, _, _ := newTestView(t, question(wire.Prompt{Markdown: md.String(), Options: []wire.Option{{Label: "a"}}}), Options{})
 	got = long.fitSize(limit)
 	if got.Height != limit.Height {
 		t.Errorf("300-line question opens at %v, want the work area's height %v", got, limit.Height)
@@ -135,14 +135,14 @@ func TestLongMessageKeepsOptionsInView(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		p    ipc.Prompt
+		p    wire.Prompt
 	}{
-		{"text", ipc.Prompt{Markdown: md.String(), Options: []ipc.Option{{Label: "Ship it", Default: true}, {Label: "Wait"}}}},
-		{"choice", ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: md.String(), Options: []ipc.Option{{Label: "Ship it"}, {Label: "Other", FreeText: true}}}},
+		{"text", wire.Prompt{Markdown: md.String(), Options: []wire.Option{{Label: "Ship it", Default: true}, {Label: "Wait"}}}},
+		{"choice", wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: md.String(), Options: []wire.Option{{Label: "Ship it"}, {Label: "Other", FreeText: true}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
-			w := NewWindow(a, question(tc.p), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+			w := NewWindow(a, question(tc.p), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 			w.Fyne().Resize(fyne.NewSize(560, 420))
 			w.Show()
 			defer w.Close()
@@ -164,9 +164,9 @@ func TestLongMessageKeepsOptionsInView(t *testing.T) {
 // with default false; Dismiss is worded and drawn unlike No.
 func TestRecommendedAnswerIsPrimary(t *testing.T) {
 	for _, tc := range []struct{ rec, primary string }{{"No", "No"}, {"Yes", "Yes"}, {"", ""}} {
-		q := question(ipc.Prompt{Kind: ipc.KindYesNo, Markdown: "Deploy?"})
+		q := question(wire.Prompt{Kind: wire.KindYesNo, Markdown: "Deploy?"})
 		if tc.rec != "" {
-			q.Context = []ipc.Field{{Label: "Recommended", Value: tc.rec}}
+			q.Context = []wire.Field{{Label: "Recommended", Value: tc.rec}}
 		}
 		v, _, _ := newTestView(t, q, Options{})
 		var primary []string
@@ -194,7 +194,7 @@ func TestRecommendedAnswerIsPrimary(t *testing.T) {
 // Under a minute left the countdown turns to the warning colour and says
 // so; an extension takes it back.
 func TestCountdownWarnsInTheLastMinute(t *testing.T) {
-	v, _, c := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{DefaultTimeout: 2 * time.Minute, Extend: time.Minute})
+	v, _, c := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{DefaultTimeout: 2 * time.Minute, Extend: time.Minute})
 	if v.countdown.Importance == widget.WarningImportance {
 		t.Fatal("warning with two minutes left")
 	}
@@ -211,7 +211,7 @@ func TestCountdownWarnsInTheLastMinute(t *testing.T) {
 
 // The context bar says who asks: the MCP client's name.
 func TestContextNamesTheClient(t *testing.T) {
-	q := question(ipc.Prompt{Markdown: "?"})
+	q := question(wire.Prompt{Markdown: "?"})
 	q.Client = "claude-code"
 	v, _, _ := newTestView(t, q, Options{})
 	var text string
@@ -228,10 +228,10 @@ func TestContextNamesTheClient(t *testing.T) {
 func TestRadioOptionsLook(t *testing.T) {
 	a := test.NewTempApp(t)
 	q := question(
-		ipc.Prompt{Kind: ipc.KindChoice, Single: true, Header: "DB", Markdown: "Which database?",
-			Options: []ipc.Option{{Label: "Postgres", Description: "A server"}, {Label: "Other", FreeText: true, Default: true}}},
-		ipc.Prompt{Kind: ipc.KindChoice, Header: "Features", Markdown: "Which first?", Options: []ipc.Option{{Label: "Auth", Description: "Login"}}})
-	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+		wire.Prompt{Kind: wire.KindChoice, Single: true, Header: "DB", Markdown: "Which database?",
+			Options: []wire.Option{{Label: "Postgres", Description: "A server"}, {Label: "Other", FreeText: true, Default: true}}},
+		wire.Prompt{Kind: wire.KindChoice, Header: "Features", Markdown: "Which first?", Options: []wire.Option{{Label: "Auth", Description: "Login"}}})
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 	w.Fyne().Resize(fyne.NewSize(420, 460))
 	w.Show()
 	defer w.Close()

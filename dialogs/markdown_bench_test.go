@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // The inputs of the layout benchmarks; e2e/bench asks the running app the
@@ -41,7 +41,7 @@ func benchMixed(n int) string {
 // 560 px wide window of the test driver (fyne's text measurement, no GL).
 func BenchmarkMarkdownLayout(b *testing.B) {
 	var big strings.Builder
-	for big.Len() < ipc.MaxMarkdownBytes-1000 {
+	for big.Len() < wire.MaxMarkdownBytes-1000 {
 		big.WriteString(prose(350) + "\n\n")
 	}
 	for _, in := range []struct{ name, src string }{
@@ -67,7 +67,7 @@ func BenchmarkMarkdownLayout(b *testing.B) {
 // a 10,000-character token.
 func BenchmarkReplyKeyAfterToken(b *testing.B) {
 	test.NewTempApp(b)
-	v := NewView(question(ipc.Prompt{Markdown: "Paste it"}), Options{}, func(ipc.Answer) {})
+	v := NewView(question(wire.Prompt{Markdown: "Paste it"}), Options{}, func(wire.Answer) {})
 	w := test.NewTempWindow(b, v.Content())
 	w.Resize(fyne.NewSize(560, 500))
 	e := v.prompts[0].entry

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // A prompt's Prefill is the reply box's text when the window opens: sent
@@ -16,7 +16,7 @@ import (
 // does not ask, a timeout does not send it as a draft); typed on, the
 // user's text is the answer.
 func TestPrefilledReply(t *testing.T) {
-	prompt := ipc.Prompt{Markdown: "Name?", Prefill: "feedback\nsecond line", Placeholder: "e.g. fbk"}
+	prompt := wire.Prompt{Markdown: "Name?", Prefill: "feedback\nsecond line", Placeholder: "e.g. fbk"}
 	t.Run("submitted unchanged", func(t *testing.T) {
 		v, r, _ := newTestView(t, question(prompt), Options{})
 		if got := v.prompts[0].entry.Text; got != prompt.Prefill {
@@ -26,7 +26,7 @@ func TestPrefilledReply(t *testing.T) {
 			t.Error("the prefill counts as the user's draft")
 		}
 		v.prompts[0].entry.TypedShortcut(ctrlEnter)
-		want := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: prompt.Prefill}}}
+		want := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: prompt.Prefill}}}
 		if got := r.only(t); !reflect.DeepEqual(got, want) {
 			t.Errorf("answer = %+v, want %+v", got, want)
 		}
@@ -50,7 +50,7 @@ func TestPrefilledReply(t *testing.T) {
 		q.TimeoutSeconds = 10
 		v, r, _ := newTestView(t, q, Options{SubmitDraftOnTimeout: true})
 		v.Tick(t0.Add(10 * time.Second))
-		if got := r.only(t); got.Status != ipc.StatusTimeout || got.Auto {
+		if got := r.only(t); got.Status != wire.StatusTimeout || got.Auto {
 			t.Errorf("answer = %+v, want a timeout: the prefill is not the user's draft", got)
 		}
 	})
@@ -58,7 +58,7 @@ func TestPrefilledReply(t *testing.T) {
 		v, r, _ := newTestView(t, question(prompt), Options{})
 		v.confirm = func(_, _ string, _ func()) { t.Error("asked before discarding an untouched prefill") }
 		v.RequestDismiss()
-		if got := r.only(t); got.Status != ipc.StatusDismissed {
+		if got := r.only(t); got.Status != wire.StatusDismissed {
 			t.Errorf("answer = %+v", got)
 		}
 	})
@@ -68,18 +68,18 @@ func TestPrefilledReply(t *testing.T) {
 // (no reply box takes it as text), like Ctrl+Enter; elsewhere it does
 // nothing.
 func TestEnterSubmitsYesNoWindow(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Deploy?", Kind: wire.KindYesNo}), Options{})
 	v.enter(fyne.KeyReturn)
-	if got := r.only(t); got.Status != ipc.StatusAnswered || got.Replies[0].Text != "" {
+	if got := r.only(t); got.Status != wire.StatusAnswered || got.Replies[0].Text != "" {
 		t.Errorf("answer = %+v, want answered without a choice", got)
 	}
 
-	v, r, _ = newTestView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}, ipc.Prompt{Markdown: "Why?"}), Options{})
+	v, r, _ = newTestView(t, question(wire.Prompt{Markdown: "Deploy?", Kind: wire.KindYesNo}, wire.Prompt{Markdown: "Why?"}), Options{})
 	v.enter(fyne.KeyEnter)
 	if len(r.answers) != 0 {
 		t.Errorf("Enter submitted a window with a reply box: %+v", r.answers)
 	}
-	v, r, _ = newTestView(t, question(ipc.Prompt{Markdown: "Which?", Kind: ipc.KindChoice, Options: []ipc.Option{{Label: "A"}}}), Options{})
+	v, r, _ = newTestView(t, question(wire.Prompt{Markdown: "Which?", Kind: wire.KindChoice, Options: []wire.Option{{Label: "A"}}}), Options{})
 	v.enter(fyne.KeyReturn)
 	if len(r.answers) != 0 {
 		t.Errorf("Enter submitted a choice window: %+v", r.answers)

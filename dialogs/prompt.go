@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // optionControl is one option's selectable control.
@@ -19,7 +19,7 @@ type optionControl interface {
 
 // promptView holds the controls of one prompt.
 type promptView struct {
-	p        ipc.Prompt
+	p        wire.Prompt
 	rows     []fyne.CanvasObject // option rows, in order
 	options  []optionControl
 	labels   []string
@@ -29,19 +29,19 @@ type promptView struct {
 	yesno    string      // "yes" or "no" once chosen
 }
 
-func (v *View) newPromptView(p ipc.Prompt) *promptView {
+func (v *View) newPromptView(p wire.Prompt) *promptView {
 	pv := &promptView{p: p}
 	switch p.EffectiveKind() {
-	case ipc.KindYesNo:
+	case wire.KindYesNo:
 		return pv // the Yes / No buttons live in the footer
-	case ipc.KindText:
+	case wire.KindText:
 		pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your reply…"))
 		if p.Prefill != "" {
 			// The suggested answer, set before OnChanged: it is no edit.
 			pv.entry.SetText(p.Prefill)
 			pv.entry.endOnFocus = true
 		}
-	case ipc.KindChoice:
+	case wire.KindChoice:
 		for _, o := range p.Options {
 			if o.FreeText {
 				pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your answer…"))
@@ -60,7 +60,7 @@ func (v *View) newPromptView(p ipc.Prompt) *promptView {
 	return pv
 }
 
-func (v *View) addOption(pv *promptView, o ipc.Option) {
+func (v *View) addOption(pv *promptView, o wire.Option) {
 	i := len(pv.options)
 	changed := func(on bool) {
 		v.edited()
@@ -146,7 +146,7 @@ func (pv *promptView) typed() bool {
 
 // syncFreeText shows a choice's free-text field while a free-text option is selected.
 func (pv *promptView) syncFreeText() {
-	if pv.entry == nil || pv.p.EffectiveKind() != ipc.KindChoice {
+	if pv.entry == nil || pv.p.EffectiveKind() != wire.KindChoice {
 		return
 	}
 	if pv.freeSelected() {
@@ -173,19 +173,19 @@ func (pv *promptView) choose(yes bool) {
 }
 
 // reply collects what the user chose and typed for this prompt.
-func (pv *promptView) reply() ipc.Reply {
-	var r ipc.Reply
+func (pv *promptView) reply() wire.Reply {
+	var r wire.Reply
 	for i, o := range pv.options {
 		if o.selected() {
 			r.Selected = append(r.Selected, pv.labels[i])
 		}
 	}
 	switch pv.p.EffectiveKind() {
-	case ipc.KindYesNo:
+	case wire.KindYesNo:
 		r.Text = pv.yesno
-	case ipc.KindText:
+	case wire.KindText:
 		r.Text = pv.entry.Text
-	case ipc.KindChoice:
+	case wire.KindChoice:
 		if pv.entry != nil && pv.freeSelected() {
 			r.Text = pv.entry.Text
 		}

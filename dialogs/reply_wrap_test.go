@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // TestReplyBoxStopsWrappingALongLine: a reply holding a 10,000-character
@@ -16,7 +16,7 @@ import (
 // per key press at this length), whether it was pasted, typed or restored;
 // short lines wrap again.
 func TestReplyBoxStopsWrappingALongLine(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Paste the log line"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Paste the log line"}), Options{})
 	e := v.prompts[0].entry
 	w := test.NewTempWindow(t, v.Content())
 	w.Resize(fyne.NewSize(560, 500))

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // The wheel over a wide code block scrolls the message, not the block;
@@ -15,7 +15,7 @@ import (
 func TestWheelOverWideCodeScrollsTheMessage(t *testing.T) {
 	md := "```\n" + strings.Repeat("x", 400) + "\n```\n\n" + strings.Repeat("A line.\n\n", 200)
 	a := test.NewTempApp(t)
-	w := NewWindow(a, question(ipc.Prompt{Markdown: md}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w := NewWindow(a, question(wire.Prompt{Markdown: md}), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 	w.Fyne().Resize(fyne.NewSize(500, 400))
 	w.Show()
 	defer w.Close()

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Unselected checkbox and radio outlines (the input border) and placeholder
@@ -64,9 +64,9 @@ func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Co
 // The window in our theme, light and dark, at scale 1 and 1.5: outlines of
 // the unselected options and the placeholder stand out.
 func TestThemedWindowLooks(t *testing.T) {
-	q := ipc.Question{ID: "1", Title: "Plan", Prompts: []ipc.Prompt{{
+	q := wire.Question{ID: "1", Title: "Plan", Prompts: []wire.Prompt{{
 		Markdown: "## Refactor the auth module?\n\nI would move `session.go` to **PyJWT 2.x**.",
-		Options: []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first", Description: "slower, safer"},
+		Options: []wire.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first", Description: "slower, safer"},
 			{Label: strings.Repeat("a long option that wraps ", 6)}},
 		Placeholder: "Anything to add?",
 	}}}
@@ -81,7 +81,7 @@ func TestThemedWindowLooks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
 			a.Settings().SetTheme(variantTheme{Theme(), tc.v})
-			w := NewWindow(a, q, Options{DefaultTimeout: 10 * time.Minute, Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+			w := NewWindow(a, q, Options{DefaultTimeout: 10 * time.Minute, Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 			w.Fyne().Canvas().(interface{ SetScale(float32) }).SetScale(tc.scale)
 			w.Fyne().Resize(fyne.NewSize(480, 460))
 			w.Show()

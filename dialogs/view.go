@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/imagepipe"
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Options configure a View.
@@ -36,7 +36,7 @@ type Options struct {
 	// zero means DefaultExtend.
 	Extend time.Duration
 	// SubmitDraftOnTimeout: when the countdown reaches zero with a non-empty
-	// draft, the draft is submitted with ipc.Answer.Auto set instead of the
+	// draft, the draft is submitted with wire.Answer.Auto set instead of the
 	// question ending as timed out. An empty draft never is.
 	SubmitDraftOnTimeout bool
 	// OnDraft, if set, receives the user's unfinished answer DraftDelay
@@ -64,18 +64,18 @@ const (
 // free-text field too, even while its option is unselected), and the
 // attached images.
 type Draft struct {
-	Replies []ipc.Reply
-	Images  []ipc.Image
+	Replies []wire.Reply
+	Images  []wire.Image
 }
 
 // View is the content of a question window. Create it with NewView, place
 // Content() in a window, call Tick about once a second, and it calls onDone
 // exactly once with the outcome. All methods run on the Fyne goroutine.
 type View struct {
-	q       ipc.Question
+	q       wire.Question
 	opts    Options
 	now     func() time.Time
-	onDone  func(ipc.Answer)
+	onDone  func(wire.Answer)
 	confirm func(title, message string, ok func()) // asks before discarding a draft
 
 	prompts   []*promptView
@@ -120,7 +120,7 @@ type View struct {
 }
 
 // NewView builds the view of q. onDone receives the one Answer.
-func NewView(q ipc.Question, opts Options, onDone func(ipc.Answer)) *View {
+func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	if opts.Images == (imagepipe.Limits{}) {
 		opts.Images = imagepipe.Default()
 	}
@@ -183,7 +183,7 @@ func (v *View) Tick(now time.Time) {
 			v.finish(a, now)
 			return
 		}
-		v.finish(ipc.Answer{Status: ipc.StatusTimeout}, now)
+		v.finish(wire.Answer{Status: wire.StatusTimeout}, now)
 		return
 	}
 	v.updateCountdown(now)
@@ -237,12 +237,12 @@ func (v *View) Submit() {
 }
 
 // collect is the answer as it stands.
-func (v *View) collect() ipc.Answer {
-	replies := make([]ipc.Reply, len(v.prompts))
+func (v *View) collect() wire.Answer {
+	replies := make([]wire.Reply, len(v.prompts))
 	for i, p := range v.prompts {
 		replies[i] = p.reply()
 	}
-	a := ipc.Answer{Status: ipc.StatusAnswered, Replies: replies}
+	a := wire.Answer{Status: wire.StatusAnswered, Replies: replies}
 	if v.att != nil {
 		a.Images = v.att.images()
 	}
@@ -256,7 +256,7 @@ func (v *View) draftNonEmpty() bool {
 		return true
 	}
 	for _, p := range v.prompts {
-		if p.p.EffectiveKind() != ipc.KindYesNo && strings.TrimSpace(p.reply().Text) != "" && p.reply().Text != p.p.Prefill {
+		if p.p.EffectiveKind() != wire.KindYesNo && strings.TrimSpace(p.reply().Text) != "" && p.reply().Text != p.p.Prefill {
 			return true
 		}
 		if p.selectionChanged() {
@@ -305,7 +305,7 @@ func (v *View) RequestDismiss() {
 }
 
 func (v *View) dismiss() {
-	v.finish(ipc.Answer{Status: ipc.StatusDismissed}, v.now())
+	v.finish(wire.Answer{Status: wire.StatusDismissed}, v.now())
 }
 
 // ToggleOption toggles option n (1-based, numbered through the window) and
@@ -322,7 +322,7 @@ func (v *View) ToggleOption(n int) bool {
 // answerYesNo answers the first yes/no prompt and submits.
 func (v *View) answerYesNo(yes bool) bool {
 	for _, p := range v.prompts {
-		if p.p.Kind == ipc.KindYesNo {
+		if p.p.Kind == wire.KindYesNo {
 			p.choose(yes)
 			v.Submit()
 			return true
@@ -331,7 +331,7 @@ func (v *View) answerYesNo(yes bool) bool {
 	return false
 }
 
-func (v *View) finish(a ipc.Answer, at time.Time) {
+func (v *View) finish(a wire.Answer, at time.Time) {
 	v.done = true
 	v.forget()
 	v.cancelDraft()
@@ -506,7 +506,7 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 // answer, if any, stands); elsewhere it does nothing. The input guard
 // applies, as to every key that acts.
 func (v *View) enter(k fyne.KeyName) {
-	if v.done || len(v.prompts) != 1 || v.prompts[0].p.Kind != ipc.KindYesNo {
+	if v.done || len(v.prompts) != 1 || v.prompts[0].p.Kind != wire.KindYesNo {
 		return
 	}
 	if v.allowKey(k) {
@@ -571,7 +571,7 @@ func (v *View) build() fyne.CanvasObject {
 		if pv.entry == nil {
 			continue
 		}
-		if single && p.EffectiveKind() == ipc.KindText {
+		if single && p.EffectiveKind() == wire.KindText {
 			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
 		} else {
 			to.Add(pv.entry)
@@ -581,7 +581,7 @@ func (v *View) build() fyne.CanvasObject {
 	// prompts too), so typed text is never lost; without one, the first
 	// checkbox does (Space toggles it, Tab and the arrows move on).
 	for _, pv := range v.prompts {
-		if pv.entry != nil && pv.p.EffectiveKind() == ipc.KindText {
+		if pv.entry != nil && pv.p.EffectiveKind() == wire.KindText {
 			v.focus = pv.entry
 			break
 		}
@@ -591,7 +591,7 @@ func (v *View) build() fyne.CanvasObject {
 			v.focus = c.c
 		}
 	}
-	if v.hasKind(ipc.KindText) {
+	if v.hasKind(wire.KindText) {
 		v.att = newAttachments(v, v.opts.Images)
 		bottom.Objects = append([]fyne.CanvasObject{v.att.box}, bottom.Objects...)
 	}
@@ -632,7 +632,7 @@ func (v *View) contextBlock() fyne.CanvasObject {
 	fields := v.q.Context
 	if c := strings.TrimSpace(v.q.Client); c != "" {
 		// Who asks: the agent's MCP client, first.
-		fields = append([]ipc.Field{{Label: "From", Value: c}}, fields...)
+		fields = append([]wire.Field{{Label: "From", Value: c}}, fields...)
 		if r := []rune(c); len(r) > maxChipRunes {
 			fields[0].Value = string(r[:maxChipRunes-1]) + "…"
 		}
@@ -650,7 +650,7 @@ func (v *View) contextBlock() fyne.CanvasObject {
 		segs = append(segs, &widget.TextSegment{Text: text, Style: widget.RichTextStyleInline})
 	}
 	lineEnd := func() { segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph}) }
-	var long []ipc.Field
+	var long []wire.Field
 	first := true
 	for _, f := range fields {
 		if utf8.RuneCountInString(f.Value) > short {
@@ -703,7 +703,7 @@ func (v *View) footer() fyne.CanvasObject {
 	case n > 1:
 		hint += fmt.Sprintf(" · %s–%d options", mods.withAlt("1"), n)
 	}
-	if v.hasKind(ipc.KindYesNo) {
+	if v.hasKind(wire.KindYesNo) {
 		no := newKeyButton("No", theme.CancelIcon(), v, v.tap(func() { v.answerYesNo(false) }))
 		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, v.tap(func() { v.answerYesNo(true) }))
 		// The recommended answer is the primary button; none without one.
@@ -716,7 +716,7 @@ func (v *View) footer() fyne.CanvasObject {
 		buttons = append(buttons, no, yes)
 		hint += " · " + mods.withAlt("Y") + " yes · " + mods.withAlt("N") + " no"
 	}
-	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == ipc.KindYesNo) {
+	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == wire.KindYesNo) {
 		submit := newKeyButton("Submit", theme.MailSendIcon(), v, v.tap(v.Submit))
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
@@ -746,7 +746,7 @@ func (v *View) recommended() string {
 	return ""
 }
 
-func (v *View) hasKind(k ipc.PromptKind) bool {
+func (v *View) hasKind(k wire.PromptKind) bool {
 	for _, p := range v.prompts {
 		if p.p.EffectiveKind() == k {
 			return true
@@ -756,7 +756,7 @@ func (v *View) hasKind(k ipc.PromptKind) bool {
 }
 
 // WindowTitle is the title of q's window: its summary followed by " — feedback".
-func WindowTitle(q ipc.Question) string {
+func WindowTitle(q wire.Question) string {
 	if t := q.Summary(60); t != "" {
 		return t + " — feedback"
 	}

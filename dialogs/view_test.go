@@ -16,7 +16,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"feedback/imagepipe"
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -27,11 +27,11 @@ type clock struct{ now time.Time }
 func (c *clock) Now() time.Time { return c.now }
 
 // recorder collects the answers a view reports.
-type recorder struct{ answers []ipc.Answer }
+type recorder struct{ answers []wire.Answer }
 
-func (r *recorder) done(a ipc.Answer) { r.answers = append(r.answers, a) }
+func (r *recorder) done(a wire.Answer) { r.answers = append(r.answers, a) }
 
-func (r *recorder) only(t *testing.T) ipc.Answer {
+func (r *recorder) only(t *testing.T) wire.Answer {
 	t.Helper()
 	if len(r.answers) != 1 {
 		t.Fatalf("got %d answers, want exactly 1: %+v", len(r.answers), r.answers)
@@ -39,11 +39,11 @@ func (r *recorder) only(t *testing.T) ipc.Answer {
 	return r.answers[0]
 }
 
-func question(p ...ipc.Prompt) ipc.Question {
-	return ipc.Question{ID: "q1", Title: "Plan", Prompts: p}
+func question(p ...wire.Prompt) wire.Question {
+	return wire.Question{ID: "q1", Title: "Plan", Prompts: p}
 }
 
-func newTestView(t *testing.T, q ipc.Question, opts Options) (*View, *recorder, *clock) {
+func newTestView(t *testing.T, q wire.Question, opts Options) (*View, *recorder, *clock) {
 	t.Helper()
 	test.NewTempApp(t)
 	c := &clock{now: t0}
@@ -65,9 +65,9 @@ func alt(d string) *desktop.CustomShortcut {
 }
 
 func TestSubmitCollectsOptionsAndReply(t *testing.T) {
-	v, r, c := newTestView(t, question(ipc.Prompt{
+	v, r, c := newTestView(t, question(wire.Prompt{
 		Markdown: "Refactor?",
-		Options:  []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Add tests"}, {Label: "Leave it"}},
+		Options:  []wire.Option{{Label: "Refactor", Default: true}, {Label: "Add tests"}, {Label: "Leave it"}},
 	}), Options{})
 	entry := v.prompts[0].entry
 	test.Type(entry, "keep the API")
@@ -77,8 +77,8 @@ func TestSubmitCollectsOptionsAndReply(t *testing.T) {
 	c.now = t0.Add(1500 * time.Millisecond)
 	entry.TypedShortcut(ctrlEnter)
 
-	want := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, ElapsedMS: 1500,
-		Replies: []ipc.Reply{{Selected: []string{"Add tests", "Leave it"}, Text: "keep the API"}}}
+	want := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, ElapsedMS: 1500,
+		Replies: []wire.Reply{{Selected: []string{"Add tests", "Leave it"}, Text: "keep the API"}}}
 	if got := r.only(t); !reflect.DeepEqual(got, want) {
 		t.Errorf("answer = %+v, want %+v", got, want)
 	}
@@ -88,7 +88,7 @@ func TestSubmitCollectsOptionsAndReply(t *testing.T) {
 }
 
 func TestAltDigitWithoutSuchOptionIsNotConsumed(t *testing.T) {
-	v, _, _ := newTestView(t, question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}}), Options{})
+	v, _, _ := newTestView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}}), Options{})
 	if v.shortcut(alt("2")) {
 		t.Error("Alt+2 consumed with one option")
 	}
@@ -98,7 +98,7 @@ func TestAltDigitWithoutSuchOptionIsNotConsumed(t *testing.T) {
 }
 
 func TestSubmitOnlyOnce(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	v.Submit()
 	v.Submit()
 	v.RequestDismiss()
@@ -113,7 +113,7 @@ func TestYesNo(t *testing.T) {
 		want string
 	}{{"alt+y", altY, "yes"}, {"alt+n", altN, "no"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Deploy?", Kind: ipc.KindYesNo}), Options{})
+			v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Deploy?", Kind: wire.KindYesNo}), Options{})
 			if v.prompts[0].entry != nil {
 				t.Fatal("a yes/no question has a reply box")
 			}
@@ -128,7 +128,7 @@ func TestYesNo(t *testing.T) {
 }
 
 func TestAltYOnTextQuestionIsNotConsumed(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	if v.shortcut(altY) || len(r.answers) != 0 {
 		t.Error("Alt+Y answered a question that is not yes/no")
 	}
@@ -136,14 +136,14 @@ func TestAltYOnTextQuestionIsNotConsumed(t *testing.T) {
 
 func TestEscape(t *testing.T) {
 	t.Run("no draft dismisses at once", func(t *testing.T) {
-		v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+		v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 		v.prompts[0].entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-		if got := r.only(t); got.Status != ipc.StatusDismissed || got.Replies != nil {
+		if got := r.only(t); got.Status != wire.StatusDismissed || got.Replies != nil {
 			t.Errorf("answer = %+v", got)
 		}
 	})
 	t.Run("a draft asks first", func(t *testing.T) {
-		v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+		v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 		var asked func()
 		v.confirm = func(_, _ string, ok func()) { asked = ok }
 		test.Type(v.prompts[0].entry, "half a thought")
@@ -155,7 +155,7 @@ func TestEscape(t *testing.T) {
 			t.Fatal("dismissed before the user confirmed")
 		}
 		asked()
-		if got := r.only(t); got.Status != ipc.StatusDismissed {
+		if got := r.only(t); got.Status != wire.StatusDismissed {
 			t.Errorf("status = %q", got.Status)
 		}
 	})
@@ -163,7 +163,7 @@ func TestEscape(t *testing.T) {
 
 func TestCountdown(t *testing.T) {
 	t.Run("reaches zero: timeout, no reply", func(t *testing.T) {
-		q := question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A", Default: true}}})
+		q := question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}}})
 		q.TimeoutSeconds = 90
 		v, r, _ := newTestView(t, q, Options{})
 		if got := v.countdown.Text; got != "1:30 left" {
@@ -177,13 +177,13 @@ func TestCountdown(t *testing.T) {
 			t.Fatal("ended early")
 		}
 		v.Tick(t0.Add(90 * time.Second))
-		want := ipc.Answer{QuestionID: "q1", Status: ipc.StatusTimeout, ElapsedMS: 90000}
+		want := wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 90000}
 		if got := r.only(t); !reflect.DeepEqual(got, want) {
 			t.Errorf("answer = %+v, want %+v", got, want)
 		}
 	})
 	t.Run("typing holds it", func(t *testing.T) {
-		q := question(ipc.Prompt{Markdown: "?"})
+		q := question(wire.Prompt{Markdown: "?"})
 		q.TimeoutSeconds = 10
 		v, r, _ := newTestView(t, q, Options{})
 		test.Type(v.prompts[0].entry, "x")
@@ -196,7 +196,7 @@ func TestCountdown(t *testing.T) {
 		}
 	})
 	t.Run("ticking an option holds it", func(t *testing.T) {
-		q := question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A"}}})
+		q := question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}})
 		q.TimeoutSeconds = 10
 		v, r, _ := newTestView(t, q, Options{})
 		v.ToggleOption(1)
@@ -206,11 +206,11 @@ func TestCountdown(t *testing.T) {
 		}
 	})
 	t.Run("a recommended option does not hold it", func(t *testing.T) {
-		q := question(ipc.Prompt{Markdown: "?", Options: []ipc.Option{{Label: "A", Default: true}}})
+		q := question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}}})
 		q.TimeoutSeconds = 10
 		v, r, _ := newTestView(t, q, Options{})
 		v.Tick(t0.Add(10 * time.Second))
-		if got := r.only(t); got.Status != ipc.StatusTimeout {
+		if got := r.only(t); got.Status != wire.StatusTimeout {
 			t.Errorf("status = %q", got.Status)
 		}
 	})
@@ -226,7 +226,7 @@ func TestCountdown(t *testing.T) {
 		{"none by the settings", 0, 0, "No time limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			q := question(ipc.Prompt{Markdown: "?"})
+			q := question(wire.Prompt{Markdown: "?"})
 			q.TimeoutSeconds = tc.question
 			v, r, _ := newTestView(t, q, Options{DefaultTimeout: tc.def})
 			if v.countdown.Text != tc.want {
@@ -243,9 +243,9 @@ func TestCountdown(t *testing.T) {
 }
 
 func TestSingleChoiceWithFreeText(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{
-		Kind: ipc.KindChoice, Single: true, Markdown: "Which layout?",
-		Options: []ipc.Option{{Label: "By type", Default: true}, {Label: "By date"}, {Label: "Other", FreeText: true}},
+	v, r, _ := newTestView(t, question(wire.Prompt{
+		Kind: wire.KindChoice, Single: true, Markdown: "Which layout?",
+		Options: []wire.Option{{Label: "By type", Default: true}, {Label: "By date"}, {Label: "Other", FreeText: true}},
 	}), Options{})
 	p := v.prompts[0]
 	if p.entry.Visible() {
@@ -260,22 +260,22 @@ func TestSingleChoiceWithFreeText(t *testing.T) {
 	}
 	test.Type(p.entry, "by project")
 	v.Submit()
-	want := []ipc.Reply{{Selected: []string{"Other"}, Text: "by project"}}
+	want := []wire.Reply{{Selected: []string{"Other"}, Text: "by project"}}
 	if got := r.only(t).Replies; !reflect.DeepEqual(got, want) {
 		t.Errorf("replies = %+v, want %+v", got, want)
 	}
 }
 
 func TestSeveralPrompts(t *testing.T) {
-	v, r, _ := newTestView(t, ipc.Question{ID: "q", Prompts: []ipc.Prompt{
-		{Header: "Lib", Markdown: "Library?", Kind: ipc.KindChoice, Single: true, Options: []ipc.Option{{Label: "A"}, {Label: "B"}}},
-		{Header: "Notes", Markdown: "Anything else?", Options: []ipc.Option{{Label: "Docs"}}},
+	v, r, _ := newTestView(t, wire.Question{ID: "q", Prompts: []wire.Prompt{
+		{Header: "Lib", Markdown: "Library?", Kind: wire.KindChoice, Single: true, Options: []wire.Option{{Label: "A"}, {Label: "B"}}},
+		{Header: "Notes", Markdown: "Anything else?", Options: []wire.Option{{Label: "Docs"}}},
 	}}, Options{})
 	v.ToggleOption(2) // B, numbered through the window
 	v.ToggleOption(3) // Docs
 	test.Type(v.prompts[1].entry, "thanks")
 	v.Submit()
-	want := []ipc.Reply{{Selected: []string{"B"}}, {Selected: []string{"Docs"}, Text: "thanks"}}
+	want := []wire.Reply{{Selected: []string{"B"}}, {Selected: []string{"Docs"}, Text: "thanks"}}
 	if got := r.only(t).Replies; !reflect.DeepEqual(got, want) {
 		t.Errorf("replies = %+v, want %+v", got, want)
 	}
@@ -284,15 +284,15 @@ func TestSeveralPrompts(t *testing.T) {
 func TestWindowTitle(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		q    ipc.Question
+		q    wire.Question
 		want string
 	}{
-		{"title", ipc.Question{Title: "Auth", Prompts: []ipc.Prompt{{Markdown: "x"}}}, "Auth — feedback"},
-		{"first line", ipc.Question{Prompts: []ipc.Prompt{{Markdown: "\n## Deploy now?\nmore"}}}, "Deploy now? — feedback"},
-		{"chinese", ipc.Question{Title: "审批"}, "审批 — feedback"},
-		{"long", ipc.Question{Prompts: []ipc.Prompt{{Markdown: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}}},
+		{"title", wire.Question{Title: "Auth", Prompts: []wire.Prompt{{Markdown: "x"}}}, "Auth — feedback"},
+		{"first line", wire.Question{Prompts: []wire.Prompt{{Markdown: "\n## Deploy now?\nmore"}}}, "Deploy now? — feedback"},
+		{"chinese", wire.Question{Title: "审批"}, "审批 — feedback"},
+		{"long", wire.Question{Prompts: []wire.Prompt{{Markdown: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}}},
 			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa… — feedback"},
-		{"empty", ipc.Question{}, "feedback"},
+		{"empty", wire.Question{}, "feedback"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := WindowTitle(tc.q); got != tc.want {
@@ -304,29 +304,29 @@ func TestWindowTitle(t *testing.T) {
 
 // The window as the user sees it, compared with a golden image.
 func TestWindowLooks(t *testing.T) {
-	loop := []ipc.Field{{Label: "Loop", Value: "auth-refactor"}, {Label: "Phase", Value: "verify"},
+	loop := []wire.Field{{Label: "Loop", Value: "auth-refactor"}, {Label: "Phase", Value: "verify"},
 		{Label: "Success criteria", Value: "all tests green, no new warnings"}}
 	for _, tc := range []struct {
 		name  string
-		q     ipc.Question
+		q     wire.Question
 		setup func(w *Window)
 	}{
-		{"options", ipc.Question{ID: "1", Title: "Plan", Prompts: []ipc.Prompt{{
+		{"options", wire.Question{ID: "1", Title: "Plan", Prompts: []wire.Prompt{{
 			Markdown:    "## Refactor the auth module?\n\nI would move `session.go` to **PyJWT 2.x**.",
-			Options:     []ipc.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first", Description: "slower, safer"}},
+			Options:     []wire.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first", Description: "slower, safer"}},
 			Placeholder: "Anything to add?",
 		}}}, nil},
-		{"yesno", ipc.Question{ID: "2", Title: "Deploy", Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Deploy to **staging**?"}}}, nil},
+		{"yesno", wire.Question{ID: "2", Title: "Deploy", Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Deploy to **staging**?"}}}, nil},
 		// ask_confirm with default false: No is the primary button.
-		{"confirm-no", ipc.Question{ID: "5", Context: []ipc.Field{{Label: "Recommended", Value: "No"}},
-			Prompts: []ipc.Prompt{{Kind: ipc.KindYesNo, Markdown: "Force-push to `main`?"}}}, nil},
-		{"context", ipc.Question{ID: "3", Context: loop, Prompts: []ipc.Prompt{{Markdown: "Is the evidence enough?"}}}, nil},
+		{"confirm-no", wire.Question{ID: "5", Context: []wire.Field{{Label: "Recommended", Value: "No"}},
+			Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push to `main`?"}}}, nil},
+		{"context", wire.Question{ID: "3", Context: loop, Prompts: []wire.Prompt{{Markdown: "Is the evidence enough?"}}}, nil},
 		// A draft restored after a restart, the question pinned.
-		{"pinned", ipc.Question{ID: "4", Title: "Migrate", Prompts: []ipc.Prompt{{
+		{"pinned", wire.Question{ID: "4", Title: "Migrate", Prompts: []wire.Prompt{{
 			Markdown: "Drop the legacy `users_v1` table?",
-			Options:  []ipc.Option{{Label: "Drop it"}, {Label: "Keep a backup first", Default: true}},
+			Options:  []wire.Option{{Label: "Drop it"}, {Label: "Keep a backup first", Default: true}},
 		}}}, func(w *Window) {
-			w.View().RestoreDraft(Draft{Replies: []ipc.Reply{{Selected: []string{"Keep a backup first"},
+			w.View().RestoreDraft(Draft{Replies: []wire.Reply{{Selected: []string{"Keep a backup first"},
 				Text: "Only after the export has been verified."}}})
 			w.View().TogglePin()
 		}},
@@ -334,7 +334,7 @@ func TestWindowLooks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := test.NewTempApp(t)
 			c := &clock{now: t0}
-			w := NewWindow(a, tc.q, Options{DefaultTimeout: 10 * time.Minute, Now: c.Now}, func(ipc.Answer) {})
+			w := NewWindow(a, tc.q, Options{DefaultTimeout: 10 * time.Minute, Now: c.Now}, func(wire.Answer) {})
 			w.Fyne().Resize(fyne.NewSize(560, 420))
 			w.Show()
 			if tc.setup != nil {
@@ -349,7 +349,7 @@ func TestWindowLooks(t *testing.T) {
 
 func TestWindowFocusesReplyBox(t *testing.T) {
 	a := test.NewTempApp(t)
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 	w.Show()
 	defer w.Close()
 	if got := w.Fyne().Canvas().Focused(); got != w.View().prompts[0].entry {
@@ -360,7 +360,7 @@ func TestWindowFocusesReplyBox(t *testing.T) {
 func TestWindowAsksBeforeDiscardingADraft(t *testing.T) {
 	a := test.NewTempApp(t)
 	r := &recorder{}
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, r.done)
 	w.Show()
 	defer w.Close()
 	test.Type(w.View().prompts[0].entry, "draft")
@@ -396,7 +396,7 @@ func inline(v *View) {
 }
 
 func TestAttachmentsGoIntoTheAnswer(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "Look at this"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Look at this"}), Options{})
 	inline(v)
 	v.AttachImage("wide.png", pngOf(t, 3000, 1000))
 	v.AttachImage("small.png", pngOf(t, 40, 30))
@@ -421,7 +421,7 @@ func TestAttachmentsGoIntoTheAnswer(t *testing.T) {
 }
 
 func TestAttachmentProblemsAreShownNotDropped(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{Images: imagepipe.Limits{MaxCount: 1}})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{Images: imagepipe.Limits{MaxCount: 1}})
 	inline(v)
 	v.AttachImage("broken.png", []byte("\x89PNG\r\n\x1a\nnot really"))
 	if !v.att.problem.Visible() || !strings.Contains(v.att.problem.Text, "broken.png") {
@@ -439,7 +439,7 @@ func TestAttachmentProblemsAreShownNotDropped(t *testing.T) {
 }
 
 func TestRemoveAttachment(t *testing.T) {
-	v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{})
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 	inline(v)
 	v.AttachImage("a.png", pngOf(t, 10, 10))
 	v.AttachImage("b.png", pngOf(t, 12, 12))
@@ -453,7 +453,7 @@ func TestRemoveAttachment(t *testing.T) {
 func TestPaste(t *testing.T) {
 	t.Run("an image is attached", func(t *testing.T) {
 		img := pngOf(t, 20, 20)
-		v, r, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{
+		v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{
 			PasteImage: func(context.Context) ([]byte, bool, error) { return img, true, nil }})
 		inline(v)
 		e := v.prompts[0].entry
@@ -467,7 +467,7 @@ func TestPaste(t *testing.T) {
 		}
 	})
 	t.Run("text is pasted as text", func(t *testing.T) {
-		v, _, _ := newTestView(t, question(ipc.Prompt{Markdown: "?"}), Options{
+		v, _, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{
 			PasteImage: func(context.Context) ([]byte, bool, error) { return nil, false, nil }})
 		inline(v)
 		cb := test.NewClipboard()
@@ -483,8 +483,8 @@ func TestPaste(t *testing.T) {
 func TestAttachmentsLook(t *testing.T) {
 	a := test.NewTempApp(t)
 	c := &clock{now: t0}
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "Which screenshot shows the bug?"}),
-		Options{DefaultTimeout: time.Minute, Now: c.Now}, func(ipc.Answer) {})
+	w := NewWindow(a, question(wire.Prompt{Markdown: "Which screenshot shows the bug?"}),
+		Options{DefaultTimeout: time.Minute, Now: c.Now}, func(wire.Answer) {})
 	inline(w.View())
 	w.Fyne().Resize(fyne.NewSize(560, 420))
 	w.Show()
@@ -497,9 +497,9 @@ func TestAttachmentsLook(t *testing.T) {
 
 func TestChoosingOtherFocusesItsField(t *testing.T) {
 	a := test.NewTempApp(t)
-	q := question(ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: "Which?",
-		Options: []ipc.Option{{Label: "A"}, {Label: "Other", FreeText: true}}})
-	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	q := question(wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: "Which?",
+		Options: []wire.Option{{Label: "A"}, {Label: "Other", FreeText: true}}})
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 	w.Show()
 	defer w.Close()
 	w.View().ToggleOption(2)

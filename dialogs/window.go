@@ -17,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"feedback/imagepipe"
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Pool hands out the top-level windows that show questions, and takes them
@@ -206,17 +206,17 @@ var WindowSize = fyne.NewSize(680, 640)
 
 // NewWindow creates (but does not show) the window for q in a pool of its
 // own. An app shows many questions through one Pool.
-func NewWindow(a fyne.App, q ipc.Question, opts Options, onDone func(ipc.Answer)) *Window {
+func NewWindow(a fyne.App, q wire.Question, opts Options, onDone func(wire.Answer)) *Window {
 	return NewPool(a).NewWindow(q, opts, onDone)
 }
 
 // NewWindow creates (but does not show) the window for q, reusing a hidden
 // window of the pool when there is one. onDone gets the one Answer; the
 // window closes itself after it.
-func (p *Pool) NewWindow(q ipc.Question, opts Options, onDone func(ipc.Answer)) *Window {
+func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)) *Window {
 	s := p.take(WindowTitle(q))
 	w := &Window{pool: p, slot: s, win: s.win}
-	w.view = NewView(q, opts, func(ans ipc.Answer) {
+	w.view = NewView(q, opts, func(ans wire.Answer) {
 		w.Close()
 		onDone(ans)
 	})

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // A closed question's window is hidden and reused by the next question,
@@ -20,7 +20,7 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 	a := test.NewTempApp(t)
 	p := NewPool(a)
 	c := &clock{now: t0}
-	first := p.NewWindow(question(ipc.Prompt{Markdown: "one"}), Options{Now: c.Now}, func(ipc.Answer) {})
+	first := p.NewWindow(question(wire.Prompt{Markdown: "one"}), Options{Now: c.Now}, func(wire.Answer) {})
 	first.Show()
 	test.Type(first.View().prompts[0].entry, "old")
 	first.View().RequestDismiss() // asks: a confirmation overlay is up
@@ -33,7 +33,7 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 		t.Fatalf("after Close: made %d, idle %d; want 1, 1", made, idle)
 	}
 	r := &recorder{}
-	q := question(ipc.Prompt{Markdown: "two"})
+	q := question(wire.Prompt{Markdown: "two"})
 	q.Title = "Second"
 	second := p.NewWindow(q, Options{Now: c.Now}, r.done)
 	second.Show()
@@ -59,8 +59,8 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 		t.Errorf("after the second question: made %d, idle %d; want 1, 1", made, idle)
 	}
 	// Two open at once need two windows.
-	x := p.NewWindow(question(ipc.Prompt{Markdown: "x"}), Options{Now: c.Now}, func(ipc.Answer) {})
-	y := p.NewWindow(question(ipc.Prompt{Markdown: "y"}), Options{Now: c.Now}, func(ipc.Answer) {})
+	x := p.NewWindow(question(wire.Prompt{Markdown: "x"}), Options{Now: c.Now}, func(wire.Answer) {})
+	y := p.NewWindow(question(wire.Prompt{Markdown: "y"}), Options{Now: c.Now}, func(wire.Answer) {})
 	if x.Fyne() == y.Fyne() {
 		t.Fatal("two open questions share a window")
 	}
@@ -76,7 +76,7 @@ func TestPoolReusesClosedWindows(t *testing.T) {
 // of a window calls into Fyne after it closed (or after Fyne's loop ended).
 func TestHeartbeatRunsPostsAndTimersUntilClose(t *testing.T) {
 	a := test.NewTempApp(t)
-	w := NewWindow(a, question(ipc.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, func(ipc.Answer) {})
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
 	w.Show()
 	ran := 0
 	w.post(func() { ran++ })
@@ -139,7 +139,7 @@ func TestPoolTrimsLongHiddenWindows(t *testing.T) {
 	c := &clock{now: t0}
 	var open []*Window
 	for range keepIdle + 3 {
-		open = append(open, p.NewWindow(question(ipc.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(ipc.Answer) {}))
+		open = append(open, p.NewWindow(question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(wire.Answer) {}))
 	}
 	for _, w := range open {
 		w.Close()
@@ -161,7 +161,7 @@ func TestPoolTrimsLongHiddenWindows(t *testing.T) {
 	if p.trimmer != nil {
 		t.Error("the trimmer still runs with nothing to trim")
 	}
-	if w := p.NewWindow(question(ipc.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(ipc.Answer) {}); w.Fyne() != kept {
+	if w := p.NewWindow(question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(wire.Answer) {}); w.Fyne() != kept {
 		t.Error("the most recently hidden window was not the one reused")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Alt+T gives more time and Alt+P pins, with the reply box focused: a
@@ -35,7 +35,7 @@ func TestCountdownExtendAndPin(t *testing.T) {
 			}
 			activate(t, win)
 			key(t, "Escape")
-			if r := awaitAsk(t, ch); r.err != nil || r.a.Status != ipc.StatusDismissed {
+			if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusDismissed {
 				t.Fatalf("answer = %+v, %v", r.a, r.err)
 			}
 		})
@@ -72,7 +72,7 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 	ch, _ = askApp(t, q)
 	findWindow(t, title)
 	r := awaitAsk(t, ch)
-	if r.err != nil || r.a.Status != ipc.StatusAnswered || !r.a.Auto || r.a.Replies[0].Text != "unfinished thought" {
+	if r.err != nil || r.a.Status != wire.StatusAnswered || !r.a.Auto || r.a.Replies[0].Text != "unfinished thought" {
 		t.Fatalf("answer = %+v, %v; want the draft, auto-submitted", r.a, r.err)
 	}
 
@@ -80,7 +80,7 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 	empty.TimeoutSeconds = 2
 	ch, _ = askApp(t, empty)
 	findWindow(t, empty.Title+" — feedback")
-	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != ipc.StatusTimeout || r.a.Auto || r.a.Replies != nil {
+	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusTimeout || r.a.Auto || r.a.Replies != nil {
 		t.Fatalf("answer = %+v, %v; want a plain timeout", r.a, r.err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // rawClient talks HTTP to the running app's socket directly, as a hostile
@@ -48,7 +49,7 @@ func TestEndpointOfTheRunningApp(t *testing.T) {
 		}
 	}
 
-	valid, _ := json.Marshal(ipc.Question{ID: "endpoint", Prompts: []ipc.Prompt{{Markdown: "x"}}})
+	valid, _ := json.Marshal(wire.Question{ID: "endpoint", Prompts: []wire.Prompt{{Markdown: "x"}}})
 	for _, tc := range []struct {
 		name   string
 		body   io.Reader
@@ -72,7 +73,7 @@ func TestEndpointOfTheRunningApp(t *testing.T) {
 				t.Fatalf("request: %v", err)
 			}
 			defer resp.Body.Close()
-			var e ipc.Error
+			var e wire.Error
 			json.NewDecoder(resp.Body).Decode(&e)
 			if resp.StatusCode != tc.want || e.Message == "" {
 				t.Errorf("status %d %q, want %d with a message", resp.StatusCode, e.Message, tc.want)

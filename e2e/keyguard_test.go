@@ -6,7 +6,7 @@ import (
 
 	"github.com/jezek/xgb/xproto"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // keysDown lists the keycodes the X server holds down.
@@ -34,8 +34,8 @@ func releaseKeys(t *testing.T) {
 }
 
 // textQuestion is a question with a reply box, titled title.
-func textQuestion(title string) ipc.Question {
-	return ipc.Question{ID: title + "-" + ipc.NewID()[:8], Title: title, Prompts: []ipc.Prompt{{Markdown: "Anything to add?"}}}
+func textQuestion(title string) wire.Question {
+	return wire.Question{ID: title + "-" + wire.NewID()[:8], Title: title, Prompts: []wire.Prompt{{Markdown: "Anything to add?"}}}
 }
 
 // noAnswer fails the test if a question on ch ends within d: nothing the
@@ -68,7 +68,7 @@ func TestSyntheticSubmitAnswersNothingElse(t *testing.T) {
 	activate(t, w)
 	typeText(t, "first")
 	xdotool(t, "key", "--window", w, "ctrl+Return")
-	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered || r.a.Replies[0].Text != "first" {
+	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "first" {
 		t.Fatalf("the synthetic Ctrl+Return: %+v, %v", r.a, r.err)
 	}
 	t.Logf("keys held at the X server after it: %v", scr.keysDown(t))
@@ -90,13 +90,13 @@ func TestSyntheticSubmitAnswersNothingElse(t *testing.T) {
 	activate(t, wa)
 	typeText(t, "mine")
 	key(t, "ctrl+Return")
-	if r := awaitAsk(t, cha); r.err != nil || r.a.Status != ipc.StatusAnswered || r.a.Replies[0].Text != "mine" {
+	if r := awaitAsk(t, cha); r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "mine" {
 		t.Fatalf("the user's Ctrl+Return: %+v, %v", r.a, r.err)
 	}
 	wb := findWindow(t, b.Title+" — feedback")
 	activate(t, wb)
 	key(t, "Escape")
-	if r := awaitAsk(t, chb); r.err != nil || r.a.Status != ipc.StatusDismissed {
+	if r := awaitAsk(t, chb); r.err != nil || r.a.Status != wire.StatusDismissed {
 		t.Fatalf("Escape: %+v, %v", r.a, r.err)
 	}
 }
@@ -117,7 +117,7 @@ func TestInputGuardIgnoresKeysRightAfterFocus(t *testing.T) {
 	screenshot(t, "keyguard-ignored")
 	noAnswer(t, "a Ctrl+Return within the guard", ch, 1500*time.Millisecond)
 	key(t, "ctrl+Return")
-	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != ipc.StatusAnswered || r.a.Replies[0].Text != "meant for the editor" {
+	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "meant for the editor" {
 		t.Fatalf("after the guard: %+v, %v", r.a, r.err)
 	}
 }

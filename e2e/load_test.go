@@ -18,6 +18,7 @@ import (
 
 	"feedback/e2e/internal/fakeapp"
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // loadShims is how many `feedback mcp` processes ask at once: the server's
@@ -48,14 +49,14 @@ func TestSixtyFourShimsAtOnce(t *testing.T) {
 	askers, extra := shims[:loadShims], shims[loadShims]
 
 	t.Run("answered after a short delay", func(t *testing.T) {
-		p := &fakeapp.Presenter{Delay: func(ipc.Question) time.Duration { return 20 * time.Millisecond }}
+		p := &fakeapp.Presenter{Delay: func(wire.Question) time.Duration { return 20 * time.Millisecond }}
 		fa.start(t, p)
 		checkBurst(t, fa, askers, fireBurst(askers, "short"))
 	})
 
 	t.Run("answered in random order after random delays", func(t *testing.T) {
 		var mu sync.Mutex // guards rng: Delay runs on the server's goroutines
-		p := &fakeapp.Presenter{Delay: func(ipc.Question) time.Duration {
+		p := &fakeapp.Presenter{Delay: func(wire.Question) time.Duration {
 			mu.Lock()
 			defer mu.Unlock()
 			return time.Duration(rng.IntN(300)) * time.Millisecond
@@ -81,8 +82,8 @@ func TestSixtyFourShimsAtOnce(t *testing.T) {
 		switch {
 		case err != nil:
 			t.Errorf("the 65th question: %v", err)
-		case !res.IsError || !strings.Contains(text(res), string(ipc.CodeTooMany)):
-			t.Errorf("the 65th question: want an isError result naming %s, got isError=%v %q", ipc.CodeTooMany, res.IsError, text(res))
+		case !res.IsError || !strings.Contains(text(res), string(wire.CodeTooMany)):
+			t.Errorf("the 65th question: want an isError result naming %s, got isError=%v %q", wire.CodeTooMany, res.IsError, text(res))
 		}
 		if st := p.Stats(); len(st.Shown) != loadShims {
 			t.Errorf("the refused question reached the windows: %d shown", len(st.Shown))
@@ -103,7 +104,7 @@ func TestSixtyFourShimsAtOnce(t *testing.T) {
 		var tooMany int
 		for {
 			res, err = extra.askWithin(ctx, "a question after the others", p)
-			if err != nil || !res.IsError || !strings.Contains(text(res), string(ipc.CodeTooMany)) || ctx.Err() != nil {
+			if err != nil || !res.IsError || !strings.Contains(text(res), string(wire.CodeTooMany)) || ctx.Err() != nil {
 				break
 			}
 			tooMany++
@@ -296,7 +297,7 @@ func checkBurst(t *testing.T, a *loadApp, shims []*loadShim, b *burst) {
 	t.Logf("%d calls answered %v after the barrier; the app accepted %d connections, %d still open",
 		len(shims), b.took.Round(time.Millisecond), accepted, open)
 	st := a.app.Presenter.Stats()
-	byClient := make(map[string]ipc.Question, len(st.Shown))
+	byClient := make(map[string]wire.Question, len(st.Shown))
 	for id, q := range st.Shown {
 		if n := st.Shows[id]; n != 1 {
 			t.Errorf("question %s was shown %d times", id, n)

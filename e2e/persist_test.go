@@ -17,6 +17,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // startApp stops the session's app and starts one with extraEnv
@@ -85,12 +86,12 @@ func waitLog(t *testing.T, path, want string, within time.Duration) string {
 }
 
 type asked struct {
-	a   ipc.Answer
+	a   wire.Answer
 	err error
 }
 
 // askApp asks q over the socket in the background; cancel withdraws it.
-func askApp(t *testing.T, q ipc.Question) (<-chan asked, context.CancelFunc) {
+func askApp(t *testing.T, q wire.Question) (<-chan asked, context.CancelFunc) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -136,10 +137,10 @@ func storedDraft(t *testing.T, path, id string) store.Draft {
 	}
 }
 
-func choiceQuestion(title string) ipc.Question {
-	return ipc.Question{ID: title + "-" + ipc.NewID()[:8], Title: title, Prompts: []ipc.Prompt{{
+func choiceQuestion(title string) wire.Question {
+	return wire.Question{ID: title + "-" + wire.NewID()[:8], Title: title, Prompts: []wire.Prompt{{
 		Markdown: "## Migration\n\nHow shall I migrate the **sessions** table?",
-		Options:  []ipc.Option{{Label: "Online", Default: true}, {Label: "With downtime"}},
+		Options:  []wire.Option{{Label: "Online", Default: true}, {Label: "With downtime"}},
 	}}}
 }
 
@@ -174,8 +175,8 @@ func TestDraftSurvivesACrash(t *testing.T) {
 	screenshot(t, "crash-draft-restored")
 	key(t, "ctrl+Return")
 	r := awaitAsk(t, ch)
-	want := []ipc.Reply{{Selected: []string{"Online", "With downtime"}, Text: "Online, but after the backup."}}
-	if r.err != nil || r.a.Status != ipc.StatusAnswered || !reflect.DeepEqual(r.a.Replies, want) {
+	want := []wire.Reply{{Selected: []string{"Online", "With downtime"}, Text: "Online, but after the backup."}}
+	if r.err != nil || r.a.Status != wire.StatusAnswered || !reflect.DeepEqual(r.a.Replies, want) {
 		t.Fatalf("answer = %+v, %v; want replies %+v", r.a, r.err, want)
 	}
 	waitLog(t, logPath, "draft_restored=true", time.Second)
@@ -247,15 +248,15 @@ func TestKeptAnswerSurvivesARestart(t *testing.T) {
 	launchApp(t, logPath, "FEEDBACK_DB="+db)
 	start := time.Now()
 	r := awaitAsk(t, func() <-chan asked { c, _ := askApp(t, q); return c }())
-	if r.err != nil || r.a.Status != ipc.StatusAnswered || r.a.Replies[0].Text != "answered while nobody waited" {
+	if r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "answered while nobody waited" {
 		t.Fatalf("after the restart: %+v, %v", r.a, r.err)
 	}
 	t.Logf("the kept answer came back in %v", time.Since(start).Round(time.Millisecond))
 	// Delivered: the next ask with the id opens a new round.
-	attach := ipc.Question{ID: q.ID, AttachOnly: true}
+	attach := wire.Question{ID: q.ID, AttachOnly: true}
 	ctx, cancelAttach := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancelAttach()
-	if _, err := appClient().Ask(ctx, attach, nil); !errors.Is(err, &ipc.Error{Code: ipc.CodeNotFound}) {
+	if _, err := appClient().Ask(ctx, attach, nil); !errors.Is(err, &wire.Error{Code: wire.CodeNotFound}) {
 		t.Errorf("collecting it again: %v, want not_found", err)
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // Env is what Run needs from the process.
@@ -144,23 +144,23 @@ type Group struct {
 
 // Question is one question and its outcome.
 type Question struct {
-	ID        string      `json:"id"`
-	Title     string      `json:"title"`
-	Phase     string      `json:"phase,omitempty"`
-	Iteration string      `json:"iteration,omitempty"`
-	AskedAt   time.Time   `json:"asked_at"`
-	Outcome   string      `json:"outcome"` // answered, dismissed, timed out, withdrawn, open
-	Auto      bool        `json:"auto,omitempty"`
-	EndedAt   *time.Time  `json:"answered_at,omitempty"`
-	Prompts   []string    `json:"prompts"`
-	Replies   []ipc.Reply `json:"replies,omitempty"`
-	Images    int         `json:"images,omitempty"`
+	ID        string       `json:"id"`
+	Title     string       `json:"title"`
+	Phase     string       `json:"phase,omitempty"`
+	Iteration string       `json:"iteration,omitempty"`
+	AskedAt   time.Time    `json:"asked_at"`
+	Outcome   string       `json:"outcome"` // answered, dismissed, timed out, withdrawn, open
+	Auto      bool         `json:"auto,omitempty"`
+	EndedAt   *time.Time   `json:"answered_at,omitempty"`
+	Prompts   []string     `json:"prompts"`
+	Replies   []wire.Reply `json:"replies,omitempty"`
+	Images    int          `json:"images,omitempty"`
 }
 
 // Outcome names a store state for people.
 func Outcome(state string) string {
 	switch state {
-	case string(ipc.StatusTimeout):
+	case string(wire.StatusTimeout):
 		return "timed out"
 	case "":
 		return "unknown"
@@ -168,7 +168,7 @@ func Outcome(state string) string {
 	return state
 }
 
-func field(q ipc.Question, label string) string {
+func field(q wire.Question, label string) string {
 	for _, f := range q.Context {
 		if strings.EqualFold(strings.TrimSpace(f.Label), label) {
 			return strings.TrimSpace(f.Value)

@@ -9,17 +9,17 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/store"
+	"feedback/wire"
 )
 
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-func q(id, client, loop, phase, text string) ipc.Question {
-	qq := ipc.Question{ID: id, Source: "interactive_feedback", Client: client,
-		Prompts: []ipc.Prompt{{Markdown: text, Options: []ipc.Option{{Label: "Merge"}, {Label: "Rebase"}}}}}
+func q(id, client, loop, phase, text string) wire.Question {
+	qq := wire.Question{ID: id, Source: "interactive_feedback", Client: client,
+		Prompts: []wire.Prompt{{Markdown: text, Options: []wire.Option{{Label: "Merge"}, {Label: "Rebase"}}}}}
 	if loop != "" {
-		qq.Context = []ipc.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: phase},
+		qq.Context = []wire.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: phase},
 			{Label: "Objective", Value: "Ship " + loop}, {Label: "Iteration", Value: "2/5"}}
 	}
 	return qq
@@ -42,12 +42,12 @@ func fill(t *testing.T) string {
 	}
 	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
 	must(s.SaveQuestion(q("q1", "claude-code", "L1", "plan", "How should I integrate main?"), at(0)))
-	must(s.SaveAnswer(ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered,
-		Replies: []ipc.Reply{{Selected: []string{"Rebase"}, Text: "keep history linear\n# not a heading"}}}, at(1), true))
+	must(s.SaveAnswer(wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered,
+		Replies: []wire.Reply{{Selected: []string{"Rebase"}, Text: "keep history linear\n# not a heading"}}}, at(1), true))
 	must(s.SaveQuestion(q("q2", "claude-code", "L1", "review", "Deploy to staging?"), at(2)))
-	must(s.SaveAnswer(ipc.Answer{QuestionID: "q2", Status: ipc.StatusDismissed}, at(3), true))
+	must(s.SaveAnswer(wire.Answer{QuestionID: "q2", Status: wire.StatusDismissed}, at(3), true))
 	must(s.SaveQuestion(q("q3", "cursor", "L1", "review", "Drop the old table?"), at(4)))
-	must(s.SaveAnswer(ipc.Answer{QuestionID: "q3", Status: ipc.StatusTimeout}, at(14), false))
+	must(s.SaveAnswer(wire.Answer{QuestionID: "q3", Status: wire.StatusTimeout}, at(14), false))
 	must(s.SaveQuestion(q("q4", "cursor", "", "", "Which name?"), at(20)))
 	must(s.MarkWithdrawn("q4", at(21)))
 	must(s.SaveQuestion(q("q5", "claude-code", "L2", "build", "Still there?"), at(30)))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"feedback/wire"
 	"fmt"
 	"io"
 	"net"
@@ -123,19 +124,19 @@ func (c *Client) Hello(ctx context.Context) (Hello, error) {
 // ErrPending (q.WaitMS ran out; the question stays open), or an error
 // wrapping ErrAppGone when the app goes away first. Cancelling ctx withdraws
 // the question: the app closes its window, and Ask returns ctx's error.
-func (c *Client) Ask(ctx context.Context, q Question, onEvent func(Event)) (Answer, error) {
+func (c *Client) Ask(ctx context.Context, q wire.Question, onEvent func(Event)) (wire.Answer, error) {
 	body, err := json.Marshal(q)
 	if err != nil {
-		return Answer{}, fmt.Errorf("ipc: encode question: %w", err)
+		return wire.Answer{}, fmt.Errorf("ipc: encode question: %w", err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+PathQuestions, bytes.NewReader(body))
 	if err != nil {
-		return Answer{}, err
+		return wire.Answer{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.do(req)
 	if err != nil {
-		return Answer{}, err
+		return wire.Answer{}, err
 	}
 	defer resp.Body.Close()
 
@@ -143,7 +144,7 @@ func (c *Client) Ask(ctx context.Context, q Question, onEvent func(Event)) (Answ
 	for {
 		var ev Event
 		if err := dec.Decode(&ev); err != nil {
-			return Answer{}, c.streamError(ctx, err)
+			return wire.Answer{}, c.streamError(ctx, err)
 		}
 		if onEvent != nil {
 			onEvent(ev)
@@ -151,16 +152,16 @@ func (c *Client) Ask(ctx context.Context, q Question, onEvent func(Event)) (Answ
 		switch ev.Type {
 		case EventAnswer:
 			if ev.Answer == nil {
-				return Answer{}, fmt.Errorf("ipc: malformed stream from %s: an answer event without an answer", c.Path)
+				return wire.Answer{}, fmt.Errorf("ipc: malformed stream from %s: an answer event without an answer", c.Path)
 			}
 			return *ev.Answer, nil
 		case EventPending:
-			return Answer{QuestionID: q.ID, CallerData: ev.CallerData}, ErrPending
+			return wire.Answer{QuestionID: q.ID, CallerData: ev.CallerData}, ErrPending
 		case EventError:
 			if ev.Error == nil {
-				return Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)
+				return wire.Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)
 			}
-			return Answer{}, ev.Error
+			return wire.Answer{}, ev.Error
 		}
 	}
 }
@@ -189,7 +190,7 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	defer resp.Body.Close()
-	var e Error
+	var e wire.Error
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&e); err != nil || e.Code == "" {
 		return nil, fmt.Errorf("ipc: %s %s: the app at %s answered %s", req.Method, req.URL.Path, c.Path, resp.Status)
 	}

@@ -2,21 +2,22 @@ package ipc
 
 import (
 	"context"
+	"feedback/wire"
 	"net/http"
 	"testing"
 	"time"
 )
 
 // askFunc adapts a function to Asker.
-type askFunc func(ctx context.Context, q Question, emit func(Event)) (Answer, error)
+type askFunc func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error)
 
-func (f askFunc) Ask(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+func (f askFunc) Ask(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 	return f(ctx, q, emit)
 }
 
 // answerAll answers every question at once.
-var answerAll = askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
-	return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
+var answerAll = askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
+	return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
 })
 
 // socketPath returns a fresh endpoint for one test: a socket path in a
@@ -67,8 +68,8 @@ func serveFake(t *testing.T, h http.Handler) string {
 }
 
 // question returns a valid question with the given id.
-func question(id string) Question {
-	return Question{ID: id, Prompts: []Prompt{{Markdown: "Proceed?", Kind: KindYesNo}}}
+func question(id string) wire.Question {
+	return wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "Proceed?", Kind: wire.KindYesNo}}}
 }
 
 // within fails the test unless ch delivers within a generous bound.

@@ -3,6 +3,7 @@ package ipc
 import (
 	"context"
 	"errors"
+	"feedback/wire"
 	"strings"
 	"testing"
 )
@@ -11,10 +12,10 @@ import (
 // the caller data; Client.Ask returns ErrPending with it.
 func TestPendingReachesTheCaller(t *testing.T) {
 	var gotWait int64
-	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 		gotWait = q.WaitMS
 		emit(Event{Type: EventPending}) // a final event from the Asker is dropped
-		return Answer{QuestionID: q.ID, CallerData: q.CallerData}, ErrPending
+		return wire.Answer{QuestionID: q.ID, CallerData: q.CallerData}, ErrPending
 	}), ServerOptions{})
 	q := question("p")
 	q.WaitMS = 1500
@@ -39,7 +40,7 @@ func TestValidateWaitAndCallerData(t *testing.T) {
 		t.Errorf("negative wait: %v", err)
 	}
 	q = question("v")
-	q.CallerData = []byte(`"` + strings.Repeat("x", MaxCallerDataBytes) + `"`)
+	q.CallerData = []byte(`"` + strings.Repeat("x", wire.MaxCallerDataBytes) + `"`)
 	if err := q.Validate(); err == nil || !strings.Contains(err.Error(), "caller_data: at most") {
 		t.Errorf("large caller data: %v", err)
 	}

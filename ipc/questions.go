@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"feedback/wire"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,7 +31,7 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 		status, e := decodeFailure(err)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			status, e = http.StatusRequestTimeout, &Error{Code: CodeProtocol,
+			status, e = http.StatusRequestTimeout, &wire.Error{Code: wire.CodeProtocol,
 				Message: fmt.Sprintf("the question did not arrive within %v", s.bodyTimeout)}
 		}
 		writeError(w, status, e)
@@ -38,9 +39,9 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	}
 	rc.SetReadDeadline(time.Time{}) // the answer streams for as long as the user takes
 	if err := q.Validate(); err != nil {
-		var e *Error
+		var e *wire.Error
 		if !errors.As(err, &e) {
-			e = &Error{Code: CodeInvalid, Message: err.Error()}
+			e = &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 		}
 		writeError(w, http.StatusBadRequest, e)
 		return
@@ -49,7 +50,7 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	case s.open <- struct{}{}:
 		defer func() { <-s.open }()
 	default:
-		writeError(w, http.StatusTooManyRequests, &Error{Code: CodeTooMany,
+		writeError(w, http.StatusTooManyRequests, &wire.Error{Code: wire.CodeTooMany,
 			Message: fmt.Sprintf("%d questions are already open; answer or close some first", cap(s.open))})
 		return
 	}
@@ -77,9 +78,9 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 		st.write(Event{Type: EventPending, CallerData: ans.CallerData}, true)
 		log.Info("ipc: caller's wait ran out; the question stays open")
 	case err != nil:
-		var e *Error
+		var e *wire.Error
 		if !errors.As(err, &e) {
-			e = &Error{Code: CodeInternal, Message: err.Error()}
+			e = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 		}
 		st.write(Event{Type: EventError, Error: e}, true)
 		log.Warn("ipc: question failed", "err", err)
@@ -90,11 +91,11 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 }
 
 // ask calls the Asker, turning a panic into CodeInternal.
-func (s *Server) ask(ctx context.Context, q Question, emit func(Event)) (a Answer, err error) {
+func (s *Server) ask(ctx context.Context, q wire.Question, emit func(Event)) (a wire.Answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("ipc: Asker panicked", "id", q.ID, "panic", p, "stack", string(debug.Stack()))
-			err = &Error{Code: CodeInternal, Message: "the app failed while asking (see its log)"}
+			err = &wire.Error{Code: wire.CodeInternal, Message: "the app failed while asking (see its log)"}
 		}
 	}()
 	return s.asker.Ask(ctx, q, emit)
@@ -102,8 +103,8 @@ func (s *Server) ask(ctx context.Context, q Question, emit func(Event)) (a Answe
 
 // decodeQuestion decodes exactly one JSON question from r. Unknown fields are
 // ignored (a newer caller may send more); anything after the value is an error.
-func decodeQuestion(r io.Reader) (Question, error) {
-	var q Question
+func decodeQuestion(r io.Reader) (wire.Question, error) {
+	var q wire.Question
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&q); err != nil {
 		return q, err
@@ -118,24 +119,24 @@ func decodeQuestion(r io.Reader) (Question, error) {
 }
 
 // decodeFailure maps an error of decodeQuestion to a status and an *Error.
-func decodeFailure(err error) (int, *Error) {
+func decodeFailure(err error) (int, *wire.Error) {
 	var tooLarge *http.MaxBytesError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &tooLarge):
-		return http.StatusRequestEntityTooLarge, &Error{Code: CodeInvalid,
+		return http.StatusRequestEntityTooLarge, &wire.Error{Code: wire.CodeInvalid,
 			Message: fmt.Sprintf("the question is larger than %d bytes", MaxBodyBytes)}
 	case errors.As(err, &te):
 		field := te.Field
 		if field == "" {
 			field = "the request body"
 		}
-		return http.StatusBadRequest, &Error{Code: CodeInvalid,
+		return http.StatusBadRequest, &wire.Error{Code: wire.CodeInvalid,
 			Message: fmt.Sprintf("%s: expected %s, got JSON %s", field, te.Type, te.Value)}
 	case err == io.EOF:
-		return http.StatusBadRequest, &Error{Code: CodeProtocol, Message: "empty request body: expected a JSON question"}
+		return http.StatusBadRequest, &wire.Error{Code: wire.CodeProtocol, Message: "empty request body: expected a JSON question"}
 	default:
-		return http.StatusBadRequest, &Error{Code: CodeProtocol, Message: "malformed JSON question: " + err.Error()}
+		return http.StatusBadRequest, &wire.Error{Code: wire.CodeProtocol, Message: "malformed JSON question: " + err.Error()}
 	}
 }
 

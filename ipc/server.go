@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"feedback/wire"
 	"log/slog"
 	"net"
 	"net/http"
@@ -25,7 +26,7 @@ type Asker interface {
 	// ignores EventAnswer and EventError: the final event is written from
 	// Ask's result. An *Error returned by Ask reaches the caller with its
 	// code; any other error as CodeInternal.
-	Ask(ctx context.Context, q Question, emit func(Event)) (Answer, error)
+	Ask(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error)
 }
 
 // ServerOptions configures a Server. The zero value is usable.
@@ -137,7 +138,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+PathQuestions, s.handleQuestion)
 	mux.HandleFunc(PathQuestions, methodNotAllowed(http.MethodPost))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, &Error{Code: CodeProtocol, Message: "no such path: " + r.URL.Path})
+		writeError(w, http.StatusNotFound, &wire.Error{Code: wire.CodeProtocol, Message: "no such path: " + r.URL.Path})
 	})
 	return s.guard(mux)
 }
@@ -153,11 +154,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 					panic(p)
 				}
 				s.log.Error("ipc: handler panicked", "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
-				writeError(w, http.StatusInternalServerError, &Error{Code: CodeInternal, Message: "internal error (see the app's log)"})
+				writeError(w, http.StatusInternalServerError, &wire.Error{Code: wire.CodeInternal, Message: "internal error (see the app's log)"})
 			}
 		}()
 		if _, ok := r.Header["Origin"]; ok {
-			writeError(w, http.StatusForbidden, &Error{Code: CodeProtocol, Message: "requests from web pages (with an Origin header) are refused"})
+			writeError(w, http.StatusForbidden, &wire.Error{Code: wire.CodeProtocol, Message: "requests from web pages (with an Origin header) are refused"})
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -171,11 +172,11 @@ func (s *Server) handleHello(w http.ResponseWriter, r *http.Request) {
 func methodNotAllowed(allow string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allow)
-		writeError(w, http.StatusMethodNotAllowed, &Error{Code: CodeProtocol, Message: r.Method + " " + r.URL.Path + ": use " + allow})
+		writeError(w, http.StatusMethodNotAllowed, &wire.Error{Code: wire.CodeProtocol, Message: r.Method + " " + r.URL.Path + ": use " + allow})
 	}
 }
 
-func writeError(w http.ResponseWriter, status int, e *Error) { writeJSON(w, status, e) }
+func writeError(w http.ResponseWriter, status int, e *wire.Error) { writeJSON(w, status, e) }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")

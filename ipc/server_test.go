@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"feedback/wire"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,10 +29,10 @@ func TestHello(t *testing.T) {
 }
 
 func TestAskRoundTrip(t *testing.T) {
-	want := Answer{QuestionID: "q1", Status: StatusAnswered, Replies: []Reply{{Selected: []string{"A"}, Text: "because"}}, ElapsedMS: 42}
-	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	want := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"A"}, Text: "because"}}, ElapsedMS: 42}
+	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 		emit(Event{Type: EventShown})
-		emit(Event{Type: EventAnswer, Answer: &Answer{Status: StatusDismissed}}) // not the Asker's to send: dropped
+		emit(Event{Type: EventAnswer, Answer: &wire.Answer{Status: wire.StatusDismissed}}) // not the Asker's to send: dropped
 		return want, nil
 	}), ServerOptions{})
 
@@ -51,27 +52,27 @@ func TestAskRoundTrip(t *testing.T) {
 func TestAskErrors(t *testing.T) {
 	tests := []struct {
 		name      string
-		q         Question
+		q         wire.Question
 		err       error // returned by the Asker
 		panics    bool
-		wantCode  ErrorCode
+		wantCode  wire.ErrorCode
 		wantInMsg string
 	}{
-		{name: "invalid question", q: Question{ID: "q"}, wantCode: CodeInvalid, wantInMsg: "prompts"},
-		{name: "app refuses", q: question("q"), err: &Error{Code: CodeNoDisplay, Message: "no display"}, wantCode: CodeNoDisplay, wantInMsg: "no display"},
-		{name: "app fails", q: question("q"), err: errors.New("boom"), wantCode: CodeInternal, wantInMsg: "boom"},
-		{name: "app panics", q: question("q"), panics: true, wantCode: CodeInternal, wantInMsg: "log"},
+		{name: "invalid question", q: wire.Question{ID: "q"}, wantCode: wire.CodeInvalid, wantInMsg: "prompts"},
+		{name: "app refuses", q: question("q"), err: &wire.Error{Code: wire.CodeNoDisplay, Message: "no display"}, wantCode: wire.CodeNoDisplay, wantInMsg: "no display"},
+		{name: "app fails", q: question("q"), err: errors.New("boom"), wantCode: wire.CodeInternal, wantInMsg: "boom"},
+		{name: "app panics", q: question("q"), panics: true, wantCode: wire.CodeInternal, wantInMsg: "log"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := startServer(t, askFunc(func(context.Context, Question, func(Event)) (Answer, error) {
+			c := startServer(t, askFunc(func(context.Context, wire.Question, func(Event)) (wire.Answer, error) {
 				if tt.panics {
 					panic("bug")
 				}
-				return Answer{}, tt.err
+				return wire.Answer{}, tt.err
 			}), ServerOptions{})
 			_, err := c.Ask(context.Background(), tt.q, nil)
-			var e *Error
+			var e *wire.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("Ask() error = %v, want an *Error", err)
 			}
@@ -89,19 +90,19 @@ func TestHTTPErrors(t *testing.T) {
 		name, method, path, body string
 		origin                   bool
 		wantStatus               int
-		wantCode                 ErrorCode
+		wantCode                 wire.ErrorCode
 	}{
 		{"unknown fields are fine", "POST", PathQuestions, `{"id":"q","future":1,"prompts":[{"markdown":"Go?","x":[]}]}`, false, 200, ""},
-		{"hello from a browser", "GET", PathHello, "", true, 403, CodeProtocol},
-		{"question from a browser", "POST", PathQuestions, valid, true, 403, CodeProtocol},
-		{"malformed JSON", "POST", PathQuestions, `{"id":`, false, 400, CodeProtocol},
-		{"trailing garbage", "POST", PathQuestions, valid + `x`, false, 400, CodeProtocol},
-		{"two values", "POST", PathQuestions, valid + valid, false, 400, CodeProtocol},
-		{"empty body", "POST", PathQuestions, "", false, 400, CodeProtocol},
-		{"wrong type", "POST", PathQuestions, `{"id":"q","prompts":"Go?"}`, false, 400, CodeInvalid},
-		{"too large", "POST", PathQuestions, tooLarge, false, 413, CodeInvalid},
-		{"unknown path", "GET", "/v1/nope", "", false, 404, CodeProtocol},
-		{"wrong method", "GET", PathQuestions, "", false, 405, CodeProtocol},
+		{"hello from a browser", "GET", PathHello, "", true, 403, wire.CodeProtocol},
+		{"question from a browser", "POST", PathQuestions, valid, true, 403, wire.CodeProtocol},
+		{"malformed JSON", "POST", PathQuestions, `{"id":`, false, 400, wire.CodeProtocol},
+		{"trailing garbage", "POST", PathQuestions, valid + `x`, false, 400, wire.CodeProtocol},
+		{"two values", "POST", PathQuestions, valid + valid, false, 400, wire.CodeProtocol},
+		{"empty body", "POST", PathQuestions, "", false, 400, wire.CodeProtocol},
+		{"wrong type", "POST", PathQuestions, `{"id":"q","prompts":"Go?"}`, false, 400, wire.CodeInvalid},
+		{"too large", "POST", PathQuestions, tooLarge, false, 413, wire.CodeInvalid},
+		{"unknown path", "GET", "/v1/nope", "", false, 404, wire.CodeProtocol},
+		{"wrong method", "GET", PathQuestions, "", false, 405, wire.CodeProtocol},
 	}
 	c := startServer(t, answerAll, ServerOptions{})
 	for _, tt := range tests {
@@ -127,7 +128,7 @@ func TestHTTPErrors(t *testing.T) {
 			if tt.wantCode == "" {
 				return
 			}
-			var e Error
+			var e wire.Error
 			if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || e.Code != tt.wantCode || e.Message == "" {
 				t.Errorf("body = %+v, %v; want code %s and a message", e, err, tt.wantCode)
 			}
@@ -138,11 +139,11 @@ func TestHTTPErrors(t *testing.T) {
 func TestAskCancelWithdraws(t *testing.T) {
 	started := make(chan struct{})
 	withdrawn := make(chan struct{})
-	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 		close(started)
 		<-ctx.Done()
 		close(withdrawn)
-		return Answer{}, ctx.Err()
+		return wire.Answer{}, ctx.Err()
 	}), ServerOptions{})
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -162,13 +163,13 @@ func TestAskCancelWithdraws(t *testing.T) {
 func TestAskTooMany(t *testing.T) {
 	started := make(chan struct{}, 1)
 	release := make(chan struct{})
-	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 		started <- struct{}{}
 		select {
 		case <-release:
-			return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
 		case <-ctx.Done():
-			return Answer{}, ctx.Err()
+			return wire.Answer{}, ctx.Err()
 		}
 	}), ServerOptions{MaxOpen: 1})
 
@@ -178,7 +179,7 @@ func TestAskTooMany(t *testing.T) {
 		errc <- err
 	}()
 	within(t, started, "the first question to open")
-	if _, err := c.Ask(context.Background(), question("second"), nil); !errors.Is(err, &Error{Code: CodeTooMany}) {
+	if _, err := c.Ask(context.Background(), question("second"), nil); !errors.Is(err, &wire.Error{Code: wire.CodeTooMany}) {
 		t.Errorf("second Ask() error = %v, want CodeTooMany", err)
 	}
 	close(release)
@@ -195,11 +196,11 @@ func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
 	}
 	started := make(chan struct{})
 	withdrawn := make(chan struct{})
-	s := NewServer(askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	s := NewServer(askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 		close(started)
 		<-ctx.Done()
 		close(withdrawn)
-		return Answer{}, ctx.Err()
+		return wire.Answer{}, ctx.Err()
 	}), ServerOptions{})
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(l) }()
@@ -224,9 +225,9 @@ func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
 
 func TestEmitAfterAskReturnedIsDropped(t *testing.T) {
 	emits := make(chan func(Event), 1)
-	c := startServer(t, askFunc(func(ctx context.Context, q Question, emit func(Event)) (Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
 		emits <- emit
-		return Answer{QuestionID: q.ID, Status: StatusAnswered}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
 	}), ServerOptions{})
 	if _, err := c.Ask(context.Background(), question("q"), nil); err != nil {
 		t.Fatal(err)
@@ -261,8 +262,8 @@ func TestShutdownWithASilentConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(askFunc(func(ctx context.Context, q Question, _ func(Event)) (Answer, error) {
-		return Answer{}, nil
+	srv := NewServer(askFunc(func(ctx context.Context, q wire.Question, _ func(Event)) (wire.Answer, error) {
+		return wire.Answer{}, nil
 	}), ServerOptions{})
 	go srv.Serve(l)
 	conn, err := dialPlain(path)

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Asker delivers a question to the app; *ipc.Client is one.
 type Asker interface {
-	Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
+	Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
 }
 
 // MaxRestarts bounds how often one question restarts an app that went away
@@ -42,7 +43,7 @@ func (e *NotReachedError) Unwrap() error { return e.Err }
 // A failure to connect before anything was asked is a *NotReachedError;
 // ctx ending returns ctx.Err(); any other error is the last Ask's. log may
 // be nil.
-func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, error), q ipc.Question, onEvent func(ipc.Event), log *slog.Logger) (ipc.Answer, error) {
+func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, error), q wire.Question, onEvent func(ipc.Event), log *slog.Logger) (wire.Answer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -57,7 +58,7 @@ func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, er
 			log.Warn("the feedback app went away while the question was open: restarting it and asking again",
 				"attempt", attempt, "of", MaxRestarts, "pause", pause, "err", last)
 			if !sleepCtx(ctx, pause) {
-				return ipc.Answer{}, ctx.Err()
+				return wire.Answer{}, ctx.Err()
 			}
 			if !deadline.IsZero() {
 				q.WaitMS = max(time.Until(deadline).Milliseconds(), 1)
@@ -66,10 +67,10 @@ func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, er
 		asker, err := connect(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return ipc.Answer{}, ctx.Err()
+				return wire.Answer{}, ctx.Err()
 			}
 			if attempt == 0 {
-				return ipc.Answer{}, &NotReachedError{err}
+				return wire.Answer{}, &NotReachedError{err}
 			}
 			last = fmt.Errorf("restarting the feedback app: %w", err)
 			continue
@@ -90,7 +91,7 @@ func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, er
 		last = err
 	}
 	log.Error("the feedback app keeps going away: giving up", "restarts", MaxRestarts, "err", last)
-	return ipc.Answer{}, last
+	return wire.Answer{}, last
 }
 
 // sleepCtx pauses for d; false when ctx ended first.

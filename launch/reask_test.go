@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
-type askerFunc func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
+type askerFunc func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
 
-func (f askerFunc) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+func (f askerFunc) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 	return f(ctx, q, onEvent)
 }
 
@@ -23,15 +24,15 @@ func TestAskRestartingKeepsTheWait(t *testing.T) {
 	RestartBackoff = []time.Duration{20 * time.Millisecond}
 	t.Cleanup(func() { RestartBackoff = old })
 	var waits []int64
-	app := askerFunc(func(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	app := askerFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		waits = append(waits, q.WaitMS)
 		if len(waits) == 1 {
-			return ipc.Answer{}, ipc.ErrAppGone
+			return wire.Answer{}, ipc.ErrAppGone
 		}
-		return ipc.Answer{}, ipc.ErrPending
+		return wire.Answer{}, ipc.ErrPending
 	})
 	connect := func(context.Context) (Asker, error) { return app, nil }
-	_, err := AskRestarting(context.Background(), connect, ipc.Question{ID: "w", WaitMS: 1000}, nil, nil)
+	_, err := AskRestarting(context.Background(), connect, wire.Question{ID: "w", WaitMS: 1000}, nil, nil)
 	if !errors.Is(err, ipc.ErrPending) {
 		t.Fatalf("err = %v, want ErrPending", err)
 	}
@@ -41,7 +42,7 @@ func TestAskRestartingKeepsTheWait(t *testing.T) {
 
 	down := func(context.Context) (Asker, error) { return nil, errors.New("refused") }
 	var nr *NotReachedError
-	if _, err := AskRestarting(context.Background(), down, ipc.Question{ID: "d"}, nil, nil); !errors.As(err, &nr) {
+	if _, err := AskRestarting(context.Background(), down, wire.Question{ID: "d"}, nil, nil); !errors.As(err, &nr) {
 		t.Errorf("err = %v, want *NotReachedError", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -114,7 +114,7 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 			env.requests.put(req)
 			return humanPending(req.id, req)
 		},
-		render: func(a ipc.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) },
+		render: func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) },
 		chat:   func(cause error) *mcp.CallToolResult { return humanNeedsInput(q, req, cause) },
 	}, nil
 }
@@ -122,7 +122,7 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 // humanNeedsInput is the result when no window can ask and the client
 // offers no form: the content and the choices, for the agent to ask in
 // chat.
-func humanNeedsInput(q ipc.Question, req *humanRequest, cause error) *mcp.CallToolResult {
+func humanNeedsInput(q wire.Question, req *humanRequest, cause error) *mcp.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The decision window cannot be shown (%s). Nothing was chosen. Ask the human in chat:\n", failureCause(cause))
 	if q.Title != "" {
@@ -154,8 +154,8 @@ func pendingWait(env callEnv) time.Duration {
 // Question has a fresh ID (the request_id), Source "ask_human",
 // one single-choice prompt whose options are the choice labels, and passes
 // Validate; Client is left for the caller.
-func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error) {
-	fail := func(err error) (ipc.Question, *humanRequest, error) { return ipc.Question{}, nil, err }
+func normalizeAskHuman(args map[string]any) (wire.Question, *humanRequest, error) {
+	fail := func(err error) (wire.Question, *humanRequest, error) { return wire.Question{}, nil, err }
 	agent, _, err := readString(args, "agent_name", strArg{trim: true, required: true, max: maxAgentNameRunes})
 	if err != nil {
 		return fail(err)
@@ -177,10 +177,10 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 		return fail(err)
 	}
 	req := &humanRequest{choices: choices}
-	p := ipc.Prompt{Kind: ipc.KindChoice, Single: true, Markdown: body}
+	p := wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: body}
 	found := recommended == ""
 	for _, c := range choices {
-		o := ipc.Option{Label: c.Label}
+		o := wire.Option{Label: c.Label}
 		if recommended != "" && c.ID == recommended {
 			o.Default, o.Description, found = true, "Recommended by the agent", true
 		}
@@ -224,12 +224,12 @@ func normalizeAskHuman(args map[string]any) (ipc.Question, *humanRequest, error)
 		chip = strings.TrimSpace(c) + "…"
 		p.Markdown = "**" + literalMarkdown(strings.Join(strings.Fields(title), " ")) + "**\n\n" + p.Markdown
 	}
-	q := ipc.Question{
-		ID:             ipc.NewID(),
+	q := wire.Question{
+		ID:             wire.NewID(),
 		Source:         askHumanName,
 		Title:          chip,
 		Context:        ctx,
-		Prompts:        []ipc.Prompt{p},
+		Prompts:        []wire.Prompt{p},
 		TimeoutSeconds: timeout,
 	}
 	req.id = q.ID
@@ -287,21 +287,21 @@ func prefixField(err error, prefix string) error {
 
 // humanContext returns the context lines shown above the content: the
 // agent, why it asks, what a wrong choice costs, and its confidence.
-func humanContext(args map[string]any, agent string) ([]ipc.Field, error) {
-	fields := []ipc.Field{{Label: "Agent", Value: agent}}
+func humanContext(args map[string]any, agent string) ([]wire.Field, error) {
+	fields := []wire.Field{{Label: "Agent", Value: agent}}
 	reason, _, err := readString(args, "decision_reason", strArg{trim: true, max: maxReasonRunes})
 	if err != nil {
 		return nil, err
 	}
 	if reason != "" {
-		fields = append(fields, ipc.Field{Label: "Why a human", Value: reason})
+		fields = append(fields, wire.Field{Label: "Why a human", Value: reason})
 	}
 	risk, _, err := readString(args, "consequence_of_wrong_choice", strArg{trim: true, max: maxReasonRunes})
 	if err != nil {
 		return nil, err
 	}
 	if risk != "" {
-		fields = append(fields, ipc.Field{Label: "If wrong", Value: risk})
+		fields = append(fields, wire.Field{Label: "If wrong", Value: risk})
 	}
 	c, present, err := numberArg(args, "confidence")
 	if err != nil {
@@ -311,7 +311,7 @@ func humanContext(args map[string]any, agent string) ([]ipc.Field, error) {
 		if c < 0 || c > 1 {
 			return nil, argErrorf("confidence", "must be between 0 and 1, got %v", c)
 		}
-		fields = append(fields, ipc.Field{Label: "Agent's confidence", Value: fmt.Sprintf("%.0f%%", c*100)})
+		fields = append(fields, wire.Field{Label: "Agent's confidence", Value: fmt.Sprintf("%.0f%%", c*100)})
 	}
 	return fields, nil
 }
@@ -414,7 +414,7 @@ func humanPending(id string, req *humanRequest) *mcp.CallToolResult {
 // settleHuman renders a final outcome, forgets the request and posts its
 // callback (once per request). req may be nil when this server did not ask
 // the question.
-func settleHuman(a ipc.Answer, id string, req *humanRequest, env callEnv) *mcp.CallToolResult {
+func settleHuman(a wire.Answer, id string, req *humanRequest, env callEnv) *mcp.CallToolResult {
 	res, ok := humanOutcome(a, id, req, time.Now())
 	if !ok {
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended request %s with an unknown status %q; the human's choice is unknown. Update the feedback app and this MCP server to the same version, then call ask_human again.", id, a.Status))
@@ -431,14 +431,14 @@ func settleHuman(a ipc.Answer, id string, req *humanRequest, env callEnv) *mcp.C
 // humanOutcome maps an Answer to the result; ok is false for a status the
 // shim does not know. now is used for answered_at when the request is not
 // known.
-func humanOutcome(a ipc.Answer, id string, req *humanRequest, now time.Time) (res humanResult, ok bool) {
+func humanOutcome(a wire.Answer, id string, req *humanRequest, now time.Time) (res humanResult, ok bool) {
 	res.RequestID = id
 	at := now
 	if req != nil && !req.askedAt.IsZero() {
 		at = req.askedAt.Add(time.Duration(a.ElapsedMS) * time.Millisecond)
 	}
 	switch a.Status {
-	case ipc.StatusAnswered:
+	case wire.StatusAnswered:
 		var label string
 		if len(a.Replies) > 0 && len(a.Replies[0].Selected) > 0 {
 			label = a.Replies[0].Selected[0]
@@ -453,9 +453,9 @@ func humanOutcome(a ipc.Answer, id string, req *humanRequest, now time.Time) (re
 		if res.ChoiceID == "" {
 			res.Message = humanUnknownChoiceNote
 		}
-	case ipc.StatusDismissed:
+	case wire.StatusDismissed:
 		res.Status, res.Message = humanDeclined, humanDeclinedDismissed
-	case ipc.StatusTimeout:
+	case wire.StatusTimeout:
 		res.Status, res.Message = humanExpired, humanExpiredMessage
 	default:
 		return res, false
@@ -465,7 +465,7 @@ func humanOutcome(a ipc.Answer, id string, req *humanRequest, now time.Time) (re
 }
 
 // humanData is what the app keeps of a request with its question
-// (ipc.Question.CallerData, persisted) and returns with its outcome, so a
+// (wire.Question.CallerData, persisted) and returns with its outcome, so a
 // shim that did not ask it (the client restarted it) still maps the label
 // to its choice id, passes run_id, trace_id and metadata through and posts
 // the callback.
@@ -487,8 +487,8 @@ func (r *humanRequest) callerData() (json.RawMessage, error) {
 	if err != nil { // metadata came from JSON: not reached
 		return nil, argErrorf("metadata", "cannot be encoded: %v", err)
 	}
-	if len(data) > ipc.MaxCallerDataBytes {
-		return nil, argErrorf("metadata", "too large: the request with its metadata must fit in %d bytes of JSON, got %d; pass a smaller object", ipc.MaxCallerDataBytes, len(data))
+	if len(data) > wire.MaxCallerDataBytes {
+		return nil, argErrorf("metadata", "too large: the request with its metadata must fit in %d bytes of JSON, got %d; pass a smaller object", wire.MaxCallerDataBytes, len(data))
 	}
 	return data, nil
 }

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -111,7 +111,7 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 	}
 	hook.none(t)
 
-	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, ElapsedMS: 1500, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}})
+	inbox.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, ElapsedMS: 1500, Replies: []wire.Reply{{Selected: []string{"Hold"}}}})
 	res = callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID})
 	got = jsonResult(t, res)
 	if got["status"] != "answered" || got["choice_id"] != "no" || got["choice_label"] != "Hold" || got["run_id"] != "run-7" ||
@@ -154,7 +154,7 @@ func TestE2EAskHumanResultWaits(t *testing.T) {
 		done <- callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 10})
 	}()
 	inbox.waitWaiters(t, q.ID, 1)
-	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Ship it"}}}})
+	inbox.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Ship it"}}}})
 	if got := jsonResult(t, <-done); got["status"] != "answered" || got["choice_id"] != "yes" {
 		t.Errorf("answered while waiting: %v", got)
 	}
@@ -163,8 +163,8 @@ func TestE2EAskHumanResultWaits(t *testing.T) {
 // The human answers within the wait: the choice at once, and the callback.
 func TestE2EAskHumanAnsweredAtOnce(t *testing.T) {
 	inbox := newFakeInbox()
-	inbox.auto = func(q ipc.Question) ipc.Answer {
-		return ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Ship it"}}}}
+	inbox.auto = func(q wire.Question) wire.Answer {
+		return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Ship it"}}}}
 	}
 	hook := newHookRecorder(t, http.StatusInternalServerError) // a failing hook changes nothing
 	c, logs := startShimLogged(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
@@ -186,12 +186,12 @@ func TestE2EAskHumanAnsweredAtOnce(t *testing.T) {
 // Declined and expired are final outcomes, posted too.
 func TestE2EAskHumanDeclinedAndExpired(t *testing.T) {
 	for _, tc := range []struct {
-		status ipc.Status
+		status wire.Status
 		want   string
-	}{{ipc.StatusDismissed, "declined"}, {ipc.StatusTimeout, "expired"}} {
+	}{{wire.StatusDismissed, "declined"}, {wire.StatusTimeout, "expired"}} {
 		t.Run(tc.want, func(t *testing.T) {
 			inbox := newFakeInbox()
-			inbox.auto = func(ipc.Question) ipc.Answer { return ipc.Answer{Status: tc.status} }
+			inbox.auto = func(wire.Question) wire.Answer { return wire.Answer{Status: tc.status} }
 			hook := newHookRecorder(t, http.StatusOK)
 			c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
 			res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": hook.srv.URL}))
@@ -208,8 +208,8 @@ func TestE2EAskHumanDeclinedAndExpired(t *testing.T) {
 // A callback to a server whose certificate is not trusted fails quietly.
 func TestE2EAskHumanCallbackUntrusted(t *testing.T) {
 	inbox := newFakeInbox()
-	inbox.auto = func(ipc.Question) ipc.Answer {
-		return ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}}
+	inbox.auto = func(wire.Question) wire.Answer {
+		return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Hold"}}}}
 	}
 	hook := newHookRecorder(t, http.StatusOK)
 	hook.srv.Config.ErrorLog = log.New(io.Discard, "", 0)                                        // the refused handshake
@@ -268,7 +268,7 @@ func TestE2EAskHumanCollectedByARestartedShim(t *testing.T) {
 		t.Fatalf("result = %v", got)
 	}
 	first.Close()
-	inbox.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}})
+	inbox.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Hold"}}}})
 
 	second := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings(), HTTPClient: hook.srv.Client()})
 	res = callNamed(t, second, "ask_human_result", map[string]any{"request_id": q.ID})
@@ -312,8 +312,8 @@ func TestE2EAskHumanCancelledWithdraws(t *testing.T) {
 // caller's error, naming the field and the limit.
 func TestE2EAskHumanMetadataTooLarge(t *testing.T) {
 	c := startShim(t, Options{Connect: connectTo(newFakeInbox()), Settings: humanSettings()})
-	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"metadata": map[string]any{"blob": strings.Repeat("x", ipc.MaxCallerDataBytes)}}))
-	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "metadata: too large") || !strings.Contains(text, fmt.Sprint(ipc.MaxCallerDataBytes)) {
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"metadata": map[string]any{"blob": strings.Repeat("x", wire.MaxCallerDataBytes)}}))
+	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "metadata: too large") || !strings.Contains(text, fmt.Sprint(wire.MaxCallerDataBytes)) {
 		t.Errorf("isError = %v, %q", res.IsError, text)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -44,10 +44,10 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 	}
 	req := env.requests.get(id) // nil when another process asked (the shim was restarted)
 	return prepared{
-		question: ipc.Question{ID: id, Source: askHumanName, AttachOnly: true},
+		question: wire.Question{ID: id, Source: askHumanName, AttachOnly: true},
 		wait:     wait,
 		pending:  func() *mcp.CallToolResult { return humanPending(id, req) },
-		render: func(a ipc.Answer) *mcp.CallToolResult {
+		render: func(a wire.Answer) *mcp.CallToolResult {
 			r := req
 			if r == nil { // another process asked: the app returned what it kept
 				r = requestOf(id, a.CallerData)
@@ -55,7 +55,7 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 			return settleHuman(a, id, r, env)
 		},
 		fail: func(err error) *mcp.CallToolResult {
-			if errors.Is(err, &ipc.Error{Code: ipc.CodeNotFound}) {
+			if errors.Is(err, &wire.Error{Code: wire.CodeNotFound}) {
 				env.requests.remove(id)
 				return mcp.NewToolResultError(fmt.Sprintf(textUnknownRequest, id))
 			}
@@ -76,8 +76,8 @@ func normalizeAskHumanResult(args map[string]any, env callEnv) (string, time.Dur
 	if id == "" {
 		return "", 0, argErrorf("request_id", "required: the request_id of a pending ask_human result")
 	}
-	if len(id) > ipc.MaxIDBytes {
-		return "", 0, argErrorf("request_id", "at most %d bytes, got %d; pass the request_id exactly as ask_human returned it", ipc.MaxIDBytes, len(id))
+	if len(id) > wire.MaxIDBytes {
+		return "", 0, argErrorf("request_id", "at most %d bytes, got %d; pass the request_id exactly as ask_human returned it", wire.MaxIDBytes, len(id))
 	}
 	secs := min(max(env.settings.PendingWaitSeconds, 1), maxResultWaitSeconds)
 	w, present, err := numberArg(args, "wait_seconds")

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -42,40 +42,40 @@ func choicesJSON(n int) []any {
 
 func TestNormalizeAskHuman(t *testing.T) {
 	long := strings.Repeat
-	base := ipc.Question{
+	base := wire.Question{
 		Source:         "ask_human",
 		Title:          "Ship v2?",
-		Context:        []ipc.Field{{Label: "Agent", Value: "deployer"}},
-		Prompts:        []ipc.Prompt{{Kind: ipc.KindChoice, Single: true, Markdown: humanNoContent, Options: opts("Ship it", "Hold")}},
+		Context:        []wire.Field{{Label: "Agent", Value: "deployer"}},
+		Prompts:        []wire.Prompt{{Kind: wire.KindChoice, Single: true, Markdown: humanNoContent, Options: opts("Ship it", "Hold")}},
 		TimeoutSeconds: 3600,
 	}
-	with := func(f func(q *ipc.Question)) ipc.Question {
+	with := func(f func(q *wire.Question)) wire.Question {
 		q := base
-		q.Context = append([]ipc.Field(nil), base.Context...)
-		q.Prompts = []ipc.Prompt{base.Prompts[0]}
-		q.Prompts[0].Options = append([]ipc.Option(nil), base.Prompts[0].Options...)
+		q.Context = append([]wire.Field(nil), base.Context...)
+		q.Prompts = []wire.Prompt{base.Prompts[0]}
+		q.Prompts[0].Options = append([]wire.Option(nil), base.Prompts[0].Options...)
 		f(&q)
 		return q
 	}
 	for _, tc := range []struct {
 		name    string
 		mods    map[string]any
-		want    ipc.Question // compared without ID
+		want    wire.Question // compared without ID
 		wantErr string
 	}{
 		{name: "minimal", want: base},
 		{name: "fields trimmed", mods: map[string]any{"agent_name": "  deployer ", "title": " Ship v2?\n"}, want: base},
-		{name: "agent_name at 100", mods: map[string]any{"agent_name": long("é", 100)}, want: with(func(q *ipc.Question) { q.Context[0].Value = long("é", 100) })},
+		{name: "agent_name at 100", mods: map[string]any{"agent_name": long("é", 100)}, want: with(func(q *wire.Question) { q.Context[0].Value = long("é", 100) })},
 		{name: "agent_name at 101", mods: map[string]any{"agent_name": long("é", 101)}, wantErr: "agent_name: at most 100 characters, got 101"},
 		{name: "agent_name missing", mods: map[string]any{"agent_name": nil}, wantErr: "agent_name: required"},
 		{name: "agent_name blank", mods: map[string]any{"agent_name": "  "}, wantErr: "agent_name: required"},
 		{name: "agent_name a number", mods: map[string]any{"agent_name": 7.0}, wantErr: "agent_name: must be a string, got number"},
-		{name: "title at 60", mods: map[string]any{"title": long("t", 60)}, want: with(func(q *ipc.Question) { q.Title = long("t", 60) })},
-		{name: "title at 61", mods: map[string]any{"title": long("t", 61)}, want: with(func(q *ipc.Question) {
+		{name: "title at 60", mods: map[string]any{"title": long("t", 60)}, want: with(func(q *wire.Question) { q.Title = long("t", 60) })},
+		{name: "title at 61", mods: map[string]any{"title": long("t", 61)}, want: with(func(q *wire.Question) {
 			q.Title = long("t", 59) + "…"
 			q.Prompts[0].Markdown = "**" + long("t", 61) + "**\n\n" + humanNoContent
 		})},
-		{name: "title at 200", mods: map[string]any{"title": long("t", 199) + "*"}, want: with(func(q *ipc.Question) {
+		{name: "title at 200", mods: map[string]any{"title": long("t", 199) + "*"}, want: with(func(q *wire.Question) {
 			q.Title = long("t", 59) + "…"
 			q.Prompts[0].Markdown = "**" + long("t", 199) + "\\***\n\n" + humanNoContent
 		})},
@@ -84,21 +84,21 @@ func TestNormalizeAskHuman(t *testing.T) {
 		{name: "title an array", mods: map[string]any{"title": []any{"x"}}, wantErr: "title: must be a string, got array"},
 
 		// content and content_type
-		{name: "content text by default", mods: map[string]any{"content": "a *b*\n# c"}, want: with(func(q *ipc.Question) { q.Prompts[0].Markdown = `a \*b\*\` + "\n" + `\# c` })},
-		{name: "content markdown", mods: map[string]any{"content": "a *b*", "content_type": "markdown"}, want: with(func(q *ipc.Question) { q.Prompts[0].Markdown = "a *b*" })},
-		{name: "content_type any case", mods: map[string]any{"content": "a *b*", "content_type": " Markdown"}, want: with(func(q *ipc.Question) { q.Prompts[0].Markdown = "a *b*" })},
-		{name: "content html", mods: map[string]any{"content": "<p>a &amp; <b>b</b></p><script>x()</script>", "content_type": "html"}, want: with(func(q *ipc.Question) { q.Prompts[0].Markdown = `a \& b` })},
+		{name: "content text by default", mods: map[string]any{"content": "a *b*\n# c"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `a \*b\*\` + "\n" + `\# c` })},
+		{name: "content markdown", mods: map[string]any{"content": "a *b*", "content_type": "markdown"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = "a *b*" })},
+		{name: "content_type any case", mods: map[string]any{"content": "a *b*", "content_type": " Markdown"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = "a *b*" })},
+		{name: "content html", mods: map[string]any{"content": "<p>a &amp; <b>b</b></p><script>x()</script>", "content_type": "html"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `a \& b` })},
 		{name: "content html without text", mods: map[string]any{"content": "<script>x()</script>", "content_type": "html"}, want: base},
-		{name: "content image path", mods: map[string]any{"content": "/tmp/a b.png", "content_type": "image"}, want: with(func(q *ipc.Question) { q.Prompts[0].Markdown = `![Ship v2\?](</tmp/a b.png>)` })},
+		{name: "content image path", mods: map[string]any{"content": "/tmp/a b.png", "content_type": "image"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `![Ship v2\?](</tmp/a b.png>)` })},
 		{name: "content image empty", mods: map[string]any{"content": " ", "content_type": "image"}, wantErr: "content: required when content_type is image"},
 		{name: "content_type unknown", mods: map[string]any{"content": "x", "content_type": "pdf"}, wantErr: `content_type: must be one of text, markdown, html, image, got "pdf"`},
 		{name: "content_type a bool", mods: map[string]any{"content_type": true}, wantErr: "content_type: must be a string, got boolean"},
-		{name: "content at 50 KB", mods: map[string]any{"content": long("x", 51200), "content_type": "markdown"}, want: with(func(q *ipc.Question) { q.Prompts[0].Markdown = long("x", 51200) })},
+		{name: "content at 50 KB", mods: map[string]any{"content": long("x", 51200), "content_type": "markdown"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = long("x", 51200) })},
 		{name: "content at 50 KB + 1", mods: map[string]any{"content": long("x", 51201)}, wantErr: "content: at most 50 KB (51200 bytes), got 51201 bytes"},
 		{name: "content blank", mods: map[string]any{"content": "\n \n"}, want: base},
 
 		// choices
-		{name: "4 choices", mods: map[string]any{"choices": choicesJSON(4)}, want: with(func(q *ipc.Question) { q.Prompts[0].Options = opts("L1", "L2", "L3", "L4") })},
+		{name: "4 choices", mods: map[string]any{"choices": choicesJSON(4)}, want: with(func(q *wire.Question) { q.Prompts[0].Options = opts("L1", "L2", "L3", "L4") })},
 		{name: "5 choices", mods: map[string]any{"choices": choicesJSON(5)}, wantErr: "choices: must hold 2 to 4 choices, got 5"},
 		{name: "1 choice", mods: map[string]any{"choices": choicesJSON(1)}, wantErr: "choices: must hold 2 to 4 choices, got 1"},
 		{name: "no choices", mods: map[string]any{"choices": nil}, wantErr: "choices: required"},
@@ -106,15 +106,15 @@ func TestNormalizeAskHuman(t *testing.T) {
 		{name: "choice a string", mods: map[string]any{"choices": []any{"a", "b"}}, wantErr: "choices[0]: must be an object"},
 		{name: "choice id missing", mods: map[string]any{"choices": []any{map[string]any{"label": "A"}, map[string]any{"id": "b", "label": "B"}}}, wantErr: "choices[0].id: required"},
 		{name: "choice label a number", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": 1.0}, map[string]any{"id": "b", "label": "B"}}}, wantErr: "choices[0].label: must be a string, got number"},
-		{name: "choice id at 50", mods: map[string]any{"choices": []any{map[string]any{"id": long("i", 50), "label": "A"}, map[string]any{"id": "b", "label": "B"}}}, want: with(func(q *ipc.Question) { q.Prompts[0].Options = opts("A", "B") })},
+		{name: "choice id at 50", mods: map[string]any{"choices": []any{map[string]any{"id": long("i", 50), "label": "A"}, map[string]any{"id": "b", "label": "B"}}}, want: with(func(q *wire.Question) { q.Prompts[0].Options = opts("A", "B") })},
 		{name: "choice id at 51", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": "A"}, map[string]any{"id": long("i", 51), "label": "B"}}}, wantErr: "choices[1].id: at most 50 characters, got 51"},
-		{name: "choice label at 100", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": long("l", 100)}, map[string]any{"id": "b", "label": "B"}}}, want: with(func(q *ipc.Question) { q.Prompts[0].Options = opts(long("l", 100), "B") })},
+		{name: "choice label at 100", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": long("l", 100)}, map[string]any{"id": "b", "label": "B"}}}, want: with(func(q *wire.Question) { q.Prompts[0].Options = opts(long("l", 100), "B") })},
 		{name: "choice label at 101", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": long("l", 101)}, map[string]any{"id": "b", "label": "B"}}}, wantErr: "choices[0].label: at most 100 characters, got 101"},
 		{name: "duplicate ids", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": "A"}, map[string]any{"id": "a", "label": "B"}}}, wantErr: `choices[1].id: "a" is used twice`},
 		{name: "duplicate labels", mods: map[string]any{"choices": []any{map[string]any{"id": "a", "label": "A"}, map[string]any{"id": "b", "label": " A"}}}, wantErr: `choices[1].label: "A" is used twice`},
 
 		// recommended_option
-		{name: "recommended", mods: map[string]any{"recommended_option": "no"}, want: with(func(q *ipc.Question) {
+		{name: "recommended", mods: map[string]any{"recommended_option": "no"}, want: with(func(q *wire.Question) {
 			q.Prompts[0].Options[1].Default = true
 			q.Prompts[0].Options[1].Description = "Recommended by the agent"
 		})},
@@ -123,29 +123,29 @@ func TestNormalizeAskHuman(t *testing.T) {
 		{name: "recommended is a label", mods: map[string]any{"recommended_option": "Hold"}, wantErr: `recommended_option: "Hold" is not the id`},
 
 		// context
-		{name: "context fields", mods: map[string]any{"decision_reason": "taste", "consequence_of_wrong_choice": "users churn", "confidence": 0.855}, want: with(func(q *ipc.Question) {
-			q.Context = append(q.Context, ipc.Field{Label: "Why a human", Value: "taste"}, ipc.Field{Label: "If wrong", Value: "users churn"}, ipc.Field{Label: "Agent's confidence", Value: "86%"})
+		{name: "context fields", mods: map[string]any{"decision_reason": "taste", "consequence_of_wrong_choice": "users churn", "confidence": 0.855}, want: with(func(q *wire.Question) {
+			q.Context = append(q.Context, wire.Field{Label: "Why a human", Value: "taste"}, wire.Field{Label: "If wrong", Value: "users churn"}, wire.Field{Label: "Agent's confidence", Value: "86%"})
 		})},
-		{name: "decision_reason at 500", mods: map[string]any{"decision_reason": long("r", 500)}, want: with(func(q *ipc.Question) {
-			q.Context = append(q.Context, ipc.Field{Label: "Why a human", Value: long("r", 500)})
+		{name: "decision_reason at 500", mods: map[string]any{"decision_reason": long("r", 500)}, want: with(func(q *wire.Question) {
+			q.Context = append(q.Context, wire.Field{Label: "Why a human", Value: long("r", 500)})
 		})},
 		{name: "decision_reason at 501", mods: map[string]any{"decision_reason": long("r", 501)}, wantErr: "decision_reason: at most 500 characters, got 501"},
 		{name: "consequence at 501", mods: map[string]any{"consequence_of_wrong_choice": long("r", 501)}, wantErr: "consequence_of_wrong_choice: at most 500 characters, got 501"},
-		{name: "confidence 0", mods: map[string]any{"confidence": 0.0}, want: with(func(q *ipc.Question) {
-			q.Context = append(q.Context, ipc.Field{Label: "Agent's confidence", Value: "0%"})
+		{name: "confidence 0", mods: map[string]any{"confidence": 0.0}, want: with(func(q *wire.Question) {
+			q.Context = append(q.Context, wire.Field{Label: "Agent's confidence", Value: "0%"})
 		})},
-		{name: "confidence 1", mods: map[string]any{"confidence": 1.0}, want: with(func(q *ipc.Question) {
-			q.Context = append(q.Context, ipc.Field{Label: "Agent's confidence", Value: "100%"})
+		{name: "confidence 1", mods: map[string]any{"confidence": 1.0}, want: with(func(q *wire.Question) {
+			q.Context = append(q.Context, wire.Field{Label: "Agent's confidence", Value: "100%"})
 		})},
 		{name: "confidence 1.01", mods: map[string]any{"confidence": 1.01}, wantErr: "confidence: must be between 0 and 1, got 1.01"},
 		{name: "confidence negative", mods: map[string]any{"confidence": -0.1}, wantErr: "confidence: must be between 0 and 1"},
 		{name: "confidence a string", mods: map[string]any{"confidence": "0.5"}, wantErr: "confidence: must be a number, got string"},
 
 		// timeout_seconds
-		{name: "timeout 86400", mods: map[string]any{"timeout_seconds": 86400.0}, want: with(func(q *ipc.Question) { q.TimeoutSeconds = 86400 })},
+		{name: "timeout 86400", mods: map[string]any{"timeout_seconds": 86400.0}, want: with(func(q *wire.Question) { q.TimeoutSeconds = 86400 })},
 		{name: "timeout 86401", mods: map[string]any{"timeout_seconds": 86401.0}, wantErr: "timeout_seconds: must be from 1 to 86400 seconds (default 3600), got 86401"},
-		{name: "timeout 1", mods: map[string]any{"timeout_seconds": 1.0}, want: with(func(q *ipc.Question) { q.TimeoutSeconds = 1 })},
-		{name: "timeout fraction rounds up", mods: map[string]any{"timeout_seconds": 0.2}, want: with(func(q *ipc.Question) { q.TimeoutSeconds = 1 })},
+		{name: "timeout 1", mods: map[string]any{"timeout_seconds": 1.0}, want: with(func(q *wire.Question) { q.TimeoutSeconds = 1 })},
+		{name: "timeout fraction rounds up", mods: map[string]any{"timeout_seconds": 0.2}, want: with(func(q *wire.Question) { q.TimeoutSeconds = 1 })},
 		{name: "timeout 0", mods: map[string]any{"timeout_seconds": 0.0}, wantErr: "timeout_seconds: must be from 1 to 86400"},
 		{name: "timeout a string", mods: map[string]any{"timeout_seconds": "60"}, wantErr: "timeout_seconds: must be a number, got string"},
 
@@ -296,19 +296,19 @@ func TestHumanOutcome(t *testing.T) {
 	now := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name string
-		a    ipc.Answer
+		a    wire.Answer
 		req  *humanRequest
 		want string // JSON
 	}{
-		{"answered", ipc.Answer{Status: ipc.StatusAnswered, ElapsedMS: 2500, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}}, req,
+		{"answered", wire.Answer{Status: wire.StatusAnswered, ElapsedMS: 2500, Replies: []wire.Reply{{Selected: []string{"Hold"}}}}, req,
 			`{"status":"answered","request_id":"r1","choice_id":"no","choice_label":"Hold","answered_at":"2026-01-02T03:04:07Z","run_id":"run","trace_id":"trace","metadata":{"k":"v"}}`},
-		{"answered, unknown request", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"Hold"}}}}, nil,
+		{"answered, unknown request", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Hold"}}}}, nil,
 			`{"status":"answered","request_id":"r1","choice_label":"Hold","answered_at":"2026-01-02T09:00:00Z","message":"` + humanUnknownChoiceNote + `"}`},
-		{"submitted without a choice", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{}}}, req,
+		{"submitted without a choice", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{}}}, req,
 			`{"status":"declined","request_id":"r1","message":"` + humanDeclinedNoChoice + `","run_id":"run","trace_id":"trace","metadata":{"k":"v"}}`},
-		{"dismissed", ipc.Answer{Status: ipc.StatusDismissed}, req,
+		{"dismissed", wire.Answer{Status: wire.StatusDismissed}, req,
 			`{"status":"declined","request_id":"r1","message":"` + humanDeclinedDismissed + `","run_id":"run","trace_id":"trace","metadata":{"k":"v"}}`},
-		{"timeout", ipc.Answer{Status: ipc.StatusTimeout}, nil,
+		{"timeout", wire.Answer{Status: wire.StatusTimeout}, nil,
 			`{"status":"expired","request_id":"r1","message":"` + humanExpiredMessage + `"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -326,10 +326,10 @@ func TestHumanOutcome(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := humanOutcome(ipc.Answer{Status: "snoozed"}, "r1", req, now); ok {
+	if _, ok := humanOutcome(wire.Answer{Status: "snoozed"}, "r1", req, now); ok {
 		t.Error("an unknown status is ok")
 	}
-	res := settleHuman(ipc.Answer{Status: "snoozed"}, "r1", nil, callEnv{})
+	res := settleHuman(wire.Answer{Status: "snoozed"}, "r1", nil, callEnv{})
 	if !res.IsError || !strings.Contains(resultText(t, res), `unknown status "snoozed"`) {
 		t.Errorf("unknown status: %+v", res)
 	}

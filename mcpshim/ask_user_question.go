@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -13,7 +13,7 @@ import (
 // The ask_user_question dialect (reference tool: seed 001, AskUserQuestion).
 // Its limits are counted in characters (runes).
 const (
-	maxAUQQuestions = ipc.MaxPrompts // questions in one window
+	maxAUQQuestions = wire.MaxPrompts // questions in one window
 	maxAUQHeader    = 12
 	// maxAUQOptions is the hard cap of options per question ("Other"
 	// included). The seed suggests 2-4; 8 leaves room for a longer list
@@ -57,7 +57,7 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 	q.ID = env.questionID("ask_user_question", q)
 	return prepared{
 		question: q,
-		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) },
+		render:   func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) },
 		pending:  func() *mcp.CallToolResult { return auqStatusResult("pending", p.pending, q.ID, qs) },
 		chat: func(cause error) *mcp.CallToolResult {
 			return auqStatusResult(statusNeedsUserInput, fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q)), q.ID, qs)
@@ -85,27 +85,27 @@ func auqStatusResult(status, text, id string, qs []auqQuestion) *mcp.CallToolRes
 // options) and passes Validate. A single question's header is also the
 // window's title (the window shows prompt headers only when there are
 // several). Unknown properties are ignored.
-func normalizeAskUserQuestion(args map[string]any) (ipc.Question, []auqQuestion, error) {
+func normalizeAskUserQuestion(args map[string]any) (wire.Question, []auqQuestion, error) {
 	items, err := arrayField(args, "questions", "questions", 1, maxAUQQuestions)
 	if err != nil {
-		return ipc.Question{}, nil, err
+		return wire.Question{}, nil, err
 	}
-	prompts := make([]ipc.Prompt, 0, len(items))
+	prompts := make([]wire.Prompt, 0, len(items))
 	qs := make([]auqQuestion, 0, len(items))
 	for i, item := range items {
 		field := indexed("questions", i)
 		obj, ok := item.(map[string]any)
 		if !ok {
-			return ipc.Question{}, nil, argErrorf(field, `must be an object {"question": string, "header"?: string, "options"?: [...], "multiSelect"?: boolean}, got %s`, jsonType(item))
+			return wire.Question{}, nil, argErrorf(field, `must be an object {"question": string, "header"?: string, "options"?: [...], "multiSelect"?: boolean}, got %s`, jsonType(item))
 		}
 		p, aq, err := auqPrompt(obj, field)
 		if err != nil {
-			return ipc.Question{}, nil, err
+			return wire.Question{}, nil, err
 		}
 		prompts = append(prompts, p)
 		qs = append(qs, aq)
 	}
-	q := ipc.Question{ID: ipc.NewID(), Source: "ask_user_question", Prompts: prompts}
+	q := wire.Question{ID: wire.NewID(), Source: "ask_user_question", Prompts: prompts}
 	if len(prompts) == 1 {
 		q.Title = prompts[0].Header
 	}
@@ -113,8 +113,8 @@ func normalizeAskUserQuestion(args map[string]any) (ipc.Question, []auqQuestion,
 }
 
 // auqPrompt normalises one item of questions; field is its path.
-func auqPrompt(obj map[string]any, field string) (ipc.Prompt, auqQuestion, error) {
-	var p ipc.Prompt
+func auqPrompt(obj map[string]any, field string) (wire.Prompt, auqQuestion, error) {
+	var p wire.Prompt
 	var err error
 	if p.Markdown, _, err = readString(obj, "question", strArg{field: field + ".question", required: true, max: maxQuestionRunes}); err != nil {
 		return p, auqQuestion{}, err
@@ -147,9 +147,9 @@ func auqPrompt(obj map[string]any, field string) (ipc.Prompt, auqQuestion, error
 		}
 		p.Options = append(p.Options, o)
 	}
-	p.Kind = ipc.KindText // a free-text question
+	p.Kind = wire.KindText // a free-text question
 	if len(p.Options) > 0 {
-		p.Kind = ipc.KindChoice
+		p.Kind = wire.KindChoice
 		p.Single = !multi
 		aq.choice = true
 	}
@@ -157,20 +157,20 @@ func auqPrompt(obj map[string]any, field string) (ipc.Prompt, auqQuestion, error
 }
 
 // auqOption normalises one option {label, description}.
-func auqOption(item any, field string) (ipc.Option, error) {
+func auqOption(item any, field string) (wire.Option, error) {
 	obj, ok := item.(map[string]any)
 	if !ok {
-		return ipc.Option{}, argErrorf(field, `must be an object {"label": string, "description"?: string}, got %s`, jsonType(item))
+		return wire.Option{}, argErrorf(field, `must be an object {"label": string, "description"?: string}, got %s`, jsonType(item))
 	}
 	label, _, err := readString(obj, "label", strArg{field: field + ".label", required: true, max: maxLabelRunes})
 	if err != nil {
-		return ipc.Option{}, err
+		return wire.Option{}, err
 	}
 	desc, _, err := readString(obj, "description", strArg{field: field + ".description", trim: true, max: maxAUQDescription})
 	if err != nil {
-		return ipc.Option{}, err
+		return wire.Option{}, err
 	}
-	return ipc.Option{Label: label, Description: desc, FreeText: isOtherLabel(label)}, nil
+	return wire.Option{Label: label, Description: desc, FreeText: isOtherLabel(label)}, nil
 }
 
 // isOtherLabel reports whether an option label asks for the user's own
@@ -206,29 +206,29 @@ type auqResult struct {
 // renderAskUserQuestion renders an Answer as seed 001's response lines, one
 // per question, in p's language; a timeout is one line that is no answer.
 // An unknown status is an error result.
-func renderAskUserQuestion(a ipc.Answer, qs []auqQuestion, p phrases) *mcp.CallToolResult {
+func renderAskUserQuestion(a wire.Answer, qs []auqQuestion, p phrases) *mcp.CallToolResult {
 	res := auqResult{QuestionID: a.QuestionID, ElapsedMS: a.ElapsedMS, Answers: make([]auqAnswer, len(qs))}
 	lines := make([]string, len(qs))
 	for i, q := range qs {
 		res.Answers[i] = auqAnswer{Question: q.question, Header: q.header, Selected: []string{}}
 	}
 	switch a.Status {
-	case ipc.StatusAnswered:
+	case wire.StatusAnswered:
 		res.Status = "answered"
 		for i, q := range qs {
-			var r ipc.Reply
+			var r wire.Reply
 			if i < len(a.Replies) {
 				r = a.Replies[i]
 			}
 			lines[i] = auqLine(&res.Answers[i], q, r, p)
 		}
-	case ipc.StatusDismissed:
+	case wire.StatusDismissed:
 		res.Status = "declined"
 		for i := range qs {
 			res.Answers[i].Status = "declined"
 			lines[i] = p.declined
 		}
-	case ipc.StatusTimeout:
+	case wire.StatusTimeout:
 		res.Status = "timeout"
 		for i := range qs {
 			res.Answers[i].Status = "unanswered"
@@ -250,7 +250,7 @@ func renderAskUserQuestion(a ipc.Answer, qs []auqQuestion, p phrases) *mcp.CallT
 //   - options ticked: "User selected: A, B" (an "Other" ticked with no text
 //     typed is listed as a label);
 //   - nothing: "User declined to answer the question."
-func auqLine(ans *auqAnswer, q auqQuestion, r ipc.Reply, p phrases) string {
+func auqLine(ans *auqAnswer, q auqQuestion, r wire.Reply, p phrases) string {
 	text := strings.TrimSpace(r.Text)
 	ans.Selected = append(ans.Selected, r.Selected...)
 	var listed []string

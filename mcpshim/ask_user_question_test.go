@@ -10,6 +10,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -62,7 +63,7 @@ func TestNormalizeAskUserQuestionSeedExamples(t *testing.T) {
 				t.Fatalf("question = %+v", q)
 			}
 			p := q.Prompts[0]
-			if p.Kind != ipc.KindChoice || !p.Single || p.Header != tc.header || len(p.Options) != len(tc.labels) {
+			if p.Kind != wire.KindChoice || !p.Single || p.Header != tc.header || len(p.Options) != len(tc.labels) {
 				t.Fatalf("prompt = %+v", p)
 			}
 			for i, o := range p.Options {
@@ -94,13 +95,13 @@ func TestNormalizeAskUserQuestionShapes(t *testing.T) {
 		t.Fatalf("question = %+v", q)
 	}
 	p0, p1, p2 := q.Prompts[0], q.Prompts[1], q.Prompts[2]
-	if p0.Kind != ipc.KindChoice || !p0.Single || p0.Header != "DB" || !p0.Options[1].FreeText || p0.Options[1].Label != " other " {
+	if p0.Kind != wire.KindChoice || !p0.Single || p0.Header != "DB" || !p0.Options[1].FreeText || p0.Options[1].Label != " other " {
 		t.Errorf("prompt 0 = %+v", p0)
 	}
-	if p1.Kind != ipc.KindChoice || p1.Single || !p1.Options[1].FreeText || p1.Options[0].FreeText {
+	if p1.Kind != wire.KindChoice || p1.Single || !p1.Options[1].FreeText || p1.Options[0].FreeText {
 		t.Errorf("prompt 1 = %+v", p1)
 	}
-	if p2.Kind != ipc.KindText || len(p2.Options) != 0 || p2.Header != "" {
+	if p2.Kind != wire.KindText || len(p2.Options) != 0 || p2.Header != "" {
 		t.Errorf("prompt 2 = %+v", p2)
 	}
 	if !qs[0].choice || !qs[0].free[" other "] || qs[2].choice {
@@ -209,47 +210,47 @@ func TestRenderAskUserQuestionLines(t *testing.T) {
 	other := auqMeta(t, `{"questions":[{"question":"Which?","options":[{"label":"A"},{"label":"其他"}]}]}`)
 	free := auqMeta(t, `{"questions":[{"question":"Anything else?"}]}`)
 	three := auqMeta(t, `{"questions":[{"question":"Q1","options":[{"label":"A"},{"label":"Other"}]},{"question":"Q2","multiSelect":true,"options":[{"label":"X"},{"label":"Y"}]},{"question":"Q3"}]}`)
-	ans := func(r ...ipc.Reply) ipc.Answer {
-		return ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, Replies: r, ElapsedMS: 900}
+	ans := func(r ...wire.Reply) wire.Answer {
+		return wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, Replies: r, ElapsedMS: 900}
 	}
 	type want struct{ en, hans, hant string }
 	for _, tc := range []struct {
 		name string
 		qs   []auqQuestion
-		a    ipc.Answer
+		a    wire.Answer
 		want want
 	}{
-		{"selected", single, ans(ipc.Reply{Selected: []string{"按文件类型"}}),
+		{"selected", single, ans(wire.Reply{Selected: []string{"按文件类型"}}),
 			want{"User selected: 按文件类型", "用户选择了：按文件类型", "用戶選擇了：按文件类型"}},
-		{"several selected", multi, ans(ipc.Reply{Selected: []string{"选项A", "选项B"}}),
+		{"several selected", multi, ans(wire.Reply{Selected: []string{"选项A", "选项B"}}),
 			want{"User selected: 选项A, 选项B", "用户选择了：选项A，选项B", "用戶選擇了：选项A，选项B"}},
-		{"other typed", other, ans(ipc.Reply{Selected: []string{"其他"}, Text: "  按大小  \n"}),
+		{"other typed", other, ans(wire.Reply{Selected: []string{"其他"}, Text: "  按大小  \n"}),
 			want{"User answered: 按大小", "用户回答：按大小", "用戶回答：按大小"}},
-		{"other ticked beside others", multi, ans(ipc.Reply{Selected: []string{"选项A", "Other"}, Text: "mine"}),
+		{"other ticked beside others", multi, ans(wire.Reply{Selected: []string{"选项A", "Other"}, Text: "mine"}),
 			want{"User selected: 选项A; User answered: mine", "用户选择了：选项A；用户回答：mine", "用戶選擇了：选项A；用戶回答：mine"}},
-		{"other ticked without text", other, ans(ipc.Reply{Selected: []string{"其他"}}),
+		{"other ticked without text", other, ans(wire.Reply{Selected: []string{"其他"}}),
 			want{"User selected: 其他", "用户选择了：其他", "用戶選擇了：其他"}},
-		{"text without other ticked is ignored", other, ans(ipc.Reply{Selected: []string{"A"}, Text: "stale"}),
+		{"text without other ticked is ignored", other, ans(wire.Reply{Selected: []string{"A"}, Text: "stale"}),
 			want{"User selected: A", "用户选择了：A", "用戶選擇了：A"}},
-		{"free-text question", free, ans(ipc.Reply{Text: "line one\nline two"}),
+		{"free-text question", free, ans(wire.Reply{Text: "line one\nline two"}),
 			want{"User answered: line one\nline two", "用户回答：line one\nline two", "用戶回答：line one\nline two"}},
-		{"nothing chosen", single, ans(ipc.Reply{}),
+		{"nothing chosen", single, ans(wire.Reply{}),
 			want{"User declined to answer the question.", "用户拒绝回答问题。", "用戶拒絕回答問題。"}},
-		{"free-text question left blank", free, ans(ipc.Reply{Text: " \n "}),
+		{"free-text question left blank", free, ans(wire.Reply{Text: " \n "}),
 			want{"User declined to answer the question.", "用户拒绝回答问题。", "用戶拒絕回答問題。"}},
 		{"answered without replies", single, ans(),
 			want{"User declined to answer the question.", "用户拒绝回答问题。", "用戶拒絕回答問題。"}},
-		{"dismissed", single, ipc.Answer{Status: ipc.StatusDismissed, Replies: []ipc.Reply{{Selected: []string{"按日期"}}}},
+		{"dismissed", single, wire.Answer{Status: wire.StatusDismissed, Replies: []wire.Reply{{Selected: []string{"按日期"}}}},
 			want{"User declined to answer the question.", "用户拒绝回答问题。", "用戶拒絕回答問題。"}},
-		{"three questions", three, ans(ipc.Reply{Selected: []string{"Other"}, Text: "typed"}, ipc.Reply{Selected: []string{"X", "Y"}}, ipc.Reply{}),
+		{"three questions", three, ans(wire.Reply{Selected: []string{"Other"}, Text: "typed"}, wire.Reply{Selected: []string{"X", "Y"}}, wire.Reply{}),
 			want{"User answered: typed\nUser selected: X, Y\nUser declined to answer the question.",
 				"用户回答：typed\n用户选择了：X，Y\n用户拒绝回答问题。",
 				"用戶回答：typed\n用戶選擇了：X，Y\n用戶拒絕回答問題。"}},
-		{"three questions dismissed", three, ipc.Answer{Status: ipc.StatusDismissed},
+		{"three questions dismissed", three, wire.Answer{Status: wire.StatusDismissed},
 			want{"User declined to answer the question.\nUser declined to answer the question.\nUser declined to answer the question.",
 				"用户拒绝回答问题。\n用户拒绝回答问题。\n用户拒绝回答问题。",
 				"用戶拒絕回答問題。\n用戶拒絕回答問題。\n用戶拒絕回答問題。"}},
-		{"timeout", three, ipc.Answer{Status: ipc.StatusTimeout},
+		{"timeout", three, wire.Answer{Status: wire.StatusTimeout},
 			want{"The user has not answered yet: the question window timed out. This is not an answer; call ask_user_question again to ask again.",
 				"用户尚未回答：提问窗口已超时。这不是回答；请再次调用 ask_user_question 重新提问。",
 				"用戶尚未回答：提問窗口已超時。這不是回答；請再次調用 ask_user_question 重新提問。"}},
@@ -278,14 +279,14 @@ func TestRenderAskUserQuestionStructured(t *testing.T) {
 	three := auqMeta(t, `{"questions":[{"question":"Q1","header":"H1","options":[{"label":"A"},{"label":"Other"}]},{"question":"Q2","multiSelect":true,"options":[{"label":"X"},{"label":"Y"}]},{"question":"Q3"}]}`)
 	for _, tc := range []struct {
 		name string
-		a    ipc.Answer
+		a    wire.Answer
 		want string
 	}{
-		{"answered", ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, ElapsedMS: 5, Replies: []ipc.Reply{{Selected: []string{"Other"}, Text: "t"}, {Selected: []string{"X"}}, {}}},
+		{"answered", wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 5, Replies: []wire.Reply{{Selected: []string{"Other"}, Text: "t"}, {Selected: []string{"X"}}, {}}},
 			`{"status":"answered","answers":[{"question":"Q1","header":"H1","status":"answered","selected":["Other"],"answer":"t"},{"question":"Q2","header":"","status":"selected","selected":["X"],"answer":""},{"question":"Q3","header":"","status":"declined","selected":[],"answer":""}],"question_id":"q","elapsed_ms":5}`},
-		{"dismissed", ipc.Answer{QuestionID: "q", Status: ipc.StatusDismissed},
+		{"dismissed", wire.Answer{QuestionID: "q", Status: wire.StatusDismissed},
 			`{"status":"declined","answers":[{"question":"Q1","header":"H1","status":"declined","selected":[],"answer":""},{"question":"Q2","header":"","status":"declined","selected":[],"answer":""},{"question":"Q3","header":"","status":"declined","selected":[],"answer":""}],"question_id":"q","elapsed_ms":0}`},
-		{"timeout", ipc.Answer{QuestionID: "q", Status: ipc.StatusTimeout, ElapsedMS: 600000},
+		{"timeout", wire.Answer{QuestionID: "q", Status: wire.StatusTimeout, ElapsedMS: 600000},
 			`{"status":"timeout","answers":[{"question":"Q1","header":"H1","status":"unanswered","selected":[],"answer":""},{"question":"Q2","header":"","status":"unanswered","selected":[],"answer":""},{"question":"Q3","header":"","status":"unanswered","selected":[],"answer":""}],"question_id":"q","elapsed_ms":600000}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -296,7 +297,7 @@ func TestRenderAskUserQuestionStructured(t *testing.T) {
 			}
 		})
 	}
-	res := renderAskUserQuestion(ipc.Answer{QuestionID: "q", Status: "exploded"}, three, phrasesEnglish)
+	res := renderAskUserQuestion(wire.Answer{QuestionID: "q", Status: "exploded"}, three, phrasesEnglish)
 	if !res.IsError || !strings.Contains(res.Content[0].(mcp.TextContent).Text, `unknown status "exploded"`) {
 		t.Errorf("unknown status: %+v", res)
 	}
@@ -322,10 +323,10 @@ func callNamed(t *testing.T, c interface {
 // TestE2EAskUserQuestion runs the seed's organise example over pipes with a
 // fake app, in Simplified Chinese.
 func TestE2EAskUserQuestion(t *testing.T) {
-	var got ipc.Question
-	asker := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	var got wire.Question
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		got = q
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, ElapsedMS: 7, Replies: []ipc.Reply{{Selected: []string{"按文件类型"}}}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{{Selected: []string{"按文件类型"}}}}, nil
 	})
 	s := settings.Default()
 	s.Language = settings.SimplifiedChinese

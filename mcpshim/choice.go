@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -56,7 +56,7 @@ const (
 	// minChoiceOptions and maxChoiceOptions bound ask_choice and
 	// ask_multi_select options (seed 004).
 	minChoiceOptions = 2
-	maxChoiceOptions = ipc.MaxOptions
+	maxChoiceOptions = wire.MaxOptions
 	// maxPlaceholder bounds ask_text's placeholder, in characters.
 	maxPlaceholder = 200
 	// maxTextDefault bounds ask_text's default (the prefilled answer), in
@@ -113,11 +113,11 @@ func choiceDialect(name, title string, schema []byte, kind choiceKind, descripti
 			chat.via = viaChat
 			return prepared{
 				question: q,
-				render:   func(a ipc.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
+				render:   func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
 				fail:     func(err error) *mcp.CallToolResult { return failChoice(err, c) },
 				pending:  func() *mcp.CallToolResult { return pendingChoice(c) },
 				chat:     func(err error) *mcp.CallToolResult { return failChoice(err, chat) },
-				elicited: func(a ipc.Answer) *mcp.CallToolResult { return renderChoice(a, elicited) },
+				elicited: func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, elicited) },
 			}, nil
 		},
 	}
@@ -165,7 +165,7 @@ const (
 //     allow_free_text a KindText prompt.
 //
 // Unknown properties are ignored.
-func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall, error) {
+func normalizeChoice(tool string, args map[string]any) (wire.Question, choiceCall, error) {
 	c := choiceCall{tool: tool}
 	switch tool {
 	case askChoiceName:
@@ -177,45 +177,45 @@ func normalizeChoice(tool string, args map[string]any) (ipc.Question, choiceCall
 	case askMultiSelectName:
 		c.kind = kindMulti
 	default:
-		return ipc.Question{}, c, argErrorf("tool", "%q is not one of the ask_choice family", tool)
+		return wire.Question{}, c, argErrorf("tool", "%q is not one of the ask_choice family", tool)
 	}
 	var err error
 	if c.question, _, err = readString(args, "question", strArg{required: true, max: maxQuestionRunes}); err != nil {
-		return ipc.Question{}, c, err
+		return wire.Question{}, c, err
 	}
 	timeout, err := timeoutField(args)
 	if err != nil {
-		return ipc.Question{}, c, err
+		return wire.Question{}, c, err
 	}
-	q := ipc.Question{ID: ipc.NewID(), Source: tool, TimeoutSeconds: timeout}
-	p := ipc.Prompt{Markdown: c.question}
+	q := wire.Question{ID: wire.NewID(), Source: tool, TimeoutSeconds: timeout}
+	p := wire.Prompt{Markdown: c.question}
 	switch c.kind {
 	case kindPick, kindMulti:
 		err = choiceOptions(args, &c, &p)
 	case kindConfirm:
-		p.Kind = ipc.KindYesNo
+		p.Kind = wire.KindYesNo
 		var rec, given bool
 		if rec, given, err = boolField(args, "default", "default"); given {
 			c.recommended = []string{yesNo(rec)}
-			q.Context = []ipc.Field{{Label: "Recommended", Value: map[bool]string{true: "Yes", false: "No"}[rec]}}
+			q.Context = []wire.Field{{Label: "Recommended", Value: map[bool]string{true: "Yes", false: "No"}[rec]}}
 		}
 	case kindText:
-		p.Kind = ipc.KindText
+		p.Kind = wire.KindText
 		if p.Placeholder, _, err = readString(args, "placeholder", strArg{max: maxPlaceholder}); err == nil {
 			p.Prefill, _, err = readString(args, "default", strArg{max: maxTextDefault})
 			c.prefill = p.Prefill
 		}
 	}
 	if err != nil {
-		return ipc.Question{}, c, err
+		return wire.Question{}, c, err
 	}
-	q.Prompts = []ipc.Prompt{p}
+	q.Prompts = []wire.Prompt{p}
 	return q, c, nil
 }
 
 // choiceOptions reads options, default/defaults and allow_free_text of
 // ask_choice and ask_multi_select into c and p.
-func choiceOptions(args map[string]any, c *choiceCall, p *ipc.Prompt) error {
+func choiceOptions(args map[string]any, c *choiceCall, p *wire.Prompt) error {
 	opts, err := choiceOptionList(args, "options", minChoiceOptions, maxChoiceOptions)
 	if err != nil {
 		return err
@@ -242,9 +242,9 @@ func choiceOptions(args map[string]any, c *choiceCall, p *ipc.Prompt) error {
 	} else if c.recommended, err = multiDefaults(args, labels); err != nil {
 		return err
 	}
-	p.Kind, p.Single = ipc.KindChoice, c.kind == kindPick
+	p.Kind, p.Single = wire.KindChoice, c.kind == kindPick
 	if c.allowFree {
-		p.Kind = ipc.KindText // the options and an optional reply box
+		p.Kind = wire.KindText // the options and an optional reply box
 		p.Placeholder = "Optional: add a note, or an answer not listed"
 	}
 	for _, o := range opts {
@@ -264,16 +264,16 @@ const optionShape = `a string (the option's label) or an object {"label": string
 // characters and different from every other; it is kept exactly as given
 // (the answer repeats it). A description is trimmed and at most
 // maxAUQDescription characters. Other keys of an object are ignored.
-func choiceOptionList(m map[string]any, key string, min, max int) ([]ipc.Option, error) {
+func choiceOptionList(m map[string]any, key string, min, max int) ([]wire.Option, error) {
 	items, err := arrayField(m, key, key, min, max)
 	if err != nil {
 		return nil, err
 	}
-	opts := make([]ipc.Option, 0, len(items))
+	opts := make([]wire.Option, 0, len(items))
 	seen := make(map[string]int, len(items))
 	for i, item := range items {
 		field := indexed(key, i)
-		var o ipc.Option
+		var o wire.Option
 		switch v := item.(type) {
 		case string:
 			o.Label, err = stringValue(v, strArg{field: field, required: true, max: maxLabelRunes})
@@ -296,7 +296,7 @@ func choiceOptionList(m map[string]any, key string, min, max int) ([]ipc.Option,
 
 // optionObject reads one {label|text|value, description} option; field is
 // its path.
-func optionObject(v map[string]any, field string) (ipc.Option, error) {
+func optionObject(v map[string]any, field string) (wire.Option, error) {
 	labelKey := "label"
 	for _, k := range []string{"label", "text", "value"} {
 		if x, ok := v[k]; ok && x != nil {
@@ -306,13 +306,13 @@ func optionObject(v map[string]any, field string) (ipc.Option, error) {
 	}
 	label, _, err := readString(v, labelKey, strArg{field: field + "." + labelKey, required: true, max: maxLabelRunes})
 	if err != nil {
-		return ipc.Option{}, err
+		return wire.Option{}, err
 	}
 	desc, _, err := readString(v, "description", strArg{field: field + ".description", trim: true, max: maxAUQDescription})
 	if err != nil {
-		return ipc.Option{}, err
+		return wire.Option{}, err
 	}
-	return ipc.Option{Label: label, Description: desc}, nil
+	return wire.Option{Label: label, Description: desc}, nil
 }
 
 // multiDefaults reads ask_multi_select's defaults: labels of options, each
@@ -404,17 +404,17 @@ func newChoiceResult(c choiceCall) choiceResult {
 
 // renderChoice renders an Answer of the window. It is total: a status it
 // does not know is "cancelled", never an answer.
-func renderChoice(a ipc.Answer, c choiceCall) *mcp.CallToolResult {
+func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 	r := newChoiceResult(c)
 	r.ElapsedMS = max(a.ElapsedMS, 0)
 	switch a.Status {
-	case ipc.StatusAnswered:
-		var reply ipc.Reply
+	case wire.StatusAnswered:
+		var reply wire.Reply
 		if len(a.Replies) > 0 {
 			reply = a.Replies[0]
 		}
 		answered(&r, c, reply)
-	case ipc.StatusDismissed:
+	case wire.StatusDismissed:
 		r.Status = statusDeclined
 		r.Message = "The user dismissed the question without answering."
 		r.NextStep = "Do not assume an answer. Continue without it if you can, or ask the user in chat."
@@ -430,7 +430,7 @@ func renderChoice(a ipc.Answer, c choiceCall) *mcp.CallToolResult {
 			r.Message += fmt.Sprintf(" It was %s %d ms after it was shown, too soon to have been read.", verb, r.ElapsedMS)
 			r.NextStep = "Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply."
 		}
-	case ipc.StatusTimeout:
+	case wire.StatusTimeout:
 		r.Status = statusTimeout
 		r.Message = "The user did not answer in time: the window's countdown ran out."
 		r.NextStep = "This is not an answer and not a default. Call " + c.tool + " again if you still need the answer, or continue without it."
@@ -446,7 +446,7 @@ func renderChoice(a ipc.Answer, c choiceCall) *mcp.CallToolResult {
 // nothing (no option chosen and no text for ask_choice, neither yes nor no
 // for ask_confirm without a default) is declined; ask_confirm submitted
 // without choosing answers its default.
-func answered(r *choiceResult, c choiceCall, reply ipc.Reply) {
+func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 	text := strings.TrimSpace(reply.Text)
 	r.Status = statusAnswered
 	switch c.kind {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -124,71 +125,71 @@ func TestNormalizeChoiceRules(t *testing.T) {
 func TestNormalizeChoiceQuestions(t *testing.T) {
 	for _, tc := range []struct {
 		name, tool, args string
-		check            func(t *testing.T, q ipc.Question, c choiceCall)
+		check            func(t *testing.T, q wire.Question, c choiceCall)
 	}{
 		{"ask_choice", askChoiceName, `{"question":"Which DB?","options":["Postgres","SQLite"],"default":"SQLite","timeout_ms":1001}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
+			func(t *testing.T, q wire.Question, c choiceCall) {
 				p := q.Prompts[0]
-				if p.Kind != ipc.KindChoice || !p.Single || p.Options[0].Default || !p.Options[1].Default || q.TimeoutSeconds != 2 || q.Source != "ask_choice" {
+				if p.Kind != wire.KindChoice || !p.Single || p.Options[0].Default || !p.Options[1].Default || q.TimeoutSeconds != 2 || q.Source != "ask_choice" {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_choice with free text", askChoiceName, `{"question":"Q","options":["A","B"],"allow_free_text":true,"timeout_ms":1000}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
+			func(t *testing.T, q wire.Question, c choiceCall) {
 				p := q.Prompts[0]
-				if p.Kind != ipc.KindText || !p.Single || len(p.Options) != 2 || p.Placeholder == "" || q.TimeoutSeconds != 1 || !c.allowFree {
+				if p.Kind != wire.KindText || !p.Single || len(p.Options) != 2 || p.Placeholder == "" || q.TimeoutSeconds != 1 || !c.allowFree {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_confirm", askConfirmName, `{"question":"Deploy?","default":false}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
-				if q.Prompts[0].Kind != ipc.KindYesNo || len(q.Context) != 1 || q.Context[0] != (ipc.Field{Label: "Recommended", Value: "No"}) || q.TimeoutSeconds != 0 {
+			func(t *testing.T, q wire.Question, c choiceCall) {
+				if q.Prompts[0].Kind != wire.KindYesNo || len(q.Context) != 1 || q.Context[0] != (wire.Field{Label: "Recommended", Value: "No"}) || q.TimeoutSeconds != 0 {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_confirm without default", askConfirmName, `{"question":"Deploy?"}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
+			func(t *testing.T, q wire.Question, c choiceCall) {
 				if len(q.Context) != 0 || len(c.recommended) != 0 {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_text", askTextName, `{"question":"Name?","placeholder":"e.g. feedback-app","timeout_ms":86400000}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
+			func(t *testing.T, q wire.Question, c choiceCall) {
 				p := q.Prompts[0]
-				if p.Kind != ipc.KindText || len(p.Options) != 0 || p.Placeholder != "e.g. feedback-app" || q.TimeoutSeconds != 86400 {
+				if p.Kind != wire.KindText || len(p.Options) != 0 || p.Placeholder != "e.g. feedback-app" || q.TimeoutSeconds != 86400 {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_multi_select", askMultiSelectName, `{"question":"Which?","options":["A","B","C"],"defaults":["A","C"]}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
+			func(t *testing.T, q wire.Question, c choiceCall) {
 				p := q.Prompts[0]
-				if p.Kind != ipc.KindChoice || p.Single || !p.Options[0].Default || p.Options[1].Default || !p.Options[2].Default {
+				if p.Kind != wire.KindChoice || p.Single || !p.Options[0].Default || p.Options[1].Default || !p.Options[2].Default {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_text with a default", askTextName, `{"question":"Name?","default":"feedback\nsecond line","placeholder":"p"}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
-				if p := q.Prompts[0]; p.Kind != ipc.KindText || p.Prefill != "feedback\nsecond line" || p.Placeholder != "p" {
+			func(t *testing.T, q wire.Question, c choiceCall) {
+				if p := q.Prompts[0]; p.Kind != wire.KindText || p.Prefill != "feedback\nsecond line" || p.Placeholder != "p" {
 					t.Errorf("question = %+v", q)
 				}
 			}},
 		{"ask_choice with option objects", askChoiceName, `{"question":"Which DB?","options":[{"label":"Postgres","description":" a server "},{"text":"SQLite"},{"value":"DuckDB","description":"columns"}],"default":"DuckDB"}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
-				want := []ipc.Option{{Label: "Postgres", Description: "a server"}, {Label: "SQLite"}, {Label: "DuckDB", Description: "columns", Default: true}}
+			func(t *testing.T, q wire.Question, c choiceCall) {
+				want := []wire.Option{{Label: "Postgres", Description: "a server"}, {Label: "SQLite"}, {Label: "DuckDB", Description: "columns", Default: true}}
 				if p := q.Prompts[0]; !slices.Equal(p.Options, want) || !slices.Equal(c.options, []string{"Postgres", "SQLite", "DuckDB"}) {
 					t.Errorf("options = %+v, labels %v", p.Options, c.options)
 				}
 			}},
 		{"ask_multi_select with option objects", askMultiSelectName, `{"question":"Which?","options":[{"label":"A","description":"first"},"B"],"defaults":["A"]}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
-				want := []ipc.Option{{Label: "A", Description: "first", Default: true}, {Label: "B"}}
+			func(t *testing.T, q wire.Question, c choiceCall) {
+				want := []wire.Option{{Label: "A", Description: "first", Default: true}, {Label: "B"}}
 				if p := q.Prompts[0]; !slices.Equal(p.Options, want) || p.Single {
 					t.Errorf("options = %+v", p.Options)
 				}
 			}},
 		{"ask_multi_select with free text", askMultiSelectName, `{"question":"Which?","options":["A","B"],"allow_free_text":true}`,
-			func(t *testing.T, q ipc.Question, c choiceCall) {
-				if p := q.Prompts[0]; p.Kind != ipc.KindText || p.Single {
+			func(t *testing.T, q wire.Question, c choiceCall) {
+				if p := q.Prompts[0]; p.Kind != wire.KindText || p.Single {
 					t.Errorf("question = %+v", q)
 				}
 			}},
@@ -224,61 +225,61 @@ func TestRenderChoice(t *testing.T) {
 	confirmYes := choiceOf(t, askConfirmName, `{"question":"Deploy?","default":true}`)
 	text := choiceOf(t, askTextName, `{"question":"Name?"}`)
 	multi := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"]}`)
-	ans := func(ms int64, r ...ipc.Reply) ipc.Answer {
-		return ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, Replies: r, ElapsedMS: ms}
+	ans := func(ms int64, r ...wire.Reply) wire.Answer {
+		return wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, Replies: r, ElapsedMS: ms}
 	}
 	fixed := `"via":"window","tool":"%s",`
 	for _, tc := range []struct {
 		name string
 		c    choiceCall
-		a    ipc.Answer
+		a    wire.Answer
 		want string // the JSON after via and tool
 	}{
-		{"choice answered", pick, ans(1200, ipc.Reply{Selected: []string{"SQLite"}}),
+		{"choice answered", pick, ans(1200, wire.Reply{Selected: []string{"SQLite"}}),
 			`"answer":"SQLite","status":"answered","message":"The user chose \"SQLite\".","fallback":"none","form_url":"","question":"Which DB?","selected":["SQLite"],"confirmed":false,"free_text":"","next_step":"Proceed with \"SQLite\".","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"choice answered with a note", pick, ans(1200, ipc.Reply{Selected: []string{"SQLite"}, Text: " keep it small \n"}),
+		{"choice answered with a note", pick, ans(1200, wire.Reply{Selected: []string{"SQLite"}, Text: " keep it small \n"}),
 			`"answer":"SQLite","status":"answered","message":"The user chose \"SQLite\". They added a note: keep it small","fallback":"none","form_url":"","question":"Which DB?","selected":["SQLite"],"confirmed":false,"free_text":"keep it small","next_step":"Proceed with \"SQLite\", taking the note in free_text into account.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"choice answered in own words", pick, ans(1200, ipc.Reply{Text: "MySQL"}),
+		{"choice answered in own words", pick, ans(1200, wire.Reply{Text: "MySQL"}),
 			`"answer":"MySQL","status":"answered","message":"The user chose none of the options and answered in their own words: MySQL","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"MySQL","next_step":"Act on the user's own answer in answer; it is none of your options. Ask in chat if it is unclear.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"choice submitted empty", pick, ans(1200, ipc.Reply{Text: "  "}),
+		{"choice submitted empty", pick, ans(1200, wire.Reply{Text: "  "}),
 			`"answer":"","status":"declined","message":"The user submitted without choosing an option.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"choice dismissed", pick, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 400},
+		{"choice dismissed", pick, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 400},
 			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":400,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"choice dismissed at once", pick, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 399},
+		{"choice dismissed at once", pick, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 399},
 			`"answer":"","status":"declined","message":"The user dismissed the question without answering. It was dismissed 399 ms after it was shown, too soon to have been read.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply.","elapsed_ms":399,"client_elicitation":false,"auto_reject_suspected":true}`},
-		{"choice timeout", pick, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: 300000, Replies: []ipc.Reply{{Selected: []string{"SQLite"}}}},
+		{"choice timeout", pick, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: 300000, Replies: []wire.Reply{{Selected: []string{"SQLite"}}}},
 			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_choice again if you still need the answer, or continue without it.","elapsed_ms":300000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"choice unknown status", pick, ipc.Answer{Status: "withdrawn", ElapsedMS: 10},
+		{"choice unknown status", pick, wire.Answer{Status: "withdrawn", ElapsedMS: 10},
 			`"answer":"","status":"cancelled","message":"The question ended without an answer (the feedback app reported status \"withdrawn\").","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Call ask_choice again, or ask the user in chat.","elapsed_ms":10,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm yes", confirm, ans(800, ipc.Reply{Text: "yes"}),
+		{"confirm yes", confirm, ans(800, wire.Reply{Text: "yes"}),
 			`"answer":"yes","status":"answered","message":"The user answered yes.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":true,"free_text":"","next_step":"Proceed: the user confirmed.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm no", confirm, ans(800, ipc.Reply{Text: "no"}),
+		{"confirm no", confirm, ans(800, wire.Reply{Text: "no"}),
 			`"answer":"no","status":"answered","message":"The user answered no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm submitted empty", confirm, ans(800, ipc.Reply{}),
+		{"confirm submitted empty", confirm, ans(800, wire.Reply{}),
 			`"answer":"","status":"declined","message":"The user submitted without answering yes or no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm submitted without choosing: default no", confirmNo, ans(800, ipc.Reply{}),
+		{"confirm submitted without choosing: default no", confirmNo, ans(800, wire.Reply{}),
 			`"answer":"no","status":"answered","message":"The user submitted without choosing, which accepts the recommended answer: no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm submitted without choosing: default yes", confirmYes, ans(800, ipc.Reply{}),
+		{"confirm submitted without choosing: default yes", confirmYes, ans(800, wire.Reply{}),
 			`"answer":"yes","status":"answered","message":"The user submitted without choosing, which accepts the recommended answer: yes.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":true,"free_text":"","next_step":"Proceed: the user confirmed.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm with a default answered no", confirmYes, ans(800, ipc.Reply{Text: "no"}),
+		{"confirm with a default answered no", confirmYes, ans(800, wire.Reply{Text: "no"}),
 			`"answer":"no","status":"answered","message":"The user answered no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm dismissed", confirm, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 5000},
+		{"confirm dismissed", confirm, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 5000},
 			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":5000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"confirm timeout", confirm, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: 1000},
+		{"confirm timeout", confirm, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: 1000},
 			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_confirm again if you still need the answer, or continue without it.","elapsed_ms":1000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"text answered", text, ans(3000, ipc.Reply{Text: "feedback-app\n"}),
+		{"text answered", text, ans(3000, wire.Reply{Text: "feedback-app\n"}),
 			`"answer":"feedback-app","status":"answered","message":"The user answered: feedback-app","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"Continue with the user's answer.","elapsed_ms":3000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"text empty", text, ans(3000, ipc.Reply{}),
+		{"text empty", text, ans(3000, wire.Reply{}),
 			`"answer":"","status":"answered","message":"The user submitted an empty answer.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"The user gave no text. Continue without it, or ask in chat if you need it.","elapsed_ms":3000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"text dismissed", text, ipc.Answer{Status: ipc.StatusDismissed, ElapsedMS: 0},
+		{"text dismissed", text, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 0},
 			`"answer":"","status":"declined","message":"The user dismissed the question without answering. It was dismissed 0 ms after it was shown, too soon to have been read.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply.","elapsed_ms":0,"client_elicitation":false,"auto_reject_suspected":true}`},
-		{"multi answered", multi, ans(2000, ipc.Reply{Selected: []string{"A", "C"}}),
+		{"multi answered", multi, ans(2000, wire.Reply{Selected: []string{"A", "C"}}),
 			`"answer":"A, C","status":"answered","message":"The user selected 2 of 3 options: \"A\", \"C\".","fallback":"none","form_url":"","question":"Which?","selected":["A","C"],"confirmed":false,"free_text":"","next_step":"Proceed with the selected options.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"multi none", multi, ans(2000, ipc.Reply{}),
+		{"multi none", multi, ans(2000, wire.Reply{}),
 			`"answer":"","status":"answered","message":"The user selected none of the 3 options.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":false,"free_text":"","next_step":"Proceed with none of the options selected.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"multi with a note", multi, ans(2000, ipc.Reply{Selected: []string{"B"}, Text: "and D"}),
+		{"multi with a note", multi, ans(2000, wire.Reply{Selected: []string{"B"}, Text: "and D"}),
 			`"answer":"B","status":"answered","message":"The user selected 1 of 3 options: \"B\". They added a note: and D","fallback":"none","form_url":"","question":"Which?","selected":["B"],"confirmed":false,"free_text":"and D","next_step":"Proceed with the selected options, taking the note in free_text into account.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
-		{"multi timeout", multi, ipc.Answer{Status: ipc.StatusTimeout, ElapsedMS: -3},
+		{"multi timeout", multi, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: -3},
 			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_multi_select again if you still need the answer, or continue without it.","elapsed_ms":0,"client_elicitation":false,"auto_reject_suspected":false}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -429,10 +430,10 @@ func TestClientDeclaresElicitation(t *testing.T) {
 // TestE2EChoiceTools calls each tool of the family over pipes with a fake
 // app and checks the result as a client sees it.
 func TestE2EChoiceTools(t *testing.T) {
-	var last ipc.Question
-	asker := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	var last wire.Question
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		last = q
-		var r ipc.Reply
+		var r wire.Reply
 		switch q.Source {
 		case askChoiceName:
 			r.Selected = []string{q.Prompts[0].Options[1].Label}
@@ -441,9 +442,9 @@ func TestE2EChoiceTools(t *testing.T) {
 		case askTextName:
 			r.Text = "typed"
 		case askMultiSelectName:
-			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusDismissed, ElapsedMS: 50}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusDismissed, ElapsedMS: 50}, nil
 		}
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, ElapsedMS: 1000, Replies: []ipc.Reply{r}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, ElapsedMS: 1000, Replies: []wire.Reply{r}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(asker)})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -517,8 +518,8 @@ func TestE2EChoiceAppUnreachable(t *testing.T) {
 		cause   string
 	}{
 		{"connect fails", func(context.Context) (Asker, error) { return nil, errors.New("no app") }, "(no app)"},
-		{"connection breaks", connectTo(askFunc(func(context.Context, ipc.Question, func(ipc.Event)) (ipc.Answer, error) {
-			return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNoDisplay, Message: "DISPLAY is not set"}
+		{"connection breaks", connectTo(askFunc(func(context.Context, wire.Question, func(ipc.Event)) (wire.Answer, error) {
+			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: "DISPLAY is not set"}
 		})), "(no_display: DISPLAY is not set)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,7 @@
 // Package mcpshim is the MCP stdio server behind `feedback mcp`: it offers
 // human-feedback tools to an agent's MCP client, turns each tool call into an
-// ipc.Question, hands it to the feedback app through an Asker, and renders the
-// app's ipc.Answer as MCP content. It never imports the GUI toolkit, and it
+// wire.Question, hands it to the feedback app through an Asker, and renders the
+// app's wire.Answer as MCP content. It never imports the GUI toolkit, and it
 // never writes anything but protocol messages to its output: logs go to
 // Options.Logger.
 //
@@ -9,7 +9,7 @@
 //
 // Each tool dialect lives in one file with its input schema (a raw JSON
 // schema embedded from schemas/<tool>.json), a normaliser (arguments →
-// ipc.Question) and a renderer (ipc.Answer → tool result), and is registered
+// wire.Question) and a renderer (wire.Answer → tool result), and is registered
 // in the table of tools.go.
 //
 // Options.Tools (the --tools flag), else Settings.Tools (FEEDBACK_TOOLS),
@@ -58,7 +58,7 @@
 // arguments joins the same window, draft and attachments intact; once
 // answered the ID is free, and the same question asked later opens a new
 // window. The app, not the shim, keeps such a window (the call asks it to
-// wait at most the client's wait, ipc.Question.WaitMS, and the app ends
+// wait at most the client's wait, wire.Question.WaitMS, and the app ends
 // the call "pending"): for an hour, or its countdown if longer, for the
 // caller to come back, across a restart of the shim (the client restarted
 // it) and of the app (it shows the window again); an outcome given
@@ -110,7 +110,7 @@
 //	user_interact         outcome "pending" with question (seed 003's MCP surface)
 //
 // None of these is an isError result. An answer the app sent for the user
-// (ipc.Answer.Auto: the countdown ran out and their draft was submitted)
+// (wire.Answer.Auto: the countdown ran out and their draft was submitted)
 // gets a last text block that says so.
 //
 // # interactive_feedback result format (stable)
@@ -206,7 +206,7 @@
 // waits Settings.PendingWaitSeconds; if the human has not acted, it returns
 // pending and the window stays open (a call cancelled before withdraws
 // it). The app keeps the choice ids, run_id, trace_id, metadata and
-// callback_url with the question (ipc.Question.CallerData, at most 64 KiB
+// callback_url with the question (wire.Question.CallerData, at most 64 KiB
 // of JSON: larger metadata is an isError result), so ask_human_result
 // renders the outcome in full from a restarted shim and after an app
 // crash too. ask_human_result
@@ -276,5 +276,5 @@
 // label. ask_confirm submitted without choosing answers its default
 // ("answered", with a message saying the recommended answer stands), and
 // is declined without one. ask_text's default is prefilled in the reply
-// box (ipc.Prompt.Prefill): submitted unchanged it is the answer.
+// box (wire.Prompt.Prefill): submitted unchanged it is the answer.
 package mcpshim

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -27,9 +28,9 @@ import (
 const testProtocolVersion = "2025-11-25"
 
 // askFunc is a fake Asker.
-type askFunc func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
+type askFunc func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
 
-func (f askFunc) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+func (f askFunc) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 	return f(ctx, q, onEvent)
 }
 
@@ -151,12 +152,12 @@ func TestE2EListTools(t *testing.T) {
 }
 
 func TestE2ECallAnswered(t *testing.T) {
-	var got ipc.Question
-	asker := &closingAsker{Asker: askFunc(func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+	var got wire.Question
+	asker := &closingAsker{Asker: askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 		got = q
 		onEvent(ipc.Event{Type: ipc.EventShown})
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, ElapsedMS: 42,
-			Replies: []ipc.Reply{{Selected: []string{"Apply"}, Text: "and add a test"}}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, ElapsedMS: 42,
+			Replies: []wire.Reply{{Selected: []string{"Apply"}, Text: "and add a test"}}}, nil
 	})}
 	c, logs := startShimLogged(t, Options{Connect: connectTo(asker)})
 	res := callTool(t, c, map[string]any{
@@ -176,7 +177,7 @@ func TestE2ECallAnswered(t *testing.T) {
 	p := got.Prompts[0]
 	if got.Client != "shim-test" || got.Source != "interactive_feedback" || got.Title != "Patch" ||
 		p.Markdown != "Apply the patch?" || len(p.Options) != 2 || !p.Options[0].Default ||
-		len(got.Context) != 1 || got.Context[0] != (ipc.Field{Label: "Loop", Value: "fix-1"}) {
+		len(got.Context) != 1 || got.Context[0] != (wire.Field{Label: "Loop", Value: "fix-1"}) {
 		t.Errorf("question = %+v", got)
 	}
 	if !asker.closed.Load() {
@@ -247,15 +248,17 @@ func TestE2EAskFails(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"refused", fmt.Errorf("ask: %w", &ipc.Error{Code: ipc.CodeTooMany, Message: "8 questions are open"}), "The feedback window could not collect the user's answer (the feedback app refused the question (too_many): 8 questions are open). Nothing was answered."},
-		{"no display", &ipc.Error{Code: ipc.CodeNoDisplay, Message: "DISPLAY is not set"}, "The feedback window cannot be shown (the feedback app refused the question (no_display): DISPLAY is not set; the app cannot show windows on this machine: ask the user in chat instead). Nothing was answered. Ask the user this in chat yourself"},
+		{"refused", fmt.Errorf("ask: %w", &wire.Error{Code: wire.CodeTooMany, Message: "8 questions are open"}), "The feedback window could not collect the user's answer (the feedback app refused the question (too_many): 8 questions are open). Nothing was answered."},
+		{"no display", &wire.Error{Code: wire.CodeNoDisplay, Message: "DISPLAY is not set"}, "The feedback window cannot be shown (the feedback app refused the question (no_display): DISPLAY is not set; the app cannot show windows on this machine: ask the user in chat instead). Nothing was answered. Ask the user this in chat yourself"},
 		{"connection lost", io.ErrUnexpectedEOF, "The feedback window could not collect the user's answer (unexpected EOF). Nothing was answered. Call interactive_feedback again to ask the user."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			asker := askFunc(func(context.Context, ipc.Question, func(ipc.Event)) (ipc.Answer, error) { return ipc.Answer{}, tc.err })
+			asker := askFunc(func(context.Context, wire.Question, func(ipc.Event)) (wire.Answer, error) {
+				return wire.Answer{}, tc.err
+			})
 			c := startShim(t, Options{Connect: connectTo(asker)})
 			res := callTool(t, c, map[string]any{"message": "m"})
-			wantErr := !errors.Is(tc.err, &ipc.Error{Code: ipc.CodeNoDisplay}) // no display: ask in chat
+			wantErr := !errors.Is(tc.err, &wire.Error{Code: wire.CodeNoDisplay}) // no display: ask in chat
 			if text := resultText(t, res); res.IsError != wantErr || !strings.Contains(text, tc.want) {
 				t.Errorf("isError = %v, text = %q; want %q", res.IsError, text, tc.want)
 			}
@@ -270,7 +273,7 @@ func TestE2EParallelCalls(t *testing.T) {
 	var mu sync.Mutex
 	arrived := 0
 	all := make(chan struct{})
-	asker := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		mu.Lock()
 		if arrived++; arrived == n {
 			close(all)
@@ -278,13 +281,13 @@ func TestE2EParallelCalls(t *testing.T) {
 		mu.Unlock()
 		select {
 		case <-all:
-			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: q.Prompts[0].Markdown}}}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: q.Prompts[0].Markdown}}}, nil
 		case <-time.After(3 * time.Second):
 			mu.Lock()
 			defer mu.Unlock()
-			return ipc.Answer{}, fmt.Errorf("only %d of %d questions arrived at once", arrived, n)
+			return wire.Answer{}, fmt.Errorf("only %d of %d questions arrived at once", arrived, n)
 		case <-ctx.Done():
-			return ipc.Answer{}, ctx.Err()
+			return wire.Answer{}, ctx.Err()
 		}
 	})
 	c := startShim(t, Options{Connect: connectTo(asker)})
@@ -305,14 +308,14 @@ func TestE2EParallelCalls(t *testing.T) {
 func TestE2ECancel(t *testing.T) {
 	started := make(chan struct{})
 	cancelled := make(chan error, 1)
-	asker := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		close(started)
 		select {
 		case <-ctx.Done():
 			cancelled <- ctx.Err()
-			return ipc.Answer{}, ctx.Err()
+			return wire.Answer{}, ctx.Err()
 		case <-time.After(10 * time.Second):
-			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusTimeout}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusTimeout}, nil
 		}
 	})
 	c := startShim(t, Options{Connect: connectTo(asker)})

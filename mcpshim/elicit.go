@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -39,7 +39,7 @@ const (
 
 // elicitationForm returns the message and the requested schema asking q,
 // and how to read the answer back.
-func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
+func elicitationForm(q wire.Question) (string, map[string]any, []formField) {
 	props := map[string]any{}
 	var required []string
 	var fields []formField
@@ -64,7 +64,7 @@ func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
 		}
 		labels, defaults, free := optionLabels(p)
 		switch {
-		case p.EffectiveKind() == ipc.KindYesNo:
+		case p.EffectiveKind() == wire.KindYesNo:
 			add(i, base, roleYesNo, map[string]any{"type": "string", "title": title, "description": p.Markdown, "enum": []string{"yes", "no"}}, true)
 		case len(labels) == 0:
 			s := map[string]any{"type": "string", "title": title, "description": p.Markdown}
@@ -87,9 +87,9 @@ func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
 					s["default"] = defaults
 				}
 			}
-			add(i, base, role, s, p.EffectiveKind() == ipc.KindChoice && free == "" && p.Single)
+			add(i, base, role, s, p.EffectiveKind() == wire.KindChoice && free == "" && p.Single)
 			switch {
-			case p.EffectiveKind() == ipc.KindText:
+			case p.EffectiveKind() == wire.KindText:
 				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": "Your reply (optional)"}, false)
 			case free != "":
 				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": fmt.Sprintf("Your own answer (with %q)", free)}, false)
@@ -107,7 +107,7 @@ func elicitationForm(q ipc.Question) (string, map[string]any, []formField) {
 // optionNotes lists the options that carry a description, one per line
 // under the question, since a form's enum shows labels only; "" when none
 // does.
-func optionNotes(p ipc.Prompt) string {
+func optionNotes(p wire.Prompt) string {
 	var b strings.Builder
 	for _, o := range p.Options {
 		if o.Description != "" {
@@ -122,7 +122,7 @@ func optionNotes(p ipc.Prompt) string {
 
 // formMessage introduces the form: the window title and, for one prompt,
 // its question.
-func formMessage(q ipc.Question) string {
+func formMessage(q wire.Question) string {
 	var b strings.Builder
 	if q.Title != "" {
 		b.WriteString(q.Title + "\n\n")
@@ -143,7 +143,7 @@ func formMessage(q ipc.Question) string {
 
 // optionLabels returns p's labels, the default ones, and the label of its
 // free-text option ("" when none).
-func optionLabels(p ipc.Prompt) (labels, defaults []string, free string) {
+func optionLabels(p wire.Prompt) (labels, defaults []string, free string) {
 	for _, o := range p.Options {
 		labels = append(labels, o.Label)
 		if o.Default {
@@ -160,14 +160,14 @@ func optionLabels(p ipc.Prompt) (labels, defaults []string, free string) {
 // have given: accept is answered with the form's values (labels that are
 // not options of a prompt become its text), decline and cancel are
 // dismissed. elapsedMS is the time the form was open.
-func formAnswer(q ipc.Question, fields []formField, res *mcp.ElicitationResult, elapsedMS int64) ipc.Answer {
-	a := ipc.Answer{QuestionID: q.ID, ElapsedMS: elapsedMS}
+func formAnswer(q wire.Question, fields []formField, res *mcp.ElicitationResult, elapsedMS int64) wire.Answer {
+	a := wire.Answer{QuestionID: q.ID, ElapsedMS: elapsedMS}
 	if res == nil || res.Action != mcp.ElicitationResponseActionAccept {
-		a.Status = ipc.StatusDismissed
+		a.Status = wire.StatusDismissed
 		return a
 	}
-	a.Status = ipc.StatusAnswered
-	a.Replies = make([]ipc.Reply, len(q.Prompts))
+	a.Status = wire.StatusAnswered
+	a.Replies = make([]wire.Reply, len(q.Prompts))
 	content, _ := res.Content.(map[string]any)
 	for _, f := range fields {
 		p, r := q.Prompts[f.prompt], &a.Replies[f.prompt]
@@ -203,7 +203,7 @@ func formAnswer(q ipc.Question, fields []formField, res *mcp.ElicitationResult, 
 
 // pickLabels returns the labels of p among got, in option order; anything
 // else in got is added to text.
-func pickLabels(p ipc.Prompt, got []string, text string) ([]string, string) {
+func pickLabels(p wire.Prompt, got []string, text string) ([]string, string) {
 	var sel []string
 	for _, o := range p.Options {
 		if contains(got, o.Label) {
@@ -230,7 +230,7 @@ func joinText(a, b string) string {
 
 // chatQuestion is q written out for the agent to ask in chat: each prompt
 // with its options, the recommended ones marked.
-func chatQuestion(q ipc.Question) string {
+func chatQuestion(q wire.Question) string {
 	var b strings.Builder
 	if q.Title != "" {
 		b.WriteString(q.Title + "\n")
@@ -244,7 +244,7 @@ func chatQuestion(q ipc.Question) string {
 		}
 		b.WriteString(p.Markdown)
 		switch {
-		case p.EffectiveKind() == ipc.KindYesNo:
+		case p.EffectiveKind() == wire.KindYesNo:
 			b.WriteString("\nAnswer: yes or no")
 		case len(p.Options) == 0 && p.Prefill != "":
 			b.WriteString("\nSuggested answer: " + p.Prefill)
@@ -263,7 +263,7 @@ func chatQuestion(q ipc.Question) string {
 					b.WriteString(" (recommended)")
 				}
 			}
-			if p.EffectiveKind() == ipc.KindText {
+			if p.EffectiveKind() == wire.KindText {
 				b.WriteString("\nThe user may also reply in their own words.")
 			}
 		}

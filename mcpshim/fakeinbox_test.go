@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // fakeInbox is an Asker that follows the app's inbox rules (app.Inbox), so
@@ -24,30 +25,30 @@ import (
 type fakeInbox struct {
 	mu      sync.Mutex
 	open    map[string]*fakeEntry // by window id
-	kept    map[string][]ipc.Answer
+	kept    map[string][]wire.Answer
 	asks    int
 	windows int
 	// asked receives every question that opened a window (its window id).
-	asked chan ipc.Question
+	asked chan wire.Question
 	// withdrawn receives the window id of every question withdrawn.
 	withdrawn chan string
 	// changed is closed and replaced whenever a caller arrives or leaves.
 	changed chan struct{}
 	// auto, when set, answers each new question at once.
-	auto func(ipc.Question) ipc.Answer
+	auto func(wire.Question) wire.Answer
 }
 
 type fakeEntry struct {
-	q       ipc.Question
+	q       wire.Question
 	askID   string
 	waiters int
 	done    chan struct{}
-	answer  ipc.Answer
+	answer  wire.Answer
 }
 
 func newFakeInbox() *fakeInbox {
-	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string][]ipc.Answer{},
-		asked: make(chan ipc.Question, 64), withdrawn: make(chan string, 64), changed: make(chan struct{})}
+	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string][]wire.Answer{},
+		asked: make(chan wire.Question, 64), withdrawn: make(chan string, 64), changed: make(chan struct{})}
 }
 
 func (f *fakeInbox) changedLocked() {
@@ -55,7 +56,7 @@ func (f *fakeInbox) changedLocked() {
 	f.changed = make(chan struct{})
 }
 
-func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+func (f *fakeInbox) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 	f.mu.Lock()
 	f.asks++
 	if k := f.kept[q.ID]; len(k) > 0 {
@@ -75,7 +76,7 @@ func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Ev
 	if e == nil {
 		if q.AttachOnly {
 			f.mu.Unlock()
-			return ipc.Answer{}, &ipc.Error{Code: ipc.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
+			return wire.Answer{}, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 		}
 		if f.auto != nil {
 			f.windows++
@@ -123,7 +124,7 @@ func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Ev
 		}
 		e.waiters--
 		f.changedLocked()
-		return ipc.Answer{QuestionID: q.ID, CallerData: e.q.CallerData}, ipc.ErrPending
+		return wire.Answer{QuestionID: q.ID, CallerData: e.q.CallerData}, ipc.ErrPending
 	case <-ctx.Done():
 		f.mu.Lock()
 		e.waiters--
@@ -136,13 +137,13 @@ func (f *fakeInbox) Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Ev
 		if withdraw {
 			f.withdrawn <- e.q.ID
 		}
-		return ipc.Answer{}, ctx.Err()
+		return wire.Answer{}, ctx.Err()
 	}
 }
 
 // answer ends the open question (window id) with a, keeping a when nobody
 // waits.
-func (f *fakeInbox) answer(t *testing.T, id string, a ipc.Answer) {
+func (f *fakeInbox) answer(t *testing.T, id string, a wire.Answer) {
 	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()

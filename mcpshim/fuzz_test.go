@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -130,22 +130,22 @@ func FuzzTools(f *testing.F) {
 				labels = append(labels, o.Label)
 			}
 		}
-		replies := func(r ipc.Reply) []ipc.Reply {
-			out := make([]ipc.Reply, max(len(q.Prompts), 1))
+		replies := func(r wire.Reply) []wire.Reply {
+			out := make([]wire.Reply, max(len(q.Prompts), 1))
 			for i := range out {
 				out[i] = r
 			}
 			return out
 		}
-		answers := []ipc.Answer{
-			{Status: ipc.StatusAnswered, Replies: replies(ipc.Reply{Selected: labels, Text: "typed"})},
-			{Status: ipc.StatusAnswered, Replies: replies(ipc.Reply{Text: "yes"})},
-			{Status: ipc.StatusAnswered, Replies: replies(ipc.Reply{})},
-			{Status: ipc.StatusAnswered},
-			{Status: ipc.StatusAnswered, Auto: true, Replies: replies(ipc.Reply{Text: "draft"})},
-			{Status: ipc.StatusDismissed},
-			{Status: ipc.StatusDismissed, ElapsedMS: 5000},
-			{Status: ipc.StatusTimeout},
+		answers := []wire.Answer{
+			{Status: wire.StatusAnswered, Replies: replies(wire.Reply{Selected: labels, Text: "typed"})},
+			{Status: wire.StatusAnswered, Replies: replies(wire.Reply{Text: "yes"})},
+			{Status: wire.StatusAnswered, Replies: replies(wire.Reply{})},
+			{Status: wire.StatusAnswered},
+			{Status: wire.StatusAnswered, Auto: true, Replies: replies(wire.Reply{Text: "draft"})},
+			{Status: wire.StatusDismissed},
+			{Status: wire.StatusDismissed, ElapsedMS: 5000},
+			{Status: wire.StatusTimeout},
 			{Status: "other"},
 		}
 		for _, a := range answers {

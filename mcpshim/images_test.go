@@ -8,21 +8,22 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Every dialect whose window has a reply box can come back with images;
 // none may drop them.
 func TestEveryDialectReturnsImages(t *testing.T) {
-	img := ipc.Image{MIME: "image/png", Data: []byte("\x89PNG fake"), Name: "shot.png"}
-	app := askFunc(func(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
-		replies := make([]ipc.Reply, len(q.Prompts))
+	img := wire.Image{MIME: "image/png", Data: []byte("\x89PNG fake"), Name: "shot.png"}
+	app := askFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+		replies := make([]wire.Reply, len(q.Prompts))
 		for i, p := range q.Prompts {
 			replies[i].Text = "typed"
 			if len(p.Options) > 0 {
 				replies[i].Selected = []string{p.Options[0].Label}
 			}
 		}
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: replies, Images: []ipc.Image{img}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: replies, Images: []wire.Image{img}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(app)})
 	for _, tc := range []struct {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"feedback/ipc"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -84,7 +84,7 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 	m.questionID = q.ID
 	return prepared{
 		question: q,
-		render:   func(a ipc.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
+		render:   func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
 		ignored:  m.ignored,
 		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
 		pending:  func() *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
@@ -114,13 +114,13 @@ func resubmitResult(prompt string, err error) *mcp.CallToolResult {
 
 // failureCause says in a few words why the app could not serve a question.
 func failureCause(err error) string {
-	var e *ipc.Error
+	var e *wire.Error
 	if errors.As(err, &e) {
 		cause := fmt.Sprintf("the feedback app refused the question (%s): %s", e.Code, e.Message)
 		switch e.Code { // asking again cannot help
-		case ipc.CodeNoDisplay:
+		case wire.CodeNoDisplay:
 			cause += "; the app cannot show windows on this machine: ask the user in chat instead"
-		case ipc.CodeProtocol:
+		case wire.CodeProtocol:
 			cause += "; the feedback app and this MCP server are different versions: ask the user to update and restart them"
 		}
 		return cause
@@ -133,33 +133,33 @@ func failureCause(err error) string {
 // ignored compatibility fields. An error is an *ArgError. On success the
 // Question has a fresh ID, Source "interactive_feedback", one prompt, and
 // passes Validate; Client is left for the caller.
-func normalizeInteractiveFeedback(args map[string]any) (ipc.Question, feedbackMeta, error) {
+func normalizeInteractiveFeedback(args map[string]any) (wire.Question, feedbackMeta, error) {
 	var m feedbackMeta
 	msg, err := feedbackMessage(args)
 	if err != nil {
-		return ipc.Question{}, m, err
+		return wire.Question{}, m, err
 	}
-	p := ipc.Prompt{Markdown: msg}
+	p := wire.Prompt{Markdown: msg}
 	if p.Options, err = feedbackOptions(args); err != nil {
-		return ipc.Question{}, m, err
+		return wire.Question{}, m, err
 	}
 	// question_type: "yesno", or absent / null / blank for the reply box.
 	// Anything else is the caller's error (the seed ignored it silently).
 	qt, _, err := readString(args, "question_type", strArg{trim: true})
 	if err != nil {
-		return ipc.Question{}, m, argErrorf("question_type", `must be the string "yesno" or omitted (null), got %s`, jsonType(args["question_type"]))
+		return wire.Question{}, m, argErrorf("question_type", `must be the string "yesno" or omitted (null), got %s`, jsonType(args["question_type"]))
 	}
 	switch {
 	case strings.EqualFold(qt, "yesno"):
-		p.Kind = ipc.KindYesNo
+		p.Kind = wire.KindYesNo
 	case qt != "":
-		return ipc.Question{}, m, argErrorf("question_type", `%q is not a known value; use "yesno" (Yes/No buttons) or omit it (the reply box)`, qt)
+		return wire.Question{}, m, argErrorf("question_type", `%q is not a known value; use "yesno" (Yes/No buttons) or omit it (the reply box)`, qt)
 	}
 	if p.Header, _, err = readString(args, "header_label", strArg{trim: true, max: maxHeaderRunes, clamp: true}); err != nil {
-		return ipc.Question{}, m, err
+		return wire.Question{}, m, err
 	}
 	if p.Placeholder, _, err = readString(args, "feedback_placeholder", strArg{trim: true}); err != nil {
-		return ipc.Question{}, m, err
+		return wire.Question{}, m, err
 	}
 	if clamped, cut := clampRunes(p.Placeholder, maxPlaceholderRunes); cut {
 		m.placeholderLength = utf8.RuneCountInString(p.Placeholder)
@@ -167,19 +167,19 @@ func normalizeInteractiveFeedback(args map[string]any) (ipc.Question, feedbackMe
 	}
 	lines, err := loopContext(args)
 	if err != nil {
-		return ipc.Question{}, m, err
+		return wire.Question{}, m, err
 	}
 	for _, k := range ignoredFields {
 		if _, ok := args[k]; ok {
 			m.ignored = append(m.ignored, k)
 		}
 	}
-	q := ipc.Question{
-		ID:      ipc.NewID(),
+	q := wire.Question{
+		ID:      wire.NewID(),
 		Source:  "interactive_feedback",
 		Title:   p.Header,
 		Context: lines,
-		Prompts: []ipc.Prompt{p},
+		Prompts: []wire.Prompt{p},
 	}
 	m.questionID = q.ID
 	return q, m, nil
@@ -196,7 +196,7 @@ func feedbackMessage(args map[string]any) (string, error) {
 	if msg == "" {
 		return "", argErrorf("message", "required: pass the question as a non-empty Markdown string in message (aliases: summary, prompt)")
 	}
-	msg, _ = truncateMarked(msg, maxMessageRunes, ipc.MaxMarkdownBytes, truncatedMarker)
+	msg, _ = truncateMarked(msg, maxMessageRunes, wire.MaxMarkdownBytes, truncatedMarker)
 	return msg, nil
 }
 
@@ -204,12 +204,12 @@ func feedbackMessage(args map[string]any) (string, error) {
 // {label|text|value, default|selected|checked} objects. Other items and
 // blank labels are dropped, labels are trimmed and clamped, and a repeated
 // label keeps its first occurrence.
-func feedbackOptions(args map[string]any) ([]ipc.Option, error) {
+func feedbackOptions(args map[string]any) ([]wire.Option, error) {
 	items, key, err := optionList(args)
 	if err != nil || len(items) == 0 {
 		return nil, err
 	}
-	var opts []ipc.Option
+	var opts []wire.Option
 	seen := make(map[string]bool, len(items))
 	for _, item := range items {
 		o, ok := optionItem(item)
@@ -219,8 +219,8 @@ func feedbackOptions(args map[string]any) ([]ipc.Option, error) {
 		seen[o.Label] = true
 		opts = append(opts, o)
 	}
-	if len(opts) > ipc.MaxOptions {
-		return nil, argErrorf(key, "at most %d options, got %d; merge or drop some, or ask in several calls", ipc.MaxOptions, len(opts))
+	if len(opts) > wire.MaxOptions {
+		return nil, argErrorf(key, "at most %d options, got %d; merge or drop some, or ask in several calls", wire.MaxOptions, len(opts))
 	}
 	return opts, nil
 }
@@ -246,7 +246,7 @@ func optionList(args map[string]any) ([]any, string, error) {
 
 // optionItem converts one option item; ok is false for an item to drop.
 // An object's default is read by optionDefault, never rejected.
-func optionItem(item any) (o ipc.Option, ok bool) {
+func optionItem(item any) (o wire.Option, ok bool) {
 	switch v := item.(type) {
 	case string:
 		o.Label = v
@@ -302,15 +302,15 @@ func optionDefault(m map[string]any) bool {
 }
 
 // loopContext returns the loop fields as context lines, omitting empty ones.
-func loopContext(args map[string]any) ([]ipc.Field, error) {
-	var fields []ipc.Field
+func loopContext(args map[string]any) ([]wire.Field, error) {
+	var fields []wire.Field
 	for _, f := range loopFields {
 		v, _, err := readString(args, f.key, strArg{trim: true, max: f.max, clamp: true})
 		if err != nil {
 			return nil, err
 		}
 		if v != "" {
-			fields = append(fields, ipc.Field{Label: f.label, Value: v})
+			fields = append(fields, wire.Field{Label: f.label, Value: v})
 		}
 	}
 	return fields, nil
@@ -350,7 +350,7 @@ type feedbackResult struct {
 // renderInteractiveFeedback renders an Answer in the stable format of the
 // package comment. Dismissed and timeout are not errors; an unknown status
 // is (the app and the shim disagree), and never reads as an answer.
-func renderInteractiveFeedback(a ipc.Answer, m feedbackMeta) *mcp.CallToolResult {
+func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResult {
 	res := feedbackResult{
 		Status:          string(a.Status),
 		SelectedOptions: []string{},
@@ -362,16 +362,16 @@ func renderInteractiveFeedback(a ipc.Answer, m feedbackMeta) *mcp.CallToolResult
 	}
 	var text string
 	switch a.Status {
-	case ipc.StatusAnswered:
+	case wire.StatusAnswered:
 		if len(a.Replies) > 0 {
 			res.SelectedOptions = append(res.SelectedOptions, a.Replies[0].Selected...)
 			res.UserReply = a.Replies[0].Text
 		}
 		res.Images = len(a.Images)
 		text = answeredText(res.SelectedOptions, res.UserReply, res.Images)
-	case ipc.StatusDismissed:
+	case wire.StatusDismissed:
 		text = textDismissed
-	case ipc.StatusTimeout:
+	case wire.StatusTimeout:
 		text = textTimeout
 	default:
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call interactive_feedback again.", res.QuestionID, a.Status))
@@ -383,7 +383,7 @@ func renderInteractiveFeedback(a ipc.Answer, m feedbackMeta) *mcp.CallToolResult
 		text += fmt.Sprintf("\n\nNote: feedback_placeholder was truncated from %d to %d characters.", m.placeholderLength, maxPlaceholderRunes)
 	}
 	content := []mcp.Content{mcp.NewTextContent(text)}
-	if a.Status == ipc.StatusAnswered {
+	if a.Status == wire.StatusAnswered {
 		for _, img := range a.Images {
 			content = append(content, mcp.NewImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -16,17 +17,17 @@ import (
 // then the prompt suffix as the last text block; the text counts the images.
 func TestRenderInteractiveFeedbackImagesAndSuffix(t *testing.T) {
 	png, jpg := []byte("\x89PNG fake"), []byte("\xff\xd8 fake")
-	images := []ipc.Image{{MIME: "image/png", Data: png, Name: "a.png"}, {MIME: "image/jpeg", Data: jpg}}
+	images := []wire.Image{{MIME: "image/png", Data: png, Name: "a.png"}, {MIME: "image/jpeg", Data: jpg}}
 	for _, tc := range []struct {
 		name   string
-		answer ipc.Answer
+		answer wire.Answer
 		suffix string
 		want   []mcp.Content
 		images int
 	}{
 		{
 			name:   "reply, images and suffix",
-			answer: ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "see screenshots"}}, Images: images},
+			answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "see screenshots"}}, Images: images},
 			suffix: "Keep asking me before each commit.",
 			want: []mcp.Content{
 				mcp.NewTextContent("User reply:\nsee screenshots\n\nAttached images: 2"),
@@ -38,7 +39,7 @@ func TestRenderInteractiveFeedbackImagesAndSuffix(t *testing.T) {
 		},
 		{
 			name:   "images only",
-			answer: ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{}}, Images: images[:1]},
+			answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{}}, Images: images[:1]},
 			want: []mcp.Content{
 				mcp.NewTextContent("Attached images: 1"),
 				mcp.NewImageContent(base64.StdEncoding.EncodeToString(png), "image/png"),
@@ -47,19 +48,19 @@ func TestRenderInteractiveFeedbackImagesAndSuffix(t *testing.T) {
 		},
 		{
 			name:   "suffix without images",
-			answer: ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Selected: []string{"A"}}}},
+			answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"A"}}}},
 			suffix: "S",
 			want:   []mcp.Content{mcp.NewTextContent("Selected options:\n- A"), mcp.NewTextContent("S")},
 		},
 		{
 			name:   "no suffix and no images when dismissed",
-			answer: ipc.Answer{Status: ipc.StatusDismissed, Images: images},
+			answer: wire.Answer{Status: wire.StatusDismissed, Images: images},
 			suffix: "S",
 			want:   []mcp.Content{mcp.NewTextContent(textDismissed)},
 		},
 		{
 			name:   "no suffix on timeout",
-			answer: ipc.Answer{Status: ipc.StatusTimeout},
+			answer: wire.Answer{Status: wire.StatusTimeout},
 			suffix: "S",
 			want:   []mcp.Content{mcp.NewTextContent(textTimeout)},
 		},
@@ -85,8 +86,8 @@ func TestResubmitResult(t *testing.T) {
 		{"default prompt", "", errors.New("dial: refused"), "The feedback window could not collect the user's answer (dial: refused). Nothing was answered. Call interactive_feedback again to ask the user."},
 		{"custom prompt", "请重新调用 interactive_feedback。原因：{error}；{error}", errors.New("EOF"), "请重新调用 interactive_feedback。原因：EOF；EOF"},
 		{"no placeholder", "Try again.", errors.New("EOF"), "Try again."},
-		{"refusal", "{error}", &ipc.Error{Code: ipc.CodeTooMany, Message: "8 open"}, "the feedback app refused the question (too_many): 8 open"},
-		{"protocol", "{error}", &ipc.Error{Code: ipc.CodeProtocol, Message: "v2"}, "the feedback app refused the question (protocol): v2; the feedback app and this MCP server are different versions: ask the user to update and restart them"},
+		{"refusal", "{error}", &wire.Error{Code: wire.CodeTooMany, Message: "8 open"}, "the feedback app refused the question (too_many): 8 open"},
+		{"protocol", "{error}", &wire.Error{Code: wire.CodeProtocol, Message: "v2"}, "the feedback app refused the question (protocol): v2; the feedback app and this MCP server are different versions: ask the user to update and restart them"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := resubmitResult(tc.prompt, tc.err)
@@ -103,12 +104,12 @@ func TestE2EInteractiveFeedbackSettings(t *testing.T) {
 	s := settings.Default()
 	s.PromptSuffix = "SUFFIX"
 	s.ResubmitPrompt = "Resubmit: {error}"
-	asker := askFunc(func(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	asker := askFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		if q.Prompts[0].Markdown == "fail" {
-			return ipc.Answer{}, errors.New("connection reset")
+			return wire.Answer{}, errors.New("connection reset")
 		}
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}},
-			Images: []ipc.Image{{MIME: "image/png", Data: []byte{1, 2}}}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}},
+			Images: []wire.Image{{MIME: "image/png", Data: []byte{1, 2}}}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(asker), Settings: s})
 	res := callNamed(t, c, "interactive_feedback", map[string]any{"message": "m"})

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // obj decodes a JSON object the way mcp-go decodes tool arguments.
@@ -25,26 +25,26 @@ func obj(t testing.TB, s string) map[string]any {
 
 // prompt is a one-prompt question with the given prompt, as the normaliser
 // builds it (ID left empty).
-func question(p ipc.Prompt, mods ...func(*ipc.Question)) ipc.Question {
-	q := ipc.Question{Source: "interactive_feedback", Prompts: []ipc.Prompt{p}}
+func question(p wire.Prompt, mods ...func(*wire.Question)) wire.Question {
+	q := wire.Question{Source: "interactive_feedback", Prompts: []wire.Prompt{p}}
 	for _, f := range mods {
 		f(&q)
 	}
 	return q
 }
 
-func withContext(fields ...ipc.Field) func(*ipc.Question) {
-	return func(q *ipc.Question) { q.Context = fields }
+func withContext(fields ...wire.Field) func(*wire.Question) {
+	return func(q *wire.Question) { q.Context = fields }
 }
 
-func withTitle(s string) func(*ipc.Question) {
-	return func(q *ipc.Question) { q.Title = s }
+func withTitle(s string) func(*wire.Question) {
+	return func(q *wire.Question) { q.Title = s }
 }
 
-func opts(labels ...string) []ipc.Option {
-	o := make([]ipc.Option, len(labels))
+func opts(labels ...string) []wire.Option {
+	o := make([]wire.Option, len(labels))
 	for i, l := range labels {
-		o[i] = ipc.Option{Label: l}
+		o[i] = wire.Option{Label: l}
 	}
 	return o
 }
@@ -64,8 +64,8 @@ var idPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
 type normCase struct {
 	name              string
 	args              map[string]any
-	want              ipc.Question // ID is not compared
-	ignored           []string     // expected meta.ignored
+	want              wire.Question // ID is not compared
+	ignored           []string      // expected meta.ignored
 	placeholderLength int
 	wantErr           string // substring of the *ArgError; "" for success
 }
@@ -75,13 +75,13 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 	long := func(r string, n int) string { return strings.Repeat(r, n) }
 	cases := []normCase{
 		// message and its aliases
-		{name: "message", args: s(`{"message":"Ship it?"}`), want: question(ipc.Prompt{Markdown: "Ship it?"})},
-		{name: "message wins over summary and prompt", args: s(`{"prompt":"p","summary":"s","message":"m"}`), want: question(ipc.Prompt{Markdown: "m"})},
-		{name: "summary wins over prompt", args: s(`{"prompt":"p","summary":"s"}`), want: question(ipc.Prompt{Markdown: "s"})},
-		{name: "prompt alone", args: s(`{"prompt":"p"}`), want: question(ipc.Prompt{Markdown: "p"})},
-		{name: "blank message falls back to summary", args: s(`{"message":"  \n","summary":"s"}`), want: question(ipc.Prompt{Markdown: "s"})},
-		{name: "null message falls back to prompt", args: s(`{"message":null,"prompt":"p"}`), want: question(ipc.Prompt{Markdown: "p"})},
-		{name: "message keeps its Markdown whitespace", args: s(`{"message":"  code\n"}`), want: question(ipc.Prompt{Markdown: "  code\n"})},
+		{name: "message", args: s(`{"message":"Ship it?"}`), want: question(wire.Prompt{Markdown: "Ship it?"})},
+		{name: "message wins over summary and prompt", args: s(`{"prompt":"p","summary":"s","message":"m"}`), want: question(wire.Prompt{Markdown: "m"})},
+		{name: "summary wins over prompt", args: s(`{"prompt":"p","summary":"s"}`), want: question(wire.Prompt{Markdown: "s"})},
+		{name: "prompt alone", args: s(`{"prompt":"p"}`), want: question(wire.Prompt{Markdown: "p"})},
+		{name: "blank message falls back to summary", args: s(`{"message":"  \n","summary":"s"}`), want: question(wire.Prompt{Markdown: "s"})},
+		{name: "null message falls back to prompt", args: s(`{"message":null,"prompt":"p"}`), want: question(wire.Prompt{Markdown: "p"})},
+		{name: "message keeps its Markdown whitespace", args: s(`{"message":"  code\n"}`), want: question(wire.Prompt{Markdown: "  code\n"})},
 		{name: "no message", args: s(`{}`), wantErr: "message: required"},
 		{name: "nil arguments", args: nil, wantErr: "message: required"},
 		{name: "empty message", args: s(`{"message":""}`), wantErr: "message: required"},
@@ -91,57 +91,57 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 		{name: "summary is an array", args: s(`{"summary":["a"]}`), wantErr: "summary: must be a string, got array"},
 		{name: "prompt is a boolean", args: s(`{"prompt":true}`), wantErr: "prompt: must be a string, got boolean"},
 		{name: "message at the cap", args: map[string]any{"message": long("a", maxMessageRunes)},
-			want: question(ipc.Prompt{Markdown: long("a", maxMessageRunes)})},
+			want: question(wire.Prompt{Markdown: long("a", maxMessageRunes)})},
 		{name: "message over the cap", args: map[string]any{"message": long("a", maxMessageRunes+1)},
-			want: question(ipc.Prompt{Markdown: long("a", maxMessageRunes-utf8.RuneCountInString(truncatedMarker)) + truncatedMarker})},
+			want: question(wire.Prompt{Markdown: long("a", maxMessageRunes-utf8.RuneCountInString(truncatedMarker)) + truncatedMarker})},
 		{name: "message over the cap never splits a character", args: map[string]any{"message": long("a", maxMessageRunes-markerRunes-5) + long("é", 20)},
-			want: question(ipc.Prompt{Markdown: long("a", maxMessageRunes-markerRunes-5) + long("é", 5) + truncatedMarker})},
-		{name: "multibyte message at the byte cap", args: map[string]any{"message": long("€", ipc.MaxMarkdownBytes/3)},
-			want: question(ipc.Prompt{Markdown: long("€", ipc.MaxMarkdownBytes/3)})},
-		{name: "multibyte message over the byte cap", args: map[string]any{"message": long("€", ipc.MaxMarkdownBytes/3+1)},
-			want: question(ipc.Prompt{Markdown: long("€", (ipc.MaxMarkdownBytes-len(truncatedMarker))/3) + truncatedMarker})},
+			want: question(wire.Prompt{Markdown: long("a", maxMessageRunes-markerRunes-5) + long("é", 5) + truncatedMarker})},
+		{name: "multibyte message at the byte cap", args: map[string]any{"message": long("€", wire.MaxMarkdownBytes/3)},
+			want: question(wire.Prompt{Markdown: long("€", wire.MaxMarkdownBytes/3)})},
+		{name: "multibyte message over the byte cap", args: map[string]any{"message": long("€", wire.MaxMarkdownBytes/3+1)},
+			want: question(wire.Prompt{Markdown: long("€", (wire.MaxMarkdownBytes-len(truncatedMarker))/3) + truncatedMarker})},
 
 		// options and their shapes
-		{name: "string options", args: s(`{"message":"m","predefined_options":["A","B"]}`), want: question(ipc.Prompt{Markdown: "m", Options: opts("A", "B")})},
-		{name: "options alias", args: s(`{"message":"m","options":["A","B"]}`), want: question(ipc.Prompt{Markdown: "m", Options: opts("A", "B")})},
-		{name: "predefined_options wins over options", args: s(`{"message":"m","options":["X"],"predefined_options":["A"]}`), want: question(ipc.Prompt{Markdown: "m", Options: opts("A")})},
-		{name: "empty predefined_options falls back to options", args: s(`{"message":"m","predefined_options":[],"options":["X"]}`), want: question(ipc.Prompt{Markdown: "m", Options: opts("X")})},
-		{name: "null predefined_options falls back to options", args: s(`{"message":"m","predefined_options":null,"options":["X"]}`), want: question(ipc.Prompt{Markdown: "m", Options: opts("X")})},
+		{name: "string options", args: s(`{"message":"m","predefined_options":["A","B"]}`), want: question(wire.Prompt{Markdown: "m", Options: opts("A", "B")})},
+		{name: "options alias", args: s(`{"message":"m","options":["A","B"]}`), want: question(wire.Prompt{Markdown: "m", Options: opts("A", "B")})},
+		{name: "predefined_options wins over options", args: s(`{"message":"m","options":["X"],"predefined_options":["A"]}`), want: question(wire.Prompt{Markdown: "m", Options: opts("A")})},
+		{name: "empty predefined_options falls back to options", args: s(`{"message":"m","predefined_options":[],"options":["X"]}`), want: question(wire.Prompt{Markdown: "m", Options: opts("X")})},
+		{name: "null predefined_options falls back to options", args: s(`{"message":"m","predefined_options":null,"options":["X"]}`), want: question(wire.Prompt{Markdown: "m", Options: opts("X")})},
 		{name: "dict label and default", args: s(`{"message":"m","predefined_options":[{"label":"Apply","default":true},{"label":"Skip"}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "Apply", Default: true}, {Label: "Skip"}}})},
+			want: question(wire.Prompt{Markdown: "m", Options: []wire.Option{{Label: "Apply", Default: true}, {Label: "Skip"}}})},
 		{name: "dict text and selected", args: s(`{"message":"m","options":[{"text":"A","selected":true}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A", Default: true}}})},
+			want: question(wire.Prompt{Markdown: "m", Options: []wire.Option{{Label: "A", Default: true}}})},
 		{name: "dict value and checked", args: s(`{"message":"m","options":[{"value":"A","checked":true}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A", Default: true}}})},
+			want: question(wire.Prompt{Markdown: "m", Options: []wire.Option{{Label: "A", Default: true}}})},
 		{name: "label wins over text and value", args: s(`{"message":"m","options":[{"value":"V","text":"T","label":"L"},{"value":"V2","text":"T2"}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: opts("L", "T2")})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts("L", "T2")})},
 		{name: "non-string label falls back to the next alias", args: s(`{"message":"m","options":[{"label":3,"text":"T"}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: opts("T")})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts("T")})},
 		{name: "default wins over selected and checked", args: s(`{"message":"m","options":[{"label":"A","default":false,"selected":true,"checked":true},{"label":"B","selected":false,"checked":true}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: opts("A", "B")})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts("A", "B")})},
 		{name: "non-boolean defaults are coerced", args: s(`{"message":"m","options":[{"label":"A","default":"no","checked":true},{"label":"B","default":1}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A"}, {Label: "B", Default: true}}})},
+			want: question(wire.Prompt{Markdown: "m", Options: []wire.Option{{Label: "A"}, {Label: "B", Default: true}}})},
 		{name: "an option's description", args: s(`{"message":"m","options":[{"label":"A","description":"  under A  "},{"text":"B","description":7}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A", Description: "under A"}, {Label: "B"}}})},
+			want: question(wire.Prompt{Markdown: "m", Options: []wire.Option{{Label: "A", Description: "under A"}, {Label: "B"}}})},
 		{name: "mixed shapes", args: s(`{"message":"m","options":["A",{"label":"B","default":true}]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: []ipc.Option{{Label: "A"}, {Label: "B", Default: true}}})},
+			want: question(wire.Prompt{Markdown: "m", Options: []wire.Option{{Label: "A"}, {Label: "B", Default: true}}})},
 		{name: "invalid items dropped", args: s(`{"message":"m","options":[1,null,true,["x"],{},{"label":3},{"label":""},""," ",{"default":true},"A"]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: opts("A")})},
-		{name: "all items dropped", args: s(`{"message":"m","options":[1,{}]}`), want: question(ipc.Prompt{Markdown: "m"})},
-		{name: "labels trimmed", args: s(`{"message":"m","options":["  A  "]}`), want: question(ipc.Prompt{Markdown: "m", Options: opts("A")})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts("A")})},
+		{name: "all items dropped", args: s(`{"message":"m","options":[1,{}]}`), want: question(wire.Prompt{Markdown: "m"})},
+		{name: "labels trimmed", args: s(`{"message":"m","options":["  A  "]}`), want: question(wire.Prompt{Markdown: "m", Options: opts("A")})},
 		{name: "duplicate labels keep the first", args: s(`{"message":"m","options":["A","B",{"label":"A","default":true}," B"]}`),
-			want: question(ipc.Prompt{Markdown: "m", Options: opts("A", "B")})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts("A", "B")})},
 		{name: "option at the clamp", args: map[string]any{"message": "m", "options": []any{long("ж", maxOptionRunes)}},
-			want: question(ipc.Prompt{Markdown: "m", Options: opts(long("ж", maxOptionRunes))})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts(long("ж", maxOptionRunes))})},
 		{name: "option over the clamp", args: map[string]any{"message": "m", "options": []any{long("ж", maxOptionRunes+1)}},
-			want: question(ipc.Prompt{Markdown: "m", Options: opts(long("ж", maxOptionRunes))})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts(long("ж", maxOptionRunes))})},
 		{name: "options equal after clamping are duplicates", args: map[string]any{"message": "m", "options": []any{long("a", maxOptionRunes) + "1", long("a", maxOptionRunes) + "2"}},
-			want: question(ipc.Prompt{Markdown: "m", Options: opts(long("a", maxOptionRunes))})},
+			want: question(wire.Prompt{Markdown: "m", Options: opts(long("a", maxOptionRunes))})},
 		{name: "25 options", args: map[string]any{"message": "m", "options": many("o", 25)},
-			want: question(ipc.Prompt{Markdown: "m", Options: func() []ipc.Option {
-				var o []ipc.Option
+			want: question(wire.Prompt{Markdown: "m", Options: func() []wire.Option {
+				var o []wire.Option
 				for _, l := range many("o", 25) {
-					o = append(o, ipc.Option{Label: l.(string)})
+					o = append(o, wire.Option{Label: l.(string)})
 				}
 				return o
 			}()})},
@@ -150,50 +150,50 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 		{name: "options is a string", args: s(`{"message":"m","options":"A, B"}`), wantErr: "options: must be an array"},
 
 		// question_type
-		{name: "yesno", args: s(`{"message":"m","question_type":"yesno"}`), want: question(ipc.Prompt{Markdown: "m", Kind: ipc.KindYesNo})},
-		{name: "yesno any case", args: s(`{"message":"m","question_type":" YesNo "}`), want: question(ipc.Prompt{Markdown: "m", Kind: ipc.KindYesNo})},
+		{name: "yesno", args: s(`{"message":"m","question_type":"yesno"}`), want: question(wire.Prompt{Markdown: "m", Kind: wire.KindYesNo})},
+		{name: "yesno any case", args: s(`{"message":"m","question_type":" YesNo "}`), want: question(wire.Prompt{Markdown: "m", Kind: wire.KindYesNo})},
 		{name: "unknown question_type", args: s(`{"message":"m","question_type":"rating"}`), wantErr: `question_type: "rating" is not a known value; use "yesno"`},
-		{name: "null question_type", args: s(`{"message":"m","question_type":null}`), want: question(ipc.Prompt{Markdown: "m"})},
-		{name: "blank question_type", args: s(`{"message":"m","question_type":" "}`), want: question(ipc.Prompt{Markdown: "m"})},
+		{name: "null question_type", args: s(`{"message":"m","question_type":null}`), want: question(wire.Prompt{Markdown: "m"})},
+		{name: "blank question_type", args: s(`{"message":"m","question_type":" "}`), want: question(wire.Prompt{Markdown: "m"})},
 		{name: "numeric question_type", args: s(`{"message":"m","question_type":2}`), wantErr: `question_type: must be the string "yesno" or omitted (null), got number`},
 		{name: "boolean question_type", args: s(`{"message":"m","question_type":true}`), wantErr: `question_type: must be the string "yesno" or omitted (null), got boolean`},
 
 		// header_label
-		{name: "header_label", args: s(`{"message":"m","header_label":"Auth"}`), want: question(ipc.Prompt{Markdown: "m", Header: "Auth"}, withTitle("Auth"))},
+		{name: "header_label", args: s(`{"message":"m","header_label":"Auth"}`), want: question(wire.Prompt{Markdown: "m", Header: "Auth"}, withTitle("Auth"))},
 		{name: "header_label at the clamp", args: map[string]any{"message": "m", "header_label": long("界", 16)},
-			want: question(ipc.Prompt{Markdown: "m", Header: long("界", 16)}, withTitle(long("界", 16)))},
+			want: question(wire.Prompt{Markdown: "m", Header: long("界", 16)}, withTitle(long("界", 16)))},
 		{name: "header_label over the clamp", args: map[string]any{"message": "m", "header_label": long("界", 17)},
-			want: question(ipc.Prompt{Markdown: "m", Header: long("界", 16)}, withTitle(long("界", 16)))},
+			want: question(wire.Prompt{Markdown: "m", Header: long("界", 16)}, withTitle(long("界", 16)))},
 		{name: "header_label is a number", args: s(`{"message":"m","header_label":1}`), wantErr: "header_label: must be a string, got number"},
 
 		// feedback_placeholder
 		{name: "placeholder at the clamp", args: map[string]any{"message": "m", "feedback_placeholder": long("é", 200)},
-			want: question(ipc.Prompt{Markdown: "m", Placeholder: long("é", 200)})},
+			want: question(wire.Prompt{Markdown: "m", Placeholder: long("é", 200)})},
 		{name: "placeholder over the clamp", args: map[string]any{"message": "m", "feedback_placeholder": long("é", 201)},
-			want: question(ipc.Prompt{Markdown: "m", Placeholder: long("é", 200)}), placeholderLength: 201},
+			want: question(wire.Prompt{Markdown: "m", Placeholder: long("é", 200)}), placeholderLength: 201},
 		{name: "placeholder is an array", args: s(`{"message":"m","feedback_placeholder":["x"]}`), wantErr: "feedback_placeholder: must be a string, got array"},
 
 		// loop context
 		{name: "all loop fields in order", args: s(`{"message":"m","success_criteria":"green","iteration_label":"iter-3","loop_objective":"migrate","loop_phase":"verify","loop_id":"auth"}`),
-			want: question(ipc.Prompt{Markdown: "m"}, withContext(
-				ipc.Field{Label: "Loop", Value: "auth"}, ipc.Field{Label: "Phase", Value: "verify"}, ipc.Field{Label: "Objective", Value: "migrate"},
-				ipc.Field{Label: "Iteration", Value: "iter-3"}, ipc.Field{Label: "Success criteria", Value: "green"}))},
+			want: question(wire.Prompt{Markdown: "m"}, withContext(
+				wire.Field{Label: "Loop", Value: "auth"}, wire.Field{Label: "Phase", Value: "verify"}, wire.Field{Label: "Objective", Value: "migrate"},
+				wire.Field{Label: "Iteration", Value: "iter-3"}, wire.Field{Label: "Success criteria", Value: "green"}))},
 		{name: "empty loop fields omitted", args: s(`{"message":"m","loop_id":"","loop_phase":"  ","iteration_label":null,"loop_objective":"o"}`),
-			want: question(ipc.Prompt{Markdown: "m"}, withContext(ipc.Field{Label: "Objective", Value: "o"}))},
+			want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: "Objective", Value: "o"}))},
 		{name: "loop_phase is a number", args: s(`{"message":"m","loop_phase":2}`), wantErr: "loop_phase: must be a string, got number"},
 
 		// accepted and ignored
 		{name: "ignored fields of any type", args: s(`{"message":"m","project_directory":{"a":1},"submit_button_text":7,"timeout":"soon","timeout_seconds":[1],
 			"feedback_type":null,"priority":true,"language":{},"tags":"x","user_id":1.5,"task_id":["t"],"unknown_field":{"deep":[1]}}`),
-			want:    question(ipc.Prompt{Markdown: "m"}),
+			want:    question(wire.Prompt{Markdown: "m"}),
 			ignored: []string{"project_directory", "submit_button_text", "timeout", "timeout_seconds", "feedback_type", "priority", "language", "tags", "user_id", "task_id"}},
 	}
 	for _, l := range loopFields {
 		cases = append(cases,
 			normCase{name: l.key + " at the clamp", args: map[string]any{"message": "m", l.key: long("ü", l.max)},
-				want: question(ipc.Prompt{Markdown: "m"}, withContext(ipc.Field{Label: l.label, Value: long("ü", l.max)}))},
+				want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: l.label, Value: long("ü", l.max)}))},
 			normCase{name: l.key + " over the clamp", args: map[string]any{"message": "m", l.key: long("ü", l.max+1)},
-				want: question(ipc.Prompt{Markdown: "m"}, withContext(ipc.Field{Label: l.label, Value: long("ü", l.max)}))},
+				want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: l.label, Value: long("ü", l.max)}))},
 		)
 	}
 	for _, tc := range cases {
@@ -233,7 +233,7 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 }
 
 // abbrev is q as JSON, with long strings shortened for failure messages.
-func abbrev(q ipc.Question) string {
+func abbrev(q wire.Question) string {
 	b, _ := json.Marshal(q)
 	s := string(b)
 	if len(s) > 600 {

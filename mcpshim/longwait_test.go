@@ -15,6 +15,7 @@ import (
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -76,8 +77,8 @@ func TestClientWait(t *testing.T) {
 }
 
 func TestStableQuestionID(t *testing.T) {
-	q := ipc.Question{Source: "interactive_feedback", Title: "Plan", Prompts: []ipc.Prompt{{Markdown: "Refactor?", Options: []ipc.Option{{Label: "Yes"}}}}}
-	other := func(f func(*ipc.Question)) ipc.Question {
+	q := wire.Question{Source: "interactive_feedback", Title: "Plan", Prompts: []wire.Prompt{{Markdown: "Refactor?", Options: []wire.Option{{Label: "Yes"}}}}}
+	other := func(f func(*wire.Question)) wire.Question {
 		c := q
 		c.Prompts = slices.Clone(q.Prompts)
 		f(&c)
@@ -90,16 +91,16 @@ func TestStableQuestionID(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		tool, client string
-		q            ipc.Question
+		q            wire.Question
 		same         bool
 	}{
 		{"same call", "interactive_feedback", "claude-code", q, true},
-		{"ID and Client do not count", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.ID, c.Client = "x", "y" }), true},
+		{"ID and Client do not count", "interactive_feedback", "claude-code", other(func(c *wire.Question) { c.ID, c.Client = "x", "y" }), true},
 		{"another tool", "ask_text", "claude-code", q, false},
 		{"another client", "interactive_feedback", "cursor", q, false},
-		{"another question", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.Prompts[0].Markdown = "Refactor now?" }), false},
-		{"another title", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.Title = "Plan B" }), false},
-		{"another countdown", "interactive_feedback", "claude-code", other(func(c *ipc.Question) { c.TimeoutSeconds = 5 }), false},
+		{"another question", "interactive_feedback", "claude-code", other(func(c *wire.Question) { c.Prompts[0].Markdown = "Refactor now?" }), false},
+		{"another title", "interactive_feedback", "claude-code", other(func(c *wire.Question) { c.Title = "Plan B" }), false},
+		{"another countdown", "interactive_feedback", "claude-code", other(func(c *wire.Question) { c.TimeoutSeconds = 5 }), false},
 		{"no field boundary confusion", "interactive_feedbackclaude-code", "", q, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,7 +162,7 @@ func TestCallAgainReattaches(t *testing.T) {
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() { done <- callTool(t, c, args) }()
 	app.waitWaiters(t, q.ID, 1)
-	app.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "go"}}})
+	app.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "go"}}})
 	res = <-done
 	if text := resultText(t, res); res.IsError || text != "User reply:\ngo" {
 		t.Errorf("second call: %q", text)
@@ -188,7 +189,7 @@ func TestKeptAnswerReachesARestartedShim(t *testing.T) {
 	}
 	q := <-app.asked
 	first.Close() // the client restarts the shim
-	app.answer(t, q.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}})
+	app.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "later"}}})
 	second := startShim(t, Options{Connect: connectTo(app), Settings: s})
 	start := time.Now()
 	res := callTool(t, second, args)
@@ -220,8 +221,8 @@ func TestTwoSessionsGetTwoWindows(t *testing.T) {
 	if qa.ID == qb.ID {
 		t.Fatalf("one window %s for two sessions", qa.ID)
 	}
-	app.answer(t, qa.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "yes"}}})
-	app.answer(t, qb.ID, ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "no"}}})
+	app.answer(t, qa.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}})
+	app.answer(t, qb.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "no"}}})
 	if got := resultText(t, <-ra); got != "User reply:\nyes" {
 		t.Errorf("first session: %q", got)
 	}
@@ -291,12 +292,12 @@ func (g *goneApp) connect(context.Context) (Asker, error) {
 	return g, nil
 }
 
-func (g *goneApp) Ask(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+func (g *goneApp) Ask(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 	g.ids <- q.ID
 	if int(g.asks.Add(1)) <= g.n {
-		return ipc.Answer{}, fmt.Errorf("%w: unexpected EOF", ipc.ErrAppGone)
+		return wire.Answer{}, fmt.Errorf("%w: unexpected EOF", ipc.ErrAppGone)
 	}
-	return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "after restart"}}}, nil
+	return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "after restart"}}}, nil
 }
 
 func fastRestarts(t *testing.T) {
@@ -363,13 +364,13 @@ func TestProgressHeartbeat(t *testing.T) {
 	t.Cleanup(func() { progressInterval = old })
 	// The user answers once two heartbeats have reached the client.
 	twoBeats := make(chan struct{})
-	app := askFunc(func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 		onEvent(ipc.Event{Type: ipc.EventShown})
 		select {
 		case <-twoBeats:
-			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 		case <-ctx.Done():
-			return ipc.Answer{}, ctx.Err()
+			return wire.Answer{}, ctx.Err()
 		}
 	})
 	c := startShim(t, Options{Connect: connectTo(app)})
@@ -435,11 +436,11 @@ func TestNoProgressWithoutToken(t *testing.T) {
 	old := progressInterval
 	progressInterval = 50 * time.Millisecond
 	t.Cleanup(func() { progressInterval = old })
-	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		// Not synchronisation: the user takes six heartbeat intervals, in
 		// which no progress may be sent.
 		time.Sleep(300 * time.Millisecond)
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(app)})
 	var n atomic.Int32
@@ -565,10 +566,10 @@ func TestNoGUIWithoutElicitation(t *testing.T) {
 }
 
 func TestElicitationForm(t *testing.T) {
-	q := ipc.Question{ID: "q", Prompts: []ipc.Prompt{
-		{Kind: ipc.KindYesNo, Markdown: "Deploy?"},
-		{Kind: ipc.KindChoice, Single: true, Header: "DB", Markdown: "Which DB?", Options: []ipc.Option{{Label: "Postgres", Default: true}, {Label: "Other", FreeText: true}}},
-		{Kind: ipc.KindChoice, Markdown: "## Features\n\nWhich?", Options: []ipc.Option{{Label: "A"}, {Label: "B", Default: true}}},
+	q := wire.Question{ID: "q", Prompts: []wire.Prompt{
+		{Kind: wire.KindYesNo, Markdown: "Deploy?"},
+		{Kind: wire.KindChoice, Single: true, Header: "DB", Markdown: "Which DB?", Options: []wire.Option{{Label: "Postgres", Default: true}, {Label: "Other", FreeText: true}}},
+		{Kind: wire.KindChoice, Markdown: "## Features\n\nWhich?", Options: []wire.Option{{Label: "A"}, {Label: "B", Default: true}}},
 		{Markdown: "Anything else?"},
 	}}
 	msg, schema, fields := elicitationForm(q)
@@ -590,17 +591,17 @@ func TestElicitationForm(t *testing.T) {
 		name    string
 		action  mcp.ElicitationResponseAction
 		content any
-		want    ipc.Answer
+		want    wire.Answer
 	}{
 		{"accept", mcp.ElicitationResponseActionAccept,
 			map[string]any{"q1": "yes", "q2": "Other", "q2_text": "DuckDB", "q3": []any{"B", "A", "Z"}, "q4": " no "},
-			ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, ElapsedMS: 7, Replies: []ipc.Reply{
+			wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{
 				{Text: "yes"}, {Selected: []string{"Other"}, Text: "DuckDB"}, {Selected: []string{"A", "B"}, Text: "Z"}, {Text: "no"}}}},
 		{"accept with a boolean and blanks", mcp.ElicitationResponseActionAccept,
 			map[string]any{"q1": false},
-			ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered, ElapsedMS: 7, Replies: []ipc.Reply{{Text: "no"}, {}, {}, {}}}},
-		{"decline", mcp.ElicitationResponseActionDecline, nil, ipc.Answer{QuestionID: "q", Status: ipc.StatusDismissed, ElapsedMS: 7}},
-		{"cancel", mcp.ElicitationResponseActionCancel, nil, ipc.Answer{QuestionID: "q", Status: ipc.StatusDismissed, ElapsedMS: 7}},
+			wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{{Text: "no"}, {}, {}, {}}}},
+		{"decline", mcp.ElicitationResponseActionDecline, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7}},
+		{"cancel", mcp.ElicitationResponseActionCancel, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: tc.action, Content: tc.content}}
@@ -617,8 +618,8 @@ func TestElicitationForm(t *testing.T) {
 // An answer the app sent for the user (their draft at the countdown's
 // end) says so in a last text block.
 func TestAutoSubmittedDraft(t *testing.T) {
-	app := askFunc(func(_ context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Auto: true, Replies: []ipc.Reply{{Text: "half a thought"}}}, nil
+	app := askFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Auto: true, Replies: []wire.Reply{{Text: "half a thought"}}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(app)})
 	res := callTool(t, c, map[string]any{"message": "Thoughts?"})

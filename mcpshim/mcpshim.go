@@ -17,6 +17,7 @@ import (
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -28,7 +29,7 @@ import (
 // or when it fails: an *ipc.Error is the app refusing the question, any
 // other error is a transport failure.
 type Asker interface {
-	Ask(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error)
+	Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
 }
 
 // Options configures the MCP server.
@@ -289,7 +290,7 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 }
 
 // askApp asks the app, which waits for the answer at most wait for this
-// call (ipc.Question.WaitMS): then the call returns the dialect's "call
+// call (wire.Question.WaitMS): then the call returns the dialect's "call
 // again" result, and the app keeps the window open, and its answer, for
 // the call made again with the same ID, from this process or from a new
 // one (the client restarted the shim). A call the client cancels withdraws
@@ -342,7 +343,7 @@ func (h *handler) waitAsks(d time.Duration) bool {
 
 // outcome renders what an ask came to: the answer, or the failure (the
 // no-GUI fallback when the app could not show the question at all).
-func (h *handler) outcome(ctx context.Context, c call, a ipc.Answer, err error, start time.Time, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
+func (h *handler) outcome(ctx context.Context, c call, a wire.Answer, err error, start time.Time, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
 	p, q := c.p, c.p.question
 	if err == nil {
 		if a.QuestionID == "" {
@@ -351,7 +352,7 @@ func (h *handler) outcome(ctx context.Context, c call, a ipc.Answer, err error, 
 		log.Info("answered", "status", a.Status, "auto", a.Auto, "elapsed", time.Since(start).Round(time.Millisecond))
 		res := p.render(a)
 		withImages(res, a)
-		if a.Auto && a.Status == ipc.StatusAnswered && !res.IsError {
+		if a.Auto && a.Status == wire.StatusAnswered && !res.IsError {
 			res.Content = append(res.Content, mcp.NewTextContent(textAutoSubmitted))
 		}
 		return res, nil
@@ -361,7 +362,7 @@ func (h *handler) outcome(ctx context.Context, c call, a ipc.Answer, err error, 
 		return nil, ctx.Err()
 	}
 	var ce *launch.NotReachedError
-	if !q.AttachOnly && (errors.As(err, &ce) || errors.Is(err, &ipc.Error{Code: ipc.CodeNoDisplay})) {
+	if !q.AttachOnly && (errors.As(err, &ce) || errors.Is(err, &wire.Error{Code: wire.CodeNoDisplay})) {
 		return h.noGUI(ctx, c, err, wait-time.Since(start), log)
 	}
 	return c.failure(err, log), nil
@@ -371,8 +372,8 @@ func (h *handler) outcome(ctx context.Context, c call, a ipc.Answer, err error, 
 // the dialect: a result with no image block of its own gets, after its
 // first (text) block, a line counting them and one image block each, so an
 // agent whose client drops image blocks still knows they were sent.
-func withImages(res *mcp.CallToolResult, a ipc.Answer) {
-	if res == nil || res.IsError || a.Status != ipc.StatusAnswered || len(a.Images) == 0 {
+func withImages(res *mcp.CallToolResult, a wire.Answer) {
+	if res == nil || res.IsError || a.Status != wire.StatusAnswered || len(a.Images) == 0 {
 		return
 	}
 	for _, c := range res.Content {
@@ -389,7 +390,7 @@ func withImages(res *mcp.CallToolResult, a ipc.Answer) {
 }
 
 // textAutoSubmitted ends every result of an answer the app sent for the
-// user (ipc.Answer.Auto): the countdown ran out and the setting
+// user (wire.Answer.Auto): the countdown ran out and the setting
 // submit_draft_on_timeout sent their unfinished draft.
 const textAutoSubmitted = "Note: the user did not press Submit. The window's countdown ran out and their unfinished draft was sent as it stood. Treat it as a draft, not a considered answer; confirm with the user before acting on anything that matters."
 
@@ -460,7 +461,7 @@ func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Du
 // askFailure is the tool result for a failed Ask.
 func askFailure(log *slog.Logger, tool string, err error) *mcp.CallToolResult {
 	log.Error("ask failed", "err", err)
-	var e *ipc.Error
+	var e *wire.Error
 	if errors.As(err, &e) {
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app refused the question (%s): %s. %s", e.Code, e.Message, refusalHint(e.Code, tool)))
 	}
@@ -468,15 +469,15 @@ func askFailure(log *slog.Logger, tool string, err error) *mcp.CallToolResult {
 }
 
 // refusalHint tells the agent what to do about an ipc.Error code.
-func refusalHint(code ipc.ErrorCode, tool string) string {
+func refusalHint(code wire.ErrorCode, tool string) string {
 	switch code {
-	case ipc.CodeInvalid:
+	case wire.CodeInvalid:
 		return "Fix the arguments and call " + tool + " again."
-	case ipc.CodeTooMany:
+	case wire.CodeTooMany:
 		return "Too many questions are open; wait for one to be answered, then call " + tool + " again."
-	case ipc.CodeNoDisplay:
+	case wire.CodeNoDisplay:
 		return "The app cannot show windows on this machine; ask the user in chat instead."
-	case ipc.CodeProtocol:
+	case wire.CodeProtocol:
 		return "The feedback app and this MCP server are different versions; ask the user to update and restart them."
 	default:
 		return "Call " + tool + " again; if it keeps failing, ask the user in chat."

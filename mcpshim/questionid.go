@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // stableQuestionID derives a question's ID from what it asks: the SHA-256
@@ -17,11 +17,11 @@ import (
 // answer); once answered, the ID is free and asking again opens a new
 // window. encoding/json writes struct fields in declaration order, and a
 // Question holds no maps, so the JSON is canonical.
-func stableQuestionID(tool, client string, q ipc.Question) string {
+func stableQuestionID(tool, client string, q wire.Question) string {
 	q.ID, q.Client = "", ""
 	content, err := json.Marshal(q)
 	if err != nil { // strings, ints and bools only: not reached
-		return ipc.NewID()
+		return wire.NewID()
 	}
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(tool), []byte(client), content} {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -12,12 +12,12 @@ import (
 func TestRenderInteractiveFeedback(t *testing.T) {
 	meta := feedbackMeta{questionID: "q1"}
 	clamped := feedbackMeta{questionID: "q1", placeholderLength: 250}
-	answered := func(r ...ipc.Reply) ipc.Answer {
-		return ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Replies: r, ElapsedMS: 1500}
+	answered := func(r ...wire.Reply) wire.Answer {
+		return wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: r, ElapsedMS: 1500}
 	}
 	for _, tc := range []struct {
 		name       string
-		answer     ipc.Answer
+		answer     wire.Answer
 		meta       feedbackMeta
 		isError    bool
 		text       string
@@ -25,35 +25,35 @@ func TestRenderInteractiveFeedback(t *testing.T) {
 	}{
 		{
 			name:       "options and reply",
-			answer:     answered(ipc.Reply{Selected: []string{"Apply", "Run tests"}, Text: "Also update the docs.\nThanks"}),
+			answer:     answered(wire.Reply{Selected: []string{"Apply", "Run tests"}, Text: "Also update the docs.\nThanks"}),
 			meta:       meta,
 			text:       "Selected options:\n- Apply\n- Run tests\n\nUser reply:\nAlso update the docs.\nThanks",
 			structured: `{"status":"answered","selected_options":["Apply","Run tests"],"user_reply":"Also update the docs.\nThanks","images":0,"question_id":"q1","elapsed_ms":1500}`,
 		},
 		{
 			name:       "options only",
-			answer:     answered(ipc.Reply{Selected: []string{"Apply"}}),
+			answer:     answered(wire.Reply{Selected: []string{"Apply"}}),
 			meta:       meta,
 			text:       "Selected options:\n- Apply",
 			structured: `{"status":"answered","selected_options":["Apply"],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":1500}`,
 		},
 		{
 			name:       "reply only",
-			answer:     answered(ipc.Reply{Text: "go ahead"}),
+			answer:     answered(wire.Reply{Text: "go ahead"}),
 			meta:       meta,
 			text:       "User reply:\ngo ahead",
 			structured: `{"status":"answered","selected_options":[],"user_reply":"go ahead","images":0,"question_id":"q1","elapsed_ms":1500}`,
 		},
 		{
 			name:       "yes",
-			answer:     answered(ipc.Reply{Text: "yes"}),
+			answer:     answered(wire.Reply{Text: "yes"}),
 			meta:       meta,
 			text:       "User reply:\nyes",
 			structured: `{"status":"answered","selected_options":[],"user_reply":"yes","images":0,"question_id":"q1","elapsed_ms":1500}`,
 		},
 		{
 			name:       "empty submission",
-			answer:     answered(ipc.Reply{}),
+			answer:     answered(wire.Reply{}),
 			meta:       meta,
 			text:       textNothing,
 			structured: `{"status":"answered","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":1500}`,
@@ -67,49 +67,49 @@ func TestRenderInteractiveFeedback(t *testing.T) {
 		},
 		{
 			name:       "dismissed",
-			answer:     ipc.Answer{QuestionID: "q1", Status: ipc.StatusDismissed, ElapsedMS: 20},
+			answer:     wire.Answer{QuestionID: "q1", Status: wire.StatusDismissed, ElapsedMS: 20},
 			meta:       meta,
 			text:       "The user dismissed the question without answering. Do not assume approval; ask again later or continue without it.",
 			structured: `{"status":"dismissed","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":20}`,
 		},
 		{
 			name:       "dismissed never carries a reply",
-			answer:     ipc.Answer{QuestionID: "q1", Status: ipc.StatusDismissed, Replies: []ipc.Reply{{Selected: []string{"A"}, Text: "t"}}},
+			answer:     wire.Answer{QuestionID: "q1", Status: wire.StatusDismissed, Replies: []wire.Reply{{Selected: []string{"A"}, Text: "t"}}},
 			meta:       meta,
 			text:       textDismissed,
 			structured: `{"status":"dismissed","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":0}`,
 		},
 		{
 			name:       "timeout",
-			answer:     ipc.Answer{QuestionID: "q1", Status: ipc.StatusTimeout, ElapsedMS: 600000},
+			answer:     wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 600000},
 			meta:       meta,
 			text:       "The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting.",
 			structured: `{"status":"timeout","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":600000}`,
 		},
 		{
 			name:       "placeholder clamped",
-			answer:     answered(ipc.Reply{Text: "ok"}),
+			answer:     answered(wire.Reply{Text: "ok"}),
 			meta:       clamped,
 			text:       "User reply:\nok\n\nNote: feedback_placeholder was truncated from 250 to 200 characters.",
 			structured: `{"status":"answered","selected_options":[],"user_reply":"ok","images":0,"question_id":"q1","elapsed_ms":1500,"placeholder_truncated":true,"placeholder_original_length":250,"placeholder_max_length":200}`,
 		},
 		{
 			name:       "placeholder clamped on timeout",
-			answer:     ipc.Answer{QuestionID: "q1", Status: ipc.StatusTimeout},
+			answer:     wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout},
 			meta:       clamped,
 			text:       textTimeout + "\n\nNote: feedback_placeholder was truncated from 250 to 200 characters.",
 			structured: `{"status":"timeout","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":0,"placeholder_truncated":true,"placeholder_original_length":250,"placeholder_max_length":200}`,
 		},
 		{
 			name:       "question id from the call when the answer has none",
-			answer:     ipc.Answer{Status: ipc.StatusDismissed},
+			answer:     wire.Answer{Status: wire.StatusDismissed},
 			meta:       feedbackMeta{questionID: "mine"},
 			text:       textDismissed,
 			structured: `{"status":"dismissed","selected_options":[],"user_reply":"","images":0,"question_id":"mine","elapsed_ms":0}`,
 		},
 		{
 			name:    "unknown status",
-			answer:  ipc.Answer{QuestionID: "q1", Status: "snoozed", Replies: []ipc.Reply{{Text: "t"}}},
+			answer:  wire.Answer{QuestionID: "q1", Status: "snoozed", Replies: []wire.Reply{{Text: "t"}}},
 			meta:    meta,
 			isError: true,
 			text:    `The feedback app ended question q1 with an unknown status "snoozed"; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call interactive_feedback again.`,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -160,15 +161,15 @@ func callLine(id, message, token string) string {
 func TestCancelledRequestGetsNoResponse(t *testing.T) {
 	asked := make(chan string, 4)
 	withdrawn := make(chan string, 4)
-	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		msg := q.Prompts[0].Markdown
 		if msg == "answer me" {
-			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 		}
 		asked <- msg
 		<-ctx.Done()
 		withdrawn <- msg
-		return ipc.Answer{}, ctx.Err()
+		return wire.Answer{}, ctx.Err()
 	})
 	r := startRawShim(t, Options{Connect: connectTo(app)})
 	r.send(callLine("2.0", "cancel me", ""))
@@ -197,8 +198,8 @@ func TestCancelledRequestGetsNoResponse(t *testing.T) {
 // A cancel that comes after the response changes nothing, and a cancel for
 // an id never seen is ignored.
 func TestLateCancelIsIgnored(t *testing.T) {
-	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 	})
 	r := startRawShim(t, Options{Connect: connectTo(app)})
 	r.send(callLine("7", "quick", ""))
@@ -225,7 +226,7 @@ func TestLateCancelIsIgnored(t *testing.T) {
 // on the wire.
 func TestNoProgressAfterResultUnderLoad(t *testing.T) {
 	const calls = 40
-	app := askFunc(func(ctx context.Context, q ipc.Question, onEvent func(ipc.Event)) (ipc.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 		onEvent(ipc.Event{Type: ipc.EventShown})
 		var n int
 		fmt.Sscanf(q.Prompts[0].Markdown, "call %d", &n)
@@ -234,9 +235,9 @@ func TestNoProgressAfterResultUnderLoad(t *testing.T) {
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 		case <-ctx.Done():
-			return ipc.Answer{}, ctx.Err()
+			return wire.Answer{}, ctx.Err()
 		}
 	})
 	r := startRawShim(t, Options{Connect: connectTo(app), ProgressInterval: time.Millisecond})
@@ -368,7 +369,7 @@ func TestCancelWhileQueued(t *testing.T) {
 	var mu sync.Mutex
 	asked := map[string]int{}
 	held := make(chan struct{}, workerPoolSize)
-	app := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		msg := q.Prompts[0].Markdown
 		mu.Lock()
 		asked[msg]++
@@ -378,10 +379,10 @@ func TestCancelWhileQueued(t *testing.T) {
 			select {
 			case <-release:
 			case <-ctx.Done():
-				return ipc.Answer{}, ctx.Err()
+				return wire.Answer{}, ctx.Err()
 			}
 		}
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "ok"}}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 	})
 	r := startRawShim(t, Options{Connect: connectTo(app)})
 	for i := range workerPoolSize {

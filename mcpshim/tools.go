@@ -7,15 +7,15 @@ import (
 	"strings"
 	"time"
 
-	"feedback/ipc"
 	"feedback/settings"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // A dialect is one tool vocabulary the shim speaks: how the tool is
 // described in tools/list, and how one call's arguments become an
-// ipc.Question. Adding a dialect is adding one file that defines a dialect
+// wire.Question. Adding a dialect is adding one file that defines a dialect
 // and one entry in the tools table.
 type dialect struct {
 	// tool is the tools/list entry (name, description, raw input schema,
@@ -45,15 +45,15 @@ type callEnv struct {
 // questionID is the stable ID of q asked through tool by this call's
 // client (see stableQuestionID). Dialects that answer "call again" use it,
 // so that a call made again joins the window still open.
-func (e callEnv) questionID(tool string, q ipc.Question) string {
+func (e callEnv) questionID(tool string, q wire.Question) string {
 	return stableQuestionID(tool, e.client, q)
 }
 
 // prepared is a normalised call, ready to be asked.
 type prepared struct {
-	question ipc.Question
+	question wire.Question
 	// render turns the app's Answer into the tool result. It is total.
-	render func(ipc.Answer) *mcp.CallToolResult
+	render func(wire.Answer) *mcp.CallToolResult
 	// ignored names the compatibility arguments that were given and ignored,
 	// for the debug log.
 	ignored []string
@@ -78,7 +78,7 @@ type prepared struct {
 	chat func(cause error) *mcp.CallToolResult
 	// elicited, when set, renders an Answer collected through the client's
 	// own form (elicitation) instead of render.
-	elicited func(ipc.Answer) *mcp.CallToolResult
+	elicited func(wire.Answer) *mcp.CallToolResult
 }
 
 // tools is the table of every dialect, in tools/list order.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -88,28 +88,28 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 // result to return at once: the pre-filled answer (succeeded, nothing
 // asked) or a validation failure. It never returns an error: the failures
 // are results in the envelope shape.
-func normalizeUserInteract(args map[string]any) (ipc.Question, *mcp.CallToolResult) {
+func normalizeUserInteract(args map[string]any) (wire.Question, *mcp.CallToolResult) {
 	answer, _, err := readString(args, "answer", strArg{})
 	if err != nil {
-		return ipc.Question{}, interactInvalid(err)
+		return wire.Question{}, interactInvalid(err)
 	}
 	if answer != "" {
-		return ipc.Question{}, interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: answer}, false)
+		return wire.Question{}, interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: answer}, false)
 	}
 	question, _, err := readString(args, "question", strArg{})
 	if err != nil {
-		return ipc.Question{}, interactInvalid(err)
+		return wire.Question{}, interactInvalid(err)
 	}
 	if strings.TrimSpace(question) == "" {
-		return ipc.Question{}, interactInvalid(argErrorf("question", "required: a non-empty string (the question to show the user)"))
+		return wire.Question{}, interactInvalid(argErrorf("question", "required: a non-empty string (the question to show the user)"))
 	}
-	if len(question) > ipc.MaxMarkdownBytes {
-		return ipc.Question{}, interactInvalid(argErrorf("question", "at most %d bytes, got %d; shorten it", ipc.MaxMarkdownBytes, len(question)))
+	if len(question) > wire.MaxMarkdownBytes {
+		return wire.Question{}, interactInvalid(argErrorf("question", "at most %d bytes, got %d; shorten it", wire.MaxMarkdownBytes, len(question)))
 	}
-	return ipc.Question{
-		ID:      ipc.NewID(),
+	return wire.Question{
+		ID:      wire.NewID(),
 		Source:  userInteractName,
-		Prompts: []ipc.Prompt{{Kind: ipc.KindText, Markdown: question}},
+		Prompts: []wire.Prompt{{Kind: wire.KindText, Markdown: question}},
 	}, nil
 }
 
@@ -125,17 +125,17 @@ func interactInvalid(err error) *mcp.CallToolResult {
 // answer (it may be empty when the user submitted nothing); a dismissal or a
 // countdown that ran out is a failed outcome with category unknown but not
 // an isError result: the tool worked, the user gave no answer.
-func renderUserInteract(a ipc.Answer) *mcp.CallToolResult {
+func renderUserInteract(a wire.Answer) *mcp.CallToolResult {
 	switch a.Status {
-	case ipc.StatusAnswered:
+	case wire.StatusAnswered:
 		var text string
 		if len(a.Replies) > 0 {
 			text = a.Replies[0].Text
 		}
 		return interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: text}, false)
-	case ipc.StatusDismissed:
+	case wire.StatusDismissed:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactDismissed}}, false)
-	case ipc.StatusTimeout:
+	case wire.StatusTimeout:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactTimeout}}, false)
 	default:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown,
@@ -147,8 +147,8 @@ func renderUserInteract(a ipc.Answer) *mcp.CallToolResult {
 // category validation when the app found the question invalid, io otherwise.
 func userInteractFailure(err error) *mcp.CallToolResult {
 	category := categoryIO
-	var e *ipc.Error
-	if errors.As(err, &e) && e.Code == ipc.CodeInvalid {
+	var e *wire.Error
+	if errors.As(err, &e) && e.Code == wire.CodeInvalid {
 		category = categoryValidation
 	}
 	return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{

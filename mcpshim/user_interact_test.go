@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 func TestNormalizeUserInteract(t *testing.T) {
-	huge := strings.Repeat("x", ipc.MaxMarkdownBytes)
+	huge := strings.Repeat("x", wire.MaxMarkdownBytes)
 	for _, tc := range []struct {
 		name    string
 		args    map[string]any
@@ -43,7 +44,7 @@ func TestNormalizeUserInteract(t *testing.T) {
 					t.Fatalf("immediate result %s", resultText(t, res))
 				}
 				if err := q.Validate(); err != nil || q.Source != "user_interact" || !idPattern.MatchString(q.ID) ||
-					len(q.Prompts) != 1 || q.Prompts[0].Kind != ipc.KindText || q.Prompts[0].Markdown != tc.ask {
+					len(q.Prompts) != 1 || q.Prompts[0].Kind != wire.KindText || q.Prompts[0].Markdown != tc.ask {
 					t.Errorf("question = %+v (%v)", q, err)
 				}
 				return
@@ -61,15 +62,15 @@ func TestNormalizeUserInteract(t *testing.T) {
 func TestRenderUserInteract(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		a       ipc.Answer
+		a       wire.Answer
 		want    string
 		isError bool
 	}{
-		{"answered", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "port 8080\nthanks"}}}, `{"outcome":"succeeded","answer":"port 8080\nthanks"}`, false},
-		{"answered empty", ipc.Answer{Status: ipc.StatusAnswered, Replies: []ipc.Reply{{}}}, `{"outcome":"succeeded"}`, false},
-		{"dismissed", ipc.Answer{Status: ipc.StatusDismissed}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactDismissed + `"}}`, false},
-		{"timeout", ipc.Answer{Status: ipc.StatusTimeout}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactTimeout + `"}}`, false},
-		{"unknown status", ipc.Answer{Status: "snoozed", Replies: []ipc.Reply{{Text: "x"}}}, `{"outcome":"failed","error":{"category":"unknown","message":"The feedback app ended the question with an unknown status \"snoozed\"; the user's answer is unknown. Update the feedback app and this MCP server to the same version."}}`, true},
+		{"answered", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "port 8080\nthanks"}}}, `{"outcome":"succeeded","answer":"port 8080\nthanks"}`, false},
+		{"answered empty", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{}}}, `{"outcome":"succeeded"}`, false},
+		{"dismissed", wire.Answer{Status: wire.StatusDismissed}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactDismissed + `"}}`, false},
+		{"timeout", wire.Answer{Status: wire.StatusTimeout}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactTimeout + `"}}`, false},
+		{"unknown status", wire.Answer{Status: "snoozed", Replies: []wire.Reply{{Text: "x"}}}, `{"outcome":"failed","error":{"category":"unknown","message":"The feedback app ended the question with an unknown status \"snoozed\"; the user's answer is unknown. Update the feedback app and this MCP server to the same version."}}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := renderUserInteract(tc.a)
@@ -84,7 +85,7 @@ func TestRenderUserInteract(t *testing.T) {
 		want string
 	}{
 		{"unreachable", errors.New("dial unix /s: connect: refused"), `{"outcome":"failed","error":{"category":"io","message":"The feedback window could not ask the user (dial unix /s: connect: refused). Nothing was answered; call user_interact again, or ask the user in chat."}}`},
-		{"refused as invalid", &ipc.Error{Code: ipc.CodeInvalid, Message: "prompts[0].markdown: must be valid UTF-8"}, `{"outcome":"failed","error":{"category":"validation","message":"The feedback window could not ask the user (the feedback app refused the question (invalid): prompts[0].markdown: must be valid UTF-8). Nothing was answered; call user_interact again, or ask the user in chat."}}`},
+		{"refused as invalid", &wire.Error{Code: wire.CodeInvalid, Message: "prompts[0].markdown: must be valid UTF-8"}, `{"outcome":"failed","error":{"category":"validation","message":"The feedback window could not ask the user (the feedback app refused the question (invalid): prompts[0].markdown: must be valid UTF-8). Nothing was answered; call user_interact again, or ask the user in chat."}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := userInteractFailure(tc.err)
@@ -97,11 +98,11 @@ func TestRenderUserInteract(t *testing.T) {
 
 func TestE2EUserInteract(t *testing.T) {
 	var asked atomic.Int32
-	var got ipc.Question
-	asker := askFunc(func(ctx context.Context, q ipc.Question, _ func(ipc.Event)) (ipc.Answer, error) {
+	var got wire.Question
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
 		asked.Add(1)
 		got = q
-		return ipc.Answer{QuestionID: q.ID, Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "blue"}}}, nil
+		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "blue"}}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(asker)})
 

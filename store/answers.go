@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // SaveAnswer records a as the outcome of its question, given at at (zero:
@@ -16,13 +16,13 @@ import (
 // was waiting for it: the answer is then kept for a caller that asks again
 // (Undelivered) until MarkDelivered. Saving again replaces the outcome.
 // An unknown question fails with ErrNotFound.
-func (s *Store) SaveAnswer(a ipc.Answer, at time.Time, delivered bool) error {
+func (s *Store) SaveAnswer(a wire.Answer, at time.Time, delivered bool) error {
 	if s == nil {
 		return nil
 	}
 	id := a.QuestionID
 	switch a.Status {
-	case ipc.StatusAnswered, ipc.StatusDismissed, ipc.StatusTimeout:
+	case wire.StatusAnswered, wire.StatusDismissed, wire.StatusTimeout:
 	default:
 		return fmt.Errorf("store: save answer %s: unknown status %q", id, a.Status)
 	}
@@ -82,33 +82,33 @@ func (s *Store) MarkDelivered(id string) error {
 // second window asked as id (SaveQuestionAs) counts too; of several, the
 // answer given first is returned, its QuestionID the window's own id (the
 // id to pass to MarkDelivered).
-func (s *Store) Undelivered(id string) (ipc.Answer, bool, error) {
+func (s *Store) Undelivered(id string) (wire.Answer, bool, error) {
 	if s == nil {
-		return ipc.Answer{}, false, nil
+		return wire.Answer{}, false, nil
 	}
 	var qid string
 	err := s.st.undeliveredOf.QueryRowContext(context.Background(), id).Scan(&qid)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ipc.Answer{}, false, nil
+		return wire.Answer{}, false, nil
 	}
 	if err != nil {
-		return ipc.Answer{}, false, wrap("undelivered "+id, err)
+		return wire.Answer{}, false, wrap("undelivered "+id, err)
 	}
 	id = qid
 	rows, err := s.st.undelivered.QueryContext(context.Background(), id)
 	if err != nil {
-		return ipc.Answer{}, false, wrap("undelivered "+id, err)
+		return wire.Answer{}, false, wrap("undelivered "+id, err)
 	}
 	defer rows.Close()
 	var (
 		js     string
 		found  bool
-		images []ipc.Image
+		images []wire.Image
 	)
 	for rows.Next() {
 		var img nullImage
 		if err := rows.Scan(&js, &img.mime, &img.name, &img.data); err != nil {
-			return ipc.Answer{}, false, wrap("undelivered "+id, err)
+			return wire.Answer{}, false, wrap("undelivered "+id, err)
 		}
 		found = true
 		if img.mime.Valid {
@@ -116,14 +116,14 @@ func (s *Store) Undelivered(id string) (ipc.Answer, bool, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return ipc.Answer{}, false, wrap("undelivered "+id, err)
+		return wire.Answer{}, false, wrap("undelivered "+id, err)
 	}
 	if !found {
-		return ipc.Answer{}, false, nil
+		return wire.Answer{}, false, nil
 	}
-	var a ipc.Answer
+	var a wire.Answer
 	if err := json.Unmarshal([]byte(js), &a); err != nil {
-		return ipc.Answer{}, false, fmt.Errorf("store: undelivered %s: decode: %w", id, err)
+		return wire.Answer{}, false, fmt.Errorf("store: undelivered %s: decode: %w", id, err)
 	}
 	a.Images = images
 	return a, true, nil
@@ -131,7 +131,7 @@ func (s *Store) Undelivered(id string) (ipc.Answer, bool, error) {
 
 // AnswerImages loads the images of the answer of question id, in order
 // (History leaves them out).
-func (s *Store) AnswerImages(id string) ([]ipc.Image, error) {
+func (s *Store) AnswerImages(id string) ([]wire.Image, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -140,7 +140,7 @@ func (s *Store) AnswerImages(id string) ([]ipc.Image, error) {
 		return nil, wrap("answer images "+id, err)
 	}
 	defer rows.Close()
-	var images []ipc.Image
+	var images []wire.Image
 	for rows.Next() {
 		var img nullImage
 		if err := rows.Scan(&img.mime, &img.name, &img.data); err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // BenchmarkSaveDraft is the cost of one keystroke's save of a text-only draft.
@@ -15,7 +15,7 @@ func BenchmarkSaveDraft(b *testing.B) {
 	text := "The user is typing a reasonably long reply, a sentence or two of it. "
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		d := Draft{Replies: []ipc.Reply{{Selected: []string{"Left"}, Text: text + fmt.Sprint(i)}}}
+		d := Draft{Replies: []wire.Reply{{Selected: []string{"Left"}, Text: text + fmt.Sprint(i)}}}
 		if err := s.SaveDraft("q", d); err != nil {
 			b.Fatal(err)
 		}
@@ -27,10 +27,10 @@ func BenchmarkSaveDraft(b *testing.B) {
 func BenchmarkSaveDraftWithImage(b *testing.B) {
 	s, _ := newStore(b)
 	must(b, s.SaveQuestion(question("q", ""), at(0)))
-	img := []ipc.Image{{MIME: "image/png", Data: bytes.Repeat([]byte{1, 2, 3, 4}, 1<<18)}}
+	img := []wire.Image{{MIME: "image/png", Data: bytes.Repeat([]byte{1, 2, 3, 4}, 1<<18)}}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		d := Draft{Replies: []ipc.Reply{{Text: fmt.Sprint("typing ", i)}}, Images: img}
+		d := Draft{Replies: []wire.Reply{{Text: fmt.Sprint("typing ", i)}}, Images: img}
 		if err := s.SaveDraft("q", d); err != nil {
 			b.Fatal(err)
 		}

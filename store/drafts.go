@@ -10,13 +10,13 @@ import (
 	"hash/crc32"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Draft is the user's unfinished answer to a question.
 type Draft struct {
-	Replies   []ipc.Reply
-	Images    []ipc.Image
+	Replies   []wire.Reply
+	Images    []wire.Image
 	UpdatedAt time.Time // UTC on the way out; zero on the way in means now
 }
 
@@ -124,7 +124,7 @@ func (s *Store) Draft(id string) (Draft, bool, error) {
 // against an adversary: per image, the length and two CRC-32s of
 // different polynomials (both hardware-accelerated, about 8 GB/s), over
 // the MIME type, name and data.
-func imagesSig(images []ipc.Image) string {
+func imagesSig(images []wire.Image) string {
 	if len(images) == 0 {
 		return ""
 	}
@@ -149,7 +149,7 @@ func imagesSig(images []ipc.Image) string {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // replaceImages makes images the stored images of kind for question id.
-func (s *Store) replaceImages(ctx context.Context, tx *sql.Tx, id, kind string, images []ipc.Image) error {
+func (s *Store) replaceImages(ctx context.Context, tx *sql.Tx, id, kind string, images []wire.Image) error {
 	if _, err := tx.StmtContext(ctx, s.st.deleteImages).ExecContext(ctx, id, kind); err != nil {
 		return err
 	}
@@ -175,10 +175,10 @@ type nullImage struct {
 	data       []byte
 }
 
-func (n nullImage) image() ipc.Image {
+func (n nullImage) image() wire.Image {
 	data := n.data
 	if data == nil {
 		data = []byte{}
 	}
-	return ipc.Image{MIME: n.mime.String, Name: n.name.String, Data: data}
+	return wire.Image{MIME: n.mime.String, Name: n.name.String, Data: data}
 }

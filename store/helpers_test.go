@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // testBusy keeps the lock tests short; the default is BusyTimeout.
@@ -54,19 +54,19 @@ func newStore(t testing.TB) (*Store, string) {
 	return openAt(t, path), path
 }
 
-func question(id string, loop string) ipc.Question {
-	q := ipc.Question{
+func question(id string, loop string) wire.Question {
+	q := wire.Question{
 		ID:     id,
 		Source: "interactive_feedback",
 		Client: "claude-code",
 		Title:  "Question " + id,
-		Prompts: []ipc.Prompt{{
+		Prompts: []wire.Prompt{{
 			Markdown: "Which way, **" + id + "**?",
-			Options:  []ipc.Option{{Label: "Left", Default: true}, {Label: "Right"}},
+			Options:  []wire.Option{{Label: "Left", Default: true}, {Label: "Right"}},
 		}},
 	}
 	if loop != "" {
-		q.Context = []ipc.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: "plan"}}
+		q.Context = []wire.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: "plan"}}
 	}
 	return q
 }

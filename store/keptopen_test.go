@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"feedback/ipc"
+	"feedback/wire"
 
 	_ "modernc.org/sqlite"
 )
@@ -24,7 +24,7 @@ func TestLeftOpenAndKeptOpen(t *testing.T) {
 	must(t, s.SaveQuestionAs(question("dup#1", ""), "dup", at(3)))
 	must(t, s.SaveQuestion(question("ended", ""), at(4)))
 	must(t, s.SetKeptOpen("ended", true))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "ended", Status: ipc.StatusAnswered}, at(5), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "ended", Status: wire.StatusAnswered}, at(5), true))
 
 	left, err := s.LeftOpen()
 	must(t, err)
@@ -66,9 +66,9 @@ func TestUndeliveredOfSecondWindows(t *testing.T) {
 	must(t, s.SaveQuestion(question("q", ""), at(0)))
 	must(t, s.SaveQuestionAs(question("q#b", ""), "q", at(1)))
 	must(t, s.SaveQuestionAs(question("q#c", ""), "q", at(2)))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "q#c", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "c"}}}, at(3), false))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered}, at(4), true))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "q#b", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "b"}}}, at(5), false))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q#c", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "c"}}}, at(3), false))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered}, at(4), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q#b", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "b"}}}, at(5), false))
 	for _, want := range []string{"q#c", "q#b"} {
 		a, ok, err := s.Undelivered("q")
 		must(t, err)

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
-// States of a question besides the ipc.Status of its answer
+// States of a question besides the wire.Status of its answer
 // (answered, dismissed, timeout).
 const (
 	StateOpen      = "open"      // asked, neither answered nor withdrawn
@@ -24,7 +24,7 @@ const titleRunes = 120
 
 // LoopID is the value of q's "Loop" context line (the loop_id of
 // interactive_feedback), or "".
-func LoopID(q ipc.Question) string {
+func LoopID(q wire.Question) string {
 	for _, f := range q.Context {
 		if strings.EqualFold(strings.TrimSpace(f.Label), "Loop") {
 			return strings.TrimSpace(f.Value)
@@ -52,14 +52,14 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 //     Undelivered;
 //   - ended with a delivered answer: a new round, open with asked_at and
 //     no answer.
-func (s *Store) SaveQuestion(q ipc.Question, askedAt time.Time) error {
+func (s *Store) SaveQuestion(q wire.Question, askedAt time.Time) error {
 	return s.SaveQuestionAs(q, "", askedAt)
 }
 
 // SaveQuestionAs is SaveQuestion for a second window of a question: q.ID
 // is the window's own id, askID the id its callers ask with (Undelivered
 // finds its answer under askID too). An empty askID is SaveQuestion.
-func (s *Store) SaveQuestionAs(q ipc.Question, askID string, askedAt time.Time) error {
+func (s *Store) SaveQuestionAs(q wire.Question, askID string, askedAt time.Time) error {
 	if s == nil {
 		return nil
 	}
@@ -120,7 +120,7 @@ func (s *Store) questionState(ctx context.Context, tx *sql.Tx, id string) (state
 
 // Open lists the questions asked but neither answered nor withdrawn, oldest
 // first: after a crash, the ones to show again.
-func (s *Store) Open() ([]ipc.Question, error) {
+func (s *Store) Open() ([]wire.Question, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -130,13 +130,13 @@ func (s *Store) Open() ([]ipc.Question, error) {
 		return nil, wrap("open questions", err)
 	}
 	defer rows.Close()
-	var qs []ipc.Question
+	var qs []wire.Question
 	for rows.Next() {
 		var js string
 		if err := rows.Scan(&js); err != nil {
 			return nil, wrap("open questions", err)
 		}
-		var q ipc.Question
+		var q wire.Question
 		if err := json.Unmarshal([]byte(js), &q); err != nil {
 			return nil, fmt.Errorf("store: open questions: decode: %w", err)
 		}
@@ -147,7 +147,7 @@ func (s *Store) Open() ([]ipc.Question, error) {
 
 // Left is a question the last run left open.
 type Left struct {
-	Question ipc.Question
+	Question wire.Question
 	// AskID is the id its callers ask with: Question.ID, unless it is a
 	// second window (SaveQuestionAs).
 	AskID string
@@ -239,14 +239,14 @@ func (s *Store) MarkWithdrawn(id string, at time.Time) error {
 
 // Entry is one question of the history.
 type Entry struct {
-	Question ipc.Question
+	Question wire.Question
 	AskedAt  time.Time
 	// State is StateOpen, StateWithdrawn, or the Status of the answer.
 	State string
 	// Answer is nil while the question is open or withdrawn. Its Images are
 	// not loaded (they can be MBs each): Images counts them and
 	// AnswerImages loads them.
-	Answer     *ipc.Answer
+	Answer     *wire.Answer
 	AnsweredAt time.Time // zero without an answer
 	Images     int
 }
@@ -342,7 +342,7 @@ func scanEntry(rows *sql.Rows, op string) (Entry, error) {
 	}
 	e.AskedAt = fromMS(askedAt)
 	if ajs.Valid {
-		e.Answer = new(ipc.Answer)
+		e.Answer = new(wire.Answer)
 		if err := json.Unmarshal([]byte(ajs.String), e.Answer); err != nil {
 			return Entry{}, fmt.Errorf("store: %s: decode answer: %w", op, err)
 		}

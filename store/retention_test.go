@@ -7,24 +7,24 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 func TestRetainImageBound(t *testing.T) {
 	s, path := newStore(t)
-	mib := func(b byte) []ipc.Image {
-		return []ipc.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{b}, 1<<20)}}
+	mib := func(b byte) []wire.Image {
+		return []wire.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{b}, 1<<20)}}
 	}
 	// a0..a3 answered with 1 MiB each, ending at minutes 10, 20, 30, 40;
 	// t4 timed out with no image; o5 open with a 1 MiB draft image.
 	for i, id := range []string{"a0", "a1", "a2", "a3"} {
 		must(t, s.SaveQuestion(question(id, ""), at(i)))
-		must(t, s.SaveAnswer(ipc.Answer{QuestionID: id, Status: ipc.StatusAnswered, Images: mib(byte(i))}, at(10*(i+1)), true))
+		must(t, s.SaveAnswer(wire.Answer{QuestionID: id, Status: wire.StatusAnswered, Images: mib(byte(i))}, at(10*(i+1)), true))
 	}
 	must(t, s.SaveQuestion(question("t4", ""), at(4)))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "t4", Status: ipc.StatusTimeout}, at(5), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "t4", Status: wire.StatusTimeout}, at(5), true))
 	must(t, s.SaveQuestion(question("o5", ""), at(0))) // the oldest of all, but open
-	must(t, s.SaveDraft("o5", Draft{Replies: []ipc.Reply{{Text: "typing"}}, Images: mib(9)}))
+	must(t, s.SaveDraft("o5", Draft{Replies: []wire.Reply{{Text: "typing"}}, Images: mib(9)}))
 	fi0, _ := os.Stat(path)
 
 	p, err := s.Retain(Retention{MaxImageBytes: 2<<20 + 100}, at(60))
@@ -66,7 +66,7 @@ func TestRetainAge(t *testing.T) {
 	s, _ := newStore(t)
 	now := at(0).Add(40 * 24 * time.Hour)
 	must(t, s.SaveQuestion(question("old", ""), at(0)))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "old", Status: ipc.StatusDismissed}, at(1), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "old", Status: wire.StatusDismissed}, at(1), true))
 	must(t, s.SaveQuestion(question("oldopen", ""), at(0)))
 	must(t, s.SaveQuestion(question("recent", ""), now.Add(-24*time.Hour)))
 	must(t, s.MarkWithdrawn("recent", now.Add(-24*time.Hour)))

@@ -20,7 +20,7 @@ CREATE TABLE questions (
 	asked_at INTEGER NOT NULL,           -- UTC unix ms
 	state    TEXT NOT NULL DEFAULT 'open', -- open, withdrawn, or the answer's status
 	ended_at INTEGER,                    -- UTC unix ms; NULL while open
-	question TEXT NOT NULL               -- JSON of ipc.Question
+	question TEXT NOT NULL               -- JSON of wire.Question
 ) STRICT;
 CREATE INDEX questions_by_state ON questions(state, asked_at);
 CREATE INDEX questions_by_asked ON questions(asked_at);
@@ -29,7 +29,7 @@ CREATE INDEX questions_by_loop ON questions(loop_id, asked_at);
 -- The user's unfinished answer, one per question.
 CREATE TABLE drafts (
 	question_id TEXT PRIMARY KEY REFERENCES questions(id) ON DELETE CASCADE,
-	replies     TEXT NOT NULL,           -- JSON of []ipc.Reply
+	replies     TEXT NOT NULL,           -- JSON of []wire.Reply
 	images_sig  TEXT NOT NULL DEFAULT '', -- imagesSig of the draft's images; '' = none
 	updated_at  INTEGER NOT NULL         -- UTC unix ms
 ) STRICT;
@@ -38,7 +38,7 @@ CREATE TABLE drafts (
 CREATE TABLE answers (
 	question_id TEXT PRIMARY KEY REFERENCES questions(id) ON DELETE CASCADE,
 	status      TEXT NOT NULL,
-	answer      TEXT NOT NULL,           -- JSON of ipc.Answer without Images
+	answer      TEXT NOT NULL,           -- JSON of wire.Answer without Images
 	answered_at INTEGER NOT NULL,        -- UTC unix ms
 	delivered   INTEGER NOT NULL         -- 0: nobody was waiting; kept for a caller that comes back
 ) STRICT;

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 func TestQuestionDraftAnswerHistory(t *testing.T) {
@@ -22,7 +22,7 @@ func TestQuestionDraftAnswerHistory(t *testing.T) {
 	q := question("q1", "loop-7")
 	must(t, s.SaveQuestion(q, at(0)))
 
-	draft := Draft{Replies: []ipc.Reply{{Selected: []string{"Left"}, Text: "half-typed"}}, UpdatedAt: at(1)}
+	draft := Draft{Replies: []wire.Reply{{Selected: []string{"Left"}, Text: "half-typed"}}, UpdatedAt: at(1)}
 	must(t, s.SaveDraft("q1", draft))
 	got, ok, err := s.Draft("q1")
 	must(t, err)
@@ -30,8 +30,8 @@ func TestQuestionDraftAnswerHistory(t *testing.T) {
 		t.Fatalf("Draft = %+v, %v; want %+v", got, ok, draft)
 	}
 
-	a := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, ElapsedMS: 1234,
-		Replies: []ipc.Reply{{Selected: []string{"Left"}, Text: "go left"}}}
+	a := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, ElapsedMS: 1234,
+		Replies: []wire.Reply{{Selected: []string{"Left"}, Text: "go left"}}}
 	must(t, s.SaveAnswer(a, at(2), true))
 	if _, ok, err := s.Draft("q1"); err != nil || ok {
 		t.Fatalf("Draft after answer = %v, %v; want cleared", ok, err)
@@ -57,7 +57,7 @@ func TestQuestionDraftAnswerHistory(t *testing.T) {
 func TestUndeliveredThenMarkDelivered(t *testing.T) {
 	s, _ := newStore(t)
 	must(t, s.SaveQuestion(question("q1", ""), at(0)))
-	a := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "later"}}}
+	a := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "later"}}}
 	must(t, s.SaveAnswer(a, at(5), false))
 
 	got, ok, err := s.Undelivered("q1")
@@ -84,8 +84,8 @@ func TestOpenListsOnlyUnfinished(t *testing.T) {
 	for i, id := range []string{"open1", "answered", "withdrawn", "dismissed", "open2"} {
 		must(t, s.SaveQuestion(question(id, ""), at(i)))
 	}
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "answered", Status: ipc.StatusAnswered}, at(10), true))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "dismissed", Status: ipc.StatusDismissed}, at(10), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "answered", Status: wire.StatusAnswered}, at(10), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "dismissed", Status: wire.StatusDismissed}, at(10), true))
 	must(t, s.MarkWithdrawn("withdrawn", at(10)))
 
 	ids := func() []string {
@@ -121,17 +121,17 @@ func TestSaveQuestionAgain(t *testing.T) {
 		{"open: caller reattached", func(*Store) {}, StateOpen, at(0), true},
 		{"withdrawn: asked again, draft kept", func(s *Store) { must(t, s.MarkWithdrawn("q", at(1))) }, StateOpen, at(0), true},
 		{"undelivered answer waits", func(s *Store) {
-			must(t, s.SaveAnswer(ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered}, at(1), false))
+			must(t, s.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered}, at(1), false))
 		}, "answered", at(0), false},
 		{"delivered answer: a new round", func(s *Store) {
-			must(t, s.SaveAnswer(ipc.Answer{QuestionID: "q", Status: ipc.StatusTimeout}, at(1), true))
+			must(t, s.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusTimeout}, at(1), true))
 		}, StateOpen, at(5), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := newStore(t)
 			must(t, s.SaveQuestion(question("q", ""), at(0)))
-			must(t, s.SaveDraft("q", Draft{Replies: []ipc.Reply{{Text: "typing"}}}))
+			must(t, s.SaveDraft("q", Draft{Replies: []wire.Reply{{Text: "typing"}}}))
 			tt.end(s)
 			q2 := question("q", "")
 			q2.Title = "asked again"
@@ -157,8 +157,8 @@ func TestRestoreAfterCrash(t *testing.T) {
 	q := question("q1", "loop")
 	must(t, s.SaveQuestion(q, at(0)))
 	draft := Draft{
-		Replies:   []ipc.Reply{{Text: "what I typed before the crash"}},
-		Images:    []ipc.Image{{MIME: "image/png", Name: "shot.png", Data: []byte("\x89PNG fake")}},
+		Replies:   []wire.Reply{{Text: "what I typed before the crash"}},
+		Images:    []wire.Image{{MIME: "image/png", Name: "shot.png", Data: []byte("\x89PNG fake")}},
 		UpdatedAt: at(1),
 	}
 	must(t, s.SaveDraft("q1", draft))
@@ -179,7 +179,7 @@ func TestRestoreAfterCrash(t *testing.T) {
 	s2 := openAt(t, crashed)
 	qs, err := s2.Open()
 	must(t, err)
-	if !reflect.DeepEqual(qs, []ipc.Question{q}) {
+	if !reflect.DeepEqual(qs, []wire.Question{q}) {
 		t.Fatalf("Open after restart = %+v; want [%+v]", qs, q)
 	}
 	got, ok, err := s2.Draft("q1")
@@ -204,12 +204,12 @@ func TestImagesRoundTrip(t *testing.T) {
 	for i := range big {
 		big[i] = byte(r.Uint32())
 	}
-	images := []ipc.Image{
+	images := []wire.Image{
 		{MIME: "image/png", Name: "big.png", Data: big},
 		{MIME: "image/jpeg", Data: []byte{0, 0xff, 0xd8, 0}},
 		{MIME: "image/png", Name: "empty.png", Data: []byte{}},
 	}
-	check := func(what string, got []ipc.Image, want []ipc.Image) {
+	check := func(what string, got []wire.Image, want []wire.Image) {
 		t.Helper()
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d images; want %d", what, len(got), len(want))
@@ -222,13 +222,13 @@ func TestImagesRoundTrip(t *testing.T) {
 		}
 	}
 
-	must(t, s.SaveDraft("q1", Draft{Replies: []ipc.Reply{{Text: "a"}}, Images: images}))
+	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "a"}}, Images: images}))
 	d, _, err := s.Draft("q1")
 	must(t, err)
 	check("draft", d.Images, images)
 
 	// Typing with the same images: the fast path keeps them.
-	must(t, s.SaveDraft("q1", Draft{Replies: []ipc.Reply{{Text: "ab"}}, Images: images}))
+	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "ab"}}, Images: images}))
 	d, _, err = s.Draft("q1")
 	must(t, err)
 	check("draft after typing", d.Images, images)
@@ -236,18 +236,18 @@ func TestImagesRoundTrip(t *testing.T) {
 		t.Fatalf("draft text = %q; want ab", d.Replies[0].Text)
 	}
 	// One image removed, then all of them.
-	must(t, s.SaveDraft("q1", Draft{Replies: []ipc.Reply{{Text: "abc"}}, Images: images[1:]}))
+	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "abc"}}, Images: images[1:]}))
 	d, _, _ = s.Draft("q1")
 	check("draft with one removed", d.Images, images[1:])
-	must(t, s.SaveDraft("q1", Draft{Replies: []ipc.Reply{{Text: "abcd"}}}))
+	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "abcd"}}}))
 	d, _, _ = s.Draft("q1")
 	check("draft without images", d.Images, nil)
 	// And one added back to a text-only draft.
-	must(t, s.SaveDraft("q1", Draft{Replies: []ipc.Reply{{Text: "abcde"}}, Images: images[:1]}))
+	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "abcde"}}, Images: images[:1]}))
 	d, _, _ = s.Draft("q1")
 	check("draft with one added", d.Images, images[:1])
 
-	a := ipc.Answer{QuestionID: "q1", Status: ipc.StatusAnswered, Replies: []ipc.Reply{{Text: "done"}}, Images: images}
+	a := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "done"}}, Images: images}
 	must(t, s.SaveAnswer(a, at(1), false))
 	got, _, err := s.Undelivered("q1")
 	must(t, err)
@@ -264,7 +264,7 @@ func TestImagesRoundTrip(t *testing.T) {
 
 func TestHistoryByLoop(t *testing.T) {
 	s, _ := newStore(t)
-	for i, q := range []ipc.Question{question("a1", "A"), question("b1", "B"), question("a2", "A"), question("none", "")} {
+	for i, q := range []wire.Question{question("a1", "A"), question("b1", "B"), question("a2", "A"), question("none", "")} {
 		must(t, s.SaveQuestion(q, at(i)))
 	}
 	ids := func(es []Entry) (out []string) {
@@ -295,17 +295,17 @@ func TestHistoryByLoop(t *testing.T) {
 
 func TestPrune(t *testing.T) {
 	s, _ := newStore(t)
-	img := []ipc.Image{{MIME: "image/png", Data: bytes.Repeat([]byte{7}, 1<<20)}}
+	img := []wire.Image{{MIME: "image/png", Data: bytes.Repeat([]byte{7}, 1<<20)}}
 	for i := range 4 {
 		must(t, s.SaveQuestion(question(fmt.Sprint("old", i), ""), at(i)))
 	}
 	must(t, s.SaveQuestion(question("new", ""), at(100)))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "old0", Status: ipc.StatusAnswered, Images: img}, at(10), true))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "old1", Status: ipc.StatusTimeout}, at(10), false))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "old0", Status: wire.StatusAnswered, Images: img}, at(10), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "old1", Status: wire.StatusTimeout}, at(10), false))
 	must(t, s.MarkWithdrawn("old2", at(10)))
-	must(t, s.SaveDraft("old2", Draft{Replies: []ipc.Reply{{Text: "x"}}, Images: img}))
+	must(t, s.SaveDraft("old2", Draft{Replies: []wire.Reply{{Text: "x"}}, Images: img}))
 	// old3 stays open; new is answered after the cutoff.
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "new", Status: ipc.StatusAnswered}, at(101), true))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "new", Status: wire.StatusAnswered}, at(101), true))
 
 	n, err := s.Prune(at(50))
 	must(t, err)
@@ -336,11 +336,11 @@ func TestNotFound(t *testing.T) {
 	if err := s.SaveDraft("nope", Draft{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SaveDraft(unknown) = %v; want ErrNotFound", err)
 	}
-	if err := s.SaveAnswer(ipc.Answer{QuestionID: "nope", Status: ipc.StatusAnswered}, time.Time{}, true); !errors.Is(err, ErrNotFound) {
+	if err := s.SaveAnswer(wire.Answer{QuestionID: "nope", Status: wire.StatusAnswered}, time.Time{}, true); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SaveAnswer(unknown) = %v; want ErrNotFound", err)
 	}
 	must(t, s.SaveQuestion(question("q", ""), time.Time{}))
-	if err := s.SaveAnswer(ipc.Answer{QuestionID: "q", Status: "maybe"}, time.Time{}, true); err == nil {
+	if err := s.SaveAnswer(wire.Answer{QuestionID: "q", Status: "maybe"}, time.Time{}, true); err == nil {
 		t.Error("SaveAnswer with an unknown status succeeded")
 	}
 	if _, ok, err := s.Draft("nope"); ok || err != nil {
@@ -361,12 +361,12 @@ func TestConcurrentSaveDraft(t *testing.T) {
 		wg.Go(func() {
 			id := fmt.Sprint("q", w)
 			for i := range saves {
-				d := Draft{Replies: []ipc.Reply{{Text: strings.Repeat("x", i+1)}}}
+				d := Draft{Replies: []wire.Reply{{Text: strings.Repeat("x", i+1)}}}
 				if i%10 == 0 { // now and then with an image, to take the slow path
-					d.Images = []ipc.Image{{MIME: "image/png", Data: []byte{byte(w), byte(i)}}}
+					d.Images = []wire.Image{{MIME: "image/png", Data: []byte{byte(w), byte(i)}}}
 				}
 				errs <- s.SaveDraft(id, d)
-				errs <- s.SaveDraft("shared", Draft{Replies: []ipc.Reply{{Text: id}}})
+				errs <- s.SaveDraft("shared", Draft{Replies: []wire.Reply{{Text: id}}})
 			}
 		})
 	}
@@ -429,11 +429,11 @@ func TestDefaultPath(t *testing.T) {
 }
 
 func TestLoopID(t *testing.T) {
-	q := ipc.Question{Context: []ipc.Field{{Label: "Phase", Value: "x"}, {Label: "loop", Value: " L1 "}}}
+	q := wire.Question{Context: []wire.Field{{Label: "Phase", Value: "x"}, {Label: "loop", Value: " L1 "}}}
 	if got := LoopID(q); got != "L1" {
 		t.Errorf("LoopID = %q; want L1", got)
 	}
-	if got := LoopID(ipc.Question{}); got != "" {
+	if got := LoopID(wire.Question{}); got != "" {
 		t.Errorf("LoopID of no context = %q", got)
 	}
 }
@@ -442,7 +442,7 @@ func TestNilStoreKeepsNothing(t *testing.T) {
 	var s *Store
 	must(t, s.SaveQuestion(question("q", ""), time.Time{}))
 	must(t, s.SaveDraft("q", Draft{}))
-	must(t, s.SaveAnswer(ipc.Answer{QuestionID: "q", Status: ipc.StatusAnswered}, time.Time{}, false))
+	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered}, time.Time{}, false))
 	must(t, s.MarkDelivered("q"))
 	must(t, s.MarkWithdrawn("q", time.Time{}))
 	if _, ok, err := s.Draft("q"); ok || err != nil {
@@ -477,7 +477,7 @@ func TestPathWithURICharacters(t *testing.T) {
 
 func TestEmptyIDRefused(t *testing.T) {
 	s, _ := newStore(t)
-	if err := s.SaveQuestion(ipc.Question{}, time.Time{}); err == nil {
+	if err := s.SaveQuestion(wire.Question{}, time.Time{}); err == nil {
 		t.Fatal("SaveQuestion with an empty id succeeded")
 	}
 }
@@ -486,8 +486,8 @@ func TestEmptyIDRefused(t *testing.T) {
 func TestDraftImageChangedInPlace(t *testing.T) {
 	s, _ := newStore(t)
 	must(t, s.SaveQuestion(question("q", ""), time.Time{}))
-	one := []ipc.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{1}, 4096)}}
-	two := []ipc.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{1}, 4096)}}
+	one := []wire.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{1}, 4096)}}
+	two := []wire.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{1}, 4096)}}
 	two[0].Data[2000] = 2
 	must(t, s.SaveDraft("q", Draft{Images: one}))
 	must(t, s.SaveDraft("q", Draft{Images: two}))

@@ -25,11 +25,11 @@ import (
 	"feedback/ask"
 	"feedback/doctor"
 	"feedback/history"
-	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
 	"feedback/settings"
 	"feedback/setup"
+	"feedback/wire"
 )
 
 // version is set at build time: -ldflags "-X main.version=…".
@@ -63,7 +63,7 @@ func run(args []string) int {
 	case "mcp":
 		return runMCP(ctx, args, log)
 	case "ask":
-		return ask.Run(ctx, args, ask.StdEnv(connectAsk, ipc.NewID))
+		return ask.Run(ctx, args, ask.StdEnv(connectAsk, wire.NewID))
 	case "doctor":
 		env, err := doctor.StdEnv(version, launch.Starter == nil)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/ipc"
+	"feedback/wire"
 )
 
 // The layout figures of issue 14: how long a question takes to reach the
@@ -185,7 +185,7 @@ func (s *session) markdownFigures(runs int) error {
 	}
 	defer m.close()
 	var big strings.Builder
-	for big.Len() < ipc.MaxMarkdownBytes-1000 {
+	for big.Len() < wire.MaxMarkdownBytes-1000 {
 		big.WriteString(prose(350, big.Len()) + "\n\n")
 	}
 	inputs := []struct {

@@ -16,6 +16,7 @@ import (
 
 	"feedback/e2e/internal/fakeapp"
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // The round-trip overhead: what feedback adds to a question when the human
@@ -90,8 +91,8 @@ func askDirect(socket string, calls int) ([]time.Duration, error) {
 	defer cancel()
 	var out []time.Duration
 	for i := range calls + 10 {
-		q := ipc.Question{ID: fmt.Sprintf("direct-%d", i), Source: "bench",
-			Prompts: []ipc.Prompt{{Markdown: fmt.Sprintf("Direct question %d?", i)}}}
+		q := wire.Question{ID: fmt.Sprintf("direct-%d", i), Source: "bench",
+			Prompts: []wire.Prompt{{Markdown: fmt.Sprintf("Direct question %d?", i)}}}
 		t0 := time.Now()
 		c, err := ipc.Connect(ctx, socket, nil, 0)
 		if err != nil {

@@ -21,12 +21,13 @@ import (
 
 	"feedback/app"
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // Reply is the answer text the double gives to q: its first prompt's
 // Markdown reversed, then "#" and its ID. A caller can check that the
 // answer it got is its own and not another caller's.
-func Reply(q ipc.Question) string {
+func Reply(q wire.Question) string {
 	md := ""
 	if len(q.Prompts) > 0 {
 		md = q.Prompts[0].Markdown
@@ -48,24 +49,24 @@ func ReplyFor(md, id string) string {
 // answer only through Answer. Set the fields before the first Show.
 type Presenter struct {
 	// Delay, if not nil, is how long to wait before answering q.
-	Delay func(q ipc.Question) time.Duration
+	Delay func(q wire.Question) time.Duration
 	// Hold keeps every question open until Answer is called.
 	Hold bool
 
 	mu        sync.Mutex // guards every field below
-	shown     map[string]ipc.Question
-	order     []string              // ids in the order shown
-	pending   map[string]*question  // shown, neither answered nor withdrawn
-	shows     map[string]int        // Show calls per id
-	withdrawn map[string]bool       // ids withdrawn before their answer
-	answered  map[string]ipc.Answer // ids answered, with the answer given
-	changed   chan struct{}         // closed and replaced on every Show
+	shown     map[string]wire.Question
+	order     []string               // ids in the order shown
+	pending   map[string]*question   // shown, neither answered nor withdrawn
+	shows     map[string]int         // Show calls per id
+	withdrawn map[string]bool        // ids withdrawn before their answer
+	answered  map[string]wire.Answer // ids answered, with the answer given
+	changed   chan struct{}          // closed and replaced on every Show
 }
 
 type question struct {
-	q     ipc.Question
+	q     wire.Question
 	since time.Time
-	done  func(ipc.Answer)
+	done  func(wire.Answer)
 	timer *time.Timer
 }
 
@@ -73,17 +74,17 @@ var _ app.Presenter = (*Presenter)(nil)
 
 func (p *Presenter) initLocked() {
 	if p.shown == nil {
-		p.shown = make(map[string]ipc.Question)
+		p.shown = make(map[string]wire.Question)
 		p.pending = make(map[string]*question)
 		p.shows = make(map[string]int)
 		p.withdrawn = make(map[string]bool)
-		p.answered = make(map[string]ipc.Answer)
+		p.answered = make(map[string]wire.Answer)
 		p.changed = make(chan struct{})
 	}
 }
 
 // Show records q, reports it shown, and answers it unless Hold is set.
-func (p *Presenter) Show(q ipc.Question, shown func(), done func(ipc.Answer)) {
+func (p *Presenter) Show(q wire.Question, shown func(), done func(wire.Answer)) {
 	p.mu.Lock()
 	p.initLocked()
 	if _, ok := p.shown[q.ID]; !ok {
@@ -137,10 +138,10 @@ func (p *Presenter) answer(id string) bool {
 		return false
 	}
 	delete(p.pending, id)
-	a := ipc.Answer{
+	a := wire.Answer{
 		QuestionID: id,
-		Status:     ipc.StatusAnswered,
-		Replies:    []ipc.Reply{{Text: Reply(pq.q)}},
+		Status:     wire.StatusAnswered,
+		Replies:    []wire.Reply{{Text: Reply(pq.q)}},
 		ElapsedMS:  time.Since(pq.since).Milliseconds(),
 	}
 	p.answered[id] = a
@@ -171,11 +172,11 @@ func (p *Presenter) WaitShown(ctx context.Context, n int) ([]string, error) {
 
 // Stats is what the double saw.
 type Stats struct {
-	Shown     map[string]ipc.Question // every question shown, by id
-	Shows     map[string]int          // Show calls per id (1 unless a caller attached again)
-	Pending   []string                // shown and still open
-	Withdrawn []string                // withdrawn before an answer
-	Answered  map[string]ipc.Answer   // answers given, by id
+	Shown     map[string]wire.Question // every question shown, by id
+	Shows     map[string]int           // Show calls per id (1 unless a caller attached again)
+	Pending   []string                 // shown and still open
+	Withdrawn []string                 // withdrawn before an answer
+	Answered  map[string]wire.Answer   // answers given, by id
 }
 
 // Stats returns a copy of what the double saw.
@@ -183,8 +184,8 @@ func (p *Presenter) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.initLocked()
-	s := Stats{Shown: make(map[string]ipc.Question, len(p.shown)), Shows: make(map[string]int, len(p.shows)),
-		Answered: make(map[string]ipc.Answer, len(p.answered))}
+	s := Stats{Shown: make(map[string]wire.Question, len(p.shown)), Shows: make(map[string]int, len(p.shows)),
+		Answered: make(map[string]wire.Answer, len(p.answered))}
 	for id, q := range p.shown {
 		s.Shown[id] = q
 	}

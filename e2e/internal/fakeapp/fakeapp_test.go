@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 func TestReply(t *testing.T) {
@@ -34,8 +35,8 @@ func startApp(t *testing.T, p *Presenter) *App {
 	return a
 }
 
-func testQuestion(i int) ipc.Question {
-	return ipc.Question{ID: fmt.Sprintf("q%02d", i), Prompts: []ipc.Prompt{{Markdown: fmt.Sprintf("question %02d", i)}}}
+func testQuestion(i int) wire.Question {
+	return wire.Question{ID: fmt.Sprintf("q%02d", i), Prompts: []wire.Prompt{{Markdown: fmt.Sprintf("question %02d", i)}}}
 }
 
 // The double answers every caller with its own reply, held or not, and the
@@ -49,7 +50,7 @@ func TestConcurrentAsks(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			const n = 64
-			answers := make([]ipc.Answer, n)
+			answers := make([]wire.Answer, n)
 			errs := make([]error, n)
 			var wg sync.WaitGroup
 			for i := range n {
@@ -89,6 +90,6 @@ func TestConcurrentAsks(t *testing.T) {
 }
 
 func isTooMany(err error) bool {
-	e, ok := err.(*ipc.Error)
-	return ok && e.Code == ipc.CodeTooMany
+	e, ok := err.(*wire.Error)
+	return ok && e.Code == wire.CodeTooMany
 }

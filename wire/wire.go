@@ -1,4 +1,4 @@
-package ipc
+package wire
 
 import (
 	"encoding/json"
@@ -8,29 +8,13 @@ import (
 	"unicode/utf8"
 )
 
-// ProtocolVersion is the version of the wire protocol spoken on the socket.
-// Every path is prefixed with /v<ProtocolVersion>/ and every response carries
-// it in the HeaderProtocol header. A change that an older peer cannot
-// understand bumps it.
-const ProtocolVersion = 1
-
-// HeaderProtocol is the response header that names the server's protocol
-// version, so a client can tell a version mismatch from a broken server.
-const HeaderProtocol = "Feedback-Protocol"
-
-// Paths served by the app.
-const (
-	PathHello     = "/v1/hello"     // GET: Hello
-	PathQuestions = "/v1/questions" // POST Question: a stream of Event (NDJSON)
-)
-
 // Limits that the server enforces on every Question.
 const (
-	MaxBodyBytes     = 16 << 20 // a request body larger than this is refused
-	MaxPrompts       = 4        // prompts in one question (one window)
-	MaxOptions       = 25       // options in one prompt
-	MaxMarkdownBytes = 1 << 20  // the Markdown of one prompt
+	MaxPrompts       = 4       // prompts in one question (one window)
+	MaxOptions       = 25      // options in one prompt
+	MaxMarkdownBytes = 1 << 20 // the Markdown of one prompt
 	MaxIDBytes       = 128
+	MaxProjectBytes  = 256 // Question.Project
 	// MaxCallerDataBytes bounds Question.CallerData.
 	MaxCallerDataBytes = 64 << 10
 	// MaxOpenQuestions is how many questions the app keeps open at once,
@@ -38,14 +22,6 @@ const (
 	// refused with CodeTooMany.
 	MaxOpenQuestions = 64
 )
-
-// Hello is the answer to GET PathHello: who is listening.
-type Hello struct {
-	Protocol int    `json:"protocol"` // ProtocolVersion of the server
-	App      string `json:"app"`      // "feedback"
-	Version  string `json:"version"`  // the app's build version
-	PID      int    `json:"pid"`
-}
 
 // Question is the normalised form of every tool dialect: one window, with
 // optional context lines above one or more prompts.
@@ -59,6 +35,10 @@ type Question struct {
 	Client string `json:"client,omitempty"`
 	// Title is added to the window title (header_label in interactive_feedback).
 	Title string `json:"title,omitempty"`
+	// Project names the project the agent works in (the basename of
+	// interactive_feedback's project_directory, or of the client's first
+	// root), shown in the window's context bar. At most MaxProjectBytes.
+	Project string `json:"project,omitempty"`
 	// Context lines are shown above the prompts (loop id, phase, objective…).
 	Context []Field `json:"context,omitempty"`
 	// Prompts are shown top to bottom in the one window; at least one.
@@ -182,35 +162,6 @@ type Reply struct {
 	Text string `json:"text,omitempty"`
 }
 
-// EventType names an Event in the stream answering POST PathQuestions.
-type EventType string
-
-const (
-	EventQueued EventType = "queued" // accepted by the app
-	EventShown  EventType = "shown"  // the window is on screen
-	EventAnswer EventType = "answer" // final: Answer is set
-	EventError  EventType = "error"  // final: Error is set
-	// EventPending is final: the caller's WaitMS ran out; the question
-	// stays open for it to come back. CallerData is set.
-	EventPending EventType = "pending"
-)
-
-// Event is one line of the NDJSON stream answering a question.
-// The stream ends after an EventAnswer, EventError or EventPending.
-type Event struct {
-	Type   EventType `json:"type"`
-	Answer *Answer   `json:"answer,omitempty"`
-	Error  *Error    `json:"error,omitempty"`
-	// CallerData is the question's CallerData, on EventPending.
-	CallerData json.RawMessage `json:"caller_data,omitempty"`
-}
-
-// ErrPending is returned by an Asker and by Client.Ask when the caller's
-// WaitMS ran out before an answer: the question stays open, and asking
-// again with its ID attaches to it or collects its answer. The Answer
-// returned with it carries only QuestionID and CallerData.
-var ErrPending = errors.New("ipc: not answered within the caller's wait; the question stays open")
-
 // ErrorCode classifies an Error so callers can react without parsing text.
 type ErrorCode string
 
@@ -248,6 +199,9 @@ func (q *Question) Validate() error {
 	}
 	if len(q.ID) > MaxIDBytes {
 		return invalid("id: at most %d bytes", MaxIDBytes)
+	}
+	if len(q.Project) > MaxProjectBytes {
+		return invalid("project: at most %d bytes, got %d", MaxProjectBytes, len(q.Project))
 	}
 	if q.WaitMS < 0 {
 		return invalid("wait_ms: must not be negative, got %d", q.WaitMS)

@@ -1,4 +1,4 @@
-package ipc
+package wire
 
 import (
 	"crypto/rand"
