@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-//go:generate go run ./genicon icon.png
+//go:generate go run ./genicon -dir .
 
 //go:embed icon.png
 var iconPNG []byte
