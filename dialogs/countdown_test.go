@@ -1,214 +1,183 @@
 package dialogs
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 	"time"
-
-	"fyne.io/fyne/v2/test"
-
-	"feedback/wire"
 )
 
-func timed(seconds int, p ...wire.Prompt) wire.Question {
-	q := question(p...)
-	q.TimeoutSeconds = seconds
-	return q
-}
+// The countdown on its own, with the time given by the test: no toolkit,
+// no clock.
 
-func TestExtend(t *testing.T) {
+func TestCountdownRunsToItsDeadline(t *testing.T) {
+	c := NewCountdown(t0.Add(90 * time.Second))
+	if !c.On() || !c.Running() || c.Held() || c.Pinned() {
+		t.Fatalf("fresh countdown: on %v running %v held %v pinned %v", c.On(), c.Running(), c.Held(), c.Pinned())
+	}
 	for _, tc := range []struct {
-		name  string
-		press func(v *View) bool
+		at      time.Duration
+		text    string
+		warning bool
+		expired bool
 	}{
-		{"button", func(v *View) bool { test.Tap(v.extendBtn); return true }},
-		{"alt+t", func(v *View) bool { return v.shortcut(alt("T")) }},
+		{0, "1:30 left", false, false},
+		{30 * time.Second, "1:00 left", false, false},
+		{31 * time.Second, "0:59 left · closes soon", true, false},
+		{30*time.Second + 400*time.Millisecond, "1:00 left", false, false}, // rounded: words and colour agree
+		{89 * time.Second, "0:01 left · closes soon", true, false},
+		{90 * time.Second, "Time is up — closing", true, true},
+		{time.Hour, "Time is up — closing", true, true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{Extend: 5 * time.Minute})
-			if v.extendBtn.Text != "+5 min" {
-				t.Errorf("button = %q", v.extendBtn.Text)
-			}
-			c.now = t0.Add(30 * time.Second)
-			if !tc.press(v) {
-				t.Fatal("not handled")
-			}
-			if got := v.countdown.Text; got != "5:30 left" {
-				t.Errorf("countdown = %q, want 5:30 left", got)
-			}
-			if v.held {
-				t.Error("asking for more time held the countdown")
-			}
-			v.Tick(t0.Add(60 * time.Second))
-			if len(r.answers) != 0 {
-				t.Fatal("timed out at the old deadline")
-			}
-			v.Tick(t0.Add(360 * time.Second))
-			if got := r.only(t); got.Status != wire.StatusTimeout {
-				t.Errorf("status = %q", got.Status)
-			}
-		})
-	}
-}
-
-func TestPin(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		press func(v *View) bool
-	}{
-		{"button", func(v *View) bool { test.Tap(v.pinBtn); return true }},
-		{"alt+p", func(v *View) bool { return v.shortcut(alt("P")) }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{})
-			c.now = t0.Add(20 * time.Second)
-			if !tc.press(v) {
-				t.Fatal("not handled")
-			}
-			if got := v.countdown.Text; got != "Pinned · no time limit" {
-				t.Errorf("countdown = %q", got)
-			}
-			if v.pinBtn.Text != "Unpin" || !v.extendBtn.Disabled() {
-				t.Errorf("pin button %q, + time disabled %v", v.pinBtn.Text, v.extendBtn.Disabled())
-			}
-			v.Tick(t0.Add(1000 * time.Hour))
-			if len(r.answers) != 0 {
-				t.Fatal("a pinned question timed out")
-			}
-			// Unpinned, the countdown resumes with what was left: 40 s.
-			c.now = t0.Add(2 * time.Hour)
-			tc.press(v)
-			if got := v.countdown.Text; got != "0:40 left · closes soon" {
-				t.Errorf("after unpinning: %q, want 0:40 left · closes soon", got)
-			}
-			v.Tick(c.now.Add(40 * time.Second))
-			if got := r.only(t); got.Status != wire.StatusTimeout {
-				t.Errorf("status = %q", got.Status)
-			}
-		})
-	}
-}
-
-// Typing holds the countdown for good: extending or pinning it then means
-// nothing, and the buttons say so by being disabled.
-func TestTypingDisablesExtendAndPin(t *testing.T) {
-	v, _, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{})
-	test.Type(v.prompts[0].entry, "x")
-	if !v.extendBtn.Disabled() || !v.pinBtn.Disabled() {
-		t.Error("+ time or the pin is enabled while the countdown is held")
-	}
-	if v.Extend() || v.TogglePin() {
-		t.Error("extended or pinned a held countdown")
-	}
-	if got := v.countdown.Text; got != "Countdown held" {
-		t.Errorf("countdown = %q", got)
-	}
-}
-
-func TestNoCountdownNoButtons(t *testing.T) {
-	v, _, _ := newTestView(t, timed(-1, wire.Prompt{Markdown: "?"}), Options{})
-	if v.extendBtn != nil || v.pinBtn != nil {
-		t.Error("+ time and pin shown without a countdown")
-	}
-	if v.shortcut(alt("T")) || v.shortcut(alt("P")) {
-		t.Error("Alt+T or Alt+P consumed without a countdown")
-	}
-}
-
-func TestButtonTipsShowInTheHintLine(t *testing.T) {
-	v, _, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{Extend: 90 * time.Second})
-	hint := func() string { return v.hint.String() }
-	before := hint()
-	v.extendBtn.MouseIn(nil)
-	if got := hint(); got != "Add 90 seconds to the countdown (Alt+T)" {
-		t.Errorf("tip = %q", got)
-	}
-	v.extendBtn.MouseOut()
-	v.pinBtn.MouseIn(nil)
-	test.Tap(v.pinBtn)
-	if got := hint(); got != "Unpin: the countdown resumes (Alt+P)" {
-		t.Errorf("tip after pinning = %q", got)
-	}
-	v.pinBtn.MouseOut()
-	if got := hint(); got != before {
-		t.Errorf("hint = %q, want %q back", got, before)
-	}
-}
-
-// At zero with submit_draft_on_timeout: a draft with something of the
-// user's in it is submitted, marked Auto; an empty one, or the agent's own
-// recommended options, never is.
-func TestSubmitDraftOnTimeout(t *testing.T) {
-	prompt := wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}, {Label: "B"}}}
-	for _, tc := range []struct {
-		name    string
-		setting bool
-		draft   *Draft
-		want    wire.Answer
-	}{
-		{"text", true, &Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}},
-			wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Auto: true, ElapsedMS: 60000,
-				Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}},
-		{"options only", true, &Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}},
-			wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Auto: true, ElapsedMS: 60000,
-				Replies: []wire.Reply{{Selected: []string{"B"}}}}},
-		{"empty draft", true, nil, wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 60000}},
-		{"blank text", true, &Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "  \n"}}},
-			wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 60000}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			v, r, _ := newTestView(t, timed(60, prompt), Options{SubmitDraftOnTimeout: tc.setting})
-			if tc.draft != nil {
-				v.RestoreDraft(*tc.draft)
-			}
-			v.Tick(t0.Add(time.Minute))
-			if got := r.only(t); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("answer = %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-	t.Run("images", func(t *testing.T) {
-		v, r, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{SubmitDraftOnTimeout: true})
-		v.RestoreDraft(Draft{Images: []wire.Image{{MIME: "image/png", Name: "a.png", Data: pngOf(t, 8, 8)}}})
-		v.Tick(t0.Add(time.Minute))
-		if got := r.only(t); !got.Auto || len(got.Images) != 1 {
-			t.Errorf("answer = %+v", got)
+		now := t0.Add(tc.at)
+		if got := c.Text(now); got != tc.text {
+			t.Errorf("at %v: text %q, want %q", tc.at, got, tc.text)
 		}
-	})
+		if got := c.Warning(now); got != tc.warning {
+			t.Errorf("at %v: warning %v, want %v", tc.at, got, tc.warning)
+		}
+		if got := c.Expired(now); got != tc.expired {
+			t.Errorf("at %v: expired %v, want %v", tc.at, got, tc.expired)
+		}
+	}
+	if got := c.Left(t0.Add(80 * time.Second)); got != 10*time.Second {
+		t.Errorf("left at 80 s = %v, want 10s", got)
+	}
+	if got := c.Left(t0.Add(time.Hour)); got != 0 {
+		t.Errorf("left past the deadline = %v, want 0", got)
+	}
+	if got := NewCountdown(t0.Add(3 * time.Hour)).Text(t0); got != "3:00:00 left" {
+		t.Errorf("three hours: %q", got)
+	}
 }
 
-// A window restored with a draft of the user's keeps its countdown held, as
-// the typing held it before the restart (issue 14): it never times out
-// under the user. With submit_draft_on_timeout the countdown runs instead,
-// to send the draft at zero (TestSubmitDraftOnTimeout); a draft with
-// nothing of the user's changes nothing.
-func TestRestoredDraftKeepsTheCountdownHeld(t *testing.T) {
-	prompt := wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}, {Label: "B"}}}
+func TestCountdownNone(t *testing.T) {
+	var c Countdown
+	if c.On() || c.Running() || c.Expired(t0.Add(1000*time.Hour)) || c.Warning(t0) {
+		t.Error("the zero countdown counts")
+	}
+	if c.Extend(time.Minute) || c.Hold() || c.CanPin() || c.TogglePin(t0, time.Minute) {
+		t.Error("the zero countdown was extended, held or pinned")
+	}
+	if got := c.Text(t0); got != "No time limit" {
+		t.Errorf("text %q", got)
+	}
+	if c.State() != (CountdownState{}) || NewCountdown(time.Time{}).On() {
+		t.Error("no countdown is not the zero state")
+	}
+}
+
+func TestCountdownExtend(t *testing.T) {
+	c := NewCountdown(t0.Add(30 * time.Second))
+	now := t0.Add(20 * time.Second)
+	if !c.Warning(now) {
+		t.Fatal("10 s left does not warn")
+	}
+	if !c.Extend(5 * time.Minute) {
+		t.Fatal("not extended")
+	}
+	if c.Warning(now) || c.Expired(t0.Add(time.Minute)) {
+		t.Error("still warning, or expired at the old deadline")
+	}
+	if got := c.Text(now); got != "5:10 left" {
+		t.Errorf("text %q, want 5:10 left", got)
+	}
+	if c.Extend(0) || c.Extend(-time.Second) {
+		t.Error("extended by nothing")
+	}
+}
+
+// An edit holds the countdown for good: it never expires, cannot be
+// extended or pinned, and says so.
+func TestCountdownHold(t *testing.T) {
+	c := NewCountdown(t0.Add(10 * time.Second))
+	if !c.Hold() || c.Hold() {
+		t.Fatal("Hold reports no change the first time, or a change the second")
+	}
+	if c.Running() || c.Expired(t0.Add(time.Hour)) || c.Warning(t0.Add(9*time.Second)) {
+		t.Error("a held countdown runs, expires or warns")
+	}
+	if c.Extend(time.Minute) || c.CanPin() || c.TogglePin(t0, time.Minute) {
+		t.Error("a held countdown was extended or pinned")
+	}
+	if got := c.Text(t0); got != "Countdown held" {
+		t.Errorf("text %q", got)
+	}
+}
+
+// Pinning removes the deadline; unpinning gives back what was left.
+func TestCountdownPin(t *testing.T) {
+	c := NewCountdown(t0.Add(60 * time.Second))
+	if !c.TogglePin(t0.Add(20*time.Second), time.Minute) || !c.Pinned() || c.Running() {
+		t.Fatal("not pinned")
+	}
+	if c.Expired(t0.Add(1000*time.Hour)) || c.Extend(time.Minute) {
+		t.Error("a pinned countdown expired or was extended")
+	}
+	if got := c.Text(t0); got != "Pinned · no time limit" {
+		t.Errorf("text %q", got)
+	}
+	later := t0.Add(2 * time.Hour)
+	if !c.TogglePin(later, time.Minute) || c.Pinned() || !c.Running() {
+		t.Fatal("not unpinned")
+	}
+	if got := c.Left(later); got != 40*time.Second {
+		t.Errorf("left after unpinning = %v, want the 40s that were left", got)
+	}
+	if !c.Expired(later.Add(40 * time.Second)) {
+		t.Error("not expired 40 s after unpinning")
+	}
+}
+
+// The state carries a countdown across a restart, each kind of it, and
+// through JSON.
+func TestCountdownState(t *testing.T) {
+	running := NewCountdown(t0.Add(time.Minute))
+	held := NewCountdown(t0.Add(time.Minute))
+	held.Hold()
+	pinned := NewCountdown(t0.Add(time.Minute))
+	pinned.TogglePin(t0.Add(15*time.Second), time.Hour)
 	for _, tc := range []struct {
 		name string
-		d    Draft
-		held bool
+		c    Countdown
+		want CountdownState
 	}{
-		{"text", Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}, true},
-		{"an option changed", Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}}, true},
-		{"nothing of the user's", Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: " "}}}, false},
+		{"none", Countdown{}, CountdownState{}},
+		{"running", running, CountdownState{Deadline: t0.Add(time.Minute)}},
+		{"held", held, CountdownState{Deadline: t0.Add(time.Minute), Held: true}},
+		{"pinned", pinned, CountdownState{Deadline: t0.Add(time.Minute), Pinned: true, Left: 45 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v, r, _ := newTestView(t, timed(60, prompt), Options{})
-			v.RestoreDraft(tc.d)
-			if v.held != tc.held {
-				t.Fatalf("held = %v, want %v", v.held, tc.held)
+			s := tc.c.State()
+			if s != tc.want {
+				t.Fatalf("state %+v, want %+v", s, tc.want)
 			}
-			v.Tick(t0.Add(time.Hour))
-			if tc.held {
-				if len(r.answers) != 0 || v.countdown.Text != "Countdown held" {
-					t.Errorf("answers %+v, countdown %q; want none, held", r.answers, v.countdown.Text)
-				}
-				return
+			data, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if a := r.only(t); a.Status != wire.StatusTimeout {
-				t.Errorf("answer = %+v, want a timeout", a)
+			var back CountdownState
+			if err := json.Unmarshal(data, &back); err != nil || !back.Deadline.Equal(s.Deadline) || back.Held != s.Held || back.Pinned != s.Pinned || back.Left != s.Left {
+				t.Fatalf("through JSON %s: %+v, %v", data, back, err)
+			}
+			r := RestoreCountdown(s)
+			if !reflect.DeepEqual(r, tc.c) {
+				t.Errorf("restored %+v, want %+v", r, tc.c)
 			}
 		})
+	}
+	// A pinned state saved without what was left gives back the whole
+	// time limit on unpin, never an instant timeout.
+	c := RestoreCountdown(CountdownState{Pinned: true})
+	if !c.On() || !c.Pinned() {
+		t.Fatal("a pinned state without a deadline is no countdown")
+	}
+	c.TogglePin(t0, 10*time.Minute)
+	if got := c.Left(t0); got != 10*time.Minute {
+		t.Errorf("left after unpinning = %v, want the whole 10m0s", got)
+	}
+	// A held state without a deadline is a held countdown.
+	if h := RestoreCountdown(CountdownState{Held: true}); !h.On() || h.Text(t0) != "Countdown held" {
+		t.Errorf("held state restored as %+v", h)
 	}
 }

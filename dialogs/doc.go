@@ -1,4 +1,4 @@
-// Package dialogs is the question window: it takes a wire wire.Question,
+// Package dialogs is the question window: it takes a wire.Question,
 // shows it (Markdown rendered by our own goldmark → Fyne converter, options,
 // a reply box and a countdown) and reports exactly one wire.Answer through a
 // callback. Its only I/O is reading the question's local images, off the
@@ -20,20 +20,28 @@
 // On macOS Cmd takes Ctrl's place (Cmd+Enter, Cmd+V, Cmd+O) and the Option
 // key is Alt; keys.go holds the choice and the names the hint line shows.
 //
-// Countdown: the window shows the time left; any edit (typing, changing an
+// Countdown (countdown.go, a plain type; view_countdown.go draws it): the
+// window shows the time left; any edit (typing, changing an
 // option, attaching) holds it for good, so a user who is answering is never
 // cut off. Beside it, "+ time" adds Options.Extend (the extend_seconds
 // setting, 5 minutes by default) and the pin removes the deadline for a
 // decision that must not lapse ("Pinned · no time limit"; pressed again it
 // resumes with the time that was left). Neither is an edit, and both are
 // disabled once an edit holds the countdown. Hovering over either shows
-// what it does, and its key, in the hint line. At zero the Answer has
-// ipc.StatusTimeout and no reply; with Options.SubmitDraftOnTimeout a
+// what it does, and its key, in the hint line. In the last minute it turns
+// to the warning colour and says "closes soon". At zero the window does not
+// vanish: for ClosingFor (1.5 s) it reads "Time is up — closing", its
+// controls disabled and the hint line saying what the agent is told, and
+// nothing pressed then is an answer. Then the Answer has
+// wire.StatusTimeout and no reply; with Options.SubmitDraftOnTimeout a
 // draft holding something of the user's (text, an image, options other than
 // the recommended ones) is submitted instead, with wire.Answer.Auto set. An
 // empty draft never is: the agent gets no fabricated answer. (As edits hold
 // the countdown, that draft is one restored from before a restart, and only
 // with the setting on does a restored draft let the countdown run.)
+// Options.Countdown starts a window with the countdown another window of
+// the question had (a restart of the UI process), and Options.OnCountdown
+// hears each change of it (CountdownState).
 //
 // Question content is hostile, and nothing in it may stall the Fyne
 // goroutine, which draws every window:

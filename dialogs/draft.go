@@ -115,7 +115,7 @@ func (v *View) Draft() Draft {
 // (the question may have changed); an image that no longer fits the limits
 // is named in the attachments' problem line.
 func (v *View) RestoreDraft(d Draft) {
-	if v.done {
+	if v.ended() {
 		return
 	}
 	v.restoring = true

@@ -167,8 +167,8 @@ func TestRestoreDraft(t *testing.T) {
 	// The draft is the user's answer in progress: the countdown stays held
 	// as their typing held it (issue 14); restoring is no new edit, so
 	// nothing is reported as a draft (until the user types).
-	if !v.held || v.countdown.Text != "Countdown held" {
-		t.Errorf("countdown = %q (held %v)", v.countdown.Text, v.held)
+	if !v.cd.Held() || v.countdown.Text != "Countdown held" {
+		t.Errorf("countdown = %q (held %v)", v.countdown.Text, v.cd.Held())
 	}
 	d.fire()
 	if len(d.got) != 0 {

@@ -48,8 +48,9 @@ func TestPrefilledReply(t *testing.T) {
 	t.Run("the countdown runs and times out", func(t *testing.T) {
 		q := question(prompt)
 		q.TimeoutSeconds = 10
-		v, r, _ := newTestView(t, q, Options{SubmitDraftOnTimeout: true})
+		v, r, c := newTestView(t, q, Options{SubmitDraftOnTimeout: true})
 		v.Tick(t0.Add(10 * time.Second))
+		c.fire()
 		if got := r.only(t); got.Status != wire.StatusTimeout || got.Auto {
 			t.Errorf("answer = %+v, want a timeout: the prefill is not the user's draft", got)
 		}

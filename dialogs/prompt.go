@@ -99,6 +99,9 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 		ctl, box = checkOption{c}, c
 	}
 	label := newTapLabel(o.Label, func() {
+		if v.ended() {
+			return
+		}
 		if pv.p.Single {
 			ctl.setSelected(true)
 		} else {

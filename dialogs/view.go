@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -51,6 +50,16 @@ type Options struct {
 	// act are ignored (see keyguard.go); zero means DefaultInputGuard, less
 	// than zero none (the rule that a key must go down in the window stays).
 	InputGuard time.Duration
+	// Countdown, if not nil, is the countdown the view starts with instead
+	// of a fresh one from the question's time limit: the state OnCountdown
+	// last reported, carried across a restart of the process that shows
+	// the window. A Deadline already past closes the view at the first Tick.
+	Countdown *CountdownState
+	// OnCountdown, if set, receives the countdown's state whenever it
+	// changes: once when the view is built, then on "+ time", on the hold
+	// an edit (or a restored draft) puts on it, and on pin and unpin. It
+	// runs on the Fyne goroutine and must not block.
+	OnCountdown func(CountdownState)
 }
 
 // Defaults of Options.
@@ -105,12 +114,11 @@ type View struct {
 	// returned stop is called first; tests drive it by hand.
 	after func(d time.Duration, f func()) (stop func() bool)
 
-	shownAt    time.Time
-	deadline   time.Time     // zero: no countdown
-	pinned     bool          // the user removed the deadline
-	pinnedLeft time.Duration // what was left when pinned, restored on unpin
-	held       bool          // an edit stopped the countdown
-	done       bool
+	shownAt time.Time
+	cd      Countdown     // countdown.go
+	limit   time.Duration // the question's whole time limit; zero: none
+	closing bool          // the countdown reached zero: the view is about to end (view_countdown.go)
+	done    bool
 
 	restoring bool        // RestoreDraft is setting the controls: not an edit
 	dirty     bool        // an edit not yet reported through OnDraft
@@ -138,15 +146,22 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	v.shownAt = v.now()
 	switch timeout := q.TimeoutSeconds; {
 	case timeout > 0:
-		v.deadline = v.shownAt.Add(time.Duration(timeout) * time.Second)
+		v.limit = time.Duration(timeout) * time.Second
 	case timeout == 0 && opts.DefaultTimeout > 0:
-		v.deadline = v.shownAt.Add(opts.DefaultTimeout)
+		v.limit = opts.DefaultTimeout
+	}
+	switch {
+	case opts.Countdown != nil:
+		v.cd = RestoreCountdown(*opts.Countdown)
+	case v.limit > 0:
+		v.cd = NewCountdown(v.shownAt.Add(v.limit))
 	}
 	v.countdown = widget.NewLabel("")
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
 	v.content = v.build()
 	views[v.content] = v // sidescroll.go; forgotten in finish
 	v.updateCountdown(v.shownAt)
+	v.reportCountdown()
 	return v
 }
 
@@ -169,64 +184,9 @@ func (v *View) HasDraft() bool {
 	return false
 }
 
-// Tick advances the countdown to now. At zero the view ends with
-// StatusTimeout, or, with Options.SubmitDraftOnTimeout and a non-empty
-// draft, submits the draft marked Auto.
-func (v *View) Tick(now time.Time) {
-	if v.done {
-		return
-	}
-	if v.running() && !now.Before(v.deadline) {
-		if v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() {
-			a := v.collect()
-			a.Auto = true
-			v.finish(a, now)
-			return
-		}
-		v.finish(wire.Answer{Status: wire.StatusTimeout}, now)
-		return
-	}
-	v.updateCountdown(now)
-	v.expireGuardCue(now)
-}
-
-// running reports whether the countdown is counting down.
-func (v *View) running() bool { return !v.deadline.IsZero() && !v.held && !v.pinned }
-
-// Extend adds Options.Extend to a running countdown (the "+ time" button,
-// Alt+T) and reports whether it did. It is not an edit: the countdown keeps
-// running.
-func (v *View) Extend() bool {
-	if v.done || !v.running() {
-		return false
-	}
-	v.deadline = v.deadline.Add(v.opts.Extend)
-	v.updateCountdown(v.now())
-	return true
-}
-
-// TogglePin removes the deadline (the pin button, Alt+P), for a decision
-// that must not lapse, or, pressed again, restores the countdown with the
-// time that was left. It reports whether there was a countdown to pin.
-func (v *View) TogglePin() bool {
-	if v.done || v.held || v.deadline.IsZero() {
-		return false
-	}
-	now := v.now()
-	if v.pinned {
-		v.pinned = false
-		v.deadline = now.Add(v.pinnedLeft)
-	} else {
-		v.pinned = true
-		v.pinnedLeft = max(v.deadline.Sub(now), 0)
-	}
-	v.updateCountdown(now)
-	return true
-}
-
 // Submit ends the view with the user's choices and text.
 func (v *View) Submit() {
-	if v.done {
+	if v.ended() {
 		return
 	}
 	if v.att != nil && v.att.busy > 0 {
@@ -269,14 +229,14 @@ func (v *View) draftNonEmpty() bool {
 // AttachImage attaches an image the user gave (dropped, picked): it is
 // processed off the Fyne goroutine, then shown, or its problem is.
 func (v *View) AttachImage(name string, data []byte) {
-	if v.att != nil && !v.done {
+	if v.att != nil && !v.ended() {
 		v.att.add(name, data)
 	}
 }
 
 // AttachError tells the user that name could not be attached.
 func (v *View) AttachError(name string, err error) {
-	if v.att != nil && !v.done {
+	if v.att != nil && !v.ended() {
 		v.att.addError(name, err)
 	}
 }
@@ -284,7 +244,7 @@ func (v *View) AttachError(name string, err error) {
 // pasteInto implements keyHandler: Ctrl+V attaches a clipboard image when
 // there is one, and otherwise pastes text into e (nil: nowhere).
 func (v *View) pasteInto(e *replyEntry, s fyne.Shortcut) bool {
-	if _, ok := s.(*fyne.ShortcutPaste); !ok || v.att == nil || v.opts.PasteImage == nil || v.done {
+	if _, ok := s.(*fyne.ShortcutPaste); !ok || v.att == nil || v.opts.PasteImage == nil || v.ended() {
 		return false
 	}
 	v.att.paste(e, s)
@@ -293,7 +253,7 @@ func (v *View) pasteInto(e *replyEntry, s fyne.Shortcut) bool {
 
 // RequestDismiss dismisses the question; with a draft typed it asks first.
 func (v *View) RequestDismiss() {
-	if v.done {
+	if v.ended() {
 		return
 	}
 	if !v.HasDraft() {
@@ -305,13 +265,16 @@ func (v *View) RequestDismiss() {
 }
 
 func (v *View) dismiss() {
+	if v.ended() {
+		return // the time ran out while the user was asked
+	}
 	v.finish(wire.Answer{Status: wire.StatusDismissed}, v.now())
 }
 
 // ToggleOption toggles option n (1-based, numbered through the window) and
 // reports whether there is such an option.
 func (v *View) ToggleOption(n int) bool {
-	if n < 1 || n > len(v.options) {
+	if v.ended() || n < 1 || n > len(v.options) {
 		return false
 	}
 	o := v.options[n-1]
@@ -332,6 +295,9 @@ func (v *View) answerYesNo(yes bool) bool {
 }
 
 func (v *View) finish(a wire.Answer, at time.Time) {
+	if v.done {
+		return
+	}
 	v.done = true
 	v.forget()
 	v.cancelDraft()
@@ -343,99 +309,11 @@ func (v *View) finish(a wire.Answer, at time.Time) {
 // edited records an edit by the user: it holds the countdown and reports
 // the draft once the user pauses. Setting a restored draft is no edit.
 func (v *View) edited() {
-	if v.restoring || v.done {
+	if v.restoring || v.ended() {
 		return
 	}
 	v.hold()
 	v.scheduleDraft()
-}
-
-// hold stops the countdown: the user is answering.
-func (v *View) hold() {
-	if v.held || v.done || v.restoring {
-		return
-	}
-	v.held = true
-	v.updateCountdown(v.now())
-}
-
-func (v *View) updateCountdown(now time.Time) {
-	switch {
-	case v.deadline.IsZero():
-		v.countdown.SetText("No time limit")
-	case v.held:
-		v.countdown.SetText("Countdown held")
-	case v.pinned:
-		v.countdown.SetText("Pinned · no time limit")
-	default:
-		left := int(v.deadline.Sub(now).Round(time.Second) / time.Second)
-		text := formatLeft(left)
-		if left < soon {
-			text += " · closes soon"
-		}
-		v.countdown.SetText(text)
-	}
-	// The last minute is in the warning colour, with words to say it.
-	imp := widget.MediumImportance
-	if v.running() && v.deadline.Sub(now) < soon*time.Second {
-		imp = widget.WarningImportance
-	}
-	if v.countdown.Importance != imp {
-		v.countdown.Importance = imp
-		v.countdown.Refresh()
-	}
-	v.syncCountdownButtons()
-}
-
-// syncCountdownButtons enables "+ time" while the countdown runs and the
-// pin until an edit holds the countdown for good.
-func (v *View) syncCountdownButtons() {
-	if v.extendBtn == nil {
-		return
-	}
-	setEnabled(v.extendBtn, v.running() && !v.done)
-	setEnabled(v.pinBtn, !v.held && !v.done)
-	label, tip := "Pin", "Pin: no time limit for this question ("+mods.withAlt("P")+")"
-	if v.pinned {
-		label, tip = "Unpin", "Unpin: the countdown resumes ("+mods.withAlt("P")+")"
-	}
-	if v.pinBtn.Text != label {
-		v.pinBtn.SetText(label)
-	}
-	if old := v.pinBtn.tip; old != tip {
-		v.pinBtn.tip = tip
-		if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
-			v.showHint(tip) // the pointer is on the pin
-		}
-	}
-}
-
-func setEnabled(b *keyButton, on bool) {
-	switch {
-	case on && b.Disabled():
-		b.Enable()
-	case !on && !b.Disabled():
-		b.Disable()
-	}
-}
-
-// formatExtend names what "+ time" adds: "+5 min", "+90 s".
-func formatExtend(d time.Duration) string {
-	if d >= time.Minute && d%time.Minute == 0 {
-		return fmt.Sprintf("+%d min", d/time.Minute)
-	}
-	return fmt.Sprintf("+%d s", (d+time.Second/2)/time.Second)
-}
-
-// describeExtend is formatExtend in words, for the button's tip.
-func describeExtend(d time.Duration) string {
-	if d >= time.Minute && d%time.Minute == 0 {
-		if d == time.Minute {
-			return "1 minute"
-		}
-		return fmt.Sprintf("%d minutes", d/time.Minute)
-	}
-	return fmt.Sprintf("%d seconds", (d+time.Second/2)/time.Second)
 }
 
 // showHint implements keyHandler: the footer's hint line shows tip while
@@ -452,92 +330,6 @@ func (v *View) showHint(tip string) {
 		seg.Text = tip
 		v.hint.Refresh()
 	}
-}
-
-// soon is the seconds left from which the countdown warns.
-const soon = 60
-
-// formatLeft renders seconds left as "m:ss left" (or "h:mm:ss left").
-func formatLeft(s int) string {
-	if s < 0 {
-		s = 0
-	}
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d left", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d left", s/60, s%60)
-}
-
-// shortcut implements keyHandler: the keyboard contract.
-func (v *View) shortcut(s fyne.Shortcut) bool {
-	if v.done {
-		return false
-	}
-	if v.guard.on && v.guarded(s) && !v.allowShortcut(s) {
-		return true
-	}
-	if isSubmit(s) {
-		v.Submit()
-		return true
-	}
-	if isAttach(s) && v.att != nil && v.onAttach != nil {
-		v.hold()
-		v.onAttach()
-		return true
-	}
-	switch k := altKey(s); {
-	case k == fyne.KeyT:
-		return v.Extend()
-	case k == fyne.KeyP:
-		return v.TogglePin()
-	case k == fyne.KeyY:
-		return v.answerYesNo(true)
-	case k == fyne.KeyN:
-		return v.answerYesNo(false)
-	case digit(k) > 0:
-		return v.ToggleOption(digit(k))
-	}
-	return false
-}
-
-// enter handles Enter (k: Return or the keypad's Enter) typed with nothing
-// focused: in a window whose one prompt is yes/no, which has no reply box
-// to type it into, it submits as Ctrl+Enter does (the caller's recommended
-// answer, if any, stands); elsewhere it does nothing. The input guard
-// applies, as to every key that acts.
-func (v *View) enter(k fyne.KeyName) {
-	if v.done || len(v.prompts) != 1 || v.prompts[0].p.Kind != wire.KindYesNo {
-		return
-	}
-	if v.allowKey(k) {
-		v.Submit()
-	}
-}
-
-func (v *View) escape() {
-	if v.allowKey(fyne.KeyEscape) {
-		v.RequestDismiss()
-	}
-}
-
-// Shortcuts lists the window-level shortcuts of the contract, for canvases
-// whose focused widget does not take shortcuts itself.
-func (v *View) Shortcuts() []fyne.Shortcut {
-	var list []fyne.Shortcut
-	add := func(k fyne.KeyName, m fyne.KeyModifier) {
-		list = append(list, &desktop.CustomShortcut{KeyName: k, Modifier: m})
-	}
-	add(fyne.KeyReturn, mods.Primary)
-	add(fyne.KeyEnter, mods.Primary)
-	add(fyne.KeyO, mods.Primary)
-	add(fyne.KeyY, mods.Alt)
-	add(fyne.KeyN, mods.Alt)
-	add(fyne.KeyT, mods.Alt)
-	add(fyne.KeyP, mods.Alt)
-	for d := '1'; d <= '9'; d++ {
-		add(fyne.KeyName(string(d)), mods.Alt)
-	}
-	return list
 }
 
 func (v *View) build() fyne.CanvasObject {
@@ -604,7 +396,7 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	top.Add(layout.NewSpacer())
 	top.Add(v.countdown)
-	if !v.deadline.IsZero() {
+	if v.cd.On() {
 		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
 		v.extendBtn.tip = "Add " + describeExtend(v.opts.Extend) + " to the countdown (" + mods.withAlt("T") + ")"
 		v.pinBtn = newKeyButton("Pin", nil, v, func() { v.TogglePin() })
@@ -687,7 +479,7 @@ func (v *View) footer() fyne.CanvasObject {
 	hint := "Esc don't answer"
 	if v.att != nil {
 		attach := newKeyButton("Attach…", theme.FileImageIcon(), v, func() {
-			if v.onAttach != nil && !v.done {
+			if v.onAttach != nil && !v.ended() {
 				v.hold() // choosing a file is answering
 				v.onAttach()
 			}

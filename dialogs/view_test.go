@@ -21,10 +21,27 @@ import (
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-// clock is a settable time source.
-type clock struct{ now time.Time }
+// clock is a settable time source, and runs the view's timers by hand.
+type clock struct {
+	now     time.Time
+	pending []func() // View.after's timers, in order
+}
 
 func (c *clock) Now() time.Time { return c.now }
+
+func (c *clock) after(_ time.Duration, f func()) func() bool {
+	c.pending = append(c.pending, f)
+	return func() bool { return true }
+}
+
+// fire runs every timer started so far, as if its delay had passed.
+func (c *clock) fire() {
+	p := c.pending
+	c.pending = nil
+	for _, f := range p {
+		f()
+	}
+}
 
 // recorder collects the answers a view reports.
 type recorder struct{ answers []wire.Answer }
@@ -51,7 +68,9 @@ func newTestView(t *testing.T, q wire.Question, opts Options) (*View, *recorder,
 		opts.Now = c.Now
 	}
 	r := &recorder{}
-	return NewView(q, opts, r.done), r, c
+	v := NewView(q, opts, r.done)
+	v.after = c.after
+	return v, r, c
 }
 
 var (
@@ -165,7 +184,7 @@ func TestCountdown(t *testing.T) {
 	t.Run("reaches zero: timeout, no reply", func(t *testing.T) {
 		q := question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}}})
 		q.TimeoutSeconds = 90
-		v, r, _ := newTestView(t, q, Options{})
+		v, r, c := newTestView(t, q, Options{})
 		if got := v.countdown.Text; got != "1:30 left" {
 			t.Errorf("countdown = %q", got)
 		}
@@ -177,6 +196,7 @@ func TestCountdown(t *testing.T) {
 			t.Fatal("ended early")
 		}
 		v.Tick(t0.Add(90 * time.Second))
+		c.fire() // the closing state's end
 		want := wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 90000}
 		if got := r.only(t); !reflect.DeepEqual(got, want) {
 			t.Errorf("answer = %+v, want %+v", got, want)
@@ -208,8 +228,9 @@ func TestCountdown(t *testing.T) {
 	t.Run("a recommended option does not hold it", func(t *testing.T) {
 		q := question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}}})
 		q.TimeoutSeconds = 10
-		v, r, _ := newTestView(t, q, Options{})
+		v, r, c := newTestView(t, q, Options{})
 		v.Tick(t0.Add(10 * time.Second))
+		c.fire()
 		if got := r.only(t); got.Status != wire.StatusTimeout {
 			t.Errorf("status = %q", got.Status)
 		}

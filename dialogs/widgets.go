@@ -191,38 +191,6 @@ func (b *keyButton) MouseOut() {
 	}
 }
 
-// isSubmit reports whether s is Ctrl+Enter (Cmd+Enter on macOS; keys.go).
-func isSubmit(s fyne.Shortcut) bool {
-	cs, ok := s.(*desktop.CustomShortcut)
-	return ok && cs.Modifier == mods.Primary &&
-		(cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter)
-}
-
-// isAttach reports whether s is Ctrl+O (Cmd+O on macOS), which opens the
-// Attach… picker.
-func isAttach(s fyne.Shortcut) bool {
-	cs, ok := s.(*desktop.CustomShortcut)
-	return ok && cs.Modifier == mods.Primary && cs.KeyName == fyne.KeyO
-}
-
-// altKey returns the key of an Alt+key (Option+key) shortcut, or "" for
-// anything else.
-func altKey(s fyne.Shortcut) fyne.KeyName {
-	cs, ok := s.(*desktop.CustomShortcut)
-	if !ok || cs.Modifier != mods.Alt {
-		return ""
-	}
-	return cs.KeyName
-}
-
-// digit returns 1–9 for the keys 1–9, else 0.
-func digit(k fyne.KeyName) int {
-	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
-		return int(k[0] - '0')
-	}
-	return 0
-}
-
 // tapLabel is an option's label: it wraps, and a tap on it toggles the
 // option.
 type tapLabel struct {

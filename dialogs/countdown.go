@@ -1,0 +1,193 @@
+package dialogs
+
+import (
+	"fmt"
+	"time"
+)
+
+// The countdown of a question, free of any toolkit: the View drives it and
+// draws what it says. It runs to a deadline; "+ time" extends it; an edit
+// by the user holds it for good (the user is answering); pinning removes
+// the deadline and unpinning gives back the time that was left. In its
+// last minute it warns. Nothing in it reads a clock: every method that
+// depends on the time is told it.
+
+// CountdownState is a countdown as it stands, to carry it across a restart
+// of the process that shows the window (Options.Countdown,
+// Options.OnCountdown). A zero Deadline with neither Held nor Pinned is no
+// countdown.
+type CountdownState struct {
+	// Deadline is when a running countdown reaches zero.
+	Deadline time.Time `json:"deadline,omitzero"`
+	// Held: an edit stopped the countdown for good; Deadline means nothing.
+	Held bool `json:"held,omitzero"`
+	// Pinned: the user removed the deadline; Deadline means nothing.
+	Pinned bool `json:"pinned,omitzero"`
+	// Left is, while Pinned, the time that was left when the user pinned,
+	// given back when they unpin. Zero (a state saved without it) gives
+	// back the question's whole time limit instead.
+	Left time.Duration `json:"left,omitzero"`
+}
+
+// Countdown is a question's countdown. The zero value is no countdown.
+type Countdown struct {
+	on       bool          // there is a countdown (running, held or pinned)
+	deadline time.Time     // when a running countdown reaches zero
+	held     bool          // an edit stopped it for good
+	pinned   bool          // the user removed the deadline
+	left     time.Duration // while pinned: what was left, given back on unpin
+}
+
+// warnUnder is the time left from which the countdown warns.
+const warnUnder = 60 * time.Second
+
+// NewCountdown returns a countdown running to deadline; a zero deadline is
+// no countdown.
+func NewCountdown(deadline time.Time) Countdown {
+	return Countdown{on: !deadline.IsZero(), deadline: deadline}
+}
+
+// RestoreCountdown returns the countdown s describes.
+func RestoreCountdown(s CountdownState) Countdown {
+	return Countdown{on: !s.Deadline.IsZero() || s.Held || s.Pinned,
+		deadline: s.Deadline, held: s.Held, pinned: s.Pinned, left: max(s.Left, 0)}
+}
+
+// State is the countdown as it stands, for RestoreCountdown.
+func (c Countdown) State() CountdownState {
+	if !c.on {
+		return CountdownState{}
+	}
+	s := CountdownState{Deadline: c.deadline, Held: c.held, Pinned: c.pinned}
+	if c.pinned {
+		s.Left = c.left
+	}
+	return s
+}
+
+// On reports whether there is a countdown at all (running, held or pinned).
+func (c Countdown) On() bool { return c.on }
+
+// Running reports whether the countdown is counting down.
+func (c Countdown) Running() bool { return c.on && !c.held && !c.pinned }
+
+// Held reports whether an edit stopped the countdown.
+func (c Countdown) Held() bool { return c.held }
+
+// Pinned reports whether the user removed the deadline.
+func (c Countdown) Pinned() bool { return c.pinned }
+
+// Left is the time left at now: zero once the deadline has passed, and
+// zero while the countdown does not run.
+func (c Countdown) Left(now time.Time) time.Duration {
+	if !c.Running() {
+		return 0
+	}
+	return max(c.deadline.Sub(now), 0)
+}
+
+// Expired reports whether a running countdown has reached zero at now.
+func (c Countdown) Expired(now time.Time) bool { return c.Running() && !now.Before(c.deadline) }
+
+// Warning reports whether a running countdown is in its last minute at now
+// (or past zero).
+func (c Countdown) Warning(now time.Time) bool {
+	// Rounded as Text rounds, so the words and the colour change together.
+	return c.Running() && c.deadline.Sub(now).Round(time.Second) < warnUnder
+}
+
+// Extend adds d to a running countdown and reports whether it did.
+func (c *Countdown) Extend(d time.Duration) bool {
+	if !c.Running() || d <= 0 {
+		return false
+	}
+	c.deadline = c.deadline.Add(d)
+	return true
+}
+
+// Hold stops the countdown for good and reports whether that changed
+// anything.
+func (c *Countdown) Hold() bool {
+	if !c.on || c.held {
+		return false
+	}
+	c.held = true
+	return true
+}
+
+// CanPin reports whether TogglePin would do something: there is a
+// countdown and no edit holds it.
+func (c Countdown) CanPin() bool { return c.on && !c.held }
+
+// TogglePin removes the deadline at now, keeping what was left, or, when
+// pinned, restarts the countdown at now with what was left (whole, when
+// nothing was kept: see CountdownState.Left). It reports whether it did
+// anything.
+func (c *Countdown) TogglePin(now time.Time, whole time.Duration) bool {
+	if !c.CanPin() {
+		return false
+	}
+	if c.pinned {
+		left := c.left
+		if left <= 0 {
+			left = whole
+		}
+		c.pinned, c.left = false, 0
+		c.deadline = now.Add(left)
+		return true
+	}
+	c.pinned = true
+	c.left = max(c.deadline.Sub(now), 0)
+	return true
+}
+
+// Text is what the countdown says at now.
+func (c Countdown) Text(now time.Time) string {
+	switch {
+	case !c.on:
+		return "No time limit"
+	case c.held:
+		return "Countdown held"
+	case c.pinned:
+		return "Pinned · no time limit"
+	case c.Expired(now):
+		return "Time is up — closing"
+	}
+	// Rounded, so that a tick a little early or late reads the whole second.
+	left := int(c.deadline.Sub(now).Round(time.Second) / time.Second)
+	text := formatLeft(left)
+	if c.Warning(now) {
+		text += " · closes soon"
+	}
+	return text
+}
+
+// formatLeft renders seconds left as "m:ss left" (or "h:mm:ss left").
+func formatLeft(s int) string {
+	if s < 0 {
+		s = 0
+	}
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d left", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d left", s/60, s%60)
+}
+
+// formatExtend names what "+ time" adds: "+5 min", "+90 s".
+func formatExtend(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("+%d min", d/time.Minute)
+	}
+	return fmt.Sprintf("+%d s", (d+time.Second/2)/time.Second)
+}
+
+// describeExtend is formatExtend in words, for the button's tip.
+func describeExtend(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	}
+	return fmt.Sprintf("%d seconds", (d+time.Second/2)/time.Second)
+}

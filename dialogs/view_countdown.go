@@ -1,0 +1,170 @@
+package dialogs
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/wire"
+)
+
+// The view's side of the countdown (countdown.go): its label and buttons,
+// the state reported through Options.OnCountdown, and the closing state at
+// zero.
+
+// ClosingFor is how long a window whose countdown reached zero stays open
+// saying so, its controls disabled, before it ends: the user sees why it
+// goes instead of seeing it vanish.
+const ClosingFor = 1500 * time.Millisecond
+
+// Tick advances the countdown to now. At zero the view enters its closing
+// state: the countdown reads "Time is up — closing", the controls are
+// disabled, and ClosingFor later the view ends with StatusTimeout, or,
+// with Options.SubmitDraftOnTimeout and a non-empty draft, submits the
+// draft as it stood at zero, marked Auto. Nothing the user does in the
+// closing state is taken as an answer.
+func (v *View) Tick(now time.Time) {
+	if v.ended() {
+		return
+	}
+	if v.cd.Expired(now) {
+		v.expire(now)
+		return
+	}
+	v.updateCountdown(now)
+	v.expireGuardCue(now)
+}
+
+// expire enters the closing state at now, the countdown at zero.
+func (v *View) expire(now time.Time) {
+	a := wire.Answer{Status: wire.StatusTimeout}
+	why := "Time is up: the agent is told that nobody answered"
+	if v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() {
+		a = v.collect()
+		a.Auto = true
+		why = "Time is up: your draft is sent as it is"
+	}
+	v.closing = true
+	v.updateCountdown(now)
+	disableAll(v.content)
+	v.hintText = why
+	v.showHint("")
+	v.after(ClosingFor, func() { v.finish(a, now) })
+}
+
+// Closing reports whether the countdown has reached zero and the view is
+// about to end (see Tick).
+func (v *View) Closing() bool { return v.closing }
+
+// ended reports whether the view takes no more input: it has reported its
+// answer, or it is closing.
+func (v *View) ended() bool { return v.done || v.closing }
+
+// Countdown is the countdown's state as it stands (see Options.Countdown).
+func (v *View) Countdown() CountdownState { return v.cd.State() }
+
+// Extend adds Options.Extend to a running countdown (the "+ time" button,
+// Alt+T) and reports whether it did. It is not an edit: the countdown keeps
+// running.
+func (v *View) Extend() bool {
+	if v.ended() || !v.cd.Extend(v.opts.Extend) {
+		return false
+	}
+	v.countdownChanged()
+	return true
+}
+
+// TogglePin removes the deadline (the pin button, Alt+P), for a decision
+// that must not lapse, or, pressed again, restores the countdown with the
+// time that was left. It reports whether there was a countdown to pin.
+func (v *View) TogglePin() bool {
+	if v.ended() || !v.cd.TogglePin(v.now(), v.limit) {
+		return false
+	}
+	v.countdownChanged()
+	return true
+}
+
+// hold stops the countdown: the user is answering.
+func (v *View) hold() {
+	if v.ended() || v.restoring || !v.cd.Hold() {
+		return
+	}
+	v.countdownChanged()
+}
+
+// countdownChanged redraws the countdown and reports its new state.
+func (v *View) countdownChanged() {
+	v.updateCountdown(v.now())
+	v.reportCountdown()
+}
+
+// reportCountdown hands the countdown's state to Options.OnCountdown.
+func (v *View) reportCountdown() {
+	if v.opts.OnCountdown != nil {
+		v.opts.OnCountdown(v.cd.State())
+	}
+}
+
+func (v *View) updateCountdown(now time.Time) {
+	v.countdown.SetText(v.cd.Text(now))
+	// The last minute is in the warning colour, with words to say it.
+	imp := widget.MediumImportance
+	if v.cd.Warning(now) {
+		imp = widget.WarningImportance
+	}
+	if v.countdown.Importance != imp {
+		v.countdown.Importance = imp
+		v.countdown.Refresh()
+	}
+	v.syncCountdownButtons()
+}
+
+// syncCountdownButtons enables "+ time" while the countdown runs and the
+// pin until an edit holds the countdown for good.
+func (v *View) syncCountdownButtons() {
+	if v.extendBtn == nil {
+		return
+	}
+	setEnabled(v.extendBtn, v.cd.Running() && !v.ended())
+	setEnabled(v.pinBtn, v.cd.CanPin() && !v.ended())
+	label, tip := "Pin", "Pin: no time limit for this question ("+mods.withAlt("P")+")"
+	if v.cd.Pinned() {
+		label, tip = "Unpin", "Unpin: the countdown resumes ("+mods.withAlt("P")+")"
+	}
+	if v.pinBtn.Text != label {
+		v.pinBtn.SetText(label)
+	}
+	if old := v.pinBtn.tip; old != tip {
+		v.pinBtn.tip = tip
+		if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
+			v.showHint(tip) // the pointer is on the pin
+		}
+	}
+}
+
+func setEnabled(b *keyButton, on bool) {
+	switch {
+	case on && b.Disabled():
+		b.Enable()
+	case !on && !b.Disabled():
+		b.Disable()
+	}
+}
+
+// disableAll disables every control under o (the closing state).
+func disableAll(o fyne.CanvasObject) {
+	if d, ok := o.(fyne.Disableable); ok && !d.Disabled() {
+		d.Disable()
+	}
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, ch := range c.Objects {
+			disableAll(ch)
+		}
+	case *container.Scroll:
+		disableAll(c.Content)
+	}
+}
