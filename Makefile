@@ -63,7 +63,7 @@ e2e: build build-headless ## the end-to-end tests only: the built binary, a real
 .PHONY: bench
 bench: build ## measure latency, shim start-up, Markdown layout, typing and idle cost under Xvfb (medians)
 	@scripts/deps.sh test
-	$(GO) test -run '^$$' -bench . -benchtime 5x ./dialogs/
+	$(GO) test -run '^$$' -bench . -benchtime 5x ./dialogs/ ./dialogs/markdown/
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) scripts/xsession.sh $(GO) run ./e2e/bench
 
 .PHONY: screenshot

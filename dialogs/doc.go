@@ -1,5 +1,5 @@
 // Package dialogs is the question window: it takes a wire.Question,
-// shows it (Markdown rendered by our own goldmark → Fyne converter, options,
+// shows it (Markdown rendered by package markdown, options,
 // a reply box and a countdown) and reports exactly one wire.Answer through a
 // callback. Its only I/O is reading the question's local images, off the
 // Fyne goroutine, so every behaviour can be driven by fyne.io/fyne/v2/test.
@@ -45,7 +45,7 @@
 //
 // Question content is hostile, and nothing in it may stall the Fyne
 // goroutine, which draws every window:
-//   - Markdown images (markdown_image.go): data: URIs and local files only,
+//   - Markdown images (package markdown): data: URIs and local files only,
 //     never fetched from the network. A file is read only when, its links
 //     resolved, it lies inside the user's home directory with no hidden
 //     element (~/.ssh, ~/.config… are never read), is a regular file (no
@@ -55,7 +55,7 @@
 //     placeholder, then the image, scaled down to the width and aligned
 //     with the text, or the alt text with the reason. 16 images per
 //     question; the others show as their alt text.
-//   - Text (markdown_flow.go): paragraphs and headings wrap in time linear
+//   - Text (package markdown): paragraphs and headings wrap in time linear
 //     in their length (fyne's RichText wrapping is quadratic); a message
 //     longer than 48 KiB shows its first part and a "Show all" button that
 //     adds the rest a part per turn of the event loop. The reply box stops

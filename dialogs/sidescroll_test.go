@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"feedback/dialogs/markdown"
 	"feedback/wire"
 )
 
@@ -20,8 +21,8 @@ func TestWheelOverWideCodeScrollsTheMessage(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	v := w.View()
-	var side *sideScroll
-	for _, s := range findDeep[*sideScroll](v.Content()) {
+	var side *markdown.SideScroll
+	for _, s := range findDeep[*markdown.SideScroll](v.Content()) {
 		side = s
 	}
 	if side == nil {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/markdown"
 	"feedback/imagepipe"
 	"feedback/wire"
 )
@@ -159,7 +160,6 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	v.countdown = widget.NewLabel("")
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
 	v.content = v.build()
-	views[v.content] = v // sidescroll.go; forgotten in finish
 	v.updateCountdown(v.shownAt)
 	v.reportCountdown()
 	return v
@@ -167,6 +167,10 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 
 // Content is the view's root object.
 func (v *View) Content() fyne.CanvasObject { return v.content }
+
+// page is the message's scroll: the wheel over a wide code block or table
+// scrolls it (markdown.SideScroll).
+func (v *View) page() *container.Scroll { return v.scroll }
 
 // Done reports whether the view has reported its Answer.
 func (v *View) Done() bool { return v.done }
@@ -299,7 +303,6 @@ func (v *View) finish(a wire.Answer, at time.Time) {
 		return
 	}
 	v.done = true
-	v.forget()
 	v.cancelDraft()
 	a.QuestionID = v.q.ID
 	a.ElapsedMS = at.Sub(v.shownAt).Milliseconds()
@@ -340,7 +343,7 @@ func (v *View) build() fyne.CanvasObject {
 	bottom := container.NewVBox()
 	choices := container.NewVBox()
 	single := len(v.q.Prompts) == 1
-	pictures := newPictureLoader() // the cap on images is per question
+	pictures := markdown.NewPictures() // the cap on images is per question
 	for i, p := range v.q.Prompts {
 		pv := v.newPromptView(p)
 		v.prompts = append(v.prompts, pv)
@@ -350,7 +353,7 @@ func (v *View) build() fyne.CanvasObject {
 		if p.Header != "" && !single {
 			body.Add(newChip(p.Header))
 		}
-		body.Add(newMarkdown(p.Markdown, pictures))
+		body.Add(markdown.New(p.Markdown, markdown.Options{Pictures: pictures, Page: v.page}))
 		// One prompt: its options sit in a pane of their own under the
 		// message, so a long message never hides them (splitLayout).
 		to := body

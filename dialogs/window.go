@@ -281,7 +281,6 @@ func (w *Window) Close() {
 		return
 	}
 	w.view.FlushDraft()
-	w.view.forget() // sidescroll.go
 	w.closed = true
 	if w.beat != nil {
 		w.beat.Stop()

@@ -142,8 +142,8 @@ func (a *asked) dismiss() error {
 }
 
 // benchMixed returns about n bytes of ordinary Markdown: paragraphs of
-// ~350 characters, headings, lists, code and quotes (as the dialogs
-// package's Go benchmark).
+// ~350 characters, headings, lists, code and quotes (as the
+// dialogs/markdown package's Go benchmark).
 func benchMixed(n int) string {
 	var b strings.Builder
 	b.WriteString("# Review\n\n")

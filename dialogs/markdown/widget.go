@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"fmt"
@@ -19,25 +19,39 @@ import (
 // never holds up other windows for long.
 const mdSectionBytes = 48 << 10
 
-// Markdown shows the Markdown of a prompt: paragraphs wrapped by flowText,
+// Widget shows the Markdown of a prompt: paragraphs wrapped by flowText,
 // images loaded off the Fyne goroutine, long messages in sections.
-type Markdown struct {
+type Widget struct {
 	widget.BaseWidget
 	box      *fyne.Container // the shown sections, then the Show all button
 	texts    []*widget.RichText
 	pending  []string // sections not shown yet
 	more     *widget.Button
-	pictures *pictureLoader
+	pictures *Pictures
+	page     func() *container.Scroll
 	m        *measurer
 }
 
-// NewMarkdown returns the widget showing the Markdown src.
-func NewMarkdown(src string) *Markdown { return newMarkdown(src, newPictureLoader()) }
+// Options are the context a Widget is shown in.
+type Options struct {
+	// Pictures reads, decodes and counts the images. The prompts of one
+	// question share one, as the cap on images is per question; nil gives
+	// the widget a loader of its own.
+	Pictures *Pictures
+	// Page returns the vertical scroll the message is shown in: the mouse
+	// wheel over a wide code block or table scrolls it (see SideScroll).
+	// Nil, or a nil scroll, and the wheel there does nothing.
+	Page func() *container.Scroll
+}
 
-// newMarkdown shows src with the images counted and loaded by pictures
-// (one loader per question, so that the cap on images is per question).
-func newMarkdown(src string, pictures *pictureLoader) *Markdown {
-	md := &Markdown{pictures: pictures, m: newMeasurer()}
+// New returns the widget showing the Markdown src.
+func New(src string, opts Options) *Widget { return newWidget(src, opts) }
+
+func newWidget(src string, opts Options) *Widget {
+	if opts.Pictures == nil {
+		opts.Pictures = NewPictures()
+	}
+	md := &Widget{pictures: opts.Pictures, page: opts.Page, m: newMeasurer()}
 	sections := splitMarkdown(src, mdSectionBytes)
 	md.box = container.NewVBox(md.section(sections[0]))
 	if rest := sections[1:]; len(rest) > 0 {
@@ -51,10 +65,10 @@ func newMarkdown(src string, pictures *pictureLoader) *Markdown {
 }
 
 // CreateRenderer implements fyne.Widget.
-func (md *Markdown) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(md.box) }
+func (md *Widget) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(md.box) }
 
 // String returns the text of the shown sections.
-func (md *Markdown) String() string {
+func (md *Widget) String() string {
 	var b strings.Builder
 	for _, t := range md.texts {
 		b.WriteString(t.String())
@@ -63,8 +77,8 @@ func (md *Markdown) String() string {
 }
 
 // section renders one section of the source and starts loading its images.
-func (md *Markdown) section(src string) *widget.RichText {
-	segs := newMDRenderer(src, md.pictures).document()
+func (md *Widget) section(src string) *widget.RichText {
+	segs := newMDRenderer(src, md.pictures, md.page).document()
 	rt := widget.NewRichText(displaySegments(segs, md.m)...)
 	rt.Wrapping = fyne.TextWrapWord
 	md.texts = append(md.texts, rt)
@@ -77,7 +91,7 @@ func (md *Markdown) section(src string) *widget.RichText {
 }
 
 // ShowAll shows the sections held back, one per turn of the Fyne loop.
-func (md *Markdown) ShowAll() {
+func (md *Widget) ShowAll() {
 	if md.more == nil || md.more.Disabled() {
 		return
 	}
@@ -86,7 +100,7 @@ func (md *Markdown) ShowAll() {
 	md.showNext()
 }
 
-func (md *Markdown) showNext() {
+func (md *Widget) showNext() {
 	if len(md.pending) == 0 {
 		md.box.Remove(md.box.Objects[len(md.box.Objects)-1])
 		md.more = nil
@@ -166,7 +180,7 @@ func cutPoint(s string) int {
 	return n
 }
 
-// displaySegments turns the segments of MarkdownSegments into the ones the
+// displaySegments turns the segments of Segments into the ones the
 // window shows: each paragraph or heading (a row of inline text and links)
 // becomes a flowSegment, quotes and lists hold flowed content, the rest is
 // kept as it is.
@@ -208,7 +222,7 @@ func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTe
 	return out
 }
 
-// walkDisplay calls f for every segment of a MarkdownSegments tree.
+// walkDisplay calls f for every segment of a Segments tree.
 func walkDisplay(segs []widget.RichTextSegment, f func(widget.RichTextSegment)) {
 	for _, s := range segs {
 		f(s)

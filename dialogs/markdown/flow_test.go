@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"strings"
@@ -42,9 +42,9 @@ func countMeasures(t *testing.T) (stop func() (calls, longest int)) {
 }
 
 // showMarkdown lays src out in a test window of the given width.
-func showMarkdown(t *testing.T, src string, width float32) *Markdown {
+func showMarkdown(t *testing.T, src string, width float32) *Widget {
 	t.Helper()
-	md := newMarkdown(src, newTestPictures(t.TempDir()).pictureLoader)
+	md := newWidget(src, Options{Pictures: newTestPictures(t.TempDir()).Pictures})
 	w := test.NewTempWindow(t, container.NewVScroll(md))
 	w.Resize(fyne.NewSize(width, 600))
 	w.Content().Refresh()
@@ -52,7 +52,7 @@ func showMarkdown(t *testing.T, src string, width float32) *Markdown {
 }
 
 // flows returns the paragraphs of a rendered Markdown.
-func flows(md *Markdown) []*flowText {
+func flows(md *Widget) []*flowText {
 	var out []*flowText
 	for _, rt := range md.texts {
 		for _, o := range test.WidgetRenderer(rt).Objects() {
@@ -132,7 +132,7 @@ func TestLongMessageInSections(t *testing.T) {
 		src.WriteString(prose(350) + "\n\n")
 	}
 	tp := newTestPictures(t.TempDir())
-	md := newMarkdown(src.String(), tp.pictureLoader)
+	md := newWidget(src.String(), Options{Pictures: tp.Pictures})
 	if len(md.texts) != 1 || md.more == nil {
 		t.Fatalf("want one section and a Show all button, got %d sections", len(md.texts))
 	}

@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"flag"
@@ -28,8 +28,8 @@ func updateGoldens() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// TestMarkdownGolden converts every testdata/markdown/<name>.md and compares the segment tree,
-// dumped by dumpSegments, with testdata/markdown/<name>.golden.
+// TestMarkdownGolden converts every testdata/<name>.md and compares the segment tree,
+// dumped by dumpSegments, with testdata/<name>.golden.
 //
 // Golden format: one line per segment, children indented two spaces under their parent.
 //
@@ -48,7 +48,7 @@ func updateGoldens() bool {
 // RichTextStyles; then size=…/color=…/align=… when not the default body size, foreground
 // colour and leading alignment; then bold, italic, mono.
 func TestMarkdownGolden(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join("testdata", "markdown", "*.md"))
+	inputs, err := filepath.Glob(filepath.Join("testdata", "*.md"))
 	if err != nil || len(inputs) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
 	}
@@ -59,7 +59,7 @@ func TestMarkdownGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := dumpSegments(MarkdownSegments(string(src)))
+			got := dumpSegments(Segments(string(src)))
 			goldenPath := strings.TrimSuffix(in, ".md") + ".golden"
 			if updateGoldens() {
 				if err := os.WriteFile(goldenPath, []byte(got), 0o644); err != nil {
@@ -69,7 +69,7 @@ func TestMarkdownGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(goldenPath)
 			if err != nil {
-				t.Fatalf("%v (run go test ./dialogs -run Markdown -update)", err)
+				t.Fatalf("%v (run go test ./dialogs/markdown -update)", err)
 			}
 			if got != string(want) {
 				t.Errorf("%s differs from the golden (-want +got):\n%s", in, lineDiff(string(want), got))
@@ -106,7 +106,7 @@ func TestMarkdownLinkSafety(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			segs := MarkdownSegments(tt.src)
+			segs := Segments(tt.src)
 			links := collectLinks(segs)
 			if tt.clickable != (len(links) > 0) {
 				t.Fatalf("%q: clickable = %v, want %v\n%s", tt.src, len(links) > 0, tt.clickable, dumpSegments(segs))
@@ -141,7 +141,7 @@ func TestMarkdownCJKUntouched(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := plainTextOf(MarkdownSegments(tt.src)); got != tt.want {
+			if got := plainTextOf(Segments(tt.src)); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
@@ -174,7 +174,7 @@ func TestUnescapeText(t *testing.T) {
 func TestMarkdownRendering(t *testing.T) {
 	tests := []struct {
 		name string
-		file string // under testdata/markdown
+		file string // under testdata
 		size fyne.Size
 	}{
 		{"table", "table.md", fyne.NewSize(400, 200)},
@@ -184,11 +184,11 @@ func TestMarkdownRendering(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			test.NewTempApp(t)
-			src, err := os.ReadFile(filepath.Join("testdata", "markdown", tt.file))
+			src, err := os.ReadFile(filepath.Join("testdata", tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := test.NewWindow(NewMarkdown(string(src)))
+			w := test.NewWindow(New(string(src), Options{}))
 			defer w.Close()
 			w.Resize(tt.size)
 			// A quote wraps its text in a nested RichText whose height is known only once it
@@ -196,7 +196,7 @@ func TestMarkdownRendering(t *testing.T) {
 			// MinSize changes (common.Canvas.EnsureMinSize); the test canvas has no frames, so
 			// emulate that second pass.
 			w.Content().Refresh()
-			png := "markdown/" + strings.TrimSuffix(tt.file, ".md") + ".png"
+			png := strings.TrimSuffix(tt.file, ".md") + ".png"
 			test.AssertImageMatches(t, png, w.Canvas().Capture())
 		})
 	}
@@ -204,7 +204,7 @@ func TestMarkdownRendering(t *testing.T) {
 
 func TestNewMarkdownShowsText(t *testing.T) {
 	test.NewTempApp(t)
-	md := NewMarkdown("hello")
+	md := New("hello", Options{})
 	if len(md.texts) != 1 || md.texts[0].Wrapping != fyne.TextWrapWord {
 		t.Fatalf("want one word-wrapping RichText, got %d", len(md.texts))
 	}
@@ -449,7 +449,7 @@ func lineDiff(want, got string) string {
 }
 
 func TestMarkdownRemoteImagesAreNotFetched(t *testing.T) {
-	segs := MarkdownSegments("![chart](https://example.com/chart.png)")
+	segs := Segments("![chart](https://example.com/chart.png)")
 	walkSegments(segs, func(s widget.RichTextSegment) {
 		if _, ok := s.(*PictureSegment); ok {
 			t.Fatal("a remote image was drawn")

@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"strings"
@@ -20,6 +20,8 @@ type TableSegment struct {
 	Header []TableCell
 	// Rows holds the body rows, each with one cell per column.
 	Rows [][]TableCell
+
+	page func() *container.Scroll // see Options.Page
 }
 
 // TableCell is the inline content of one table cell, already aligned and, in the header, bold.
@@ -49,12 +51,12 @@ func (t *TableSegment) Textual() string {
 
 // Visual returns a new table view in a horizontal scroller.
 func (t *TableSegment) Visual() fyne.CanvasObject {
-	return newSideScroll(newTableView(t)) // sidescroll.go: the wheel is not trapped
+	return newSideScroll(newTableView(t), t.page) // sidescroll.go: the wheel is not trapped
 }
 
 // Update points an existing table visual at this segment and refreshes it.
 func (t *TableSegment) Update(o fyne.CanvasObject) {
-	scroll, ok := o.(*container.Scroll)
+	scroll, ok := o.(*SideScroll)
 	if !ok {
 		return
 	}
@@ -85,7 +87,7 @@ func (t *TableSegment) allRows() [][]TableCell {
 // bold on top of the carried style. Rows are padded or cut to the number of columns.
 func renderTable(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
 	tbl := n.(*east.Table)
-	t := &TableSegment{Alignments: make([]fyne.TextAlign, len(tbl.Alignments))}
+	t := &TableSegment{Alignments: make([]fyne.TextAlign, len(tbl.Alignments)), page: r.page}
 	for i, a := range tbl.Alignments {
 		t.Alignments[i] = textAlign(a)
 	}

@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"fyne.io/fyne/v2"

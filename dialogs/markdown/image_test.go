@@ -1,7 +1,11 @@
-package dialogs
+package markdown
 
 import (
+	"bytes"
 	"errors"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,13 +24,13 @@ import (
 // channel, to be applied on the test goroutine (the Fyne goroutine of the
 // test app): it shows that rendering returned before anything was read.
 type testPictures struct {
-	*pictureLoader
+	*Pictures
 	results chan func()
 }
 
 func newTestPictures(home string) *testPictures {
 	tp := &testPictures{results: make(chan func(), 1024)}
-	tp.pictureLoader = &pictureLoader{
+	tp.Pictures = &Pictures{
 		do:       func(f func()) { tp.results <- f },
 		roots:    func() []string { return []string{home} },
 		deadline: 5 * time.Minute, // -race on a busy machine decodes slowly
@@ -59,7 +63,7 @@ func pictures(segs []widget.RichTextSegment) []*PictureSegment {
 }
 
 // shownPictures returns the pictures of a rendered Markdown, in order.
-func shownPictures(md *Markdown) []*PictureSegment {
+func shownPictures(md *Widget) []*PictureSegment {
 	var out []*PictureSegment
 	for _, rt := range md.texts {
 		out = append(out, pictures(rt.Segments)...)
@@ -75,7 +79,7 @@ func TestPictureIsReadOffTheFyneGoroutine(t *testing.T) {
 	}
 	for _, dest := range []string{filepath.Join(home, "shot.png"), "file://" + filepath.Join(home, "shot.png")} {
 		tp := newTestPictures(home)
-		md := newMarkdown("Before\n\n![shot]("+dest+")\n\nAfter", tp.pictureLoader)
+		md := newWidget("Before\n\n![shot]("+dest+")\n\nAfter", Options{Pictures: tp.Pictures})
 		pics := shownPictures(md)
 		if len(pics) != 1 || pics[0].state() != "loading" {
 			t.Fatalf("%s: want one picture still loading when rendering returns, got %d", dest, len(pics))
@@ -100,7 +104,7 @@ func TestPictureFitsTheWidthAndAlignsWithText(t *testing.T) {
 	}
 	t.Setenv("HOME", home)
 	tp := newTestPictures(home)
-	md := newMarkdown("Text\n\n![wide](~/wide.png)", tp.pictureLoader)
+	md := newWidget("Text\n\n![wide](~/wide.png)", Options{Pictures: tp.Pictures})
 	w := test.NewTempWindow(t, container.NewVScroll(md))
 	w.Resize(fyne.NewSize(300, 600))
 	tp.settle(t, 1)
@@ -189,7 +193,7 @@ func TestPictureRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tp := newTestPictures(home)
-			md := newMarkdown("![alt text]("+tt.dest+")", tp.pictureLoader)
+			md := newWidget("![alt text]("+tt.dest+")", Options{Pictures: tp.Pictures})
 			pics := shownPictures(md)
 			if len(pics) != 1 || pics[0].state() != "loading" {
 				t.Fatalf("want a placeholder when rendering returns, got %d pictures", len(pics))
@@ -212,7 +216,7 @@ func TestPicturesPerQuestionAreCapped(t *testing.T) {
 	test.NewTempApp(t)
 	tp := newTestPictures(t.TempDir())
 	src := strings.Repeat("![z](/dev/zero)\n\n", 500)
-	md := newMarkdown(src, tp.pictureLoader)
+	md := newWidget(src, Options{Pictures: tp.Pictures})
 	pics := shownPictures(md)
 	if len(pics) != 500 {
 		t.Fatalf("%d pictures, want 500", len(pics))
@@ -236,7 +240,7 @@ func TestPicturesPerQuestionAreCapped(t *testing.T) {
 	default:
 	}
 	// the cap is per question: a second prompt of the same question shows none
-	more := newMarkdown("![again](/dev/zero)", tp.pictureLoader)
+	more := newWidget("![again](/dev/zero)", Options{Pictures: tp.Pictures})
 	if p := shownPictures(more)[0]; p.state() != "note" {
 		t.Errorf("the 501st image of the question is %q, want a note", p.state())
 	}
@@ -256,15 +260,31 @@ func TestPictureDeadline(t *testing.T) {
 	}()
 	tp := newTestPictures(t.TempDir())
 	tp.deadline = 50 * time.Millisecond
-	md := newMarkdown("![slow](data:image/png;base64,AAAA)", tp.pictureLoader)
+	md := newWidget("![slow](data:image/png;base64,AAAA)", Options{Pictures: tp.Pictures})
 	tp.settle(t, 1)
 	if p := shownPictures(md)[0]; !strings.Contains(p.noteText(), "took too long") {
 		t.Errorf("note %q", p.noteText())
 	}
 	// a path outside the home is refused at once, without a worker
-	md = newMarkdown("![shadow](/etc/shadow)", tp.pictureLoader)
+	md = newWidget("![shadow](/etc/shadow)", Options{Pictures: tp.Pictures})
 	tp.settle(t, 1)
 	if p := shownPictures(md)[0]; !strings.Contains(p.noteText(), "home directory only") {
 		t.Errorf("note %q", p.noteText())
 	}
+}
+
+// pngOf returns a w×h PNG of a gradient.
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	m := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			m.Set(x, y, color.RGBA{uint8(x), uint8(y), uint8(x + y), 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

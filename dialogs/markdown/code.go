@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"fyne.io/fyne/v2"
@@ -14,6 +14,7 @@ import (
 // and the prose around them stay apart.
 type CodeSegment struct {
 	Code string
+	page func() *container.Scroll // see Options.Page
 }
 
 // Inline returns false: a code block is a block.
@@ -27,7 +28,7 @@ func (c *CodeSegment) Visual() fyne.CanvasObject {
 	text := widget.NewRichText(&widget.TextSegment{Text: c.Code, Style: widget.RichTextStyleCodeBlock})
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	return container.NewStack(bg, newSideScroll(text)) // sidescroll.go: the wheel is not trapped
+	return container.NewStack(bg, newSideScroll(text, c.page)) // sidescroll.go: the wheel is not trapped
 }
 
 // Update refreshes a panel made by Visual with this segment's code.
@@ -36,7 +37,7 @@ func (c *CodeSegment) Update(o fyne.CanvasObject) {
 	if !ok || len(stack.Objects) != 2 {
 		return
 	}
-	if scroll, ok := stack.Objects[1].(*container.Scroll); ok {
+	if scroll, ok := stack.Objects[1].(*SideScroll); ok {
 		if text, ok := scroll.Content.(*widget.RichText); ok {
 			text.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: c.Code, Style: widget.RichTextStyleCodeBlock}}
 			text.Refresh()

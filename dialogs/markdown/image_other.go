@@ -1,6 +1,6 @@
 //go:build !unix
 
-package dialogs
+package markdown
 
 import "os"
 

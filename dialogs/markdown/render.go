@@ -1,9 +1,10 @@
-package dialogs
+package markdown
 
 import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark"
@@ -13,7 +14,7 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// MarkdownSegments converts GitHub-flavoured Markdown into rich-text segments for widget.RichText.
+// Segments converts GitHub-flavoured Markdown into rich-text segments for widget.RichText.
 //
 // The source is parsed with goldmark and its GFM extension (tables, strikethrough, autolinks and
 // task lists) and the syntax tree is walked with a text style carried down, so nested emphasis
@@ -23,13 +24,14 @@ import (
 // PictureSegment that NewMarkdown loads.
 //
 // Segments are fresh on every call and must not be shared between two RichText widgets.
-func MarkdownSegments(src string) []widget.RichTextSegment {
-	return newMDRenderer(src, &pictureLoader{}).document()
+func Segments(src string) []widget.RichTextSegment {
+	return newMDRenderer(src, &Pictures{}, nil).document()
 }
 
-// newMDRenderer returns the renderer of src; pictures counts the question's images.
-func newMDRenderer(src string, pictures *pictureLoader) *mdRenderer {
-	return &mdRenderer{src: []byte(src), pictures: pictures}
+// newMDRenderer returns the renderer of src; pictures counts the question's images and page
+// is the scroll that wide blocks hand the wheel to (see Options).
+func newMDRenderer(src string, pictures *Pictures, page func() *container.Scroll) *mdRenderer {
+	return &mdRenderer{src: []byte(src), pictures: pictures, page: page}
 }
 
 // document parses and renders the whole source.
@@ -46,7 +48,9 @@ type mdRenderer struct {
 	// counted within the current RichText (a quote starts a new one).
 	listDepth int
 	// pictures makes the image segments and caps their number.
-	pictures *pictureLoader
+	pictures *Pictures
+	// page is the message's scroll, for the code blocks and tables (see Options.Page).
+	page func() *container.Scroll
 }
 
 // mdNodeFunc renders one node kind. st is the style for inline text at this point of the
@@ -183,7 +187,7 @@ func renderCodeBlock(r *mdRenderer, n ast.Node, _ widget.RichTextStyle) []widget
 		}
 	}
 	code := strings.TrimSuffix(r.lines(n), "\n")
-	return append(out, &CodeSegment{Code: code})
+	return append(out, &CodeSegment{Code: code, page: r.page})
 }
 
 // renderHTMLBlock shows block-level raw HTML as plain text, line breaks kept.

@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"context"
@@ -281,18 +281,18 @@ func shortText(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// pictureLoader loads the pictures of one question. do runs a function on
+// Pictures loads the pictures of one question. do runs a function on
 // the Fyne goroutine (fyne.Do; tests collect the functions instead).
-type pictureLoader struct {
+type Pictures struct {
 	do       func(func())
 	roots    func() []string // directories images may be read from
 	deadline time.Duration   // for reading and decoding one image
 	count    int             // pictures met so far in the question
 }
 
-// newPictureLoader returns the loader of a window's question.
-func newPictureLoader() *pictureLoader {
-	return &pictureLoader{do: fyne.Do, roots: defaultImageRoots, deadline: pictureDeadline}
+// NewPictures returns the loader of a window's question.
+func NewPictures() *Pictures {
+	return &Pictures{do: fyne.Do, roots: defaultImageRoots, deadline: pictureDeadline}
 }
 
 // defaultImageRoots is the user's home directory.
@@ -306,7 +306,7 @@ func defaultImageRoots() []string {
 
 // picture returns the segment of an image at dest, or ok false when dest
 // is not a data: URI or a local file. The image is not read here: see load.
-func (l *pictureLoader) picture(dest, alt string) (*PictureSegment, bool) {
+func (l *Pictures) picture(dest, alt string) (*PictureSegment, bool) {
 	dest = strings.TrimSpace(dest)
 	if !isLocalImage(dest) {
 		return nil, false
@@ -321,7 +321,7 @@ func (l *pictureLoader) picture(dest, alt string) (*PictureSegment, bool) {
 
 // load reads and decodes p off the Fyne goroutine, then settles it there
 // and calls then (which refreshes the text holding it).
-func (l *pictureLoader) load(p *PictureSegment, then func()) {
+func (l *Pictures) load(p *PictureSegment, then func()) {
 	if p.Refused != "" || l.do == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package dialogs
+package markdown
 
 import (
 	"fmt"
@@ -54,26 +54,11 @@ func BenchmarkMarkdownLayout(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			test.NewTempApp(b)
 			for b.Loop() {
-				md := newMarkdown(in.src, &pictureLoader{})
+				md := newWidget(in.src, Options{Pictures: &Pictures{}})
 				w := test.NewTempWindow(b, container.NewVScroll(md))
 				w.Resize(fyne.NewSize(560, 600))
 				w.Content().Refresh()
 			}
 		})
-	}
-}
-
-// BenchmarkReplyKeyAfterToken is one key typed into a reply box that holds
-// a 10,000-character token.
-func BenchmarkReplyKeyAfterToken(b *testing.B) {
-	test.NewTempApp(b)
-	v := NewView(question(wire.Prompt{Markdown: "Paste it"}), Options{}, func(wire.Answer) {})
-	w := test.NewTempWindow(b, v.Content())
-	w.Resize(fyne.NewSize(560, 500))
-	e := v.prompts[0].entry
-	e.SetText(strings.Repeat("x", 10000))
-	w.Canvas().Focus(e)
-	for b.Loop() {
-		e.TypedRune('a')
 	}
 }
