@@ -67,6 +67,13 @@ type Settings struct {
 	// RetentionImageMiB bounds the attached images the database keeps: past
 	// it, the ended questions with images go, oldest first. Default 256.
 	RetentionImageMiB int `json:"retention_image_mib"`
+	// Sound plays a short sound when a question arrives (never during
+	// do-not-disturb). Default false.
+	Sound bool `json:"sound"`
+	// UILingerSeconds is how long the UI process stays up after its last
+	// window closes, so the next question opens fast; 0 quits at once.
+	// Default 120.
+	UILingerSeconds int `json:"ui_linger_seconds"`
 }
 
 // ImageSettings bound attachments; every image is downscaled and
@@ -100,6 +107,7 @@ func Default() Settings {
 		ExtendSeconds:      300,
 		RetentionDays:      30,
 		RetentionImageMiB:  256,
+		UILingerSeconds:    120,
 	}
 }
 
@@ -128,6 +136,26 @@ func Path() (string, error) {
 // a malformed environment variable does not skip the check of the rest. On
 // any error the defaults are returned.
 func Load(path string, getenv func(string) string) (Settings, error) {
+	s, err := ReadFile(path)
+	if err != nil {
+		return Default(), err
+	}
+	src := sources{file: "settings file " + path, env: map[string]string{}}
+	errs := s.applyEnv(getenv, src.env)
+	for _, fe := range s.check(src) {
+		errs = append(errs, fe)
+	}
+	if len(errs) > 0 {
+		return Default(), errors.Join(errs...)
+	}
+	return s, nil
+}
+
+// ReadFile reads the settings file at path over the defaults, without the
+// environment and without checking the values (Validate does): what the
+// Settings window shows and edits. A missing file gives the defaults; an
+// unreadable or malformed one is an error naming the file.
+func ReadFile(path string) (Settings, error) {
 	s := Default()
 	data, err := os.ReadFile(path)
 	switch {
@@ -139,13 +167,29 @@ func Load(path string, getenv func(string) string) (Settings, error) {
 			return Default(), fmt.Errorf("settings file %s: %w", path, err)
 		}
 	}
-	src := sources{file: "settings file " + path, env: map[string]string{}}
-	errs := s.applyEnv(getenv, src.env)
-	errs = append(errs, s.check(src)...)
-	if len(errs) > 0 {
-		return Default(), errors.Join(errs...)
-	}
 	return s, nil
+}
+
+// FieldError is one value out of range: Field is its JSON name
+// ("images.max_mib", `wait_seconds["claude-code"]`), Source where it came
+// from (the settings file or an environment variable; "" from Validate) and
+// Problem what is wrong and what to write instead ("is -5: want 0 (no
+// countdown) or more").
+type FieldError struct {
+	Field, Source, Problem string
+}
+
+func (e *FieldError) Error() string {
+	if e.Source == "" {
+		return e.Field + " " + e.Problem
+	}
+	return fmt.Sprintf("%s (%s) %s", e.Field, e.Source, e.Problem)
+}
+
+// Validate reports every value of s out of range, the same checks Load
+// makes, so that the file, the environment and the Settings window agree.
+func (s Settings) Validate() []*FieldError {
+	return s.check(sources{})
 }
 
 // sources names where each field's value came from: the environment
@@ -207,10 +251,10 @@ func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]strin
 }
 
 // check reports every value out of range, each naming its field and source.
-func (s *Settings) check(src sources) []error {
-	var errs []error
+func (s *Settings) check(src sources) []*FieldError {
+	var errs []*FieldError
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s (%s) %s", field, src.of(field), fmt.Sprintf(format, args...)))
+		errs = append(errs, &FieldError{Field: field, Source: src.of(field), Problem: fmt.Sprintf(format, args...)})
 	}
 	if s.TimeoutSeconds < 0 {
 		bad("timeout_seconds", "is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
@@ -241,7 +285,8 @@ func (s *Settings) check(src sources) []error {
 	sort.Strings(clients)
 	for _, client := range clients {
 		if n := s.WaitSeconds[client]; n < 1 {
-			errs = append(errs, fmt.Errorf("wait_seconds[%q] (%s) is %d: want 1 or more", client, src.file, n))
+			errs = append(errs, &FieldError{Field: fmt.Sprintf("wait_seconds[%q]", client), Source: src.file,
+				Problem: fmt.Sprintf("is %d: want 1 or more", n)})
 		}
 	}
 	if s.PendingWaitSeconds < 1 {
@@ -252,6 +297,9 @@ func (s *Settings) check(src sources) []error {
 	}
 	if s.RetentionImageMiB < 1 || s.RetentionImageMiB > 1<<20 {
 		bad("retention_image_mib", "is %d: want 1 to 1048576 (MiB of images the database keeps)", s.RetentionImageMiB)
+	}
+	if s.UILingerSeconds < 0 || s.UILingerSeconds > 86400 {
+		bad("ui_linger_seconds", "is %d: want 0 (quit at once) to 86400 seconds", s.UILingerSeconds)
 	}
 	switch s.Language {
 	case English, SimplifiedChinese, TraditionalChinese:
