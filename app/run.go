@@ -5,26 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"strconv"
 	"time"
 
-	"fyne.io/fyne/v2"
-	fyneapp "fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/driver/desktop"
-
-	"feedback/assets"
-	"feedback/clipimage"
-	"feedback/dialogs"
-	"feedback/imagepipe"
+	"feedback/core"
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/settings"
 	"feedback/store"
+	"feedback/wire"
 )
-
-// ID is the application's unique identifier (also in FyneApp.toml).
-const ID = "io.feedback.app"
 
 // Config is what Run needs.
 type Config struct {
@@ -36,7 +25,13 @@ type Config struct {
 	// across restarts: "" means $FEEDBACK_DB, else store.DefaultPath()
 	// (~/.local/share/feedback/feedback.db); "off" keeps them in memory only.
 	Database string
+	// StartUI starts the UI process that shows the windows; nil means
+	// StartUIProcess (this binary's `feedback ui`).
+	StartUI core.UIStarter
 }
+
+// errUserQuit is the cause of the app's end when the user chose Quit.
+var errUserQuit = errors.New("the user quit")
 
 // Run runs the resident app until ctx ends or the user quits. If another
 // instance already listens on the socket it returns nil at once.
@@ -65,125 +60,73 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer l.Close()
 
-	a := fyneapp.NewWithID(ID)
-	a.SetIcon(assets.Icon)
-	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
-	opts := windowOptions(cfg.Settings)
-	opts.InputGuard = inputGuard(log)
-	ui := newWindows(a, opts)
-	dbPath := databasePath(cfg.Database, log)
-	var retain retainer // prunes the database at start and daily (retention.go)
-	inbox := NewPersistentInbox(ui, log, func() (Persister, error) {
-		p, err := openStore(dbPath, log)
+	start := cfg.StartUI
+	if start == nil {
+		start = StartUIProcess
+	}
+	linger := time.Duration(cfg.Settings.UILingerSeconds) * time.Second
+	if linger == 0 {
+		linger = -1 // ui_linger_seconds 0: the UI process exits with its last window
+	}
+	ui := core.NewUIProcess(core.UIProcessOptions{
+		Start:  start,
+		Linger: linger,
+		Log:    log.With("part", "ui"),
+	})
+	dbPath := core.DatabasePath(cfg.Database, log)
+	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
+	inbox := core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
+		p, err := core.OpenStore(dbPath, log)
 		if st, ok := p.(*store.Store); ok && err == nil {
-			retain.start(st, cfg.Settings, log)
+			retain.Start(st, cfg.Settings, log)
 		}
 		return p, err
 	})
-	// Quitting first closes every window: each reports its draft, so the
-	// database has what the user typed up to the last key, and nothing of
-	// the windows calls into Fyne after its loop has ended.
+
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	// Quit from the tray: with questions open the user is asked first (in
+	// the UI process); each then ends as dismissed by the user, so every
+	// waiting caller gets that answer — not a dropped connection, which a
+	// shim would take for a crash and restart the app for.
 	quit := func() {
-		ui.stop()
-		a.Quit()
+		if n := len(inbox.Items()); n > 0 {
+			yes, err := ui.ConfirmQuit(n)
+			if err != nil {
+				log.Warn("quitting without asking: the UI process cannot ask", "err", err)
+				yes = true
+			}
+			if !yes {
+				return
+			}
+			ended := inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
+			log.Info("the user quit with questions open: each ended as dismissed", "questions", ended)
+		}
+		stop(errUserQuit)
 	}
-	if !startTray(a, inbox, ui, quit, log) {
-		// Fyne quits when its last window closes; without the tray's hidden
-		// monitor window, a hidden window of our own keeps the app resident.
-		a.NewWindow("feedback")
-	}
+	endTray := startTray(inbox, ui, quit, log)
 
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	go func() {
-		select {
-		case <-ctx.Done():
-			log.Info("stopping", "cause", context.Cause(ctx))
-		case err := <-served:
-			log.Error("the socket server stopped", "err", err)
-		case <-ui.ended: // the user quit: no Fyne loop left to call into
-			return
-		}
-		ui.do(quit)
-	}()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)
-	a.Run()
-	ui.loopEnded()
+	select {
+	case <-ctx.Done():
+		log.Info("stopping", "cause", context.Cause(ctx))
+	case err = <-served:
+		log.Error("the socket server stopped", "err", err)
+	}
 
+	// The windows close first: each reports its draft, so the database has
+	// what the user typed up to the last key.
+	ui.Close(3 * time.Second)
+	endTray()
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	err = srv.Shutdown(shutdown)
-	retain.stop()                // no pass runs into the closed store
+	if serr := srv.Shutdown(shutdown); err == nil {
+		err = serr
+	}
+	retain.Stop()                // no pass runs into the closed store
 	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
 	return err
-}
-
-// startTray shows the tray icon and its menu of open questions, and reports
-// whether there is a tray.
-func startTray(a fyne.App, inbox *Inbox, ui *windows, quit func(), log *slog.Logger) bool {
-	desk, ok := a.(desktop.App)
-	if !ok {
-		return false
-	}
-	if err := trayHostReachable(); err != nil {
-		log.Warn("running without a tray icon", "reason", err)
-		return false
-	}
-	desk.SetSystemTrayIcon(assets.Icon)
-	desk.SetSystemTrayMenu(trayMenu(nil, ui.Focus, quit))
-	// The menu is built from the inbox's state when the update runs.
-	inbox.OnChange(ui.do, func(items []Item) { desk.SetSystemTrayMenu(trayMenu(items, ui.Focus, quit)) })
-	return true
-}
-
-// windowOptions turns the settings into the question windows' options.
-func windowOptions(s settings.Settings) dialogs.Options {
-	const mib = 1 << 20
-	return dialogs.Options{
-		DefaultTimeout: s.DefaultTimeout(),
-		Images: imagepipe.Limits{
-			MaxCount:      s.Images.MaxCount,
-			MaxEdge:       s.Images.MaxEdge,
-			MaxImageBytes: s.Images.MaxMiB * mib,
-			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
-		},
-		PasteImage:           pasteImage,
-		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
-		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
-	}
-}
-
-// inputGuard is the windows' input guard: dialogs.DefaultInputGuard, or
-// FEEDBACK_INPUT_GUARD_MS milliseconds (0 turns the time rule off, for
-// tests that drive windows with xdotool; a key must still go down in the
-// window to act).
-func inputGuard(log *slog.Logger) time.Duration {
-	v := os.Getenv("FEEDBACK_INPUT_GUARD_MS")
-	if v == "" {
-		return 0
-	}
-	ms, err := strconv.Atoi(v)
-	if err != nil || ms < 0 {
-		log.Warn("FEEDBACK_INPUT_GUARD_MS ignored: want a number of milliseconds", "value", v)
-		return 0
-	}
-	if ms == 0 {
-		return -1
-	}
-	return time.Duration(ms) * time.Millisecond
-}
-
-// pasteImage reads an image from the system clipboard for Ctrl+V. No image,
-// or a platform without image paste, lets the reply box paste text.
-func pasteImage(ctx context.Context) ([]byte, bool, error) {
-	data, _, err := clipimage.Read(ctx)
-	switch {
-	case err == nil:
-		return data, true, nil
-	case errors.Is(err, clipimage.ErrNoImage), errors.Is(err, errors.ErrUnsupported):
-		return nil, false, nil
-	default:
-		return nil, false, err
-	}
 }

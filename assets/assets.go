@@ -1,17 +1,15 @@
-// Package assets holds the files the app embeds: its icon (and, later, its
-// translations).
+// Package assets holds the files the app embeds: its icon and the tray's
+// icons. It imports no toolkit: the resident process uses it too.
 package assets
 
 import (
 	_ "embed"
-
-	"fyne.io/fyne/v2"
 )
 
 //go:generate go run ./genicon -dir .
 
+// IconPNG is the app and tray icon, as PNG (tray hosts show SVG icons
+// blank). The bytes are shared: do not modify them.
+//
 //go:embed icon.png
-var iconPNG []byte
-
-// Icon is the app and tray icon, as PNG (tray hosts show SVG icons blank).
-var Icon = fyne.NewStaticResource("icon.png", iconPNG)
+var IconPNG []byte

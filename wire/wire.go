@@ -126,6 +126,10 @@ const (
 	StatusTimeout Status = "timeout"
 )
 
+// ReasonQuit is Answer.Reason when the user quit the app while the
+// question was open: it ends as StatusDismissed, by the user.
+const ReasonQuit = "quit"
+
 // Answer is the outcome of a Question.
 type Answer struct {
 	QuestionID string `json:"question_id"`
@@ -136,6 +140,9 @@ type Answer struct {
 	// draft as it stood. A caller must tell the agent it is an unfinished
 	// draft, not a considered answer. An empty draft is never sent.
 	Auto bool `json:"auto,omitempty"`
+	// Reason, when set, says why a question ended that the user did not
+	// end in its own window: ReasonQuit.
+	Reason string `json:"reason,omitempty"`
 	// Replies has one entry per prompt, in order, when Status is StatusAnswered.
 	Replies []Reply `json:"replies,omitempty"`
 	// ElapsedMS is the time from the window being shown to the outcome.

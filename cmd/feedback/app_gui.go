@@ -9,12 +9,27 @@ import (
 	"feedback/app"
 	// Before Fyne reads the locale in its init: no "Fyne error" under LANG=C.UTF-8.
 	_ "feedback/cmd/feedback/internal/quietlocale"
+	"feedback/ui"
 )
 
 // runApp runs the tray-resident app.
 func runApp(ctx context.Context, log *slog.Logger) int {
 	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), Logger: log}); err != nil {
 		log.Error("feedback stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// runUI runs the UI process that the resident app starts for its windows.
+func runUI(log *slog.Logger) int {
+	log = log.With("process", "ui")
+	ch, err := ui.InheritedChannel()
+	if err == nil {
+		err = ui.Serve(ch, ui.Config{Settings: loadSettings(log), Logger: log})
+	}
+	if err != nil {
+		log.Error("the UI process stopped", "err", err)
 		return 1
 	}
 	return 0

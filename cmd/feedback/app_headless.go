@@ -21,3 +21,9 @@ func runApp(_ context.Context, log *slog.Logger) int {
 		"or point FEEDBACK_SOCKET at a forwarded socket")
 	return 2
 }
+
+// runUI: a headless build has no windows.
+func runUI(log *slog.Logger) int {
+	log.Error("this feedback is a headless build: it has no windows")
+	return 2
+}

@@ -7,6 +7,7 @@
 //	feedback setup …  configure MCP clients, autostart and SSH; see `feedback setup -h`
 //	feedback doctor   check the display, bus, tray, fonts, app, database, settings, clients
 //	feedback version  print the version
+//	feedback ui       the windows' process, which the app starts itself
 package main
 
 import (
@@ -60,6 +61,8 @@ func run(args []string) int {
 			applyStartAtLogin(log)
 		}
 		return runApp(ctx, log)
+	case "ui": // started by the app for its windows (package ui), not by hand
+		return runUI(log)
 	case "mcp":
 		return runMCP(ctx, args, log)
 	case "ask":

@@ -1,6 +1,6 @@
 // Package fakeapp is the feedback app without its windows, for load tests
 // and benchmarks: the real socket (ipc.Listen), the real server
-// (ipc.NewServer) and the real inbox (app.NewInbox), with a Presenter test
+// (ipc.NewServer) and the real inbox (core.NewInbox), with a Presenter test
 // double in place of the windows. The double "shows" a question by recording
 // it and answers it with a reply derived from the question (see Reply), at
 // once, after a delay, or when the caller says so.
@@ -19,7 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"feedback/app"
+	"feedback/core"
 	"feedback/ipc"
 	"feedback/wire"
 )
@@ -44,7 +44,7 @@ func ReplyFor(md, id string) string {
 	return string(r) + " #" + id
 }
 
-// Presenter is an app.Presenter that answers by itself. Its zero value
+// Presenter is an core.Presenter that answers by itself. Its zero value
 // answers every question at once; set Delay to answer later, or Hold to
 // answer only through Answer. Set the fields before the first Show.
 type Presenter struct {
@@ -70,7 +70,7 @@ type question struct {
 	timer *time.Timer
 }
 
-var _ app.Presenter = (*Presenter)(nil)
+var _ core.Presenter = (*Presenter)(nil)
 
 func (p *Presenter) initLocked() {
 	if p.shown == nil {
@@ -208,7 +208,7 @@ func (p *Presenter) Stats() Stats {
 type App struct {
 	Socket    string
 	Presenter *Presenter
-	Inbox     *app.Inbox
+	Inbox     *core.Inbox
 
 	conns     *countingListener
 	srv       *ipc.Server
@@ -228,7 +228,7 @@ func Start(dir string, p *Presenter, opts ipc.ServerOptions) (*App, error) {
 		return nil, err
 	}
 	cl := &countingListener{Listener: l}
-	a := &App{Socket: path, Presenter: p, Inbox: app.NewInbox(p, opts.Logger), conns: cl,
+	a := &App{Socket: path, Presenter: p, Inbox: core.NewInbox(p, opts.Logger), conns: cl,
 		served: make(chan error, 1)}
 	a.srv = ipc.NewServer(a.Inbox, opts)
 	go func() { a.served <- a.srv.Serve(cl) }()

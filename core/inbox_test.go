@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"context"
@@ -340,31 +340,6 @@ func TestOnChangeListsOpenQuestions(t *testing.T) {
 	ui.answer("t", wire.Answer{QuestionID: "t", Status: wire.StatusAnswered})
 	result(t, ch)
 	waitFor(t, func() bool { return len(items()) == 0 })
-}
-
-func TestTrayMenu(t *testing.T) {
-	quit := false
-	m := trayMenu(nil, func(string) {}, func() { quit = true })
-	if len(m.Items) != 3 || !m.Items[0].Disabled || !m.Items[2].IsQuit {
-		t.Errorf("empty menu = %+v", m.Items)
-	}
-	var focused string
-	m = trayMenu([]Item{{ID: "1", Title: "Deploy"}, {ID: "2", Title: "审批", Client: "cursor"}}, func(id string) { focused = id }, func() { quit = true })
-	var labels []string
-	for _, it := range m.Items {
-		labels = append(labels, it.Label)
-	}
-	if want := []string{"Deploy", "审批 (cursor)", "", "Quit"}; !reflect.DeepEqual(labels, want) {
-		t.Errorf("labels = %q, want %q", labels, want)
-	}
-	m.Items[1].Action()
-	if focused != "2" {
-		t.Errorf("clicking the second item focused %q", focused)
-	}
-	m.Items[3].Action()
-	if !quit {
-		t.Error("Quit does not quit")
-	}
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"context"
@@ -251,11 +251,11 @@ func (r *recorder) close(wait time.Duration) {
 	}
 }
 
-// openStore is the recorder's open for Run: the database at path, or
+// OpenStore is the recorder's open for Run: the database at path, or
 // nothing when path is "" or opening fails (logged once, with the reason).
 // A corrupt file is moved aside by the store, which logs it. (The inbox
 // then deals with the questions the previous run left open: Inbox.reopen.)
-func openStore(path string, log *slog.Logger) (Persister, error) {
+func OpenStore(path string, log *slog.Logger) (Persister, error) {
 	if path == "" {
 		return nil, errors.New("persistence is off")
 	}
@@ -269,9 +269,9 @@ func openStore(path string, log *slog.Logger) (Persister, error) {
 	return s, nil
 }
 
-// databasePath is where the app keeps its database: cfg's path, else
+// DatabasePath is where the app keeps its database: cfg's path, else
 // $FEEDBACK_DB, else store.DefaultPath(). "off" turns persistence off ("").
-func databasePath(configured string, log *slog.Logger) string {
+func DatabasePath(configured string, log *slog.Logger) string {
 	path := configured
 	if path == "" {
 		path = os.Getenv("FEEDBACK_DB")

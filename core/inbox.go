@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"context"
@@ -403,6 +403,24 @@ func (in *Inbox) answered(e *entry, a wire.Answer) {
 	in.mu.Unlock()
 	in.log.Info("question ended", "id", id, "status", a.Status, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
 	in.notify()
+}
+
+// EndAll ends every open question with a (the user quit: dismissed,
+// wire.ReasonQuit): its window closes, reporting its draft first, and its
+// callers get a; an answer nobody waits for is kept, as any other, for the
+// caller that comes back. It returns how many questions it ended.
+func (in *Inbox) EndAll(a wire.Answer) int {
+	in.mu.Lock()
+	es := make([]*entry, 0, len(in.open))
+	for _, e := range in.open {
+		es = append(es, e)
+	}
+	in.mu.Unlock()
+	for _, e := range es {
+		in.p.Withdraw(e.q.ID)
+		in.answered(e, a)
+	}
+	return len(es)
 }
 
 // keepLocked keeps a for the next ask as askID; an answer dropped to stay

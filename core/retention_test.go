@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"log/slog"
@@ -27,17 +27,17 @@ func TestRetainerPrunesWhenStarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	passes := make(chan store.Pruned, 1)
-	r := &retainer{onPass: func(p store.Pruned, err error) {
+	r := &Retainer{onPass: func(p store.Pruned, err error) {
 		if err != nil {
 			t.Error(err)
 		}
 		passes <- p
 	}}
-	r.start(st, settings.Default(), slog.New(slog.DiscardHandler))
+	r.Start(st, settings.Default(), slog.New(slog.DiscardHandler))
 	p := <-passes
-	r.stop()
-	r.stop() // twice is harmless
-	r.start(st, settings.Default(), slog.New(slog.DiscardHandler))
+	r.Stop()
+	r.Stop() // twice is harmless
+	r.Start(st, settings.Default(), slog.New(slog.DiscardHandler))
 	select {
 	case p := <-passes:
 		t.Fatalf("a start after stop ran a pass: %+v", p)

@@ -1,10 +1,11 @@
-package app
+package ui
 
 import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
+	"feedback/core"
 	"feedback/dialogs"
 	"feedback/store"
 	"feedback/wire"
@@ -18,7 +19,7 @@ func TestStopClosesWindowsAndEndsFyneWork(t *testing.T) {
 	u := newWindows(a, dialogs.Options{})
 	var drafts []store.Draft
 	q := wire.Question{ID: "q1", Title: "Stop", Prompts: []wire.Prompt{{Markdown: "?"}}}
-	u.ShowDraft(q, nil, Hooks{Shown: func() {}, Draft: func(d store.Draft) { drafts = append(drafts, d) }, Done: func(wire.Answer) {
+	u.ShowDraft(q, nil, core.Hooks{Shown: func() {}, Draft: func(d store.Draft) { drafts = append(drafts, d) }, Done: func(wire.Answer) {
 		t.Error("quitting answered the question")
 	}})
 	w := u.open["q1"]

@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"context"
@@ -261,7 +261,7 @@ func TestNoDatabaseStillAsks(t *testing.T) {
 // withdrawn with its draft kept.
 func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return openStore(path, discard) }
+	open := func() (Persister, error) { return OpenStore(path, discard) }
 
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
@@ -303,19 +303,19 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 
 func TestDatabasePath(t *testing.T) {
 	t.Setenv("FEEDBACK_DB", "/tmp/x.db")
-	if got := databasePath("", discard); got != "/tmp/x.db" {
+	if got := DatabasePath("", discard); got != "/tmp/x.db" {
 		t.Errorf("FEEDBACK_DB: %q", got)
 	}
-	if got := databasePath("/cfg.db", discard); got != "/cfg.db" {
+	if got := DatabasePath("/cfg.db", discard); got != "/cfg.db" {
 		t.Errorf("configured: %q", got)
 	}
 	t.Setenv("FEEDBACK_DB", "off")
-	if got := databasePath("", discard); got != "" {
+	if got := DatabasePath("", discard); got != "" {
 		t.Errorf("off: %q", got)
 	}
 	t.Setenv("FEEDBACK_DB", "")
 	t.Setenv("XDG_DATA_HOME", "/data")
-	if got := databasePath("", discard); got != "/data/feedback/feedback.db" {
+	if got := DatabasePath("", discard); got != "/data/feedback/feedback.db" {
 		t.Errorf("default: %q", got)
 	}
 }
@@ -328,7 +328,7 @@ var discard = slog.New(slog.DiscardHandler)
 // question whose caller still waited is withdrawn, its draft kept.
 func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return openStore(path, discard) }
+	open := func() (Persister, error) { return OpenStore(path, discard) }
 
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
@@ -367,7 +367,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 // the database under the id its caller asks with.
 func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return openStore(path, discard) }
+	open := func() (Persister, error) { return OpenStore(path, discard) }
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
 	first := ask(context.Background(), in, q("dup"))

@@ -1,4 +1,4 @@
-package app
+package core
 
 import (
 	"log/slog"
@@ -9,15 +9,15 @@ import (
 	"feedback/store"
 )
 
-// retainEvery is how often the retainer prunes after its first pass.
+// retainEvery is how often the Retainer prunes after its first pass.
 const retainEvery = 24 * time.Hour
 
-// retainer keeps the database bounded (settings retention_days and
+// Retainer keeps the database bounded (settings retention_days and
 // retention_image_mib): one pass when the store opens, then one a day, in a
 // goroutine of its own — never the Fyne goroutine, since a pass can hold
-// the database for a moment. stop ends it and waits, so no pass runs into a
+// the database for a moment. Stop ends it and waits, so no pass runs into a
 // closed store.
-type retainer struct {
+type Retainer struct {
 	mu      sync.Mutex // guards quit, done and stopped
 	stopped bool       // stop was called: a later start does nothing
 	quit    chan struct{}
@@ -32,9 +32,9 @@ func retention(s settings.Settings) store.Retention {
 	}
 }
 
-// start begins pruning st by set's bounds; a second start, or one after
-// stop (the store opened while the app was quitting), does nothing.
-func (r *retainer) start(st *store.Store, set settings.Settings, log *slog.Logger) {
+// Start begins pruning st by set's bounds; a second Start, or one after
+// Stop (the store opened while the app was quitting), does nothing.
+func (r *Retainer) Start(st *store.Store, set settings.Settings, log *slog.Logger) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.quit != nil || r.stopped {
@@ -67,8 +67,8 @@ func (r *retainer) start(st *store.Store, set settings.Settings, log *slog.Logge
 	}()
 }
 
-// stop ends the pruning goroutine, if any, and waits for it.
-func (r *retainer) stop() {
+// Stop ends the pruning goroutine, if any, and waits for it.
+func (r *Retainer) Stop() {
 	r.mu.Lock()
 	quit, done := r.quit, r.done
 	r.quit, r.stopped = nil, true

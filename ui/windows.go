@@ -1,11 +1,11 @@
-package app
+package ui
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 
+	"feedback/core"
 	"feedback/dialogs"
 	"feedback/store"
 	"feedback/wire"
@@ -23,7 +23,7 @@ type windows struct {
 	stopped atomic.Bool                // the app is quitting: no more work on the Fyne goroutine
 }
 
-var _ DraftPresenter = (*windows)(nil)
+var _ core.DraftPresenter = (*windows)(nil)
 
 func newWindows(a fyne.App, opts dialogs.Options) *windows {
 	return &windows{app: a, opts: opts, pool: dialogs.NewPool(a), open: make(map[string]*dialogs.Window), ended: make(chan struct{})}
@@ -67,16 +67,29 @@ func (u *windows) loopEnded() {
 	close(u.ended)
 }
 
-// Show implements Presenter.
+// Show implements core.Presenter.
 func (u *windows) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
+	u.ShowDraft(q, nil, core.Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
 }
 
-// ShowDraft implements DraftPresenter.
-func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
+// ShowDraft implements core.DraftPresenter.
+func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h core.Hooks) {
+	u.show(q, draft, nil, h)
+}
+
+// show opens a window for q with draft, if not nil, restored into it;
+// adjust, if not nil, adjusts the window's options on the Fyne goroutine.
+func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs.Options), h core.Hooks) {
 	opts := u.opts
 	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
 	u.do(func() {
+		if w, ok := u.open[q.ID]; ok { // shown already (a repeated command): raise it
+			w.Focus()
+			return
+		}
+		if adjust != nil {
+			adjust(&opts)
+		}
 		w := u.pool.NewWindow(q, opts, func(a wire.Answer) {
 			delete(u.open, q.ID)
 			h.Done(a)
@@ -90,45 +103,29 @@ func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 	})
 }
 
-// Withdraw implements Presenter.
-func (u *windows) Withdraw(id string) {
+// Withdraw implements core.Presenter.
+func (u *windows) Withdraw(id string) { u.withdraw(id, nil) }
+
+// withdraw closes the window of question id without an answer (it reports
+// its unreported draft first), then calls closed, if not nil, on the Fyne
+// goroutine.
+func (u *windows) withdraw(id string, closed func()) {
 	u.do(func() {
 		if w, ok := u.open[id]; ok {
 			delete(u.open, id)
 			w.Close()
 		}
+		if closed != nil {
+			closed()
+		}
 	})
 }
 
-// Focus implements Presenter.
+// Focus implements core.Presenter.
 func (u *windows) Focus(id string) {
 	u.do(func() {
 		if w, ok := u.open[id]; ok {
 			w.Focus()
 		}
 	})
-}
-
-// trayMenu builds the tray menu: the open questions (a click focuses one),
-// then Quit. (Fyne appends a missing Quit only after drawing the menu, so it
-// would show from the second refresh on: the menu brings its own.)
-func trayMenu(items []Item, focus func(id string), quit func()) *fyne.Menu {
-	m := fyne.NewMenu("feedback")
-	if len(items) == 0 {
-		none := fyne.NewMenuItem("No open questions", nil)
-		none.Disabled = true
-		m.Items = append(m.Items, none)
-	}
-	for _, it := range items {
-		id := it.ID
-		label := it.Title
-		if it.Client != "" {
-			label = fmt.Sprintf("%s (%s)", label, it.Client)
-		}
-		m.Items = append(m.Items, fyne.NewMenuItem(label, func() { focus(id) }))
-	}
-	q := fyne.NewMenuItem("Quit", quit)
-	q.IsQuit = true
-	m.Items = append(m.Items, fyne.NewMenuItemSeparator(), q)
-	return m
 }

@@ -1,0 +1,23 @@
+// Package core is the toolkit-free heart of the resident app: the inbox of
+// open questions, the recorder that keeps them in the database, retention,
+// and the UI process that shows them. It imports neither Fyne nor GL, so
+// the resident process (package app) costs nothing while no question is
+// open: the windows live in a separate UI process (package ui, `feedback
+// ui`) that the core starts when a question needs a window and lets go
+// after a linger time.
+//
+// The inbox (inbox.go) talks to the windows through the Presenter
+// interface. UIProcess (uiproc.go) is the Presenter of the resident app: it
+// speaks the UI protocol (uiproto.go) to the UI process over a private
+// channel (an inherited socket), restarts it if it dies and shows every
+// open window again with its draft and its countdown.
+//
+// Persistence (persist.go): questions, drafts and answers are kept in a
+// SQLite database (package store) at $FEEDBACK_DB, else
+// $XDG_DATA_HOME/feedback/feedback.db (~/.local/share/feedback/feedback.db);
+// FEEDBACK_DB=off keeps them in memory only. A database that cannot be
+// opened (locked by another process, unreadable) is logged once and the app
+// runs without it; a corrupt one is moved aside by the store. The inbox
+// reaches the database only through a recorder goroutine, so a slow or
+// locked database never holds up a window or a caller.
+package core

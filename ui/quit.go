@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// confirmQuit asks whether to quit while open questions are open, in a
+// small window of its own (the tray has no window to hang a dialog on).
+// answer gets true only for Quit; Keep running (the primary button),
+// Escape, Enter and closing the window all keep the app running.
+func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
+	w := a.NewWindow("Quit feedback?")
+	answered := false
+	reply := func(yes bool) {
+		if answered {
+			return
+		}
+		answered = true
+		answer(yes)
+		w.Close()
+	}
+	what := "1 question is open"
+	if open != 1 {
+		what = fmt.Sprintf("%d questions are open", open)
+	}
+	msg := widget.NewLabel(what + " — quit?\nEach ends as dismissed by you, and the agents are told so.")
+	msg.Wrapping = fyne.TextWrapWord
+	keep := widget.NewButtonWithIcon("Keep running", theme.CancelIcon(), func() { reply(false) })
+	keep.Importance = widget.HighImportance
+	quit := widget.NewButtonWithIcon("Quit", theme.LogoutIcon(), func() { reply(true) })
+	quit.Importance = widget.DangerImportance
+	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), quit, keep), nil, nil, msg)))
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			reply(false)
+		}
+	})
+	w.SetCloseIntercept(func() { reply(false) })
+	w.Resize(fyne.NewSize(420, 140))
+	w.CenterOnScreen()
+	w.Show()
+	w.RequestFocus() // nothing focused inside: Enter and Escape reach the canvas: keep running
+	return w
+}
