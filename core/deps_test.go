@@ -1,0 +1,30 @@
+package core
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The resident process links no toolkit: core, app (the resident wiring)
+// and the fake app of the end-to-end tests import neither Fyne nor GL, and
+// all three build without cgo.
+func TestCoreIsToolkitFree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go tool")
+	}
+	out, err := exec.Command("go", "list", "-deps", "feedback/core", "feedback/app", "feedback/e2e/internal/fakeapp").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "fyne.io/fyne") || strings.Contains(dep, "go-gl") || dep == "feedback/dialogs" || dep == "feedback/ui" {
+			t.Errorf("the resident process depends on %s", dep)
+		}
+	}
+	build := exec.Command("go", "build", "feedback/core", "feedback/app", "feedback/e2e/internal/fakeapp")
+	build.Env = append(build.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("CGO_ENABLED=0 go build of core, app and the fake app: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,406 @@
+package core
+
+import (
+	"errors"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"feedback/store"
+	"feedback/wire"
+)
+
+// fakeProc is a UI process run by a test: it records the commands it gets
+// and sends the events the test tells it to.
+type fakeProc struct {
+	conn *UIConn
+	cmds chan UIMsg
+	gone chan struct{} // closed when the core closed the channel
+	exit chan error    // what wait returns
+}
+
+// fakeProcs is a UIStarter whose processes the test drives.
+type fakeProcs struct {
+	started chan *fakeProc
+	fail    bool
+}
+
+func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
+
+func (f *fakeProcs) start() (io.ReadWriteCloser, func() error, error) {
+	if f.fail {
+		return nil, nil, errors.New("no binary")
+	}
+	ours, theirs := net.Pipe()
+	ui := &fakeProc{conn: NewUIConn(theirs), cmds: make(chan UIMsg, 64), gone: make(chan struct{}), exit: make(chan error, 1)}
+	go func() {
+		defer close(ui.gone)
+		for {
+			m, err := ui.conn.Receive()
+			if err != nil {
+				return
+			}
+			ui.cmds <- m
+			if m.Type == UIExit {
+				ui.conn.Close()
+				ui.exit <- nil
+				return
+			}
+		}
+	}()
+	f.started <- ui
+	return ours, func() error { return <-ui.exit }, nil
+}
+
+func (f *fakeProcs) next(t *testing.T) *fakeProc {
+	t.Helper()
+	select {
+	case ui := <-f.started:
+		return ui
+	case <-time.After(5 * time.Second):
+		t.Fatal("no UI process was started")
+		return nil
+	}
+}
+
+func (ui *fakeProc) expect(t *testing.T, typ string) UIMsg {
+	t.Helper()
+	select {
+	case m := <-ui.cmds:
+		if m.Type != typ {
+			t.Fatalf("command %q (%+v), want %q", m.Type, m, typ)
+		}
+		return m
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %q command", typ)
+		return UIMsg{}
+	}
+}
+
+func (ui *fakeProc) send(t *testing.T, m UIMsg) {
+	t.Helper()
+	if err := ui.conn.Send(m); err != nil {
+		t.Fatalf("sending %s: %v", m.Type, err)
+	}
+}
+
+// crash ends the fake process as a crash would: its channel closes.
+func (ui *fakeProc) crash() {
+	ui.conn.Close()
+	ui.exit <- errors.New("signal: killed")
+}
+
+type hookLog struct {
+	shown  chan struct{}
+	drafts chan store.Draft
+	done   chan wire.Answer
+}
+
+func newHooks() (*hookLog, Hooks) {
+	l := &hookLog{shown: make(chan struct{}, 8), drafts: make(chan store.Draft, 8), done: make(chan wire.Answer, 8)}
+	return l, Hooks{
+		Shown: func() { l.shown <- struct{}{} },
+		Draft: func(d store.Draft) { l.drafts <- d },
+		Done:  func(a wire.Answer) { l.done <- a },
+	}
+}
+
+func receive[T any](t *testing.T, c chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %s", what)
+		var zero T
+		return zero
+	}
+}
+
+func draftOf(text string) store.Draft {
+	return store.Draft{Replies: []wire.Reply{{Text: text}}}
+}
+
+// A window's whole life crosses the channel: the UI process is started for
+// it, and its shown, draft and outcome reach the inbox's hooks.
+func TestUIProcessShowsAndReports(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	q := wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: "Go?"}}}
+	u.ShowDraft(q, nil, h)
+	ui := f.next(t)
+	if m := ui.expect(t, UIShow); m.ID != "q1" || m.Question == nil || m.Question.Prompts[0].Markdown != "Go?" || m.Draft != nil || m.Countdown != nil {
+		t.Fatalf("show = %+v", m)
+	}
+	ui.send(t, UIMsg{Type: UIEventShown, ID: "q1"})
+	receive(t, l.shown, "shown")
+	ui.send(t, UIMsg{Type: UIEventDraft, ID: "q1", Draft: &store.Draft{Replies: []wire.Reply{{Text: "ha"}}}})
+	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "ha" {
+		t.Errorf("draft = %+v", d)
+	}
+	ui.send(t, UIMsg{Type: UIEventDone, ID: "q1", Answer: &wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}}})
+	if a := receive(t, l.done, "answer"); a.QuestionID != "q1" || a.Replies[0].Text != "yes" {
+		t.Errorf("answer = %+v", a)
+	}
+	if u.Open() != 0 {
+		t.Errorf("%d windows open after the answer", u.Open())
+	}
+	// A second question goes to the same, still running, process.
+	u.ShowDraft(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "And?"}}}, nil, h)
+	ui.expect(t, UIShow)
+	select {
+	case <-f.started:
+		t.Error("a second UI process was started while the first runs")
+	default:
+	}
+}
+
+// The UI process dying with windows open is not the end of them: a new
+// one shows each again, with its latest draft and its countdown as it was.
+func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l1, h1 := newHooks()
+	_, h2 := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h1)
+	restored := draftOf("restored at first")
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, &restored, h2)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	ui.expect(t, UIShow)
+	deadline := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	ui.send(t, UIMsg{Type: UIEventShown, ID: "a"})
+	ui.send(t, UIMsg{Type: UIEventCountdown, ID: "a", Countdown: &Countdown{Deadline: deadline}})
+	typed := draftOf("half a sentence")
+	ui.send(t, UIMsg{Type: UIEventDraft, ID: "a", Draft: &typed})
+	receive(t, l1.drafts, "draft")
+	ui.crash()
+
+	ui2 := f.next(t)
+	got := map[string]UIMsg{}
+	for range 2 {
+		m := ui2.expect(t, UIShow)
+		got[m.ID] = m
+	}
+	if m := got["a"]; m.Draft == nil || m.Draft.Replies[0].Text != "half a sentence" || m.Countdown == nil || !m.Countdown.Deadline.Equal(deadline) {
+		t.Errorf("window a shown again as %+v (draft %+v, countdown %+v); want its draft and its countdown", m, m.Draft, m.Countdown)
+	}
+	if m := got["b"]; m.Draft == nil || m.Draft.Replies[0].Text != "restored at first" || m.Countdown != nil {
+		t.Errorf("window b shown again as %+v; want the draft it was shown with and a fresh countdown", m)
+	}
+	// It still answers through the same hooks.
+	ui2.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusDismissed}})
+	if a := receive(t, l1.done, "answer"); a.Status != wire.StatusDismissed {
+		t.Errorf("answer = %+v", a)
+	}
+}
+
+// A crash with no window open starts nothing; the next question does.
+func TestUIProcessCrashWithoutWindows(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	u.Withdraw("a")
+	ui.expect(t, UIWithdraw)
+	ui.crash()
+	<-ui.gone
+	for deadline := time.Now().Add(5 * time.Second); u.Running(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the crashed process still counts as running")
+		}
+	}
+	select {
+	case <-f.started:
+		t.Fatal("a UI process was started with no window to show")
+	default:
+	}
+	u.ShowDraft(wire.Question{ID: "c", Prompts: []wire.Prompt{{Markdown: "C"}}}, nil, h)
+	f.next(t).expect(t, UIShow)
+}
+
+// After its last window the UI process stays for the linger time, then is
+// told to exit; the next question starts a new one.
+func TestUIProcessLingersThenExits(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	ui.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusAnswered}})
+	receive(t, l.done, "answer")
+	ui.expect(t, UIExit)
+	<-ui.gone
+	if u.Running() {
+		t.Error("the UI process counts as running after it was told to exit")
+	}
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	f.next(t).expect(t, UIShow)
+}
+
+// A question arriving during the linger keeps the process: no exit.
+func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	u.Withdraw("a")
+	ui.expect(t, UIWithdraw)
+	u.mu.Lock()
+	lingering := u.linger != nil
+	u.mu.Unlock()
+	if !lingering {
+		t.Fatal("no linger timer after the last window closed")
+	}
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	ui.expect(t, UIShow)
+	u.mu.Lock()
+	lingering = u.linger != nil
+	u.mu.Unlock()
+	if lingering {
+		t.Error("the linger timer still runs with a window open")
+	}
+}
+
+// A withdrawn window's last draft, reported as it closes, still reaches
+// the inbox.
+func TestUIProcessDraftAfterWithdraw(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	u.Withdraw("a")
+	ui.expect(t, UIWithdraw)
+	last := draftOf("the last keys")
+	ui.send(t, UIMsg{Type: UIEventDraft, ID: "a", Draft: &last})
+	ui.send(t, UIMsg{Type: UIEventClosed, ID: "a"})
+	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "the last keys" {
+		t.Errorf("draft = %+v", d)
+	}
+}
+
+// Quit asks the UI process and relays the user's answer; a UI process that
+// dies meanwhile is ErrNoUI, not a yes.
+func TestUIProcessConfirmQuit(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	type result struct {
+		yes bool
+		err error
+	}
+	ask := func() chan result {
+		c := make(chan result, 1)
+		go func() { yes, err := u.ConfirmQuit(2); c <- result{yes, err} }()
+		return c
+	}
+	c := ask()
+	ui := f.next(t)
+	if m := ui.expect(t, UIConfirmQuit); m.Open != 2 {
+		t.Errorf("confirm_quit = %+v", m)
+	}
+	ui.send(t, UIMsg{Type: UIEventQuit, Confirmed: true})
+	if r := receive(t, c, "quit answer"); !r.yes || r.err != nil {
+		t.Errorf("ConfirmQuit = %v, %v; want true", r.yes, r.err)
+	}
+	c = ask()
+	ui.expect(t, UIConfirmQuit)
+	ui.send(t, UIMsg{Type: UIEventQuit, Confirmed: false})
+	if r := receive(t, c, "quit answer"); r.yes || r.err != nil {
+		t.Errorf("ConfirmQuit = %v, %v; want false", r.yes, r.err)
+	}
+	c = ask()
+	ui.expect(t, UIConfirmQuit)
+	ui.crash()
+	if r := receive(t, c, "quit answer"); r.yes || !errors.Is(r.err, ErrNoUI) {
+		t.Errorf("ConfirmQuit after a crash = %v, %v; want ErrNoUI", r.yes, r.err)
+	}
+}
+
+// Close has the UI process close its windows, waiting for their last
+// drafts, and shows nothing afterwards.
+func TestUIProcessClose(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	l, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	go func() {
+		m := <-ui.cmds // the exit: report the draft first, as the windows close
+		if m.Type != UIExit {
+			t.Errorf("command %q, want exit", m.Type)
+		}
+	}()
+	// The fake's reader closes its end after exit; send the draft before.
+	last := draftOf("typed before quitting")
+	ui.send(t, UIMsg{Type: UIEventDraft, ID: "a", Draft: &last})
+	u.Close(2 * time.Second)
+	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "typed before quitting" {
+		t.Errorf("draft = %+v", d)
+	}
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	select {
+	case <-f.started:
+		t.Error("a UI process was started after Close")
+	default:
+	}
+}
+
+// A UI process that cannot be started is retried with a backoff; the
+// windows are shown once it starts.
+func TestUIProcessStartFailureRetries(t *testing.T) {
+	f := newFakeProcs()
+	f.fail = true
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	u.mu.Lock()
+	retrying := u.restart != nil
+	f.fail = false
+	u.mu.Unlock()
+	if !retrying {
+		t.Fatal("no retry scheduled after a failed start")
+	}
+	if m := f.next(t).expect(t, UIShow); m.ID != "a" {
+		t.Errorf("show = %+v", m)
+	}
+}
+
+// The protocol refuses a message over its bound instead of reading on.
+func TestUIConnBoundsAMessage(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	c := NewUIConn(b)
+	go func() {
+		chunk := make([]byte, 1<<20)
+		for i := range chunk {
+			chunk[i] = 'x'
+		}
+		for range MaxUIMsgBytes/len(chunk) + 2 {
+			if _, err := a.Write(chunk); err != nil {
+				return
+			}
+		}
+	}()
+	if _, err := c.Receive(); !errors.Is(err, errUIMsgTooLong) {
+		t.Errorf("Receive = %v, want errUIMsgTooLong", err)
+	}
+	c.Close()
+}
