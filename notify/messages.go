@@ -1,0 +1,66 @@
+package notify
+
+import "strings"
+
+// The notifications the resident process sends. Each takes the asking
+// client's name (wire.Question.Client; empty when unknown), the project's
+// name (wire.Question.Project; may be empty) and the question's title (its
+// first non-blank line is shown). English for now.
+
+// Arrived is the notification for a question whose window could not take
+// the focus: "<client> asks" (or "feedback" without a client) over
+// "<project> — <first line>" (the first line alone without a project).
+// The caller sets OnClick to raise the window.
+func Arrived(client, project, title string) Notification {
+	summary := DefaultAppName
+	if c := oneLine(client); c != "" {
+		summary = c + " asks"
+	}
+	body := firstLine(title)
+	if p := oneLine(project); p != "" {
+		body = p + " — " + body
+	}
+	return Notification{Summary: summary, Body: body}
+}
+
+// TimedOut is the notification left by a question that timed out before
+// the user saw it: "<client> stopped waiting: <first line>", the project as
+// its body.
+func TimedOut(client, project, title string) Notification {
+	return Notification{
+		Summary: who(client) + " stopped waiting: " + firstLine(title),
+		Body:    oneLine(project),
+	}
+}
+
+// Withdrawn is the notification left by a question its agent withdrew
+// before the user saw it: "<client> withdrew its question: <first line>",
+// the project as its body.
+func Withdrawn(client, project, title string) Notification {
+	return Notification{
+		Summary: who(client) + " withdrew its question: " + firstLine(title),
+		Body:    oneLine(project),
+	}
+}
+
+// who names the client in a sentence; "An agent" when unknown.
+func who(client string) string {
+	if c := oneLine(client); c != "" {
+		return c
+	}
+	return "An agent"
+}
+
+// firstLine is title's first non-blank line, cleaned; "a question" when it
+// has none.
+func firstLine(title string) string {
+	for line := range strings.SplitSeq(title, "\n") {
+		if l := oneLine(line); l != "" {
+			return l
+		}
+	}
+	return "a question"
+}
+
+// oneLine is s cleaned to one line of at most MaxSummaryRunes.
+func oneLine(s string) string { return clean(s, MaxSummaryRunes, 1) }
