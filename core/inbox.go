@@ -48,10 +48,11 @@ type Hooks struct {
 
 // Item is an open question as the tray menu lists it.
 type Item struct {
-	ID     string
-	Title  string
-	Client string
-	Since  time.Time
+	ID      string
+	Title   string
+	Client  string
+	Project string
+	Since   time.Time
 }
 
 // Inbox holds the open questions and routes each answer to its callers.
@@ -93,6 +94,8 @@ type Inbox struct {
 	open     map[string]*entry // by window id (entry.q.ID)
 	kept     keptAnswers
 	onChange func()
+
+	dnd dndControl // do not disturb (dnd.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -141,6 +144,7 @@ func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, e
 // database, waiting at most wait, and closes it. Call it once no caller
 // waits any more.
 func (in *Inbox) Close(wait time.Duration) {
+	in.closeDND()
 	in.mu.Lock()
 	for _, e := range in.open {
 		if e.hold != nil {
@@ -172,7 +176,7 @@ func (in *Inbox) Items() []Item {
 	defer in.mu.Unlock()
 	items := make([]Item, 0, len(in.open))
 	for id, e := range in.open {
-		items = append(items, Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Since: e.since})
+		items = append(items, Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Project: e.q.Project, Since: e.since})
 	}
 	sort.Slice(items, func(i, j int) bool {
 		if !items[i].Since.Equal(items[j].Since) {
@@ -303,6 +307,10 @@ func (in *Inbox) openLocked(q wire.Question, draft *store.Draft) (*entry, error)
 
 // show puts e's window on screen.
 func (in *Inbox) show(e *entry, draft *store.Draft) {
+	if in.holdBack(e, draft) { // do not disturb: it waits in the tray (dnd.go)
+		in.notify()
+		return
+	}
 	var once sync.Once
 	id := e.q.ID
 	h := Hooks{

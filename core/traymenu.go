@@ -1,0 +1,362 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The tray's model: what the icon, its tooltip and its menu show, as plain
+// values, for the resident process to render with fyne.io/systray. Nothing
+// here imports a toolkit; every word the tray shows is in this file.
+
+// MenuActionKind is what clicking a menu entry does.
+type MenuActionKind int
+
+const (
+	ActionNone     MenuActionKind = iota // a heading or a note: nothing
+	ActionRaise                          // show or raise the window of MenuAction.Question
+	ActionDND                            // set do-not-disturb to MenuAction.DND
+	ActionHistory                        // open the History window
+	ActionSettings                       // open the Settings window
+	ActionQuit                           // quit the app
+)
+
+// MenuAction is what a menu entry does; it is comparable.
+type MenuAction struct {
+	Kind     MenuActionKind
+	Question string  // ActionRaise: the question's window id (Item.ID)
+	DND      DNDMode // ActionDND
+}
+
+// MenuEntry is one line of the tray menu: a separator, or a label that may
+// be disabled, checkable (and checked), or open a submenu (Children).
+// Labels are plain text; a renderer escapes what its menu system reads as
+// markup (see MenuLabel).
+type MenuEntry struct {
+	Separator bool
+	Label     string
+	Enabled   bool
+	Checkable bool
+	Checked   bool
+	Children  []MenuEntry
+	Action    MenuAction
+}
+
+// TrayInput is what the tray shows.
+type TrayInput struct {
+	Items []Item    // the open questions (Inbox.Items)
+	DND   DND       // do-not-disturb as stored; its end is checked against Now
+	Now   time.Time // the time ages and the end of do-not-disturb are measured to
+	// History and Settings offer "History…" and "Settings…" (leave false
+	// until the window exists: an entry that does nothing is worse than none).
+	History, Settings bool
+}
+
+// TrayView is the tray as it should look.
+type TrayView struct {
+	Title   string // the item's title: "feedback"
+	Tooltip string // "feedback — 2 questions waiting", do-not-disturb named when on
+	// Count is the number of questions waiting and DND whether
+	// do-not-disturb is active: the icon is assets.TrayIcon(Count, DND).
+	Count int
+	DND   bool
+	Menu  []MenuEntry
+	// Refresh is how long until a label changes by itself (an age or the
+	// end of do-not-disturb): rebuild the view then. 0: nothing changes
+	// until the inbox does.
+	Refresh time.Duration
+}
+
+// Limits of the menu: questions listed (the rest are counted in one line)
+// and runes of a title, a client or a project name.
+const (
+	MaxTrayQuestions = 20
+	maxTitleRunes    = 60
+	maxNameRunes     = 40
+)
+
+// The words of the tray (one place, for the translations to come).
+const (
+	trayTitle       = "feedback"
+	labelNone       = "No open questions"
+	labelUntitled   = "Question"
+	labelOther      = "Other"
+	labelDND        = "Do not disturb"
+	labelDNDOn      = "On until I turn it off"
+	labelDNDHour    = "For 1 hour"
+	labelDNDOff     = "Off"
+	labelHistory    = "History…"
+	labelSettings   = "Settings…"
+	labelQuit       = "Quit"
+	labelJustNow    = "just now"
+	nameSeparator   = " · "
+	titleAgeDivider = " — "
+)
+
+// Tray builds the tray's view from the open questions and do-not-disturb:
+// the questions grouped by client and project (groups in the order of
+// their oldest question, each headed by a disabled "client · project"
+// line), each "title — age" raising its window; then "Do not disturb" with
+// its choices, "History…", "Settings…" and "Quit".
+func Tray(in TrayInput) TrayView {
+	dndOn := in.DND.Active(in.Now)
+	v := TrayView{Title: trayTitle, Count: len(in.Items), DND: dndOn}
+	v.Tooltip = tooltip(len(in.Items), in.DND, in.Now)
+	v.Menu = questionEntries(in.Items, in.Now)
+	v.Menu = append(v.Menu, MenuEntry{Separator: true}, dndEntry(in.DND, in.Now))
+	if in.History {
+		v.Menu = append(v.Menu, MenuEntry{Label: labelHistory, Enabled: true, Action: MenuAction{Kind: ActionHistory}})
+	}
+	if in.Settings {
+		v.Menu = append(v.Menu, MenuEntry{Label: labelSettings, Enabled: true, Action: MenuAction{Kind: ActionSettings}})
+	}
+	v.Menu = append(v.Menu, MenuEntry{Separator: true}, MenuEntry{Label: labelQuit, Enabled: true, Action: MenuAction{Kind: ActionQuit}})
+	v.Refresh = refresh(in.Items, in.DND, in.Now)
+	return v
+}
+
+// tooltip is "feedback — N questions waiting", with do-not-disturb.
+func tooltip(n int, d DND, now time.Time) string {
+	var s string
+	switch n {
+	case 0:
+		s = "no questions waiting"
+	case 1:
+		s = "1 question waiting"
+	default:
+		s = fmt.Sprintf("%d questions waiting", n)
+	}
+	s = trayTitle + titleAgeDivider + s
+	if d.Active(now) {
+		if d.Mode == DNDOn {
+			s += "; do not disturb is on"
+		} else {
+			s += "; do not disturb until " + clock(d.Until, now)
+		}
+	}
+	return s
+}
+
+// group is the questions of one client and project.
+type group struct {
+	client, project string
+	items           []Item
+}
+
+func questionEntries(items []Item, now time.Time) []MenuEntry {
+	if len(items) == 0 {
+		return []MenuEntry{{Label: labelNone}}
+	}
+	sorted := append([]Item(nil), items...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if !sorted[i].Since.Equal(sorted[j].Since) {
+			return sorted[i].Since.Before(sorted[j].Since)
+		}
+		return sorted[i].ID < sorted[j].ID
+	})
+	shown := sorted
+	if len(shown) > MaxTrayQuestions {
+		shown = shown[:MaxTrayQuestions] // the oldest: they have waited longest
+	}
+	var groups []*group
+	index := map[[2]string]*group{}
+	for _, it := range shown {
+		c, p := clean(it.Client, maxNameRunes), clean(it.Project, maxNameRunes)
+		k := [2]string{c, p}
+		g := index[k]
+		if g == nil {
+			g = &group{client: c, project: p}
+			index[k] = g
+			groups = append(groups, g)
+		}
+		g.items = append(g.items, it)
+	}
+	var out []MenuEntry
+	for i, g := range groups {
+		if i > 0 {
+			out = append(out, MenuEntry{Separator: true})
+		}
+		if h := heading(g); h != "" || len(groups) > 1 {
+			if h == "" {
+				h = labelOther
+			}
+			out = append(out, MenuEntry{Label: h})
+		}
+		for _, it := range g.items {
+			title := clean(it.Title, maxTitleRunes)
+			if title == "" {
+				title = labelUntitled
+			}
+			out = append(out, MenuEntry{
+				Label:   title + titleAgeDivider + Age(now.Sub(it.Since)),
+				Enabled: true,
+				Action:  MenuAction{Kind: ActionRaise, Question: it.ID},
+			})
+		}
+	}
+	if more := len(sorted) - len(shown); more > 0 {
+		out = append(out, MenuEntry{Label: fmt.Sprintf("and %d more (answer some to see them)", more)})
+	}
+	return out
+}
+
+// heading is "client · project", either alone, or "" when neither is known.
+func heading(g *group) string {
+	switch {
+	case g.client != "" && g.project != "":
+		return g.client + nameSeparator + g.project
+	case g.client != "":
+		return g.client
+	default:
+		return g.project
+	}
+}
+
+// dndEntry is "Do not disturb" and its choices; the one in force is checked.
+func dndEntry(d DND, now time.Time) MenuEntry {
+	active := d.Active(now)
+	label := labelDND
+	if active {
+		if d.Mode == DNDOn {
+			label += " (on)"
+		} else {
+			label += " (until " + clock(d.Until, now) + ")"
+		}
+	}
+	choice := func(label string, mode DNDMode, checked bool) MenuEntry {
+		return MenuEntry{Label: label, Enabled: true, Checkable: true, Checked: checked,
+			Action: MenuAction{Kind: ActionDND, DND: mode}}
+	}
+	hour := labelDNDHour
+	if active && d.Mode == DNDHour {
+		hour += " (until " + clock(d.Until, now) + ")"
+	}
+	morning := tomorrowMorning(now)
+	if active && d.Mode == DNDTomorrow {
+		morning = d.Until
+	}
+	return MenuEntry{Label: label, Enabled: true, Children: []MenuEntry{
+		choice(labelDNDOn, DNDOn, active && d.Mode == DNDOn),
+		choice(hour, DNDHour, active && d.Mode == DNDHour),
+		choice("Until "+clock(morning, now), DNDTomorrow, active && d.Mode == DNDTomorrow),
+		choice(labelDNDOff, DNDOff, !active),
+	}}
+}
+
+// clock is t as the tray shows an end time, read from now: "14:35" today,
+// "tomorrow 08:00", else "Mon 2 Jan 15:04".
+func clock(t, now time.Time) string {
+	t = t.In(now.Location())
+	ty, tm, td := t.Date()
+	ny, nm, nd := now.Date()
+	switch {
+	case ty == ny && tm == nm && td == nd:
+		return t.Format("15:04")
+	case time.Date(ny, nm, nd+1, 0, 0, 0, 0, now.Location()).Equal(time.Date(ty, tm, td, 0, 0, 0, 0, now.Location())):
+		return "tomorrow " + t.Format("15:04")
+	default:
+		return t.Format("Mon 2 Jan 15:04")
+	}
+}
+
+// Age is how long a question has waited, as the tray shows it: "just now"
+// under a minute, then "3 min", "2 h", "4 d" (whole units, rounded down).
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return labelJustNow
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", d/time.Minute)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h", d/time.Hour)
+	default:
+		return fmt.Sprintf("%d d", d/(24*time.Hour))
+	}
+}
+
+// ageChanges is how long after waiting d the label Age(d) changes.
+func ageChanges(d time.Duration) time.Duration {
+	unit := time.Minute
+	switch {
+	case d < 0:
+		return -d + time.Minute
+	case d < time.Hour:
+	case d < 24*time.Hour:
+		unit = time.Hour
+	default:
+		unit = 24 * time.Hour
+	}
+	return unit - d%unit
+}
+
+// refresh is how long until the view changes by itself.
+func refresh(items []Item, d DND, now time.Time) time.Duration {
+	var next time.Duration
+	earlier := func(x time.Duration) {
+		if x > 0 && (next == 0 || x < next) {
+			next = x
+		}
+	}
+	n := len(items)
+	if n > MaxTrayQuestions {
+		n = MaxTrayQuestions // the others are not listed, their ages not shown
+	}
+	sorted := append([]Item(nil), items...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Since.Before(sorted[j].Since) })
+	for _, it := range sorted[:n] {
+		earlier(ageChanges(now.Sub(it.Since)))
+	}
+	if d.Active(now) && d.Mode != DNDOn {
+		earlier(d.Until.Sub(now))
+	}
+	if len(items) > 0 || d.Active(now) {
+		// "Until tomorrow 08:00" reads "Until 08:00" after midnight.
+		y, m, dd := now.Date()
+		earlier(time.Date(y, m, dd+1, 0, 0, 0, 0, now.Location()).Sub(now))
+	}
+	return next
+}
+
+// clean makes hostile text a one-line menu label: control and format
+// characters (bidi overrides, zero-width marks; the emoji joiner stays)
+// dropped, runs of white space made one space, at most max runes with "…".
+func clean(s string, max int) string {
+	var kept []rune
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			r = ' '
+		case r == unicode.ReplacementChar, unicode.IsControl(r),
+			unicode.Is(unicode.Cf, r) && r != '\u200d':
+			continue
+		}
+		if r == ' ' && (len(kept) == 0 || kept[len(kept)-1] == ' ') {
+			continue
+		}
+		kept = append(kept, r)
+		if len(kept) > max+1 {
+			break // enough to know it is cut
+		}
+	}
+	if len(kept) > max {
+		kept = append([]rune(strings.TrimRight(string(kept[:max-1]), " ")), '…')
+	}
+	return strings.TrimRight(string(kept), " ")
+}
+
+// MenuLabel is label escaped for the menu system of goos: on Linux and the
+// BSDs (D-Bus menus) "_" marks a mnemonic and a literal one is written
+// "__"; on Windows "&" does and is written "&&".
+func MenuLabel(goos, label string) string {
+	switch goos {
+	case "windows":
+		return strings.ReplaceAll(label, "&", "&&")
+	case "darwin":
+		return label
+	default:
+		return strings.ReplaceAll(label, "_", "__")
+	}
+}
