@@ -1,0 +1,271 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"feedback/assets"
+	"feedback/notify"
+)
+
+// dunstrc keeps every notification on screen until it is acted on (no
+// timeouts), so the test decides when each one closes; a left click invokes
+// the default action and closes, as GNOME's and KDE's servers do (dunst's
+// own default only closes).
+const dunstrc = `[global]
+    mouse_left_click = do_action, close_current
+    font = Monospace 10
+    width = 420
+    origin = top-right
+    offset = 10x10
+    markup = full
+    format = "<b>%s</b>\n%b"
+    history_length = 100
+    sticky_history = yes
+    idle_threshold = 0
+[urgency_low]
+    timeout = 0
+[urgency_normal]
+    timeout = 0
+[urgency_critical]
+    timeout = 0
+`
+
+// dunst is the real notification daemon, running on the session bus.
+type dunst struct {
+	conn *dbus.Conn
+	ours bool // started by the test, with dunstrc
+}
+
+// startDunst runs dunst for the test (with dunstrc) unless a notification
+// server already runs; it must be dunst, since the test reads its history.
+func startDunst(t *testing.T) *dunst {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		t.Skip("notification tests run through `make e2e` (they need an X display and a session bus)")
+	}
+	if _, err := exec.LookPath("dunst"); err != nil {
+		if bin != "" {
+			t.Fatal("make e2e needs dunst (scripts/deps.sh test installs it)")
+		}
+		t.Skip("needs dunst")
+	}
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		t.Fatalf("session bus: %v", err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	d := &dunst{conn: conn}
+	var running bool
+	if err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.freedesktop.Notifications").Store(&running); err != nil {
+		t.Fatal(err)
+	}
+	if !running {
+		d.ours = true
+		owned := make(chan *dbus.Signal, 4)
+		conn.Signal(owned)
+		defer conn.RemoveSignal(owned)
+		if err := conn.AddMatchSignal(dbus.WithMatchInterface("org.freedesktop.DBus"), dbus.WithMatchMember("NameOwnerChanged"),
+			dbus.WithMatchArg(0, "org.freedesktop.Notifications")); err != nil {
+			t.Fatal(err)
+		}
+		conf := filepath.Join(t.TempDir(), "dunstrc")
+		if err := os.WriteFile(conf, []byte(dunstrc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("dunst", "-conf", conf)
+		cmd.Stderr = &testWriter{t: t, prefix: "dunst: "}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			<-exited
+			cmd.Stderr.(*testWriter).stop()
+		})
+		select {
+		case <-owned:
+		case err := <-exited:
+			t.Fatalf("dunst exited: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("dunst did not take org.freedesktop.Notifications within 10 s")
+		}
+	}
+	var name, vendor, version, spec string
+	if err := d.server().Call("org.freedesktop.Notifications.GetServerInformation", 0).Store(&name, &vendor, &version, &spec); err != nil {
+		t.Fatal(err)
+	}
+	if name != "dunst" {
+		t.Skipf("another notification server runs (%s %s); the test reads dunst's history", name, version)
+	}
+	t.Logf("notification server: %s %s (%s), spec %s", name, version, vendor, spec)
+	return d
+}
+
+func (d *dunst) server() dbus.BusObject {
+	return d.conn.Object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
+}
+
+// dunstctl runs dunstctl with args and returns its output.
+func dunstctl(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("dunstctl", args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("dunstctl %s: %v: %s", strings.Join(args, " "), err, ee.Stderr)
+		}
+		t.Fatalf("dunstctl %s: %v", strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// waitDisplayed waits until dunst shows n notifications.
+func waitDisplayed(t *testing.T, n int) {
+	t.Helper()
+	var got string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got = dunstctl(t, "count", "displayed"); got == strconv.Itoa(n) {
+			return
+		}
+	}
+	t.Fatalf("dunst displays %s notifications, want %d", got, n)
+}
+
+// historyEntry is a notification in `dunstctl history`: the texts as
+// received, and Message, the Pango markup dunst renders (its format
+// "<b>%s</b>\n%b": dunst escapes the summary, the body is markup).
+type historyEntry struct {
+	ID, Appname, Summary, Body, Message, DefaultAction string
+}
+
+// history reads dunst's history (the notifications closed), by ID.
+func history(t *testing.T) map[notify.ID]historyEntry {
+	t.Helper()
+	var doc struct {
+		Data [][]map[string]struct {
+			Data any `json:"data"`
+		} `json:"data"`
+	}
+	out := dunstctl(t, "history")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Data) != 1 {
+		t.Fatalf("dunstctl history: %v\n%s", err, out)
+	}
+	entries := map[notify.ID]historyEntry{}
+	for _, e := range doc.Data[0] {
+		s := func(k string) string { return fmt.Sprint(e[k].Data) }
+		id, _ := strconv.ParseUint(s("id"), 10, 32)
+		entries[notify.ID(id)] = historyEntry{s("id"), s("appname"), s("summary"), s("body"), s("message"), s("default_action_name")}
+	}
+	return entries
+}
+
+// A notification shown through package notify reaches the real dunst with
+// its texts; invoking its default action (what a click does) calls OnClick,
+// and dunst closes it; Dismiss closes another one.
+func TestNotifyDunst(t *testing.T) {
+	d := startDunst(t)
+	dunstctl(t, "close-all")
+	n, err := notify.New(notify.Config{Icon: assets.TrayIcon(0, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	ctx := context.Background()
+
+	clicked := make(chan struct{}, 1)
+	closed := make(chan notify.CloseReason, 2)
+	note := notify.Arrived("claude-code", "shop", "Use <b>bold</b> & <i>links</i>?\nsecond line")
+	note.OnClick = func() { clicked <- struct{}{} }
+	note.OnClosed = func(r notify.CloseReason) { closed <- r }
+	id, err := n.Show(ctx, note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDisplayed(t, 1)
+	screenshot(t, "notification")
+
+	dunstctl(t, "action", "0")
+	select {
+	case <-clicked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("invoking the default action did not call OnClick")
+	}
+	dunstctl(t, "close")
+	wantClosed(t, closed, notify.ClosedByUser)
+	h, ok := history(t)[id]
+	if !ok {
+		t.Fatalf("notification %d not in dunst's history: %v", id, history(t))
+	}
+	// The body went escaped, so dunst shows its markup characters as text.
+	body := "shop — Use &lt;b&gt;bold&lt;/b&gt; &amp; &lt;i&gt;links&lt;/i&gt;?"
+	want := historyEntry{fmt.Sprint(id), "feedback", "claude-code asks", body, "<b>claude-code asks</b>\n" + body, "default"}
+	if h != want {
+		t.Errorf("dunst's history has\n%+v\nwant\n%+v", h, want)
+	}
+
+	// A real click on the notification's window.
+	if d.ours {
+		again := notify.TimedOut("claude-code", "shop", "Deploy now?")
+		again.OnClick = func() { clicked <- struct{}{} }
+		again.OnClosed = func(r notify.CloseReason) { closed <- r }
+		if _, err := n.Show(ctx, again); err != nil {
+			t.Fatal(err)
+		}
+		waitDisplayed(t, 1)
+		win := strings.Fields(xdotool(t, "search", "--class", "Dunst"))
+		if len(win) == 0 {
+			t.Fatal("no dunst window")
+		}
+		xdotool(t, "mousemove", "--window", win[0], "40", "20", "click", "1")
+		select {
+		case <-clicked:
+		case <-time.After(5 * time.Second):
+			t.Fatal("clicking the notification did not call OnClick")
+		}
+		wantClosed(t, closed, notify.ClosedByUser)
+	}
+
+	// Withdrawn: Dismiss closes it on screen.
+	gone := notify.Withdrawn("codex", "web", "Which database?")
+	gone.OnClosed = func(r notify.CloseReason) { closed <- r }
+	id2, err := n.Show(ctx, gone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDisplayed(t, 1)
+	if err := n.Dismiss(ctx, id2); err != nil {
+		t.Fatal(err)
+	}
+	wantClosed(t, closed, notify.ClosedByCall)
+	waitDisplayed(t, 0)
+	if h := history(t)[id2]; h.Summary != "codex withdrew its question: Which database?" || h.Body != "web" {
+		t.Errorf("dunst's history has %+v for the withdrawn question", h)
+	}
+}
+
+// wantClosed waits for an OnClosed with reason want.
+func wantClosed(t *testing.T, closed <-chan notify.CloseReason, want notify.CloseReason) {
+	t.Helper()
+	select {
+	case r := <-closed:
+		if r != want {
+			t.Errorf("closed with reason %d, want %d", r, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no NotificationClosed (want reason %d)", want)
+	}
+}
