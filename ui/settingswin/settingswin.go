@@ -1,0 +1,493 @@
+// Package settingswin is the Settings window of the UI process ("Settings…"
+// in the tray): every setting of package settings, each with its hint and,
+// when its value is wrong, the reason beside it (settings.Validate, the
+// checks the file and the environment get), saved to the settings.json that
+// the app, the UI process and `feedback mcp` read (settings.Save). It
+// imports neither package app nor ui, so it is driven whole by
+// fyne.io/fyne/v2/test.
+package settingswin
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/settings"
+)
+
+// Title is the window's title (ASCII, so that xdotool can anchor on it).
+const Title = "feedback settings"
+
+// Options configure a Settings window.
+type Options struct {
+	// Path is the settings file (settings.Path()).
+	Path string
+	// Getenv tells which fields an environment variable overrides, to say
+	// so beside them; nil means os.Getenv.
+	Getenv func(string) string
+	// Tools are the MCP tools the "tools" setting may list
+	// (mcpshim.ToolNames()), shown as checkboxes; empty shows a
+	// comma-separated entry instead.
+	Tools []string
+	// OnSaved is called on the Fyne goroutine after a save with the values
+	// written to the file (without the environment's overrides). Whoever
+	// runs settings.Watch is told too; OnSaved is for the caller's own
+	// bookkeeping and may be nil.
+	OnSaved func(settings.Settings)
+}
+
+// Window is one Settings window.
+type Window struct {
+	win    fyne.Window
+	opts   Options
+	base   settings.Settings // the file's values as read: fields the window does not show keep them
+	fields []*field
+	byKey  map[string]*field
+	body   *fyne.Container // the sections, under the banner
+	banner *widget.Label   // readErr and saveErr, when there are
+	// readErr: the file could not be read; saveErr: the last save failed.
+	readErr, saveErr string
+	save             *widget.Button
+	cancel           *widget.Button
+	saving           bool // a save is in flight (Fyne goroutine only)
+	// saved is called off the Fyne goroutine's stack once a save ended
+	// (tests wait on it); nil in production.
+	saved func(error)
+}
+
+// field is one setting: its input, and below it the hint or, when the
+// value is wrong, the reason in the error colour.
+type field struct {
+	key   string // the JSON name, as settings.FieldError.Field names it
+	name  string // the form's label
+	hint  string
+	input fyne.CanvasObject
+	msg   *widget.Label
+	// read stores the input's value into s; it returns what is wrong with
+	// the text when it cannot be parsed ("" when it can).
+	read func(s *settings.Settings) string
+}
+
+// New opens nothing: it builds the Settings window over the file at
+// o.Path (read now; a missing file shows the defaults) and returns it for
+// the caller to Show. Call it on the Fyne goroutine.
+func New(a fyne.App, o Options) *Window {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	w := &Window{win: a.NewWindow(lang.L(Title)), opts: o, byKey: map[string]*field{}}
+	base, err := settings.ReadFile(o.Path)
+	w.base = base
+	w.banner = widget.NewLabel("")
+	w.banner.Wrapping = fyne.TextWrapWord
+	w.banner.Importance = widget.DangerImportance
+	w.banner.Hide() // Check shows it when there is something to say
+	if err != nil {
+		w.readErr = fmt.Sprintf(lang.L("The settings file could not be read: %v. Save keeps it as settings.json.invalid-<time> and writes a new one."), err)
+	}
+	w.save = widget.NewButton(lang.L("Save"), w.Save)
+	w.save.Importance = widget.HighImportance
+	w.cancel = widget.NewButton(lang.L("Cancel"), w.win.Close)
+	body := container.NewVBox(w.banner)
+	w.body = body
+	for _, sec := range w.sections(base) {
+		body.Add(widget.NewLabelWithStyle(sec.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		form := widget.NewForm()
+		for _, f := range sec.fields {
+			w.fields = append(w.fields, f)
+			w.byKey[f.key] = f
+			form.Append(f.name, container.NewVBox(f.input, f.msg))
+		}
+		body.Add(form)
+	}
+	buttons := container.NewHBox(w.cancel, w.save)
+	w.win.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, buttons), nil, nil, container.NewVScroll(container.NewPadded(body))))
+	w.win.Resize(fyne.NewSize(640, 720))
+	w.Check()
+	return w
+}
+
+// Fyne is the window, for the caller to Show, RequestFocus or Close.
+func (w *Window) Fyne() fyne.Window { return w.win }
+
+// Check reads every field, shows each one's problem beside it and enables
+// Save only when there is none. It returns the settings as the fields give
+// them and whether they are valid. Every edit calls it.
+func (w *Window) Check() (settings.Settings, bool) {
+	s := w.base
+	problems := map[string]string{}
+	for _, f := range w.fields {
+		if p := f.read(&s); p != "" {
+			problems[f.key] = p
+		}
+	}
+	var hidden []string // problems of fields the window does not show
+	for _, fe := range s.Validate() {
+		key, _, _ := strings.Cut(fe.Field, "[") // wait_seconds["x"] → wait_seconds
+		switch _, shown := w.byKey[key]; {
+		case !shown:
+			hidden = append(hidden, fe.Error())
+		case problems[key] != "":
+		case key != fe.Field:
+			problems[key] = fe.Error() // names the client
+		default:
+			problems[key] = fe.Problem
+		}
+	}
+	for _, f := range w.fields {
+		text, imp := f.hint, widget.LowImportance
+		if p, bad := problems[f.key]; bad {
+			text, imp = p, widget.DangerImportance
+		}
+		if f.msg.Text != text || f.msg.Importance != imp {
+			f.msg.Importance = imp
+			f.msg.SetText(text) // and refreshes: a keystroke re-measures only what changed
+		}
+	}
+	banner := slices.DeleteFunc(append([]string{w.readErr, w.saveErr}, hidden...), func(s string) bool { return s == "" })
+	w.banner.SetText(strings.Join(banner, "\n"))
+	if show := len(banner) > 0; show != w.banner.Visible() {
+		if show {
+			w.banner.Show()
+		} else {
+			w.banner.Hide()
+		}
+		if w.body != nil {
+			w.body.Refresh() // lay the sections out again
+		}
+	}
+	ok := len(problems) == 0 && len(hidden) == 0
+	if ok && !w.saving {
+		w.save.Enable()
+	} else {
+		w.save.Disable()
+	}
+	return s, ok
+}
+
+// Problem is what the window shows beside the field key ("" when it shows
+// the hint): for tests and the screenshots.
+func (w *Window) Problem(key string) string {
+	f := w.byKey[key]
+	if f == nil || f.msg.Importance != widget.DangerImportance {
+		return ""
+	}
+	return f.msg.Text
+}
+
+// Save checks the fields and, when they are valid, writes them to the file
+// off the Fyne goroutine (settings.Save: atomic, unknown keys kept), then
+// closes the window and calls OnSaved; a failure is shown in the banner and
+// the window stays open.
+func (w *Window) Save() {
+	s, ok := w.Check()
+	if !ok || w.saving {
+		return
+	}
+	w.saving = true
+	w.save.Disable()
+	w.cancel.Disable()
+	path, done := w.opts.Path, w.saved
+	go func() {
+		aside, err := settings.Save(path, s)
+		fyne.Do(func() {
+			w.saving = false
+			w.cancel.Enable()
+			if err != nil {
+				w.saveErr = fmt.Sprintf(lang.L("Not saved: %v"), err)
+				w.Check()
+			} else {
+				w.base = s
+				if aside != "" {
+					fyne.LogError("settings: the malformed file was kept as "+aside, nil)
+				}
+				if w.opts.OnSaved != nil {
+					w.opts.OnSaved(s)
+				}
+				w.win.Close()
+			}
+		})
+		if done != nil {
+			done(err)
+		}
+	}()
+}
+
+type section struct {
+	title  string
+	fields []*field
+}
+
+func (w *Window) sections(s settings.Settings) []section {
+	return []section{
+		{lang.L("Questions"), []*field{
+			w.intField("timeout_seconds", "Countdown (s)", "0 turns the countdown off", "FEEDBACK_TIMEOUT", s.TimeoutSeconds,
+				func(s *settings.Settings) *int { return &s.TimeoutSeconds }),
+			w.intField("extend_seconds", "Extend step (s)", "what the window's \"+ time\" button adds", "", s.ExtendSeconds,
+				func(s *settings.Settings) *int { return &s.ExtendSeconds }),
+			w.boolField("submit_draft_on_timeout", "Submit draft on timeout", "at zero, send a non-empty draft (marked as such) instead of timing out",
+				s.SubmitDraftOnTimeout, func(s *settings.Settings) *bool { return &s.SubmitDraftOnTimeout }),
+			w.boolField("sound", "Sound", "a short sound when a question arrives (never during do-not-disturb)",
+				s.Sound, func(s *settings.Settings) *bool { return &s.Sound }),
+			w.languageField(s.Language),
+		}},
+		{lang.L("Agents"), []*field{
+			w.textField("prompt_suffix", "Prompt suffix", "appended to every interactive_feedback answer", "FEEDBACK_PROMPT_SUFFIX", s.PromptSuffix,
+				func(s *settings.Settings) *string { return &s.PromptSuffix }),
+			w.textField("resubmit_prompt", "Resubmit prompt", "returned when the window could not collect an answer; {error} is the cause", "FEEDBACK_RESUBMIT_PROMPT",
+				s.ResubmitPrompt, func(s *settings.Settings) *string { return &s.ResubmitPrompt }),
+			w.intField("pending_wait_seconds", "Pending wait (s)", "how long tools that can answer \"pending\" wait first", "FEEDBACK_PENDING_WAIT",
+				s.PendingWaitSeconds, func(s *settings.Settings) *int { return &s.PendingWaitSeconds }),
+			w.intField("max_wait_seconds", "Wait for every client (s)", "longest a call waits before \"call again\"; 0 uses the table below", "FEEDBACK_MAX_WAIT",
+				s.MaxWaitSeconds, func(s *settings.Settings) *int { return &s.MaxWaitSeconds }),
+			w.waitField(s.WaitSeconds),
+			w.toolsField(s.Tools),
+		}},
+		{lang.L("Images"), []*field{
+			w.intField("images.max_count", "Images per answer", "", "", s.Images.MaxCount, func(s *settings.Settings) *int { return &s.Images.MaxCount }),
+			w.intField("images.max_edge", "Longest edge (px)", "larger images are scaled down", "", s.Images.MaxEdge, func(s *settings.Settings) *int { return &s.Images.MaxEdge }),
+			w.intField("images.max_mib", "One image (MiB)", "", "", s.Images.MaxMiB, func(s *settings.Settings) *int { return &s.Images.MaxMiB }),
+			w.intField("images.max_total_mib", "All images (MiB)", "of one answer", "", s.Images.MaxTotalMiB, func(s *settings.Settings) *int { return &s.Images.MaxTotalMiB }),
+		}},
+		{lang.L("History and app"), []*field{
+			w.intField("retention_days", "Keep history (days)", "questions that ended longer ago are deleted (open ones never)", "", s.RetentionDays,
+				func(s *settings.Settings) *int { return &s.RetentionDays }),
+			w.intField("retention_image_mib", "Keep images (MiB)", "past it, the oldest ended questions with images go first", "", s.RetentionImageMiB,
+				func(s *settings.Settings) *int { return &s.RetentionImageMiB }),
+			w.startAtLoginField(s.StartAtLogin),
+			w.intField("ui_linger_seconds", "Keep windows ready (s)", "how long the window process stays up after the last question; 0 quits at once", "",
+				s.UILingerSeconds, func(s *settings.Settings) *int { return &s.UILingerSeconds }),
+		}},
+	}
+}
+
+func (w *Window) newField(key, name, hint, env string, input fyne.CanvasObject, read func(*settings.Settings) string) *field {
+	if hint != "" {
+		hint = lang.L(hint)
+	}
+	if env != "" {
+		if v := w.opts.Getenv(env); v != "" {
+			note := fmt.Sprintf(lang.L("%s is set in the environment: it overrides this value"), env)
+			if hint != "" {
+				hint += ". " + note
+			} else {
+				hint = note
+			}
+		}
+	}
+	msg := widget.NewLabel(hint)
+	msg.Wrapping = fyne.TextWrapWord
+	msg.Importance = widget.LowImportance
+	msg.SizeName = theme.SizeNameCaptionText
+	return &field{key: key, name: lang.L(name), hint: hint, input: input, msg: msg, read: read}
+}
+
+func (w *Window) intField(key, label, hint, env string, v int, dst func(*settings.Settings) *int) *field {
+	e := widget.NewEntry()
+	e.SetText(strconv.Itoa(v))
+	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
+		n, err := strconv.Atoi(strings.TrimSpace(e.Text))
+		if err != nil {
+			return lang.L("want a whole number")
+		}
+		*dst(s) = n
+		return ""
+	})
+	e.OnChanged = func(string) { w.Check() }
+	e.OnSubmitted = func(string) { w.Save() }
+	return f
+}
+
+func (w *Window) textField(key, label, hint, env, v string, dst func(*settings.Settings) *string) *field {
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetMinRowsVisible(3)
+	e.SetText(v)
+	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
+		*dst(s) = e.Text
+		return ""
+	})
+	e.OnChanged = func(string) { w.Check() }
+	return f
+}
+
+func (w *Window) boolField(key, label, hint string, v bool, dst func(*settings.Settings) *bool) *field {
+	c := widget.NewCheck("", nil)
+	c.SetChecked(v)
+	f := w.newField(key, label, hint, "", c, func(s *settings.Settings) string {
+		*dst(s) = c.Checked
+		return ""
+	})
+	c.OnChanged = func(bool) { w.Check() }
+	return f
+}
+
+var languages = []struct{ code, name string }{
+	{settings.English, "English"},
+	{settings.SimplifiedChinese, "简体中文 (zh-Hans)"},
+	{settings.TraditionalChinese, "繁體中文 (zh-Hant)"},
+}
+
+func (w *Window) languageField(v string) *field {
+	var names []string
+	for _, l := range languages {
+		names = append(names, l.name)
+	}
+	sel := widget.NewSelect(names, nil)
+	other := ""
+	for _, l := range languages {
+		if l.code == v {
+			sel.SetSelected(l.name)
+		}
+	}
+	if sel.Selected == "" {
+		other = v // not one of ours: Validate says so until one is chosen
+	}
+	f := w.newField("language", "Language", "of the windows and of the fixed phrases returned to agents", "FEEDBACK_LANGUAGE", sel, func(s *settings.Settings) string {
+		s.Language = other
+		for _, l := range languages {
+			if l.name == sel.Selected {
+				s.Language = l.code
+			}
+		}
+		return ""
+	})
+	sel.OnChanged = func(string) { other = ""; w.Check() }
+	return f
+}
+
+func (w *Window) startAtLoginField(v *bool) *field {
+	leave, on, off := lang.L("Leave as it is"), lang.L("On"), lang.L("Off")
+	sel := widget.NewSelect([]string{leave, on, off}, nil)
+	switch {
+	case v == nil:
+		sel.SetSelected(leave)
+	case *v:
+		sel.SetSelected(on)
+	default:
+		sel.SetSelected(off)
+	}
+	f := w.newField("start_at_login", "Start at login", "On or Off: the app makes its start-at-login entry match each time it starts", "", sel, func(s *settings.Settings) string {
+		switch sel.Selected {
+		case on, off:
+			b := sel.Selected == on
+			s.StartAtLogin = &b
+		default:
+			s.StartAtLogin = nil
+		}
+		return ""
+	})
+	sel.OnChanged = func(string) { w.Check() }
+	return f
+}
+
+// MaxWaitLines bounds the per-client table.
+const MaxWaitLines = 100
+
+// waitField edits wait_seconds as lines "client = seconds".
+func (w *Window) waitField(m map[string]int) *field {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		fmt.Fprintf(&b, "%s = %d\n", k, m[k])
+	}
+	e := widget.NewMultiLineEntry()
+	e.SetMinRowsVisible(2)
+	e.SetPlaceHolder("claude-code = 540")
+	e.SetText(strings.TrimSuffix(b.String(), "\n"))
+	f := w.newField("wait_seconds", "Wait per client (s)", "one line per MCP client: name = seconds; \"*\" is every other client", "", e, func(s *settings.Settings) string {
+		t, problem := ParseWait(e.Text)
+		if problem != "" {
+			return problem
+		}
+		s.WaitSeconds = t
+		return ""
+	})
+	e.OnChanged = func(string) { w.Check() }
+	return f
+}
+
+// ParseWait reads the lines "client = seconds" of the wait_seconds field;
+// it returns what is wrong with the first bad line ("" when none). Blank
+// lines are skipped; no line at all gives nil (the built-in table).
+func ParseWait(text string) (map[string]int, string) {
+	var t map[string]int
+	lines := strings.Split(text, "\n")
+	if len(lines) > MaxWaitLines {
+		return nil, fmt.Sprintf(lang.L("at most %d lines"), MaxWaitLines)
+	}
+	for i, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		name, secs, ok := strings.Cut(line, "=")
+		name = strings.TrimSpace(name)
+		n, err := strconv.Atoi(strings.TrimSpace(secs))
+		if !ok || name == "" || err != nil {
+			return nil, fmt.Sprintf(lang.L("line %d: want name = seconds, e.g. claude-code = 540"), i+1)
+		}
+		if t == nil {
+			t = map[string]int{}
+		}
+		if _, dup := t[name]; dup {
+			return nil, fmt.Sprintf(lang.L("line %d: %s is listed twice"), i+1, name)
+		}
+		t[name] = n
+	}
+	return t, ""
+}
+
+func (w *Window) toolsField(v []string) *field {
+	hint := "the MCP tools feedback mcp offers; none checked offers them all"
+	if len(w.opts.Tools) == 0 {
+		e := widget.NewEntry()
+		e.SetPlaceHolder("interactive_feedback, ask_human")
+		e.SetText(strings.Join(v, ", "))
+		f := w.newField("tools", "Tools", "comma-separated MCP tools feedback mcp offers; empty offers them all", "FEEDBACK_TOOLS", e, func(s *settings.Settings) string {
+			s.Tools = nil
+			for _, n := range strings.Split(e.Text, ",") {
+				if n = strings.TrimSpace(n); n != "" {
+					s.Tools = append(s.Tools, n)
+				}
+			}
+			return ""
+		})
+		e.OnChanged = func(string) { w.Check() }
+		return f
+	}
+	var unknown []string
+	for _, n := range v {
+		if !slices.Contains(w.opts.Tools, n) {
+			unknown = append(unknown, n)
+		}
+	}
+	g := widget.NewCheckGroup(w.opts.Tools, nil)
+	g.SetSelected(slices.DeleteFunc(slices.Clone(v), func(n string) bool { return slices.Contains(unknown, n) }))
+	f := w.newField("tools", "Tools", hint, "FEEDBACK_TOOLS", g, func(s *settings.Settings) string {
+		if len(unknown) > 0 {
+			return fmt.Sprintf(lang.L("unknown tools in the file: %s (check the ones to keep, then Save)"), strings.Join(unknown, ", "))
+		}
+		s.Tools = nil
+		for _, n := range w.opts.Tools { // in the shim's order
+			if slices.Contains(g.Selected, n) {
+				s.Tools = append(s.Tools, n)
+			}
+		}
+		return ""
+	})
+	g.OnChanged = func([]string) { unknown = nil; w.Check() }
+	return f
+}

@@ -1,0 +1,191 @@
+package settingswin
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/settings"
+)
+
+var tools = []string{"interactive_feedback", "ask_human", "ask_user_question"}
+
+func open(t *testing.T, file string, env map[string]string) (*Window, string, chan error, *[]settings.Settings) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if file != "" {
+		if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []settings.Settings
+	w := New(a, Options{Path: path, Tools: tools, Getenv: func(k string) string { return env[k] },
+		OnSaved: func(s settings.Settings) { got = append(got, s) }})
+	done := make(chan error, 1)
+	w.saved = func(err error) { done <- err }
+	w.Fyne().Show()
+	t.Cleanup(func() {
+		for _, win := range a.Driver().AllWindows() {
+			if win == w.Fyne() {
+				win.Close()
+			}
+		}
+	})
+	return w, path, done, &got
+}
+
+func entry(t *testing.T, w *Window, key string) *widget.Entry {
+	t.Helper()
+	e, ok := w.byKey[key].input.(*widget.Entry)
+	if !ok {
+		t.Fatalf("%s: %T is not an entry", key, w.byKey[key].input)
+	}
+	return e
+}
+
+func waitSaved(t *testing.T, done chan error) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("the save did not end within 10 s")
+		return nil
+	}
+}
+
+func TestInvalidValueShowsItsMessageAndBlocksSave(t *testing.T) {
+	w, path, _, got := open(t, `{"timeout_seconds": 5}`, nil)
+	for _, tc := range []struct {
+		key, text, want, fix string
+	}{
+		{"timeout_seconds", "-5", "is -5: want 0 (no countdown) or more", "40"},
+		{"timeout_seconds", "soon", "want a whole number", "40"},
+		{"images.max_total_mib", "2", "is 2: want at least images.max_mib (4)", "16"},
+		{"retention_days", "0", "want 1 to 36500", "30"},
+		{"ui_linger_seconds", "-1", "want 0 (quit at once) to 86400 seconds", "0"},
+		{"wait_seconds", "claude-code 540", "line 1: want name = seconds", ""},
+		{"wait_seconds", "cursor = 0", `wait_seconds["cursor"] is 0: want 1 or more`, "cursor = 30"},
+	} {
+		e := entry(t, w, tc.key)
+		e.SetText("")
+		test.Type(e, tc.text)
+		if p := w.Problem(tc.key); !strings.Contains(p, tc.want) {
+			t.Fatalf("%s=%q: beside it %q, want %q", tc.key, tc.text, p, tc.want)
+		}
+		for key := range w.byKey {
+			if key != tc.key && w.Problem(key) != "" {
+				t.Errorf("%s=%q: beside %s too: %q", tc.key, tc.text, key, w.Problem(key))
+			}
+		}
+		if !w.save.Disabled() {
+			t.Fatalf("%s=%q: Save is enabled", tc.key, tc.text)
+		}
+		test.Tap(w.save)
+		w.Save()
+		if data, _ := os.ReadFile(path); string(data) != `{"timeout_seconds": 5}` || len(*got) != 0 {
+			t.Fatalf("%s=%q: saved anyway: %s", tc.key, tc.text, data)
+		}
+		e.SetText(tc.fix) // fixing it clears the message and enables Save
+		if p := w.Problem(tc.key); p != "" || w.save.Disabled() {
+			t.Fatalf("%s=%q fixed: %q beside it, Save disabled %v", tc.key, tc.fix, p, w.save.Disabled())
+		}
+	}
+}
+
+func TestSaveWritesTheFileTheAppReads(t *testing.T) {
+	w, path, done, got := open(t, `{"$comment": "kept", "timeout_seconds": 5, "tools": ["ask_human"]}`, nil)
+	if e := entry(t, w, "timeout_seconds"); e.Text != "5" {
+		t.Fatalf("countdown shows %q, want the file's 5", e.Text)
+	}
+	entry(t, w, "extend_seconds").SetText("120")
+	entry(t, w, "wait_seconds").SetText("claude-code = 540\n\ncursor=50")
+	w.byKey["sound"].input.(*widget.Check).SetChecked(true)
+	w.byKey["language"].input.(*widget.Select).SetSelected("繁體中文 (zh-Hant)")
+	w.byKey["start_at_login"].input.(*widget.Select).SetSelected("Off")
+	w.byKey["tools"].input.(*widget.CheckGroup).SetSelected([]string{"ask_user_question", "interactive_feedback"})
+	test.Tap(w.save)
+	if err := waitSaved(t, done); err != nil {
+		t.Fatal(err)
+	}
+	s, err := settings.Load(path, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.TimeoutSeconds != 5 || s.ExtendSeconds != 120 || !s.Sound || s.Language != settings.TraditionalChinese ||
+		s.StartAtLogin == nil || *s.StartAtLogin || s.WaitSeconds["claude-code"] != 540 || s.WaitSeconds["cursor"] != 50 ||
+		strings.Join(s.Tools, ",") != "interactive_feedback,ask_user_question" {
+		t.Fatalf("file holds %+v", s)
+	}
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), `"$comment": "kept"`) {
+		t.Fatalf("unknown key lost:\n%s", data)
+	}
+	if len(*got) != 1 || (*got)[0].ExtendSeconds != 120 {
+		t.Fatalf("OnSaved got %+v", *got)
+	}
+	for _, win := range fyne.CurrentApp().Driver().AllWindows() {
+		if win == w.Fyne() {
+			t.Fatal("the window is still open after Save")
+		}
+	}
+}
+
+func TestMalformedFileIsSaidAndReplaced(t *testing.T) {
+	w, path, done, _ := open(t, `{"timeout_seconds": `, nil)
+	if w.banner.Hidden || !strings.Contains(w.banner.Text, "could not be read") {
+		t.Fatalf("banner %q (hidden %v)", w.banner.Text, w.banner.Hidden)
+	}
+	if e := entry(t, w, "timeout_seconds"); e.Text != "600" {
+		t.Fatalf("countdown shows %q, want the default", e.Text)
+	}
+	test.Tap(w.save)
+	if err := waitSaved(t, done); err != nil {
+		t.Fatal(err)
+	}
+	aside, _ := filepath.Glob(path + ".invalid-*")
+	if len(aside) != 1 {
+		t.Fatalf("moved aside: %v", aside)
+	}
+	if _, err := settings.Load(path, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOutOfRangeFileValueShownAtOpen(t *testing.T) {
+	w, _, _, _ := open(t, `{"retention_days": 0}`, map[string]string{"FEEDBACK_TIMEOUT": "30"})
+	if p := w.Problem("retention_days"); !strings.Contains(p, "is 0: want 1 to 36500") || !w.save.Disabled() {
+		t.Fatalf("beside retention_days: %q; Save disabled %v", p, w.save.Disabled())
+	}
+	if h := w.byKey["timeout_seconds"].msg.Text; !strings.Contains(h, "FEEDBACK_TIMEOUT is set in the environment") {
+		t.Fatalf("countdown hint %q does not say the environment overrides it", h)
+	}
+}
+
+func TestParseWait(t *testing.T) {
+	for _, tc := range []struct {
+		in, problem string
+		n           int
+	}{
+		{"", "", 0}, {"a = 1\n b=2 \n", "", 2}, {"* = 60", "", 1},
+		{"a = 1\na = 2", "line 2: a is listed twice", 0}, {"= 3", "line 1", 0}, {"a = x", "line 1", 0},
+		{strings.Repeat("a=1\n", MaxWaitLines+1), "at most", 0},
+	} {
+		got, p := ParseWait(tc.in)
+		if !strings.Contains(p, tc.problem) || (tc.problem == "") != (p == "") || len(got) != tc.n {
+			t.Errorf("ParseWait(%q) = %v, %q; want %d entries, %q", tc.in, got, p, tc.n, tc.problem)
+		}
+	}
+}
+
+func TestSettingsGolden(t *testing.T) {
+	w, _, _, _ := open(t, `{"timeout_seconds": -5, "wait_seconds": {"claude-code": 540}}`, nil)
+	w.Fyne().Resize(fyne.NewSize(640, 720))
+	test.AssertImageMatches(t, "settings.png", w.Fyne().Canvas().Capture())
+}
