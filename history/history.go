@@ -98,11 +98,7 @@ func Run(args []string, env Env) int {
 	}
 	loops := ByLoop(entries)
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Loops []Loop `json:"loops"`
-		}{loops}); err != nil {
+		if err := WriteJSON(env.Stdout, loops); err != nil {
 			fmt.Fprintln(env.Stderr, "feedback history:", err)
 			return 1
 		}
@@ -110,6 +106,16 @@ func Run(args []string, env Env) int {
 	}
 	io.WriteString(env.Stdout, Markdown(loops))
 	return 0
+}
+
+// WriteJSON writes loops as `feedback history --json` prints them (and the
+// History window exports them): {"loops": [...]}, indented.
+func WriteJSON(w io.Writer, loops []Loop) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Loops []Loop `json:"loops"`
+	}{loops})
 }
 
 // ParseSince reads a duration: Go's (90m, 36h) or whole days (7d).
