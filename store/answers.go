@@ -135,7 +135,13 @@ func (s *Store) AnswerImages(id string) ([]wire.Image, error) {
 	if s == nil {
 		return nil, nil
 	}
-	rows, err := s.st.selectImages.QueryContext(context.Background(), id, kindAnswer)
+	var rows *sql.Rows
+	var err error
+	if s.st.selectImages != nil {
+		rows, err = s.st.selectImages.QueryContext(context.Background(), id, kindAnswer)
+	} else { // OpenReadOnly prepares no statements
+		rows, err = s.db.QueryContext(context.Background(), selectImagesSQL, id, kindAnswer)
+	}
 	if err != nil {
 		return nil, wrap("answer images "+id, err)
 	}

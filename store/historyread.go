@@ -22,7 +22,7 @@ var ErrNoDatabase = errors.New("store: no database")
 // history): it creates nothing, migrates nothing and writes nothing, so it
 // can run beside the app. A missing file fails with ErrNoDatabase, one of a
 // newer schema with ErrNewerSchema. Only the read methods of the returned
-// Store work (Find, ImageBytes); Close releases it.
+// Store work (Find, ImageBytes, AnswerImages); Close releases it.
 func OpenReadOnly(path string) (*Store, error) {
 	path, err := filepath.Abs(path)
 	if err != nil {

@@ -97,7 +97,7 @@ func (st *statements) list() []struct {
 		{&st.insertImage, `INSERT INTO images(question_id, kind, idx, mime, name, data) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.deleteImages, `DELETE FROM images WHERE question_id = ? AND kind = ?`},
 		{&st.clearImages, `DELETE FROM images WHERE question_id = ?`},
-		{&st.selectImages, `SELECT mime, name, data FROM images WHERE question_id = ? AND kind = ? ORDER BY idx`},
+		{&st.selectImages, selectImagesSQL},
 
 		{&st.historyAll, historyColumns + ` ORDER BY q.asked_at DESC, q.id DESC LIMIT ?`},
 		{&st.historyLoop, historyColumns + ` WHERE q.loop_id = ? ORDER BY q.asked_at DESC, q.id DESC LIMIT ?`},
@@ -124,3 +124,6 @@ func (st *statements) close() {
 		}
 	}
 }
+
+// selectImagesSQL reads the images of one question and kind, in order.
+const selectImagesSQL = `SELECT mime, name, data FROM images WHERE question_id = ? AND kind = ? ORDER BY idx`
