@@ -28,6 +28,9 @@ type Config struct {
 	// StartUI starts the UI process that shows the windows; nil means
 	// StartUIProcess (this binary's `feedback ui`).
 	StartUI core.UIStarter
+	// Notifier shows the desktop notifications (a window that opened
+	// without the focus); nil means package notify's, with the app's icon.
+	Notifier Notifier
 }
 
 // errUserQuit is the cause of the app's end when the user chose Quit.
@@ -68,10 +71,18 @@ func Run(ctx context.Context, cfg Config) error {
 	if linger == 0 {
 		linger = -1 // ui_linger_seconds 0: the UI process exits with its last window
 	}
+	notes := &notices{n: cfg.Notifier, sound: cfg.Settings.Sound, log: log.With("part", "notify")}
+	if notes.n == nil {
+		if n := defaultNotifier(notes.log); n != nil {
+			defer n.Close()
+			notes.n = n
+		}
+	}
 	ui := core.NewUIProcess(core.UIProcessOptions{
-		Start:  start,
-		Linger: linger,
-		Log:    log.With("part", "ui"),
+		Start:       start,
+		Linger:      linger,
+		OnUnfocused: notes.unfocused,
+		Log:         log.With("part", "ui"),
 	})
 	dbPath := core.DatabasePath(cfg.Database, log)
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
@@ -82,6 +93,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		return p, err
 	})
+	notes.setRaise(inbox.Raise) // a click on a notification raises the window
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -128,5 +140,6 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	retain.Stop()                // no pass runs into the closed store
 	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
+	notes.wait()                 // each bounded by the notifier's timeout
 	return err
 }

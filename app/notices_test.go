@@ -1,0 +1,104 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"feedback/notify"
+	"feedback/wire"
+)
+
+// fakeNotifier records what it is asked to show.
+type fakeNotifier struct {
+	mu    sync.Mutex
+	shown []notify.Notification
+	err   error
+}
+
+func (f *fakeNotifier) Show(_ context.Context, n notify.Notification) (notify.ID, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.shown = append(f.shown, n)
+	return notify.ID(len(f.shown)), f.err
+}
+
+func (f *fakeNotifier) Dismiss(context.Context, notify.ID) error { return nil }
+
+func question() wire.Question {
+	return wire.Question{ID: "q1", Client: "claude-code", Project: "shop",
+		Prompts: []wire.Prompt{{Markdown: "## Plan\n\nShall I **refactor**?"}}}
+}
+
+// A window that opened without the focus gets the "asks" notification,
+// with the sound setting; its click raises that window.
+func TestNoticeUnfocused(t *testing.T) {
+	for _, sound := range []bool{false, true} {
+		t.Run(fmt.Sprint("sound ", sound), func(t *testing.T) {
+			f := &fakeNotifier{}
+			s := &notices{n: f, sound: sound, log: slog.New(slog.DiscardHandler)}
+			var raised []string
+			s.setRaise(func(id string) { raised = append(raised, id) })
+			s.unfocused(question())
+			s.wait()
+			if len(f.shown) != 1 {
+				t.Fatalf("shown %d notifications, want 1", len(f.shown))
+			}
+			n := f.shown[0]
+			if n.Summary != "claude-code asks" || n.Body != "shop — Plan" || n.Sound != sound || n.OnClick == nil {
+				t.Errorf("shown %q / %q, sound %v, click %v", n.Summary, n.Body, n.Sound, n.OnClick != nil)
+			}
+			n.OnClick()
+			if len(raised) != 1 || raised[0] != "q1" {
+				t.Errorf("the click raised %q, want q1", raised)
+			}
+		})
+	}
+}
+
+// A question that ended unseen leaves a notification that says how.
+func TestNoticeEndedUnseen(t *testing.T) {
+	f := &fakeNotifier{}
+	s := &notices{n: f, log: slog.New(slog.DiscardHandler)}
+	s.timedOutUnseen(question())
+	s.wait()
+	s.withdrawnUnseen(question())
+	s.wait()
+	var got []string
+	for _, n := range f.shown {
+		got = append(got, n.Summary+" / "+n.Body)
+	}
+	want := []string{"claude-code stopped waiting: Plan / shop", "claude-code withdrew its question: Plan / shop"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("shown\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Failures are logged once as a warning, then at debug level; an
+// unsupported system only at debug level; no notifier shows nothing.
+func TestNoticeFailuresLogged(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	f := &fakeNotifier{err: notify.ErrNoServer}
+	s := &notices{n: f, log: log}
+	for range 3 {
+		s.unfocused(question())
+		s.wait()
+	}
+	if n := strings.Count(buf.String(), "level=WARN"); n != 1 {
+		t.Errorf("%d warnings for 3 failures, want 1:\n%s", n, buf.String())
+	}
+	buf.Reset()
+	f.err = fmt.Errorf("notify: not on this system: %w", errors.ErrUnsupported)
+	s.unfocused(question())
+	s.wait()
+	if strings.Contains(buf.String(), "level=WARN") {
+		t.Errorf("an unsupported system warned:\n%s", buf.String())
+	}
+	(&notices{log: log}).unfocused(question()) // no notifier: nothing, no panic
+}
