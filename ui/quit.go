@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -12,7 +13,7 @@ import (
 
 // confirmQuit asks whether to quit while open questions are open, in a
 // small window of its own (the tray has no window to hang a dialog on).
-// answer gets true only for Quit; Keep running (the primary button),
+// answer gets true only for Quit (or Alt+Q); Keep running (the primary button),
 // Escape, Enter and closing the window all keep the app running.
 func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
 	w := a.NewWindow("Quit feedback?")
@@ -33,7 +34,7 @@ func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
 	msg.Wrapping = fyne.TextWrapWord
 	keep := widget.NewButtonWithIcon("Keep running", theme.CancelIcon(), func() { reply(false) })
 	keep.Importance = widget.HighImportance
-	quit := widget.NewButtonWithIcon("Quit", theme.LogoutIcon(), func() { reply(true) })
+	quit := widget.NewButtonWithIcon("Quit (Alt+Q)", theme.LogoutIcon(), func() { reply(true) })
 	quit.Importance = widget.DangerImportance
 	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), quit, keep), nil, nil, msg)))
 	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
@@ -42,6 +43,7 @@ func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
 			reply(false)
 		}
 	})
+	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierAlt}, func(fyne.Shortcut) { reply(true) })
 	w.SetCloseIntercept(func() { reply(false) })
 	w.Resize(fyne.NewSize(420, 140))
 	w.CenterOnScreen()

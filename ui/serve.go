@@ -133,7 +133,10 @@ func (s *server) apply(m core.UIMsg) {
 func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown) {
 	id := q.ID
 	h := core.Hooks{
-		Shown: func() { s.send(core.UIMsg{Type: core.UIEventShown, ID: id}) },
+		Shown: func() {
+			s.send(core.UIMsg{Type: core.UIEventShown, ID: id})
+			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd))
+		},
 		Draft: func(d store.Draft) { s.send(core.UIMsg{Type: core.UIEventDraft, ID: id, Draft: &d}) },
 		Done:  func(a wire.Answer) { s.send(core.UIMsg{Type: core.UIEventDone, ID: id, Answer: &a}) },
 	}
@@ -142,6 +145,21 @@ func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown) {
 			s.send(core.UIMsg{Type: core.UIEventCountdown, ID: id, Countdown: &c})
 		})
 	}, h)
+}
+
+// describeCountdown says how a window's countdown starts, for the log.
+func describeCountdown(cd *core.Countdown) string {
+	switch {
+	case cd == nil:
+		return "fresh"
+	case cd.Held:
+		return "held"
+	case cd.Pinned:
+		return "pinned"
+	case cd.Deadline.IsZero():
+		return "none"
+	}
+	return "restored, " + time.Until(cd.Deadline).Round(time.Second).String() + " left"
 }
 
 // countdownOptions has a window start with cd, the countdown as it stood

@@ -1,0 +1,219 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"feedback/wire"
+)
+
+// uiPIDs returns the pids of the UI processes (`feedback ui`) whose parent
+// is the app with pid app.
+func uiPIDs(app int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.HasSuffix(string(cmdline), "\x00ui\x00") {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so split after ')'.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 {
+			if ppid, _ := strconv.Atoi(fields[1]); ppid == app {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// waitUIPIDs waits until the app has n UI processes and returns them.
+func waitUIPIDs(t *testing.T, app, n int, within time.Duration) []int {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		pids := uiPIDs(app)
+		if len(pids) == n {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the app has UI processes %v, want %d", pids, n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// writeSettings writes settings.json under a new config directory and
+// returns the XDG_CONFIG_HOME=… variable for it.
+func writeSettings(t *testing.T, json string) string {
+	t.Helper()
+	config := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(config, "feedback"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(config, "feedback", "settings.json"), []byte(json), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return "XDG_CONFIG_HOME=" + config
+}
+
+// The UI process killed (kill -9) with two windows open: the resident app
+// starts another, and both windows come back — the one being typed in with
+// its draft (submitting sends it), the untouched one with its countdown
+// where it was, not from the start.
+func TestUIProcessKilledWindowsComeBack(t *testing.T) {
+	requireSession(t)
+	db := filepath.Join(t.TempDir(), "feedback.db")
+	logPath := startApp(t, "FEEDBACK_DB="+db)
+	app := appPID()
+
+	typed := choiceQuestion("UIKillTyped")
+	untouched := choiceQuestion("UIKillCountdown")
+	untouched.TimeoutSeconds = 600
+	chTyped, _ := askApp(t, typed)
+	activate(t, findWindow(t, "UIKillTyped — feedback"))
+	typeText(t, "typed before the crash")
+	waitDraftOf(t, db, typed.ID, hasText("typed before the crash"))
+	chUntouched, _ := askApp(t, untouched)
+	findWindow(t, "UIKillCountdown — feedback")
+	shown := time.Now()
+	// Let the untouched countdown run a little, so "where it was" differs
+	// from a fresh start by more than the log's rounding.
+	time.Sleep(3 * time.Second)
+
+	killed := waitUIPIDs(t, app, 1, 5*time.Second)[0]
+	syscall.Kill(killed, syscall.SIGKILL)
+	windowGone(t, "UIKillTyped — feedback", 5*time.Second)
+	restarted := waitUIPIDs(t, app, 1, 10*time.Second)[0]
+	if restarted == killed {
+		t.Fatal("the killed UI process still counts")
+	}
+	win := findWindow(t, "UIKillTyped — feedback")
+	findWindow(t, "UIKillCountdown — feedback")
+	screenshot(t, "ui-process-restarted")
+
+	// The untouched window's countdown went on from where it was.
+	log := waitLog(t, logPath, "restored, ", 5*time.Second)
+	m := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(untouched.ID) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("the log does not show %s restored with its countdown:\n%s", untouched.ID, log)
+	}
+	left, err := time.ParseDuration(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if max := 600*time.Second - time.Since(shown) + time.Second; left > max || left < 500*time.Second {
+		t.Errorf("the countdown came back with %v left, want at most %v (it ran on while the UI process was down)", left, max)
+	}
+
+	activate(t, win)
+	key(t, "ctrl+Return")
+	r := awaitAsk(t, chTyped)
+	if r.err != nil || r.a.Status != wire.StatusAnswered || len(r.a.Replies) != 1 || r.a.Replies[0].Text != "typed before the crash" {
+		t.Fatalf("answer = %+v, %v; want the draft typed before the crash", r.a, r.err)
+	}
+	activate(t, findWindow(t, "UIKillCountdown — feedback"))
+	key(t, "Escape")
+	if r := awaitAsk(t, chUntouched); r.err != nil || r.a.Status != wire.StatusDismissed {
+		t.Fatalf("answer = %+v, %v; want dismissed", r.a, r.err)
+	}
+	if appPID() != app {
+		t.Error("the resident app changed while only its UI process died")
+	}
+}
+
+// No window open for ui_linger_seconds: the UI process exits and the
+// resident app stays, answering; the next question starts a new UI process.
+func TestUIProcessLingersThenExits(t *testing.T) {
+	requireSession(t)
+	startApp(t, writeSettings(t, `{"ui_linger_seconds": 1}`))
+	app := appPID()
+	if pids := uiPIDs(app); len(pids) != 0 {
+		t.Fatalf("UI processes %v before any question", pids)
+	}
+	r := startAsk(t, "--yesno", "--title", "Linger1", "First?")
+	activate(t, findWindow(t, "Linger1 — feedback"))
+	first := waitUIPIDs(t, app, 1, time.Second)[0]
+	key(t, "alt+y")
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	waitUIPIDs(t, app, 0, 10*time.Second)
+	if appPID() != app {
+		t.Fatal("the resident app went away with its UI process")
+	}
+	r = startAsk(t, "--yesno", "--title", "Linger2", "Second?")
+	activate(t, findWindow(t, "Linger2 — feedback"))
+	if second := waitUIPIDs(t, app, 1, time.Second)[0]; second == first {
+		t.Error("the second question went to the UI process that exited")
+	}
+	key(t, "alt+n")
+	if code := r.wait(t); code != 0 || r.stdout.String() != "no\n" {
+		t.Fatalf("exit %d, stdout %q; want the answer no", code, r.stdout.String())
+	}
+}
+
+// Quit from the tray with questions open asks first. Keep running keeps
+// everything; Quit ends each question as dismissed by the user, the shims
+// report that, and they do not start the app again.
+func TestTrayQuitWithQuestionsOpen(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	app := appPID()
+	defer ensureApp(t)
+	tray := openTray(t)
+	shim1, shim2 := newMCP(t, "quitter-a"), newMCP(t, "quitter-b")
+	a := call(shim1, "interactive_feedback", map[string]any{"message": "Still there?", "header_label": "QuitOpenA"})
+	b := call(shim2, "ask_text", map[string]any{"question": "Anything else?", "title": "QuitOpenB"})
+	findWindow(t, "QuitOpenA — feedback")
+	findWindow(t, "Anything else? — feedback")
+
+	tray.click(t, tray.labels(t)["Quit"])
+	confirm := findWindow(t, "Quit feedback?")
+	screenshot(t, "quit-confirmation")
+	activate(t, confirm)
+	key(t, "Return") // the safe choice
+	windowGone(t, "Quit feedback?", 5*time.Second)
+	if appPID() != app {
+		t.Fatal("Keep running quit the app")
+	}
+	findWindow(t, "QuitOpenA — feedback")
+
+	tray.click(t, tray.labels(t)["Quit"])
+	activate(t, findWindow(t, "Quit feedback?"))
+	key(t, "alt+q")
+	resA, resB := await(t, a), await(t, b)
+	if got := text(resA); !strings.Contains(strings.ToLower(got), "dismiss") {
+		t.Errorf("interactive_feedback after Quit: %q, want it dismissed", got)
+	}
+	if got := text(resB); !strings.Contains(strings.ToLower(got), "declined") && !strings.Contains(strings.ToLower(got), "dismiss") {
+		t.Errorf("ask_text after Quit: %q, want it declined", got)
+	}
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(app, 0) == nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the app still runs after Quit")
+		}
+	}
+	// Nothing starts it again: the shims got their answers. (A shim that
+	// took the quit for a crash restarts the app within 0.6 s: give it
+	// more than three times that to show the absence is real.)
+	time.Sleep(2 * time.Second)
+	if pid := appPID(); pid != 0 {
+		t.Errorf("the app was started again (pid %d) after the user quit", pid)
+	}
+}
