@@ -1,15 +1,17 @@
 package app
 
 import (
-	"fmt"
 	"log/slog"
+	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 
 	"fyne.io/systray"
 
 	"feedback/assets"
 	"feedback/core"
+	"feedback/userdirs"
 )
 
 // startTray shows the tray icon and its menu of open questions through
@@ -21,7 +23,14 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 		log.Warn("running without a tray icon", "reason", err)
 		return func() {}
 	}
-	t := &tray{ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	t := &tray{inbox: inbox, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	// Do not disturb is set from the tray: without one it stays off (a
+	// saved "on" with no way to turn it off would hold every question back).
+	if dirs, err := userdirs.Current(); err != nil {
+		log.Warn("do not disturb is not kept across restarts", "err", err)
+	} else {
+		inbox.UseDND(core.DNDFile(filepath.Join(dirs.State, "dnd.json")))
+	}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -37,6 +46,11 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 	return func() {
 		once.Do(func() {
 			close(done)
+			t.mu.Lock()
+			if t.refresh != nil {
+				t.refresh.Stop()
+			}
+			t.mu.Unlock()
 			stop()
 		})
 	}
@@ -44,11 +58,13 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
+	inbox   *core.Inbox
 	ui      *core.UIProcess
 	quit    func()
 	log     *slog.Logger
-	mu      sync.Mutex
+	mu      sync.Mutex    // guards pending and refresh
 	pending func()        // the latest update, run by follow
+	refresh *time.Timer   // rebuilds the view when a label changes by itself
 	updates chan struct{} // wakes follow
 }
 
@@ -81,27 +97,61 @@ func (t *tray) follow(inbox *core.Inbox, done chan struct{}) {
 	}
 }
 
-// render shows items: the icon with their count, the tooltip and the menu.
+// render shows the tray's view of items and do not disturb (core.Tray):
+// the icon with their count, the tooltip and the menu; it rebuilds the view
+// again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	n := len(items)
+	v := core.Tray(core.TrayInput{Items: items, DND: t.inbox.DND(), Now: time.Now()})
 	if runtime.GOOS == "windows" {
-		systray.SetIcon(assets.TrayIconICO(n, false))
+		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {
-		systray.SetIcon(assets.TrayIcon(n, false))
+		systray.SetIcon(assets.TrayIcon(v.Count, v.DND))
 	}
-	systray.SetTooltip(trayTooltip(n))
+	systray.SetTooltip(v.Tooltip)
 	systray.ResetMenu()
-	for _, e := range trayEntries(items) {
-		if e.separator {
-			systray.AddSeparator()
+	t.add(nil, v.Menu)
+	t.mu.Lock()
+	if t.refresh != nil {
+		t.refresh.Stop()
+		t.refresh = nil
+	}
+	if v.Refresh > 0 {
+		t.refresh = time.AfterFunc(v.Refresh, func() { t.post(func() { t.render(t.inbox.Items()) }) })
+	}
+	t.mu.Unlock()
+}
+
+// add adds es to the menu, under parent (nil: the top level).
+func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
+	for _, e := range es {
+		if e.Separator {
+			if parent == nil {
+				systray.AddSeparator()
+			} else {
+				parent.AddSeparator()
+			}
 			continue
 		}
-		it := systray.AddMenuItem(e.label, "")
-		if e.action == nil {
+		label := core.MenuLabel(runtime.GOOS, e.Label)
+		var it *systray.MenuItem
+		switch {
+		case parent == nil && e.Checkable:
+			it = systray.AddMenuItemCheckbox(label, "", e.Checked)
+		case parent == nil:
+			it = systray.AddMenuItem(label, "")
+		case e.Checkable:
+			it = parent.AddSubMenuItemCheckbox(label, "", e.Checked)
+		default:
+			it = parent.AddSubMenuItem(label, "")
+		}
+		if !e.Enabled {
 			it.Disable()
+		}
+		t.add(it, e.Children)
+		act := t.action(e.Action)
+		if act == nil {
 			continue
 		}
-		act := e.action(t)
 		go func() { // Remove (ResetMenu) closes the channel: the goroutine ends
 			for range it.ClickedCh {
 				act()
@@ -110,40 +160,20 @@ func (t *tray) render(items []core.Item) {
 	}
 }
 
-// trayTooltip is the icon's tooltip for n waiting questions.
-func trayTooltip(n int) string {
-	switch n {
-	case 0:
-		return "feedback — no questions waiting"
-	case 1:
-		return "feedback — 1 question waiting"
-	}
-	return fmt.Sprintf("feedback — %d questions waiting", n)
-}
-
-// trayEntry is one line of the tray menu.
-type trayEntry struct {
-	label     string
-	separator bool
-	action    func(*tray) func() // nil: disabled
-}
-
-// trayEntries is the tray menu for the open questions: each raises its
-// window; then Quit.
-func trayEntries(items []core.Item) []trayEntry {
-	var es []trayEntry
-	if len(items) == 0 {
-		es = append(es, trayEntry{label: "No open questions"})
-	}
-	for _, it := range items {
-		id := it.ID
-		label := it.Title
-		if it.Client != "" {
-			label = fmt.Sprintf("%s (%s)", label, it.Client)
+// action is what a click on an entry doing a does; nil for nothing.
+func (t *tray) action(a core.MenuAction) func() {
+	switch a.Kind {
+	case core.ActionRaise:
+		// A question held back by do not disturb opens; any other is raised.
+		return func() { t.inbox.Raise(a.Question) }
+	case core.ActionDND:
+		return func() {
+			if err := t.inbox.SetDND(a.DND); err != nil {
+				t.log.Warn("do not disturb", "err", err)
+			}
 		}
-		es = append(es, trayEntry{label: label, action: func(t *tray) func() { return func() { t.ui.Focus(id) } }})
+	case core.ActionQuit:
+		return func() { go t.quit() }
 	}
-	es = append(es, trayEntry{separator: true},
-		trayEntry{label: "Quit", action: func(t *tray) func() { return func() { go t.quit() } }})
-	return es
+	return nil
 }

@@ -103,19 +103,9 @@ func TestTrayListsAndFocusesQuestions(t *testing.T) {
 	wb := findWindow(t, "TrayB — feedback")
 	activate(t, wb)
 
-	var ids map[string]int32
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		ids = tray.labels(t)
-		if _, ok := ids["TrayB"]; ok {
-			break
-		}
-	}
-	for _, want := range []string{"TrayA", "TrayB", "Quit"} {
-		if _, ok := ids[want]; !ok {
-			t.Fatalf("tray menu %v lacks %q", ids, want)
-		}
-	}
-	tray.click(t, ids["TrayA"])
+	// Each question's entry is its title and its age ("TrayA — just now").
+	waitTray(t, tray, "both questions", all(hasEntry("TrayA — "), hasEntry("TrayB — "), hasEntry("Quit")))
+	clickEntry(t, tray, "TrayA — ")
 	// The active window as a fact: the window manager's _NET_ACTIVE_WINDOW,
 	// read directly (xdotool getactivewindow fails outright while it is
 	// unset or being changed, which made this test flaky).
@@ -130,13 +120,7 @@ func TestTrayListsAndFocusesQuestions(t *testing.T) {
 	key(t, "Escape")
 	b.wait(t)
 
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		ids = tray.labels(t)
-		if _, ok := ids["No open questions"]; ok {
-			return
-		}
-	}
-	t.Errorf("after both answers the tray menu is %v", ids)
+	waitTray(t, tray, "no open questions after both answers", hasEntry("No open questions"))
 }
 
 // Without a session D-Bus the app runs without a tray instead of crashing,
