@@ -7,7 +7,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // The window's size follows its content: as wide as WindowSize (narrower
@@ -71,8 +73,11 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 	width := min(WindowSize.Width, limit.Width)
 	width = max(width, minSize.Width)
 	// The height the scrolled panes want: wrapped text reports its
-	// height once it has been laid out at a width.
+	// height once it has been laid out at a width. Several prompts' messages
+	// are capped by the page's height in the tallest window allowed.
 	need := minSize.Height - v.center.MinSize().Height
+	v.viewHint = limit.Height - need
+	defer func() { v.viewHint = 0 }()
 	for _, p := range v.panes {
 		need += naturalHeight(p, width)
 	}
@@ -126,3 +131,182 @@ func (splitLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 
 // FitSize is the size the window opens with in app a: see fitSize.
 func (v *View) FitSize(a fyne.App) fyne.Size { return v.fitSize(maxWindowSize(a)) }
+
+// Several prompts share one scrolling page. Each prompt's message sits in
+// a promptPane of its own, as tall as it needs up to a cap; a longer one
+// is cut at the cap, with its own scrollbar and a "Show all" button (on
+// the prompt's header line) that lets it grow to its whole height. The prompt's options and reply box
+// follow right under it. The cap is what the page's viewport leaves beside
+// the prompt's header and controls (and, for the first prompt, the context
+// block): with a prompt's top at the top of the page, its options are in
+// view. So the first prompt's options are in view when the window opens,
+// and every other prompt's are one scroll away, however long the messages.
+// A cap is never less than promptFloorLines lines of text, so a message
+// always shows a few lines, on the smallest screen too. The mouse wheel
+// always scrolls the page, never a pane: a pane under the pointer never
+// takes the wheel from the page.
+
+// promptFloorLines is the least a capped message shows, in lines of text.
+const promptFloorLines = 4
+
+// promptPane is one prompt's message in a window of several prompts.
+type promptPane struct {
+	container.Scroll
+	limit    func() float32 // the most height the pane takes, unless expanded
+	page     func() *container.Scroll
+	expanded bool       // "Show all": the whole message, in the page
+	toggle   *keyButton // "Show all" / "Show less"; shown while the message is cut, or expanded
+}
+
+func newPromptPane(content fyne.CanvasObject, page func() *container.Scroll, keys keyHandler) *promptPane {
+	p := &promptPane{limit: func() float32 { return WindowSize.Height / 2 }, page: page}
+	p.Direction = container.ScrollVerticalOnly
+	p.Content = content
+	p.ExtendBaseWidget(p)
+	p.toggle = newKeyButton("Show all", theme.MoreVerticalIcon(), keys, p.flip)
+	p.toggle.Importance = widget.LowImportance
+	p.toggle.Hide()
+	return p
+}
+
+// flip expands a cut message, or cuts an expanded one again.
+func (p *promptPane) flip() {
+	p.expanded = !p.expanded
+	if p.expanded {
+		p.toggle.SetText("Show less")
+		p.toggle.SetIcon(theme.MenuDropUpIcon())
+	} else {
+		p.toggle.SetText("Show all")
+		p.toggle.SetIcon(theme.MoreVerticalIcon())
+		p.ScrollToTop()
+	}
+	if page := p.page(); page != nil {
+		page.Refresh() // the page's height changed
+	}
+}
+
+// cut reports whether the message is taller than the pane shows.
+func (p *promptPane) cut() bool { return !p.expanded && p.Content.MinSize().Height > p.limit() }
+
+// MinSize is the message's height, up to the cap unless expanded: the
+// page's layout gives the pane exactly that.
+func (p *promptPane) MinSize() fyne.Size {
+	m := p.Scroll.MinSize()
+	h := p.Content.MinSize().Height
+	if !p.expanded {
+		h = min(h, p.limit())
+	}
+	return fyne.NewSize(m.Width, h)
+}
+
+// Resize lays the pane out and shows "Show all" while the message is cut.
+func (p *promptPane) Resize(size fyne.Size) {
+	p.Scroll.Resize(size)
+	switch show := p.expanded || p.cut(); {
+	case show && !p.toggle.Visible():
+		p.toggle.Show()
+	case !show && p.toggle.Visible():
+		p.toggle.Hide()
+	}
+}
+
+// Scrolled hands the wheel to the page: the wheel always scrolls the page.
+func (p *promptPane) Scrolled(ev *fyne.ScrollEvent) {
+	if page := p.page(); page != nil {
+		page.Scrolled(ev)
+	}
+}
+
+// headLine is the prompt's header line: its chip (none without a
+// header) and, on the right, the pane's "Show all".
+func (p *promptPane) headLine(header string) fyne.CanvasObject {
+	line := container.NewHBox()
+	if header != "" {
+		line.Add(container.NewVBox(layout.NewSpacer(), newChip(header), layout.NewSpacer()))
+	}
+	line.Add(layout.NewSpacer())
+	line.Add(p.toggle)
+	return line
+}
+
+// promptLimit returns the cap of a prompt's message: the viewport's height
+// less the heights of fixed (the other objects of the prompt on the page:
+// its header, a separator, the context block, the pane's "Show all") and
+// of controls (its options and reply box), and the paddings between them.
+func (v *View) promptLimit(fixed []fyne.CanvasObject, controls fyne.CanvasObject) func() float32 {
+	return func() float32 {
+		pad := theme.Padding()
+		used := controls.MinSize().Height + 4*pad // the page's padding, the gaps around the message, a margin
+		for _, o := range fixed {
+			used += o.MinSize().Height + pad
+		}
+		floor := promptFloorLines * theme.TextSize() * 1.4
+		return max(floor, v.viewport()-used)
+	}
+}
+
+// viewport is the height of the page's viewport: the scroll's, once laid
+// out; while the window's size is being chosen (fitSize), the height the
+// page will have in a window as tall as allowed.
+func (v *View) viewport() float32 {
+	if v.viewHint > 0 {
+		return v.viewHint
+	}
+	if v.scroll == nil {
+		return WindowSize.Height / 2 // being built
+	}
+	if h := v.scroll.Size().Height; h > 0 {
+		return h
+	}
+	return WindowSize.Height / 2
+}
+
+// reveal implements keyHandler: it scrolls the page, or the options pane,
+// that holds o so that o is in view, as the keyboard is on it (a key went
+// down or up in it; Tab lands its key-up on the widget it moved to). The
+// focus a window gives on opening moves nothing: the first prompt stays in
+// view until the user presses a key.
+func (v *View) reveal(o fyne.CanvasObject) {
+	app := fyne.CurrentApp()
+	if app == nil || v.ended() {
+		return
+	}
+	d := app.Driver()
+	for _, s := range v.panes {
+		if s == nil || !holds(s.Content, o) {
+			continue
+		}
+		top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
+		bottom := top + o.Size().Height
+		off, vp := s.Offset.Y, s.Size().Height
+		switch {
+		case top < off:
+			off = top
+		case bottom > off+vp:
+			off = min(top, bottom-vp)
+		default:
+			return
+		}
+		s.ScrollToOffset(fyne.NewPos(s.Offset.X, max(off, 0)))
+		return
+	}
+}
+
+// holds reports whether o is in the tree under root (through containers
+// and scrolls; the insides of widgets are not searched).
+func holds(root, o fyne.CanvasObject) bool {
+	if root == o {
+		return true
+	}
+	switch c := root.(type) {
+	case *fyne.Container:
+		for _, ch := range c.Objects {
+			if holds(ch, o) {
+				return true
+			}
+		}
+	case *container.Scroll:
+		return holds(c.Content, o)
+	}
+	return false
+}

@@ -1,7 +1,9 @@
 package dialogs
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -236,4 +238,169 @@ func TestRadioOptionsLook(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	test.AssertImageMatches(t, "question/radio.png", w.Fyne().Canvas().Capture())
+}
+
+// fourLongPrompts is ask_user_question at its largest: four prompts, each
+// a long message and six options (some with descriptions); the third takes
+// text too (a reply box beside its options).
+func fourLongPrompts() wire.Question {
+	var md strings.Builder
+	md.WriteString("## Trade-offs\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&md, "Paragraph %d of a long message, far taller than any window.\n\n", i)
+	}
+	q := wire.Question{ID: "q4", Title: "Four"}
+	for n := range 4 {
+		p := wire.Prompt{Header: fmt.Sprintf("Q%d", n+1), Markdown: md.String(), Kind: wire.KindChoice, Single: n%2 == 0}
+		if n == 2 {
+			p.Kind, p.Single = wire.KindText, false
+		}
+		for j := range 6 {
+			o := wire.Option{Label: fmt.Sprintf("Option %d.%d", n+1, j+1)}
+			if j%2 == 0 {
+				o.Description = "what choosing it means"
+			}
+			p.Options = append(p.Options, o)
+		}
+		q.Prompts = append(q.Prompts, p)
+	}
+	return q
+}
+
+// Several prompts with long messages: the first prompt's options are in
+// view when the window opens, and every prompt's are once the page is
+// scrolled to the prompt's header (one scroll away), at 1280x1024 and at
+// 1024x768 with FYNE_SCALE=1.5. On the small screen a message keeps its
+// floor of lines, so the first option (not all six) is what is promised.
+func TestSeveralLongPromptsKeepTheirOptionsInView(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		screen fyne.Size
+		scale  float32
+		all    bool // every option of the prompt in view, not only its first
+	}{
+		{"1280x1024", fyne.NewSize(1280, 1024), 1, true},
+		{"1024x768 at 1.5", fyne.NewSize(1024, 768), 1.5, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			w := NewWindow(a, fourLongPrompts(), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
+			v := w.View()
+			limit := fyne.NewSize((tc.screen.Width-2*ScreenMargin)/tc.scale, (tc.screen.Height-2*ScreenMargin)/tc.scale)
+			size := v.fitSize(limit)
+			if size.Height != limit.Height {
+				t.Errorf("window %v, want the work area's height %v", size, limit.Height)
+			}
+			w.Fyne().Resize(size)
+			w.Show()
+			defer w.Close()
+			d := a.Driver()
+			inView := func(o fyne.CanvasObject) bool {
+				top, page := d.AbsolutePositionForObject(o).Y, d.AbsolutePositionForObject(v.scroll).Y
+				return o.Visible() && o.Size().Height > 0 &&
+					top >= page-0.5 && top+o.Size().Height <= page+v.scroll.Size().Height+0.5
+			}
+			check := func(when string, pv *promptView) {
+				t.Helper()
+				for j, row := range pv.rows {
+					l := findAll[*tapLabel](row)[0]
+					if (j == 0 || tc.all) && !inView(l) {
+						t.Errorf("%s: option %q is out of view (y %v, height %v; page at %v, %v high)", when, l.Text,
+							d.AbsolutePositionForObject(l).Y, l.Size().Height, d.AbsolutePositionForObject(v.scroll).Y, v.scroll.Size().Height)
+					}
+				}
+			}
+			check("at open", v.prompts[0])
+			if v.scroll.Offset.Y != 0 {
+				t.Errorf("the page opens scrolled to %v", v.scroll.Offset.Y)
+			}
+			panes := findAll[*promptPane](v.body)
+			if len(panes) != 4 {
+				t.Fatalf("%d message panes, want 4", len(panes))
+			}
+			page := v.body.(*fyne.Container).Objects[0].(*fyne.Container).Objects
+			for i := 1; i < 4; i++ {
+				// One scroll: the prompt's header line (the object above
+				// its message) at the top of the page.
+				at := slices.Index(page, fyne.CanvasObject(panes[i]))
+				y := d.AbsolutePositionForObject(page[at-1]).Y - d.AbsolutePositionForObject(v.body).Y
+				v.scroll.ScrollToOffset(fyne.NewPos(0, y))
+				check(fmt.Sprintf("scrolled to Q%d", i+1), v.prompts[i])
+			}
+		})
+	}
+}
+
+// A message pane never takes the wheel: it scrolls the page. "Show all"
+// lets a cut message grow to its whole height in the page, and "Show
+// less" cuts it again.
+func TestPromptPaneWheelAndShowAll(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a, fourLongPrompts(), Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
+	v := w.View()
+	w.Fyne().Resize(fyne.NewSize(600, 500))
+	w.Show()
+	defer w.Close()
+	pane := findAll[*promptPane](v.body)[0]
+	if !pane.toggle.Visible() || pane.toggle.Text != "Show all" {
+		t.Fatalf("a cut message has no Show all (visible %v, %q)", pane.toggle.Visible(), pane.toggle.Text)
+	}
+	pane.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -50}})
+	if pane.Offset.Y != 0 || v.scroll.Offset.Y != 50 {
+		t.Errorf("the wheel over a message moved it to %v and the page to %v; want the page to 50", pane.Offset.Y, v.scroll.Offset.Y)
+	}
+	cut := pane.Size().Height
+	test.Tap(pane.toggle)
+	w.Fyne().Content().Refresh()
+	if full := pane.Content.MinSize().Height; pane.Size().Height != full || full <= cut {
+		t.Errorf("after Show all the message is %v high, want its whole %v (cut: %v)", pane.Size().Height, full, cut)
+	}
+	if pane.toggle.Text != "Show less" {
+		t.Errorf("toggle %q, want Show less", pane.toggle.Text)
+	}
+	test.Tap(pane.toggle)
+	w.Fyne().Content().Refresh()
+	if pane.Size().Height != cut {
+		t.Errorf("after Show less the message is %v high, want %v again", pane.Size().Height, cut)
+	}
+	// Short messages are not cut and have no button.
+	short := NewWindow(a, question(wire.Prompt{Header: "A", Markdown: "short"}, wire.Prompt{Header: "B", Markdown: "short too"}),
+		Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
+	short.Fyne().Resize(fyne.NewSize(600, 500))
+	short.Show()
+	defer short.Close()
+	for _, p := range findAll[*promptPane](short.View().body) {
+		if p.toggle.Visible() {
+			t.Error("a short message has a Show all button")
+		}
+	}
+}
+
+// The first reply box of a window of several prompts has the keyboard,
+// even below the fold, without scrolling the first prompt away; the first
+// key typed into it brings it into view, so typed text is never lost from
+// sight.
+func TestTypingRevealsTheFocusedReplyBox(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := NewWindow(a, fourLongPrompts(), Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, func(wire.Answer) {})
+	v := w.View()
+	w.Fyne().Resize(fyne.NewSize(600, 500))
+	w.Show()
+	defer w.Close()
+	e := v.prompts[2].entry
+	if got := w.Fyne().Canvas().Focused(); got != e {
+		t.Fatalf("focused %T, want the third prompt's reply box", got)
+	}
+	if v.scroll.Offset.Y != 0 {
+		t.Fatalf("the page opened scrolled to %v", v.scroll.Offset.Y)
+	}
+	e.KeyDown(&fyne.KeyEvent{Name: fyne.KeyX})
+	test.Type(e, "x")
+	top := a.Driver().AbsolutePositionForObject(e).Y - a.Driver().AbsolutePositionForObject(v.scroll).Y
+	if v.scroll.Offset.Y == 0 || top < 0 || top+e.Size().Height > v.scroll.Size().Height+0.5 {
+		t.Errorf("after a key the reply box is at %v..%v of a %v page (offset %v)", top, top+e.Size().Height, v.scroll.Size().Height, v.scroll.Offset.Y)
+	}
+	if e.Text != "x" {
+		t.Errorf("reply = %q", e.Text)
+	}
 }

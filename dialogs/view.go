@@ -93,6 +93,7 @@ type View struct {
 	countdown *widget.Label
 	content   fyne.CanvasObject
 	body      fyne.CanvasObject    // what scrolls: the question (and the options of several prompts)
+	viewHint  float32              // the page's height while fitSize chooses the window's (layout.go)
 	scroll    *container.Scroll    // holds body
 	choices   *container.Scroll    // a single prompt's options, under the message; nil if none
 	panes     []*container.Scroll  // scroll and choices
@@ -347,18 +348,32 @@ func (v *View) build() fyne.CanvasObject {
 	for i, p := range v.q.Prompts {
 		pv := v.newPromptView(p)
 		v.prompts = append(v.prompts, pv)
+		var fixed []fyne.CanvasObject // above the message (layout.go: promptLimit)
+		if i == 0 {
+			fixed = append(fixed, body.Objects...) // the context block
+		}
 		if i > 0 {
-			body.Add(widget.NewSeparator())
+			sep := widget.NewSeparator()
+			body.Add(sep)
+			fixed = append(fixed, sep)
 		}
-		if p.Header != "" && !single {
-			body.Add(newChip(p.Header))
-		}
-		body.Add(markdown.New(p.Markdown, markdown.Options{Pictures: pictures, Page: v.page}))
+		md := markdown.New(p.Markdown, markdown.Options{Pictures: pictures, Page: v.page})
 		// One prompt: its options sit in a pane of their own under the
 		// message, so a long message never hides them (splitLayout).
-		to := body
+		// Several: each message is capped so that its prompt's options
+		// follow within the page's height (promptPane); the header line
+		// holds the prompt's chip and the pane's "Show all".
+		to := choices
 		if single {
-			to = choices
+			body.Add(md)
+		} else {
+			to = container.NewVBox()
+			pane := newPromptPane(md, v.page, v)
+			head := pane.headLine(p.Header)
+			body.Add(head)
+			pane.limit = v.promptLimit(append(fixed, head), to)
+			body.Add(pane)
+			body.Add(to)
 		}
 		for _, o := range pv.rows {
 			to.Add(o)

@@ -29,6 +29,8 @@ type keyHandler interface {
 	allowKey(k fyne.KeyName) bool
 	// focusGained reports that the reply box took the keyboard.
 	focusGained()
+	// reveal scrolls o into view: a key went down or up in it.
+	reveal(o fyne.CanvasObject)
 }
 
 // replyEntry is the multi-line reply box. Focused multi-line entries receive
@@ -87,12 +89,14 @@ func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
 // KeyDown tells the input guard, then the Entry.
 func (e *replyEntry) KeyDown(k *fyne.KeyEvent) {
 	e.keys.keyDown(k.Name)
+	e.keys.reveal(e) // typed text is seen where it goes
 	e.Entry.KeyDown(k)
 }
 
 // KeyUp tells the input guard, then the Entry.
 func (e *replyEntry) KeyUp(k *fyne.KeyEvent) {
 	e.keys.keyUp(k.Name)
+	e.keys.reveal(e)
 	e.Entry.KeyUp(k)
 }
 
@@ -130,10 +134,10 @@ func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
 }
 
 // KeyDown tells the input guard.
-func (c *optionCheck) KeyDown(k *fyne.KeyEvent) { c.keys.keyDown(k.Name) }
+func (c *optionCheck) KeyDown(k *fyne.KeyEvent) { c.keys.keyDown(k.Name); c.keys.reveal(c) }
 
-// KeyUp tells the input guard.
-func (c *optionCheck) KeyUp(k *fyne.KeyEvent) { c.keys.keyUp(k.Name) }
+// KeyUp tells the input guard, and shows the option (Tab moved here).
+func (c *optionCheck) KeyUp(k *fyne.KeyEvent) { c.keys.keyUp(k.Name); c.keys.reveal(c) }
 
 func (c *optionCheck) reportsKeys() {}
 
@@ -168,10 +172,10 @@ func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
 }
 
 // KeyDown tells the input guard.
-func (b *keyButton) KeyDown(k *fyne.KeyEvent) { b.keys.keyDown(k.Name) }
+func (b *keyButton) KeyDown(k *fyne.KeyEvent) { b.keys.keyDown(k.Name); b.keys.reveal(b) }
 
-// KeyUp tells the input guard.
-func (b *keyButton) KeyUp(k *fyne.KeyEvent) { b.keys.keyUp(k.Name) }
+// KeyUp tells the input guard, and shows the button (Tab moved here).
+func (b *keyButton) KeyUp(k *fyne.KeyEvent) { b.keys.keyUp(k.Name); b.keys.reveal(b) }
 
 func (b *keyButton) reportsKeys() {}
 
