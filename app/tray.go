@@ -172,6 +172,10 @@ func (t *tray) action(a core.MenuAction) func() {
 				t.log.Warn("do not disturb", "err", err)
 			}
 		}
+	case core.ActionHistory:
+		return func() { t.ui.OpenWindow("history") }
+	case core.ActionSettings:
+		return func() { t.ui.OpenWindow("settings") }
 	case core.ActionQuit:
 		return func() { go t.quit() }
 	}

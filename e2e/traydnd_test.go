@@ -320,3 +320,50 @@ func TestTrayOpensAHeldBackQuestion(t *testing.T) {
 	key(t, "Escape")
 	one.wait(t)
 }
+
+// A held-back question's countdown does not run while nobody sees it: its
+// window, opened after its whole time limit has passed under do not
+// disturb, still takes an answer.
+func TestDNDCountdownStartsWhenShown(t *testing.T) {
+	requireSession(t)
+	scr := openScreen(t)
+	scr.waitForWindowManager(t)
+	ensureApp(t)
+	tray := openTray(t)
+	t.Cleanup(func() { turnDNDOff(t, tray) })
+
+	clickEntry(t, tray, "On until I turn it off")
+	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+	held := logCount(heldBackLog)
+	r := startAsk(t, "--yesno", "--timeout", "2", "--title", "Unseen", "Still there?")
+	waitLogCount(t, heldBackLog, held+1)
+	// The subject is time passing: the whole 2 s limit, and more, goes by
+	// while the question is held back.
+	time.Sleep(3 * time.Second)
+	noWindow(t, "Unseen — feedback")
+
+	clickEntry(t, tray, "Off")
+	activate(t, findWindow(t, "Unseen — feedback"))
+	key(t, "alt+y")
+	if code := r.wait(t); code != 0 || r.stdout.String() != "yes\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want the answer, not a time-out", code, r.stdout.String(), r.stderr.String())
+	}
+}
+
+// Do not disturb is kept across a restart of the app.
+func TestDNDSurvivesARestart(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	tray := openTray(t)
+	clickEntry(t, tray, "On until I turn it off")
+	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+
+	stopApp()
+	ensureApp(t)
+	tray = openTray(t)
+	t.Cleanup(func() { turnDNDOff(t, tray) })
+	waitTray(t, tray, "do not disturb on after the restart", all(iconIs(t, 0, true), hasEntry("Do not disturb (on)"),
+		tooltipIs("feedback — no questions waiting; do not disturb is on")))
+	clickEntry(t, tray, "Off")
+	waitTray(t, tray, "do not disturb off", all(iconIs(t, 0, false), tooltipIs("feedback — no questions waiting")))
+}
