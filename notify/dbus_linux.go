@@ -10,8 +10,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -39,6 +41,9 @@ type Notifier struct {
 	cfg  Config
 	icon *imageData
 	dial chan struct{} // a one-slot semaphore held while connecting
+	// hung is set while a connection attempt that timed out still runs
+	// (a bus that accepted and never answered): no second one starts.
+	hung atomic.Bool
 
 	mu       sync.Mutex // guards the fields below
 	link     *link      // the current connection, or nil
@@ -54,8 +59,8 @@ type link struct {
 	conn   *dbus.Conn
 	sigs   chan *dbus.Signal // from the bus, closed when conn closes
 	replay chan *dbus.Signal // early signals handed back to the dispatcher
-	owner  string            // the server's unique name, "" before the first Show
-	markup bool              // the server parses markup in bodies
+	owner  string            // the server's unique name, "" before the first Show; guarded by Notifier.mu
+	markup bool              // the server parses markup in bodies; guarded by Notifier.mu
 }
 
 // tracked is a notification shown whose callbacks wait for its signals.
@@ -90,7 +95,8 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := n.meetServer(ctx, l); err != nil {
+	markup, err := n.meetServer(ctx, l)
+	if err != nil {
 		return 0, err
 	}
 	actions := []string{}
@@ -98,7 +104,7 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 		actions = append(actions, "default", "Show")
 	}
 	body := clean(note.Body, MaxBodyRunes, MaxBodyLines)
-	if l.markup {
+	if markup {
 		body = escapeMarkup(body)
 	}
 	n.mu.Lock()
@@ -193,6 +199,9 @@ func (n *Notifier) connect(ctx context.Context) (*link, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n.hung.Load() {
+		return nil, fmt.Errorf("%w (an earlier connection to the session bus at %s still waits for an answer)", ErrTimeout, addr)
+	}
 	type dialed struct {
 		conn *dbus.Conn
 		err  error
@@ -210,10 +219,12 @@ func (n *Notifier) connect(ctx context.Context) (*link, error) {
 		}
 		conn = d.conn
 	case <-ctx.Done():
+		n.hung.Store(true)
 		go func() { // the dial may finish later: close what it opens
 			if d := <-done; d.conn != nil {
 				d.conn.Close()
 			}
+			n.hung.Store(false)
 		}()
 		return nil, n.timeoutError(ctx, "connecting to the session bus at "+addr)
 	}
@@ -243,46 +254,46 @@ func (n *Notifier) connect(ctx context.Context) (*link, error) {
 }
 
 // meetServer makes sure a notification server runs (starting it by D-Bus
-// activation if need be) and learns its unique name and capabilities when
-// it is new. A new server forgets the old one's notifications.
-func (n *Notifier) meetServer(ctx context.Context, l *link) error {
+// activation if need be), learns its unique name and capabilities when it
+// is new, and reports whether it parses markup in bodies. A new server
+// forgets the old one's notifications.
+func (n *Notifier) meetServer(ctx context.Context, l *link) (markup bool, err error) {
 	bus := l.conn.BusObject()
 	var owner string
-	err := bus.CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, busName).Store(&owner)
+	err = bus.CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, busName).Store(&owner)
 	if err != nil {
 		if !isDBusError(err, "org.freedesktop.DBus.Error.NameHasNoOwner") {
-			return n.callError(ctx, "GetNameOwner", err)
+			return false, n.callError(ctx, "GetNameOwner", err)
 		}
 		// Not running: a call to the name starts it if a .service file
 		// says how.
 		if err := n.capabilities(ctx, l, nil); err != nil {
-			return err
+			return false, err
 		}
 		if err := bus.CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, busName).Store(&owner); err != nil {
-			return n.callError(ctx, "GetNameOwner", err)
+			return false, n.callError(ctx, "GetNameOwner", err)
 		}
 	}
 	n.mu.Lock()
-	same := l.owner == owner
+	same, markup := l.owner == owner, l.markup
 	n.mu.Unlock()
 	if same {
-		return nil
+		return markup, nil
 	}
 	var caps []string
 	if err := n.capabilities(ctx, l, &caps); err != nil {
-		return err
+		return false, err
 	}
-	markup := false
-	for _, c := range caps {
-		markup = markup || c == "body-markup"
-	}
+	markup = slices.Contains(caps, "body-markup")
 	n.mu.Lock()
-	if n.link == l {
+	defer n.mu.Unlock()
+	if n.link == l && l.owner != owner { // another Show may have met it meanwhile
+		if l.owner != "" {
+			n.tracked, n.order, n.early = map[ID]*tracked{}, nil, nil
+		}
 		l.owner, l.markup = owner, markup
-		n.tracked, n.order, n.early = map[ID]*tracked{}, nil, nil
 	}
-	n.mu.Unlock()
-	return nil
+	return markup, nil
 }
 
 // capabilities calls GetCapabilities, storing the answer in caps if not nil.

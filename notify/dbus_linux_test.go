@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -477,6 +478,61 @@ func TestSlowServer(t *testing.T) {
 	}
 	if got := srv.next(t); got.Summary != "fast" {
 		t.Errorf("summary %q", got.Summary)
+	}
+}
+
+// A bus that accepts the connection and never answers (a hung
+// dbus-daemon): Show returns ErrTimeout after the timeout.
+func TestHungBus(t *testing.T) {
+	dir, err := os.MkdirTemp("", "nhung")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "bus")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	accepted := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				close(accepted)
+				return
+			}
+			accepted <- c // held open, never answered
+		}
+	}()
+	defer func() {
+		l.Close()
+		for c := range accepted {
+			c.Close()
+		}
+	}()
+	const timeout = 300 * time.Millisecond
+	n := newNotifier(t, Config{Address: "unix:path=" + path, Timeout: timeout})
+	start := time.Now()
+	_, err = n.Show(context.Background(), Notification{Summary: "s"})
+	took := time.Since(start)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("Show = %v, want ErrTimeout", err)
+	}
+	if took < timeout || took > timeout+time.Second {
+		t.Errorf("Show returned after %v, want about %v", took, timeout)
+	}
+	t.Log(err)
+	// While that connection still hangs, the next Show says so at once
+	// instead of opening another one.
+	start = time.Now()
+	if _, err := n.Show(context.Background(), Notification{Summary: "s"}); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("second Show = %v, want ErrTimeout", err)
+	} else if took := time.Since(start); took >= timeout {
+		t.Errorf("second Show took %v, want at once", took)
+	} else {
+		t.Log(err)
 	}
 }
 

@@ -36,7 +36,7 @@ var (
 	// (org.freedesktop.Notifications) and none could be started.
 	ErrNoServer = errors.New("notify: no desktop notification server (org.freedesktop.Notifications) on the session bus; install and run one, e.g. dunst")
 	// ErrTimeout: the bus or the server did not answer within the timeout.
-	ErrTimeout = errors.New("notify: the notification server did not answer in time")
+	ErrTimeout = errors.New("notify: the session bus or the notification server did not answer in time")
 	// ErrClosed: the Notifier was closed.
 	ErrClosed = errors.New("notify: the notifier is closed")
 )
