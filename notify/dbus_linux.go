@@ -131,6 +131,9 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 		}
 		n.early = kept
 	}
+	if err == nil && note.OnClick == nil && note.OnClosed == nil {
+		n.untrack(ID(id)) // it replaced one whose callbacks no longer apply
+	}
 	if n.inflight == 0 {
 		n.early = nil
 	}

@@ -341,6 +341,13 @@ func TestClickAndClose(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("events %v, want %v", got, want)
 	}
+	// A notification replaced by one without callbacks calls nothing.
+	fourth := show(4)
+	if _, err := n.Show(context.Background(), Notification{Summary: "replacing", Replaces: fourth}); err != nil {
+		t.Fatal(err)
+	}
+	srv.next(t)
+	srv.click(t, fourth)
 	// A late click on a closed notification calls nothing; a new one does.
 	srv.click(t, first)
 	third := show(3)
