@@ -118,7 +118,11 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	endTray := startTray(inbox, ui, quit, log)
 
-	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log})
+	var onGreet func()
+	if cfg.Settings.UIPrewarm {
+		onGreet = ui.Prewarm
+	}
+	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)

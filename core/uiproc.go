@@ -161,6 +161,20 @@ func (u *UIProcess) Running() bool {
 	return u.proc != nil
 }
 
+// Prewarm starts the UI process if none runs, so that the next window
+// opens warm; with no window it ends after the linger time as usual.
+func (u *UIProcess) Prewarm() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped || u.proc != nil {
+		return
+	}
+	if u.ensureLocked() != nil {
+		u.log.Info("UI process started in advance (ui_prewarm)")
+		u.lingerLocked()
+	}
+}
+
 // OpenWindow has the UI process open one of the app's own windows
 // ("history", "settings"), starting it if needed.
 func (u *UIProcess) OpenWindow(name string) {

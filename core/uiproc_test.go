@@ -404,3 +404,28 @@ func TestUIConnBoundsAMessage(t *testing.T) {
 	}
 	c.Close()
 }
+
+// Prewarm starts the UI process with no window; it lingers and exits like
+// one whose last window closed, and a window then opens in it.
+func TestUIProcessPrewarm(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	u.Prewarm()
+	ui := f.next(t)
+	u.Prewarm() // running: nothing more
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui.expect(t, UIShow)
+	select {
+	case <-f.started:
+		t.Error("a second UI process was started")
+	default:
+	}
+	u.mu.Lock()
+	lingering := u.linger != nil
+	u.mu.Unlock()
+	if lingering {
+		t.Error("the linger timer runs with a window open")
+	}
+}

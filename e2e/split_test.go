@@ -217,3 +217,26 @@ func TestTrayQuitWithQuestionsOpen(t *testing.T) {
 		t.Errorf("the app was started again (pid %d) after the user quit", pid)
 	}
 }
+
+// With ui_prewarm, an agent's MCP server starting (initialize) starts the
+// UI process before any question; without it, nothing starts.
+func TestUIPrewarm(t *testing.T) {
+	requireSession(t)
+	startApp(t, writeSettings(t, `{"ui_prewarm": true}`))
+	app := appPID()
+	if pids := uiPIDs(app); len(pids) != 0 {
+		t.Fatalf("UI processes %v before any shim", pids)
+	}
+	newMCP(t, "prewarm")
+	waitUIPIDs(t, app, 1, 5*time.Second)
+
+	startApp(t)
+	app = appPID()
+	newMCP(t, "no-prewarm")
+	// The shim greets right after initialize: give it the time a prewarm
+	// took above (well under a second) three times over.
+	time.Sleep(1500 * time.Millisecond)
+	if pids := uiPIDs(app); len(pids) != 0 {
+		t.Errorf("UI processes %v without ui_prewarm", pids)
+	}
+}

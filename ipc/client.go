@@ -99,7 +99,20 @@ func (c *Client) Close() error {
 // Hello asks who is listening. It fails with ErrProtocolMismatch if the app
 // speaks another protocol version.
 func (c *Client) Hello(ctx context.Context) (Hello, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+PathHello, nil)
+	return c.hello(ctx, "")
+}
+
+// Greet is Hello from an MCP server (shim) whose client has just
+// initialized: an app set to (ui_prewarm) may start its windows' process.
+func (c *Client) Greet(ctx context.Context) (Hello, error) {
+	return c.hello(ctx, "?"+greetQuery)
+}
+
+// greetQuery marks a hello as Greet's.
+const greetQuery = "greet=1"
+
+func (c *Client) hello(ctx context.Context, query string) (Hello, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+PathHello+query, nil)
 	if err != nil {
 		return Hello{}, err
 	}

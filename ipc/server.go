@@ -34,12 +34,17 @@ type ServerOptions struct {
 	Version string       // the app's build version, reported by PathHello
 	Logger  *slog.Logger // nil discards
 	MaxOpen int          // questions open at once; more are refused with CodeTooMany. 0 means 64
+	// OnGreet, if set, is called (on the request's goroutine; it must not
+	// block) when a shim greets the app as its MCP client initializes
+	// (Client.Greet).
+	OnGreet func()
 }
 
 // Server serves the protocol on a listener, handing questions to an Asker.
 type Server struct {
 	asker   Asker
 	version string
+	onGreet func()
 	log     *slog.Logger
 	open    chan struct{} // a token per open question; its capacity is MaxOpen
 	hs      *http.Server
@@ -64,6 +69,7 @@ func NewServer(a Asker, opts ServerOptions) *Server {
 	s := &Server{
 		asker:   a,
 		version: opts.Version,
+		onGreet: opts.OnGreet,
 		log:     log,
 		open:    make(chan struct{}, opts.MaxOpen),
 		cancel:  cancel,
@@ -166,6 +172,9 @@ func (s *Server) guard(next http.Handler) http.Handler {
 }
 
 func (s *Server) handleHello(w http.ResponseWriter, r *http.Request) {
+	if s.onGreet != nil && r.URL.RawQuery == greetQuery {
+		s.onGreet()
+	}
 	writeJSON(w, http.StatusOK, Hello{Protocol: ProtocolVersion, App: "feedback", Version: s.version, PID: os.Getpid()})
 }
 

@@ -346,3 +346,25 @@ func TestStalledBodyIsNotHeld(t *testing.T) {
 		})
 	}
 }
+
+// A shim's greeting (Client.Greet) reaches OnGreet; a plain hello does not.
+func TestGreet(t *testing.T) {
+	greeted := make(chan struct{}, 4)
+	c := startServer(t, answerAll, ServerOptions{OnGreet: func() { greeted <- struct{}{} }})
+	if _, err := c.Hello(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-greeted:
+		t.Fatal("a plain hello was taken for a greeting")
+	default:
+	}
+	if h, err := c.Greet(context.Background()); err != nil || h.Protocol != ProtocolVersion {
+		t.Fatalf("Greet = %+v, %v", h, err)
+	}
+	select {
+	case <-greeted:
+	default:
+		t.Fatal("OnGreet was not called")
+	}
+}

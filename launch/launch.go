@@ -140,3 +140,16 @@ func remoteHint(path string) string {
 		"forwarded to %s (ssh RemoteForward; run `feedback setup ssh HOST` on the desktop): "+
 		"check that the SSH connection is up and the app is running on the desktop", path)
 }
+
+// Greet says hello to the app if it runs, never starting it: the shim does
+// it once its client has initialized (mcpshim.Options.Greet), so an app
+// with ui_prewarm can start its UI process ahead of the first question.
+func Greet() {
+	path, err := ipc.SocketPath()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	(&ipc.Client{Path: path}).Greet(ctx) // checks the endpoint like every call; errors: nothing to warm
+}

@@ -39,6 +39,10 @@ type Options struct {
 	// its error sends the call to the no-GUI fallback. An Asker that is also
 	// an io.Closer is closed when its Ask returns.
 	Connect func(ctx context.Context) (Asker, error)
+	// Greet, if set, is called once the client has initialized: it says
+	// hello to the app if one runs (never starting it), so the app can
+	// start its UI process ahead of the first question (ui_prewarm).
+	Greet func()
 	// Logger receives the server's logs; nil discards them. It must never
 	// write to the protocol output (stdout).
 	Logger *slog.Logger
@@ -104,6 +108,12 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(markCancelledBeforeStart)
+	if opts.Greet != nil {
+		greet := opts.Greet
+		hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
+			go greet() // the app, if it runs, may warm its windows up (settings' ui_prewarm)
+		})
+	}
 	s := server.NewMCPServer("feedback", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),

@@ -74,6 +74,11 @@ type Settings struct {
 	// window closes, so the next question opens fast; 0 quits at once.
 	// Default 120.
 	UILingerSeconds int `json:"ui_linger_seconds"`
+	// UIPrewarm starts the UI process when an agent's MCP server (the
+	// shim) starts and says hello, so its first question opens warm; it
+	// costs the UI process's memory and the GUI driver's ticks for the
+	// linger time (BENCHMARKS.md). Default false.
+	UIPrewarm bool `json:"ui_prewarm"`
 }
 
 // ImageSettings bound attachments; every image is downscaled and
