@@ -127,12 +127,33 @@ func (m *measurer) lineHeight(size float32, style fyne.TextStyle) float32 {
 	return h
 }
 
+// baseline returns the distance from the top of a line of text at size in
+// style to its baseline.
+func (m *measurer) baseline(size float32, style fyne.TextStyle) float32 {
+	k := runeKey{-2, size, style}
+	runeWidths.Lock()
+	b, ok := runeWidths.m[k]
+	runeWidths.Unlock()
+	if ok {
+		return b
+	}
+	b = 0.8 * size // without an app to ask
+	if app := fyne.CurrentApp(); app != nil {
+		_, b = app.Driver().RenderedTextSize("M", size, style, nil)
+	}
+	runeWidths.Lock()
+	runeWidths.m[k] = b
+	runeWidths.Unlock()
+	return b
+}
+
 // flowRun is a piece of a paragraph in one style; link is set for a
-// hyperlink's text.
+// hyperlink's text, strike for struck text.
 type flowRun struct {
-	text  string
-	style widget.RichTextStyle
-	link  *url.URL
+	text   string
+	style  widget.RichTextStyle
+	link   *url.URL
+	strike bool
 }
 
 // flowSegment is a paragraph or heading of the displayed Markdown: its
@@ -140,6 +161,32 @@ type flowRun struct {
 type flowSegment struct {
 	runs []flowRun
 	m    *measurer
+	// gapAfter: another block follows, kept apart by paragraphGap;
+	// gapBefore: a block other than a paragraph comes before (a list, code,
+	// a quote, a table), kept apart by it too.
+	gapAfter, gapBefore bool
+}
+
+// paragraphGap is the space after a paragraph or heading that another
+// block follows, in body text sizes (7 px at fyne's 14), on top of the
+// line spacing every block gets.
+const paragraphGap = 0.5
+
+// gap returns the space kept before and after the paragraph.
+func (t *flowText) gap() float32 { return t.gapTop() + t.gapBottom() }
+
+func (t *flowText) gapTop() float32 {
+	if !t.seg.gapBefore {
+		return 0
+	}
+	return paragraphGap * theme.SizeForWidget(theme.SizeNameText, t)
+}
+
+func (t *flowText) gapBottom() float32 {
+	if !t.seg.gapAfter {
+		return 0
+	}
+	return paragraphGap * theme.SizeForWidget(theme.SizeNameText, t)
 }
 
 // Inline returns false: a paragraph is a block.
@@ -222,11 +269,21 @@ func newFlowText(seg *flowSegment) *flowText {
 // runSize returns the text size and style of run i.
 func (t *flowText) runSize(i int) (float32, fyne.TextStyle) {
 	st := t.seg.runs[i].style
-	name := st.SizeName
+	return textSize(st.SizeName, t), st.TextStyle
+}
+
+// textSize returns the size of text of the size name in w: the theme's,
+// or for a heading size the theme does not define, the body size scaled
+// by headingScale.
+func textSize(name fyne.ThemeSizeName, w fyne.Widget) float32 {
 	if name == "" {
 		name = theme.SizeNameText
 	}
-	return theme.SizeForWidget(name, t), st.TextStyle
+	size := theme.SizeForWidget(name, w)
+	if scale, ok := headingScale[name]; ok && size == 0 {
+		size = theme.SizeForWidget(theme.SizeNameText, w) * scale
+	}
+	return size
 }
 
 // measure splits the runs into atoms and measures them.
@@ -432,13 +489,13 @@ func (t *flowText) Resize(s fyne.Size) {
 // wrapped text never forces its container wider.
 func (t *flowText) MinSize() fyne.Size {
 	if t.Size().Width < minFlowWidth && t.laidW == 0 {
-		return fyne.NewSize(0, t.estimateHeight(pictureMaxWidth))
+		return fyne.NewSize(0, t.estimateHeight(pictureMaxWidth)+t.gap())
 	}
 	w := t.flowWidth(t.Size().Width)
 	if t.atoms == nil || w != t.laidW {
 		t.layoutLines(w)
 	}
-	return fyne.NewSize(0, t.height)
+	return fyne.NewSize(0, t.height+t.gap())
 }
 
 // estimateHeight guesses the height at width w without breaking lines:
@@ -494,18 +551,23 @@ func (r *flowRenderer) rebuild() {
 		}
 	}
 	snap := func(v float32) float32 { return float32(math.Round(float64(v*scale))) / scale }
-	y := float32(0)
+	y := t.gapTop()
 	for _, l := range t.lines {
 		for i, p := range l.pieces {
 			run := t.seg.runs[p.run]
 			text := run.text[p.start:p.end]
+			width := p.width
 			if i == len(l.pieces)-1 {
-				text = strings.TrimRightFunc(text, unicode.IsSpace)
+				trimmed := strings.TrimRightFunc(text, unicode.IsSpace)
+				width -= t.spaceWidth(p.run, text[len(trimmed):])
+				text = trimmed
 			}
 			if text == "" {
 				continue
 			}
 			size, style := t.runSize(p.run)
+			h := t.heights[p.run]
+			pos := fyne.NewPos(snap(p.x), snap(y+l.height-h))
 			var obj fyne.CanvasObject
 			if run.link != nil {
 				obj = newFlowLink(text, run.link, size, style, t)
@@ -513,13 +575,66 @@ func (r *flowRenderer) rebuild() {
 				c := canvas.NewText(text, textColor(run.style, t))
 				c.TextSize, c.TextStyle = size, style
 				obj = c
+				if style.Bold {
+					r.fauxBold(c, pos, h, 1/scale)
+				}
 			}
-			h := t.heights[p.run]
-			obj.Move(fyne.NewPos(snap(p.x), snap(y+l.height-h)))
+			obj.Move(pos)
 			obj.Resize(fyne.NewSize(p.width, h))
 			r.objs = append(r.objs, obj)
+			if run.strike {
+				ly, thick := strikeLine(size, t.seg.m.baseline(size, style))
+				line := canvas.NewRectangle(textColor(run.style, t))
+				line.Move(fyne.NewPos(pos.X, snap(pos.Y+ly-thick/2)))
+				line.Resize(fyne.NewSize(width, max(thick, 1/scale)))
+				r.objs = append(r.objs, line)
+			}
 		}
 		y += l.height
+	}
+}
+
+// spaceWidth returns the width of the white space s in run i.
+func (t *flowText) spaceWidth(i int, s string) float32 {
+	size, style := t.runSize(i)
+	w := float32(0)
+	for _, c := range s {
+		w += t.seg.m.width(c, size, style)
+	}
+	return w
+}
+
+// fauxBold draws the CJK characters of bold text c a second time, a device
+// pixel to the right. The CJK fonts Fyne falls back to (WenQuanYi, Noto
+// Sans CJK) are not chosen in a bold weight, so bold CJK would look like
+// the text around it; the second copy thickens every stroke, as browsers
+// do for a font without a bold face. Latin text has its bold face and is
+// drawn once.
+func (r *flowRenderer) fauxBold(c *canvas.Text, pos fyne.Position, h, px float32) {
+	text := c.Text
+	x := float32(0)
+	start := -1 // of the CJK characters not yet drawn again
+	flush := func(end int, endX, startX float32) {
+		b := canvas.NewText(text[start:end], c.Color)
+		b.TextSize, b.TextStyle = c.TextSize, c.TextStyle
+		b.Move(fyne.NewPos(pos.X+startX+px, pos.Y))
+		b.Resize(fyne.NewSize(endX-startX, h))
+		r.objs = append(r.objs, b)
+	}
+	startX := float32(0)
+	for off, ch := range text {
+		cjk := isWide(ch)
+		switch {
+		case cjk && start < 0:
+			start, startX = off, x
+		case !cjk && start >= 0:
+			flush(off, x, startX)
+			start = -1
+		}
+		x += r.t.seg.m.width(ch, c.TextSize, c.TextStyle)
+	}
+	if start >= 0 {
+		flush(len(text), x, startX)
 	}
 }
 

@@ -7,19 +7,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/util"
-)
-
-// Task-list check boxes. Fyne's default body font (Noto Sans) has neither glyph, but its
-// default monospace font (DejaVu Sans Mono, bundled with fyne) has both, so they are drawn
-// monospace.
-const (
-	taskUnchecked = "☐ "
-	taskChecked   = "☑ "
 )
 
 // renderText renders plain text. A hard line break ends the line; a soft line break becomes a
@@ -60,23 +51,27 @@ func renderEmphasis(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget
 	return r.children(n, st)
 }
 
-// renderStrikethrough draws ~~struck~~ text in the theme's disabled colour. fyne.TextStyle has
-// no strikethrough in 2.7 (Underline works only in TextGrid). Combining U+0336 was rejected:
-// it corrupts copied text, and over CJK (drawn from a fallback font) the stroke lands half-way
-// across the glyph. Greyed-out text reads as "withdrawn" and keeps the text intact.
+// renderStrikethrough renders ~~struck~~ text as StrikeSegments: the text in its normal colour
+// with a line drawn through it (fyne.TextStyle has no strikethrough). Greyed-out text was
+// rejected: at ~1.5:1 "~~optional~~ required" read "optional required". Combining U+0336 was
+// rejected too: it corrupts copied text, and over CJK (drawn from a fallback font) the stroke
+// lands half-way across the glyph. Links inside keep being links.
 func renderStrikethrough(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
-	st.ColorName = theme.ColorNameDisabled
-	return r.children(n, st)
+	var out []widget.RichTextSegment
+	for _, s := range r.children(n, st) {
+		if t, ok := s.(*widget.TextSegment); ok && t.Style.Inline {
+			out = appendSegments(out, &StrikeSegment{Text: t.Text, Style: t.Style})
+			continue
+		}
+		out = appendSegments(out, s)
+	}
+	return out
 }
 
-// renderTaskCheckBox renders a GFM task-list marker as a check-box glyph.
-func renderTaskCheckBox(_ *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
-	box := taskUnchecked
-	if n.(*east.TaskCheckBox).IsChecked {
-		box = taskChecked
-	}
-	st.TextStyle.Monospace = true
-	return []widget.RichTextSegment{textSegment(box, st)}
+// renderTaskCheckBox renders a GFM task-list marker as a TaskSegment, which the list draws in
+// place of the item's bullet.
+func renderTaskCheckBox(_ *mdRenderer, n ast.Node, _ widget.RichTextStyle) []widget.RichTextSegment {
+	return []widget.RichTextSegment{&TaskSegment{Checked: n.(*east.TaskCheckBox).IsChecked}}
 }
 
 // renderRawHTML shows inline raw HTML as the text it is.
@@ -262,4 +257,10 @@ func isCJK(c rune) bool {
 	return unicode.In(c, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
 		(c >= 0x3000 && c <= 0x303f) || // CJK symbols and punctuation
 		(c >= 0xff00 && c <= 0xffef) // half- and full-width forms
+}
+
+// isWide reports whether c is a CJK or Hangul character: drawn from a
+// system fallback font, which Fyne never picks in bold (see fauxBold).
+func isWide(c rune) bool {
+	return isCJK(c) || unicode.Is(unicode.Hangul, c)
 }

@@ -38,7 +38,77 @@ func newMDRenderer(src string, pictures *Pictures, page func() *container.Scroll
 func (r *mdRenderer) document() []widget.RichTextSegment {
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	doc := md.Parser().Parse(text.NewReader(r.src))
+	attachIndentedCode(doc, r.src)
 	return r.node(doc, widget.RichTextStyleInline)
+}
+
+// attachIndentedCode puts a fenced code block that follows a list, with its fence indented but
+// by less than the item's text (CommonMark then ends the list: "1. Run:" needs three spaces
+// before the fence, agents often write two), into the list's last item, where its writer meant
+// it; a list of the same kind that follows it continues the first one ("2." after the code
+// stays item 2, not a new list). Work is linear in the blocks.
+func attachIndentedCode(n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; {
+		next := c.NextSibling()
+		list, ok := c.PreviousSibling().(*ast.List)
+		if code, isCode := c.(*ast.FencedCodeBlock); isCode && ok && list.LastChild() != nil && fenceIndent(code, src) > 0 {
+			n.RemoveChild(n, code)
+			list.LastChild().AppendChild(list.LastChild(), code)
+			if more, ok := next.(*ast.List); ok && sameList(list, more) {
+				next = more.NextSibling()
+				for item := more.FirstChild(); item != nil; {
+					after := item.NextSibling()
+					more.RemoveChild(more, item)
+					list.AppendChild(list, item)
+					attachIndentedCode(item, src)
+					item = after
+				}
+				n.RemoveChild(n, more)
+			}
+		} else if c.Type() == ast.TypeBlock && c.HasChildren() {
+			attachIndentedCode(c, src)
+		}
+		c = next
+	}
+}
+
+// fenceIndent returns the spaces before the opening fence of code, or 0 when they are not known
+// (a block without lines).
+func fenceIndent(code *ast.FencedCodeBlock, src []byte) int {
+	var start int
+	switch {
+	case code.Info != nil:
+		start = code.Info.Segment.Start
+	case code.Lines().Len() > 0:
+		// the fence is the line before the first line of code
+		start = code.Lines().At(0).Start
+		for start > 0 && src[start-1] != '\n' {
+			start--
+		}
+		start-- // the fence line's end
+		if start <= 0 {
+			return 0
+		}
+	default:
+		return 0
+	}
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	indent := 0
+	for start+indent < len(src) && src[start+indent] == ' ' {
+		indent++
+	}
+	return indent
+}
+
+// sameList reports whether b continues a: both bullet lists with the same marker, or both
+// ordered with b numbered on from a's last item.
+func sameList(a, b *ast.List) bool {
+	if a.IsOrdered() != b.IsOrdered() || a.Marker != b.Marker {
+		return false
+	}
+	return !a.IsOrdered() || b.Start == a.Start+a.ChildCount()
 }
 
 // mdRenderer walks one parsed document. It is used once, by one goroutine.
@@ -66,7 +136,7 @@ func init() {
 		// blocks
 		ast.KindDocument:                (*mdRenderer).children,
 		ast.KindParagraph:               renderParagraph,
-		ast.KindTextBlock:               renderParagraph,
+		ast.KindTextBlock:               renderTextBlock,
 		ast.KindHeading:                 renderHeading,
 		ast.KindThematicBreak:           renderThematicBreak,
 		ast.KindCodeBlock:               renderCodeBlock,
@@ -109,14 +179,21 @@ func (r *mdRenderer) children(n ast.Node, st widget.RichTextStyle) []widget.Rich
 }
 
 // appendSegments appends segs to dst, merging a text segment into the previous one when both
-// are inline and share a style, so "a" "b" with one style becomes "ab".
+// are inline and share a style, so "a" "b" with one style becomes "ab"; struck text likewise.
 func appendSegments(dst []widget.RichTextSegment, segs ...widget.RichTextSegment) []widget.RichTextSegment {
 	for _, s := range segs {
-		next, ok := s.(*widget.TextSegment)
-		if ok && next.Style.Inline && len(dst) > 0 {
-			if prev, ok := dst[len(dst)-1].(*widget.TextSegment); ok && prev.Style == next.Style {
-				prev.Text += next.Text
-				continue
+		if len(dst) > 0 {
+			switch next := s.(type) {
+			case *widget.TextSegment:
+				if prev, ok := dst[len(dst)-1].(*widget.TextSegment); ok && next.Style.Inline && prev.Style == next.Style {
+					prev.Text += next.Text
+					continue
+				}
+			case *StrikeSegment:
+				if prev, ok := dst[len(dst)-1].(*StrikeSegment); ok && prev.Style == next.Style {
+					prev.Text += next.Text
+					continue
+				}
 			}
 		}
 		dst = append(dst, s)
@@ -153,17 +230,49 @@ func renderParagraph(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widge
 	return r.inlineBlock(n, st)
 }
 
-// renderHeading uses fyne's heading size for level 1, the sub-heading size for level 2 and bold
-// body text for levels 3 to 6; nested styles (emphasis, code) still combine with it.
+// tightRowEnd ends the text of an item of a tight list (a TextBlock): the paragraph gap is not
+// kept after it (see displaySegments). It is rowEnd's style without its colour name.
+var tightRowEnd = widget.RichTextStyle{SizeName: widget.RichTextStyleParagraph.SizeName}
+
+// renderTextBlock renders the text of a tight list's item, ended by a tightRowEnd.
+func renderTextBlock(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
+	return append(r.children(n, st), &widget.TextSegment{Style: tightRowEnd})
+}
+
+// Heading sizes beyond fyne's two. A theme may define them; one that does not (a size of 0) gets
+// the text size times headingScale.
+const (
+	// SizeNameHeading3 is the text size of a level 3 heading.
+	SizeNameHeading3 fyne.ThemeSizeName = "markdownHeading3"
+)
+
+// headingScale is the size of a heading level's text in body text sizes, for the size names a
+// theme does not define. Level 3 must stand out from bold body text where bold does not show
+// (a CJK fallback font without a bold face), so it is a size of its own.
+var headingScale = map[fyne.ThemeSizeName]float32{
+	SizeNameHeading3: 8.0 / 7, // 16 beside fyne's 14, 18 and 24
+}
+
+// renderHeading sizes a heading by level: fyne's heading size for level 1, the sub-heading
+// size for level 2, SizeNameHeading3 for level 3, the body size for levels 4 to 6; every level
+// is bold. Nested styles (emphasis, code) combine with it, and links in it keep its style.
 func renderHeading(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.RichTextSegment {
 	switch n.(*ast.Heading).Level {
 	case 1:
 		st.SizeName = widget.RichTextStyleHeading.SizeName
 	case 2:
 		st.SizeName = widget.RichTextStyleSubHeading.SizeName
+	case 3:
+		st.SizeName = SizeNameHeading3
 	}
 	st.TextStyle.Bold = true
-	return r.inlineBlock(n, st)
+	segs := r.inlineBlock(n, st)
+	for i, s := range segs {
+		if l, ok := s.(*widget.HyperlinkSegment); ok {
+			segs[i] = &LinkSegment{HyperlinkSegment: l, Style: st}
+		}
+	}
+	return segs
 }
 
 func renderThematicBreak(*mdRenderer, ast.Node, widget.RichTextStyle) []widget.RichTextSegment {

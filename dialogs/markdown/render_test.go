@@ -35,7 +35,11 @@ func updateGoldens() bool {
 //
 //	text {FLAGS} "TEXT"      a widget.TextSegment; TEXT is Go-quoted (CJK stays readable)
 //	rowend                   the empty paragraph TextSegment that ends a row (see rowEnd)
+//	rowend tight             the end of a tight list item's text (see tightRowEnd)
 //	link "TEXT" URL          a widget.HyperlinkSegment (with align=… when not leading)
+//	link {FLAGS} "TEXT" URL  a LinkSegment: a link with a style of its own (in a heading)
+//	strike {FLAGS} "TEXT"    a StrikeSegment
+//	task [ ] / task [x]      a TaskSegment
 //	list bullet|ordered start=N [depth=N]   a ListSegment (depth: an indentedList)
 //	  item                   one list item (a ParagraphSegment) and its segments
 //	paragraph                any other widget.ParagraphSegment
@@ -217,8 +221,11 @@ func TestNewMarkdownShowsText(t *testing.T) {
 func collectLinks(segs []widget.RichTextSegment) []*widget.HyperlinkSegment {
 	var out []*widget.HyperlinkSegment
 	walkSegments(segs, func(s widget.RichTextSegment) {
-		if l, ok := s.(*widget.HyperlinkSegment); ok {
+		switch l := s.(type) {
+		case *widget.HyperlinkSegment:
 			out = append(out, l)
+		case *LinkSegment:
+			out = append(out, l.HyperlinkSegment)
 		}
 	})
 	return out
@@ -232,6 +239,10 @@ func plainTextOf(segs []widget.RichTextSegment) string {
 		case *widget.TextSegment:
 			b.WriteString(s.Text)
 		case *widget.HyperlinkSegment:
+			b.WriteString(s.Text)
+		case *LinkSegment:
+			b.WriteString(s.Text)
+		case *StrikeSegment:
 			b.WriteString(s.Text)
 		case *PictureSegment:
 			b.WriteString(s.Alt)
@@ -284,7 +295,21 @@ func dumpSegment(b *strings.Builder, s widget.RichTextSegment, depth int) {
 			fmt.Fprintf(b, "%srowend\n", pad)
 			return
 		}
+		if s.Text == "" && s.Style == tightRowEnd {
+			fmt.Fprintf(b, "%srowend tight\n", pad)
+			return
+		}
 		fmt.Fprintf(b, "%stext {%s} %s\n", pad, styleFlags(s.Style), strconv.Quote(s.Text))
+	case *StrikeSegment:
+		fmt.Fprintf(b, "%sstrike {%s} %s\n", pad, styleFlags(s.Style), strconv.Quote(s.Text))
+	case *TaskSegment:
+		box := "[ ]"
+		if s.Checked {
+			box = "[x]"
+		}
+		fmt.Fprintf(b, "%stask %s\n", pad, box)
+	case *LinkSegment:
+		fmt.Fprintf(b, "%slink {%s} %s %s\n", pad, styleFlags(s.Style), strconv.Quote(s.Text), s.URL)
 	case *widget.HyperlinkSegment:
 		align := ""
 		if s.Alignment != fyne.TextAlignLeading {

@@ -187,6 +187,7 @@ func cutPoint(s string) int {
 func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTextSegment {
 	var out []widget.RichTextSegment
 	var runs []flowRun
+	tight := map[*flowSegment]bool{} // the text of a tight list's item: no gap after it
 	flush := func() {
 		if len(runs) > 0 {
 			out = append(out, &flowSegment{runs: runs, m: m})
@@ -201,9 +202,20 @@ func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTe
 			}
 			if !s.Style.Inline {
 				flush()
+				if s.Style == tightRowEnd && len(out) > 0 {
+					if f, ok := out[len(out)-1].(*flowSegment); ok {
+						tight[f] = true
+					}
+				}
 			}
 		case *widget.HyperlinkSegment:
 			runs = append(runs, flowRun{text: s.Text, link: s.URL, style: widget.RichTextStyleInline})
+		case *LinkSegment:
+			runs = append(runs, flowRun{text: s.Text, link: s.URL, style: s.Style})
+		case *StrikeSegment:
+			runs = append(runs, flowRun{text: s.Text, style: s.Style, strike: true})
+		case *TaskSegment: // one not at the start of a list item (lists draw those)
+			runs = append(runs, flowRun{text: s.Textual(), style: widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Monospace: true}}})
 		case *QuoteSegment:
 			flush()
 			out = append(out, &QuoteSegment{Content: displaySegments(s.Content, m)})
@@ -219,6 +231,16 @@ func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTe
 		}
 	}
 	flush()
+	// A paragraph or heading keeps a gap from the blocks around it.
+	for i, s := range out {
+		if f, ok := s.(*flowSegment); ok {
+			f.gapAfter = i < len(out)-1 && !tight[f]
+			if i > 0 {
+				_, prevFlow := out[i-1].(*flowSegment)
+				f.gapBefore = !prevFlow
+			}
+		}
+	}
 	return out
 }
 
@@ -250,6 +272,7 @@ func walkDisplay(segs []widget.RichTextSegment, f func(widget.RichTextSegment)) 
 // a column of their own, so wrapped lines hang under the item's text.
 type listBlock struct {
 	bullets []string
+	tasks   []*TaskSegment // an item's check box, drawn in place of a bullet; nil for none
 	items   [][]widget.RichTextSegment
 }
 
@@ -266,7 +289,17 @@ func newListBlock(l *widget.ListSegment, m *measurer) *listBlock {
 		} else {
 			content = []widget.RichTextSegment{item}
 		}
+		var task *TaskSegment
+		if len(content) > 0 {
+			if t, ok := content[0].(*TaskSegment); ok {
+				task, content = t, content[1:]
+				if !l.Ordered {
+					bullet = "" // the check box is the bullet
+				}
+			}
+		}
 		b.bullets = append(b.bullets, bullet)
+		b.tasks = append(b.tasks, task)
 		b.items = append(b.items, displaySegments(content, m))
 	}
 	return b
@@ -279,7 +312,12 @@ func (b *listBlock) Inline() bool { return false }
 func (b *listBlock) Textual() string {
 	var s strings.Builder
 	for i, item := range b.items {
-		s.WriteString(b.bullets[i] + " ")
+		if b.bullets[i] != "" {
+			s.WriteString(b.bullets[i] + " ")
+		}
+		if b.tasks[i] != nil {
+			s.WriteString(b.tasks[i].Textual())
+		}
 		for _, seg := range item {
 			s.WriteString(seg.Textual())
 		}
@@ -313,7 +351,8 @@ func (b *listBlock) Unselect() {}
 type listView struct {
 	widget.BaseWidget
 	b       *listBlock
-	bullets []*canvas.Text
+	bullets []fyne.CanvasObject // a bullet, a number, a check box or a number and a check box
+	texts   []*canvas.Text      // the bullets' and numbers' texts
 	items   []*widget.RichText
 	objs    []fyne.CanvasObject
 }
@@ -326,10 +365,23 @@ func newListView(b *listBlock) *listView {
 }
 
 func (v *listView) build() {
-	v.bullets, v.items, v.objs = nil, nil, nil
+	v.bullets, v.texts, v.items, v.objs = nil, nil, nil, nil
 	for i, item := range v.b.items {
-		bullet := canvas.NewText(v.b.bullets[i], theme.Color(theme.ColorNameForeground))
-		bullet.TextStyle.Bold = v.b.bullets[i] != "•" // as fyne draws list numbers
+		var bullet fyne.CanvasObject
+		if text := v.b.bullets[i]; text != "" {
+			t := canvas.NewText(text, theme.Color(theme.ColorNameForeground))
+			t.TextStyle.Bold = text != "•" // as fyne draws list numbers
+			v.texts = append(v.texts, t)
+			bullet = t
+		}
+		if task := v.b.tasks[i]; task != nil {
+			box := newTaskBox(task.Checked)
+			if bullet != nil {
+				bullet = container.NewHBox(bullet, box)
+			} else {
+				bullet = box
+			}
+		}
 		rt := widget.NewRichText(item...)
 		rt.Wrapping = fyne.TextWrapWord
 		v.bullets = append(v.bullets, bullet)
@@ -358,6 +410,7 @@ func (r *listRenderer) inset() float32 { return theme.InnerPadding() }
 
 func (r *listRenderer) Layout(size fyne.Size) {
 	col, in := r.column(), r.inset()
+	line := fyne.MeasureText("1.", theme.TextSize(), fyne.TextStyle{Bold: true}).Height
 	y := float32(0)
 	for i, rt := range r.v.items {
 		rt.Move(fyne.NewPos(col-in, y-in))
@@ -367,8 +420,9 @@ func (r *listRenderer) Layout(size fyne.Size) {
 			rt.Resize(fyne.NewSize(size.Width-col+in, h))
 		}
 		b := r.v.bullets[i]
-		b.Move(fyne.NewPos(0, y))
-		b.Resize(b.MinSize())
+		bs := b.MinSize()
+		b.Move(fyne.NewPos(0, y+(line-bs.Height)/2)) // centred on the first line
+		b.Resize(bs)
 		y += h - 2*in + theme.LineSpacing()
 	}
 }
@@ -386,8 +440,10 @@ func (r *listRenderer) MinSize() fyne.Size {
 }
 
 func (r *listRenderer) Refresh() {
+	for _, t := range r.v.texts {
+		t.Color = theme.ColorForWidget(theme.ColorNameForeground, r.v)
+	}
 	for i, b := range r.v.bullets {
-		b.Color = theme.ColorForWidget(theme.ColorNameForeground, r.v)
 		b.Refresh()
 		r.v.items[i].Refresh()
 	}

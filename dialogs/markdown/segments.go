@@ -1,0 +1,188 @@
+package markdown
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// StrikeSegment is ~~struck~~ text: drawn in its style's colour (the normal
+// text colour) with a line through it. fyne.TextStyle has no strikethrough,
+// so paragraphs draw the line themselves (flow.go) and elsewhere (a table
+// cell) the segment's own visual does.
+type StrikeSegment struct {
+	Text  string
+	Style widget.RichTextStyle
+}
+
+// Inline returns true: struck text flows with the text around it.
+func (s *StrikeSegment) Inline() bool { return true }
+
+// Textual returns the text, unchanged.
+func (s *StrikeSegment) Textual() string { return s.Text }
+
+// Visual returns the text with a line through it, unwrapped.
+func (s *StrikeSegment) Visual() fyne.CanvasObject { return newStruckText(s) }
+
+// Update points a visual made by Visual at this segment.
+func (s *StrikeSegment) Update(o fyne.CanvasObject) {
+	if v, ok := o.(*struckText); ok {
+		v.seg = s
+		v.Refresh()
+	}
+}
+
+// Select does nothing: rich text selection is not implemented by fyne yet.
+func (s *StrikeSegment) Select(_, _ fyne.Position) {}
+
+// SelectedText returns "".
+func (s *StrikeSegment) SelectedText() string { return "" }
+
+// Unselect does nothing.
+func (s *StrikeSegment) Unselect() {}
+
+// strikeLine returns where the line through text of the given size goes,
+// measured down from the top of the text, and its thickness: a little above
+// the middle of the lower-case letters, as fonts put it.
+func strikeLine(size, baseline float32) (y, thickness float32) {
+	return baseline - 0.3*size, max(1, size/14)
+}
+
+// struckText draws a StrikeSegment where a widget.RichText lays it out.
+type struckText struct {
+	widget.BaseWidget
+	seg  *StrikeSegment
+	text *canvas.Text
+	line *canvas.Rectangle
+}
+
+func newStruckText(s *StrikeSegment) *struckText {
+	v := &struckText{seg: s, text: canvas.NewText("", nil), line: canvas.NewRectangle(nil)}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+// CreateRenderer implements fyne.Widget.
+func (v *struckText) CreateRenderer() fyne.WidgetRenderer {
+	r := &struckRenderer{v: v}
+	r.Refresh()
+	return r
+}
+
+type struckRenderer struct{ v *struckText }
+
+func (r *struckRenderer) size() float32 {
+	name := r.v.seg.Style.SizeName
+	if name == "" {
+		name = theme.SizeNameText
+	}
+	return theme.SizeForWidget(name, r.v)
+}
+
+func (r *struckRenderer) Layout(fyne.Size) {
+	pad := theme.SizeForWidget(theme.SizeNameInnerPadding, r.v)
+	min := r.v.text.MinSize()
+	r.v.text.Move(fyne.NewPos(pad, pad))
+	r.v.text.Resize(min)
+	_, baseline := fyne.CurrentApp().Driver().RenderedTextSize("M", r.v.text.TextSize, r.v.text.TextStyle, nil)
+	y, thick := strikeLine(r.v.text.TextSize, baseline)
+	r.v.line.Move(fyne.NewPos(pad, pad+y-thick/2))
+	r.v.line.Resize(fyne.NewSize(min.Width, thick))
+}
+
+// MinSize is the text's with the inner padding a RichText gives its text.
+func (r *struckRenderer) MinSize() fyne.Size {
+	pad := theme.SizeForWidget(theme.SizeNameInnerPadding, r.v)
+	return r.v.text.MinSize().AddWidthHeight(2*pad, 2*pad)
+}
+
+func (r *struckRenderer) Refresh() {
+	t := r.v.text
+	t.Text = r.v.seg.Text
+	t.TextStyle = r.v.seg.Style.TextStyle
+	t.TextSize = r.size()
+	t.Color = textColor(r.v.seg.Style, r.v)
+	r.v.line.FillColor = t.Color
+	r.Layout(r.v.Size())
+	t.Refresh()
+	r.v.line.Refresh()
+}
+
+func (r *struckRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.v.text, r.v.line}
+}
+
+func (r *struckRenderer) Destroy() {}
+
+// LinkSegment is a link in a heading: a hyperlink with the heading's style
+// (its size, bold), as widget.HyperlinkSegment has no style of its own.
+type LinkSegment struct {
+	*widget.HyperlinkSegment
+	Style widget.RichTextStyle
+}
+
+// TaskSegment is the check box of a GFM task-list item ("- [ ] x"). A list
+// draws it in place of the item's bullet, as a check box icon the size of
+// the text; elsewhere it is a glyph.
+type TaskSegment struct {
+	Checked bool
+}
+
+// Task-list glyphs, for where a TaskSegment is shown as text (Textual).
+const (
+	taskUnchecked = "☐ "
+	taskChecked   = "☑ "
+)
+
+// Inline returns true.
+func (t *TaskSegment) Inline() bool { return true }
+
+// Textual returns a check box glyph.
+func (t *TaskSegment) Textual() string {
+	if t.Checked {
+		return taskChecked
+	}
+	return taskUnchecked
+}
+
+// Visual returns the check box icon.
+func (t *TaskSegment) Visual() fyne.CanvasObject { return newTaskBox(t.Checked) }
+
+// Update sets a visual made by Visual to this segment's state.
+func (t *TaskSegment) Update(o fyne.CanvasObject) {
+	if b, ok := o.(*canvas.Image); ok {
+		b.Resource = taskIcon(t.Checked)
+		b.Refresh()
+	}
+}
+
+// Select does nothing.
+func (t *TaskSegment) Select(_, _ fyne.Position) {}
+
+// SelectedText returns "".
+func (t *TaskSegment) SelectedText() string { return "" }
+
+// Unselect does nothing.
+func (t *TaskSegment) Unselect() {}
+
+// taskIcon is the theme's check box icon, checked or not.
+func taskIcon(checked bool) fyne.Resource {
+	if checked {
+		return theme.CheckButtonCheckedIcon()
+	}
+	return theme.CheckButtonIcon()
+}
+
+// taskBoxScale is the size of a task's check box icon in text sizes: the
+// box drawn in it is three quarters of the icon, about a capital letter.
+const taskBoxScale = 1.2
+
+// newTaskBox returns a check box icon the size of the body text.
+func newTaskBox(checked bool) *canvas.Image {
+	img := canvas.NewImageFromResource(taskIcon(checked))
+	img.FillMode = canvas.ImageFillContain
+	s := theme.TextSize() * taskBoxScale
+	img.SetMinSize(fyne.NewSize(s, s))
+	return img
+}
