@@ -49,6 +49,7 @@ type keyGuard struct {
 	down    map[fyne.KeyName]bool
 	tainted map[fyne.KeyName]bool // seen down during the guard: held from before
 	cueTill time.Time             // the hint shows guardCue until then
+	typed   func()                // a key went down in the window (place.go); nil: nothing to tell
 }
 
 // arm starts the guard: the window has just taken the focus. What was held
@@ -60,6 +61,9 @@ func (g *keyGuard) arm(now time.Time) {
 }
 
 func (g *keyGuard) keyDown(k fyne.KeyName, now time.Time) {
+	if g.typed != nil {
+		g.typed()
+	}
 	if g.down == nil {
 		g.arm(time.Time{})
 	}

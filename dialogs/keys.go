@@ -45,6 +45,12 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 	if v.done {
 		return false
 	}
+	if dir := cycleDir(s); dir != 0 { // to another open question (place.go): never guarded
+		if v.onCycle != nil {
+			v.onCycle(dir)
+		}
+		return true
+	}
 	if v.closing {
 		return true // nothing acts in the closing state, nor types
 	}

@@ -14,7 +14,23 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
 
-func init() { workArea = glfwWorkArea }
+func init() {
+	workArea = glfwWorkArea
+	noFocusOnShow = glfwNoFocusOnShow
+}
+
+// glfwNoFocusOnShow has GLFW create the next windows without asking for
+// the focus when it shows them (its default does): the Pool asks for the
+// focus itself, unless the user is typing in another window (place.go).
+// It runs on the Fyne goroutine, once Fyne has initialised GLFW (after a
+// NewWindow).
+func glfwNoFocusOnShow(a fyne.App) {
+	if a == nil || !strings.Contains(fmt.Sprintf("%T", a.Driver()), "glfw") {
+		return
+	}
+	defer func() { recover() }() // GLFW not initialised: nothing to do
+	glfw.WindowHint(glfw.FocusOnShow, glfw.False)
+}
 
 // glfwWorkArea reads the primary monitor's work area from GLFW (on X11
 // the window manager's _NET_WORKAREA, else the whole screen), which Fyne's

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -106,7 +104,9 @@ type View struct {
 	extendBtn *keyButton           // "+ time"; nil without a countdown
 	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
-	hintText  string // the footer's keyboard hint, shown unless a button's tip is
+	ctx       *contextBar   // who asks, the context lines, "n of m open" (whoasks.go)
+	onCycle   func(dir int) // moves to the next (1) or previous (-1) open question (set by Window)
+	hintText  string        // the footer's keyboard hint, shown unless a button's tip is
 
 	focused func() fyne.Focusable // the widget with the keyboard (set by Window)
 	guard   keyGuard              // the input guard (keyguard.go), on in a Window
@@ -338,9 +338,7 @@ func (v *View) showHint(tip string) {
 
 func (v *View) build() fyne.CanvasObject {
 	body := container.NewVBox()
-	if ctx := v.contextBlock(); ctx != nil {
-		body.Add(ctx)
-	}
+	body.Add(v.contextBlock())
 	bottom := container.NewVBox()
 	choices := container.NewVBox()
 	single := len(v.q.Prompts) == 1
@@ -433,60 +431,6 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	v.center = center
 	return container.NewBorder(top, bottom, nil, nil, center)
-}
-
-// contextBlock shows the question's context lines (loop id, phase…) as a
-// compact block, or nil when there are none: short values share a line,
-// long ones (an objective, success criteria) get a line each.
-func (v *View) contextBlock() fyne.CanvasObject {
-	fields := v.q.Context
-	if c := strings.TrimSpace(v.q.Client); c != "" {
-		// Who asks: the agent's MCP client, first.
-		fields = append([]wire.Field{{Label: "From", Value: c}}, fields...)
-		if r := []rune(c); len(r) > maxChipRunes {
-			fields[0].Value = string(r[:maxChipRunes-1]) + "…"
-		}
-	}
-	if len(fields) == 0 {
-		return nil
-	}
-	const short = 24 // runes
-	var segs []widget.RichTextSegment
-	label := func(text string) {
-		segs = append(segs, &widget.TextSegment{Text: text + " ", Style: widget.RichTextStyle{
-			Inline: true, TextStyle: fyne.TextStyle{Bold: true}, ColorName: theme.ColorNamePlaceHolder}})
-	}
-	value := func(text string) {
-		segs = append(segs, &widget.TextSegment{Text: text, Style: widget.RichTextStyleInline})
-	}
-	lineEnd := func() { segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph}) }
-	var long []wire.Field
-	first := true
-	for _, f := range fields {
-		if utf8.RuneCountInString(f.Value) > short {
-			long = append(long, f)
-			continue
-		}
-		if !first {
-			value("   ·   ")
-		}
-		first = false
-		label(f.Label)
-		value(f.Value)
-	}
-	if !first {
-		lineEnd()
-	}
-	for _, f := range long {
-		label(f.Label)
-		value(f.Value)
-		lineEnd()
-	}
-	rt := widget.NewRichText(segs...)
-	rt.Wrapping = fyne.TextWrapWord
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	return container.NewStack(bg, rt)
 }
 
 func (v *View) footer() fyne.CanvasObject {

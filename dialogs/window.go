@@ -40,10 +40,13 @@ import (
 // A Pool and its windows are used on the Fyne goroutine only.
 type Pool struct {
 	app       fyne.App
-	idle      []*slot // hidden windows, the longest hidden first
-	all       int     // windows created
-	destroyed int     // windows trimmed
-	turns     int     // event loop turns counted by the trimmer
+	idle      []*slot   // hidden windows, the longest hidden first
+	open      []*slot   // windows showing a question, in the order they were shown (place.go)
+	typedIn   *slot     // the window a key last went down in
+	typedAt   time.Time // when
+	all       int       // windows created
+	destroyed int       // windows trimmed
+	turns     int       // event loop turns counted by the trimmer
 	trimmer   *fyne.Animation
 }
 
@@ -78,6 +81,7 @@ func (p *Pool) take(title string) *slot {
 	}
 	p.all++
 	s := &slot{win: p.app.NewWindow(title)}
+	noFocusOnShow(p.app) // place.go: the native window is created on the first Show
 	s.install()
 	return s
 }
@@ -125,6 +129,13 @@ func (s *slot) install() {
 			w.view.RequestDismiss()
 		}
 	})
+	for _, sc := range []fyne.Shortcut{CycleNext, CyclePrevious} { // nothing focused, or a widget that passes it on
+		c.AddShortcut(sc, func(sc fyne.Shortcut) {
+			if w := s.live(); w != nil {
+				w.view.shortcut(sc)
+			}
+		})
+	}
 	s.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		if w := s.live(); w != nil {
 			for _, u := range uris {
@@ -145,6 +156,7 @@ func (s *slot) live() *Window {
 // put hides the window, empties it and keeps it for the next question.
 func (p *Pool) put(s *slot) {
 	s.cur = nil
+	p.closed(s)
 	s.win.Hide()
 	c := s.win.Canvas()
 	c.Unfocus()
@@ -186,6 +198,9 @@ type Window struct {
 	win    fyne.Window
 	view   *View
 	closed bool
+	// unfocused: Show opened it without the keyboard, the user typing in
+	// another question's window (place.go).
+	unfocused bool
 
 	beat     *fyne.Animation // the heartbeat: see beat
 	lastTick time.Time       // the countdown's last Tick
@@ -227,6 +242,8 @@ func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)
 	v.focused = w.win.Canvas().Focused
 	v.after = w.after
 	v.post = w.post
+	v.onCycle = func(dir int) { p.cycle(s, dir) }
+	v.guard.typed = func() { p.typed(s) }
 	v.enableGuard()
 	s.cur = w
 	w.win.SetContent(v.Content())
@@ -243,14 +260,15 @@ func (w *Window) Fyne() fyne.Window { return w.win }
 // Show shows the window, gives the reply box keyboard focus, arms the input
 // guard and starts the heartbeat, which ticks the countdown once a second
 // on the real clock (with Options.Now set the caller owns the clock and
-// drives View.Tick itself).
+// drives View.Tick itself). While the user types in another question's
+// window the window opens without the focus and asks for attention
+// instead; Unfocused reports it. Its frame cascades from the last open
+// window's (place.go). Call it once.
 func (w *Window) Show() {
 	if w.closed {
 		return
 	}
-	w.win.CenterOnScreen()
-	w.win.Show()
-	w.Focus()
+	w.pool.show(w)
 	if w.beat == nil {
 		w.lastTick = time.Now()
 		w.beat = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
@@ -259,12 +277,25 @@ func (w *Window) Show() {
 	}
 }
 
-// Focus raises the window, focuses the reply box and arms the input guard.
+// Unfocused reports whether Show opened the window without the keyboard
+// (the user was typing in another question's window).
+func (w *Window) Unfocused() bool { return w.unfocused }
+
+// Focus raises the window, focuses the reply box and arms the input guard:
+// the user's own action (the tray, the cycle shortcut). Nothing else should
+// call it: a question the user is not looking at never takes the keyboard.
 func (w *Window) Focus() {
 	if w.closed {
 		return
 	}
-	w.win.RequestFocus()
+	desk.attention(w.win, false)
+	desk.activate(w.win)
+	w.focusContent()
+}
+
+// focusContent gives the reply box the window's keyboard focus and arms
+// the input guard.
+func (w *Window) focusContent() {
 	if w.view.focus != nil {
 		w.win.Canvas().Focus(w.view.focus)
 	}

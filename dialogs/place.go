@@ -1,0 +1,290 @@
+package dialogs
+
+import (
+	"image"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// Many questions at once: where a window opens, whether it takes the
+// keyboard, and how the user moves between open questions.
+//
+//   - A new window does not take the keyboard from a question window the
+//     user is typing in: when one of the pool's windows has the focus and
+//     a key went down in it less than TypingGrace ago, the new window opens
+//     without the focus and asks for attention instead (the urgency hint,
+//     which the window manager shows: openbox flashes its title). Window.
+//     Unfocused reports it, so the caller can tell the user another way.
+//   - Ctrl+PageDown and Ctrl+PageUp (CycleNext, CyclePrevious) move the
+//     keyboard to the next or previous open question, in the order they
+//     opened; the context bar of each window says "n of m open" while more
+//     than one is.
+//   - Each new window's frame is offset by CascadeStep, right and down, from
+//     the last one shown that is still open, within the screen's work area;
+//     an axis that would leave the work area starts again at its edge
+//     (cascade). The first window is centred.
+//
+// The native part (the X window's id, its frame, the focus, the hints) is
+// desk: X11 in x11place.go, nothing elsewhere (Fyne has no API to place a
+// window or to map it without the focus; where desk does nothing a window
+// opens centred, and "without the focus" is only not asking for it).
+
+// TypingGrace is how recently the user must have pressed a key in a
+// focused question window for a new question to open without the focus.
+const TypingGrace = 3 * time.Second
+
+// CascadeStep is the offset, in screen pixels, of each new window's frame
+// from the last one's (about a title bar's height).
+const CascadeStep = 32
+
+// The shortcuts that move the keyboard between open questions. Ctrl+Page
+// Down/Up, as between tabs of a browser or terminal: neither the reply box
+// (a Fyne Entry) nor openbox's default key bindings use them.
+var (
+	CycleNext     = &desktop.CustomShortcut{KeyName: fyne.KeyPageDown, Modifier: fyne.KeyModifierControl}
+	CyclePrevious = &desktop.CustomShortcut{KeyName: fyne.KeyPageUp, Modifier: fyne.KeyModifierControl}
+)
+
+// CycleHint names the cycle shortcut in the context bar (short: it shares
+// a line with the client and the project; the README names both keys).
+const CycleHint = "Ctrl+PgDn"
+
+// cycleDir reports +1 for CycleNext, -1 for CyclePrevious, 0 for any other
+// shortcut.
+func cycleDir(s fyne.Shortcut) int {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok || cs.Modifier != fyne.KeyModifierControl {
+		return 0
+	}
+	switch cs.KeyName {
+	case fyne.KeyPageDown:
+		return 1
+	case fyne.KeyPageUp:
+		return -1
+	}
+	return 0
+}
+
+// cascade returns the top-left corner, in screen pixels, of a frame of
+// the given size: centred in area when there is no last frame, else offset
+// by step right and down from last's corner; on an axis where the frame
+// would leave area the corner goes back to area's edge. A frame larger
+// than area sits at area's top-left corner.
+func cascade(area, last image.Rectangle, hasLast bool, size image.Point, step int) image.Point {
+	if area.Empty() {
+		return image.Point{}
+	}
+	if !hasLast {
+		p := area.Min.Add(area.Size().Sub(size).Div(2))
+		return image.Pt(max(p.X, area.Min.X), max(p.Y, area.Min.Y))
+	}
+	p := last.Min.Add(image.Pt(step, step))
+	if p.X < area.Min.X || p.X+size.X > area.Max.X {
+		p.X = area.Min.X
+	}
+	if p.Y < area.Min.Y || p.Y+size.Y > area.Max.Y {
+		p.Y = area.Min.Y
+	}
+	return p
+}
+
+// nativeDesk is the window system's side of placement and focus. Every
+// method runs on the Fyne goroutine, does nothing where it cannot (a
+// window not mapped yet, another window system) and never blocks for long.
+type nativeDesk interface {
+	// ready reports whether w has a native window (Fyne creates it on the
+	// first Show).
+	ready(w fyne.Window) bool
+	// active reports whether w is the window with the focus.
+	active(w fyne.Window) bool
+	// workArea is the work area of the screen, in screen pixels.
+	workArea() (image.Rectangle, bool)
+	// frame is w's frame (the window manager's decorations included) on
+	// screen.
+	frame(w fyne.Window) (image.Rectangle, bool)
+	// move puts w's frame's top-left corner at p.
+	move(w fyne.Window, p image.Point)
+	// quiet asks that w, not mapped now, not take the focus when it is
+	// next mapped (on is false: that it does, as a new window normally
+	// does).
+	quiet(w fyne.Window, on bool)
+	// attention sets or clears w's urgency hint.
+	attention(w fyne.Window, on bool)
+	// activate asks the window manager to give w the focus, on the user's
+	// behalf.
+	activate(w fyne.Window)
+	// holdKeys sends every key press to w, whichever window has the focus,
+	// until release is called; nil when it cannot.
+	holdKeys(w fyne.Window) (release func())
+}
+
+// noFocusOnShow stops the toolkit from focusing the windows it shows from
+// now on; screen.go sets it where Fyne runs on GLFW.
+var noFocusOnShow = func(fyne.App) {}
+
+// desk is the native side in use; x11place.go sets it.
+var desk nativeDesk = noDesk{}
+
+// noDesk is the native side where there is none.
+type noDesk struct{}
+
+func (noDesk) ready(fyne.Window) bool                    { return false }
+func (noDesk) active(fyne.Window) bool                   { return false }
+func (noDesk) workArea() (image.Rectangle, bool)         { return image.Rectangle{}, false }
+func (noDesk) frame(fyne.Window) (image.Rectangle, bool) { return image.Rectangle{}, false }
+func (noDesk) move(fyne.Window, image.Point)             {}
+func (noDesk) quiet(fyne.Window, bool)                   {}
+func (noDesk) attention(fyne.Window, bool)               {}
+func (noDesk) activate(w fyne.Window)                    { w.RequestFocus() }
+func (noDesk) holdKeys(fyne.Window) func()               { return nil }
+
+// typed records that a key went down in s's window.
+func (p *Pool) typed(s *slot) {
+	p.typedIn, p.typedAt = s, time.Now()
+	if w := s.live(); w != nil && w.unfocused {
+		w.unfocused = false // the user found it
+		desk.attention(w.win, false)
+	}
+}
+
+// typing returns the open window the user is typing in: a key went down in
+// it less than TypingGrace ago and it has the focus now. Nil when there is
+// none or the window system cannot tell which window has the focus.
+func (p *Pool) typing() *slot {
+	s := p.typedIn
+	if s == nil || s.live() == nil || time.Since(p.typedAt) >= TypingGrace || !desk.active(s.win) {
+		return nil
+	}
+	return s
+}
+
+// show maps w's window: without the focus while the user types in another
+// question window, cascaded from the last open window's frame.
+func (p *Pool) show(w *Window) {
+	var last *slot
+	if n := len(p.open); n > 0 {
+		last = p.open[n-1]
+	}
+	typing := p.typing()
+	w.unfocused = typing != nil && typing != w.slot
+	mapped := desk.ready(w.win) // the native window exists: its properties can be set before it is mapped
+	if mapped {
+		desk.quiet(w.win, w.unfocused)
+		desk.attention(w.win, w.unfocused)
+	}
+	lastFrame, hasLast := image.Rectangle{}, false
+	if last != nil {
+		lastFrame, hasLast = desk.frame(last.win)
+	}
+	if !hasLast {
+		w.win.CenterOnScreen()
+	}
+	var release func()
+	if w.unfocused && !mapped {
+		// Fyne creates the native window as it maps it, too late to ask
+		// that it not take the focus: the keys go on to the window the user
+		// types in while the window manager gives the focus to the new one
+		// and back.
+		release = desk.holdKeys(typing.win)
+	}
+	w.win.Show()
+	p.open = append(p.open, w.slot)
+	if w.unfocused && !mapped {
+		desk.activate(typing.win)
+		p.giveBack(typing, w, release)
+	}
+	if hasLast {
+		if area, ok := desk.workArea(); ok {
+			if fr, ok := desk.frame(w.win); ok {
+				desk.move(w.win, cascade(area, lastFrame, true, fr.Size(), CascadeStep))
+			}
+		}
+	}
+	if !w.unfocused {
+		w.win.RequestFocus()
+	}
+	w.focusContent()
+	p.places()
+}
+
+// keysHeldFor bounds how long the keys are held for the window the user
+// types in while the focus comes back to it.
+const keysHeldFor = 750 * time.Millisecond
+
+// giveBack waits, a frame at a time, until the window the user types in
+// has the focus again (or keysHeldFor has passed), then lets the keys go
+// and has the new window w ask for attention (it lost that state when the
+// window manager focused it).
+func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
+	start := time.Now()
+	var anim *fyne.Animation
+	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
+		Tick: func(float32) {
+			if !desk.active(typing.win) && time.Since(start) < keysHeldFor {
+				return
+			}
+			anim.Stop()
+			if release != nil {
+				release()
+			}
+			if !w.closed && w.unfocused {
+				desk.attention(w.win, true)
+			}
+		}}
+	anim.Start()
+}
+
+// closed forgets s, whose question has ended.
+func (p *Pool) closed(s *slot) {
+	for i, o := range p.open {
+		if o == s {
+			p.open = append(p.open[:i], p.open[i+1:]...)
+			break
+		}
+	}
+	if p.typedIn == s {
+		p.typedIn = nil
+	}
+	p.places()
+}
+
+// places tells each open window its place among them ("2 of 3 open"); a
+// window whose context bar grew for it grows as much, within the screen.
+func (p *Pool) places() {
+	for i, s := range p.open {
+		w := s.live()
+		if w == nil {
+			continue
+		}
+		if d := w.view.SetOpenPlace(i+1, len(p.open)); d > 0 {
+			size := w.win.Canvas().Size()
+			limit := maxWindowSize(p.app)
+			if h := min(size.Height+d, limit.Height); h > size.Height {
+				w.win.Resize(fyne.NewSize(size.Width, h))
+			}
+		}
+	}
+}
+
+// cycle moves the keyboard from s's window to the next (dir 1) or previous
+// (dir -1) open one, in the order they were shown.
+func (p *Pool) cycle(s *slot, dir int) {
+	n := len(p.open)
+	if n < 2 {
+		return
+	}
+	i := 0
+	for j, o := range p.open {
+		if o == s {
+			i = j
+		}
+	}
+	if w := p.open[((i+dir)%n+n)%n].live(); w != nil {
+		w.Focus()
+	}
+}
+
+// Open reports how many questions the pool shows now.
+func (p *Pool) Open() int { return len(p.open) }

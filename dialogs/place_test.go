@@ -1,0 +1,194 @@
+package dialogs
+
+import (
+	"fmt"
+	"image"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/wire"
+)
+
+func TestCascade(t *testing.T) {
+	area := image.Rect(0, 24, 1280, 1024) // a panel on top
+	size := image.Pt(700, 500)
+	for _, tc := range []struct {
+		name    string
+		last    image.Rectangle
+		hasLast bool
+		size    image.Point
+		want    image.Point
+	}{
+		{"first window centred", image.Rectangle{}, false, size, image.Pt(290, 274)},
+		{"offset from the last", image.Rect(290, 274, 990, 774), true, size, image.Pt(322, 306)},
+		{"right edge: x wraps, y goes on", image.Rect(560, 100, 1260, 600), true, size, image.Pt(0, 132)},
+		{"bottom edge: y wraps, x goes on", image.Rect(100, 500, 800, 1000), true, size, image.Pt(132, 24)},
+		{"both edges wrap", image.Rect(570, 510, 1270, 1010), true, size, image.Pt(0, 24)},
+		{"exactly fits the corner", image.Rect(548, 492, 1248, 992), true, size, image.Pt(580, 524)},
+		{"last moved above the area", image.Rect(100, -300, 800, 200), true, size, image.Pt(132, 24)},
+		{"window larger than the area", image.Rect(0, 24, 1280, 1024), true, image.Pt(1400, 1100), image.Pt(0, 24)},
+		{"first, larger than the area", image.Rectangle{}, false, image.Pt(1400, 1100), image.Pt(0, 24)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cascade(area, tc.last, tc.hasLast, tc.size, CascadeStep); got != tc.want {
+				t.Errorf("cascade = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Five windows in a row each step off the last and stay in the work area.
+func TestCascadeFiveStayInside(t *testing.T) {
+	area := image.Rect(0, 0, 1024, 768)
+	size := image.Pt(680, 560)
+	var last image.Rectangle
+	for i := range 5 {
+		p := cascade(area, last, i > 0, size, CascadeStep)
+		r := image.Rectangle{Min: p, Max: p.Add(size)}
+		if !r.In(area) {
+			t.Fatalf("window %d at %v leaves the work area %v", i+1, r, area)
+		}
+		if i > 0 && p == last.Min {
+			t.Fatalf("window %d sits exactly on window %d", i+1, i)
+		}
+		last = r
+	}
+}
+
+func TestCycleDir(t *testing.T) {
+	for _, tc := range []struct {
+		s    fyne.Shortcut
+		want int
+	}{
+		{CycleNext, 1},
+		{CyclePrevious, -1},
+		{&desktop.CustomShortcut{KeyName: fyne.KeyPageDown, Modifier: fyne.KeyModifierAlt}, 0},
+		{&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl}, 0},
+		{&fyne.ShortcutCopy{}, 0},
+	} {
+		if got := cycleDir(tc.s); got != tc.want {
+			t.Errorf("cycleDir(%s) = %d, want %d", tc.s.ShortcutName(), got, tc.want)
+		}
+	}
+}
+
+// contextText is the context bar's text, its segments joined.
+func contextText(v *View) string {
+	var b strings.Builder
+	for _, s := range v.ctx.text.Segments {
+		if ts, ok := s.(*widget.TextSegment); ok {
+			b.WriteString(ts.Text)
+		}
+	}
+	return b.String()
+}
+
+// The context bar names the client and the project, and, while more than
+// one question is open, "n of m" with the cycle shortcut; the count
+// follows the windows that open and close.
+func TestContextBarSaysWhoAsksAndHowManyAreOpen(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	var ws []*Window
+	for i, proj := range []string{"feedback", "", "website"} {
+		q := question(wire.Prompt{Markdown: fmt.Sprint("question ", i+1)})
+		q.Client, q.Project = "claude-code", proj
+		w := p.NewWindow(q, Options{Now: c.Now}, func(wire.Answer) {})
+		w.Show()
+		ws = append(ws, w)
+	}
+	for i, want := range []string{
+		"From claude-code   ·   Project feedback   ·   Open 1 of 3 · Ctrl+PgDn",
+		"From claude-code   ·   Open 2 of 3 · Ctrl+PgDn",
+		"From claude-code   ·   Project website   ·   Open 3 of 3 · Ctrl+PgDn",
+	} {
+		if got := contextText(ws[i].View()); got != want {
+			t.Errorf("window %d: context bar %q, want %q", i+1, got, want)
+		}
+	}
+	ws[1].Close()
+	ws[2].Close()
+	if got, want := contextText(ws[0].View()), "From claude-code   ·   Project feedback"; got != want {
+		t.Errorf("alone again: context bar %q, want %q", got, want)
+	}
+	if p.Open() != 1 {
+		t.Errorf("Open() = %d, want 1", p.Open())
+	}
+}
+
+// With nothing to say the bar is hidden; a second window shows it.
+func TestContextBarHiddenUntilThereIsSomethingToSay(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	one := p.NewWindow(question(wire.Prompt{Markdown: "one"}), Options{Now: c.Now}, func(wire.Answer) {})
+	one.Show()
+	if one.View().ctx.box.Visible() {
+		t.Fatal("an empty context bar is shown")
+	}
+	before := one.Fyne().Canvas().Size()
+	two := p.NewWindow(question(wire.Prompt{Markdown: "two"}), Options{Now: c.Now}, func(wire.Answer) {})
+	two.Show()
+	if !one.View().ctx.box.Visible() || contextText(one.View()) != "Open 1 of 2 · Ctrl+PgDn" {
+		t.Errorf("with two open: visible %v, %q", one.View().ctx.box.Visible(), contextText(one.View()))
+	}
+	// The window grew by the bar, so the message keeps its room.
+	if after, bar := one.Fyne().Canvas().Size(), one.View().ctx.height(); after.Height != before.Height+bar || bar <= 0 {
+		t.Errorf("window %v → %v with a bar of %v: want it taller by the bar", before, after, bar)
+	}
+	two.Close()
+	if one.View().ctx.box.Visible() {
+		t.Error("alone again, the bar is still shown")
+	}
+}
+
+// Ctrl+PageDown in the reply box moves the keyboard to the next open
+// question, Ctrl+PageUp to the previous, wrapping around; neither types
+// into the reply nor counts as an answer.
+func TestCycleShortcutMovesBetweenOpenQuestions(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	r := &recorder{}
+	var ws []*Window
+	for i := range 3 {
+		w := p.NewWindow(question(wire.Prompt{Markdown: fmt.Sprint("q", i)}), Options{Now: c.Now, InputGuard: -1}, r.done)
+		w.Show()
+		ws = append(ws, w)
+	}
+	unfocusAll := func() {
+		for _, w := range ws {
+			w.Fyne().Canvas().Unfocus()
+		}
+	}
+	focusedOn := func() int {
+		for i, w := range ws {
+			if w.Fyne().Canvas().Focused() != nil {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, step := range []struct {
+		from int
+		s    fyne.Shortcut
+		want int
+	}{
+		{0, CycleNext, 1}, {1, CycleNext, 2}, {2, CycleNext, 0}, {0, CyclePrevious, 2}, {2, CyclePrevious, 1},
+	} {
+		unfocusAll()
+		ws[step.from].View().prompts[0].entry.TypedShortcut(step.s)
+		if got := focusedOn(); got != step.want {
+			t.Errorf("%s from window %d: the keyboard is in window %d, want %d", step.s.ShortcutName(), step.from+1, got+1, step.want+1)
+		}
+	}
+	if len(r.answers) != 0 || ws[0].View().prompts[0].entry.Text != "" {
+		t.Errorf("cycling answered (%d) or typed (%q)", len(r.answers), ws[0].View().prompts[0].entry.Text)
+	}
+}

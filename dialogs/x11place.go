@@ -1,0 +1,305 @@
+//go:build (linux || freebsd || netbsd || openbsd) && cgo && !ci && !wayland
+
+// Placement and focus on X11 (see place.go), through the EWMH and ICCCM
+// properties the window manager reads, over a connection of our own
+// (github.com/jezek/xgb): Fyne's driver.NativeWindow gives the X window's
+// id, nothing more.
+
+package dialogs
+
+import (
+	"encoding/binary"
+	"image"
+	"os"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver"
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+)
+
+func init() { desk = &x11Desk{} }
+
+// x11Desk talks to the X server named by $DISPLAY. The connection is made
+// on first use, in the background (xgb's dial has no timeout): until it is
+// up, and when it fails, every method does what noDesk does.
+type x11Desk struct {
+	once  sync.Once
+	mu    sync.Mutex // guards x
+	x     *x11Conn
+	dials chan struct{} // closed when the dial has ended
+}
+
+// x11Conn is a live connection and the atoms it uses.
+type x11Conn struct {
+	c    *xgb.Conn
+	root xproto.Window
+	atom map[string]xproto.Atom
+}
+
+// x11DialTimeout bounds the background dial.
+const x11DialTimeout = 2 * time.Second
+
+var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_WM_USER_TIME", "_NET_WM_STATE",
+	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_MOVERESIZE_WINDOW", "_NET_FRAME_EXTENTS", "_NET_WORKAREA"}
+
+// conn returns the connection, starting the dial on the first call; nil
+// while it is not up.
+func (d *x11Desk) conn() *x11Conn {
+	d.once.Do(func() {
+		d.dials = make(chan struct{})
+		go d.dial()
+	})
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.x
+}
+
+func (d *x11Desk) dial() {
+	defer close(d.dials)
+	if os.Getenv("DISPLAY") == "" {
+		return
+	}
+	done := make(chan *xgb.Conn, 1)
+	go func() {
+		c, err := xgb.NewConn()
+		if err != nil {
+			c = nil
+		}
+		done <- c
+	}()
+	var c *xgb.Conn
+	select {
+	case c = <-done:
+	case <-time.After(x11DialTimeout):
+		go func() {
+			if c := <-done; c != nil {
+				c.Close()
+			}
+		}()
+	}
+	if c == nil {
+		return
+	}
+	go func() { // errors of unchecked requests arrive as events: drain them
+		for {
+			if ev, err := c.WaitForEvent(); ev == nil && err == nil {
+				return
+			}
+		}
+	}()
+	x := &x11Conn{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, atom: map[string]xproto.Atom{}}
+	for _, name := range x11Atoms {
+		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
+		if err != nil {
+			c.Close()
+			return
+		}
+		x.atom[name] = r.Atom
+	}
+	d.mu.Lock()
+	d.x = x
+	d.mu.Unlock()
+}
+
+// waitReady waits, at most for the dial's timeout, for the connection
+// (tests; the app's first window may open before it is up).
+func (d *x11Desk) waitReady() bool {
+	d.conn()
+	<-d.dials
+	return d.conn() != nil
+}
+
+// xid is w's X window, or 0 before Fyne has created it.
+func xid(w fyne.Window) xproto.Window {
+	nw, ok := w.(driver.NativeWindow)
+	if !ok {
+		return 0
+	}
+	var id uintptr
+	nw.RunNative(func(ctx any) {
+		if c, ok := ctx.(driver.X11WindowContext); ok {
+			id = c.WindowHandle
+		}
+	})
+	return xproto.Window(id)
+}
+
+func (d *x11Desk) ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
+
+// cardinals reads a 32-bit property of win.
+func (x *x11Conn) cardinals(win xproto.Window, prop string, typ xproto.Atom, n uint32) []uint32 {
+	r, err := xproto.GetProperty(x.c, false, win, x.atom[prop], typ, 0, n).Reply()
+	if err != nil || r.Format != 32 {
+		return nil
+	}
+	out := make([]uint32, r.ValueLen)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(r.Value[4*i:])
+	}
+	return out
+}
+
+func (d *x11Desk) active(w fyne.Window) bool {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		return false
+	}
+	v := x.cardinals(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 1)
+	if len(v) == 1 {
+		return xproto.Window(v[0]) == id
+	}
+	// No EWMH window manager: the X focus itself.
+	f, err := xproto.GetInputFocus(x.c).Reply()
+	return err == nil && f.Focus == id
+}
+
+func (d *x11Desk) workArea() (image.Rectangle, bool) {
+	x := d.conn()
+	if x == nil {
+		return image.Rectangle{}, false
+	}
+	if v := x.cardinals(x.root, "_NET_WORKAREA", xproto.AtomCardinal, 4); len(v) == 4 && v[2] > 0 && v[3] > 0 {
+		return image.Rect(int(int32(v[0])), int(int32(v[1])), int(int32(v[0]+v[2])), int(int32(v[1]+v[3]))), true
+	}
+	g, err := xproto.GetGeometry(x.c, xproto.Drawable(x.root)).Reply()
+	if err != nil {
+		return image.Rectangle{}, false
+	}
+	return image.Rect(0, 0, int(g.Width), int(g.Height)), true
+}
+
+func (d *x11Desk) frame(w fyne.Window) (image.Rectangle, bool) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		return image.Rectangle{}, false
+	}
+	g, err := xproto.GetGeometry(x.c, xproto.Drawable(id)).Reply()
+	if err != nil {
+		return image.Rectangle{}, false
+	}
+	t, err := xproto.TranslateCoordinates(x.c, id, x.root, 0, 0).Reply()
+	if err != nil {
+		return image.Rectangle{}, false
+	}
+	r := image.Rect(int(t.DstX), int(t.DstY), int(t.DstX)+int(g.Width), int(t.DstY)+int(g.Height))
+	if e := x.cardinals(id, "_NET_FRAME_EXTENTS", xproto.AtomCardinal, 4); len(e) == 4 { // left, right, top, bottom
+		r.Min = r.Min.Sub(image.Pt(int(e[0]), int(e[2])))
+		r.Max = r.Max.Add(image.Pt(int(e[1]), int(e[3])))
+	}
+	return r, true
+}
+
+// Source indication of EWMH requests: a pager, that is the user's own
+// action (a window manager honours it where it may refuse an application).
+const ewmhSourcePager = 2
+
+func (x *x11Conn) clientMessage(win xproto.Window, typ string, data ...uint32) {
+	for len(data) < 5 {
+		data = append(data, 0)
+	}
+	ev := xproto.ClientMessageEvent{Format: 32, Window: win, Type: x.atom[typ],
+		Data: xproto.ClientMessageDataUnionData32New(data)}
+	xproto.SendEvent(x.c, false, x.root,
+		xproto.EventMaskSubstructureRedirect|xproto.EventMaskSubstructureNotify, string(ev.Bytes()))
+}
+
+func (d *x11Desk) move(w fyne.Window, p image.Point) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		return
+	}
+	// Gravity NorthWest: x, y are the frame's corner. Flags: x and y given.
+	const gravityNorthWest, hasX, hasY = 1, 1 << 8, 1 << 9
+	x.clientMessage(id, "_NET_MOVERESIZE_WINDOW",
+		gravityNorthWest|hasX|hasY|ewmhSourcePager<<12, uint32(int32(p.X)), uint32(int32(p.Y)))
+	x.c.Sync()
+}
+
+func (d *x11Desk) quiet(w fyne.Window, on bool) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		return
+	}
+	if on {
+		// EWMH: a _NET_WM_USER_TIME of 0 on a window being mapped asks
+		// that it not be focused.
+		xproto.ChangeProperty(x.c, xproto.PropModeReplace, id, x.atom["_NET_WM_USER_TIME"],
+			xproto.AtomCardinal, 32, 1, make([]byte, 4))
+	} else {
+		xproto.DeleteProperty(x.c, id, x.atom["_NET_WM_USER_TIME"])
+	}
+	x.c.Sync()
+}
+
+// setState puts state into an unmapped window's _NET_WM_STATE, which the
+// window manager reads when it maps it.
+func (x *x11Conn) setState(win xproto.Window, state string) {
+	have := x.cardinals(win, "_NET_WM_STATE", xproto.AtomAtom, 32)
+	for _, a := range have {
+		if xproto.Atom(a) == x.atom[state] {
+			return
+		}
+	}
+	buf := make([]byte, 4*(len(have)+1))
+	for i, a := range append(have, uint32(x.atom[state])) {
+		binary.LittleEndian.PutUint32(buf[4*i:], a)
+	}
+	xproto.ChangeProperty(x.c, xproto.PropModeReplace, win, x.atom["_NET_WM_STATE"],
+		xproto.AtomAtom, 32, uint32(len(have)+1), buf)
+}
+
+// ICCCM WM_HINTS: nine 32-bit fields, the first the flags.
+const (
+	wmHintsLen  = 9
+	urgencyHint = 1 << 8
+)
+
+func (d *x11Desk) attention(w fyne.Window, on bool) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		return
+	}
+	defer x.c.Sync()
+	if r, err := xproto.GetProperty(x.c, false, id, xproto.AtomWmHints, xproto.AtomWmHints, 0, wmHintsLen).Reply(); err == nil {
+		hints := make([]byte, 4*wmHintsLen)
+		if r.Format == 32 {
+			copy(hints, r.Value)
+		}
+		flags := binary.LittleEndian.Uint32(hints)
+		if on != (flags&urgencyHint != 0) {
+			binary.LittleEndian.PutUint32(hints, flags^urgencyHint)
+			xproto.ChangeProperty(x.c, xproto.PropModeReplace, id, xproto.AtomWmHints, xproto.AtomWmHints, 32, wmHintsLen, hints)
+		}
+	}
+	attr, err := xproto.GetWindowAttributes(x.c, id).Reply()
+	if err != nil {
+		return
+	}
+	if attr.MapState == xproto.MapStateUnmapped {
+		if on {
+			x.setState(id, "_NET_WM_STATE_DEMANDS_ATTENTION")
+		}
+		return
+	}
+	// Mapped: the window manager owns _NET_WM_STATE; ask it.
+	action := uint32(0) // remove
+	if on {
+		action = 1 // add
+	}
+	x.clientMessage(id, "_NET_WM_STATE", action, uint32(x.atom["_NET_WM_STATE_DEMANDS_ATTENTION"]), 0, ewmhSourcePager)
+}
+
+func (d *x11Desk) holdKeys(w fyne.Window) func() { return grabKeys(uint32(xid(w))) }
+
+func (d *x11Desk) activate(w fyne.Window) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		w.RequestFocus()
+		return
+	}
+	x.clientMessage(id, "_NET_ACTIVE_WINDOW", ewmhSourcePager, xproto.TimeCurrentTime)
+	x.c.Sync()
+}

@@ -1,0 +1,199 @@
+package e2e
+
+import (
+	"fmt"
+	"image"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/wire"
+)
+
+// Many questions at once (issue 8, "The keyboard belongs to the user" and
+// "Many agents at once"): a new window never takes the keyboard from the
+// window the user types in, Ctrl+PageDown/Up move between open windows,
+// and concurrent windows cascade.
+
+// activeWindow is the window the window manager says is active, or "".
+func activeWindow() string {
+	out, err := xdo("getactivewindow").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// waitActive waits until win is the active window.
+func waitActive(t *testing.T, win, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for activeWindow() != win {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the active window is %s, want %s", what, activeWindow(), win)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// xprop reads a property of win with xprop.
+func xprop(t *testing.T, win, prop string) string {
+	t.Helper()
+	out, err := exec.Command("xprop", "-id", win, prop).CombinedOutput()
+	if err != nil {
+		t.Fatalf("xprop %s: %v: %s", prop, err, out)
+	}
+	return string(out)
+}
+
+// A question arriving while the user types in another question's window
+// opens without the keyboard: the rest of the sentence lands in the window
+// the user was typing in, the new one asks for attention, and it gets the
+// keyboard only when the user moves there (Ctrl+PageDown).
+//
+// Both ways a window opens: Fyne creating a native window (the window
+// manager focuses it as it maps it, and the focus is given back while the
+// keys are held for the window the user types in), and a hidden window of
+// the pool shown again (it is mapped asking not to be focused).
+func TestNewQuestionKeepsOffTheKeyboard(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	t.Run("new window", func(t *testing.T) { typeWhileAnotherArrives(t, "New") })
+	// Two windows answered: the next two questions reuse them.
+	for i := range 2 {
+		q := textQuestion(fmt.Sprint("Warm", i))
+		ch, _ := askApp(t, q)
+		activate(t, findWindow(t, q.Title+" — feedback"))
+		key(t, "Escape")
+		awaitAsk(t, ch)
+	}
+	t.Run("reused window", func(t *testing.T) { typeWhileAnotherArrives(t, "Reused") })
+}
+
+func typeWhileAnotherArrives(t *testing.T, name string) {
+	a, b := textQuestion(name+"TypingA"), textQuestion(name+"ArrivesB")
+	cha, _ := askApp(t, a)
+	wa := findWindow(t, a.Title+" — feedback")
+	activate(t, wa)
+	typeText(t, "I was saying ")
+
+	// The rest of the sentence is typed while B arrives.
+	rest := "that the new window must wait its turn."
+	typing := xdo("type", "--delay", "40", rest)
+	if err := typing.Start(); err != nil {
+		t.Fatal(err)
+	}
+	chb, _ := askApp(t, b)
+	wb := findWindow(t, b.Title+" — feedback")
+	if err := typing.Wait(); err != nil {
+		t.Fatalf("xdotool type: %v", err)
+	}
+	if got := activeWindow(); got != wa {
+		t.Errorf("after B opened the active window is %s, want A (%s); B is %s", got, wa, wb)
+	}
+	if st := xprop(t, wb, "_NET_WM_STATE"); !strings.Contains(st, "_NET_WM_STATE_DEMANDS_ATTENTION") {
+		t.Errorf("B does not ask for attention: %s", st)
+	}
+	screenshot(t, "typing-keeps-focus-"+strings.ToLower(name))
+
+	// Ctrl+PageDown moves to B, which takes typing from then on.
+	key(t, "ctrl+Next")
+	waitActive(t, wb, "Ctrl+PageDown from A")
+	typeText(t, "b")
+	key(t, "ctrl+Return")
+	if r := awaitAsk(t, chb); r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "b" {
+		t.Fatalf("B's answer: %+v, %v (want exactly \"b\": nothing of A's sentence)", r.a, r.err)
+	}
+	activate(t, wa)
+	key(t, "ctrl+Return")
+	if r := awaitAsk(t, cha); r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "I was saying "+rest {
+		t.Fatalf("A's answer: %+v, %v (want the whole sentence)", r.a, r.err)
+	}
+}
+
+// Ctrl+PageDown and Ctrl+PageUp move the keyboard between the open
+// questions in the order they opened, wrapping around.
+func TestCycleShortcutMovesTheKeyboard(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	var wins []string
+	var chs []<-chan asked
+	for i := range 3 {
+		q := textQuestion(fmt.Sprintf("Cycle%d", i+1))
+		ch, _ := askApp(t, q)
+		chs = append(chs, ch)
+		wins = append(wins, findWindow(t, q.Title+" — feedback"))
+		waitActive(t, wins[i], "a new question nobody types against")
+	}
+	for _, step := range []struct {
+		key  string
+		want int
+	}{{"ctrl+Next", 0}, {"ctrl+Next", 1}, {"ctrl+Prior", 0}, {"ctrl+Prior", 2}} {
+		key(t, step.key)
+		waitActive(t, wins[step.want], step.key)
+	}
+	for i, w := range wins {
+		activate(t, w)
+		typeText(t, fmt.Sprint(i+1))
+		key(t, "ctrl+Return")
+		if r := awaitAsk(t, chs[i]); r.err != nil || r.a.Replies[0].Text != fmt.Sprint(i+1) {
+			t.Errorf("window %d: %+v, %v", i+1, r.a, r.err)
+		}
+	}
+}
+
+// Five questions at once: each window's frame steps CascadeStep (32 px)
+// right and down off the last one's, all inside the screen (an axis that
+// would leave it starts again at its edge); none sits on another.
+func TestFiveWindowsCascade(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	sw, sh := screenSize(t)
+	var rects []image.Rectangle
+	var cancels []func()
+	for i := range 5 {
+		q := textQuestion(fmt.Sprintf("Cascade%d", i+1))
+		q.Client = "claude-code"
+		q.Project = "feedback"
+		_, cancel := askApp(t, q)
+		cancels = append(cancels, cancel)
+		w := findWindow(t, q.Title+" — feedback")
+		var r image.Rectangle
+		placed := func() bool {
+			x, y, ww, hh := geometry(t, w)
+			r = image.Rect(x, y, x+ww, y+hh)
+			if i == 0 {
+				return true
+			}
+			d := r.Min.Sub(rects[i-1].Min)
+			wrapped := d.X < 0 || d.Y < 0
+			return d == image.Pt(32, 32) || (wrapped && (d.X == 32 || d.Y == 32))
+		}
+		// The window manager maps the window, then moves it: wait for the move.
+		deadline := time.Now().Add(5 * time.Second)
+		for !placed() && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if i > 0 && !placed() {
+			t.Errorf("window %d at %v: not a cascade step from window %d at %v", i+1, r.Min, i, rects[i-1].Min)
+		}
+		for j, o := range rects {
+			if o.Min == r.Min {
+				t.Errorf("window %d sits exactly on window %d at %v", i+1, j+1, r.Min)
+			}
+		}
+		if !r.In(image.Rect(0, 0, sw, sh)) {
+			t.Errorf("window %d at %v leaves the %dx%d screen", i+1, r, sw, sh)
+		}
+		rects = append(rects, r)
+	}
+	t.Logf("windows: %v", rects)
+	last := findWindow(t, "Cascade5 — feedback")
+	_, _, lw, lh := geometry(t, last)
+	waitPainted(t, last, lw, lh)
+	screenshot(t, "five-windows")
+	for _, c := range cancels {
+		c()
+	}
+}
