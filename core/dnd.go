@@ -187,8 +187,8 @@ func (in *Inbox) saveDND() error {
 	}
 	d.saveMu.Lock()
 	defer d.saveMu.Unlock()
-	if v <= d.saved && v != 0 {
-		return nil
+	if v <= d.saved {
+		return nil // a later state is saved already
 	}
 	d.saved = v
 	if err := s.SaveDND(st); err != nil {
