@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"feedback/wire"
 )
@@ -81,4 +83,41 @@ func TestPCKeys(t *testing.T) {
 	}
 	entry.TypedShortcut(ctrlEnter)
 	r.only(t)
+}
+
+// ask_confirm with default false, in a window: No is the primary button
+// and the only one, nothing has the keyboard (no reply box, no option), so
+// Enter reaches the window and submits without a choice: the recommended
+// No stands (the shim reads it from the Recommended line; the e2e test
+// TestAskConfirmDefaultNo sees "no" come back). Yes is never chosen.
+func TestConfirmDefaultNoEnter(t *testing.T) {
+	a := test.NewTempApp(t)
+	r := &recorder{}
+	q := wire.Question{ID: "c", Context: []wire.Field{{Label: "Recommended", Value: "No"}},
+		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Drop the staging database?"}}}
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
+	w.Show()
+	defer w.Close()
+	var primary []string
+	for _, b := range findAll[*keyButton](w.View().Content()) {
+		if b.Importance == widget.HighImportance {
+			primary = append(primary, b.Text)
+		}
+	}
+	if !reflect.DeepEqual(primary, []string{"No"}) {
+		t.Errorf("primary buttons %v, want [No]", primary)
+	}
+	if got := w.View().hintText; !strings.HasPrefix(got, "Enter no · ") {
+		t.Errorf("hint %q, want it to start with Enter no", got)
+	}
+	c := w.Fyne().Canvas()
+	if f := c.Focused(); f != nil {
+		t.Fatalf("%T has the keyboard: Enter would not reach the window", f)
+	}
+	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
+	w.View().keyDown(enter.Name) // it went down in this window (the input guard), as the canvas reports
+	c.OnTypedKey()(enter)
+	if got := r.only(t); got.Status != wire.StatusAnswered || got.Replies[0].Text != "" {
+		t.Errorf("answer = %+v, want answered with no choice of its own (the recommended No)", got)
+	}
 }

@@ -475,6 +475,8 @@ func (v *View) footer() fyne.CanvasObject {
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
 		hint = mods.withPrimary("Enter") + " submit · " + hint
+	} else if rec := v.recommended(); rec != "" {
+		hint = "Enter " + rec + " · " + hint // enter(): the recommended answer stands
 	}
 	v.hintText = hint
 	v.hint = caption(hint)
