@@ -4,8 +4,9 @@
 #   - go vet for GOOS=windows over every package but the Linux-only e2e suite,
 #     the Fyne ones through Fyne's software driver (-tags ci), plus the headless
 #     variant of cmd/feedback;
-#   - go vet for GOOS=darwin over every package that does not import Fyne
-#     (Fyne needs cgo and the macOS SDK there), cmd/feedback as -tags headless;
+#   - go vet for GOOS=darwin over every package that does not import Fyne or
+#     fyne.io/systray (both need cgo and the macOS SDK there), cmd/feedback as
+#     -tags headless;
 #   - the headless binaries for windows/amd64, darwin/amd64 and darwin/arm64 in
 #     bin/cross/, and the PE subsystem of the Windows one (a console program).
 # The Windows GUI build needs cgo and mingw-w64: make build-windows.
@@ -22,9 +23,9 @@ GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO vet -tags ci $pkgs
 GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $GO vet -tags headless ./cmd/feedback
 
 mac=$(GOOS=darwin CGO_ENABLED=0 $GO list -e -tags headless \
-	-f '{{.ImportPath}}{{range .Deps}}{{if eq . "fyne.io/fyne/v2"}} fyne{{end}}{{end}}' ./... |
+	-f '{{.ImportPath}}{{range .Deps}}{{if eq . "fyne.io/fyne/v2"}} fyne{{end}}{{if eq . "fyne.io/systray"}} fyne{{end}}{{end}}' ./... |
 	grep -v ' fyne$' | grep -v '/e2e')
-echo "go vet, GOOS=darwin (the packages without Fyne)" >&2
+echo "go vet, GOOS=darwin (the packages without Fyne or its tray, which need cgo there)" >&2
 GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $GO vet -tags headless $mac
 
 for p in windows/amd64 darwin/amd64 darwin/arm64; do

@@ -3,6 +3,7 @@
 #   scripts/deps.sh build   the C toolchain and headers Fyne's cgo build needs
 #   scripts/deps.sh run     build + what a desktop session needs (CJK font)
 #   scripts/deps.sh test    build + a virtual X display, window manager, tray host, xdotool…
+#   scripts/deps.sh bench   test + zenity (make bench times it beside the app's popup)
 #   scripts/deps.sh package what make package needs besides build (xz for the tarball)
 #   scripts/deps.sh wayland build + the headers of the native Wayland build (make build-wayland)
 #   scripts/deps.sh weston  wayland + test + the weston compositor (make smoke-wayland)
@@ -22,10 +23,11 @@ case "${1:-build}" in
   build) ;;
   run) want+=("${run[@]}") ;;
   test) want+=("${test[@]}") ;;
+  bench) want+=("${test[@]}" zenity) ;;
   package) want+=("${package[@]}") ;;
   wayland) want+=("${wayland[@]}") ;;
   weston) want+=("${wayland[@]}" "${test[@]}" weston) ;;
-  *) echo "usage: $0 build|run|test|package|wayland|weston" >&2; exit 2 ;;
+  *) echo "usage: $0 build|run|test|bench|package|wayland|weston" >&2; exit 2 ;;
 esac
 
 missing=()

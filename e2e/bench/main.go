@@ -1,10 +1,16 @@
 // Command bench measures feedback under a real X display (run it through
 // `make bench`, which provides Xvfb, a window manager and the built binary):
 //
-//   - latency: from the tools/call line written to the shim's stdin to the
-//     question window being mapped on the X display (the app already running);
+//   - warm popup: from the tools/call line written to the shim's stdin to
+//     the question window being mapped on the X display (the app and its UI
+//     process already running);
+//   - popup after idle (idle.go): the same with no UI process running (the
+//     app set to let it go with its last window), beside `zenity
+//     --question` spawned the same way;
 //   - shim start: from starting `feedback mcp` to its initialize reply;
-//   - idle: the resident app's CPU share and RSS with no window open;
+//   - idle (idle.go): the resident app's CPU share and RSS once no window is
+//     open and its UI process has exited, beside a bare Fyne tray app (what
+//     the resident app cost before the split) measured the same way;
 //   - Markdown (markdown.go): a question's window being mapped as its
 //     Markdown grows (30 KB of mixed Markdown, one 10 KB paragraph, 1 MB),
 //     as ratios to a one-line question, and one key typed into a reply
@@ -44,13 +50,17 @@ import (
 )
 
 const (
-	targetLatency = 100 * time.Millisecond
-	targetStart   = 15 * time.Millisecond
+	targetLatency   = 100 * time.Millisecond // warm popup
+	targetAfterIdle = 300 * time.Millisecond // popup with no UI process running
+	targetStart     = 15 * time.Millisecond  // shim start → initialize reply
+	targetBurst     = 50 * time.Millisecond  // p99 of 64 calls at once, windowless
+	targetIdleCPU   = 0.2                    // % of one core, resident app after the linger
+	targetIdleRSS   = 40                     // MiB, resident app after the linger
 )
 
 func main() {
 	runs := flag.Int("runs", 25, "measurements per figure (at least 20)")
-	idle := flag.Duration("idle", 30*time.Second, "how long to sample the idle app")
+	idle := flag.Duration("idle", 60*time.Second, "how long to sample each idle process")
 	calls := flag.Int("calls", 500, "sequential calls through one shim for the overhead")
 	rounds := flag.Int("rounds", 10, "bursts of 64 simultaneous calls for the overhead")
 	mdOnly := flag.Bool("markdown", false, "only the Markdown layout and typing figures")
@@ -106,11 +116,11 @@ func run(runs int, idle time.Duration, calls, rounds int, mdOnly bool) error {
 	if mdOnly {
 		return s.markdownFigures(runs)
 	}
-	lat, err := s.windowLatency(runs)
+	lat, err := s.windowLatency(runs, nil)
 	if err != nil {
 		return fmt.Errorf("window latency: %w", err)
 	}
-	report("tools/call → window mapped", lat, targetLatency)
+	report("tools/call → window mapped, warm", lat, targetLatency)
 	start, err := s.shimStart(runs)
 	if err != nil {
 		return fmt.Errorf("shim start: %w", err)
@@ -119,12 +129,12 @@ func run(runs int, idle time.Duration, calls, rounds int, mdOnly bool) error {
 	if err := s.markdownFigures(runs); err != nil {
 		return fmt.Errorf("markdown: %w", err)
 	}
-	cpu, rss, err := s.idleCost(idle)
-	if err != nil {
-		return fmt.Errorf("idle: %w", err)
+	if err := s.warmUICost(idle); err != nil {
+		return fmt.Errorf("the lingering UI process: %w", err)
 	}
-	fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB (%v, no window open)\n", "idle app", cpu, rss, idle)
-	return nil
+	s.stopApp()
+	fmt.Println()
+	return afterIdle(bin, dir, runs, idle)
 }
 
 func report(name string, d []time.Duration, target time.Duration) {
@@ -167,20 +177,20 @@ func (s *session) stopApp() {
 	}
 }
 
-// windowLatency asks runs questions through one shim and times each from
-// the call to the MapNotify of a new top-level window.
-func (s *session) windowLatency(runs int) ([]time.Duration, error) {
+// watchMaps reports the time of every MapNotify of a top-level window on
+// the display until stop is called.
+func watchMaps() (mapped chan time.Time, stop func(), err error) {
 	x, err := xgb.NewConn()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer x.Close()
 	root := xproto.Setup(x).DefaultScreen(x).Root
 	if err := xproto.ChangeWindowAttributesChecked(x, root, xproto.CwEventMask,
 		[]uint32{xproto.EventMaskSubstructureNotify}).Check(); err != nil {
-		return nil, err
+		x.Close()
+		return nil, nil, err
 	}
-	mapped := make(chan time.Time, 16)
+	mapped = make(chan time.Time, 16)
 	go func() {
 		for {
 			ev, err := x.WaitForEvent()
@@ -192,6 +202,18 @@ func (s *session) windowLatency(runs int) ([]time.Duration, error) {
 			}
 		}
 	}()
+	return mapped, x.Close, nil
+}
+
+// windowLatency asks runs questions through one shim and times each from
+// the call to the MapNotify of a new top-level window. before, if not nil,
+// runs before each call (and is not timed).
+func (s *session) windowLatency(runs int, before func() error) ([]time.Duration, error) {
+	mapped, stop, err := watchMaps()
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
 
 	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
 	if err := tr.Start(context.Background()); err != nil {
@@ -208,6 +230,11 @@ func (s *session) windowLatency(runs int) ([]time.Duration, error) {
 	}
 	var out []time.Duration
 	for i := range runs + 2 { // the first two warm the caches and are not counted
+		if before != nil {
+			if err := before(); err != nil {
+				return nil, err
+			}
+		}
 		title := "Bench" + strconv.Itoa(i)
 		drain(mapped)
 		done := make(chan error, 1)
@@ -301,9 +328,8 @@ func (s *session) shimStart(runs int) ([]time.Duration, error) {
 	return out, nil
 }
 
-// idleCost samples the app's CPU time and RSS over d.
-func (s *session) idleCost(d time.Duration) (cpuPercent, rssMiB float64, err error) {
-	pid := s.app.Process.Pid
+// idleCost samples pid's CPU time and RSS over d.
+func idleCost(pid int, d time.Duration) (cpuPercent, rssMiB float64, err error) {
 	t0, err := cpuTicks(pid)
 	if err != nil {
 		return 0, 0, err

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// uiProcesses returns the pids of app's UI processes (`feedback ui`).
+func uiProcesses(app int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.HasSuffix(string(cmdline), "\x00ui\x00") {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) > 1 {
+			if ppid, _ := strconv.Atoi(f[1]); ppid == app {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// waitNoUI waits until app has no UI process.
+func waitNoUI(app int) error {
+	for deadline := time.Now().Add(15 * time.Second); len(uiProcesses(app)) > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return errors.New("the UI process did not exit after its last window")
+		}
+	}
+	return nil
+}
+
+// warmUICost samples the UI process that lingers after the last window of
+// the warm session: what ui_prewarm and the linger time cost.
+func (s *session) warmUICost(d time.Duration) error {
+	pids := uiProcesses(s.app.Process.Pid)
+	if len(pids) != 1 {
+		return fmt.Errorf("UI processes %v, want the lingering one", pids)
+	}
+	cpu, rss, err := idleCost(pids[0], d)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB (%v; the cost of the linger time and of ui_prewarm)\n",
+		"UI process lingering, no window", cpu, rss, d)
+	return nil
+}
+
+// afterIdle measures, in a session whose app lets its UI process go with
+// its last window (ui_linger_seconds 0): the popup with no UI process
+// running, beside zenity spawned the same way; then the resident app's idle
+// cost, beside a bare Fyne tray app.
+func afterIdle(bin, dir string, runs int, idle time.Duration) error {
+	cold := filepath.Join(dir, "cold")
+	if err := os.MkdirAll(filepath.Join(cold, "config", "feedback"), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(cold, "config", "feedback", "settings.json"), []byte(`{"ui_linger_seconds": 0}`), 0o600); err != nil {
+		return err
+	}
+	s := &session{bin: bin, socket: filepath.Join(cold, "s.sock")}
+	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
+		"XDG_STATE_HOME="+filepath.Join(cold, "state"), "XDG_CONFIG_HOME="+filepath.Join(cold, "config"),
+		"XDG_DATA_HOME="+filepath.Join(cold, "data"))
+	if err := s.startApp(); err != nil {
+		return err
+	}
+	defer s.stopApp()
+	app := s.app.Process.Pid
+
+	lat, err := s.windowLatency(runs, func() error { return waitNoUI(app) })
+	if err != nil {
+		return fmt.Errorf("popup after idle: %w", err)
+	}
+	report("tools/call → window mapped, idle", lat, targetAfterIdle)
+	z, err := zenityLatency(runs)
+	if err != nil {
+		fmt.Printf("%-32s not measured: %v\n", "zenity --question → mapped", err)
+	} else {
+		report("zenity --question → mapped", z, targetAfterIdle)
+		slices.Sort(lat)
+		fmt.Printf("%-32s %.2f (median popup after idle / median zenity)\n", "", float64(lat[len(lat)/2])/float64(z[len(z)/2]))
+	}
+
+	if err := waitNoUI(app); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second) // the exit's own work (reaping, logging) settles before sampling
+	cpu, rss, err := idleCost(app, idle)
+	if err != nil {
+		return fmt.Errorf("idle app: %w", err)
+	}
+	fmt.Printf("%-32s CPU %.2f %% of one core (target %.1f), RSS %.0f MiB (target %d) (%v, no UI process)\n",
+		"idle resident app", cpu, targetIdleCPU, rss, targetIdleRSS, idle)
+	if len(uiProcesses(app)) != 0 {
+		return errors.New("a UI process started while the app was idle")
+	}
+	return bareTray(dir, idle)
+}
+
+// zenityLatency times `zenity --question` from exec to its window mapped,
+// the way a script author pops a question today.
+func zenityLatency(runs int) ([]time.Duration, error) {
+	if _, err := exec.LookPath("zenity"); err != nil {
+		return nil, errors.New("zenity is not installed (scripts/deps.sh bench installs it)")
+	}
+	mapped, stop, err := watchMaps()
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	var out []time.Duration
+	for i := range runs + 2 {
+		drain(mapped)
+		cmd := exec.Command("zenity", "--question", "--title", "BenchZenity"+strconv.Itoa(i), "--text", "A question with options?")
+		t0 := time.Now()
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		select {
+		case t1 := <-mapped:
+			if i >= 2 {
+				out = append(out, t1.Sub(t0))
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, errors.New("no zenity window was mapped within 10 s")
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		time.Sleep(100 * time.Millisecond)
+	}
+	return out, nil
+}
+
+// bareTray builds and runs the bare Fyne tray app and samples it like the
+// resident app.
+func bareTray(dir string, idle time.Duration) error {
+	exe := filepath.Join(dir, "baretray")
+	if out, err := exec.Command("go", "build", "-o", exe, "./e2e/bench/baretray").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the bare tray app: %v\n%s", err, out)
+	}
+	cmd := exec.Command(exe)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	time.Sleep(3 * time.Second) // its start-up settles, as for the app
+	cpu, rss, err := idleCost(cmd.Process.Pid, idle)
+	if err != nil {
+		return fmt.Errorf("bare tray app: %w", err)
+	}
+	fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB (%v; the baseline: Fyne's driver alive, no window)\n",
+		"bare Fyne tray app", cpu, rss, idle)
+	return nil
+}
