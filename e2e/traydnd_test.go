@@ -367,3 +367,42 @@ func TestDNDSurvivesARestart(t *testing.T) {
 	clickEntry(t, tray, "Off")
 	waitTray(t, tray, "do not disturb off", all(iconIs(t, 0, false), tooltipIs("feedback — no questions waiting")))
 }
+
+// An agent asking under do not disturb gets its usual long wait: "not
+// answered yet, call again", never an answer; its call made again joins
+// the held-back question, which opens when do not disturb ends and
+// returns the reply typed in it. The tray lists it under its client.
+func TestDNDAgentCallsAgain(t *testing.T) {
+	requireSession(t)
+	scr := openScreen(t)
+	scr.waitForWindowManager(t)
+	ensureApp(t)
+	tray := openTray(t)
+	t.Cleanup(func() { turnDNDOff(t, tray) })
+	clickEntry(t, tray, "On until I turn it off")
+	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+
+	c := newMCP(t, "dndagent", "FEEDBACK_MAX_WAIT=2")
+	args := map[string]any{"message": "Asked while you were away", "header_label": "AwayQ"}
+	held := logCount(heldBackLog)
+	first := call(c, "interactive_feedback", args)
+	waitLogCount(t, heldBackLog, held+1)
+	s := waitTray(t, tray, "the agent's question under its client", all(hasEntry("dndagent"), hasEntry("AwayQ — ")))
+	if h, _ := findEntry(s.menu, "dndagent"); h.enabled {
+		t.Errorf("the client heading %q is clickable", h.label)
+	}
+	r := await(t, first)
+	if r.IsError || !strings.HasPrefix(text(r), "The user has not answered yet") {
+		t.Fatalf("first call under do not disturb: isError %v, %q; want the call-again result", r.IsError, text(r))
+	}
+	noWindow(t, "AwayQ — feedback")
+
+	attached := logCount("caller attached to an open question")
+	second := call(c, "interactive_feedback", args)
+	waitLogCount(t, "caller attached to an open question", attached+1)
+	clickEntry(t, tray, "Off")
+	activate(t, findWindow(t, "AwayQ — feedback"))
+	typeText(t, "back now")
+	key(t, "ctrl+Return")
+	wantText(t, await(t, second), "User reply:\nback now")
+}
