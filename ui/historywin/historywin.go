@@ -227,7 +227,7 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 	case len(entries) == MaxListed:
 		w.status.SetText(fmt.Sprintf(lang.L("The newest %d questions; search to find older ones."), MaxListed))
 	default:
-		w.status.SetText(fmt.Sprintf(lang.L("%d questions in %d loops."), len(entries), len(loops)))
+		w.status.SetText(count(len(entries), "%d question", "%d questions") + " " + count(len(loops), "in %d loop.", "in %d loops."))
 	}
 	if w.loaded != nil {
 		w.loaded("list")
@@ -421,11 +421,21 @@ func (w *Window) show(uid widget.TreeNodeID) {
 	w.detail.Refresh()
 }
 
+// hint is secondary text, at the caption size (the theme's dimmed colours
+// read poorly on the dark theme).
 func hint(text string) *widget.Label {
 	h := widget.NewLabel(text)
 	h.Wrapping = fyne.TextWrapWord
-	h.Importance = widget.LowImportance
+	h.SizeName = theme.SizeNameCaptionText
 	return h
+}
+
+// count is n with the English singular or plural noun phrase.
+func count(n int, one, other string) string {
+	if n == 1 {
+		return fmt.Sprintf(lang.L(one), n)
+	}
+	return fmt.Sprintf(lang.L(other), n)
 }
 
 func heading(text string) *widget.Label {
@@ -455,7 +465,7 @@ func (w *Window) showGroup(l history.Loop, g *history.Group) {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[o], lang.L(o)))
 		}
 	}
-	w.detail.Add(widget.NewLabel(fmt.Sprintf(lang.L("%d questions: %s"), total, strings.Join(parts, ", "))))
+	w.detail.Add(widget.NewLabel(count(total, "%d question", "%d questions") + ": " + strings.Join(parts, ", ")))
 }
 
 func (w *Window) showQuestion(l history.Loop, g history.Group, hq history.Question) {
@@ -503,7 +513,7 @@ func (w *Window) showQuestion(l history.Loop, g history.Group, hq history.Questi
 		}
 	}
 	if hq.Images > 0 {
-		w.detail.Add(heading(fmt.Sprintf(lang.L("%d attached images"), hq.Images)))
+		w.detail.Add(heading(count(hq.Images, "%d attached image", "%d attached images")))
 		box := container.NewGridWrap(fyne.NewSize(240, 180))
 		w.detail.Add(box)
 		w.loadImages(hq.ID, box)
@@ -582,6 +592,7 @@ func (w *Window) loadImages(id string, box *fyne.Container) {
 			for _, o := range objs {
 				box.Add(o)
 			}
+			w.detail.Refresh() // the grid was empty when the pane was laid out
 			if w.loaded != nil {
 				w.loaded("images")
 			}

@@ -144,7 +144,7 @@ func (w *Window) Check() (settings.Settings, bool) {
 		}
 	}
 	for _, f := range w.fields {
-		text, imp := f.hint, widget.LowImportance
+		text, imp := f.hint, widget.MediumImportance
 		if p, bad := problems[f.key]; bad {
 			text, imp = p, widget.DangerImportance
 		}
@@ -286,7 +286,7 @@ func (w *Window) newField(key, name, hint, env string, input fyne.CanvasObject, 
 	}
 	msg := widget.NewLabel(hint)
 	msg.Wrapping = fyne.TextWrapWord
-	msg.Importance = widget.LowImportance
+	msg.Importance = widget.MediumImportance
 	msg.SizeName = theme.SizeNameCaptionText
 	return &field{key: key, name: lang.L(name), hint: hint, input: input, msg: msg, read: read}
 }
