@@ -10,6 +10,7 @@
 //   - Alt+1 … Alt+9 toggle options 1–9 (numbered through the window);
 //   - Alt+Y / Alt+N answer a yes/no question;
 //   - Escape or closing the window dismisses; with a draft typed it asks first;
+//   - Space or Enter presses the focused button;
 //   - Ctrl+V pastes an image from the clipboard (text still pastes as text),
 //     Ctrl+O opens the Attach… picker, and dropped image files are attached;
 //   - Alt+T is the "+ time" button, Alt+P the pin (see Countdown);

@@ -121,3 +121,33 @@ func TestConfirmDefaultNoEnter(t *testing.T) {
 		t.Errorf("answer = %+v, want answered with no choice of its own (the recommended No)", got)
 	}
 }
+
+// Tab to a button, then Enter presses it (as Space does), as on other
+// desktops: Yes in a window that recommends No answers yes. A key that did
+// not go down in the window (the input guard) presses nothing.
+func TestEnterPressesTheFocusedButton(t *testing.T) {
+	a := test.NewTempApp(t)
+	r := &recorder{}
+	q := wire.Question{ID: "c", Context: []wire.Field{{Label: "Recommended", Value: "No"}},
+		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Drop it?"}}}
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
+	w.Show()
+	defer w.Close()
+	var yes *keyButton
+	for _, b := range findAll[*keyButton](w.View().Content()) {
+		if b.Text == "Yes" {
+			yes = b
+		}
+	}
+	w.Fyne().Canvas().Focus(yes)
+	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
+	yes.TypedKey(enter) // never went down in this window
+	if len(r.answers) != 0 {
+		t.Fatalf("an Enter from elsewhere pressed Yes: %+v", r.answers)
+	}
+	yes.KeyDown(enter)
+	yes.TypedKey(enter)
+	if got := r.only(t); got.Replies[0].Text != "yes" {
+		t.Errorf("answer = %+v, want yes", got)
+	}
+}

@@ -159,13 +159,19 @@ func newKeyButton(label string, icon fyne.Resource, keys keyHandler, tapped func
 	return b
 }
 
-// TypedKey turns Escape into a dismissal request.
+// TypedKey turns Escape into a dismissal request; Space and Enter press
+// the button.
 func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyEscape {
+	switch k.Name {
+	case fyne.KeyEscape:
 		b.keys.escape()
 		return
-	}
-	if k.Name == fyne.KeySpace && !b.keys.allowKey(k.Name) {
+	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
+		// Space, and Enter as on other desktops, press the focused
+		// button (Fyne's own takes Space only), under the input guard.
+		if b.keys.allowKey(k.Name) && !b.Disabled() {
+			b.Button.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+		}
 		return
 	}
 	b.Button.TypedKey(k)
