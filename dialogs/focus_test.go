@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"fmt"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -81,5 +82,38 @@ func TestKeyboardReachesEveryOption(t *testing.T) {
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
 	if c.Focused() != v.options[10].(checkOption).c {
 		t.Error("Up did not move to the eleventh option")
+	}
+}
+
+// Moving along a long option list with the keyboard keeps the focused
+// option in view: its key-up lands on it and scrolls the options pane.
+func TestKeyboardScrollsTheFocusedOptionIntoView(t *testing.T) {
+	var many []wire.Option
+	for i := range 25 {
+		many = append(many, wire.Option{Label: fmt.Sprintf("option %d", i+1)})
+	}
+	a := test.NewTempApp(t)
+	w := NewWindow(a, question(wire.Prompt{Kind: wire.KindChoice, Markdown: "?", Options: many}),
+		Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, func(wire.Answer) {})
+	w.Fyne().Resize(fyne.NewSize(500, 400))
+	w.Show()
+	defer w.Close()
+	v, c := w.View(), w.Fyne().Canvas()
+	down := &fyne.KeyEvent{Name: fyne.KeyDown}
+	for range 24 {
+		f := c.Focused().(*optionCheck)
+		f.KeyDown(down)
+		f.TypedKey(down)
+		c.Focused().(*optionCheck).KeyUp(down) // X sends the release to the widget now focused
+	}
+	last := v.options[24].(checkOption).c
+	if c.Focused() != last {
+		t.Fatalf("focused %T, want the 25th option", c.Focused())
+	}
+	d := a.Driver()
+	top := d.AbsolutePositionForObject(last).Y - d.AbsolutePositionForObject(v.choices).Y
+	if v.choices.Offset.Y == 0 || top < 0 || top+last.Size().Height > v.choices.Size().Height+0.5 {
+		t.Errorf("the 25th option at %v..%v of a %v high pane scrolled to %v: out of view",
+			top, top+last.Size().Height, v.choices.Size().Height, v.choices.Offset.Y)
 	}
 }
