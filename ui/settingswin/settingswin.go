@@ -53,7 +53,8 @@ type Window struct {
 	fields []*field
 	byKey  map[string]*field
 	body   *fyne.Container // the sections, under the banner
-	banner *widget.Label   // readErr and saveErr, when there are
+	scroll *container.Scroll
+	banner *widget.Label // readErr and saveErr, when there are
 	// readErr: the file could not be read; saveErr: the last save failed.
 	readErr, saveErr string
 	save             *widget.Button
@@ -109,8 +110,9 @@ func New(a fyne.App, o Options) *Window {
 		}
 		body.Add(form)
 	}
+	w.scroll = container.NewVScroll(container.NewPadded(body))
 	buttons := container.NewHBox(w.cancel, w.save)
-	w.win.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, buttons), nil, nil, container.NewVScroll(container.NewPadded(body))))
+	w.win.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, buttons), nil, nil, w.scroll))
 	w.win.Resize(fyne.NewSize(640, 720))
 	w.Check()
 	return w
@@ -253,9 +255,9 @@ func (w *Window) sections(s settings.Settings) []section {
 			w.toolsField(s.Tools),
 		}},
 		{lang.L("Images"), []*field{
-			w.intField("images.max_count", "Images per answer", "", "", s.Images.MaxCount, func(s *settings.Settings) *int { return &s.Images.MaxCount }),
+			w.intField("images.max_count", "Images per answer", "more are refused when attached", "", s.Images.MaxCount, func(s *settings.Settings) *int { return &s.Images.MaxCount }),
 			w.intField("images.max_edge", "Longest edge (px)", "larger images are scaled down", "", s.Images.MaxEdge, func(s *settings.Settings) *int { return &s.Images.MaxEdge }),
-			w.intField("images.max_mib", "One image (MiB)", "", "", s.Images.MaxMiB, func(s *settings.Settings) *int { return &s.Images.MaxMiB }),
+			w.intField("images.max_mib", "One image (MiB)", "after scaling and re-encoding", "", s.Images.MaxMiB, func(s *settings.Settings) *int { return &s.Images.MaxMiB }),
 			w.intField("images.max_total_mib", "All images (MiB)", "of one answer", "", s.Images.MaxTotalMiB, func(s *settings.Settings) *int { return &s.Images.MaxTotalMiB }),
 		}},
 		{lang.L("History and app"), []*field{
@@ -266,6 +268,8 @@ func (w *Window) sections(s settings.Settings) []section {
 			w.startAtLoginField(s.StartAtLogin),
 			w.intField("ui_linger_seconds", "Keep windows ready (s)", "how long the window process stays up after the last question; 0 quits at once", "",
 				s.UILingerSeconds, func(s *settings.Settings) *int { return &s.UILingerSeconds }),
+			w.boolField("ui_prewarm", "Prepare windows early", "start the window process when an agent connects, so the first question opens fast",
+				s.UIPrewarm, func(s *settings.Settings) *bool { return &s.UIPrewarm }),
 		}},
 	}
 }

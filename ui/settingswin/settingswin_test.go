@@ -108,6 +108,7 @@ func TestSaveWritesTheFileTheAppReads(t *testing.T) {
 	entry(t, w, "extend_seconds").SetText("120")
 	entry(t, w, "wait_seconds").SetText("claude-code = 540\n\ncursor=50")
 	w.byKey["sound"].input.(*widget.Check).SetChecked(true)
+	w.byKey["ui_prewarm"].input.(*widget.Check).SetChecked(true)
 	w.byKey["language"].input.(*widget.Select).SetSelected("繁體中文 (zh-Hant)")
 	w.byKey["start_at_login"].input.(*widget.Select).SetSelected("Off")
 	w.byKey["tools"].input.(*widget.CheckGroup).SetSelected([]string{"ask_user_question", "interactive_feedback"})
@@ -119,7 +120,7 @@ func TestSaveWritesTheFileTheAppReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.TimeoutSeconds != 5 || s.ExtendSeconds != 120 || !s.Sound || s.Language != settings.TraditionalChinese ||
+	if s.TimeoutSeconds != 5 || s.ExtendSeconds != 120 || !s.Sound || !s.UIPrewarm || s.Language != settings.TraditionalChinese ||
 		s.StartAtLogin == nil || *s.StartAtLogin || s.WaitSeconds["claude-code"] != 540 || s.WaitSeconds["cursor"] != 50 ||
 		strings.Join(s.Tools, ",") != "interactive_feedback,ask_user_question" {
 		t.Fatalf("file holds %+v", s)
@@ -188,4 +189,6 @@ func TestSettingsGolden(t *testing.T) {
 	w, _, _, _ := open(t, `{"timeout_seconds": -5, "wait_seconds": {"claude-code": 540}}`, nil)
 	w.Fyne().Resize(fyne.NewSize(640, 720))
 	test.AssertImageMatches(t, "settings.png", w.Fyne().Canvas().Capture())
+	w.scroll.ScrollToBottom()
+	test.AssertImageMatches(t, "settings-bottom.png", w.Fyne().Canvas().Capture())
 }
