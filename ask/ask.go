@@ -67,6 +67,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	title := fs.String("title", "", "a short label for the window title")
 	placeholder := fs.String("placeholder", "", "hint shown in the empty reply box")
 	timeout := fs.Int("timeout", 0, "countdown in seconds (0: the app's setting, -1: none)")
+	project := fs.String("project", "", "the project the question is about, shown in the window's context bar")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, "usage: feedback ask [flags] MESSAGE   (MESSAGE '-' reads Markdown from standard input)")
@@ -96,7 +97,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if *yesno {
 		p.Kind = wire.KindYesNo
 	}
-	q := wire.Question{ID: env.NewID(), Source: "ask", Title: *title, Prompts: []wire.Prompt{p}, TimeoutSeconds: *timeout}
+	q := wire.Question{ID: env.NewID(), Source: "ask", Title: *title, Project: strings.TrimSpace(*project),
+		Prompts: []wire.Prompt{p}, TimeoutSeconds: *timeout}
 	if err := q.Validate(); err != nil {
 		fmt.Fprintln(env.Stderr, "feedback ask:", err)
 		return ExitFailed

@@ -56,9 +56,10 @@ type feedbackMeta struct {
 }
 
 // ignoredFields are accepted with any value and ignored (seed 000's
-// compatibility list).
+// compatibility list). project_directory, once in it, names the project
+// when it is a string (project.go) and is ignored otherwise.
 var ignoredFields = []string{
-	"project_directory", "submit_button_text", "timeout", "timeout_seconds", "feedback_type",
+	"submit_button_text", "timeout", "timeout_seconds", "feedback_type",
 	"priority", "language", "tags", "user_id", "task_id",
 }
 
@@ -169,6 +170,14 @@ func normalizeInteractiveFeedback(args map[string]any) (wire.Question, feedbackM
 	if err != nil {
 		return wire.Question{}, m, err
 	}
+	var project string
+	if dir, ok := args["project_directory"]; ok {
+		if d, ok := dir.(string); ok {
+			project = projectName(d)
+		} else {
+			m.ignored = append(m.ignored, "project_directory")
+		}
+	}
 	for _, k := range ignoredFields {
 		if _, ok := args[k]; ok {
 			m.ignored = append(m.ignored, k)
@@ -178,6 +187,7 @@ func normalizeInteractiveFeedback(args map[string]any) (wire.Question, feedbackM
 		ID:      wire.NewID(),
 		Source:  "interactive_feedback",
 		Title:   p.Header,
+		Project: project,
 		Context: lines,
 		Prompts: []wire.Prompt{p},
 	}

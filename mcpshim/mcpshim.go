@@ -217,6 +217,7 @@ type handler struct {
 	connect        func(ctx context.Context) (Asker, error)
 	log            *slog.Logger
 	env            callEnv
+	roots          rootsCache         // the project each client's roots name
 	base           context.Context    // ends, with every ask, when the server stops
 	stop           context.CancelFunc // ends base
 	asks           sync.WaitGroup     // asks of the app in progress
@@ -255,6 +256,9 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 			h.log.Debug("ignoring compatibility arguments", "tool", name, "fields", p.ignored)
 		}
 		p.question.Client = env.client
+		if p.question.Project == "" && p.immediate == nil {
+			p.question.Project = h.roots.project(ctx) // project.go
+		}
 		return h.ask(ctx, call{tool: name, p: p, token: progressToken(req), client: env.client, elicitation: env.elicitation})
 	}
 }

@@ -89,6 +89,7 @@ func TestInteractiveFeedbackSchemaProperties(t *testing.T) {
 	want := []string{
 		"message", "summary", "prompt", "predefined_options", "options", "question_type", "header_label",
 		"feedback_placeholder", "loop_id", "loop_phase", "loop_objective", "iteration_label", "success_criteria",
+		"project_directory",
 	}
 	want = append(want, ignoredFields...)
 	var got []string
