@@ -275,7 +275,13 @@ func TestTrayBadgeAndDoNotDisturb(t *testing.T) {
 
 	clickEntry(t, tray, "Off")
 	wq := findWindow(t, "Quiet — feedback")
-	waitTray(t, tray, "do not disturb off", all(iconIs(t, 2, false), tooltipIs("feedback — 2 questions waiting")))
+	s = waitTray(t, tray, "do not disturb off", all(iconIs(t, 2, false), tooltipIs("feedback — 2 questions waiting")))
+	if off, _ := findEntry(s.menu, "Off"); !off.checked {
+		t.Errorf("Off is not checked:\n%s", dumpEntries(s.menu, "  "))
+	}
+	if on, _ := findEntry(s.menu, "On until I turn it off"); on.checked {
+		t.Errorf("On is still checked:\n%s", dumpEntries(s.menu, "  "))
+	}
 
 	for _, w := range []string{wq, wa} {
 		activate(t, w)
