@@ -64,14 +64,15 @@ type Options struct {
 
 // Window is one History window.
 type Window struct {
-	win    fyne.Window
-	opts   Options
-	search *widget.Entry
-	status *widget.Label
-	tree   *widget.Tree
-	detail *fyne.Container // the selected node, in detailScroll
-	scroll *container.Scroll
-	export [2]*widget.Button // Markdown, JSON
+	win     fyne.Window
+	opts    Options
+	search  *widget.Entry
+	refresh *widget.Button
+	status  *widget.Label
+	tree    *widget.Tree
+	detail  *fyne.Container // the selected node, in detailScroll
+	scroll  *container.Scroll
+	export  [2]*widget.Button // Markdown, JSON
 
 	// The database handle, opened on first use off the Fyne goroutine.
 	dbMu   sync.Mutex // guards db and closed
@@ -115,7 +116,8 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 	w.scroll = container.NewVScroll(w.detail)
 	w.export[0] = widget.NewButtonWithIcon(lang.L("Export Markdown…"), theme.DocumentSaveIcon(), func() { w.Export(FormatMarkdown) })
 	w.export[1] = widget.NewButtonWithIcon(lang.L("Export JSON…"), theme.DocumentSaveIcon(), func() { w.Export(FormatJSON) })
-	left := container.NewBorder(w.search, nil, nil, nil, w.tree)
+	w.refresh = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), w.reload) // questions asked since it opened
+	left := container.NewBorder(container.NewBorder(nil, nil, nil, w.refresh, w.search), nil, nil, nil, w.tree)
 	split := container.NewHSplit(left, w.scroll)
 	split.Offset = 0.42
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(w.export[0], w.export[1]), w.status)

@@ -297,6 +297,27 @@ func TestExportIsFeedbackHistoryOutput(t *testing.T) {
 	}
 }
 
+// Refresh lists a question asked after the window opened (the app writes
+// the database while the window reads it).
+func TestRefreshSeesNewQuestions(t *testing.T) {
+	path := fill(t)
+	h := open(t, path)
+	h.wait(t, "list")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveQuestion(q("q6", "codex", "", "", "A new one?"), t0.Add(50*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	test.Tap(h.w.refresh)
+	h.wait(t, "list")
+	if rows := h.rows(); len(rows) < 3 || rows[2] != "    A new one? — open · 10 min" {
+		t.Fatalf("after Refresh: %q", rows)
+	}
+}
+
 func TestNoDatabaseIsSaid(t *testing.T) {
 	h := open(t, filepath.Join(t.TempDir(), "none.db"))
 	h.wait(t, "list")
