@@ -19,18 +19,17 @@ import (
 // GUI toolkit in the resident process. Without a session bus or a tray host
 // the app runs without it. The returned function removes the icon.
 func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
+	// Do not disturb is loaded first, before the questions of the last run
+	// come back (they are held back too). It is set from the tray: without
+	// one it is off (a saved "on" with no way to turn it off would hold
+	// every question back).
+	inbox.UseDND(dndStore(log))
 	if err := trayHostReachable(); err != nil {
 		log.Warn("running without a tray icon", "reason", err)
+		inbox.UseDND(nil)
 		return func() {}
 	}
 	t := &tray{inbox: inbox, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
-	// Do not disturb is set from the tray: without one it stays off (a
-	// saved "on" with no way to turn it off would hold every question back).
-	if dirs, err := userdirs.Current(); err != nil {
-		log.Warn("do not disturb is not kept across restarts", "err", err)
-	} else {
-		inbox.UseDND(core.DNDFile(filepath.Join(dirs.State, "dnd.json")))
-	}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -54,6 +53,17 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 			stop()
 		})
 	}
+}
+
+// dndStore is where do not disturb is kept: $XDG_STATE_HOME/feedback/dnd.json
+// (userdirs' State), or nil when that is unknown.
+func dndStore(log *slog.Logger) core.DNDStore {
+	dirs, err := userdirs.Current()
+	if err != nil {
+		log.Warn("do not disturb is not kept across restarts", "err", err)
+		return nil
+	}
+	return core.DNDFile(filepath.Join(dirs.State, "dnd.json"))
 }
 
 // tray is the tray icon and menu. render runs on the follow goroutine only.

@@ -119,22 +119,35 @@ type heldBack struct {
 
 // UseDND has the inbox keep its do-not-disturb state in s: the stored state
 // is loaded (an error is logged and the state is off) and every change is
-// saved. Call it before the first Ask.
+// saved. A nil s turns do not disturb off, saving nothing (a run with no
+// way to turn it off: no tray), and opens what it held back. Call it right
+// after making the inbox: the questions a restart shows again are held
+// back only once the state is loaded.
 func (in *Inbox) UseDND(s DNDStore) {
-	d := &in.dnd
-	st, err := s.LoadDND()
-	if err != nil {
-		in.log.Warn("do not disturb: reading the saved state; it is off", "err", err)
+	st := DND{Mode: DNDOff}
+	if s != nil {
+		var err error
+		if st, err = s.LoadDND(); err != nil {
+			in.log.Warn("do not disturb: reading the saved state; it is off", "err", err)
+			st = DND{Mode: DNDOff}
+		}
 	}
+	d := &in.dnd
 	now := time.Now()
 	d.mu.Lock()
 	d.store = s
 	d.state = st.At(now)
 	d.scheduleEndLocked(in, now)
+	on := d.state.Active(now)
+	release := !on && len(d.queue) > 0 && d.startReleaseLocked()
 	d.mu.Unlock()
-	if d.state.Active(now) {
+	if on {
 		in.log.Info("do not disturb is on", "mode", st.Mode, "until", st.Until)
 	}
+	if release {
+		go in.releaseHeldBack()
+	}
+	in.notify()
 }
 
 // DND is the do-not-disturb state as it stands now.

@@ -397,3 +397,24 @@ func TestDNDFileRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Without a place to keep it (no tray to turn it off) do not disturb is
+// off, and what it held back opens.
+func TestUseDNDNilTurnsItOff(t *testing.T) {
+	in, ui, s := dndInbox(t)
+	in.SetDND(DNDOn)
+	ask(context.Background(), in, q("waiting"))
+	eventually(t, "waiting is held back", func() bool { return len(heldBackIDs(in)) == 1 })
+	saves := len(s.saves)
+	in.UseDND(nil)
+	ui.waitShown(t, "waiting")
+	if in.DNDActive() {
+		t.Error("do not disturb is still on")
+	}
+	if err := in.SetDND(DNDHour); err != nil {
+		t.Errorf("SetDND with nothing to keep it in: %v", err)
+	}
+	if len(s.saves) != saves || s.last().Mode != DNDOn {
+		t.Errorf("the old store was written: %+v", s.saves)
+	}
+}
