@@ -115,6 +115,8 @@ type nativeDesk interface {
 	// activate asks the window manager to give w the focus, on the user's
 	// behalf.
 	activate(w fyne.Window)
+	// stackBelow puts w, mapped, right under sibling.
+	stackBelow(w, sibling fyne.Window)
 	// holdKeys sends every key press to w, whichever window has the focus,
 	// until release is called; nil when it cannot.
 	holdKeys(w fyne.Window) (release func())
@@ -138,6 +140,7 @@ func (noDesk) move(fyne.Window, image.Point)             {}
 func (noDesk) quiet(fyne.Window, bool)                   {}
 func (noDesk) attention(fyne.Window, bool)               {}
 func (noDesk) activate(w fyne.Window)                    { w.RequestFocus() }
+func (noDesk) stackBelow(fyne.Window, fyne.Window)       {}
 func (noDesk) holdKeys(fyne.Window) func()               { return nil }
 
 // typed records that a key went down in s's window.
@@ -191,9 +194,12 @@ func (p *Pool) show(w *Window) {
 	}
 	w.win.Show()
 	p.open = append(p.open, w.slot)
-	if w.unfocused && !mapped {
-		desk.activate(typing.win)
+	switch {
+	case w.unfocused && !mapped:
+		desk.activate(typing.win) // raises it too
 		p.giveBack(typing, w, release)
+	case w.unfocused:
+		desk.stackBelow(w.win, typing.win) // not over the reply being typed
 	}
 	if hasLast {
 		if area, ok := desk.workArea(); ok {

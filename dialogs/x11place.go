@@ -43,7 +43,7 @@ type x11Conn struct {
 const x11DialTimeout = 2 * time.Second
 
 var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_WM_USER_TIME", "_NET_WM_STATE",
-	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_MOVERESIZE_WINDOW", "_NET_FRAME_EXTENTS", "_NET_WORKAREA"}
+	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_MOVERESIZE_WINDOW", "_NET_FRAME_EXTENTS", "_NET_WORKAREA", "_NET_RESTACK_WINDOW"}
 
 // conn returns the connection, starting the dial on the first call; nil
 // while it is not up.
@@ -290,6 +290,15 @@ func (d *x11Desk) attention(w fyne.Window, on bool) {
 		action = 1 // add
 	}
 	x.clientMessage(id, "_NET_WM_STATE", action, uint32(x.atom["_NET_WM_STATE_DEMANDS_ATTENTION"]), 0, ewmhSourcePager)
+}
+
+func (d *x11Desk) stackBelow(w, sibling fyne.Window) {
+	x, id, sib := d.conn(), xid(w), xid(sibling)
+	if x == nil || id == 0 || sib == 0 {
+		return
+	}
+	x.clientMessage(id, "_NET_RESTACK_WINDOW", ewmhSourcePager, uint32(sib), xproto.StackModeBelow)
+	x.c.Sync()
 }
 
 func (d *x11Desk) holdKeys(w fyne.Window) func() { return grabKeys(uint32(xid(w))) }

@@ -1,13 +1,16 @@
 package e2e
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -45,6 +48,42 @@ func xprop(t *testing.T, win, prop string) string {
 		t.Fatalf("xprop %s: %v: %s", prop, err, out)
 	}
 	return string(out)
+}
+
+// stacking is the windows the window manager manages, bottom to top
+// (_NET_CLIENT_LIST_STACKING), as xdotool's decimal ids.
+func stacking(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("xprop", "-root", "_NET_CLIENT_LIST_STACKING").CombinedOutput()
+	if err != nil {
+		t.Fatalf("xprop: %v: %s", err, out)
+	}
+	_, list, _ := strings.Cut(string(out), "#")
+	var ids []string
+	for _, f := range strings.Split(list, ",") {
+		if n, err := strconv.ParseUint(strings.TrimSpace(f), 0, 32); err == nil {
+			ids = append(ids, strconv.FormatUint(n, 10))
+		}
+	}
+	return ids
+}
+
+// above reports whether win a is stacked above win b.
+func above(t *testing.T, a, b string) bool {
+	t.Helper()
+	ia, ib := -1, -1
+	for i, id := range stacking(t) {
+		switch id {
+		case a:
+			ia = i
+		case b:
+			ib = i
+		}
+	}
+	if ia < 0 || ib < 0 {
+		t.Fatalf("windows %s, %s not both in the stacking order %v", a, b, stacking(t))
+	}
+	return ia > ib
 }
 
 // A question arriving while the user types in another question's window
@@ -95,6 +134,9 @@ func typeWhileAnotherArrives(t *testing.T, name string) {
 	if st := xprop(t, wb, "_NET_WM_STATE"); !strings.Contains(st, "_NET_WM_STATE_DEMANDS_ATTENTION") {
 		t.Errorf("B does not ask for attention: %s", st)
 	}
+	if !above(t, wa, wb) {
+		t.Errorf("B opened over A, the window the user types in: %v", stacking(t))
+	}
 	screenshot(t, "typing-keeps-focus-"+strings.ToLower(name))
 
 	// Ctrl+PageDown moves to B, which takes typing from then on.
@@ -109,6 +151,53 @@ func typeWhileAnotherArrives(t *testing.T, name string) {
 	key(t, "ctrl+Return")
 	if r := awaitAsk(t, cha); r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "I was saying "+rest {
 		t.Fatalf("A's answer: %+v, %v (want the whole sentence)", r.a, r.err)
+	}
+}
+
+// Coming back to an open question, as an agent polling ask_human_result
+// does (an attach-only ask) or a call made again after a "call again"
+// result (the same id), neither raises its window nor takes the keyboard:
+// the window the user is in stays active and on top.
+func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	polled := textQuestion("Polled")
+	polled.WaitMS = 200
+	ch, _ := askApp(t, polled)
+	if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrPending) {
+		t.Fatalf("the first ask: %+v, %v; want pending", r.a, r.err)
+	}
+	wp := findWindow(t, polled.Title+" — feedback")
+	other := textQuestion("InUse")
+	cho, _ := askApp(t, other)
+	wo := findWindow(t, other.Title+" — feedback")
+	activate(t, wo)
+	if !above(t, wo, wp) {
+		t.Fatalf("the window in use is not on top: %v", stacking(t))
+	}
+	for _, attach := range []bool{true, false} {
+		again := polled
+		again.AttachOnly = attach
+		ch, _ := askApp(t, again)
+		if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrPending) {
+			t.Fatalf("attach-only %v: %+v, %v; want pending", attach, r.a, r.err)
+		}
+		if got := activeWindow(); got != wo {
+			t.Errorf("attach-only %v: the active window is %s, want %s (the one in use); the polled one is %s", attach, got, wo, wp)
+		}
+		if !above(t, wo, wp) {
+			t.Errorf("attach-only %v: the polled window was raised: %v", attach, stacking(t))
+		}
+	}
+	key(t, "Escape")
+	awaitAsk(t, cho)
+	done := polled
+	done.WaitMS = 0
+	ch, _ = askApp(t, done)
+	activate(t, wp)
+	key(t, "Escape")
+	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusDismissed {
+		t.Errorf("closing the polled question: %+v, %v", r.a, r.err)
 	}
 }
 
