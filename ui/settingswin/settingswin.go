@@ -186,10 +186,11 @@ func (w *Window) Problem(key string) string {
 	return f.msg.Text
 }
 
-// Save checks the fields and, when they are valid, writes them to the file
-// off the Fyne goroutine (settings.Save: atomic, unknown keys kept), then
-// closes the window and calls OnSaved; a failure is shown in the banner and
-// the window stays open.
+// Save checks the fields and, when they are valid, writes what the user
+// changed over the file as it is now (an edit made by hand meanwhile is
+// kept) off the Fyne goroutine (settings.Save: checked again, atomic,
+// unknown keys kept), then closes the window and calls OnSaved; a failure
+// is shown in the banner and the window stays open.
 func (w *Window) Save() {
 	s, ok := w.Check()
 	if !ok || w.saving {
@@ -199,7 +200,19 @@ func (w *Window) Save() {
 	w.save.Disable()
 	w.cancel.Disable()
 	path, done := w.opts.Path, w.saved
+	edits, err := changes(w.base, s)
+	if err != nil {
+		edits = nil // cannot happen (plain JSON types): write the window's values whole
+	}
 	go func() {
+		// What the user changed, over the file as it is now: an edit made
+		// by hand while the window was open is kept. A file that cannot
+		// be read gets the window's values whole.
+		if cur, err := settings.ReadFile(path); err == nil && edits != nil {
+			if merged, err := overlay(cur, edits); err == nil {
+				s = merged
+			}
+		}
 		aside, err := settings.Save(path, s)
 		fyne.Do(func() {
 			w.saving = false

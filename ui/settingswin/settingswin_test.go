@@ -192,3 +192,29 @@ func TestSettingsGolden(t *testing.T) {
 	w.scroll.ScrollToBottom()
 	test.AssertImageMatches(t, "settings-bottom.png", w.Fyne().Canvas().Capture())
 }
+
+// A hand edit made while the window was open survives its Save; the
+// window's own edits win where both changed a value.
+func TestSaveKeepsAHandEditMadeMeanwhile(t *testing.T) {
+	w, path, done, got := open(t, `{"timeout_seconds": 5}`, nil)
+	entry(t, w, "extend_seconds").SetText("120")
+	entry(t, w, "images.max_count").SetText("3")
+	entry(t, w, "timeout_seconds").SetText("9")
+	if err := os.WriteFile(path, []byte(`{"timeout_seconds": 7, "retention_days": 7, "images": {"max_edge": 800}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(w.save)
+	if err := waitSaved(t, done); err != nil {
+		t.Fatal(err)
+	}
+	s, err := settings.Load(path, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RetentionDays != 7 || s.Images.MaxEdge != 800 || s.ExtendSeconds != 120 || s.Images.MaxCount != 3 || s.TimeoutSeconds != 9 {
+		t.Fatalf("file holds %+v", s)
+	}
+	if len(*got) != 1 || (*got)[0].RetentionDays != 7 {
+		t.Fatalf("OnSaved got %+v, want the merged settings", *got)
+	}
+}
