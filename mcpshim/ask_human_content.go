@@ -28,9 +28,10 @@ const humanNoContent = "Choose one of the options below."
 //     backslash-escaped, leading blanks become no-break spaces and every line
 //     break is a hard break, so nothing is interpreted as Markdown.
 //   - markdown is used as is.
-//   - html is reduced to its text (tags, comments, scripts and styles
-//     dropped, entities decoded, block elements as line breaks), then shown
-//     as text. It is never rendered as HTML.
+//   - html becomes the Markdown of its structure (htmlMarkdown: headings,
+//     paragraphs, bold, italic, lists, quotes, code, tables, safe links),
+//     its text escaped; comments, scripts and styles dropped. It is never
+//     rendered as HTML.
 //   - image is a data:image/… URI or an absolute local path, shown as a
 //     Markdown image; an http(s) URL is shown as a link and never fetched.
 func humanContent(args map[string]any, title string) (string, error) {
@@ -66,7 +67,7 @@ func humanContent(args map[string]any, title string) (string, error) {
 	case contentMarkdown:
 		md = content
 	case contentHTML:
-		md = literalMarkdown(htmlText(content))
+		md = htmlMarkdown(content)
 	case contentImage:
 		if md, err = imageMarkdown(strings.TrimSpace(content), title); err != nil {
 			return "", err
@@ -226,13 +227,14 @@ func htmlText(src string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// tagAttrs returns the attributes of the current tag that htmlText uses.
+// tagAttrs returns the attributes of the current tag that htmlText and
+// htmlMarkdown use.
 func tagAttrs(z *html.Tokenizer, more bool) map[string]string {
 	attrs := map[string]string{}
 	for more {
 		var k, v []byte
 		k, v, more = z.TagAttr()
-		if key := string(k); key == "href" || key == "alt" {
+		if key := string(k); key == "href" || key == "alt" || key == "start" {
 			attrs[key] = string(v)
 		}
 	}

@@ -87,7 +87,7 @@ func TestNormalizeAskHuman(t *testing.T) {
 		{name: "content text by default", mods: map[string]any{"content": "a *b*\n# c"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `a \*b\*\` + "\n" + `\# c` })},
 		{name: "content markdown", mods: map[string]any{"content": "a *b*", "content_type": "markdown"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = "a *b*" })},
 		{name: "content_type any case", mods: map[string]any{"content": "a *b*", "content_type": " Markdown"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = "a *b*" })},
-		{name: "content html", mods: map[string]any{"content": "<p>a &amp; <b>b</b></p><script>x()</script>", "content_type": "html"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `a \& b` })},
+		{name: "content html", mods: map[string]any{"content": "<p>a &amp; <b>b</b></p><script>x()</script>", "content_type": "html"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `a \& **b**` })},
 		{name: "content html without text", mods: map[string]any{"content": "<script>x()</script>", "content_type": "html"}, want: base},
 		{name: "content image path", mods: map[string]any{"content": "/tmp/a b.png", "content_type": "image"}, want: with(func(q *wire.Question) { q.Prompts[0].Markdown = `![Ship v2\?](</tmp/a b.png>)` })},
 		{name: "content image empty", mods: map[string]any{"content": " ", "content_type": "image"}, wantErr: "content: required when content_type is image"},

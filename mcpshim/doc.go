@@ -188,8 +188,9 @@
 // "Recommended by the agent", with the agent, decision_reason,
 // consequence_of_wrong_choice and confidence (as a percentage) as context
 // lines. content_type text is shown verbatim (Markdown punctuation escaped,
-// line breaks kept), markdown as is, html as its sanitised text (tags,
-// scripts and styles dropped, entities decoded; never rendered), image as a
+// line breaks kept), markdown as is, html as the Markdown of its structure
+// (headings, bold, italic, lists, quotes, code, tables, http(s) links; text
+// escaped, scripts and styles dropped; never rendered as HTML), image as a
 // Markdown image of a data:image/… URI or an absolute path (an http(s) URL
 // is only a link, never fetched). A title longer than 60 characters is shown
 // in full above the content. Limits are the seed's and are never clamped: a

@@ -1,0 +1,102 @@
+package mcpshim
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+)
+
+// toHTML renders Markdown the way the window parses it (goldmark, GFM),
+// to compare structure.
+func toHTML(t *testing.T, md string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert([]byte(md), &buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// ask_human's HTML content keeps its structure: the Markdown it becomes
+// renders to the same headings, emphasis, lists, quotes, code, tables and
+// links, and nothing of the HTML passes through as markup.
+func TestHTMLMarkdownKeepsStructure(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"headings", "<h1>Title</h1><h3>Sub <i>it</i></h3><p>text</p>",
+			"<h1>Title</h1>\n<h3>Sub <em>it</em></h3>\n<p>text</p>\n"},
+		{"bold italic struck", "<p>a <b>bold</b>, <strong>strong </strong>and <em>em</em> <del>gone</del>.</p>",
+			"<p>a <strong>bold</strong>, <strong>strong</strong> and <em>em</em> <del>gone</del>.</p>\n"},
+		{"list", "<p>Steps:</p><ul><li>one</li><li>two <b>bold</b></li></ul>",
+			"<p>Steps:</p>\n<ul>\n<li>one</li>\n<li>two <strong>bold</strong></li>\n</ul>\n"},
+		{"ordered with start", `<ol start="3"><li>c</li><li>d</li></ol>`,
+			"<ol start=\"3\">\n<li>c</li>\n<li>d</li>\n</ol>\n"},
+		{"nested list", "<ul><li>a<ul><li>a1</li></ul></li><li>b</li></ul>",
+			"<ul>\n<li>a\n<ul>\n<li>a1</li>\n</ul>\n</li>\n<li>b</li>\n</ul>\n"},
+		{"paragraphs in items stay tight", "<ul><li><p>a</p></li><li><p>b</p></li></ul>",
+			"<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n"},
+		{"quote", "<blockquote><p>q1</p><p>q2</p></blockquote>",
+			"<blockquote>\n<p>q1</p>\n<p>q2</p>\n</blockquote>\n"},
+		{"pre", "<pre>  keep\n   <b>this</b> `x`</pre>",
+			"<pre><code>  keep\n   this `x`\n</code></pre>\n"},
+		{"inline code", "<p>run <code>make *test*</code> now</p>",
+			"<p>run <code>make *test*</code> now</p>\n"},
+		{"br", "<p>x<br>y</p>", "<p>x<br>\ny</p>\n"},
+		{"links", `<p><a href="https://e.com/a b">site</a> <a href="javascript:alert(1)">js</a> <a href="mailto:a@b.c">mail</a></p>`,
+			"<p><a href=\"https://e.com/a%20b\">site</a> js <a href=\"mailto:a@b.c\">mail</a></p>\n"},
+		{"table", "<table><tr><th>a</th><th>b|c</th></tr><tr><td>1</td><td><b>2</b></td></tr></table>",
+			"<table>\n<thead>\n<tr>\n<th>a</th>\n<th>b|c</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n<td><strong>2</strong></td>\n</tr>\n</tbody>\n</table>\n"},
+		{"hr", "<p>a</p><hr><p>b</p>", "<p>a</p>\n<hr>\n<p>b</p>\n"},
+		{"markdown in text stays text", "<p># not a heading *nor em* 1. [x](y) &lt;b&gt;</p>",
+			"<p># not a heading *nor em* 1. [x](y) &lt;b&gt;</p>\n"},
+		{"script, style, comment", "<style>p{}</style><p>x<!-- hidden --></p><script>alert('<p>')</script>",
+			"<p>x</p>\n"},
+		{"bold across a paragraph", "<b>a<p>b</p></b>", "<p><strong>a</strong></p>\n<p><strong>b</strong></p>\n"},
+		{"unclosed", "<div><p>open <b>bold", "<p>open <strong>bold</strong></p>\n"},
+		{"image alt", `<p><img src="x.png" alt="diagram"></p>`, "<p>[diagram]</p>\n"},
+		{"entities", "<p>a &amp; b &eacute; &#x4F60;</p>", "<p>a &amp; b é 你</p>\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md := htmlMarkdown(tc.in)
+			got := toHTML(t, md)
+			if got != tc.want {
+				t.Errorf("htmlMarkdown(%q) = %q\nrenders %q\nwant    %q", tc.in, md, got, tc.want)
+			}
+			if strings.Contains(got, "raw HTML omitted") {
+				t.Errorf("raw HTML passed through: %q", md)
+			}
+		})
+	}
+}
+
+// Hostile HTML: deep nesting, huge tables and tag soup cost one pass and
+// give bounded Markdown.
+func TestHTMLMarkdownIsBounded(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"deep lists", strings.Repeat("<ul><li>x", 5000)},
+		{"deep quotes", strings.Repeat("<blockquote>q", 5000)},
+		{"wide table", "<table><tr>" + strings.Repeat("<td>c</td>", 5000) + "</tr>" + strings.Repeat("<tr><td>r</td></tr>", 500) + "</table>"},
+		{"many rows", "<table>" + strings.Repeat("<tr><td>a</td><td>b</td></tr>", 2500) + "</table>"},
+		{"breaks", strings.Repeat("<br>", 12000)},
+		{"open marks", strings.Repeat("<b><i><s>", 3000) + "x"},
+		{"nested tables", strings.Repeat("<table><tr><td>", 3000) + "x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.in) > maxContentBytes {
+				tc.in = tc.in[:maxContentBytes]
+			}
+			start := time.Now()
+			md := htmlMarkdown(tc.in)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if len(md) > htmlMaxMarkdown {
+				t.Errorf("%d bytes of Markdown", len(md))
+			}
+			_ = toHTML(t, md)
+		})
+	}
+}
