@@ -117,3 +117,38 @@ func TestKeyboardScrollsTheFocusedOptionIntoView(t *testing.T) {
 			top, top+last.Size().Height, v.choices.Size().Height, v.choices.Offset.Y)
 	}
 }
+
+// Tab to a radio option below the fold (a radio's keys do not reach the
+// view): the window's heartbeat sees the focus move and scrolls the page
+// to it. The focus the window gives on opening moves nothing.
+func TestFocusMovedToARadioIsRevealed(t *testing.T) {
+	a := test.NewTempApp(t)
+	q := fourLongPrompts()
+	q.Prompts[3].Single = true // radio buttons
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
+	w.Fyne().Resize(fyne.NewSize(600, 500))
+	w.Show()
+	defer w.Close()
+	v := w.View()
+	w.heartbeat()
+	if v.scroll.Offset.Y != 0 {
+		t.Fatalf("the opening focus scrolled the page to %v", v.scroll.Offset.Y)
+	}
+	radio := v.prompts[3].options[5].(radioOption).r // Q4's last option
+	var item fyne.Focusable
+	for _, o := range test.WidgetRenderer(radio).Objects() {
+		if f, ok := o.(fyne.Focusable); ok {
+			item = f
+		}
+	}
+	if item == nil {
+		t.Fatal("no focusable radio button")
+	}
+	w.Fyne().Canvas().Focus(item)
+	w.heartbeat()
+	d := a.Driver()
+	top := d.AbsolutePositionForObject(radio).Y - d.AbsolutePositionForObject(v.scroll).Y
+	if top < 0 || top+radio.Size().Height > v.scroll.Size().Height+0.5 {
+		t.Errorf("the focused radio at %v..%v of a %v high page (offset %v): out of view", top, top+radio.Size().Height, v.scroll.Size().Height, v.scroll.Offset.Y)
+	}
+}

@@ -112,6 +112,11 @@ type View struct {
 	guard   keyGuard              // the input guard (keyguard.go), on in a Window
 	post    func(func())          // runs f on the Fyne goroutine from any goroutine; nil: fyne.Do
 
+	// lastFocus is the focused widget the heartbeat last saw, focusSeen
+	// whether it saw one yet (followFocus, layout.go).
+	lastFocus fyne.Focusable
+	focusSeen bool
+
 	// after runs f on the Fyne goroutine once d has passed, unless the
 	// returned stop is called first; tests drive it by hand.
 	after func(d time.Duration, f func()) (stop func() bool)

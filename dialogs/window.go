@@ -365,6 +365,9 @@ func (w *Window) heartbeat() {
 		w.lastTick = now
 		w.view.Tick(now)
 	}
+	if !w.closed {
+		w.view.followFocus() // layout.go
+	}
 }
 
 // after implements View.after on the heartbeat.
