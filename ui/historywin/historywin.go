@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -56,8 +57,12 @@ const (
 
 // Options configure a History window.
 type Options struct {
-	// DBPath is the app's database ($FEEDBACK_DB, else store.DefaultPath()).
+	// DBPath is the app's database ($FEEDBACK_DB, else store.DefaultPath());
+	// "" when the app keeps none (FEEDBACK_DB=off), which the window says.
 	DBPath string
+	// OnClosed, when set, is called on the Fyne goroutine once the window
+	// has closed (the window sets its own OnClosed: use this instead).
+	OnClosed func()
 	// Now gives the ages shown; nil means time.Now.
 	Now func() time.Time
 }
@@ -75,9 +80,9 @@ type Window struct {
 	export  [2]*widget.Button // Markdown, JSON
 
 	// The database handle, opened on first use off the Fyne goroutine.
-	dbMu   sync.Mutex // guards db and closed
+	dbMu   sync.Mutex // guards db
 	db     *store.Store
-	closed bool
+	closed atomic.Bool // the window closed: no more reads
 
 	// Fyne goroutine only:
 	loops    []history.Loop
@@ -123,7 +128,12 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(w.export[0], w.export[1]), w.status)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, split))
 	w.win.Resize(fyne.NewSize(1000, 640))
-	w.win.SetOnClosed(w.closeDB)
+	w.win.SetOnClosed(func() {
+		w.closeDB()
+		if o.OnClosed != nil {
+			o.OnClosed()
+		}
+	})
 	w.show("")
 	w.reload()
 	return w
@@ -135,10 +145,10 @@ func (w *Window) Fyne() fyne.Window { return w.win }
 // closeDB releases the database once the window has closed; a read in
 // flight finishes first.
 func (w *Window) closeDB() {
+	w.closed.Store(true)
 	go func() {
 		w.dbMu.Lock()
 		defer w.dbMu.Unlock()
-		w.closed = true
 		if w.db != nil {
 			w.db.Close()
 			w.db = nil
@@ -146,13 +156,19 @@ func (w *Window) closeDB() {
 	}()
 }
 
+// errNoHistory: the app keeps no database (FEEDBACK_DB=off).
+var errNoHistory = errors.New("the app keeps no history (FEEDBACK_DB=off)")
+
 // withDB runs f with the read-only database, opening it on first use. Off
 // the Fyne goroutine only.
 func (w *Window) withDB(f func(*store.Store) error) error {
 	w.dbMu.Lock()
 	defer w.dbMu.Unlock()
-	if w.closed {
+	if w.closed.Load() {
 		return errors.New("the window is closed")
+	}
+	if w.opts.DBPath == "" {
+		return errNoHistory
 	}
 	if w.db == nil {
 		db, err := store.OpenReadOnly(w.opts.DBPath)
@@ -218,6 +234,8 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 	w.tree.OpenAllBranches()
 	w.show("")
 	switch {
+	case errors.Is(err, errNoHistory):
+		w.status.SetText(lang.L("The app keeps no history: FEEDBACK_DB is off."))
 	case errors.Is(err, store.ErrNoDatabase):
 		w.status.SetText(lang.L("No history yet: the app has kept no question."))
 	case err != nil:

@@ -329,6 +329,30 @@ func TestNoDatabaseIsSaid(t *testing.T) {
 	}
 }
 
+func TestNoHistoryKeptIsSaid(t *testing.T) {
+	h := open(t, "")
+	h.wait(t, "list")
+	if s := h.w.status.Text; !strings.Contains(s, "FEEDBACK_DB is off") {
+		t.Fatalf("status %q", s)
+	}
+}
+
+func TestOnClosedAndTheDatabaseReleased(t *testing.T) {
+	a := test.NewTempApp(t)
+	closed := make(chan bool, 1)
+	w := New(a, Options{DBPath: fill(t), OnClosed: func() { closed <- true }})
+	w.Fyne().Show()
+	w.Fyne().Close()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("OnClosed not called")
+	}
+	if err := w.withDB(func(*store.Store) error { return nil }); err == nil {
+		t.Fatal("the database is still usable after the window closed")
+	}
+}
+
 func TestAge(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		10 * time.Second: "just now", 3 * time.Minute: "3 min", 5 * time.Hour: "5 h", 47 * time.Hour: "47 h", 72 * time.Hour: "3 d",

@@ -43,6 +43,9 @@ type Options struct {
 	// runs settings.Watch is told too; OnSaved is for the caller's own
 	// bookkeeping and may be nil.
 	OnSaved func(settings.Settings)
+	// OnClosed, when set, is called on the Fyne goroutine once the window
+	// has closed, saved or not.
+	OnClosed func()
 }
 
 // Window is one Settings window.
@@ -114,6 +117,9 @@ func New(a fyne.App, o Options) *Window {
 	buttons := container.NewHBox(w.cancel, w.save)
 	w.win.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, buttons), nil, nil, w.scroll))
 	w.win.Resize(fyne.NewSize(640, 720))
+	if o.OnClosed != nil {
+		w.win.SetOnClosed(o.OnClosed)
+	}
 	w.Check()
 	return w
 }
