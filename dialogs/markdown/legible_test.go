@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -359,4 +361,32 @@ func lookupText(md *Widget, s string) (*canvas.Text, bool) {
 		}
 	}
 	return nil, false
+}
+
+// The question window's Markdown in fyne's theme, light and dark, at scale
+// 1 and 1.5: headings by level (CJK too), bold CJK, struck text, a task
+// list, code in a list item, a link in a heading, a quote and a table.
+func TestMarkdownLooks(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "looks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		v     fyne.ThemeVariant
+		scale float32
+	}{
+		{"light-1", theme.VariantLight, 1}, {"dark-1", theme.VariantDark, 1},
+		{"light-1.5", theme.VariantLight, 1.5}, {"dark-1.5", theme.VariantDark, 1.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			a.Settings().SetTheme(variantTheme{theme.DefaultTheme(), tc.v})
+			w := test.NewTempWindow(t, container.NewVScroll(New(string(src), Options{})))
+			w.Canvas().(interface{ SetScale(float32) }).SetScale(tc.scale)
+			w.Resize(fyne.NewSize(480, 560))
+			w.Content().Refresh()
+			test.AssertImageMatches(t, "looks-"+tc.name+".png", w.Canvas().Capture())
+		})
+	}
 }

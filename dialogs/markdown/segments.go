@@ -81,21 +81,18 @@ func (r *struckRenderer) size() float32 {
 }
 
 func (r *struckRenderer) Layout(fyne.Size) {
-	pad := theme.SizeForWidget(theme.SizeNameInnerPadding, r.v)
 	min := r.v.text.MinSize()
-	r.v.text.Move(fyne.NewPos(pad, pad))
+	r.v.text.Move(fyne.NewPos(0, 0))
 	r.v.text.Resize(min)
 	_, baseline := fyne.CurrentApp().Driver().RenderedTextSize("M", r.v.text.TextSize, r.v.text.TextStyle, nil)
 	y, thick := strikeLine(r.v.text.TextSize, baseline)
-	r.v.line.Move(fyne.NewPos(pad, pad+y-thick/2))
+	r.v.line.Move(fyne.NewPos(0, y-thick/2))
 	r.v.line.Resize(fyne.NewSize(min.Width, thick))
 }
 
-// MinSize is the text's with the inner padding a RichText gives its text.
-func (r *struckRenderer) MinSize() fyne.Size {
-	pad := theme.SizeForWidget(theme.SizeNameInnerPadding, r.v)
-	return r.v.text.MinSize().AddWidthHeight(2*pad, 2*pad)
-}
+// MinSize is the text's: as tall as the text beside it in the row, which
+// widget.RichText then leaves on the same baseline.
+func (r *struckRenderer) MinSize() fyne.Size { return r.v.text.MinSize() }
 
 func (r *struckRenderer) Refresh() {
 	t := r.v.text
