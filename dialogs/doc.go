@@ -68,6 +68,14 @@
 // an answer; RestoreDraft puts a stored draft back without counting as an
 // edit, holding the countdown as the typing did.
 //
+// Layout (layout.go): the window opens as tall as its question needs,
+// within the screen's work area. One prompt: its options sit in a pane
+// under the message (splitLayout), so a long message never hides them.
+// Several: each message is cut to what leaves its prompt's options in view
+// with the prompt's header at the top of the page ("Show all" shows the
+// rest); the wheel always scrolls the page. What the keyboard moves to, or
+// types into, is scrolled into view; the focus given on opening is not.
+//
 // Windows come from a Pool and go back to it: a closed question's window is
 // hidden and reused; only one hidden for long is ever closed (see Pool).
 package dialogs
