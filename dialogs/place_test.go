@@ -5,6 +5,7 @@ import (
 	"image"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -190,5 +191,123 @@ func TestCycleShortcutMovesBetweenOpenQuestions(t *testing.T) {
 	}
 	if len(r.answers) != 0 || ws[0].View().prompts[0].entry.Text != "" {
 		t.Errorf("cycling answered (%d) or typed (%q)", len(r.answers), ws[0].View().prompts[0].entry.Text)
+	}
+}
+
+// fakeDesk is a window system that reports one window as active and
+// records what it was asked.
+type fakeDesk struct {
+	noDesk
+	activeWin fyne.Window
+	mapped    map[fyne.Window]bool
+	quieted   map[fyne.Window]bool
+	urgent    map[fyne.Window]bool
+	below     map[fyne.Window]fyne.Window
+	activated []fyne.Window
+	grabs     int // times the keys were held
+	held      int // keys held and not released
+}
+
+func newFakeDesk(t *testing.T) *fakeDesk {
+	d := &fakeDesk{mapped: map[fyne.Window]bool{}, quieted: map[fyne.Window]bool{}, urgent: map[fyne.Window]bool{}, below: map[fyne.Window]fyne.Window{}}
+	old := desk
+	desk = d
+	t.Cleanup(func() { desk = old })
+	return d
+}
+
+func (d *fakeDesk) ready(w fyne.Window) bool         { return d.mapped[w] }
+func (d *fakeDesk) active(w fyne.Window) bool        { return w == d.activeWin }
+func (d *fakeDesk) quiet(w fyne.Window, on bool)     { d.quieted[w] = on }
+func (d *fakeDesk) attention(w fyne.Window, on bool) { d.urgent[w] = on }
+func (d *fakeDesk) stackBelow(w, s fyne.Window)      { d.below[w] = s }
+func (d *fakeDesk) activate(w fyne.Window)           { d.activated = append(d.activated, w); d.activeWin = w }
+func (d *fakeDesk) holdKeys(fyne.Window) func() {
+	d.grabs++
+	d.held++
+	return func() { d.held-- }
+}
+
+// A key pressed in the active question window less than TypingGrace ago:
+// the next window opens without the focus (reported by Unfocused), asks
+// for attention, and the typing window keeps the keyboard; once the user
+// types in the new window, it stops asking. Past TypingGrace, or when the
+// typing window is not the active one, a new window takes the focus.
+func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
+	d := newFakeDesk(t)
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	open := func(name string) *Window {
+		w := p.NewWindow(question(wire.Prompt{Markdown: name}), Options{Now: c.Now}, func(wire.Answer) {})
+		w.Show()
+		d.mapped[w.Fyne()] = true
+		return w
+	}
+	typing := open("A")
+	d.activeWin = typing.Fyne()
+	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
+
+	b := open("B")
+	if !b.Unfocused() || !d.urgent[b.Fyne()] {
+		t.Fatalf("B: unfocused %v, urgent %v; want both", b.Unfocused(), d.urgent[b.Fyne()])
+	}
+	if d.activeWin != typing.Fyne() {
+		t.Error("the typing window lost the focus")
+	}
+	if typing.Unfocused() {
+		t.Error("the typing window reports it opened unfocused")
+	}
+	b.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyB}) // the user found it
+	if b.Unfocused() || d.urgent[b.Fyne()] {
+		t.Errorf("after typing in B: unfocused %v, urgent %v; want neither", b.Unfocused(), d.urgent[b.Fyne()])
+	}
+
+	// Long enough ago: a new window takes the focus as usual.
+	d.activeWin = typing.Fyne()
+	p.typedIn, p.typedAt = typing.slot, time.Now().Add(-TypingGrace)
+	if c2 := open("C"); c2.Unfocused() {
+		t.Error("C opened unfocused though the last key was TypingGrace ago")
+	}
+	// Typed just now, but another program has the focus: as usual too.
+	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
+	d.activeWin = nil
+	if d2 := open("D"); d2.Unfocused() {
+		t.Error("D opened unfocused though no question window has the focus")
+	}
+}
+
+// Shown again from the pool (the native window exists), an unfocused
+// window is mapped asking not to be focused and goes under the typing
+// window; the next window that takes the focus is mapped normally.
+func TestReusedWindowOpensQuietlyUnderTheTypingWindow(t *testing.T) {
+	d := newFakeDesk(t)
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	warm := p.NewWindow(question(wire.Prompt{Markdown: "warm"}), Options{Now: c.Now}, func(wire.Answer) {})
+	warm.Show()
+	native := warm.Fyne()
+	warm.Close()
+	d.mapped[native] = true // hidden, kept by the pool
+
+	typing := p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
+	typing.Show()
+	if typing.Fyne() != native || d.quieted[native] {
+		t.Fatalf("A: reused %v, quiet %v", typing.Fyne() == native, d.quieted[native])
+	}
+	d.activeWin = typing.Fyne()
+	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
+	b := p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
+	b.Show() // a new native window: the keys are held for A while the focus comes back
+	if !b.Unfocused() || d.grabs != 1 || d.activeWin != typing.Fyne() {
+		t.Errorf("new B: unfocused %v, keys held %d times, active is A %v", b.Unfocused(), d.grabs, d.activeWin == typing.Fyne())
+	}
+	b.Close()
+	d.mapped[b.Fyne()] = true
+	again := p.NewWindow(question(wire.Prompt{Markdown: "B again"}), Options{Now: c.Now}, func(wire.Answer) {})
+	again.Show()
+	if !again.Unfocused() || !d.quieted[again.Fyne()] || d.below[again.Fyne()] != typing.Fyne() {
+		t.Errorf("reused B: unfocused %v, quiet %v, under A %v", again.Unfocused(), d.quieted[again.Fyne()], d.below[again.Fyne()] == typing.Fyne())
 	}
 }
