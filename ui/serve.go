@@ -52,6 +52,9 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	opts := windowOptions(cfg.Settings)
 	opts.InputGuard = inputGuard(log)
 	u := newWindows(a, opts)
+	if path, err := settings.Path(); err == nil {
+		defer watchSettings(u, path, opts.InputGuard, log, nil)()
+	}
 	// Fyne quits when its last window closes: a hidden window of our own
 	// keeps the process up between questions, for the linger time.
 	a.NewWindow("feedback")

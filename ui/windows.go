@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -16,7 +17,8 @@ import (
 // reused, not destroyed at once: see Pool).
 type windows struct {
 	app     fyne.App
-	opts    dialogs.Options
+	optsMu  sync.Mutex                 // guards opts: replaced when the settings change (livesettings.go)
+	opts    dialogs.Options            // of the windows opened from now on
 	pool    *dialogs.Pool              // touched on the Fyne goroutine only
 	open    map[string]*dialogs.Window // touched on the Fyne goroutine only
 	ended   chan struct{}              // closed when the Fyne loop has returned: nothing to call into
@@ -80,7 +82,7 @@ func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h core.Hooks) {
 // show opens a window for q with draft, if not nil, restored into it;
 // adjust, if not nil, adjusts the window's options on the Fyne goroutine.
 func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs.Options), h core.Hooks) {
-	opts := u.opts
+	opts := u.options()
 	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
 	u.do(func() {
 		if w, ok := u.open[q.ID]; ok { // shown already (a repeated command): raise it
