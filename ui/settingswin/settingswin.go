@@ -257,7 +257,7 @@ func (w *Window) sections(s settings.Settings) []section {
 				func(s *settings.Settings) *int { return &s.ExtendSeconds }),
 			w.boolField("submit_draft_on_timeout", "Submit draft on timeout", "at zero, send a non-empty draft (marked as such) instead of timing out",
 				s.SubmitDraftOnTimeout, func(s *settings.Settings) *bool { return &s.SubmitDraftOnTimeout }),
-			w.boolField("sound", "Sound", "a short sound when a question arrives (never during do-not-disturb)",
+			w.boolField("sound", "Sound", "notifications ask the desktop for a sound (never under do not disturb)",
 				s.Sound, func(s *settings.Settings) *bool { return &s.Sound }),
 			w.languageField(s.Language),
 		}},
