@@ -67,8 +67,8 @@ type Settings struct {
 	// RetentionImageMiB bounds the attached images the database keeps: past
 	// it, the ended questions with images go, oldest first. Default 256.
 	RetentionImageMiB int `json:"retention_image_mib"`
-	// Sound plays a short sound when a question arrives (never during
-	// do-not-disturb). Default false.
+	// Sound: the desktop notifications the app sends ask for a sound (none
+	// is sent under do not disturb). Default false.
 	Sound bool `json:"sound"`
 	// UILingerSeconds is how long the UI process stays up after its last
 	// window closes, so the next question opens fast; 0 quits at once.

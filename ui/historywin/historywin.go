@@ -47,6 +47,9 @@ const Title = "feedback history"
 const (
 	// MaxListed is how many questions the list holds, newest first.
 	MaxListed = 500
+	// MaxListedBytes bounds the text (prompts and replies) of the questions
+	// listed: past it, the older ones are left out as past MaxListed.
+	MaxListedBytes = 32 << 20
 	// MaxSearchBytes is the longest search text used.
 	MaxSearchBytes = 256
 	// MaxReplyShown is how much of one reply the detail shows (Export has all).
@@ -212,17 +215,41 @@ func (w *Window) reload() {
 			entries, err = db.Find(store.Filter{Search: text, Limit: MaxListed})
 			return err
 		})
+		full := len(entries) == MaxListed
+		if n := withinBytes(entries, MaxListedBytes); n < len(entries) {
+			entries, full = entries[:n], true
+		}
 		loops := history.ByLoop(entries)
 		w.do(func() {
 			if gen != w.gen {
 				return // a newer query is on its way
 			}
-			w.apply(entries, loops, text, err)
+			w.apply(entries, loops, text, full, err)
 		})
 	}()
 }
 
-func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string, err error) {
+// withinBytes is how many of entries, from the first, hold at most max
+// bytes of prompts and replies (at least one).
+func withinBytes(entries []store.Entry, max int) int {
+	total := 0
+	for i, e := range entries {
+		for _, p := range e.Question.Prompts {
+			total += len(p.Markdown) + len(p.Prefill)
+		}
+		if e.Answer != nil {
+			for _, r := range e.Answer.Replies {
+				total += len(r.Text)
+			}
+		}
+		if total > max && i > 0 {
+			return i
+		}
+	}
+	return len(entries)
+}
+
+func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string, full bool, err error) {
 	w.loops = loops
 	w.entries = make(map[string]store.Entry, len(entries))
 	for _, e := range entries {
@@ -244,8 +271,8 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 		w.status.SetText(fmt.Sprintf(lang.L("No question or reply contains %q."), text))
 	case len(entries) == 0:
 		w.status.SetText(lang.L("No questions."))
-	case len(entries) == MaxListed:
-		w.status.SetText(fmt.Sprintf(lang.L("The newest %d questions; search to find older ones."), MaxListed))
+	case full:
+		w.status.SetText(fmt.Sprintf(lang.L("The newest %d questions; search to find older ones."), len(entries)))
 	default:
 		w.status.SetText(count(len(entries), "%d question", "%d questions") + " " + count(len(loops), "in %d loop.", "in %d loops."))
 	}

@@ -362,3 +362,16 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+func TestWithinBytes(t *testing.T) {
+	e := func(n int) store.Entry {
+		return store.Entry{Question: wire.Question{Prompts: []wire.Prompt{{Markdown: strings.Repeat("x", n)}}},
+			Answer: &wire.Answer{Replies: []wire.Reply{{Text: "yy"}}}}
+	}
+	entries := []store.Entry{e(8), e(8), e(8)}
+	for max, want := range map[int]int{100: 3, 20: 2, 10: 1, 5: 1} {
+		if got := withinBytes(entries, max); got != want {
+			t.Errorf("withinBytes(3 × 10 bytes, %d) = %d, want %d", max, got, want)
+		}
+	}
+}
