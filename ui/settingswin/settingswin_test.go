@@ -218,3 +218,41 @@ func TestSaveKeepsAHandEditMadeMeanwhile(t *testing.T) {
 		t.Fatalf("OnSaved got %+v, want the merged settings", *got)
 	}
 }
+
+// A language the file names but the app lacks is said beside the field
+// until one is chosen; unknown tools likewise until the boxes are changed.
+func TestUnknownLanguageAndToolsFromTheFile(t *testing.T) {
+	w, _, _, _ := open(t, `{"language": "fr", "tools": ["ask_human", "gone_tool"]}`, nil)
+	if p := w.Problem("language"); !strings.Contains(p, `is "fr": want one of en, zh-Hans, zh-Hant`) || !w.save.Disabled() {
+		t.Fatalf("beside language: %q; Save disabled %v", p, w.save.Disabled())
+	}
+	if p := w.Problem("tools"); !strings.Contains(p, "unknown tools in the file: gone_tool") {
+		t.Fatalf("beside tools: %q", p)
+	}
+	w.byKey["language"].input.(*widget.Select).SetSelected("English")
+	g := w.byKey["tools"].input.(*widget.CheckGroup)
+	if strings.Join(g.Selected, ",") != "ask_human" {
+		t.Fatalf("tools checked: %q, want the known one", g.Selected)
+	}
+	g.SetSelected([]string{"ask_human", "interactive_feedback"})
+	s, ok := w.Check()
+	if !ok || s.Language != "en" || strings.Join(s.Tools, ",") != "interactive_feedback,ask_human" {
+		t.Fatalf("Check = %+v, %v", s, ok)
+	}
+}
+
+// Without the list of tools the field is a comma-separated entry.
+func TestToolsAsTextWithoutTheList(t *testing.T) {
+	a := test.NewTempApp(t)
+	path := filepath.Join(t.TempDir(), "settings.json")
+	w := New(a, Options{Path: path, Getenv: func(string) string { return "" }})
+	e := entry(t, w, "tools")
+	e.SetText(" ask_human ,, interactive_feedback ")
+	if s, ok := w.Check(); !ok || strings.Join(s.Tools, ",") != "ask_human,interactive_feedback" {
+		t.Fatalf("Check = %q, %v", s.Tools, ok)
+	}
+	e.SetText("")
+	if s, _ := w.Check(); s.Tools != nil {
+		t.Fatalf("empty entry gives %q, want none (all tools)", s.Tools)
+	}
+}
