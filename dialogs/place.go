@@ -177,9 +177,11 @@ func (p *Pool) show(w *Window) {
 		desk.quiet(w.win, w.unfocused)
 		desk.attention(w.win, w.unfocused)
 	}
+	// The last window's frame where the Pool put it: the window manager may
+	// not have moved it there yet.
 	lastFrame, hasLast := image.Rectangle{}, false
 	if last != nil {
-		lastFrame, hasLast = desk.frame(last.win)
+		lastFrame, hasLast = last.placed, !last.placed.Empty()
 	}
 	if !hasLast {
 		w.win.CenterOnScreen()
@@ -201,11 +203,14 @@ func (p *Pool) show(w *Window) {
 	case w.unfocused:
 		desk.stackBelow(w.win, typing.win) // not over the reply being typed
 	}
-	if hasLast {
-		if area, ok := desk.workArea(); ok {
-			if fr, ok := desk.frame(w.win); ok {
-				desk.move(w.win, cascade(area, lastFrame, true, fr.Size(), CascadeStep))
-			}
+	// The first window is centred again here: a window shown again from
+	// the pool goes back where it was hidden, whatever CenterOnScreen said.
+	w.slot.placed = image.Rectangle{}
+	if area, ok := desk.workArea(); ok {
+		if fr, ok := desk.frame(w.win); ok {
+			at := cascade(area, lastFrame, hasLast, fr.Size(), CascadeStep)
+			desk.move(w.win, at)
+			w.slot.placed = image.Rectangle{Min: at, Max: at.Add(fr.Size())}
 		}
 	}
 	if !w.unfocused {

@@ -3,6 +3,7 @@ package dialogs
 import (
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
 	"io"
 	"os"
@@ -62,7 +63,8 @@ const (
 type slot struct {
 	win        fyne.Window
 	cur        *Window
-	hiddenTurn int // Pool.turns when it was hidden
+	hiddenTurn int             // Pool.turns when it was hidden
+	placed     image.Rectangle // where the Pool put its frame last (place.go); empty: not placed
 }
 
 // NewPool returns an empty pool of windows of a.
