@@ -686,13 +686,10 @@ func Render(loops []history.Loop, format string) ([]byte, error) {
 }
 
 // Export asks where to save the selection (a file save dialog), then
-// writes it there off the Fyne goroutine.
+// renders and writes it there off the Fyne goroutine (the loops shown are
+// never changed in place: a new list replaces them).
 func (w *Window) Export(format string) {
-	data, err := Render(w.Selection(), format)
-	if err != nil {
-		dialog.ShowError(err, w.win)
-		return
-	}
+	sel := w.Selection()
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
 			dialog.ShowError(err, w.win)
@@ -701,19 +698,7 @@ func (w *Window) Export(format string) {
 		if wc == nil {
 			return // cancelled
 		}
-		go func() {
-			_, err := wc.Write(data)
-			if cerr := wc.Close(); err == nil {
-				err = cerr
-			}
-			w.do(func() {
-				if err != nil {
-					dialog.ShowError(err, w.win)
-					return
-				}
-				w.status.SetText(fmt.Sprintf(lang.L("Exported to %s."), wc.URI().Path()))
-			})
-		}()
+		w.write(sel, format, wc)
 	}, w.win)
 	name := "feedback-history.md"
 	if format == FormatJSON {
@@ -722,6 +707,30 @@ func (w *Window) Export(format string) {
 	d.SetFileName(name)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+}
+
+// write renders sel in format into wc off the Fyne goroutine and says
+// where it went, or shows the error.
+func (w *Window) write(sel []history.Loop, format string, wc fyne.URIWriteCloser) {
+	go func() {
+		data, err := Render(sel, format)
+		if err == nil {
+			_, err = wc.Write(data)
+		}
+		if cerr := wc.Close(); err == nil {
+			err = cerr
+		}
+		w.do(func() {
+			if err != nil {
+				dialog.ShowError(err, w.win)
+			} else {
+				w.status.SetText(fmt.Sprintf(lang.L("Exported to %s."), wc.URI().Path()))
+			}
+			if w.loaded != nil {
+				w.loaded("export")
+			}
+		})
+	}()
 }
 
 func oneLine(s string) string {

@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -289,6 +290,21 @@ func TestExportIsFeedbackHistoryOutput(t *testing.T) {
 	h.w.tree.Select("2/0/0") // one question
 	if md := render(FormatMarkdown); !strings.Contains(md, "### Drop the old table? — timed out") || strings.Contains(md, "staging") {
 		t.Fatalf("export of one question:\n%s", md)
+	}
+	// What the file dialog's callback writes.
+	out := filepath.Join(t.TempDir(), "loop.json")
+	wc, err := storage.Writer(storage.NewFileURI(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.w.tree.Select("2") // Loop L1
+	h.w.write(h.w.Selection(), FormatJSON, wc)
+	h.wait(t, "export")
+	if data, _ := os.ReadFile(out); string(data) != cli("--json", "--loop", "L1") {
+		t.Fatalf("exported file:\n%s", data)
+	}
+	if !strings.Contains(h.w.status.Text, "Exported to "+out) {
+		t.Fatalf("status %q", h.w.status.Text)
 	}
 	// The button asks where to save.
 	test.Tap(h.w.export[0])
