@@ -66,6 +66,17 @@ ALTER TABLE questions ADD COLUMN ask_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE questions ADD COLUMN kept_open INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX questions_by_ask_id ON questions(ask_id) WHERE ask_id <> '';
 `,
+	// 3: notes the user wrote for an agent, waiting for its next result.
+	`
+CREATE TABLE notes (
+	id      INTEGER PRIMARY KEY,
+	client  TEXT NOT NULL,               -- the client it is for (wire.NoteClient), matched without case
+	project TEXT NOT NULL DEFAULT '',    -- '' = any project of the client
+	text    TEXT NOT NULL,
+	created INTEGER NOT NULL             -- UTC unix ms
+) STRICT;
+CREATE INDEX notes_by_client ON notes(lower(client), created);
+`,
 }
 
 // schemaVersion is the user_version this build writes.

@@ -151,6 +151,12 @@ type Answer struct {
 	Images []Image `json:"images,omitempty"`
 	// CallerData is the question's CallerData, returned as it was given.
 	CallerData json.RawMessage `json:"caller_data,omitempty"`
+	// Notes are notes the user wrote for this client on their own ("Note
+	// for an agent…" in the tray), oldest first: not an answer to this
+	// question. The app attaches the pending notes of the asking client to
+	// the first outcome it delivers to it, then forgets them. A caller must
+	// show them to the agent apart from the answer, marked as unsolicited.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Image is an attachment, already re-encoded by the app.
