@@ -526,8 +526,19 @@ func (t *flowText) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type flowRenderer struct {
-	t    *flowText
-	objs []fyne.CanvasObject
+	t     *flowText
+	objs  []fyne.CanvasObject
+	scale float32 // of the canvas the objects were placed for
+}
+
+// scale returns the scale of the canvas t is shown on, 1 before it is.
+func (t *flowText) scale() float32 {
+	if app := fyne.CurrentApp(); app != nil {
+		if c := app.Driver().CanvasForObject(t); c != nil && c.Scale() > 0 {
+			return c.Scale()
+		}
+	}
+	return 1
 }
 
 // rebuild creates one text object per piece of each line.
@@ -544,12 +555,8 @@ func (r *flowRenderer) rebuild() {
 	// Texts are placed on whole device pixels: the GL painter rounds a
 	// text's size against its position, and a fractional position draws
 	// it a pixel wider or narrower than its texture, blurred.
-	scale := float32(1)
-	if app := fyne.CurrentApp(); app != nil {
-		if c := app.Driver().CanvasForObject(t); c != nil && c.Scale() > 0 {
-			scale = c.Scale()
-		}
-	}
+	scale := t.scale()
+	r.scale = scale
 	snap := func(v float32) float32 { return float32(math.Round(float64(v*scale))) / scale }
 	y := t.gapTop()
 	for _, l := range t.lines {
@@ -568,20 +575,22 @@ func (r *flowRenderer) rebuild() {
 			size, style := t.runSize(p.run)
 			h := t.heights[p.run]
 			pos := fyne.NewPos(snap(p.x), snap(y+l.height-h))
-			var obj fyne.CanvasObject
-			if run.link != nil {
-				obj = newFlowLink(text, run.link, size, style, t)
-			} else {
-				c := canvas.NewText(text, textColor(run.style, t))
+			drawn, lead := leadSpace(text, t.seg.m, size, style)
+			switch {
+			case run.link != nil:
+				obj := newFlowLink(drawn, run.link, size, style, t)
+				obj.Move(fyne.NewPos(snap(p.x-lead), pos.Y))
+				obj.Resize(fyne.NewSize(p.width+lead, h))
+				r.objs = append(r.objs, obj)
+			case style.Bold && hasWide(text):
+				r.drawBold(text, textColor(run.style, t), size, style, p.x, pos.Y, h, 1/scale, snap)
+			default:
+				c := canvas.NewText(drawn, textColor(run.style, t))
 				c.TextSize, c.TextStyle = size, style
-				obj = c
-				if style.Bold {
-					r.fauxBold(c, pos, h, 1/scale)
-				}
+				c.Move(fyne.NewPos(snap(p.x-lead), pos.Y))
+				c.Resize(fyne.NewSize(p.width+lead, h))
+				r.objs = append(r.objs, c)
 			}
-			obj.Move(pos)
-			obj.Resize(fyne.NewSize(p.width, h))
-			r.objs = append(r.objs, obj)
 			if run.strike {
 				ly, thick := strikeLine(size, t.seg.m.baseline(size, style))
 				line := canvas.NewRectangle(textColor(run.style, t))
@@ -594,6 +603,19 @@ func (r *flowRenderer) rebuild() {
 	}
 }
 
+// leadSpace returns the text to draw for text, and how far left of the
+// text's place to draw it. Fyne puts a text's baseline where the font of its
+// first character puts it: a piece starting with a character from a
+// fallback font (CJK, an emoji) would sit higher or lower than the pieces
+// beside it. Such a piece is drawn after a space, which the text's own font
+// has, moved left by the space's width.
+func leadSpace(text string, m *measurer, size float32, style fyne.TextStyle) (string, float32) {
+	if text == "" || text[0] < utf8.RuneSelf {
+		return text, 0
+	}
+	return " " + text, m.width(' ', size, style)
+}
+
 // spaceWidth returns the width of the white space s in run i.
 func (t *flowText) spaceWidth(i int, s string) float32 {
 	size, style := t.runSize(i)
@@ -604,38 +626,53 @@ func (t *flowText) spaceWidth(i int, s string) float32 {
 	return w
 }
 
-// fauxBold draws the CJK characters of bold text c a second time, a device
-// pixel to the right. The CJK fonts Fyne falls back to (WenQuanYi, Noto
-// Sans CJK) are not chosen in a bold weight, so bold CJK would look like
-// the text around it; the second copy thickens every stroke, as browsers
-// do for a font without a bold face. Latin text has its bold face and is
-// drawn once.
-func (r *flowRenderer) fauxBold(c *canvas.Text, pos fyne.Position, h, px float32) {
-	text := c.Text
-	x := float32(0)
-	start := -1 // of the CJK characters not yet drawn again
-	flush := func(end int, endX, startX float32) {
-		b := canvas.NewText(text[start:end], c.Color)
-		b.TextSize, b.TextStyle = c.TextSize, c.TextStyle
-		b.Move(fyne.NewPos(pos.X+startX+px, pos.Y))
-		b.Resize(fyne.NewSize(endX-startX, h))
-		r.objs = append(r.objs, b)
-	}
-	startX := float32(0)
-	for off, ch := range text {
-		cjk := isWide(ch)
-		switch {
-		case cjk && start < 0:
-			start, startX = off, x
-		case !cjk && start >= 0:
-			flush(off, x, startX)
-			start = -1
+// drawBold draws bold text holding CJK characters: the CJK fallback fonts
+// (WenQuanYi, Noto Sans CJK) are not chosen in a bold weight by Fyne, so
+// bold CJK would look like the text around it. The text is drawn in pieces
+// of CJK and other characters, and each CJK piece a second time a device
+// pixel to the right, which thickens every stroke, as browsers do for a
+// font without a bold face; Latin text has its bold face and is drawn once.
+// Both copies of a piece are the same text at whole device pixels, so they
+// are drawn alike and exactly a pixel apart.
+func (r *flowRenderer) drawBold(text string, col color.Color, size float32, style fyne.TextStyle, x0, y, h, px float32, snap func(float32) float32) {
+	m := r.t.seg.m
+	draw := func(piece string, x, w float32, wide bool) {
+		drawn, lead := leadSpace(piece, m, size, style)
+		copies := 1
+		if wide {
+			copies = 2
 		}
-		x += r.t.seg.m.width(ch, c.TextSize, c.TextStyle)
+		for i := range copies {
+			c := canvas.NewText(drawn, col)
+			c.TextSize, c.TextStyle = size, style
+			c.Move(fyne.NewPos(snap(x0+x-lead)+float32(i)*px, y))
+			c.Resize(fyne.NewSize(w+lead, h))
+			r.objs = append(r.objs, c)
+		}
 	}
-	if start >= 0 {
-		flush(len(text), x, startX)
+	start, startX, x := 0, float32(0), float32(0)
+	wide := false
+	for off, ch := range text {
+		if w := isWide(ch); w != wide && off > start {
+			draw(text[start:off], startX, x-startX, wide)
+			start, startX = off, x
+		}
+		wide = isWide(ch)
+		x += m.width(ch, size, style)
 	}
+	if start < len(text) {
+		draw(text[start:], startX, x-startX, wide)
+	}
+}
+
+// hasWide reports whether s holds a CJK or Hangul character.
+func hasWide(s string) bool {
+	for _, c := range s {
+		if isWide(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func textColor(st widget.RichTextStyle, w fyne.Widget) color.Color {
@@ -658,7 +695,15 @@ func (r *flowRenderer) Refresh() {
 	canvas.Refresh(r.t)
 }
 
-func (r *flowRenderer) Objects() []fyne.CanvasObject { return r.objs }
+// Objects returns the texts, placed again first if the canvas's scale
+// changed since they were: a window gets its scale when it is first shown,
+// after its content was laid out, and texts must sit on whole pixels of it.
+func (r *flowRenderer) Objects() []fyne.CanvasObject {
+	if r.scale != 0 && r.t.scale() != r.scale {
+		r.rebuild()
+	}
+	return r.objs
+}
 
 func (r *flowRenderer) Destroy() {}
 

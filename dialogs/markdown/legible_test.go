@@ -214,7 +214,7 @@ func TestBoldCJKIsHeavier(t *testing.T) {
 	texts := map[string]int{}
 	for o := range objectsOf(md) {
 		if c, ok := o.(*canvas.Text); ok {
-			texts[c.Text]++
+			texts[strings.TrimSpace(c.Text)]++
 		}
 	}
 	if texts["bold"] != 1 && texts["bold and "] != 1 {
@@ -235,10 +235,15 @@ func TestHeadingSizes(t *testing.T) {
 		c, _ := textObject(t, md, s)
 		return c.TextSize, c.TextStyle.Bold
 	}
-	h1, _ := size("一级 one")
-	h2, _ := size("二级 two")
-	h3, b3 := size("三级 three")
-	h4, b4 := size("四级 four")
+	h1, _ := size("one")
+	h2, _ := size("two")
+	h3, b3 := size("three")
+	h4, b4 := size("four")
+	for _, cjk := range []string{"一级", "二级", "三级", "四级"} {
+		if n := countTexts(md, cjk); n != 2 {
+			t.Errorf("bold %s drawn %d times, want 2", cjk, n)
+		}
+	}
 	body, bb := size("body 正文")
 	if !(h1 > h2 && h2 > h3 && h3 >= body*1.1 && h4 == body) || !b3 || !b4 || bb {
 		t.Errorf("sizes h1 %v h2 %v h3 %v (bold %v) h4 %v (bold %v) body %v (bold %v)", h1, h2, h3, b3, h4, b4, body, bb)
@@ -354,6 +359,17 @@ func TestCodeInAListItemIsIndentedWithIt(t *testing.T) {
 	}
 }
 
+// countTexts returns how many texts drawn for md read s, spaces aside.
+func countTexts(md *Widget, s string) int {
+	n := 0
+	for o := range objectsOf(md) {
+		if c, ok := o.(*canvas.Text); ok && strings.TrimSpace(c.Text) == s {
+			n++
+		}
+	}
+	return n
+}
+
 func lookupText(md *Widget, s string) (*canvas.Text, bool) {
 	for o := range objectsOf(md) {
 		if c, ok := o.(*canvas.Text); ok && c.Text == s {
@@ -388,5 +404,50 @@ func TestMarkdownLooks(t *testing.T) {
 			w.Content().Refresh()
 			test.AssertImageMatches(t, "looks-"+tc.name+".png", w.Canvas().Capture())
 		})
+	}
+}
+
+// Texts sit on whole device pixels of the canvas they are shown on, also
+// when the canvas gets its scale after the layout (a window gets it when it
+// is first shown): they are placed again for the new scale.
+func TestTextsFollowTheCanvasScale(t *testing.T) {
+	test.NewTempApp(t)
+	md := New("Some **bold 加粗** text and 中文 mixed, ~~gone~~, a [link](https://example.com) and more words.", Options{})
+	w := test.NewTempWindow(t, container.NewVScroll(md))
+	w.Resize(fyne.NewSize(333, 200))
+	w.Content().Refresh()
+	w.Canvas().(interface{ SetScale(float32) }).SetScale(1.5)
+	var texts int
+	for _, f := range flows(md) {
+		for _, o := range test.WidgetRenderer(f).Objects() {
+			if _, ok := o.(*canvas.Rectangle); ok {
+				continue
+			}
+			texts++
+			x := float64(o.Position().X * 1.5)
+			if math.Abs(x-math.Round(x)) > 0.01 {
+				t.Errorf("%T at x %v: %v device pixels at scale 1.5", o, o.Position().X, x)
+			}
+		}
+	}
+	if texts == 0 {
+		t.Fatal("no texts")
+	}
+}
+
+// A piece of text starting with a character of a fallback font (CJK) is
+// drawn after a space of the text's own font, moved left by the space, so
+// that Fyne puts its baseline where it puts the Latin text's beside it.
+func TestCJKPiecesShareTheBaseline(t *testing.T) {
+	md, _ := showIn(t, "Latin *中文* end", 400, theme.VariantLight)
+	c, _ := textObject(t, md, "中文")
+	latin, _ := textObject(t, md, "Latin")
+	if !strings.HasPrefix(c.Text, " ") || strings.HasPrefix(latin.Text, " ") {
+		t.Errorf("texts %q and %q: want the CJK one led by a space, the Latin one not", c.Text, latin.Text)
+	}
+	sp := newMeasurer().width(' ', c.TextSize, c.TextStyle)
+	want := latin.Position().X + latin.MinSize().Width - sp // "Latin " then the CJK piece
+	if d := math.Abs(float64(c.Position().X - want)); d > 2 {
+		t.Errorf("CJK piece at x %v, want %v (its space left of its place)", c.Position().X, want)
 	}
 }
