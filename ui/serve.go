@@ -55,10 +55,6 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	if path, err := settings.Path(); err == nil {
 		defer watchSettings(u, path, opts.InputGuard, log, nil)()
 	}
-	// Fyne quits when its last window closes: a hidden window of our own
-	// keeps the process up between questions, for the linger time.
-	a.NewWindow("feedback")
-
 	s := &server{conn: conn, win: u, app: a, log: log}
 	go s.receive()
 	a.Run()
@@ -73,6 +69,21 @@ type server struct {
 	win  *windows
 	app  fyne.App
 	log  *slog.Logger
+	kept bool // keepAlive made its window; on the Fyne goroutine only
+}
+
+// keepAlive makes, once, a hidden window of our own: Fyne quits when its
+// last window closes, and the process must stay up between questions for
+// the linger time. It is made after the first window, not before: each
+// window costs a GL context, and the first popup is what a cold start is
+// waiting for.
+func (s *server) keepAlive() {
+	s.win.do(func() {
+		if !s.kept {
+			s.kept = true
+			s.app.NewWindow("feedback")
+		}
+	})
 }
 
 // send reports an event to the core; a closed channel means the core is
@@ -117,12 +128,14 @@ func (s *server) apply(m core.UIMsg) {
 			return
 		}
 		s.show(*m.Question, m.Draft, m.Countdown)
+		s.keepAlive()
 	case core.UIWithdraw:
 		id := m.ID
 		s.win.withdraw(id, func() { s.send(core.UIMsg{Type: core.UIEventClosed, ID: id}) })
 	case core.UIFocus:
 		s.win.Focus(m.ID)
 	case core.UIConfirmQuit:
+		s.keepAlive() // first: closing the dialog must not close the last window
 		s.win.do(func() {
 			confirmQuit(s.app, m.Open, func(yes bool) { s.send(core.UIMsg{Type: core.UIEventQuit, Confirmed: yes}) })
 		})

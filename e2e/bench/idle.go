@@ -102,6 +102,9 @@ func afterIdle(bin, dir string, runs int, idle time.Duration) error {
 		fmt.Printf("%-32s %.2f (median popup after idle / median zenity)\n", "", float64(lat[len(lat)/2])/float64(z[len(z)/2]))
 	}
 
+	if idle <= 0 {
+		return nil
+	}
 	if err := waitNoUI(app); err != nil {
 		return err
 	}
@@ -116,6 +119,20 @@ func afterIdle(bin, dir string, runs int, idle time.Duration) error {
 		return errors.New("a UI process started while the app was idle")
 	}
 	return bareTray(dir, idle)
+}
+
+// afterIdleOnlyRun is `bench -after-idle`: afterIdle alone.
+func afterIdleOnlyRun(runs int, idle time.Duration) error {
+	bin := os.Getenv("FEEDBACK_BIN")
+	if bin == "" || os.Getenv("DISPLAY") == "" {
+		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
+	}
+	dir, err := os.MkdirTemp("", "fbbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	return afterIdle(bin, dir, runs, idle)
 }
 
 // zenityLatency times `zenity --question` from exec to its window mapped,

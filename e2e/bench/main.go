@@ -64,7 +64,15 @@ func main() {
 	calls := flag.Int("calls", 500, "sequential calls through one shim for the overhead")
 	rounds := flag.Int("rounds", 10, "bursts of 64 simultaneous calls for the overhead")
 	mdOnly := flag.Bool("markdown", false, "only the Markdown layout and typing figures")
+	afterIdleOnly := flag.Bool("after-idle", false, "only the popup after idle, zenity, and (with -idle > 0) the idle figures")
 	flag.Parse()
+	if *afterIdleOnly {
+		if err := afterIdleOnlyRun(*runs, *idle); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*runs, *idle, *calls, *rounds, *mdOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
