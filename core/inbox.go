@@ -96,6 +96,7 @@ type Inbox struct {
 	onChange func()
 
 	dnd dndControl // do not disturb (dnd.go)
+	mem memNotes   // the notes for agents without a database (notes.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -204,7 +205,18 @@ func (in *Inbox) notify() {
 // ipc.ErrPending. A kept answer for q.ID, in memory or in the database, is
 // returned at once; a stored draft is restored into the new window. Beyond
 // MaxOpen open questions a new one is refused with wire.CodeTooMany.
+//
+// The outcome carries the notes the user wrote for q's client meanwhile
+// (notes.go); a pending or failed ask carries none.
 func (in *Inbox) Ask(ctx context.Context, q wire.Question, emit func(ipc.Event)) (wire.Answer, error) {
+	a, err := in.ask(ctx, q, emit)
+	if err == nil {
+		a = in.withNotes(ctx, q, a)
+	}
+	return a, err
+}
+
+func (in *Inbox) ask(ctx context.Context, q wire.Question, emit func(ipc.Event)) (wire.Answer, error) {
 	askID := q.ID
 	in.mu.Lock()
 	if a, ok := in.takeKeptLocked(askID); ok {

@@ -37,6 +37,9 @@ type UIProcessOptions struct {
 	// the focus (the user was typing in another one): the app notifies.
 	OnUnfocused func(q wire.Question)
 	Log         *slog.Logger
+	// OnNote, if set, is called with a note the user sent from the note
+	// window (the app keeps it: Inbox.AddNote).
+	OnNote func(UINote)
 }
 
 // UIProcess is the resident app's Presenter: the windows live in a UI
@@ -56,6 +59,7 @@ type UIProcess struct {
 	restart  *time.Timer       // starts it again after a crash
 	failures int               // consecutive crashes or failed starts: the backoff
 	quitAsk  chan bool         // the pending UIConfirmQuit's answer
+	appWins  int               // the app's own windows open in the UI process (history, settings…)
 	stopped  bool
 	seq      uint64 // orders windows for a restart
 }
@@ -178,6 +182,12 @@ func (u *UIProcess) Prewarm() {
 // OpenWindow has the UI process open one of the app's own windows
 // ("history", "settings"), starting it if needed.
 func (u *UIProcess) OpenWindow(name string) {
+	u.openWindow(UIMsg{Type: UIOpenWindow, Window: name})
+}
+
+// openWindow sends m, an UIOpenWindow command, starting the UI process if
+// needed.
+func (u *UIProcess) openWindow(m UIMsg) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.stopped {
@@ -185,9 +195,11 @@ func (u *UIProcess) OpenWindow(name string) {
 	}
 	u.stopLingerLocked()
 	if p := u.ensureLocked(); p != nil {
-		u.sendLocked(p, UIMsg{Type: UIOpenWindow, Window: name})
+		u.sendLocked(p, m)
+		// Until the UI process reports the window open, a linger timer
+		// must not end it: count it now.
+		u.appWins = max(u.appWins, 1)
 	}
-	u.lingerLocked()
 }
 
 // ErrNoUI is returned by ConfirmQuit when the UI process could not ask.
@@ -330,6 +342,7 @@ func (u *UIProcess) read(p *uiProc, wait func() error) {
 	defer u.mu.Unlock()
 	if u.proc == p {
 		u.proc = nil
+		u.appWins = 0 // gone with it
 	}
 	if p.exiting || u.stopped {
 		u.log.Info("UI process exited")
@@ -425,6 +438,21 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 	case UIEventClosed:
 		delete(p.closing, m.ID)
 		u.mu.Unlock()
+	case UIEventNote:
+		u.mu.Unlock()
+		if m.Note != nil && u.opts.OnNote != nil {
+			u.opts.OnNote(*m.Note)
+		}
+	case UIEventAppWindows:
+		if u.proc == p || u.proc == nil {
+			u.appWins = max(m.Open, 0)
+		}
+		if u.appWins == 0 {
+			u.lingerLocked()
+		} else {
+			u.stopLingerLocked()
+		}
+		u.mu.Unlock()
 	case UIEventQuit:
 		ask := u.quitAsk
 		u.mu.Unlock()
@@ -443,7 +471,7 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 // lingerLocked ends the UI process Linger from now if no window is open and
 // nothing is being asked.
 func (u *UIProcess) lingerLocked() {
-	if len(u.wins) > 0 || u.quitAsk != nil || u.proc == nil || u.linger != nil {
+	if len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 || u.proc == nil || u.linger != nil {
 		return
 	}
 	p := u.proc
@@ -451,7 +479,7 @@ func (u *UIProcess) lingerLocked() {
 		u.mu.Lock()
 		defer u.mu.Unlock()
 		u.linger = nil
-		if u.proc != p || len(u.wins) > 0 || u.quitAsk != nil {
+		if u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
 			return
 		}
 		u.log.Info("no window open: the UI process exits", "linger", u.opts.Linger)

@@ -29,13 +29,15 @@ const (
 	UIOpenWindow  = "open_window"  // open an app window: Window names it ("history", "settings", …)
 
 	// Events, UI process → core.
-	UIEventReady     = "ready"     // the UI process runs and takes commands
-	UIEventShown     = "shown"     // window ID is on screen (Unfocused: it did not take the focus)
-	UIEventDraft     = "draft"     // the user's draft in window ID
-	UIEventCountdown = "countdown" // window ID's countdown changed
-	UIEventDone      = "done"      // window ID ended with Answer
-	UIEventClosed    = "closed"    // window ID, withdrawn, is closed: nothing more comes for it
-	UIEventQuit      = "quit"      // the answer to UIConfirmQuit: Confirmed
+	UIEventReady      = "ready"       // the UI process runs and takes commands
+	UIEventShown      = "shown"       // window ID is on screen (Unfocused: it did not take the focus)
+	UIEventDraft      = "draft"       // the user's draft in window ID
+	UIEventCountdown  = "countdown"   // window ID's countdown changed
+	UIEventDone       = "done"        // window ID ended with Answer
+	UIEventClosed     = "closed"      // window ID, withdrawn, is closed: nothing more comes for it
+	UIEventQuit       = "quit"        // the answer to UIConfirmQuit: Confirmed
+	UIEventAppWindows = "app_windows" // Open of the app's own windows (history, settings…) are open
+	UIEventNote       = "note"        // the user sent Note from the note window (notes.go)
 )
 
 // MaxUIMsgBytes bounds one message of the UI protocol: a question (at most
@@ -54,6 +56,9 @@ type UIMsg struct {
 	Confirmed bool           `json:"confirmed,omitempty"` // UIEventQuit
 	Unfocused bool           `json:"unfocused,omitempty"` // UIEventShown
 	Window    string         `json:"window,omitempty"`    // UIOpenWindow
+	// NoteChoices are the note window's choices (UIOpenWindow "note").
+	NoteChoices *NoteChoices `json:"note_choices,omitempty"`
+	Note        *UINote      `json:"note,omitempty"` // UIEventNote
 }
 
 // Countdown is the state of a window's countdown as the UI process reports
