@@ -223,6 +223,13 @@ func TestBoldCJKIsHeavier(t *testing.T) {
 	if texts["粗体"] != 2 {
 		t.Errorf("bold CJK drawn %d times (texts %v), want 2", texts["粗体"], texts)
 	}
+	// In a table (a plain RichText per cell), the header's and emphasised CJK too.
+	md, _ = showIn(t, "| 状态 | x |\n|---|---|\n| **重要** | y |", 300, theme.VariantLight)
+	for _, s := range []string{"状态", "重要"} {
+		if n := countTexts(md, s); n != 2 {
+			t.Errorf("bold %s in a table drawn %d times, want 2", s, n)
+		}
+	}
 }
 
 // Headings differ by size as well as weight, so they stay headings where

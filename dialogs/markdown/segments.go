@@ -49,16 +49,25 @@ func strikeLine(size, baseline float32) (y, thickness float32) {
 	return baseline - 0.3*size, max(1, size/14)
 }
 
-// struckText draws a StrikeSegment where a widget.RichText lays it out.
+// struckText draws a StrikeSegment (strike set) or bold CJK text of a table
+// cell (boldWideSegment) where a widget.RichText lays it out: the text as
+// tall as the text beside it in its row, so RichText keeps the row's
+// baseline, with a line through it, and for bold CJK a second copy a device
+// pixel to the right (see drawBold).
 type struckText struct {
 	widget.BaseWidget
-	seg  *StrikeSegment
-	text *canvas.Text
-	line *canvas.Rectangle
+	seg    *StrikeSegment
+	strike bool
+	text   *canvas.Text
+	bold   *canvas.Text // the second copy of bold CJK, or nil
+	line   *canvas.Rectangle
 }
 
-func newStruckText(s *StrikeSegment) *struckText {
-	v := &struckText{seg: s, text: canvas.NewText("", nil), line: canvas.NewRectangle(nil)}
+func newStruckText(s *StrikeSegment) *struckText { return newInlineText(s, true) }
+
+func newInlineText(s *StrikeSegment, strike bool) *struckText {
+	v := &struckText{seg: s, strike: strike, text: canvas.NewText("", nil), line: canvas.NewRectangle(nil)}
+	v.line.Hidden = !strike
 	v.ExtendBaseWidget(v)
 	return v
 }
@@ -70,47 +79,95 @@ func (v *struckText) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
-type struckRenderer struct{ v *struckText }
-
-func (r *struckRenderer) size() float32 {
-	name := r.v.seg.Style.SizeName
-	if name == "" {
-		name = theme.SizeNameText
-	}
-	return theme.SizeForWidget(name, r.v)
+// struckRenderer lays a struckText out. Text starting with a CJK character
+// is drawn after a space, lead wide, moved left by it (see leadSpace).
+type struckRenderer struct {
+	v    *struckText
+	lead float32
 }
 
 func (r *struckRenderer) Layout(fyne.Size) {
-	min := r.v.text.MinSize()
-	r.v.text.Move(fyne.NewPos(0, 0))
-	r.v.text.Resize(min)
+	full := r.v.text.MinSize()
+	r.v.text.Move(fyne.NewPos(-r.lead, 0))
+	r.v.text.Resize(full)
+	if b := r.v.bold; b != nil {
+		scale := float32(1)
+		if c := fyne.CurrentApp().Driver().CanvasForObject(r.v); c != nil && c.Scale() > 0 {
+			scale = c.Scale()
+		}
+		b.Move(fyne.NewPos(-r.lead+1/scale, 0))
+		b.Resize(full)
+	}
 	_, baseline := fyne.CurrentApp().Driver().RenderedTextSize("M", r.v.text.TextSize, r.v.text.TextStyle, nil)
 	y, thick := strikeLine(r.v.text.TextSize, baseline)
 	r.v.line.Move(fyne.NewPos(0, y-thick/2))
-	r.v.line.Resize(fyne.NewSize(min.Width, thick))
+	r.v.line.Resize(fyne.NewSize(full.Width-r.lead, thick))
 }
 
 // MinSize is the text's: as tall as the text beside it in the row, which
 // widget.RichText then leaves on the same baseline.
-func (r *struckRenderer) MinSize() fyne.Size { return r.v.text.MinSize() }
+func (r *struckRenderer) MinSize() fyne.Size { return r.v.text.MinSize().SubtractWidthHeight(r.lead, 0) }
 
 func (r *struckRenderer) Refresh() {
 	t := r.v.text
-	t.Text = r.v.seg.Text
 	t.TextStyle = r.v.seg.Style.TextStyle
-	t.TextSize = r.size()
+	t.TextSize = textSize(r.v.seg.Style.SizeName, r.v)
 	t.Color = textColor(r.v.seg.Style, r.v)
+	t.Text, r.lead = leadSpace(r.v.seg.Text, newMeasurer(), t.TextSize, t.TextStyle)
+	if t.TextStyle.Bold && hasWide(t.Text) {
+		if r.v.bold == nil {
+			r.v.bold = canvas.NewText("", nil)
+		}
+		b := r.v.bold
+		b.Text, b.TextStyle, b.TextSize, b.Color = t.Text, t.TextStyle, t.TextSize, t.Color
+	} else {
+		r.v.bold = nil
+	}
 	r.v.line.FillColor = t.Color
 	r.Layout(r.v.Size())
 	t.Refresh()
+	if r.v.bold != nil {
+		r.v.bold.Refresh()
+	}
 	r.v.line.Refresh()
 }
 
 func (r *struckRenderer) Objects() []fyne.CanvasObject {
+	if r.v.bold != nil {
+		return []fyne.CanvasObject{r.v.text, r.v.bold, r.v.line}
+	}
 	return []fyne.CanvasObject{r.v.text, r.v.line}
 }
 
 func (r *struckRenderer) Destroy() {}
+
+// boldWideSegment is bold CJK text of a table cell, drawn heavier by a
+// struckText without a line (a widget.RichText draws bold CJK like regular).
+type boldWideSegment struct{ StrikeSegment }
+
+// Visual returns the text with its second copy.
+func (s *boldWideSegment) Visual() fyne.CanvasObject { return newInlineText(&s.StrikeSegment, false) }
+
+// Update points a visual made by Visual at this segment.
+func (s *boldWideSegment) Update(o fyne.CanvasObject) {
+	if v, ok := o.(*struckText); ok {
+		v.seg = &s.StrikeSegment
+		v.Refresh()
+	}
+}
+
+// cellSegments returns the segments a table cell shows: bold CJK text as a
+// boldWideSegment, the rest as it is.
+func cellSegments(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	out := make([]widget.RichTextSegment, len(segs))
+	for i, s := range segs {
+		out[i] = s
+		if t, ok := s.(*widget.TextSegment); ok && t.Style.Inline && t.Style.TextStyle.Bold && hasWide(t.Text) {
+			out[i] = &boldWideSegment{StrikeSegment{Text: t.Text, Style: t.Style}}
+		}
+	}
+	return out
+}
 
 // LinkSegment is a link in a heading: a hyperlink with the heading's style
 // (its size, bold), as widget.HyperlinkSegment has no style of its own.

@@ -53,7 +53,7 @@ func (r *tableRenderer) build() {
 	for _, row := range seg.allRows() {
 		texts := make([]*widget.RichText, len(row))
 		for i, c := range row {
-			texts[i] = widget.NewRichText(c.Content...)
+			texts[i] = widget.NewRichText(cellSegments(c.Content)...)
 			r.children = append(r.children, texts[i])
 		}
 		r.cells = append(r.cells, texts)
