@@ -106,7 +106,9 @@ func (r *struckRenderer) Layout(fyne.Size) {
 
 // MinSize is the text's: as tall as the text beside it in the row, which
 // widget.RichText then leaves on the same baseline.
-func (r *struckRenderer) MinSize() fyne.Size { return r.v.text.MinSize().SubtractWidthHeight(r.lead, 0) }
+func (r *struckRenderer) MinSize() fyne.Size {
+	return r.v.text.MinSize().SubtractWidthHeight(r.lead, 0)
+}
 
 func (r *struckRenderer) Refresh() {
 	t := r.v.text
