@@ -240,3 +240,43 @@ func TestUIPrewarm(t *testing.T) {
 		t.Errorf("UI processes %v without ui_prewarm", pids)
 	}
 }
+
+// History… and Settings… in the tray open their windows in the UI process
+// (again: raised, not doubled); an open one keeps the UI process past its
+// linger time, and closing the last lets it go.
+func TestTrayOpensHistoryAndSettings(t *testing.T) {
+	requireSession(t)
+	startApp(t, writeSettings(t, `{"ui_linger_seconds": 1}`))
+	app := appPID()
+	tray := openTray(t)
+	ids := tray.labels(t)
+	for _, want := range []string{"History…", "Settings…"} {
+		if _, ok := ids[want]; !ok {
+			t.Fatalf("tray menu %v lacks %q", ids, want)
+		}
+	}
+	tray.click(t, ids["Settings…"])
+	settingsWin := findWindow(t, "feedback settings")
+	tray.click(t, ids["History…"])
+	findWindow(t, "feedback history")
+	tray.click(t, ids["Settings…"])
+	if out := xdotool(t, "search", "--onlyvisible", "--name", "^feedback settings$"); len(strings.Fields(out)) != 1 {
+		t.Errorf("Settings… twice made windows %q, want the one raised", out)
+	}
+	screenshot(t, "tray-history-settings")
+	// Past the linger time both windows are still there.
+	time.Sleep(2500 * time.Millisecond)
+	findWindow(t, "feedback settings")
+	findWindow(t, "feedback history")
+	waitUIPIDs(t, app, 1, time.Second)
+
+	// Closed the way a user does (the window manager's close: Alt+F4 in
+	// openbox), not destroyed under the app.
+	activate(t, settingsWin)
+	key(t, "alt+F4")
+	windowGone(t, "feedback settings", 5*time.Second)
+	activate(t, findWindow(t, "feedback history"))
+	key(t, "alt+F4")
+	windowGone(t, "feedback history", 5*time.Second)
+	waitUIPIDs(t, app, 0, 10*time.Second)
+}

@@ -55,7 +55,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	if path, err := settings.Path(); err == nil {
 		defer watchSettings(u, path, opts.InputGuard, log, nil)()
 	}
-	s := &server{conn: conn, win: u, app: a, log: log}
+	s := &server{conn: conn, win: u, app: a, log: log, appWins: make(map[string]fyne.Window)}
 	go s.receive()
 	a.Run()
 	u.loopEnded()
@@ -70,6 +70,9 @@ type server struct {
 	app  fyne.App
 	log  *slog.Logger
 	kept bool // keepAlive made its window; on the Fyne goroutine only
+	// appWins are the app's own windows open (history, settings…), by
+	// name; on the Fyne goroutine only.
+	appWins map[string]fyne.Window
 }
 
 // keepAlive makes, once, a hidden window of our own: Fyne quits when its
@@ -134,6 +137,8 @@ func (s *server) apply(m core.UIMsg) {
 		s.win.withdraw(id, func() { s.send(core.UIMsg{Type: core.UIEventClosed, ID: id}) })
 	case core.UIFocus:
 		s.win.Focus(m.ID)
+	case core.UIOpenWindow:
+		s.openAppWindow(m)
 	case core.UIConfirmQuit:
 		s.keepAlive() // first: closing the dialog must not close the last window
 		s.win.do(func() {
