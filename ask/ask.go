@@ -5,7 +5,9 @@
 // Plain output: for a yes/no question the word yes or no; otherwise each
 // selected option on a line of its own, then, if the user typed a reply and
 // options were selected, an empty line, then the reply. --json prints the
-// wire.Answer as JSON instead.
+// wire.Answer as JSON instead. Notes the user wrote for "feedback ask"
+// (the tray's "Note for an agent…") ride on the next outcome: on standard
+// error, or as "notes" in the JSON.
 package ask
 
 import (
@@ -120,8 +122,15 @@ func Run(ctx context.Context, args []string, env Env) int {
 		if err := enc.Encode(a); err != nil {
 			return ExitFailed
 		}
-	} else if a.Status == wire.StatusAnswered {
-		fmt.Fprint(env.Stdout, Plain(a))
+	} else {
+		if a.Status == wire.StatusAnswered {
+			fmt.Fprint(env.Stdout, Plain(a))
+		}
+		// Notes the user wrote for "feedback ask" ride on this outcome
+		// (--json has them as "notes"): on stderr, apart from the answer.
+		for _, n := range a.Notes {
+			fmt.Fprintln(env.Stderr, "feedback ask: a note from the user, not an answer to this question:", n)
+		}
 	}
 	switch a.Status {
 	case wire.StatusAnswered:

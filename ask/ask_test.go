@@ -148,3 +148,21 @@ func TestRestartsACrashedApp(t *testing.T) {
 		t.Errorf("connects %d, asked %v; want 2 connects and the same id twice", g.connects, g.ids)
 	}
 }
+
+// The user's notes go to stderr, apart from the answer on stdout, for any
+// outcome; --json has them as "notes".
+func TestNotesFromTheUser(t *testing.T) {
+	app := &fakeApp{answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}, Notes: []string{"stop at 5"}}}
+	code, out, errOut := runAsk(t, app, "", "Go?")
+	if code != ExitAnswered || out != "yes\n" || errOut != "feedback ask: a note from the user, not an answer to this question: stop at 5\n" {
+		t.Errorf("code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	app.answer = wire.Answer{Status: wire.StatusDismissed, Notes: []string{"later"}}
+	if _, _, errOut := runAsk(t, app, "", "Go?"); !strings.Contains(errOut, "not an answer to this question: later\n") {
+		t.Errorf("dismissed: stderr %q", errOut)
+	}
+	_, out, _ = runAsk(t, app, "", "--json", "Go?")
+	if !strings.Contains(out, `"notes": [`) || !strings.Contains(out, `"later"`) {
+		t.Errorf("--json: %s", out)
+	}
+}

@@ -352,7 +352,8 @@ func TestFailChoice(t *testing.T) {
 }
 
 // TestChoiceOutputSchema checks that the declared outputSchema requires
-// exactly the fields every result carries.
+// exactly the fields every result carries, and declares user_notes (added
+// only when the user wrote notes: notes.go) besides.
 func TestChoiceOutputSchema(t *testing.T) {
 	var schema struct {
 		Properties map[string]json.RawMessage `json:"properties"`
@@ -364,8 +365,11 @@ func TestChoiceOutputSchema(t *testing.T) {
 	data, _ := json.Marshal(newChoiceResult(choiceCall{}))
 	var fields map[string]any
 	json.Unmarshal(data, &fields)
-	if len(fields) != 15 || len(schema.Required) != 15 || len(schema.Properties) != 15 {
-		t.Fatalf("%d fields, %d required, %d properties; want 15 of each", len(fields), len(schema.Required), len(schema.Properties))
+	if _, ok := schema.Properties[userNotesKey]; !ok {
+		t.Errorf("no %s property", userNotesKey)
+	}
+	if len(fields) != 15 || len(schema.Required) != 15 || len(schema.Properties) != 16 {
+		t.Fatalf("%d fields, %d required, %d properties; want 15, 15 and 16 (user_notes)", len(fields), len(schema.Required), len(schema.Properties))
 	}
 	for _, k := range schema.Required {
 		if _, ok := fields[k]; !ok {

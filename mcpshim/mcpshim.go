@@ -369,6 +369,7 @@ func (h *handler) outcome(ctx context.Context, c call, a wire.Answer, err error,
 		if a.Auto && a.Status == wire.StatusAnswered && !res.IsError {
 			res.Content = append(res.Content, mcp.NewTextContent(textAutoSubmitted))
 		}
+		withUserNotes(res, a.Notes) // notes.go
 		return res, nil
 	}
 	if ctx.Err() != nil {
