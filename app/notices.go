@@ -40,7 +40,7 @@ func defaultNotifier(log *slog.Logger) *notify.Notifier {
 // warning and the rest at debug level until one succeeds.
 type notices struct {
 	n     Notifier // nil: no notifications
-	sound bool     // the sound setting
+	sound atomic.Bool // the sound setting
 	log   *slog.Logger
 
 	raise atomic.Pointer[func(id string)] // raises a question's window; set by setRaise
@@ -82,7 +82,7 @@ func (s *notices) send(id string, note notify.Notification) {
 	if s.n == nil {
 		return
 	}
-	note.Sound = s.sound
+	note.Sound = s.sound.Load()
 	s.wg.Go(func() {
 		_, err := s.n.Show(context.Background(), note)
 		switch {

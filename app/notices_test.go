@@ -41,7 +41,8 @@ func TestNoticeUnfocused(t *testing.T) {
 	for _, sound := range []bool{false, true} {
 		t.Run(fmt.Sprint("sound ", sound), func(t *testing.T) {
 			f := &fakeNotifier{}
-			s := &notices{n: f, sound: sound, log: slog.New(slog.DiscardHandler)}
+			s := &notices{n: f, log: slog.New(slog.DiscardHandler)}
+			s.sound.Store(sound)
 			var raised []string
 			s.setRaise(func(id string) { raised = append(raised, id) })
 			s.unfocused(question())

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"sync/atomic"
 	"time"
 
 	"feedback/core"
@@ -25,12 +27,24 @@ type Config struct {
 	// across restarts: "" means $FEEDBACK_DB, else store.DefaultPath()
 	// (~/.local/share/feedback/feedback.db); "off" keeps them in memory only.
 	Database string
+	// SettingsPath is the settings file whose changes apply while the app
+	// runs (settings.Watch); "" watches none.
+	SettingsPath string
 	// StartUI starts the UI process that shows the windows; nil means
 	// StartUIProcess (this binary's `feedback ui`).
 	StartUI core.UIStarter
 	// Notifier shows the desktop notifications (a window that opened
 	// without the focus); nil means package notify's, with the app's icon.
 	Notifier Notifier
+}
+
+// lingerOf is the UI process's linger time for s: ui_linger_seconds, 0
+// meaning that it exits with its last window.
+func lingerOf(s settings.Settings) time.Duration {
+	if s.UILingerSeconds == 0 {
+		return -1
+	}
+	return time.Duration(s.UILingerSeconds) * time.Second
 }
 
 // errUserQuit is the cause of the app's end when the user chose Quit.
@@ -67,11 +81,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if start == nil {
 		start = StartUIProcess
 	}
-	linger := time.Duration(cfg.Settings.UILingerSeconds) * time.Second
-	if linger == 0 {
-		linger = -1 // ui_linger_seconds 0: the UI process exits with its last window
-	}
-	notes := &notices{n: cfg.Notifier, sound: cfg.Settings.Sound, log: log.With("part", "notify")}
+	notes := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
+	notes.sound.Store(cfg.Settings.Sound)
 	if notes.n == nil {
 		if n := defaultNotifier(notes.log); n != nil {
 			defer n.Close()
@@ -80,7 +91,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start:       start,
-		Linger:      linger,
+		Linger:      lingerOf(cfg.Settings),
 		OnUnfocused: notes.unfocused,
 		Log:         log.With("part", "ui"),
 	})
@@ -118,9 +129,28 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	endTray := startTray(inbox, ui, quit, log)
 
-	var onGreet func()
-	if cfg.Settings.UIPrewarm {
-		onGreet = ui.Prewarm
+	var prewarm atomic.Bool
+	prewarm.Store(cfg.Settings.UIPrewarm)
+	onGreet := func() {
+		if prewarm.Load() {
+			ui.Prewarm()
+		}
+	}
+	// A change of settings.json (the Settings window's Save, or a hand
+	// edit) applies at once: no restart.
+	if spath := cfg.SettingsPath; spath != "" {
+		settings.Watch(ctx, spath, os.Getenv, func(s settings.Settings, err error) {
+			if err != nil {
+				log.Warn("settings.json changed but is not valid: the app keeps the settings it has", "err", err)
+				return
+			}
+			ui.SetLinger(lingerOf(s))
+			notes.sound.Store(s.Sound)
+			prewarm.Store(s.UIPrewarm)
+			retain.Update(s)
+			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm,
+				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB)
+		})
 	}
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet})
 	served := make(chan error, 1)

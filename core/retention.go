@@ -18,10 +18,12 @@ const retainEvery = 24 * time.Hour
 // the database for a moment. Stop ends it and waits, so no pass runs into a
 // closed store.
 type Retainer struct {
-	mu      sync.Mutex // guards quit, done and stopped
+	mu      sync.Mutex // guards quit, done, kick, set and stopped
 	stopped bool       // stop was called: a later start does nothing
 	quit    chan struct{}
 	done    chan struct{}
+	kick    chan struct{}     // a pass now: the bounds changed
+	set     settings.Settings // the bounds: retention_days, retention_image_mib
 	onPass  func(store.Pruned, error) // tests: called after each pass
 }
 
@@ -40,15 +42,18 @@ func (r *Retainer) Start(st *store.Store, set settings.Settings, log *slog.Logge
 	if r.quit != nil || r.stopped {
 		return
 	}
-	r.quit, r.done = make(chan struct{}), make(chan struct{})
-	quit, done, onPass := r.quit, r.done, r.onPass
-	pol := retention(set)
+	r.quit, r.done, r.kick = make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
+	r.set = set
+	quit, done, kick, onPass := r.quit, r.done, r.kick, r.onPass
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(retainEvery)
 		defer tick.Stop()
 		for {
-			p, err := st.Retain(pol, time.Now())
+			r.mu.Lock()
+			set := r.set
+			r.mu.Unlock()
+			p, err := st.Retain(retention(set), time.Now())
 			if err != nil {
 				log.Warn("retention: pruning the database failed; it is tried again in a day", "err", err)
 			} else if p.ByAge+p.ByImages > 0 {
@@ -62,9 +67,27 @@ func (r *Retainer) Start(st *store.Store, set settings.Settings, log *slog.Logge
 			case <-quit:
 				return
 			case <-tick.C:
+			case <-kick:
 			}
 		}
 	}()
+}
+
+// Update applies new bounds (the settings changed): a pass runs with them
+// now, then daily as before.
+func (r *Retainer) Update(set settings.Settings) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if retention(set) == retention(r.set) {
+		return
+	}
+	r.set = set
+	if r.kick != nil {
+		select {
+		case r.kick <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // Stop ends the pruning goroutine, if any, and waits for it.

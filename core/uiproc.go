@@ -151,6 +151,18 @@ func (u *UIProcess) Focus(id string) {
 	}
 }
 
+// SetLinger changes the linger time (the settings changed): zero means
+// DefaultLinger, less than zero that the UI process exits with its last
+// window. It applies from the next time the last window closes.
+func (u *UIProcess) SetLinger(d time.Duration) {
+	if d == 0 {
+		d = DefaultLinger
+	}
+	u.mu.Lock()
+	u.opts.Linger = d
+	u.mu.Unlock()
+}
+
 // Open reports how many windows are open.
 func (u *UIProcess) Open() int {
 	u.mu.Lock()

@@ -78,6 +78,7 @@ func writeSettings(t *testing.T, json string) string {
 // where it was, not from the start.
 func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
 	db := filepath.Join(t.TempDir(), "feedback.db")
 	logPath := startApp(t, "FEEDBACK_DB="+db)
 	app := appPID()
@@ -141,6 +142,7 @@ func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 // resident app stays, answering; the next question starts a new UI process.
 func TestUIProcessLingersThenExits(t *testing.T) {
 	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
 	startApp(t, writeSettings(t, `{"ui_linger_seconds": 1}`))
 	app := appPID()
 	if pids := uiPIDs(app); len(pids) != 0 {
@@ -173,6 +175,7 @@ func TestUIProcessLingersThenExits(t *testing.T) {
 // report that, and they do not start the app again.
 func TestTrayQuitWithQuestionsOpen(t *testing.T) {
 	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
 	ensureApp(t)
 	app := appPID()
 	defer ensureApp(t)
@@ -222,6 +225,7 @@ func TestTrayQuitWithQuestionsOpen(t *testing.T) {
 // UI process before any question; without it, nothing starts.
 func TestUIPrewarm(t *testing.T) {
 	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
 	startApp(t, writeSettings(t, `{"ui_prewarm": true}`))
 	app := appPID()
 	if pids := uiPIDs(app); len(pids) != 0 {
@@ -246,6 +250,7 @@ func TestUIPrewarm(t *testing.T) {
 // linger time, and closing the last lets it go.
 func TestTrayOpensHistoryAndSettings(t *testing.T) {
 	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
 	startApp(t, writeSettings(t, `{"ui_linger_seconds": 1}`))
 	app := appPID()
 	tray := openTray(t)
@@ -279,4 +284,29 @@ func TestTrayOpensHistoryAndSettings(t *testing.T) {
 	key(t, "alt+F4")
 	windowGone(t, "feedback history", 5*time.Second)
 	waitUIPIDs(t, app, 0, 10*time.Second)
+}
+
+// A saved settings.json applies to the running app without a restart: a
+// shorter ui_linger_seconds lets the UI process go sooner.
+func TestResidentAppAppliesSettingsLive(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	cfg := writeSettings(t, `{"ui_linger_seconds": 600}`)
+	logPath := startApp(t, cfg)
+	app := appPID()
+	path := filepath.Join(strings.TrimPrefix(cfg, "XDG_CONFIG_HOME="), "feedback", "settings.json")
+	if err := os.WriteFile(path+".tmp", []byte(`{"ui_linger_seconds": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".tmp", path); err != nil { // as editors and the Settings window save
+		t.Fatal(err)
+	}
+	waitLog(t, logPath, "settings applied", 10*time.Second)
+	r := startAsk(t, "--yesno", "--title", "LiveLinger", "Now?")
+	activate(t, findWindow(t, "LiveLinger — feedback"))
+	key(t, "alt+y")
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	waitUIPIDs(t, app, 0, 10*time.Second) // not 600 s
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"feedback/app"
+	"feedback/settings"
 	// Before Fyne reads the locale in its init: no "Fyne error" under LANG=C.UTF-8.
 	_ "feedback/cmd/feedback/internal/quietlocale"
 	"feedback/ui"
@@ -14,7 +15,8 @@ import (
 
 // runApp runs the tray-resident app.
 func runApp(ctx context.Context, log *slog.Logger) int {
-	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), Logger: log}); err != nil {
+	spath, _ := settings.Path() // none: nothing to watch
+	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), SettingsPath: spath, Logger: log}); err != nil {
 		log.Error("feedback stopped", "err", err)
 		return 1
 	}
