@@ -1,11 +1,12 @@
 package core
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
+
+	"feedback/i18n"
 )
 
 // The tray's model: what the icon, its tooltip and its menu show, as plain
@@ -53,6 +54,9 @@ type TrayInput struct {
 	// History and Settings offer "History…" and "Settings…" (leave false
 	// until the window exists: an entry that does nothing is worse than none).
 	History, Settings bool
+	// Lang is the language of the words (i18n.Languages); "" is the
+	// process's (i18n.Use).
+	Lang string
 }
 
 // TrayView is the tray as it should look.
@@ -78,20 +82,10 @@ const (
 	maxNameRunes     = 40
 )
 
-// The words of the tray (one place, for the translations to come).
+// The tray's words are in the translation files (ids "tray.*", "age.*",
+// "time.*"; package i18n); these are not words.
 const (
 	trayTitle       = "feedback"
-	labelNone       = "No open questions"
-	labelUntitled   = "Question"
-	labelOther      = "Other"
-	labelDND        = "Do not disturb"
-	labelDNDOn      = "On until I turn it off"
-	labelDNDHour    = "For 1 hour"
-	labelDNDOff     = "Off"
-	labelHistory    = "History…"
-	labelSettings   = "Settings…"
-	labelQuit       = "Quit"
-	labelJustNow    = "just now"
 	nameSeparator   = " · "
 	titleAgeDivider = " — "
 )
@@ -102,39 +96,35 @@ const (
 // line), each "title — age" raising its window; then "Do not disturb" with
 // its choices, "History…", "Settings…" and "Quit".
 func Tray(in TrayInput) TrayView {
+	l := i18n.For(in.Lang)
 	dndOn := in.DND.Active(in.Now)
 	v := TrayView{Title: trayTitle, Count: len(in.Items), DND: dndOn}
-	v.Tooltip = tooltip(len(in.Items), in.DND, in.Now)
-	v.Menu = questionEntries(in.Items, in.Now)
-	v.Menu = append(v.Menu, MenuEntry{Separator: true}, dndEntry(in.DND, in.Now))
+	v.Tooltip = tooltip(l, len(in.Items), in.DND, in.Now)
+	v.Menu = questionEntries(l, in.Items, in.Now)
+	v.Menu = append(v.Menu, MenuEntry{Separator: true}, dndEntry(l, in.DND, in.Now))
 	if in.History {
-		v.Menu = append(v.Menu, MenuEntry{Label: labelHistory, Enabled: true, Action: MenuAction{Kind: ActionHistory}})
+		v.Menu = append(v.Menu, MenuEntry{Label: l.T("tray.history"), Enabled: true, Action: MenuAction{Kind: ActionHistory}})
 	}
 	if in.Settings {
-		v.Menu = append(v.Menu, MenuEntry{Label: labelSettings, Enabled: true, Action: MenuAction{Kind: ActionSettings}})
+		v.Menu = append(v.Menu, MenuEntry{Label: l.T("tray.settings"), Enabled: true, Action: MenuAction{Kind: ActionSettings}})
 	}
-	v.Menu = append(v.Menu, MenuEntry{Separator: true}, MenuEntry{Label: labelQuit, Enabled: true, Action: MenuAction{Kind: ActionQuit}})
+	v.Menu = append(v.Menu, MenuEntry{Separator: true}, MenuEntry{Label: l.T("tray.quit"), Enabled: true, Action: MenuAction{Kind: ActionQuit}})
 	v.Refresh = refresh(in.Items, in.DND, in.Now)
 	return v
 }
 
 // tooltip is "feedback — N questions waiting", with do-not-disturb.
-func tooltip(n int, d DND, now time.Time) string {
-	var s string
-	switch n {
-	case 0:
-		s = "no questions waiting"
-	case 1:
-		s = "1 question waiting"
-	default:
-		s = fmt.Sprintf("%d questions waiting", n)
+func tooltip(l *i18n.Localizer, n int, d DND, now time.Time) string {
+	s := l.N("tray.waiting", n)
+	if n == 0 {
+		s = l.T("tray.waiting.none")
 	}
 	s = trayTitle + titleAgeDivider + s
 	if d.Active(now) {
 		if d.Mode == DNDOn {
-			s += "; do not disturb is on"
+			s += l.T("tray.tooltip.dnd_on")
 		} else {
-			s += "; do not disturb until " + clock(d.Until, now)
+			s += l.T("tray.tooltip.dnd_until", map[string]any{"Time": clock(l, d.Until, now)})
 		}
 	}
 	return s
@@ -146,9 +136,9 @@ type group struct {
 	items           []Item
 }
 
-func questionEntries(items []Item, now time.Time) []MenuEntry {
+func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry {
 	if len(items) == 0 {
-		return []MenuEntry{{Label: labelNone}}
+		return []MenuEntry{{Label: l.T("tray.none")}}
 	}
 	sorted := append([]Item(nil), items...)
 	sort.SliceStable(sorted, func(i, j int) bool {
@@ -181,24 +171,24 @@ func questionEntries(items []Item, now time.Time) []MenuEntry {
 		}
 		if h := heading(g); h != "" || len(groups) > 1 {
 			if h == "" {
-				h = labelOther
+				h = l.T("tray.other")
 			}
 			out = append(out, MenuEntry{Label: h})
 		}
 		for _, it := range g.items {
 			title := clean(it.Title, maxTitleRunes)
 			if title == "" {
-				title = labelUntitled
+				title = l.T("tray.untitled")
 			}
 			out = append(out, MenuEntry{
-				Label:   title + titleAgeDivider + Age(now.Sub(it.Since)),
+				Label:   title + titleAgeDivider + ageIn(l, now.Sub(it.Since)),
 				Enabled: true,
 				Action:  MenuAction{Kind: ActionRaise, Question: it.ID},
 			})
 		}
 	}
 	if more := len(sorted) - len(shown); more > 0 {
-		out = append(out, MenuEntry{Label: fmt.Sprintf("and %d more (answer some to see them)", more)})
+		out = append(out, MenuEntry{Label: l.N("tray.more", more)})
 	}
 	return out
 }
@@ -216,39 +206,39 @@ func heading(g *group) string {
 }
 
 // dndEntry is "Do not disturb" and its choices; the one in force is checked.
-func dndEntry(d DND, now time.Time) MenuEntry {
+func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
 	active := d.Active(now)
-	label := labelDND
+	label := l.T("tray.dnd")
 	if active {
 		if d.Mode == DNDOn {
-			label += " (on)"
+			label = l.T("tray.dnd.heading_on")
 		} else {
-			label += " (until " + clock(d.Until, now) + ")"
+			label = l.T("tray.dnd.heading_until", map[string]any{"Time": clock(l, d.Until, now)})
 		}
 	}
 	choice := func(label string, mode DNDMode, checked bool) MenuEntry {
 		return MenuEntry{Label: label, Enabled: true, Checkable: true, Checked: checked,
 			Action: MenuAction{Kind: ActionDND, DND: mode}}
 	}
-	hour := labelDNDHour
+	hour := l.T("tray.dnd.hour")
 	if active && d.Mode == DNDHour {
-		hour += " (until " + clock(d.Until, now) + ")"
+		hour = l.T("tray.dnd.hour_until", map[string]any{"Time": clock(l, d.Until, now)})
 	}
 	morning := tomorrowMorning(now)
 	if active && d.Mode == DNDTomorrow {
 		morning = d.Until
 	}
 	return MenuEntry{Label: label, Enabled: true, Children: []MenuEntry{
-		choice(labelDNDOn, DNDOn, active && d.Mode == DNDOn),
+		choice(l.T("tray.dnd.on"), DNDOn, active && d.Mode == DNDOn),
 		choice(hour, DNDHour, active && d.Mode == DNDHour),
-		choice("Until "+clock(morning, now), DNDTomorrow, active && d.Mode == DNDTomorrow),
-		choice(labelDNDOff, DNDOff, !active),
+		choice(l.T("tray.dnd.until", map[string]any{"Time": clock(l, morning, now)}), DNDTomorrow, active && d.Mode == DNDTomorrow),
+		choice(l.T("tray.dnd.off"), DNDOff, !active),
 	}}
 }
 
 // clock is t as the tray shows an end time, read from now: "14:35" today,
-// "tomorrow 08:00", else "Mon 2 Jan 15:04".
-func clock(t, now time.Time) string {
+// "tomorrow 08:00", else "Mon 2 Jan 15:04" (in Chinese "1月2日（周一）15:04").
+func clock(l *i18n.Localizer, t, now time.Time) string {
 	t = t.In(now.Location())
 	ty, tm, td := t.Date()
 	ny, nm, nd := now.Date()
@@ -256,24 +246,30 @@ func clock(t, now time.Time) string {
 	case ty == ny && tm == nm && td == nd:
 		return t.Format("15:04")
 	case time.Date(ny, nm, nd+1, 0, 0, 0, 0, now.Location()).Equal(time.Date(ty, tm, td, 0, 0, 0, 0, now.Location())):
-		return "tomorrow " + t.Format("15:04")
+		return l.T("time.tomorrow", map[string]any{"Time": t.Format("15:04")})
 	default:
-		return t.Format("Mon 2 Jan 15:04")
+		return l.T("time.date", map[string]any{
+			"Weekday": l.T(strings.ToLower(t.Weekday().String()) + ".short"), // Fyne's ids: "monday.short"
+			"Day":     t.Day(), "Month": t.Format("Jan"), "MonthNum": int(t.Month()), "Time": t.Format("15:04"),
+		})
 	}
 }
 
 // Age is how long a question has waited, as the tray shows it: "just now"
-// under a minute, then "3 min", "2 h", "4 d" (whole units, rounded down).
-func Age(d time.Duration) string {
+// under a minute, then "3 min", "2 h", "4 d" (whole units, rounded down),
+// in the process's language (i18n.Use): "3 分钟".
+func Age(d time.Duration) string { return ageIn(i18n.For(""), d) }
+
+func ageIn(l *i18n.Localizer, d time.Duration) string {
 	switch {
 	case d < time.Minute:
-		return labelJustNow
+		return l.T("age.just_now")
 	case d < time.Hour:
-		return fmt.Sprintf("%d min", d/time.Minute)
+		return l.T("age.min", map[string]any{"Count": int(d / time.Minute)})
 	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h", d/time.Hour)
+		return l.T("age.h", map[string]any{"Count": int(d / time.Hour)})
 	default:
-		return fmt.Sprintf("%d d", d/(24*time.Hour))
+		return l.T("age.d", map[string]any{"Count": int(d / (24 * time.Hour))})
 	}
 }
 

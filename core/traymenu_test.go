@@ -7,6 +7,8 @@ import (
 	"time"
 	_ "time/tzdata" // the DST case needs Europe/Berlin on any machine
 	"unicode/utf8"
+
+	"feedback/i18n"
 )
 
 // noon is a fixed "now" far from midnight, in a zone of its own.
@@ -423,7 +425,7 @@ func TestClock(t *testing.T) {
 		{noon.Add(44 * time.Hour), "Thu 12 Mar 08:00"},
 		{noon.Add(35 * time.Minute).UTC(), "12:35"}, // shown in now's zone
 	} {
-		if got := clock(tc.t, noon); got != tc.want {
+		if got := clock(i18n.For(i18n.English), tc.t, noon); got != tc.want {
 			t.Errorf("clock(%v) = %q, want %q", tc.t, got, tc.want)
 		}
 	}

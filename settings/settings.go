@@ -25,8 +25,10 @@ type Settings struct {
 	// TimeoutSeconds is the countdown of a question that does not set one.
 	// 0 disables the countdown. FEEDBACK_TIMEOUT.
 	TimeoutSeconds int `json:"timeout_seconds"`
-	// Language of the fixed phrases returned to agents and, later, of the
-	// window: "en", "zh-Hans" or "zh-Hant". FEEDBACK_LANGUAGE.
+	// Language of the windows, the tray and the notifications, and of the
+	// fixed phrases returned to agents: "en", "zh-Hans" or "zh-Hant"; "auto"
+	// (the default) shows the OS locale's language (package i18n) and
+	// returns English phrases to agents. FEEDBACK_LANGUAGE.
 	Language string `json:"language"`
 	// PromptSuffix is appended to every interactive_feedback answer, e.g. a
 	// standing instruction for the agent. FEEDBACK_PROMPT_SUFFIX.
@@ -90,8 +92,10 @@ type ImageSettings struct {
 	MaxTotalMiB int `json:"max_total_mib"` // all images of an answer, default 16
 }
 
-// Languages the fixed phrases exist in.
+// Languages the fixed phrases exist in, and Auto: the OS locale's for what
+// the user reads, English for agents.
 const (
+	Auto               = "auto"
 	English            = "en"
 	SimplifiedChinese  = "zh-Hans"
 	TraditionalChinese = "zh-Hant"
@@ -105,7 +109,7 @@ const DefaultResubmitPrompt = "The feedback window could not collect the user's 
 func Default() Settings {
 	return Settings{
 		TimeoutSeconds:     600,
-		Language:           English,
+		Language:           Auto,
 		ResubmitPrompt:     DefaultResubmitPrompt,
 		PendingWaitSeconds: 30,
 		Images:             ImageSettings{MaxCount: 8, MaxEdge: 1568, MaxMiB: 4, MaxTotalMiB: 16},
@@ -307,9 +311,9 @@ func (s *Settings) check(src sources) []*FieldError {
 		bad("ui_linger_seconds", "is %d: want 0 (quit at once) to 86400 seconds", s.UILingerSeconds)
 	}
 	switch s.Language {
-	case English, SimplifiedChinese, TraditionalChinese:
+	case Auto, English, SimplifiedChinese, TraditionalChinese:
 	default:
-		bad("language", "is %q: want one of en, zh-Hans, zh-Hant", s.Language)
+		bad("language", "is %q: want one of auto, en, zh-Hans, zh-Hant", s.Language)
 	}
 	if s.ResubmitPrompt == "" {
 		s.ResubmitPrompt = DefaultResubmitPrompt

@@ -26,6 +26,7 @@ import (
 	"feedback/ask"
 	"feedback/doctor"
 	"feedback/history"
+	"feedback/i18n"
 	"feedback/launch"
 	"feedback/mcpshim"
 	"feedback/settings"
@@ -66,6 +67,7 @@ func run(args []string) int {
 	case "mcp":
 		return runMCP(ctx, args, log)
 	case "ask":
+		loadSettings(slog.New(slog.DiscardHandler)) // its language: the lines ask writes
 		return ask.Run(ctx, args, ask.StdEnv(connectAsk, wire.NewID))
 	case "doctor":
 		env, err := doctor.StdEnv(version, launch.Starter == nil)
@@ -181,14 +183,16 @@ func connectAsk(ctx context.Context) (ask.Asker, error) {
 }
 
 // loadSettings reads the user's settings; a bad file is reported and the
-// defaults are used, so a typo never stops the app.
-func loadSettings(log *slog.Logger) settings.Settings {
+// defaults are used, so a typo never stops the app. It sets the process's
+// language (i18n.Use): the setting's, or the OS locale's for "auto".
+func loadSettings(log *slog.Logger) (s settings.Settings) {
+	defer func() { i18n.Use(i18n.Choose(s.Language, i18n.Locales())) }()
 	path, err := settings.Path()
 	if err != nil {
 		log.Warn("no settings directory; using the defaults", "err", err)
 		return settings.Default()
 	}
-	s, err := settings.Load(path, os.Getenv)
+	s, err = settings.Load(path, os.Getenv)
 	if err != nil {
 		log.Warn("settings ignored", "err", err)
 	}
