@@ -20,6 +20,7 @@ import (
 	"os"
 	"strings"
 
+	"feedback/i18n"
 	"feedback/launch"
 	"feedback/wire"
 )
@@ -72,9 +73,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	project := fs.String("project", "", "the project the question is about, shown in the window's context bar")
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: feedback ask [flags] MESSAGE   (MESSAGE '-' reads Markdown from standard input)")
+		fmt.Fprintln(env.Stderr, i18n.T("ask.usage"))
 		fs.PrintDefaults()
-		fmt.Fprintln(env.Stderr, "exit status: 0 answered, 1 dismissed, 2 timed out or failed")
+		fmt.Fprintln(env.Stderr, i18n.T("ask.exit_status"))
 	}
 	if err := fs.Parse(args); err != nil {
 		return ExitFailed
@@ -87,7 +88,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if message == "-" {
 		data, err := io.ReadAll(io.LimitReader(env.Stdin, wire.MaxMarkdownBytes+1))
 		if err != nil {
-			fmt.Fprintln(env.Stderr, "feedback ask: reading the message:", err)
+			fmt.Fprintln(env.Stderr, i18n.T("ask.reading"), err)
 			return ExitFailed
 		}
 		message = string(data)
@@ -111,7 +112,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	a, err := launch.AskRestarting(ctx, env.Connect, q, nil, nil)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			err = errors.New("interrupted")
+			err = errors.New(i18n.T("ask.interrupted"))
 		}
 		fmt.Fprintln(env.Stderr, "feedback ask:", err)
 		return ExitFailed
@@ -129,17 +130,17 @@ func Run(ctx context.Context, args []string, env Env) int {
 		// Notes the user wrote for "feedback ask" ride on this outcome
 		// (--json has them as "notes"): on stderr, apart from the answer.
 		for _, n := range a.Notes {
-			fmt.Fprintln(env.Stderr, "feedback ask: a note from the user, not an answer to this question:", n)
+			fmt.Fprintln(env.Stderr, i18n.T("ask.note"), n)
 		}
 	}
 	switch a.Status {
 	case wire.StatusAnswered:
 		return ExitAnswered
 	case wire.StatusDismissed:
-		fmt.Fprintln(env.Stderr, "feedback ask: dismissed")
+		fmt.Fprintln(env.Stderr, i18n.T("ask.dismissed"))
 		return ExitDismissed
 	default:
-		fmt.Fprintln(env.Stderr, "feedback ask: no answer before the countdown ran out")
+		fmt.Fprintln(env.Stderr, i18n.T("ask.timeout"))
 		return ExitFailed
 	}
 }

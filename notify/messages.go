@@ -1,11 +1,16 @@
 package notify
 
-import "strings"
+import (
+	"strings"
+
+	"feedback/i18n"
+)
 
 // The notifications the resident process sends. Each takes the asking
 // client's name (wire.Question.Client; empty when unknown), the project's
 // name (wire.Question.Project; may be empty) and the question's title (its
-// first non-blank line is shown). English for now.
+// first non-blank line is shown). The words are the process's language
+// (i18n.Use).
 
 // Arrived is the notification for a question whose window could not take
 // the focus: "<client> asks" (or "feedback" without a client) over
@@ -14,7 +19,7 @@ import "strings"
 func Arrived(client, project, title string) Notification {
 	summary := DefaultAppName
 	if c := oneLine(client); c != "" {
-		summary = c + " asks"
+		summary = i18n.T("notify.asks", map[string]any{"Client": c})
 	}
 	body := firstLine(title)
 	if p := oneLine(project); p != "" {
@@ -28,7 +33,7 @@ func Arrived(client, project, title string) Notification {
 // its body.
 func TimedOut(client, project, title string) Notification {
 	return Notification{
-		Summary: who(client) + " stopped waiting: " + firstLine(title),
+		Summary: i18n.T("notify.stopped_waiting", map[string]any{"Who": who(client), "Title": firstLine(title)}),
 		Body:    oneLine(project),
 	}
 }
@@ -38,7 +43,7 @@ func TimedOut(client, project, title string) Notification {
 // the project as its body.
 func Withdrawn(client, project, title string) Notification {
 	return Notification{
-		Summary: who(client) + " withdrew its question: " + firstLine(title),
+		Summary: i18n.T("notify.withdrew", map[string]any{"Who": who(client), "Title": firstLine(title)}),
 		Body:    oneLine(project),
 	}
 }
@@ -48,7 +53,7 @@ func who(client string) string {
 	if c := oneLine(client); c != "" {
 		return c
 	}
-	return "An agent"
+	return i18n.T("notify.an_agent")
 }
 
 // firstLine is title's first non-blank line, cleaned; "a question" when it
@@ -59,7 +64,7 @@ func firstLine(title string) string {
 			return l
 		}
 	}
-	return "a question"
+	return i18n.T("notify.a_question")
 }
 
 // oneLine is s cleaned to one line of at most MaxSummaryRunes.
