@@ -27,6 +27,9 @@ var appWindowMakers = map[string]func(s *server, m core.UIMsg, closed func()) fy
 	"history": func(s *server, _ core.UIMsg, closed func()) fyne.Window {
 		return historywin.New(s.app, historywin.Options{DBPath: core.DatabasePath("", slog.New(slog.DiscardHandler)), OnClosed: closed}).Fyne()
 	},
+	core.UIWindowNote: func(s *server, m core.UIMsg, closed func()) fyne.Window { // note.go
+		return noteWindow(s.app, m.NoteChoices, func(n core.UINote) { s.send(core.UIMsg{Type: core.UIEventNote, Note: &n}) }, closed)
+	},
 }
 
 // openAppWindow shows the app window m names, or raises it if it is open
