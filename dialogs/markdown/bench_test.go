@@ -37,6 +37,27 @@ func benchMixed(n int) string {
 	return b.String()
 }
 
+// benchCJK returns about n bytes of Chinese Markdown with the styles drawn
+// in pieces (bold CJK, struck text), headings, task lists and tables.
+func benchCJK(n int) string {
+	const para = "我正在重构**配置模块**，有两个方案：~~第一个方案改动较小~~，第二个方案更彻底，需要迁移脚本和更多的测试。"
+	var b strings.Builder
+	b.WriteString("# 需要你的决定\n\n")
+	for i := 0; b.Len() < n; i++ {
+		switch i % 5 {
+		case 1:
+			fmt.Fprintf(&b, "### 方案 %d\n\n", i)
+		case 2:
+			b.WriteString("- [x] 已完成测试\n- [ ] 等待**确认**\n\n")
+		case 3:
+			b.WriteString("| 方案 | **风险** |\n|---|---|\n| 一 | ~~低~~ 中 |\n\n")
+		default:
+			b.WriteString(strings.Repeat(para, 3) + "\n\n")
+		}
+	}
+	return b.String()
+}
+
 // BenchmarkMarkdownLayout renders and lays out a question's Markdown in a
 // 560 px wide window of the test driver (fyne's text measurement, no GL).
 func BenchmarkMarkdownLayout(b *testing.B) {
@@ -50,6 +71,7 @@ func BenchmarkMarkdownLayout(b *testing.B) {
 		{"10 KB paragraph", prose(10 << 10)},
 		{"50 KB paragraph", prose(50 << 10)},
 		{"1 MB", big.String()},
+		{"30 KB CJK", benchCJK(30 << 10)},
 	} {
 		b.Run(in.name, func(b *testing.B) {
 			test.NewTempApp(b)
