@@ -3,6 +3,21 @@
 // lists) and a tree walk with a style carried down turns it into rich-text
 // segments (Segments); Widget shows them in a window.
 //
+// What it looks like, and why:
+//   - Headings differ in size as well as weight (fyne's 24 and 18, then 16,
+//     then bold body text), and links in them keep their size.
+//   - Bold CJK is drawn a second time a device pixel over: Fyne draws CJK
+//     from a system fallback font and never picks a bold face for it.
+//     Text starting with a fallback-font character is drawn after a space of
+//     its own font, so that it keeps the line's baseline (flow.go).
+//   - ~~Struck~~ text keeps the text colour, with a line drawn through it
+//     (StrikeSegment); fyne.TextStyle has no strikethrough.
+//   - Task-list items show the theme's check box icon in place of the
+//     bullet (TaskSegment); paragraphs keep half a line from the blocks
+//     around them, items of a tight list excepted.
+//   - A fenced code block indented under a list item, but by less than the
+//     item's text, is put in the item (attachIndentedCode).
+//
 // Question content is hostile, and nothing in it may stall the Fyne
 // goroutine, which draws every window:
 //   - Raw HTML is shown as text, never interpreted; only http, https and
