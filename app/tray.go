@@ -111,7 +111,7 @@ func (t *tray) follow(inbox *core.Inbox, done chan struct{}) {
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := core.Tray(core.TrayInput{Items: items, DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true})
+	v := core.Tray(core.TrayInput{Items: items, DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {
@@ -186,6 +186,8 @@ func (t *tray) action(a core.MenuAction) func() {
 		return func() { t.ui.OpenWindow("history") }
 	case core.ActionSettings:
 		return func() { t.ui.OpenWindow("settings") }
+	case core.ActionNote: // the choices come from the database: off the menu's goroutine
+		return func() { go t.ui.OpenNoteWindow(t.inbox.NoteChoices()) }
 	case core.ActionQuit:
 		return func() { go t.quit() }
 	}

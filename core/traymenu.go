@@ -22,6 +22,7 @@ const (
 	ActionDND                            // set do-not-disturb to MenuAction.DND
 	ActionHistory                        // open the History window
 	ActionSettings                       // open the Settings window
+	ActionNote                           // open the note window (a note for an agent: notes.go)
 	ActionQuit                           // quit the app
 )
 
@@ -54,6 +55,8 @@ type TrayInput struct {
 	// History and Settings offer "History…" and "Settings…" (leave false
 	// until the window exists: an entry that does nothing is worse than none).
 	History, Settings bool
+	// Note offers "Note for an agent…" (the note window, notes.go).
+	Note bool
 	// Lang is the language of the words (i18n.Languages); "" is the
 	// process's (i18n.Use).
 	Lang string
@@ -102,6 +105,9 @@ func Tray(in TrayInput) TrayView {
 	v.Tooltip = tooltip(l, len(in.Items), in.DND, in.Now)
 	v.Menu = questionEntries(l, in.Items, in.Now)
 	v.Menu = append(v.Menu, MenuEntry{Separator: true}, dndEntry(l, in.DND, in.Now))
+	if in.Note {
+		v.Menu = append(v.Menu, MenuEntry{Label: l.T("tray.note"), Enabled: true, Action: MenuAction{Kind: ActionNote}})
+	}
 	if in.History {
 		v.Menu = append(v.Menu, MenuEntry{Label: l.T("tray.history"), Enabled: true, Action: MenuAction{Kind: ActionHistory}})
 	}
