@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"feedback/dialogs"
+	"feedback/i18n"
 	"feedback/settings"
 )
 
@@ -40,6 +41,8 @@ func watchSettings(u *windows, path string, guard time.Duration, log *slog.Logge
 		o := windowOptions(s)
 		o.InputGuard = guard
 		u.setOptions(o)
+		language := i18n.Choose(s.Language, i18n.Locales())
+		u.do(func() { useLanguage(language) }) // the words of the windows opened from now on
 		log.Info("settings applied to new windows", "path", path)
 		if applied != nil {
 			applied(o)

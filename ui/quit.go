@@ -1,14 +1,14 @@
 package ui
 
 import (
-	"fmt"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
 )
 
 // confirmQuit asks whether to quit while open questions are open, in a
@@ -16,7 +16,7 @@ import (
 // answer gets true only for Quit (or Alt+Q); Keep running (the primary button),
 // Escape, Enter and closing the window all keep the app running.
 func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
-	w := a.NewWindow("Quit feedback?")
+	w := a.NewWindow(i18n.T("quit.title"))
 	answered := false
 	reply := func(yes bool) {
 		if answered {
@@ -26,15 +26,11 @@ func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
 		answer(yes)
 		w.Close()
 	}
-	what := "1 question is open"
-	if open != 1 {
-		what = fmt.Sprintf("%d questions are open", open)
-	}
-	msg := widget.NewLabel(what + " — quit?\nEach ends as dismissed by you, and the agents are told so.")
+	msg := widget.NewLabel(i18n.N("quit.open", open) + "\n" + i18n.T("quit.consequence"))
 	msg.Wrapping = fyne.TextWrapWord
-	keep := widget.NewButtonWithIcon("Keep running", theme.CancelIcon(), func() { reply(false) })
+	keep := widget.NewButtonWithIcon(i18n.T("quit.keep"), theme.CancelIcon(), func() { reply(false) })
 	keep.Importance = widget.HighImportance
-	quit := widget.NewButtonWithIcon("Quit (Alt+Q)", theme.LogoutIcon(), func() { reply(true) })
+	quit := widget.NewButtonWithIcon(i18n.T("quit.quit"), theme.LogoutIcon(), func() { reply(true) })
 	quit.Importance = widget.DangerImportance
 	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), quit, keep), nil, nil, msg)))
 	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {

@@ -16,6 +16,7 @@ import (
 	"feedback/clipimage"
 	"feedback/core"
 	"feedback/dialogs"
+	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/launch"
 	"feedback/settings"
@@ -49,6 +50,8 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
+	// Before any window: every word in the user's language.
+	useLanguage(i18n.Choose(cfg.Settings.Language, i18n.Locales()))
 	opts := windowOptions(cfg.Settings)
 	opts.InputGuard = inputGuard(log)
 	u := newWindows(a, opts)
