@@ -89,15 +89,32 @@ func Run(ctx context.Context, cfg Config) error {
 			notes.n = n
 		}
 	}
+	var (
+		quitting atomic.Bool
+		inbox    *core.Inbox // set below, before any question comes
+	)
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start:       start,
 		Linger:      lingerOf(cfg.Settings),
 		OnUnfocused: notes.unfocused,
+		// A window the user never saw ends: a notice, unless the user
+		// is quitting (each question ends then) or do not disturb is on.
+		OnUnseenEnd: func(q wire.Question, timedOut bool) {
+			if quitting.Load() || (inbox != nil && inbox.DNDActive()) {
+				return
+			}
+			if timedOut {
+				notes.timedOutUnseen(q)
+			} else {
+				notes.withdrawnUnseen(q)
+			}
+		},
 		Log:         log.With("part", "ui"),
+		OnNote:      func(n core.UINote) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
 	})
 	dbPath := core.DatabasePath(cfg.Database, log)
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
-	inbox := core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
+	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
 		p, err := core.OpenStore(dbPath, log)
 		if st, ok := p.(*store.Store); ok && err == nil {
 			retain.Start(st, cfg.Settings, log)
@@ -122,6 +139,7 @@ func Run(ctx context.Context, cfg Config) error {
 			if !yes {
 				return
 			}
+			quitting.Store(true)
 			ended := inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
 			log.Info("the user quit with questions open: each ended as dismissed", "questions", ended)
 		}

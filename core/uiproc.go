@@ -36,6 +36,11 @@ type UIProcessOptions struct {
 	// OnUnfocused, if set, is called when a window opened without taking
 	// the focus (the user was typing in another one): the app notifies.
 	OnUnfocused func(q wire.Question)
+	// OnUnseenEnd, if set, is called when a window that opened without
+	// the focus ends before the user typed in it (UIEventFound): its agent
+	// withdrew it, or it timed out (timedOut). The app leaves a
+	// notification, so that nothing disappears silently.
+	OnUnseenEnd func(q wire.Question, timedOut bool)
 	Log         *slog.Logger
 	// OnNote, if set, is called with a note the user sent from the note
 	// window (the app keeps it: Inbox.AddNote).
@@ -72,6 +77,9 @@ type uiWin struct {
 	draft *store.Draft // the latest draft, or the one restored at first
 	cd    *Countdown   // as the UI last reported it
 	seq   uint64
+	// unseen: it opened without the focus and the user has not typed in
+	// it yet.
+	unseen bool
 }
 
 // uiProc is one run of the UI process.
@@ -135,6 +143,9 @@ func (u *UIProcess) Withdraw(id string) {
 		return
 	}
 	delete(u.wins, id)
+	if w.unseen && u.opts.OnUnseenEnd != nil {
+		go u.opts.OnUnseenEnd(w.q, false)
+	}
 	if u.proc != nil {
 		u.proc.closing[id] = w.h
 		u.sendLocked(u.proc, UIMsg{Type: UIWithdraw, ID: id})
@@ -410,6 +421,9 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 		u.mu.Unlock()
 	case UIEventShown:
 		u.failures = 0 // a window made it to the screen: the process works
+		if w != nil && m.Unfocused {
+			w.unseen = true
+		}
 		u.mu.Unlock()
 		if w != nil {
 			w.h.Shown()
@@ -417,6 +431,11 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 				u.opts.OnUnfocused(w.q)
 			}
 		}
+	case UIEventFound:
+		if w != nil {
+			w.unseen = false
+		}
+		u.mu.Unlock()
 	case UIEventDraft:
 		var h *Hooks
 		if w != nil {
@@ -447,6 +466,9 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 		a := *m.Answer
 		a.QuestionID = m.ID
 		w.h.Done(a)
+		if w.unseen && a.Status == wire.StatusTimeout && u.opts.OnUnseenEnd != nil {
+			u.opts.OnUnseenEnd(w.q, true)
+		}
 	case UIEventClosed:
 		delete(p.closing, m.ID)
 		u.mu.Unlock()

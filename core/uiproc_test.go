@@ -429,3 +429,49 @@ func TestUIProcessPrewarm(t *testing.T) {
 		t.Error("the linger timer runs with a window open")
 	}
 }
+
+// A window that opened without the focus and ends unseen — withdrawn, or
+// timed out — is reported; one the user typed in (found) is not.
+func TestUIProcessUnseenEnd(t *testing.T) {
+	type end struct {
+		id       string
+		timedOut bool
+	}
+	ends := make(chan end, 8)
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour,
+		OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	for _, id := range []string{"withdrawn", "timedout", "found", "focused"} {
+		u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, nil, h)
+	}
+	ui := f.next(t)
+	for range 4 {
+		ui.expect(t, UIShow)
+	}
+	for _, id := range []string{"withdrawn", "timedout", "found"} {
+		ui.send(t, UIMsg{Type: UIEventShown, ID: id, Unfocused: true})
+	}
+	ui.send(t, UIMsg{Type: UIEventShown, ID: "focused"})
+	ui.send(t, UIMsg{Type: UIEventFound, ID: "found"})
+	ui.send(t, UIMsg{Type: UIEventDone, ID: "timedout", Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	if e := receive(t, ends, "unseen end"); e != (end{"timedout", true}) {
+		t.Errorf("end = %+v, want timedout timed out", e)
+	}
+	// The events are applied in order: a done after found is seen.
+	ui.send(t, UIMsg{Type: UIEventDone, ID: "found", Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	ui.send(t, UIMsg{Type: UIEventDone, ID: "focused", Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	for u.Open() != 1 { // both done events handled (each reports before it counts)
+		time.Sleep(time.Millisecond)
+	}
+	u.Withdraw("withdrawn")
+	if e := receive(t, ends, "unseen end"); e != (end{"withdrawn", false}) {
+		t.Errorf("end = %+v, want withdrawn", e)
+	}
+	select {
+	case e := <-ends:
+		t.Errorf("unexpected end %+v: the found and the focused windows were seen", e)
+	default:
+	}
+}

@@ -149,6 +149,9 @@ func (p *Pool) typed(s *slot) {
 	if w := s.live(); w != nil && w.unfocused {
 		w.unfocused = false // the user found it
 		desk.attention(w.win, false)
+		if found := w.view.opts.OnFound; found != nil {
+			found()
+		}
 	}
 }
 

@@ -59,6 +59,10 @@ type Options struct {
 	// an edit (or a restored draft) puts on it, and on pin and unpin. It
 	// runs on the Fyne goroutine and must not block.
 	OnCountdown func(CountdownState)
+	// OnFound, if set, is called on the Fyne goroutine when the user first
+	// types in a window that opened without the focus (Window.Unfocused):
+	// they found it. Must not block.
+	OnFound func()
 }
 
 // Defaults of Options.

@@ -156,10 +156,11 @@ func (s *server) apply(m core.UIMsg) {
 // (after a restart of this process), reporting everything back.
 func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown) {
 	id := q.ID
+	unfocused := false // set before Shown, on the Fyne goroutine
 	h := core.Hooks{
 		Shown: func() {
-			s.send(core.UIMsg{Type: core.UIEventShown, ID: id})
-			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd))
+			s.send(core.UIMsg{Type: core.UIEventShown, ID: id, Unfocused: unfocused})
+			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd), "unfocused", unfocused)
 		},
 		Draft: func(d store.Draft) { s.send(core.UIMsg{Type: core.UIEventDraft, ID: id, Draft: &d}) },
 		Done:  func(a wire.Answer) { s.send(core.UIMsg{Type: core.UIEventDone, ID: id, Answer: &a}) },
@@ -168,7 +169,8 @@ func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown) {
 		countdownOptions(o, cd, func(c core.Countdown) {
 			s.send(core.UIMsg{Type: core.UIEventCountdown, ID: id, Countdown: &c})
 		})
-	}, h)
+		o.OnFound = func() { s.send(core.UIMsg{Type: core.UIEventFound, ID: id}) }
+	}, h, func() { unfocused = true })
 }
 
 // describeCountdown says how a window's countdown starts, for the log.

@@ -76,12 +76,14 @@ func (u *windows) Show(q wire.Question, shown func(), done func(wire.Answer)) {
 
 // ShowDraft implements core.DraftPresenter.
 func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h core.Hooks) {
-	u.show(q, draft, nil, h)
+	u.show(q, draft, nil, h, nil)
 }
 
 // show opens a window for q with draft, if not nil, restored into it;
-// adjust, if not nil, adjusts the window's options on the Fyne goroutine.
-func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs.Options), h core.Hooks) {
+// adjust, if not nil, adjusts the window's options on the Fyne goroutine;
+// unfocused, if not nil, is called before h.Shown when the window opened
+// without the focus (the user was typing in another).
+func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs.Options), h core.Hooks, unfocused func()) {
 	opts := u.options()
 	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
 	u.do(func() {
@@ -100,6 +102,9 @@ func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs
 		w.Show()
 		if draft != nil { // once shown, so the cursor lands at the end of the laid-out text
 			w.View().RestoreDraft(dialogs.Draft{Replies: draft.Replies, Images: draft.Images})
+		}
+		if unfocused != nil && w.Unfocused() {
+			unfocused()
 		}
 		h.Shown()
 	})
