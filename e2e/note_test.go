@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The user's note for an agent (issue 9): written in the note window that
+// the tray's "Note for an agent…" opens, kept across a restart of the app,
+// delivered once with the next interactive_feedback result of its client
+// (after the answer, marked as not an answer, and in structuredContent),
+// never with another client's result, and not again.
+func TestNoteForAnAgent(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	db := filepath.Join(t.TempDir(), "feedback.db")
+	logPath := startApp(t, "FEEDBACK_DB="+db)
+	agent, other := newMCP(t, "note-agent"), newMCP(t, "other-agent")
+
+	// A first question makes the client known: the window preselects it.
+	answerFeedback(t, agent, "NoteFirst", "first answer")
+
+	tray := openTray(t)
+	ids := tray.labels(t)
+	id, ok := ids["Note for an agent…"]
+	if !ok {
+		t.Fatalf("tray menu %v lacks Note for an agent…", ids)
+	}
+	tray.click(t, id)
+	win := findWindow(t, "Note for an agent")
+	activate(t, win)
+	note := "Use the staging database from now on."
+	typeText(t, note)
+	screenshot(t, "note-window")
+	key(t, "ctrl+Return")
+	windowGone(t, "Note for an agent", 5*time.Second)
+	waitLog(t, logPath, "note for an agent kept until its next result", 5*time.Second)
+
+	stopApp()
+	launchApp(t, logPath, "FEEDBACK_DB="+db)
+
+	r := answerFeedback(t, other, "NoteOther", "other answer")
+	if strings.Contains(text(r), "Note from the user") {
+		t.Errorf("another client's result carries the note:\n%s", text(r))
+	}
+	r = answerFeedback(t, agent, "NoteSecond", "second answer")
+	last, _ := r.Content[len(r.Content)-1].(mcp.TextContent)
+	if want := "Note from the user (sent on their own, not an answer to this question): " + note; last.Text != want {
+		t.Errorf("the last block of the next result = %q, want %q", last.Text, want)
+	}
+	if first, _ := r.Content[0].(mcp.TextContent); first.Text != "User reply:\nsecond answer" {
+		t.Errorf("the answer's block = %q", first.Text)
+	}
+	if sc := structured(t, r); !sameJSON(sc["user_notes"], []any{note}) {
+		t.Errorf("structuredContent user_notes = %v", sc["user_notes"])
+	}
+	r = answerFeedback(t, agent, "NoteThird", "third answer")
+	if strings.Contains(text(r), "Note from the user") || structured(t, r)["user_notes"] != nil {
+		t.Errorf("the note came again:\n%s", text(r))
+	}
+}
+
+// answerFeedback asks interactive_feedback titled title through c, answers
+// it with reply in its window and returns the result.
+func answerFeedback(t *testing.T, c *client.Client, title, reply string) *mcp.CallToolResult {
+	t.Helper()
+	res := call(c, "interactive_feedback", map[string]any{"message": "Question " + title, "header_label": title})
+	win := findWindow(t, title+" — feedback")
+	activate(t, win)
+	typeText(t, reply)
+	key(t, "ctrl+Return")
+	r := await(t, res)
+	if r.IsError {
+		t.Fatalf("%s: isError: %s", title, text(r))
+	}
+	windowGone(t, title+" — feedback", 5*time.Second)
+	return r
+}
