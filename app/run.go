@@ -109,8 +109,8 @@ func Run(ctx context.Context, cfg Config) error {
 				notes.withdrawnUnseen(q)
 			}
 		},
-		Log:         log.With("part", "ui"),
-		OnNote:      func(n core.UINote) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
+		Log:    log.With("part", "ui"),
+		OnNote: func(n core.UINote) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
 	})
 	dbPath := core.DatabasePath(cfg.Database, log)
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
