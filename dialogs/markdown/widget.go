@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 	"unicode/utf8"
 
@@ -10,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
 )
 
 // mdSectionBytes is how much Markdown source is laid out at once. A longer
@@ -56,7 +59,7 @@ func newWidget(src string, opts Options) *Widget {
 	md.box = container.NewVBox(md.section(sections[0]))
 	if rest := sections[1:]; len(rest) > 0 {
 		md.pending = rest
-		md.more = widget.NewButtonWithIcon(fmt.Sprintf("Show all (%s more)", formatBytes(len(src)-len(sections[0]))),
+		md.more = widget.NewButtonWithIcon(i18n.T("markdown.show_all_more", map[string]any{"Size": formatBytes(len(src) - len(sections[0]))}),
 			theme.MoreVerticalIcon(), md.ShowAll)
 		md.box.Add(container.NewHBox(md.more))
 	}
@@ -95,7 +98,7 @@ func (md *Widget) ShowAll() {
 	if md.more == nil || md.more.Disabled() {
 		return
 	}
-	md.more.SetText("Showing all…")
+	md.more.SetText(i18n.T("markdown.showing_all"))
 	md.more.Disable()
 	md.showNext()
 }
@@ -202,7 +205,7 @@ func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTe
 			}
 			if !s.Style.Inline {
 				flush()
-				if s.Style == tightRowEnd && len(out) > 0 {
+				if (s.Style == tightRowEnd || s.Style == codeLabelStyle) && len(out) > 0 {
 					if f, ok := out[len(out)-1].(*flowSegment); ok {
 						tight[f] = true
 					}
@@ -231,18 +234,58 @@ func displaySegments(segs []widget.RichTextSegment, m *measurer) []widget.RichTe
 		}
 	}
 	flush()
-	// A paragraph or heading keeps a gap from the blocks around it.
+	// A paragraph or heading keeps a gap from the blocks around it (a code
+	// block's language label stays on its block), and two other blocks in
+	// a row (a list, code, a table, a quote) are kept apart by a gapSegment.
+	spaced := make([]widget.RichTextSegment, 0, len(out))
 	for i, s := range out {
-		if f, ok := s.(*flowSegment); ok {
+		f, isFlow := s.(*flowSegment)
+		if isFlow {
 			f.gapAfter = i < len(out)-1 && !tight[f]
-			if i > 0 {
-				_, prevFlow := out[i-1].(*flowSegment)
+		}
+		if i > 0 {
+			_, prevFlow := out[i-1].(*flowSegment)
+			switch {
+			case isFlow:
 				f.gapBefore = !prevFlow
+			case !prevFlow:
+				spaced = append(spaced, gapSegment{})
 			}
 		}
+		spaced = append(spaced, s)
 	}
-	return out
+	return spaced
 }
+
+// gapSegment is the space kept between two blocks other than paragraphs.
+type gapSegment struct{}
+
+// Inline returns false: a gap is a block.
+func (gapSegment) Inline() bool { return false }
+
+// Textual returns "".
+func (gapSegment) Textual() string { return "" }
+
+// Visual returns an empty box, paragraphGap high beyond the line spacing
+// the RichText keeps between any two blocks.
+func (gapSegment) Visual() fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	h := paragraphGap*theme.TextSize() - theme.LineSpacing()
+	r.SetMinSize(fyne.NewSize(0, max(0, h)))
+	return r
+}
+
+// Update does nothing.
+func (gapSegment) Update(fyne.CanvasObject) {}
+
+// Select does nothing.
+func (gapSegment) Select(_, _ fyne.Position) {}
+
+// SelectedText returns "".
+func (gapSegment) SelectedText() string { return "" }
+
+// Unselect does nothing.
+func (gapSegment) Unselect() {}
 
 // walkDisplay calls f for every segment of a Segments tree.
 func walkDisplay(segs []widget.RichTextSegment, f func(widget.RichTextSegment)) {
