@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -456,5 +457,35 @@ func TestCJKPiecesShareTheBaseline(t *testing.T) {
 	want := latin.Position().X + latin.MinSize().Width - sp // "Latin " then the CJK piece
 	if d := math.Abs(float64(c.Position().X - want)); d > 2 {
 		t.Errorf("CJK piece at x %v, want %v (its space left of its place)", c.Position().X, want)
+	}
+}
+
+// Two blocks other than paragraphs in a row are kept apart; a code block's
+// language label is not kept apart from its block.
+func TestBlocksInARowAreApart(t *testing.T) {
+	segs := displaySegments(Segments("- a\n\n```go\nx\n```\n\n> q\n\nend"), newMeasurer())
+	var kinds []string
+	for _, s := range segs {
+		switch s := s.(type) {
+		case gapSegment:
+			kinds = append(kinds, "gap")
+		case *listBlock:
+			kinds = append(kinds, "list")
+		case *CodeSegment:
+			kinds = append(kinds, "code")
+		case *QuoteSegment:
+			kinds = append(kinds, "quote")
+		case *flowSegment:
+			k := "text"
+			if s.gapAfter {
+				k += "+gap"
+			}
+			kinds = append(kinds, k)
+		default:
+			kinds = append(kinds, fmt.Sprintf("%T", s))
+		}
+	}
+	if got, want := strings.Join(kinds, " "), "list text code gap quote text"; got != want {
+		t.Errorf("blocks %q, want %q (the label \"go\" is the text before the code)", got, want)
 	}
 }
