@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -24,17 +25,23 @@ import (
 // NoteTitle is the note window's title (ASCII, so that xdotool anchors on it).
 const NoteTitle = "Note for an agent"
 
-// The note window's words, in one place.
+// The note window's words, in one place (English; lang.L looks each up in
+// the translation files, assets/translations).
 const (
 	noteIntro = "The agent reads this note after the answer to its next question, marked as a note from you " +
 		"(not an answer). It waits until then, across restarts, and is then gone."
 	noteClientHint  = "Client, e.g. claude-code"
 	noteProjectHint = "Any project"
 	noteTextHint    = "What should the agent know? (Ctrl+Enter sends)"
+	noteFor         = "For"
+	noteProject     = "Project"
 	noteSend        = "Send"
 	noteCancel      = "Cancel"
 	noteFull        = "%d notes already wait for their agents, the most kept: wait until one is delivered."
 	noteSize        = "%d of %d bytes"
+	noteWaiting     = "Waiting for their agents: %s (%s)"
+	noteOne         = "1 note"
+	noteMany        = "%d notes"
 )
 
 // noteWindow opens the note window with c's choices: send gets the note
@@ -44,7 +51,7 @@ func noteWindow(a fyne.App, c *core.NoteChoices, send func(core.UINote), closed 
 	if c == nil {
 		c = &core.NoteChoices{}
 	}
-	w := a.NewWindow(NoteTitle)
+	w := a.NewWindow(lang.L(NoteTitle))
 	n := newNoteForm(*c, func(note core.UINote) {
 		send(note)
 		w.Close()
@@ -87,9 +94,9 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 	}
 	f.clients, f.projects = clients, projects
 	f.client = widget.NewSelectEntry(clients)
-	f.client.SetPlaceHolder(noteClientHint)
+	f.client.SetPlaceHolder(lang.L(noteClientHint))
 	f.project = widget.NewSelectEntry(nil)
-	f.project.SetPlaceHolder(noteProjectHint)
+	f.project.SetPlaceHolder(lang.L(noteProjectHint))
 	f.client.OnChanged = func(s string) { f.project.SetOptions(projects[strings.TrimSpace(s)]) }
 	if len(c.Targets) > 0 { // the most recent asker
 		f.client.SetText(c.Targets[0].Client)
@@ -100,14 +107,14 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 	f.problem.Importance = widget.DangerImportance
 	f.problem.Wrapping = fyne.TextWrapWord
 	f.problem.Hide()
-	f.size = widget.NewLabel(fmt.Sprintf(noteSize, 0, wire.MaxNoteBytes))
+	f.size = widget.NewLabel(fmt.Sprintf(lang.L(noteSize), 0, wire.MaxNoteBytes))
 	f.size.Importance = widget.LowImportance
 
 	f.submit = func() {
 		note := core.UINote{Client: strings.TrimSpace(f.client.Text), Project: strings.TrimSpace(f.project.Text), Text: f.text.Text}
 		err := store.CheckNote(store.Note{Client: note.Client, Project: note.Project, Text: note.Text})
 		if err == nil && len(c.Waiting) >= wire.MaxPendingNotes {
-			err = fmt.Errorf(noteFull, len(c.Waiting))
+			err = fmt.Errorf(lang.L(noteFull), len(c.Waiting))
 		}
 		if err != nil {
 			f.problem.SetText(capitalize(err.Error()) + ".")
@@ -118,11 +125,11 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 	}
 	f.text = newNoteEntry(f.submit)
 	f.text.form = f
-	f.text.SetPlaceHolder(noteTextHint)
+	f.text.SetPlaceHolder(lang.L(noteTextHint))
 	f.text.Wrapping = fyne.TextWrapWord
 	f.text.SetMinRowsVisible(6)
 	f.text.OnChanged = func(s string) {
-		f.size.SetText(fmt.Sprintf(noteSize, len(s), wire.MaxNoteBytes))
+		f.size.SetText(fmt.Sprintf(lang.L(noteSize), len(s), wire.MaxNoteBytes))
 		if len(s) > wire.MaxNoteBytes {
 			f.size.Importance = widget.DangerImportance
 		} else {
@@ -131,9 +138,9 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 		f.size.Refresh()
 	}
 
-	intro := widget.NewLabel(noteIntro)
+	intro := widget.NewLabel(lang.L(noteIntro))
 	intro.Wrapping = fyne.TextWrapWord
-	form := widget.NewForm(widget.NewFormItem("For", f.client), widget.NewFormItem("Project", f.project))
+	form := widget.NewForm(widget.NewFormItem(lang.L(noteFor), f.client), widget.NewFormItem(lang.L(noteProject), f.project))
 	top := container.NewVBox(intro, form)
 	if s := waitingSummary(c.Waiting); s != "" {
 		waiting := widget.NewLabel(s)
@@ -141,9 +148,9 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 		waiting.Importance = widget.LowImportance
 		top.Add(waiting)
 	}
-	f.send = widget.NewButtonWithIcon(noteSend, theme.MailSendIcon(), f.submit)
+	f.send = widget.NewButtonWithIcon(lang.L(noteSend), theme.MailSendIcon(), f.submit)
 	f.send.Importance = widget.HighImportance
-	cancelB := widget.NewButtonWithIcon(noteCancel, theme.CancelIcon(), cancel)
+	cancelB := widget.NewButtonWithIcon(lang.L(noteCancel), theme.CancelIcon(), cancel)
 	bottom := container.NewVBox(f.problem, container.NewHBox(f.size, layout.NewSpacer(), cancelB, f.send))
 	f.content = container.NewPadded(container.NewBorder(top, bottom, nil, nil, f.text))
 	return f
@@ -172,11 +179,11 @@ func waitingSummary(ns []store.Note) string {
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, count[k])
 	}
-	what := "1 note"
+	what := lang.L(noteOne)
 	if len(ns) != 1 {
-		what = fmt.Sprintf("%d notes", len(ns))
+		what = fmt.Sprintf(lang.L(noteMany), len(ns))
 	}
-	return fmt.Sprintf("Waiting for their agents: %s (%s)", what, strings.Join(parts, ", "))
+	return fmt.Sprintf(lang.L(noteWaiting), what, strings.Join(parts, ", "))
 }
 
 func capitalize(s string) string {
