@@ -29,6 +29,18 @@
 // shape say so below: interactive_feedback returns Settings.ResubmitPrompt,
 // user_interact its envelope.
 //
+// # Notes from the user
+//
+// Every result of an outcome the app delivered (answered, dismissed or
+// timed out, in every dialect; never a "call again" result) that came with
+// notes the user wrote for this client (wire.Answer.Notes, the tray's
+// "Note for an agent…") ends with one text block per note:
+//
+//	Note from the user (sent on their own, not an answer to this question): <note>
+//
+// and, when the result has structuredContent, "user_notes": ["<note>", ...]
+// in it (in a text block mirroring it too). Without notes neither appears.
+//
 // # Long waits
 //
 // Every call waits at most its client's wait (initialize's clientInfo.name,

@@ -18,6 +18,10 @@
 // (the app shows the kept-open ones again and withdraws the rest) and
 // Draft restores what the user had typed.
 //
+// Notes the user writes for an agent wait in their own table (AddNote, at
+// most wire.MaxPendingNotes of 4 KiB) until the next outcome delivered to
+// that client takes them (TakeNotes, read and deleted in one transaction).
+//
 // # Failure contract for the caller
 //
 // Persistence is a safety net, never a reason to stop working:
