@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/wire"
 )
@@ -44,7 +45,7 @@ func newAttachments(v *View, limits imagepipe.Limits) *attachments {
 	a.problem.Importance = widget.DangerImportance
 	a.problem.Wrapping = fyne.TextWrapWord
 	a.problem.Hide()
-	a.working = widget.NewLabel("Preparing the image…")
+	a.working = widget.NewLabel(i18n.T("attach.preparing"))
 	a.working.Importance = widget.LowImportance
 	a.working.Hide()
 	a.box = container.NewVBox(container.NewHScroll(a.strip), a.working, a.problem)
@@ -56,7 +57,7 @@ func newAttachments(v *View, limits imagepipe.Limits) *attachments {
 // and shows it, or says why it cannot be attached.
 func (a *attachments) add(name string, data []byte) {
 	if a.set.Len()+a.busy >= a.limits.MaxCount && a.limits.MaxCount > 0 {
-		a.showProblem(fmt.Sprintf("%s was not attached: at most %d images per answer.", name, a.limits.MaxCount))
+		a.showProblem(i18n.N("attach.too_many", a.limits.MaxCount, map[string]any{"Name": name, "Count": a.limits.MaxCount}))
 		return
 	}
 	a.busy++
@@ -89,7 +90,7 @@ func (a *attachments) add(name string, data []byte) {
 
 // addError reports a problem getting an image (reading a file, the clipboard).
 func (a *attachments) addError(name string, err error) {
-	a.showProblem(fmt.Sprintf("%s could not be read: %v", name, err))
+	a.showProblem(i18n.T("attach.unreadable", map[string]any{"Name": name, "Err": err.Error()}))
 }
 
 func (a *attachments) showProblem(msg string) {
@@ -153,9 +154,9 @@ func (a *attachments) paste(e *replyEntry, s fyne.Shortcut) {
 			switch {
 			case a.v.done:
 			case err != nil && !errors.Is(err, context.Canceled):
-				a.addError("The clipboard image", err)
+				a.addError(i18n.T("attach.clipboard"), err)
 			case ok:
-				a.add("pasted image", data)
+				a.add(i18n.T("attach.pasted"), data)
 			case e != nil:
 				e.Entry.TypedShortcut(s)
 			}

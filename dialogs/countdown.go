@@ -3,6 +3,8 @@ package dialogs
 import (
 	"fmt"
 	"time"
+
+	"feedback/i18n"
 )
 
 // The countdown of a question, free of any toolkit: the View drives it and
@@ -145,49 +147,48 @@ func (c *Countdown) TogglePin(now time.Time, whole time.Duration) bool {
 func (c Countdown) Text(now time.Time) string {
 	switch {
 	case !c.on:
-		return "No time limit"
+		return i18n.T("countdown.none")
 	case c.held:
-		return "Countdown held"
+		return i18n.T("countdown.held")
 	case c.pinned:
-		return "Pinned · no time limit"
+		return i18n.T("countdown.pinned")
 	case c.Expired(now):
-		return "Time is up — closing"
+		return i18n.T("countdown.closing")
 	}
 	// Rounded, so that a tick a little early or late reads the whole second.
 	left := int(c.deadline.Sub(now).Round(time.Second) / time.Second)
 	text := formatLeft(left)
 	if c.Warning(now) {
-		text += " · closes soon"
+		text += " · " + i18n.T("countdown.closes_soon")
 	}
 	return text
 }
 
-// formatLeft renders seconds left as "m:ss left" (or "h:mm:ss left").
+// formatLeft renders seconds left as "m:ss left" (or "h:mm:ss left"; in
+// Chinese "剩余 m:ss").
 func formatLeft(s int) string {
 	if s < 0 {
 		s = 0
 	}
+	t := fmt.Sprintf("%d:%02d", s/60, s%60)
 	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d left", s/3600, s/60%60, s%60)
+		t = fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
 	}
-	return fmt.Sprintf("%d:%02d left", s/60, s%60)
+	return i18n.T("countdown.left", map[string]any{"Time": t})
 }
 
-// formatExtend names what "+ time" adds: "+5 min", "+90 s".
+// formatExtend names what "+ time" adds: "+5 min", "+90 s" ("+5 分钟").
 func formatExtend(d time.Duration) string {
 	if d >= time.Minute && d%time.Minute == 0 {
-		return fmt.Sprintf("+%d min", d/time.Minute)
+		return i18n.T("duration.plus_min", map[string]any{"Count": int(d / time.Minute)})
 	}
-	return fmt.Sprintf("+%d s", (d+time.Second/2)/time.Second)
+	return i18n.T("duration.plus_s", map[string]any{"Count": int((d + time.Second/2) / time.Second)})
 }
 
 // describeExtend is formatExtend in words, for the button's tip.
 func describeExtend(d time.Duration) string {
 	if d >= time.Minute && d%time.Minute == 0 {
-		if d == time.Minute {
-			return "1 minute"
-		}
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+		return i18n.N("duration.minutes", int(d/time.Minute))
 	}
-	return fmt.Sprintf("%d seconds", (d+time.Second/2)/time.Second)
+	return i18n.N("duration.seconds", int((d+time.Second/2)/time.Second))
 }

@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
 )
 
 // askDiscard asks in win whether to throw away the user's reply. The safe
@@ -14,9 +16,9 @@ import (
 // discard.
 func askDiscard(win fyne.Window, title, message string, discard func()) *dialog.CustomDialog {
 	var d *dialog.CustomDialog
-	keep := newDialogButton("Keep editing", theme.DocumentCreateIcon(), func() { d.Hide() })
+	keep := newDialogButton(i18n.T("discard.keep"), theme.DocumentCreateIcon(), func() { d.Hide() })
 	keep.Importance = widget.HighImportance
-	drop := newDialogButton("Discard", theme.DeleteIcon(), func() { d.Hide(); discard() })
+	drop := newDialogButton(i18n.T("discard.discard"), theme.DeleteIcon(), func() { d.Hide(); discard() })
 	keep.cancel, drop.cancel = keep.OnTapped, keep.OnTapped
 	msg := widget.NewLabel(message)
 	msg.Wrapping = fyne.TextWrapWord

@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	_ "image/jpeg" // the decoders of the attachments' encodings, for RestoreDraft
 	_ "image/png"
@@ -11,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/wire"
 )
@@ -187,7 +187,7 @@ func (pv *promptView) selectionChanged() bool {
 func (a *attachments) restore(img wire.Image) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
 	if err != nil {
-		a.showProblem(fmt.Sprintf("%s from your draft could not be restored: %v", displayName(img.Name), err))
+		a.showProblem(i18n.T("attach.unrestorable", map[string]any{"Name": displayName(img.Name), "Err": err.Error()}))
 		return
 	}
 	pi := imagepipe.Image{MIME: img.MIME, Data: img.Data, Width: cfg.Width, Height: cfg.Height,
@@ -201,7 +201,7 @@ func (a *attachments) restore(img wire.Image) {
 
 func displayName(name string) string {
 	if name == "" {
-		return "An image"
+		return i18n.T("attach.an_image")
 	}
 	return name
 }

@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
 )
 
 // The input guard: an answer (a submit, yes/no, an option, a dismissal…)
@@ -38,7 +40,7 @@ const guardCueFor = 3 * time.Second
 
 // guardCue is the hint line's text when a key was ignored (the README
 // explains the rule; a longer text is cut off).
-const guardCue = "Key ignored: press it again"
+func guardCue() string { return i18n.T("question.key_ignored") }
 
 // keyGuard tracks which keys this window saw go down. Touched on the Fyne
 // goroutine only.
@@ -195,7 +197,7 @@ func (v *View) allowTap() bool {
 
 func (v *View) showGuardCue() {
 	v.guard.cueTill = v.now().Add(guardCueFor)
-	v.showHint(guardCue)
+	v.showHint(guardCue())
 }
 
 // expireGuardCue restores the hint line once the cue has been shown long
@@ -205,7 +207,7 @@ func (v *View) expireGuardCue(now time.Time) {
 		return
 	}
 	v.guard.cueTill = time.Time{}
-	if text, ok := v.hintSegmentText(); ok && text == guardCue {
+	if text, ok := v.hintSegmentText(); ok && text == guardCue() {
 		v.showHint("")
 	}
 }

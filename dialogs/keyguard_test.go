@@ -49,7 +49,7 @@ func TestGuardIgnoresSubmitRightAfterFocus(t *testing.T) {
 	if len(r.answers) != 0 {
 		t.Fatal("a Ctrl+Enter within the guard submitted")
 	}
-	if text, _ := v.hintSegmentText(); text != guardCue {
+	if text, _ := v.hintSegmentText(); text != guardCue() {
 		t.Errorf("hint = %q, want the cue", text)
 	}
 	c.now = c.now.Add(DefaultInputGuard)

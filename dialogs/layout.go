@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
 )
 
 // The window's size follows its content: as wide as WindowSize (narrower
@@ -163,7 +165,7 @@ func newPromptPane(content fyne.CanvasObject, page func() *container.Scroll, key
 	p.Direction = container.ScrollVerticalOnly
 	p.Content = content
 	p.ExtendBaseWidget(p)
-	p.toggle = newKeyButton("Show all", theme.MoreVerticalIcon(), keys, p.flip)
+	p.toggle = newKeyButton(i18n.T("question.show_all"), theme.MoreVerticalIcon(), keys, p.flip)
 	p.toggle.Importance = widget.LowImportance
 	p.toggle.Hide()
 	return p
@@ -173,10 +175,10 @@ func newPromptPane(content fyne.CanvasObject, page func() *container.Scroll, key
 func (p *promptPane) flip() {
 	p.expanded = !p.expanded
 	if p.expanded {
-		p.toggle.SetText("Show less")
+		p.toggle.SetText(i18n.T("question.show_less"))
 		p.toggle.SetIcon(theme.MenuDropUpIcon())
 	} else {
-		p.toggle.SetText("Show all")
+		p.toggle.SetText(i18n.T("question.show_all"))
 		p.toggle.SetIcon(theme.MoreVerticalIcon())
 		p.ScrollToTop()
 	}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/i18n"
 	"feedback/wire"
 )
 
@@ -35,7 +36,7 @@ func (v *View) newPromptView(p wire.Prompt) *promptView {
 	case wire.KindYesNo:
 		return pv // the Yes / No buttons live in the footer
 	case wire.KindText:
-		pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your reply…"))
+		pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, i18n.T("question.placeholder.reply")))
 		if p.Prefill != "" {
 			// The suggested answer, set before OnChanged: it is no edit.
 			pv.entry.SetText(p.Prefill)
@@ -44,7 +45,7 @@ func (v *View) newPromptView(p wire.Prompt) *promptView {
 	case wire.KindChoice:
 		for _, o := range p.Options {
 			if o.FreeText {
-				pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, "Type your answer…"))
+				pv.entry = newReplyEntry(v, placeholderOr(p.Placeholder, i18n.T("question.placeholder.answer")))
 				pv.entry.Hide()
 				break
 			}

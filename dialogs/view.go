@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs/markdown"
+	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/wire"
 )
@@ -204,7 +204,7 @@ func (v *View) Submit() {
 		return
 	}
 	if v.att != nil && v.att.busy > 0 {
-		v.att.showProblem("Still preparing an image: submit again in a moment.")
+		v.att.showProblem(i18n.T("question.still_preparing"))
 		return
 	}
 	v.finish(v.collect(), v.now())
@@ -274,8 +274,7 @@ func (v *View) RequestDismiss() {
 		v.dismiss()
 		return
 	}
-	v.confirm("Discard your reply?",
-		"You have typed a reply. Dismiss the question and discard it?", v.dismiss)
+	v.confirm(i18n.T("discard.title"), i18n.T("discard.text"), v.dismiss)
 }
 
 func (v *View) dismiss() {
@@ -423,8 +422,8 @@ func (v *View) build() fyne.CanvasObject {
 	top.Add(v.countdown)
 	if v.cd.On() {
 		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
-		v.extendBtn.tip = "Add " + describeExtend(v.opts.Extend) + " to the countdown (" + mods.withAlt("T") + ")"
-		v.pinBtn = newKeyButton("Pin", nil, v, func() { v.TogglePin() })
+		v.extendBtn.tip = i18n.T("question.extend.tip", map[string]any{"Duration": describeExtend(v.opts.Extend), "Key": mods.withAlt("T")})
+		v.pinBtn = newKeyButton(i18n.T("question.pin"), nil, v, func() { v.TogglePin() })
 		top.Add(v.extendBtn)
 		top.Add(v.pinBtn)
 	}
@@ -444,12 +443,12 @@ func (v *View) build() fyne.CanvasObject {
 
 func (v *View) footer() fyne.CanvasObject {
 	// Dismissing is not answering No: its own words and icon.
-	dismiss := newKeyButton("Don't answer", theme.MediaSkipNextIcon(), v, v.tap(v.RequestDismiss))
-	dismiss.tip = "Close without answering: the agent is told you dismissed it (Esc)"
+	dismiss := newKeyButton(i18n.T("question.dont_answer"), theme.MediaSkipNextIcon(), v, v.tap(v.RequestDismiss))
+	dismiss.tip = i18n.T("question.dont_answer.tip")
 	buttons := []fyne.CanvasObject{dismiss}
-	hint := "Esc don't answer"
+	hint := i18n.T("hint.dont_answer")
 	if v.att != nil {
-		attach := newKeyButton("Attach…", theme.FileImageIcon(), v, func() {
+		attach := newKeyButton(i18n.T("question.attach"), theme.FileImageIcon(), v, func() {
 			if v.onAttach != nil && !v.ended() {
 				v.hold() // choosing a file is answering
 				v.onAttach()
@@ -457,18 +456,18 @@ func (v *View) footer() fyne.CanvasObject {
 		})
 		buttons = append([]fyne.CanvasObject{attach}, buttons...)
 		if v.opts.PasteImage != nil {
-			hint += " · " + mods.withPrimary("V") + " image"
+			hint += " · " + i18n.T("hint.image", map[string]any{"Key": mods.withPrimary("V")})
 		}
 	}
 	switch n := min(len(v.options), 9); {
 	case n == 1:
-		hint += " · " + mods.withAlt("1") + " option"
+		hint += " · " + i18n.T("hint.option", map[string]any{"Key": mods.withAlt("1")})
 	case n > 1:
-		hint += fmt.Sprintf(" · %s–%d options", mods.withAlt("1"), n)
+		hint += " · " + i18n.T("hint.options", map[string]any{"Key": mods.withAlt("1"), "N": n})
 	}
 	if v.hasKind(wire.KindYesNo) {
-		no := newKeyButton("No", theme.CancelIcon(), v, v.tap(func() { v.answerYesNo(false) }))
-		yes := newKeyButton("Yes", theme.ConfirmIcon(), v, v.tap(func() { v.answerYesNo(true) }))
+		no := newKeyButton(i18n.T("question.no"), theme.CancelIcon(), v, v.tap(func() { v.answerYesNo(false) }))
+		yes := newKeyButton(i18n.T("question.yes"), theme.ConfirmIcon(), v, v.tap(func() { v.answerYesNo(true) }))
 		// The recommended answer is the primary button; none without one.
 		switch v.recommended() {
 		case "yes":
@@ -477,15 +476,15 @@ func (v *View) footer() fyne.CanvasObject {
 			no.Importance = widget.HighImportance
 		}
 		buttons = append(buttons, no, yes)
-		hint += " · " + mods.withAlt("Y") + " yes · " + mods.withAlt("N") + " no"
+		hint += " · " + i18n.T("hint.yes", map[string]any{"Key": mods.withAlt("Y")}) + " · " + i18n.T("hint.no", map[string]any{"Key": mods.withAlt("N")})
 	}
 	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == wire.KindYesNo) {
-		submit := newKeyButton("Submit", theme.MailSendIcon(), v, v.tap(v.Submit))
+		submit := newKeyButton(i18n.T("question.submit"), theme.MailSendIcon(), v, v.tap(v.Submit))
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
-		hint = mods.withPrimary("Enter") + " submit · " + hint
+		hint = i18n.T("hint.submit", map[string]any{"Key": mods.withPrimary("Enter")}) + " · " + hint
 	} else if rec := v.recommended(); rec != "" {
-		hint = "Enter " + rec + " · " + hint // enter(): the recommended answer stands
+		hint = i18n.T("hint.enter_"+rec) + " · " + hint // enter(): the recommended answer stands
 	}
 	v.hintText = hint
 	v.hint = caption(hint)

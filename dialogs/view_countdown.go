@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/i18n"
 	"feedback/wire"
 )
 
@@ -40,11 +41,11 @@ func (v *View) Tick(now time.Time) {
 // expire enters the closing state at now, the countdown at zero.
 func (v *View) expire(now time.Time) {
 	a := wire.Answer{Status: wire.StatusTimeout}
-	why := "Time is up: the agent is told that nobody answered"
+	why := i18n.T("countdown.timeout_nobody")
 	if v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() {
 		a = v.collect()
 		a.Auto = true
-		why = "Time is up: your draft is sent as it is"
+		why = i18n.T("countdown.timeout_draft")
 	}
 	v.closing = true
 	v.updateCountdown(now)
@@ -130,9 +131,10 @@ func (v *View) syncCountdownButtons() {
 	}
 	setEnabled(v.extendBtn, v.cd.Running() && !v.ended())
 	setEnabled(v.pinBtn, v.cd.CanPin() && !v.ended())
-	label, tip := "Pin", "Pin: no time limit for this question ("+mods.withAlt("P")+")"
+	key := map[string]any{"Key": mods.withAlt("P")}
+	label, tip := i18n.T("question.pin"), i18n.T("question.pin.tip", key)
 	if v.cd.Pinned() {
-		label, tip = "Unpin", "Unpin: the countdown resumes ("+mods.withAlt("P")+")"
+		label, tip = i18n.T("question.unpin"), i18n.T("question.unpin.tip", key)
 	}
 	if v.pinBtn.Text != label {
 		v.pinBtn.SetText(label)

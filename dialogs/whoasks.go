@@ -1,7 +1,6 @@
 package dialogs
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/i18n"
 	"feedback/wire"
 )
 
@@ -89,10 +89,10 @@ func (v *View) whoFields() []wire.Field {
 		}
 		fields = append(fields, wire.Field{Label: label, Value: value})
 	}
-	add("From", v.q.Client)
-	add("Project", v.q.Project)
+	add(i18n.T("context.from"), v.q.Client)
+	add(i18n.T("context.project"), v.q.Project)
 	if v.ctx != nil && v.ctx.m > 1 {
-		add("Open", fmt.Sprintf("%d of %d · %s", v.ctx.n, v.ctx.m, CycleHint))
+		add(i18n.T("context.open"), i18n.T("context.n_of_m", map[string]any{"N": v.ctx.n, "M": v.ctx.m, "Key": CycleHint}))
 	}
 	return fields
 }

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 
+	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/wire"
 )
@@ -401,7 +402,7 @@ func (w *Window) pickImages() {
 			return
 		}
 		if err != nil {
-			w.view.AttachError("The chosen file", err)
+			w.view.AttachError(i18n.T("attach.chosen_file"), err)
 			return
 		}
 		if r == nil { // cancelled
