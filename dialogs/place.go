@@ -99,8 +99,6 @@ type nativeDesk interface {
 	ready(w fyne.Window) bool
 	// active reports whether w is the window with the focus.
 	active(w fyne.Window) bool
-	// workArea is the work area of the screen, in screen pixels.
-	workArea() (image.Rectangle, bool)
 	// frame is w's frame (the window manager's decorations included) on
 	// screen.
 	frame(w fyne.Window) (image.Rectangle, bool)
@@ -126,6 +124,11 @@ type nativeDesk interface {
 // now on; screen.go sets it where Fyne runs on GLFW.
 var noFocusOnShow = func(fyne.App) {}
 
+// monitorArea is the work area of the monitor windows open on (the
+// primary one), in screen pixels; screen.go sets it where Fyne runs on
+// GLFW. Without it windows are not placed.
+var monitorArea = func(fyne.App) (image.Rectangle, bool) { return image.Rectangle{}, false }
+
 // desk is the native side in use; x11place.go sets it.
 var desk nativeDesk = noDesk{}
 
@@ -134,7 +137,6 @@ type noDesk struct{}
 
 func (noDesk) ready(fyne.Window) bool                    { return false }
 func (noDesk) active(fyne.Window) bool                   { return false }
-func (noDesk) workArea() (image.Rectangle, bool)         { return image.Rectangle{}, false }
 func (noDesk) frame(fyne.Window) (image.Rectangle, bool) { return image.Rectangle{}, false }
 func (noDesk) move(fyne.Window, image.Point)             {}
 func (noDesk) quiet(fyne.Window, bool)                   {}
@@ -209,11 +211,12 @@ func (p *Pool) show(w *Window) {
 	// The first window is centred again here: a window shown again from
 	// the pool goes back where it was hidden, whatever CenterOnScreen said.
 	w.slot.placed = image.Rectangle{}
-	if area, ok := desk.workArea(); ok {
+	if area, ok := monitorArea(p.app); ok {
 		if fr, ok := desk.frame(w.win); ok {
 			at := cascade(area, lastFrame, hasLast, fr.Size(), CascadeStep)
 			desk.move(w.win, at)
 			w.slot.placed = image.Rectangle{Min: at, Max: at.Add(fr.Size())}
+			p.settle(w, at)
 		}
 	}
 	if !w.unfocused {
@@ -246,6 +249,29 @@ func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
 			if !w.closed && w.unfocused {
 				desk.attention(w.win, true)
 			}
+		}}
+	anim.Start()
+}
+
+// settleFor bounds how long a new window's frame is watched for a move
+// the window manager dropped.
+const settleFor = 500 * time.Millisecond
+
+// settle moves w's frame to at again, a frame at a time, until it is there
+// or settleFor has passed: a move that reaches the window manager while it
+// is still taking the window on (GLFW waits at most 0.1 s for it to map
+// the window) can be lost, or undone by the position Fyne restores.
+func (p *Pool) settle(w *Window, at image.Point) {
+	start := time.Now()
+	var anim *fyne.Animation
+	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
+		Tick: func(float32) {
+			fr, ok := desk.frame(w.win)
+			if w.closed || !ok || fr.Min == at || time.Since(start) >= settleFor {
+				anim.Stop()
+				return
+			}
+			desk.move(w.win, at)
 		}}
 	anim.Start()
 }

@@ -8,6 +8,7 @@ package dialogs
 
 import (
 	"fmt"
+	"image"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -17,6 +18,27 @@ import (
 func init() {
 	workArea = glfwWorkArea
 	noFocusOnShow = glfwNoFocusOnShow
+	monitorArea = glfwMonitorArea
+}
+
+// glfwMonitorArea is the primary monitor's work area, in screen pixels,
+// where its position is on the desktop (on X11 _NET_WORKAREA within the
+// monitor: with two monitors, one of them, not both). Fyne goroutine only.
+func glfwMonitorArea(a fyne.App) (r image.Rectangle, ok bool) {
+	if a == nil || !strings.Contains(fmt.Sprintf("%T", a.Driver()), "glfw") {
+		return image.Rectangle{}, false
+	}
+	defer func() {
+		if recover() != nil { // GLFW not initialised
+			ok = false
+		}
+	}()
+	m := glfw.GetPrimaryMonitor()
+	if m == nil {
+		return image.Rectangle{}, false
+	}
+	x, y, w, h := m.GetWorkarea()
+	return image.Rect(x, y, x+w, y+h), w > 0 && h > 0
 }
 
 // glfwNoFocusOnShow has GLFW create the next windows without asking for

@@ -43,7 +43,7 @@ type x11Conn struct {
 const x11DialTimeout = 2 * time.Second
 
 var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_WM_USER_TIME", "_NET_WM_STATE",
-	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_MOVERESIZE_WINDOW", "_NET_FRAME_EXTENTS", "_NET_WORKAREA", "_NET_RESTACK_WINDOW"}
+	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_FRAME_EXTENTS", "_NET_RESTACK_WINDOW"}
 
 // conn returns the connection, starting the dial on the first call; nil
 // while it is not up.
@@ -156,21 +156,6 @@ func (d *x11Desk) active(w fyne.Window) bool {
 	return err == nil && f.Focus == id
 }
 
-func (d *x11Desk) workArea() (image.Rectangle, bool) {
-	x := d.conn()
-	if x == nil {
-		return image.Rectangle{}, false
-	}
-	if v := x.cardinals(x.root, "_NET_WORKAREA", xproto.AtomCardinal, 4); len(v) == 4 && v[2] > 0 && v[3] > 0 {
-		return image.Rect(int(int32(v[0])), int(int32(v[1])), int(int32(v[0]+v[2])), int(int32(v[1]+v[3]))), true
-	}
-	g, err := xproto.GetGeometry(x.c, xproto.Drawable(x.root)).Reply()
-	if err != nil {
-		return image.Rectangle{}, false
-	}
-	return image.Rect(0, 0, int(g.Width), int(g.Height)), true
-}
-
 func (d *x11Desk) frame(w fyne.Window) (image.Rectangle, bool) {
 	x, id := d.conn(), xid(w)
 	if x == nil || id == 0 {
@@ -211,10 +196,14 @@ func (d *x11Desk) move(w fyne.Window, p image.Point) {
 	if x == nil || id == 0 {
 		return
 	}
-	// Gravity NorthWest: x, y are the frame's corner. Flags: x and y given.
-	const gravityNorthWest, hasX, hasY = 1, 1 << 8, 1 << 9
-	x.clientMessage(id, "_NET_MOVERESIZE_WINDOW",
-		gravityNorthWest|hasX|hasY|ewmhSourcePager<<12, uint32(int32(p.X)), uint32(int32(p.Y)))
+	// A configure request for the client window, as GLFW's SetPos makes:
+	// GLFW gives its windows static gravity (WM_NORMAL_HINTS), so x, y
+	// are where the client window goes, and the frame's corner is that
+	// less the frame's left and top extents.
+	if e := x.cardinals(id, "_NET_FRAME_EXTENTS", xproto.AtomCardinal, 4); len(e) == 4 {
+		p = p.Add(image.Pt(int(e[0]), int(e[2])))
+	}
+	xproto.ConfigureWindow(x.c, id, xproto.ConfigWindowX|xproto.ConfigWindowY, []uint32{uint32(int32(p.X)), uint32(int32(p.Y))})
 	x.c.Sync()
 }
 

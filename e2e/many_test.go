@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jezek/xgb/xproto"
 
 	"feedback/ipc"
 	"feedback/wire"
@@ -49,6 +52,39 @@ func xprop(t *testing.T, win, prop string) string {
 	}
 	return string(out)
 }
+
+// frame is win's frame on screen: the client window's rectangle in root
+// coordinates, grown by the extents the window manager gives its frame
+// (_NET_FRAME_EXTENTS). (xdotool getwindowgeometry adds the client's
+// offset inside the frame to its position once more.)
+func (s *xscreen) frame(t *testing.T, win string) image.Rectangle {
+	t.Helper()
+	id, err := strconv.ParseUint(win, 10, 32)
+	if err != nil {
+		t.Fatalf("window id %q: %v", win, err)
+	}
+	w := xproto.Window(id)
+	g, err := xproto.GetGeometry(s.x, xproto.Drawable(w)).Reply()
+	if err != nil {
+		t.Fatalf("GetGeometry: %v", err)
+	}
+	tr, err := xproto.TranslateCoordinates(s.x, w, s.root, 0, 0).Reply()
+	if err != nil {
+		t.Fatalf("TranslateCoordinates: %v", err)
+	}
+	r := image.Rect(int(tr.DstX), int(tr.DstY), int(tr.DstX)+int(g.Width), int(tr.DstY)+int(g.Height))
+	p, err := xproto.GetProperty(s.x, false, w, s.intern("_NET_FRAME_EXTENTS"), xproto.AtomCardinal, 0, 4).Reply()
+	if err == nil && p.Format == 32 && p.ValueLen == 4 {
+		e := make([]int, 4) // left, right, top, bottom
+		for i := range e {
+			e[i] = int(binary.LittleEndian.Uint32(p.Value[4*i:]))
+		}
+		r = image.Rect(r.Min.X-e[0], r.Min.Y-e[2], r.Max.X+e[1], r.Max.Y+e[3])
+	}
+	return r
+}
+
+func abs(n int) int { return max(n, -n) }
 
 // stacking is the windows the window manager manages, bottom to top
 // (_NET_CLIENT_LIST_STACKING), as xdotool's decimal ids.
@@ -238,8 +274,9 @@ func TestCycleShortcutMovesTheKeyboard(t *testing.T) {
 func TestFiveWindowsCascade(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
-	sw, sh := screenSize(t)
-	var rects []image.Rectangle
+	scr := openScreen(t)
+	screen := image.Rect(0, 0, scr.w, scr.h) // openbox's work area: no panels here
+	var frames []image.Rectangle
 	var cancels []func()
 	for i := range 5 {
 		q := textQuestion(fmt.Sprintf("Cascade%d", i+1))
@@ -248,17 +285,22 @@ func TestFiveWindowsCascade(t *testing.T) {
 		_, cancel := askApp(t, q)
 		cancels = append(cancels, cancel)
 		w := findWindow(t, q.Title+" — feedback")
-		var r image.Rectangle
+		var f image.Rectangle
 		placed := func() bool {
-			x, y, ww, hh := geometry(t, w)
-			r = image.Rect(x, y, x+ww, y+hh)
-			if i == 0 { // centred, the title bar aside (a reused window too)
-				c := r.Min.Add(r.Max).Div(2)
-				return c.X > sw/2-40 && c.X < sw/2+40 && c.Y > sh/2-40 && c.Y < sh/2+40
+			f = scr.frame(t, w)
+			if i == 0 { // centred (a window shown again from the pool too)
+				c := f.Min.Add(f.Max).Div(2)
+				return abs(c.X-scr.w/2) <= 1 && abs(c.Y-scr.h/2) <= 1
 			}
-			d := r.Min.Sub(rects[i-1].Min)
-			wrapped := d.X < 0 || d.Y < 0
-			return d == image.Pt(32, 32) || (wrapped && (d.X == 32 || d.Y == 32))
+			// 32 px on from the last, or back at an edge it would cross.
+			want := frames[i-1].Min.Add(image.Pt(32, 32))
+			if want.X+f.Dx() > scr.w {
+				want.X = 0
+			}
+			if want.Y+f.Dy() > scr.h {
+				want.Y = 0
+			}
+			return f.Min == want
 		}
 		// The window manager maps the window, then moves it: wait for the move.
 		deadline := time.Now().Add(5 * time.Second)
@@ -267,21 +309,21 @@ func TestFiveWindowsCascade(t *testing.T) {
 		}
 		switch {
 		case i == 0 && !placed():
-			t.Errorf("the first window at %v is not centred on the %dx%d screen", r, sw, sh)
+			t.Errorf("the first window's frame %v is not centred on the %v screen", f, screen.Max)
 		case i > 0 && !placed():
-			t.Errorf("window %d at %v: not a cascade step from window %d at %v", i+1, r.Min, i, rects[i-1].Min)
+			t.Errorf("window %d's frame at %v: not a cascade step from window %d's at %v", i+1, f.Min, i, frames[i-1].Min)
 		}
-		for j, o := range rects {
-			if o.Min == r.Min {
-				t.Errorf("window %d sits exactly on window %d at %v", i+1, j+1, r.Min)
+		for j, o := range frames {
+			if o.Min == f.Min {
+				t.Errorf("window %d sits exactly on window %d at %v", i+1, j+1, f.Min)
 			}
 		}
-		if !r.In(image.Rect(0, 0, sw, sh)) {
-			t.Errorf("window %d at %v leaves the %dx%d screen", i+1, r, sw, sh)
+		if !f.In(screen) {
+			t.Errorf("window %d's frame %v leaves the screen %v", i+1, f, screen)
 		}
-		rects = append(rects, r)
+		frames = append(frames, f)
 	}
-	t.Logf("windows: %v", rects)
+	t.Logf("frames: %v", frames)
 	last := findWindow(t, "Cascade5 — feedback")
 	_, _, lw, lh := geometry(t, last)
 	waitPainted(t, last, lw, lh)
