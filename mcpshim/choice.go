@@ -421,7 +421,9 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 		if c.via == viaElicitation {
 			r.Message = "The user declined the client's form without answering."
 		}
-		if a.ElapsedMS < autoRejectMS {
+		if a.Reason == wire.ReasonQuit {
+			r.Message = "The user quit the feedback app without answering."
+		} else if a.ElapsedMS < autoRejectMS {
 			r.AutoRejectSuspected = true
 			verb := "dismissed"
 			if c.via == viaElicitation {

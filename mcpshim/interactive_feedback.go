@@ -330,6 +330,7 @@ func loopContext(args map[string]any) ([]wire.Field, error) {
 const (
 	textNothing   = "The user submitted without selecting an option or typing a reply."
 	textDismissed = "The user dismissed the question without answering. Do not assume approval; ask again later or continue without it."
+	textQuit      = "The user quit the feedback app without answering this question. Do not assume approval; continue without it, or ask the user in chat."
 	textTimeout   = "The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting."
 	textPending   = "The user has not answered yet; the question is still open in the feedback window, with anything they typed. This is not an answer. Call interactive_feedback again with the same arguments now to keep waiting for the reply."
 	// textNeedsUserInput: %s the cause, %s the question with its options.
@@ -381,6 +382,9 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 		text = answeredText(res.SelectedOptions, res.UserReply, res.Images)
 	case wire.StatusDismissed:
 		text = textDismissed
+		if a.Reason == wire.ReasonQuit {
+			text = textQuit
+		}
 	case wire.StatusTimeout:
 		text = textTimeout
 	default:

@@ -59,6 +59,12 @@ func TestRenderInteractiveFeedbackImagesAndSuffix(t *testing.T) {
 			want:   []mcp.Content{mcp.NewTextContent(textDismissed)},
 		},
 		{
+			name:   "the user quit the app",
+			answer: wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit},
+			suffix: "S",
+			want:   []mcp.Content{mcp.NewTextContent(textQuit)},
+		},
+		{
 			name:   "no suffix on timeout",
 			answer: wire.Answer{Status: wire.StatusTimeout},
 			suffix: "S",
