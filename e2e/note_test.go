@@ -81,3 +81,24 @@ func answerFeedback(t *testing.T, c *client.Client, title, reply string) *mcp.Ca
 	windowGone(t, title+" — feedback", 5*time.Second)
 	return r
 }
+
+// The note window in Simplified Chinese (the language setting): the tray
+// entry and the window's words are translated. A screenshot to look at.
+func TestNoteWindowInChinese(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	startApp(t, "FEEDBACK_DB="+filepath.Join(t.TempDir(), "feedback.db"), writeSettings(t, `{"language": "zh-Hans"}`))
+	tray := openTray(t)
+	ids := tray.labels(t)
+	id, ok := ids["给智能体留言…"]
+	if !ok {
+		t.Fatalf("tray menu %v lacks 给智能体留言…", ids)
+	}
+	tray.click(t, id)
+	win := findWindow(t, "给智能体留言")
+	activate(t, win)
+	typeText(t, "先跑测试")
+	screenshot(t, "note-window-zh-Hans")
+	xdotool(t, "windowclose", win)
+	windowGone(t, "给智能体留言", 5*time.Second)
+}
