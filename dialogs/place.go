@@ -94,6 +94,9 @@ func cascade(area, last image.Rectangle, hasLast bool, size image.Point, step in
 // method runs on the Fyne goroutine, does nothing where it cannot (a
 // window not mapped yet, another window system) and never blocks for long.
 type nativeDesk interface {
+	// start gets ready in the background (an X connection), so that the
+	// first windows are placed too.
+	start()
 	// ready reports whether w has a native window (Fyne creates it on the
 	// first Show).
 	ready(w fyne.Window) bool
@@ -135,6 +138,7 @@ var desk nativeDesk = noDesk{}
 // noDesk is the native side where there is none.
 type noDesk struct{}
 
+func (noDesk) start()                                    {}
 func (noDesk) ready(fyne.Window) bool                    { return false }
 func (noDesk) active(fyne.Window) bool                   { return false }
 func (noDesk) frame(fyne.Window) (image.Rectangle, bool) { return image.Rectangle{}, false }

@@ -69,7 +69,10 @@ type slot struct {
 }
 
 // NewPool returns an empty pool of windows of a.
-func NewPool(a fyne.App) *Pool { return &Pool{app: a} }
+func NewPool(a fyne.App) *Pool {
+	desk.start() // place.go
+	return &Pool{app: a}
+}
 
 // Windows reports how many native windows the pool has made, how many of
 // them are hidden, waiting for a question, and how many it destroyed.

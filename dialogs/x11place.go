@@ -26,10 +26,9 @@ func init() { desk = &x11Desk{} }
 // on first use, in the background (xgb's dial has no timeout): until it is
 // up, and when it fails, every method does what noDesk does.
 type x11Desk struct {
-	once  sync.Once
-	mu    sync.Mutex // guards x
-	x     *x11Conn
-	dials chan struct{} // closed when the dial has ended
+	once sync.Once
+	mu   sync.Mutex // guards x
+	x    *x11Conn
 }
 
 // x11Conn is a live connection and the atoms it uses.
@@ -48,17 +47,13 @@ var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_WM_USER_TIME", "_NET_WM_STAT
 // conn returns the connection, starting the dial on the first call; nil
 // while it is not up.
 func (d *x11Desk) conn() *x11Conn {
-	d.once.Do(func() {
-		d.dials = make(chan struct{})
-		go d.dial()
-	})
+	d.once.Do(func() { go d.dial() })
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.x
 }
 
 func (d *x11Desk) dial() {
-	defer close(d.dials)
 	if os.Getenv("DISPLAY") == "" {
 		return
 	}
@@ -104,14 +99,6 @@ func (d *x11Desk) dial() {
 	d.mu.Unlock()
 }
 
-// waitReady waits, at most for the dial's timeout, for the connection
-// (tests; the app's first window may open before it is up).
-func (d *x11Desk) waitReady() bool {
-	d.conn()
-	<-d.dials
-	return d.conn() != nil
-}
-
 // xid is w's X window, or 0 before Fyne has created it.
 func xid(w fyne.Window) xproto.Window {
 	nw, ok := w.(driver.NativeWindow)
@@ -126,6 +113,8 @@ func xid(w fyne.Window) xproto.Window {
 	})
 	return xproto.Window(id)
 }
+
+func (d *x11Desk) start() { d.conn() }
 
 func (d *x11Desk) ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
 
