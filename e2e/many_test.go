@@ -1,19 +1,24 @@
 package e2e
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jezek/xgb/xproto"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"feedback/ipc"
+	"feedback/store"
 	"feedback/wire"
 )
 
@@ -331,4 +336,73 @@ func TestFiveWindowsCascade(t *testing.T) {
 	for _, c := range cancels {
 		c()
 	}
+}
+
+// storedQuestion finds, in the app's database, the question whose title
+// contains title, waiting for the app's writer to get there.
+func storedQuestion(t *testing.T, title string) wire.Question {
+	t.Helper()
+	dir := ""
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "XDG_DATA_HOME="); ok {
+			dir = v
+		}
+	}
+	path := filepath.Join(dir, "feedback", "feedback.db")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if s, err := store.OpenReadOnly(path); err == nil {
+			entries, err := s.Find(store.Filter{Search: title})
+			s.Close()
+			if err == nil {
+				for _, e := range entries {
+					if e.Question.Title == title {
+						return e.Question
+					}
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no question titled %q in %s", title, path)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// rootsHandler lists one root, as an editor lists its workspace.
+type rootsHandler string
+
+func (r rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: string(r)}}}, nil
+}
+
+// Through real shims: the window names the MCP client and the project,
+// from interactive_feedback's project_directory or from the client's roots
+// (the screenshot who-asks shows the context bars: "From claude-code ·
+// Project website · Open 1 of 2 · Ctrl+PgDn").
+func TestWindowSaysWhoAsks(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	a := newMCP(t, "claude-code")
+	b := newMCPClient(t, "cursor", []client.ClientOption{client.WithRootsHandler(rootsHandler("file:///home/ann/src/feedback"))})
+	ra := call(a, "interactive_feedback", map[string]any{"message": "Ship the site?", "header_label": "WhoA",
+		"project_directory": "/home/ann/src/website/"})
+	wa := findWindow(t, "WhoA — feedback")
+	rb := call(b, "interactive_feedback", map[string]any{"message": "Merge the fix?", "header_label": "WhoB"})
+	wb := findWindow(t, "WhoB — feedback")
+	if qa := storedQuestion(t, "WhoA"); qa.Client != "claude-code" || qa.Project != "website" {
+		t.Errorf("A: client %q, project %q; want claude-code, website", qa.Client, qa.Project)
+	}
+	if qb := storedQuestion(t, "WhoB"); qb.Client != "cursor" || qb.Project != "feedback" {
+		t.Errorf("B: client %q, project %q; want cursor, feedback (its root)", qb.Client, qb.Project)
+	}
+	_, _, w, h := geometry(t, wb)
+	waitPainted(t, wb, w, h)
+	screenshot(t, "who-asks")
+	for _, win := range []string{wb, wa} {
+		activate(t, win)
+		key(t, "Escape")
+	}
+	await(t, ra)
+	await(t, rb)
 }
