@@ -16,11 +16,14 @@ import (
 // styles, comments and unknown tags are dropped (their text kept, except in
 // htmlHidden elements); images are their alt text in brackets. The work is
 // one pass over the tokens: nesting deeper than htmlMaxDepth is flattened,
-// tables keep htmlMaxColumns columns, and an output longer than
-// htmlMaxMarkdown falls back to the text alone (htmlText).
+// inline markers past htmlMaxMarks are dropped (each line break closes and
+// reopens the open ones), tables keep htmlMaxColumns columns, and once the
+// output passes htmlMaxMarkdown the conversion stops and the text alone is
+// shown (htmlText).
 
 const (
 	htmlMaxDepth    = 6          // nested lists and quotes
+	htmlMaxMarks    = 8          // inline markers open at once (bold in italic in a link…)
 	htmlMaxColumns  = 16         // columns of a table
 	htmlMaxMarkdown = 256 * 1024 // the converted Markdown
 )
@@ -47,6 +50,9 @@ func htmlMarkdown(src string) string {
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			break
+		}
+		if len(w.b) > htmlMaxMarkdown {
+			return literalMarkdown(htmlText(src))
 		}
 		name, hasAttr := z.TagName()
 		tag := string(name)
@@ -120,9 +126,10 @@ type htmlWriter struct {
 	lists  []htmlList
 	deep   int // containers not opened, past htmlMaxDepth
 
-	marks   []string // inline markers open, in order
-	written []bool   // whether each mark was written (it had text)
-	link    string   // destination of the open link, "" for none
+	marks   []string       // inline markers open, in order
+	written []bool         // whether each mark was written (it had text)
+	dropped map[string]int // markers opened past htmlMaxMarks, not written
+	link    string         // destination of the open link, "" for none
 
 	code  *strings.Builder // an open inline <code>
 	pre   *strings.Builder // an open <pre>
@@ -502,6 +509,13 @@ func (w *htmlWriter) pop(quote bool) {
 
 // mark opens an inline marker; it is written before the next text.
 func (w *htmlWriter) mark(m string) {
+	if len(w.marks) >= htmlMaxMarks {
+		if w.dropped == nil {
+			w.dropped = map[string]int{}
+		}
+		w.dropped[m]++
+		return
+	}
 	w.marks = append(w.marks, m)
 	w.written = append(w.written, false)
 }
@@ -510,6 +524,10 @@ func (w *htmlWriter) mark(m string) {
 // trailing space, or drops it if it had no text. Markers opened inside it
 // and still open are closed with it.
 func (w *htmlWriter) unmark(m, end string) {
+	if w.dropped[m] > 0 {
+		w.dropped[m]--
+		return
+	}
 	for i := len(w.marks) - 1; i >= 0; i-- {
 		if w.marks[i] != m {
 			continue

@@ -82,6 +82,8 @@ func TestHTMLMarkdownIsBounded(t *testing.T) {
 		{"many rows", "<table>" + strings.Repeat("<tr><td>a</td><td>b</td></tr>", 2500) + "</table>"},
 		{"breaks", strings.Repeat("<br>", 12000)},
 		{"open marks", strings.Repeat("<b><i><s>", 3000) + "x"},
+		{"marks over breaks", strings.Repeat("<b><i>", 4000) + strings.Repeat("<br>x", 5000)},
+		{"marks over lists", strings.Repeat("<a href='https://e.com'><b>", 2000) + strings.Repeat("<li>x", 5000)},
 		{"nested tables", strings.Repeat("<table><tr><td>", 3000) + "x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,4 +101,48 @@ func TestHTMLMarkdownIsBounded(t *testing.T) {
 			_ = toHTML(t, md)
 		})
 	}
+}
+
+// Whatever the HTML, its Markdown renders without raw HTML and within the
+// size bound, and the conversion does not panic.
+func FuzzHTMLMarkdown(f *testing.F) {
+	for _, s := range []string{
+		"<h1>T</h1><p>a <b>b</b> <i>c</i></p><ul><li>x<ol start=2><li>y</li></ol></li></ul>",
+		"<pre>`x`</pre><code>``</code><a href='https://e.com/<x>'>l</a><table><tr><td>|</td></tr></table>",
+		"<blockquote><ul><li><pre>p</pre></li></ul></blockquote><hr><br><img alt='<b>'>",
+		"&lt;script&gt; <!-- c --> <b><p>x</b></p>",
+	} {
+		f.Add(s)
+	}
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	f.Fuzz(func(t *testing.T, in string) {
+		if len(in) > maxContentBytes {
+			return
+		}
+		done := make(chan string, 1)
+		go func() { done <- htmlMarkdown(in) }()
+		var out string
+		select {
+		case out = <-done:
+		case <-time.After(3 * time.Second):
+			t.Fatalf("htmlMarkdown(%q) takes more than 3 s", in)
+		}
+		if len(out) > htmlMaxMarkdown {
+			t.Fatalf("%d bytes", len(out))
+		}
+		var buf bytes.Buffer
+		conv := make(chan error, 1)
+		go func() { conv <- md.Convert([]byte(out), &buf) }()
+		select {
+		case err := <-conv:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("goldmark takes more than 3 s on %q (from %q)", out, in)
+		}
+		if strings.Contains(buf.String(), "raw HTML omitted") {
+			t.Fatalf("raw HTML from %q: %q", in, out)
+		}
+	})
 }
