@@ -150,7 +150,7 @@ func (in *Inbox) AddNote(n UINote) error {
 // within lookupTimeout.
 func (in *Inbox) NoteChoices() NoteChoices {
 	ch := make(chan NoteChoices, 1)
-	in.rec.enqueue(func(p Persister) {
+	queued := in.rec.enqueue(func(p Persister) {
 		k := in.notes(p)
 		var c NoteChoices
 		var err error
@@ -162,6 +162,9 @@ func (in *Inbox) NoteChoices() NoteChoices {
 		}
 		ch <- c
 	})
+	if !queued { // quitting
+		return NoteChoices{}
+	}
 	t := time.NewTimer(lookupTimeout)
 	defer t.Stop()
 	select {
