@@ -102,3 +102,39 @@ func TestNoteWindowInChinese(t *testing.T) {
 	key(t, "alt+F4") // the window manager closes it, as its close button
 	windowGone(t, "给智能体留言", 5*time.Second)
 }
+
+// A note for "feedback ask" (preselected: the shell asked last) comes on
+// the next `feedback ask`'s stderr, apart from the answer on stdout.
+func TestNoteForFeedbackAsk(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	logPath := startApp(t, "FEEDBACK_DB="+filepath.Join(t.TempDir(), "feedback.db"))
+	askOnce := func(title, reply string) *askRun {
+		t.Helper()
+		r := startAsk(t, "--title", title, "Question "+title)
+		activate(t, findWindow(t, title+" — feedback"))
+		typeText(t, reply)
+		key(t, "ctrl+Return")
+		if code := r.wait(t); code != 0 || r.stdout.String() != reply+"\n" {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", title, code, r.stdout.String(), r.stderr.String())
+		}
+		return r
+	}
+	askOnce("AskNoteFirst", "one")
+
+	tray := openTray(t)
+	tray.click(t, tray.labels(t)["Note for an agent…"])
+	activate(t, findWindow(t, "Note for an agent"))
+	typeText(t, "The build is green now.")
+	key(t, "ctrl+Return")
+	windowGone(t, "Note for an agent", 5*time.Second)
+	waitLog(t, logPath, "note for an agent kept until its next result", 5*time.Second)
+
+	r := askOnce("AskNoteSecond", "two")
+	if want := "feedback ask: a note from the user, not an answer to this question: The build is green now.\n"; r.stderr.String() != want {
+		t.Errorf("stderr %q, want %q", r.stderr.String(), want)
+	}
+	if r := askOnce("AskNoteThird", "three"); r.stderr.Len() != 0 {
+		t.Errorf("the note came again: stderr %q", r.stderr.String())
+	}
+}
