@@ -39,7 +39,7 @@ func defaultNotifier(log *slog.Logger) *notify.Notifier {
 // never waits on D-Bus. Failures are logged, the first one of a run as a
 // warning and the rest at debug level until one succeeds.
 type notices struct {
-	n     Notifier // nil: no notifications
+	n     Notifier    // nil: no notifications
 	sound atomic.Bool // the sound setting
 	log   *slog.Logger
 

@@ -22,8 +22,8 @@ type Retainer struct {
 	stopped bool       // stop was called: a later start does nothing
 	quit    chan struct{}
 	done    chan struct{}
-	kick    chan struct{}     // a pass now: the bounds changed
-	set     settings.Settings // the bounds: retention_days, retention_image_mib
+	kick    chan struct{}             // a pass now: the bounds changed
+	set     settings.Settings         // the bounds: retention_days, retention_image_mib
 	onPass  func(store.Pruned, error) // tests: called after each pass
 }
 
