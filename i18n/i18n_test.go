@@ -50,8 +50,12 @@ func TestEveryLanguageHasEveryKey(t *testing.T) {
 	}
 }
 
-// Every id the code asks for (a string literal passed to T or N, of this
-// package or a Localizer) is in the files: a typo would show the id.
+// Every id the code asks for is in the files: a typo would show the id,
+// and Fyne's lang logs every id it misses. Ids are the string literals (or
+// constants) passed to T and N (this package's or a Localizer's), to Fyne's
+// lang.L, X, N and XN, and the names and hints given to the History and
+// Settings windows' helpers (count, newField, intField, …) that pass them
+// on to lang.L.
 func TestEveryIDInTheCodeExists(t *testing.T) {
 	keys, err := Keys(English)
 	if err != nil {
@@ -61,6 +65,9 @@ func TestEveryIDInTheCodeExists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The helpers whose arguments 1 and 2 are ids (text and hint, or the
+	// singular and plural form).
+	helpers := map[string]bool{"count": true, "newField": true, "intField": true, "textField": true, "boolField": true}
 	used := 0
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -77,30 +84,49 @@ func TestEveryIDInTheCodeExists(t *testing.T) {
 			return nil
 		}
 		src, err := os.ReadFile(p)
-		if err != nil || !strings.Contains(string(src), "feedback/i18n") {
+		if err != nil {
 			return err
+		}
+		ours, fyneLang := strings.Contains(string(src), `"feedback/i18n"`), strings.Contains(string(src), `"fyne.io/fyne/v2/lang"`)
+		if !ours && !fyneLang {
+			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, src, 0)
 		if err != nil {
 			return err
+		}
+		rel := strings.TrimPrefix(p, root+"/")
+		check := func(arg ast.Expr) {
+			if id, ok := literal(arg); ok {
+				used++
+				if !slices.Contains(keys, id) {
+					t.Errorf("%s: id %q is in no translation file", rel, id)
+				}
+			}
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) == 0 {
 				return true
 			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok || (sel.Sel.Name != "T" && sel.Sel.Name != "N") {
-				return true
+			var fn, pkg string
+			switch f := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				fn = f.Sel.Name
+				if x, ok := f.X.(*ast.Ident); ok {
+					pkg = x.Name
+				}
+			case *ast.Ident:
+				fn = f.Name
 			}
-			lit, ok := call.Args[0].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			id, _ := strconv.Unquote(lit.Value)
-			used++
-			if !slices.Contains(keys, id) {
-				t.Errorf("%s: id %q is in no translation file", strings.TrimPrefix(p, root+"/"), id)
+			switch {
+			case ours && (fn == "T" || fn == "N") && pkg != "lang":
+				check(call.Args[0])
+			case fyneLang && pkg == "lang" && (fn == "L" || fn == "X" || fn == "N" || fn == "XN"):
+				check(call.Args[0])
+			case fyneLang && helpers[fn] && len(call.Args) > 2:
+				check(call.Args[1])
+				check(call.Args[2])
 			}
 			return true
 		})
@@ -112,6 +138,29 @@ func TestEveryIDInTheCodeExists(t *testing.T) {
 	if used == 0 {
 		t.Error("found no i18n calls in the code")
 	}
+}
+
+// literal is the value of a string literal, or of a constant declared
+// with one in the same file.
+func literal(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind == token.STRING {
+			s, err := strconv.Unquote(e.Value)
+			return s, err == nil && s != ""
+		}
+	case *ast.Ident:
+		if e.Obj != nil && e.Obj.Kind == ast.Con {
+			if spec, ok := e.Obj.Decl.(*ast.ValueSpec); ok {
+				for i, n := range spec.Names {
+					if n.Name == e.Name && i < len(spec.Values) {
+						return literal(spec.Values[i])
+					}
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 func TestChoose(t *testing.T) {

@@ -16,10 +16,10 @@ func TestFyneWordsFollowTheLanguage(t *testing.T) {
 	t.Setenv("LANG", "fr_FR.UTF-8")
 	t.Setenv("LANGUAGE", "fr")
 	t.Cleanup(func() { useLanguage(i18n.English) })
-	for _, tc := range []struct{ language, copy, undo, submit string }{
-		{i18n.TraditionalChinese, "複製", "復原", "送出"},
-		{i18n.SimplifiedChinese, "复制", "撤销", "提交"},
-		{i18n.English, "Copy", "Undo", "Submit"},
+	for _, tc := range []struct{ language, copy, undo, submit, search string }{
+		{i18n.TraditionalChinese, "複製", "復原", "送出", "搜尋問題和回覆"},
+		{i18n.SimplifiedChinese, "复制", "撤销", "提交", "搜索问题和回复"},
+		{i18n.English, "Copy", "Undo", "Submit", "Search questions and replies"},
 	} {
 		useLanguage(tc.language)
 		if got := lang.L("Copy"); got != tc.copy {
@@ -27,6 +27,10 @@ func TestFyneWordsFollowTheLanguage(t *testing.T) {
 		}
 		if got := lang.L("Undo"); got != tc.undo {
 			t.Errorf("%s: Fyne's Undo reads %q, want %q", tc.language, got, tc.undo)
+		}
+		// The History and Settings windows' words (lang.L, English ids).
+		if got := lang.L("Search questions and replies"); got != tc.search {
+			t.Errorf("%s: the History window's search reads %q, want %q", tc.language, got, tc.search)
 		}
 		if got := i18n.T("question.submit"); got != tc.submit {
 			t.Errorf("%s: Submit reads %q, want %q", tc.language, got, tc.submit)

@@ -355,6 +355,7 @@ func (w *Window) boolField(key, label, hint string, v bool, dst func(*settings.S
 }
 
 var languages = []struct{ code, name string }{
+	{settings.Auto, "System language (auto)"},
 	{settings.English, "English"},
 	{settings.SimplifiedChinese, "简体中文 (zh-Hans)"},
 	{settings.TraditionalChinese, "繁體中文 (zh-Hant)"},
@@ -363,22 +364,22 @@ var languages = []struct{ code, name string }{
 func (w *Window) languageField(v string) *field {
 	var names []string
 	for _, l := range languages {
-		names = append(names, l.name)
+		names = append(names, lang.L(l.name))
 	}
 	sel := widget.NewSelect(names, nil)
 	other := ""
 	for _, l := range languages {
 		if l.code == v {
-			sel.SetSelected(l.name)
+			sel.SetSelected(lang.L(l.name))
 		}
 	}
 	if sel.Selected == "" {
 		other = v // not one of ours: Validate says so until one is chosen
 	}
-	f := w.newField("language", "Language", "of the windows and of the fixed phrases returned to agents", "FEEDBACK_LANGUAGE", sel, func(s *settings.Settings) string {
+	f := w.newField("language", "Language", "of the windows, tray and notifications (auto: the system's) and of the phrases returned to agents (auto: English)", "FEEDBACK_LANGUAGE", sel, func(s *settings.Settings) string {
 		s.Language = other
 		for _, l := range languages {
-			if l.name == sel.Selected {
+			if lang.L(l.name) == sel.Selected {
 				s.Language = l.code
 			}
 		}

@@ -223,7 +223,7 @@ func TestSaveKeepsAHandEditMadeMeanwhile(t *testing.T) {
 // until one is chosen; unknown tools likewise until the boxes are changed.
 func TestUnknownLanguageAndToolsFromTheFile(t *testing.T) {
 	w, _, _, _ := open(t, `{"language": "fr", "tools": ["ask_human", "gone_tool"]}`, nil)
-	if p := w.Problem("language"); !strings.Contains(p, `is "fr": want one of en, zh-Hans, zh-Hant`) || !w.save.Disabled() {
+	if p := w.Problem("language"); !strings.Contains(p, `is "fr": want one of auto, en, zh-Hans, zh-Hant`) || !w.save.Disabled() {
 		t.Fatalf("beside language: %q; Save disabled %v", p, w.save.Disabled())
 	}
 	if p := w.Problem("tools"); !strings.Contains(p, "unknown tools in the file: gone_tool") {
