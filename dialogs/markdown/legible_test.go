@@ -489,3 +489,16 @@ func TestBlocksInARowAreApart(t *testing.T) {
 		t.Errorf("blocks %q, want %q (the label \"go\" is the text before the code)", got, want)
 	}
 }
+
+// A code block's language label is small text and has the text colour
+// (at least 4.5:1): the placeholder colour was ~3.5:1 in the light theme.
+func TestCodeLabelContrast(t *testing.T) {
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		md, _ := showIn(t, "```golang\nx\n```", 300, v)
+		label, _ := textObject(t, md, "golang")
+		bg := theme.DefaultTheme().Color(theme.ColorNameBackground, v)
+		if c := contrastOf(label.Color, bg); c < 4.5 {
+			t.Errorf("variant %d: the code label's contrast is %.1f:1", v, c)
+		}
+	}
+}

@@ -279,9 +279,11 @@ func renderThematicBreak(*mdRenderer, ast.Node, widget.RichTextStyle) []widget.R
 	return []widget.RichTextSegment{&widget.SeparatorSegment{}}
 }
 
-// codeLabelStyle is the small caption shown above a fenced code block naming its language.
+// codeLabelStyle is the small caption shown above a fenced code block naming its language. It
+// is text, so it has the text colour: the placeholder colour is ~3.5:1 in the light theme, below
+// the 4.5:1 small text needs.
 var codeLabelStyle = widget.RichTextStyle{
-	ColorName: theme.ColorNamePlaceHolder,
+	ColorName: theme.ColorNameForeground,
 	SizeName:  theme.SizeNameCaptionText,
 	TextStyle: fyne.TextStyle{Monospace: true},
 }
