@@ -140,14 +140,20 @@ func TestEveryIDInTheCodeExists(t *testing.T) {
 	}
 }
 
-// literal is the value of a string literal, or of a constant declared
-// with one in the same file.
+// literal is the value of a string literal (or a sum of them), or of a
+// constant declared with one in the same file.
 func literal(e ast.Expr) (string, bool) {
 	switch e := e.(type) {
 	case *ast.BasicLit:
 		if e.Kind == token.STRING {
 			s, err := strconv.Unquote(e.Value)
 			return s, err == nil && s != ""
+		}
+	case *ast.BinaryExpr: // "…" + "…"
+		if e.Op == token.ADD {
+			x, ok1 := literal(e.X)
+			y, ok2 := literal(e.Y)
+			return x + y, ok1 && ok2
 		}
 	case *ast.Ident:
 		if e.Obj != nil && e.Obj.Kind == ast.Con {
