@@ -152,12 +152,22 @@ func (noDesk) holdKeys(fyne.Window) func()               { return nil }
 // typed records that a key went down in s's window.
 func (p *Pool) typed(s *slot) {
 	p.typedIn, p.typedAt = s, time.Now()
-	if w := s.live(); w != nil && w.unfocused {
-		w.unfocused = false // the user found it
-		desk.attention(w.win, false)
-		if found := w.view.opts.OnFound; found != nil {
-			found()
-		}
+	if w := s.live(); w != nil {
+		w.found()
+	}
+}
+
+// found records that the user came to w, opened without the focus: they
+// typed in it, or moved to it themselves (Focus). It stops asking for
+// attention and tells Options.OnFound, once.
+func (w *Window) found() {
+	if !w.unfocused {
+		return
+	}
+	w.unfocused = false
+	desk.attention(w.win, false)
+	if found := w.view.opts.OnFound; found != nil {
+		found()
 	}
 }
 

@@ -263,6 +263,23 @@ func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 		t.Errorf("after typing in B: unfocused %v, urgent %v; want neither", b.Unfocused(), d.urgent[b.Fyne()])
 	}
 
+	// Moving there (the cycle shortcut, the tray) finds it too, once.
+	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
+	found := 0
+	e := p.NewWindow(question(wire.Prompt{Markdown: "E"}), Options{Now: c.Now, OnFound: func() { found++ }}, func(wire.Answer) {})
+	e.Show()
+	if !e.Unfocused() || found != 0 {
+		t.Fatalf("E: unfocused %v, found %d", e.Unfocused(), found)
+	}
+	typing.View().prompts[0].entry.TypedShortcut(CyclePrevious) // A is first, E last: back around to E
+	if e.Unfocused() || d.urgent[e.Fyne()] || found != 1 || d.activeWin != e.Fyne() {
+		t.Errorf("E after Ctrl+PageUp from A: unfocused %v, urgent %v, found %d, active %v", e.Unfocused(), d.urgent[e.Fyne()], found, d.activeWin == e.Fyne())
+	}
+	e.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyE})
+	if found != 1 {
+		t.Errorf("OnFound called %d times, want once", found)
+	}
+
 	// Long enough ago: a new window takes the focus as usual.
 	d.activeWin = typing.Fyne()
 	p.typedIn, p.typedAt = typing.slot, time.Now().Add(-TypingGrace)

@@ -284,7 +284,8 @@ func (w *Window) Show() {
 }
 
 // Unfocused reports whether Show opened the window without the keyboard
-// (the user was typing in another question's window).
+// (the user was typing in another question's window) and the user has not
+// come to it since (typed in it, or moved there: Focus).
 func (w *Window) Unfocused() bool { return w.unfocused }
 
 // Focus raises the window, focuses the reply box and arms the input guard:
@@ -294,7 +295,7 @@ func (w *Window) Focus() {
 	if w.closed {
 		return
 	}
-	desk.attention(w.win, false)
+	w.found() // place.go
 	desk.activate(w.win)
 	w.focusContent()
 }
