@@ -36,8 +36,10 @@ func TestThemeContrast(t *testing.T) {
 				t.Logf("variant %d: Fyne's own %s already has %.2f:1", v, tc.name, def)
 			}
 		}
-		if got := contrast(th.Color(theme.ColorNameForeground, v), bg); got < 4.5 {
-			t.Errorf("variant %d: text contrast %.2f:1", v, got)
+		for _, n := range []fyne.ThemeColorName{theme.ColorNameForeground, theme.ColorNameHyperlink} {
+			if got := contrast(th.Color(n, v), bg); got < 4.5 {
+				t.Errorf("variant %d: %s text contrast %.2f:1", v, n, got)
+			}
 		}
 	}
 }
