@@ -1,10 +1,12 @@
 package markdown
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"io/fs"
 	"net/url"
@@ -19,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"golang.org/x/image/draw"
 
 	"feedback/imagepipe"
 )
@@ -82,7 +85,7 @@ type PictureSegment struct {
 
 	// The load's outcome, set on the Fyne goroutine.
 	loaded bool
-	image  imagepipe.Image
+	image  picture
 	note   string
 	views  []*pictureView
 }
@@ -140,7 +143,7 @@ func (p *PictureSegment) noteText() string {
 
 // settle records the load's outcome and refreshes the views. It runs on
 // the Fyne goroutine.
-func (p *PictureSegment) settle(img imagepipe.Image, err error) {
+func (p *PictureSegment) settle(img picture, err error) {
 	p.loaded = true
 	if err != nil {
 		p.note = describeImageError(err)
@@ -188,8 +191,8 @@ func (r *pictureRenderer) build() {
 	r.img, r.box, r.note = nil, nil, nil
 	switch r.shown {
 	case "image":
-		r.img = canvas.NewImageFromResource(fyne.NewStaticResource(p.image.Name, p.image.Data))
-		r.img.FillMode = canvas.ImageFillStretch // the renderer keeps the aspect ratio
+		r.img = canvas.NewImageFromImage(p.image.decoded) // decoded and scaled by the worker: displayImage
+		r.img.FillMode = canvas.ImageFillStretch          // the renderer keeps the aspect ratio
 		r.img.ScaleMode = canvas.ImageScaleSmooth
 		r.objs = []fyne.CanvasObject{r.img}
 	case "loading":
@@ -340,17 +343,17 @@ func (l *Pictures) load(p *PictureSegment, then func()) {
 // loadPicture waits for a worker slot and runs the read and decode within
 // the deadline of ctx. A read that blocks past the deadline (a hung network
 // file system) is abandoned: its goroutine ends when the read does.
-func loadPicture(ctx context.Context, dest string, roots []string) (imagepipe.Image, error) {
+func loadPicture(ctx context.Context, dest string, roots []string) (picture, error) {
 	if err := refusedAsWritten(dest, roots); err != nil {
-		return imagepipe.Image{}, err // no need to wait for a worker
+		return picture{}, err // no need to wait for a worker
 	}
 	select {
 	case pictureSlots <- struct{}{}:
 	case <-ctx.Done():
-		return imagepipe.Image{}, timeoutError(ctx)
+		return picture{}, timeoutError(ctx)
 	}
 	type result struct {
-		img imagepipe.Image
+		img picture
 		err error
 	}
 	ch := make(chan result, 1)
@@ -363,7 +366,7 @@ func loadPicture(ctx context.Context, dest string, roots []string) (imagepipe.Im
 	case r := <-ch:
 		return r.img, r.err
 	case <-ctx.Done():
-		return imagepipe.Image{}, timeoutError(ctx)
+		return picture{}, timeoutError(ctx)
 	}
 }
 
@@ -374,12 +377,45 @@ func timeoutError(ctx context.Context) error {
 	return fmt.Errorf("%w: %w", errPictureTimeout, ctx.Err())
 }
 
-func readAndDecode(dest string, roots []string) (imagepipe.Image, error) {
+// picture is a loaded image: processed by imagepipe (what its size is
+// taken from) and decoded for the screen (what is drawn).
+type picture struct {
+	imagepipe.Image
+	decoded image.Image
+}
+
+func readAndDecode(dest string, roots []string) (picture, error) {
 	name, data, err := readLocalImage(dest, roots)
 	if err != nil {
-		return imagepipe.Image{}, err
+		return picture{}, err
 	}
-	return imagepipe.Process(name, data, imagepipe.Default())
+	img, err := imagepipe.Process(name, data, imagepipe.Default())
+	if err != nil {
+		return picture{}, err
+	}
+	decoded, err := displayImage(img)
+	return picture{img, decoded}, err
+}
+
+// displayImage decodes img for the screen, here on the worker: at most
+// twice the size a picture is drawn at (enough for a scale of 2), so that
+// the Fyne goroutine only hands a small bitmap to the canvas. (A canvas
+// image made from encoded bytes decodes them on the Fyne goroutine when it
+// is first drawn: seconds for a few large screenshots, every window frozen.)
+func displayImage(img imagepipe.Image) (image.Image, error) {
+	m, _, err := image.Decode(bytes.NewReader(img.Data))
+	if err != nil {
+		return nil, err
+	}
+	b := m.Bounds()
+	w, h := float64(b.Dx()), float64(b.Dy())
+	scale := min(1, 2*pictureMaxWidth/w, 2*pictureMaxHeight/h)
+	if scale >= 1 {
+		return m, nil
+	}
+	dst := image.NewNRGBA(image.Rect(0, 0, max(1, int(w*scale)), max(1, int(h*scale))))
+	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), m, b, draw.Src, nil)
+	return dst, nil
 }
 
 // refusedAsWritten refuses a file path outside the roots as written,
