@@ -91,11 +91,7 @@ func (r *struckRenderer) Layout(fyne.Size) {
 	r.v.text.Move(fyne.NewPos(-r.lead, 0))
 	r.v.text.Resize(full)
 	if b := r.v.bold; b != nil {
-		scale := float32(1)
-		if c := fyne.CurrentApp().Driver().CanvasForObject(r.v); c != nil && c.Scale() > 0 {
-			scale = c.Scale()
-		}
-		b.Move(fyne.NewPos(-r.lead+1/scale, 0))
+		r.placeBold()
 		b.Resize(full)
 	}
 	_, baseline := fyne.CurrentApp().Driver().RenderedTextSize("M", r.v.text.TextSize, r.v.text.TextStyle, nil)
@@ -134,8 +130,20 @@ func (r *struckRenderer) Refresh() {
 	r.v.line.Refresh()
 }
 
+// placeBold puts bold CJK's second copy a device pixel right of the text.
+func (r *struckRenderer) placeBold() {
+	scale := float32(1)
+	if c := fyne.CurrentApp().Driver().CanvasForObject(r.v); c != nil && c.Scale() > 0 {
+		scale = c.Scale()
+	}
+	r.v.bold.Move(fyne.NewPos(-r.lead+1/scale, 0))
+}
+
+// Objects returns the text, bold CJK's second copy (placed again for the
+// canvas's scale, which a window gets when it is first shown) and the line.
 func (r *struckRenderer) Objects() []fyne.CanvasObject {
 	if r.v.bold != nil {
+		r.placeBold()
 		return []fyne.CanvasObject{r.v.text, r.v.bold, r.v.line}
 	}
 	return []fyne.CanvasObject{r.v.text, r.v.line}
