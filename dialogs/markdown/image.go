@@ -23,6 +23,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/image/draw"
 
+	"feedback/i18n"
 	"feedback/imagepipe"
 )
 
@@ -138,7 +139,7 @@ func (p *PictureSegment) noteText() string {
 	if why == "" {
 		why = p.note
 	}
-	return fmt.Sprintf("%s (image not shown: %s)", p.Alt, why)
+	return i18n.T("markdown.image_not_shown", map[string]any{"Alt": p.Alt, "Why": why})
 }
 
 // settle records the load's outcome and refreshes the views. It runs on
@@ -198,7 +199,7 @@ func (r *pictureRenderer) build() {
 	case "loading":
 		bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 		bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-		label := widget.NewLabel(shortText(p.Alt, 80) + " (loading image…)")
+		label := widget.NewLabel(i18n.T("markdown.loading_image", map[string]any{"Alt": shortText(p.Alt, 80)}))
 		label.TextStyle.Italic = true
 		label.Truncation = fyne.TextTruncateEllipsis
 		r.box = container.NewStack(bg, label)
@@ -317,7 +318,7 @@ func (l *Pictures) picture(dest, alt string) (*PictureSegment, bool) {
 	p := &PictureSegment{Alt: alt, Dest: dest}
 	l.count++
 	if l.count > maxPictures {
-		p.Refused = fmt.Sprintf("the question shows at most %d images", maxPictures)
+		p.Refused = i18n.N("markdown.too_many_images", maxPictures)
 	}
 	return p, true
 }
@@ -465,7 +466,7 @@ func readLocalImage(dest string, roots []string) (name string, data []byte, err 
 	switch {
 	case strings.HasPrefix(strings.ToLower(dest), "data:"):
 		data, err := decodeDataURI(dest)
-		return "the embedded image", data, err
+		return i18n.T("markdown.embedded_image"), data, err
 	case strings.HasPrefix(strings.ToLower(dest), "file:"):
 		u, err := url.Parse(dest)
 		if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
@@ -574,19 +575,19 @@ func describeImageError(err error) string {
 	var pe *fs.PathError
 	switch {
 	case errors.Is(err, errPictureTimeout):
-		return "reading it took too long"
+		return i18n.T("markdown.err_timeout")
 	case errors.Is(err, errOutsideRoots):
-		return "feedback shows image files from your home directory only"
+		return i18n.T("markdown.err_outside")
 	case errors.Is(err, errHiddenPath):
-		return "feedback does not read hidden files and directories"
+		return i18n.T("markdown.err_hidden")
 	case errors.Is(err, errNotRegular), errors.Is(err, errFileChanged):
-		return "not a regular file"
+		return i18n.T("markdown.err_not_regular")
 	case errors.Is(err, errFileTooLarge):
-		return fmt.Sprintf("the file is larger than %d MiB", pictureMaxFileBytes>>20)
+		return i18n.T("markdown.err_too_large", map[string]any{"Count": pictureMaxFileBytes >> 20})
 	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
+		return i18n.T("markdown.err_no_file")
 	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
+		return i18n.T("markdown.err_permission")
 	case errors.As(err, &pe):
 		return shortText(pe.Err.Error(), 120)
 	}

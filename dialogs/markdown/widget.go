@@ -121,7 +121,7 @@ func (md *Widget) showNext() {
 func formatBytes(n int) string {
 	switch {
 	case n < 1000:
-		return fmt.Sprintf("%d bytes", n)
+		return i18n.N("markdown.bytes", n)
 	case n < 1000*1000:
 		return fmt.Sprintf("%d KB", (n+500)/1000)
 	}
