@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"image"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -213,20 +214,23 @@ func (d *x11Desk) quiet(w fyne.Window, on bool) {
 }
 
 // setState puts state into an unmapped window's _NET_WM_STATE, which the
-// window manager reads when it maps it.
-func (x *x11Conn) setState(win xproto.Window, state string) {
+// window manager reads when it maps it, or takes it out.
+func (x *x11Conn) setState(win xproto.Window, state string, on bool) {
+	atom := uint32(x.atom[state])
 	have := x.cardinals(win, "_NET_WM_STATE", xproto.AtomAtom, 32)
-	for _, a := range have {
-		if xproto.Atom(a) == x.atom[state] {
-			return
-		}
+	if slices.Contains(have, atom) == on {
+		return // as it should be
 	}
-	buf := make([]byte, 4*(len(have)+1))
-	for i, a := range append(have, uint32(x.atom[state])) {
+	keep := slices.DeleteFunc(slices.Clone(have), func(a uint32) bool { return a == atom })
+	if on {
+		keep = append(keep, atom)
+	}
+	buf := make([]byte, 4*len(keep))
+	for i, a := range keep {
 		binary.LittleEndian.PutUint32(buf[4*i:], a)
 	}
 	xproto.ChangeProperty(x.c, xproto.PropModeReplace, win, x.atom["_NET_WM_STATE"],
-		xproto.AtomAtom, 32, uint32(len(have)+1), buf)
+		xproto.AtomAtom, 32, uint32(len(keep)), buf)
 }
 
 // ICCCM WM_HINTS: nine 32-bit fields, the first the flags.
@@ -257,9 +261,7 @@ func (d *x11Desk) attention(w fyne.Window, on bool) {
 		return
 	}
 	if attr.MapState == xproto.MapStateUnmapped {
-		if on {
-			x.setState(id, "_NET_WM_STATE_DEMANDS_ATTENTION")
-		}
+		x.setState(id, "_NET_WM_STATE_DEMANDS_ATTENTION", on)
 		return
 	}
 	// Mapped: the window manager owns _NET_WM_STATE; ask it.

@@ -195,6 +195,50 @@ func typeWhileAnotherArrives(t *testing.T, name string) {
 	}
 }
 
+// A window that asked for attention and ended unseen (its agent withdrew
+// it) asks for nothing when the pool shows it again for a question that
+// takes the focus as usual.
+func TestReusedWindowForgetsItsUrgency(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	a, b := textQuestion("UrgentA"), textQuestion("UrgentB")
+	cha, _ := askApp(t, a)
+	wa := findWindow(t, a.Title+" — feedback")
+	activate(t, wa)
+	typeText(t, "busy")
+	_, cancelB := askApp(t, b)
+	wb := findWindow(t, b.Title+" — feedback")
+	// The focus comes back to A first, then B asks for attention.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st := xprop(t, wb, "_NET_WM_STATE")
+		if strings.Contains(st, "_NET_WM_STATE_DEMANDS_ATTENTION") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B does not ask for attention: %s", st)
+		}
+	}
+	cancelB()
+	windowGone(t, b.Title+" — feedback", 5*time.Second)
+	key(t, "ctrl+Return")
+	awaitAsk(t, cha)
+	// The next two questions take the two hidden windows.
+	for _, name := range []string{"CalmC", "CalmD"} {
+		q := textQuestion(name)
+		_, cancel := askApp(t, q)
+		w := findWindow(t, q.Title+" — feedback")
+		waitActive(t, w, name+" opened with nobody typing")
+		if st := xprop(t, w, "_NET_WM_STATE"); strings.Contains(st, "DEMANDS_ATTENTION") {
+			t.Errorf("%s asks for attention: %s", name, st)
+		}
+		if h := xprop(t, w, "WM_HINTS"); strings.Contains(h, "urgency") {
+			t.Errorf("%s has the urgency hint: %s", name, h)
+		}
+		cancel()
+		windowGone(t, q.Title+" — feedback", 5*time.Second)
+	}
+}
+
 // Coming back to an open question, as an agent polling ask_human_result
 // does (an attach-only ask) or a call made again after a "call again"
 // result (the same id), neither raises its window nor takes the keyboard:
