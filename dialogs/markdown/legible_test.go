@@ -298,14 +298,14 @@ func TestTaskItemsShowACheckBox(t *testing.T) {
 	bullets := lists[0].bullets
 	want := []fyne.Resource{theme.CheckButtonIcon(), theme.CheckButtonCheckedIcon()}
 	for i := range 2 {
-		img, ok := bullets[i].(*canvas.Image)
+		box, ok := bullets[i].(*taskBox)
 		if !ok {
 			t.Fatalf("task %d: bullet %T, want the check box icon", i, bullets[i])
 		}
-		if img.Resource.Name() != want[i].Name() {
-			t.Errorf("task %d: icon %s, want %s", i, img.Resource.Name(), want[i].Name())
+		if box.img.Resource.Name() != want[i].Name() {
+			t.Errorf("task %d: icon %s, want %s", i, box.img.Resource.Name(), want[i].Name())
 		}
-		if s := img.Size().Height; s < theme.TextSize() || s > 1.5*theme.TextSize() {
+		if s := box.img.Size().Height; s < theme.TextSize() || s > 1.5*theme.TextSize() {
 			t.Errorf("task %d: box %v high, text size %v", i, s, theme.TextSize())
 		}
 	}
@@ -321,7 +321,7 @@ func TestTaskItemsShowACheckBox(t *testing.T) {
 	if !ok || len(numbered.Objects) != 2 || numbered.Objects[0].(*canvas.Text).Text != "3." {
 		t.Fatalf("numbered task's bullet: %#v", lists[1].bullets[0])
 	}
-	if _, ok := numbered.Objects[1].(*canvas.Image); !ok {
+	if _, ok := numbered.Objects[1].(*taskBox); !ok {
 		t.Errorf("numbered task: no check box beside the number")
 	}
 }

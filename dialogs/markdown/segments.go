@@ -215,8 +215,8 @@ func (t *TaskSegment) Visual() fyne.CanvasObject { return newTaskBox(t.Checked) 
 
 // Update sets a visual made by Visual to this segment's state.
 func (t *TaskSegment) Update(o fyne.CanvasObject) {
-	if b, ok := o.(*canvas.Image); ok {
-		b.Resource = taskIcon(t.Checked)
+	if b, ok := o.(*taskBox); ok {
+		b.img.Resource = taskIcon(t.Checked)
 		b.Refresh()
 	}
 }
@@ -242,11 +242,40 @@ func taskIcon(checked bool) fyne.Resource {
 // box drawn in it is three quarters of the icon, about a capital letter.
 const taskBoxScale = 1.2
 
+// taskBox is a task's check box icon the size of the body text. Its size
+// is fixed: asking a canvas.Image of a themed SVG for its size colours and
+// parses the SVG again every time, which lists of tasks did on every layout.
+type taskBox struct {
+	widget.BaseWidget
+	img *canvas.Image
+}
+
 // newTaskBox returns a check box icon the size of the body text.
-func newTaskBox(checked bool) *canvas.Image {
+func newTaskBox(checked bool) *taskBox {
 	img := canvas.NewImageFromResource(taskIcon(checked))
 	img.FillMode = canvas.ImageFillContain
-	s := theme.TextSize() * taskBoxScale
-	img.SetMinSize(fyne.NewSize(s, s))
-	return img
+	b := &taskBox{img: img}
+	b.ExtendBaseWidget(b)
+	return b
 }
+
+// MinSize is taskBoxScale text sizes square.
+func (b *taskBox) MinSize() fyne.Size {
+	s := theme.SizeForWidget(theme.SizeNameText, b) * taskBoxScale
+	return fyne.NewSize(s, s)
+}
+
+// CreateRenderer implements fyne.Widget.
+func (b *taskBox) CreateRenderer() fyne.WidgetRenderer { return &taskBoxRenderer{b: b} }
+
+type taskBoxRenderer struct{ b *taskBox }
+
+func (r *taskBoxRenderer) Layout(s fyne.Size) { r.b.img.Resize(s) }
+
+func (r *taskBoxRenderer) MinSize() fyne.Size { return r.b.MinSize() }
+
+func (r *taskBoxRenderer) Refresh() { r.b.img.Refresh() }
+
+func (r *taskBoxRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.b.img} }
+
+func (r *taskBoxRenderer) Destroy() {}
