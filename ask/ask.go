@@ -61,17 +61,17 @@ func Run(ctx context.Context, args []string, env Env) int {
 	fs.SetOutput(env.Stderr)
 	var opts options
 	var defaults []string
-	fs.Var(&opts, "option", "an option the user can tick (repeat for several)")
-	fs.Func("default", "an option ticked in advance, the recommended one (repeat for several)", func(s string) error {
+	fs.Var(&opts, "option", i18n.T("ask.flag.option"))
+	fs.Func("default", i18n.T("ask.flag.default"), func(s string) error {
 		defaults = append(defaults, s)
 		return nil
 	})
-	yesno := fs.Bool("yesno", false, "a yes/no question: Yes and No buttons, no reply box")
-	title := fs.String("title", "", "a short label for the window title")
-	placeholder := fs.String("placeholder", "", "hint shown in the empty reply box")
-	timeout := fs.Int("timeout", 0, "countdown in seconds (0: the app's setting, -1: none)")
-	project := fs.String("project", "", "the project the question is about, shown in the window's context bar")
-	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	yesno := fs.Bool("yesno", false, i18n.T("ask.flag.yesno"))
+	title := fs.String("title", "", i18n.T("ask.flag.title"))
+	placeholder := fs.String("placeholder", "", i18n.T("ask.flag.placeholder"))
+	timeout := fs.Int("timeout", 0, i18n.T("ask.flag.timeout"))
+	project := fs.String("project", "", i18n.T("ask.flag.project"))
+	asJSON := fs.Bool("json", false, i18n.T("ask.flag.json"))
 	fs.Usage = func() {
 		fmt.Fprintln(env.Stderr, i18n.T("ask.usage"))
 		fs.PrintDefaults()
