@@ -592,7 +592,7 @@ func (r *flowRenderer) rebuild() {
 				r.objs = append(r.objs, c)
 			}
 			if run.strike {
-				ly, thick := strikeLine(size, t.seg.m.baseline(size, style))
+				ly, thick := strikeLine(size, t.seg.m.baseline(size, style), hasWide(text))
 				line := canvas.NewRectangle(textColor(run.style, t))
 				line.Move(fyne.NewPos(pos.X, snap(pos.Y+ly-thick/2)))
 				line.Resize(fyne.NewSize(width, max(thick, 1/scale)))

@@ -502,3 +502,25 @@ func TestCodeLabelContrast(t *testing.T) {
 		}
 	}
 }
+
+// Struck CJK is struck through the middle of its characters, which stand
+// taller on the baseline than lower-case letters.
+func TestStrikethroughThroughCJK(t *testing.T) {
+	md, _ := showIn(t, "~~删除线~~", 300, theme.VariantLight)
+	struck, _ := textObject(t, md, "删除线")
+	var line *canvas.Rectangle
+	for o := range objectsOf(md) {
+		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor == struck.Color {
+			line = r
+		}
+	}
+	if line == nil {
+		t.Fatal("no line")
+	}
+	size := struck.TextSize
+	_, baseline := fyne.CurrentApp().Driver().RenderedTextSize("M", size, fyne.TextStyle{}, nil)
+	mid := line.Position().Y + line.Size().Height/2 - struck.Position().Y
+	if mid < baseline-0.5*size || mid > baseline-0.33*size {
+		t.Errorf("line at %.1f below the top, baseline %.1f: not through the middle of CJK", mid, baseline)
+	}
+}

@@ -44,8 +44,12 @@ func (s *StrikeSegment) Unselect() {}
 
 // strikeLine returns where the line through text of the given size goes,
 // measured down from the top of the text, and its thickness: a little above
-// the middle of the lower-case letters, as fonts put it.
-func strikeLine(size, baseline float32) (y, thickness float32) {
+// the middle of the lower-case letters, as fonts put it, or through the
+// middle of CJK characters (wide), which stand taller on the baseline.
+func strikeLine(size, baseline float32, wide bool) (y, thickness float32) {
+	if wide {
+		return baseline - 0.38*size, max(1, size/14)
+	}
 	return baseline - 0.3*size, max(1, size/14)
 }
 
@@ -95,7 +99,7 @@ func (r *struckRenderer) Layout(fyne.Size) {
 		b.Resize(full)
 	}
 	_, baseline := fyne.CurrentApp().Driver().RenderedTextSize("M", r.v.text.TextSize, r.v.text.TextStyle, nil)
-	y, thick := strikeLine(r.v.text.TextSize, baseline)
+	y, thick := strikeLine(r.v.text.TextSize, baseline, hasWide(r.v.seg.Text))
 	r.v.line.Move(fyne.NewPos(0, y-thick/2))
 	r.v.line.Resize(fyne.NewSize(full.Width-r.lead, thick))
 }
