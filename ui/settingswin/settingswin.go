@@ -301,7 +301,7 @@ func (w *Window) newField(key, name, hint, env string, input fyne.CanvasObject, 
 		if v := w.opts.Getenv(env); v != "" {
 			note := fmt.Sprintf(lang.L("%s is set in the environment: it overrides this value"), env)
 			if hint != "" {
-				hint += ". " + note
+				hint = fmt.Sprintf(lang.L("%s. %s"), hint, note) // "%s。%s" in Chinese
 			} else {
 				hint = note
 			}
