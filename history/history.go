@@ -206,7 +206,10 @@ func ByLoop(entries []store.Entry) []Loop {
 		if client == "" {
 			client = q.Source
 		}
-		project := field(q, "Project")
+		project := q.Project // the shim's (project_directory, the client's roots)
+		if project == "" {
+			project = field(q, "Project") // a caller's own context line
+		}
 		gi := -1
 		for i, g := range l.Groups {
 			if g.Client == client && g.Project == project {

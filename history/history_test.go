@@ -176,3 +176,20 @@ func TestReadsBesideTheApp(t *testing.T) {
 		t.Fatalf("exit %d %s:\n%s", code, errs, out)
 	}
 }
+
+// The project a question is grouped under is its Project (the shim fills it
+// from project_directory or the client's roots), else a "Project" context
+// line.
+func TestGroupsByProject(t *testing.T) {
+	fromShim := q("a", "cursor", "L", "p", "A?")
+	fromShim.Project = "shop"
+	fromLine := q("b", "cursor", "L", "p", "B?")
+	fromLine.Context = append(fromLine.Context, wire.Field{Label: "Project", Value: "site"})
+	loops := ByLoop([]store.Entry{{Question: fromShim, AskedAt: t0}, {Question: fromLine, AskedAt: t0.Add(time.Minute)}})
+	if len(loops) != 1 || len(loops[0].Groups) != 2 {
+		t.Fatalf("loops = %+v, want one loop with two groups", loops)
+	}
+	if g := loops[0].Groups; g[0].Project != "shop" || g[1].Project != "site" {
+		t.Errorf("groups = %+v, want projects shop (Question.Project) and site (the context line)", g)
+	}
+}

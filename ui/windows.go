@@ -87,9 +87,8 @@ func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs
 	opts := u.options()
 	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
 	u.do(func() {
-		if w, ok := u.open[q.ID]; ok { // shown already (a repeated command): raise it
-			w.Focus()
-			return
+		if _, ok := u.open[q.ID]; ok { // shown already (a repeated command): nothing to do,
+			return // and no raise: only the user's action raises a window
 		}
 		if adjust != nil {
 			adjust(&opts)
