@@ -81,6 +81,11 @@ type Settings struct {
 	// costs the UI process's memory and the GUI driver's ticks for the
 	// linger time (BENCHMARKS.md). Default false.
 	UIPrewarm bool `json:"ui_prewarm"`
+	// DNDSchedule is daily quiet hours, local time: "22:00-08:00" (the end
+	// before the start crosses midnight); "" is none (the default). Inside
+	// them do not disturb is on as the tray's "On" makes it (package core).
+	// FEEDBACK_DND_SCHEDULE.
+	DNDSchedule string `json:"dnd_schedule"`
 }
 
 // ImageSettings bound attachments; every image is downscaled and
@@ -240,7 +245,8 @@ func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]strin
 		name, field string
 		dst         *string
 	}{{"FEEDBACK_LANGUAGE", "language", &s.Language}, {"FEEDBACK_PROMPT_SUFFIX", "prompt_suffix", &s.PromptSuffix},
-		{"FEEDBACK_RESUBMIT_PROMPT", "resubmit_prompt", &s.ResubmitPrompt}}
+		{"FEEDBACK_RESUBMIT_PROMPT", "resubmit_prompt", &s.ResubmitPrompt},
+		{"FEEDBACK_DND_SCHEDULE", "dnd_schedule", &s.DNDSchedule}}
 	for _, f := range strs {
 		if v := getenv(f.name); v != "" {
 			*f.dst = v
@@ -314,6 +320,9 @@ func (s *Settings) check(src sources) []*FieldError {
 	case Auto, English, SimplifiedChinese, TraditionalChinese:
 	default:
 		bad("language", "is %q: want one of auto, en, zh-Hans, zh-Hant", s.Language)
+	}
+	if _, err := ParseQuietHours(s.DNDSchedule); err != nil {
+		bad("dnd_schedule", "%v", err)
 	}
 	if s.ResubmitPrompt == "" {
 		s.ResubmitPrompt = DefaultResubmitPrompt
