@@ -122,6 +122,11 @@ func Run(ctx context.Context, cfg Config) error {
 		return p, err
 	})
 	notes.setRaise(inbox.Raise) // a click on a notification raises the window
+	// The dnd_schedule's quiet hours (core/dnd.go), before the tray loads
+	// its saved choice and the last run's questions come back.
+	if err := inbox.SetDNDSchedule(cfg.Settings.DNDSchedule); err != nil {
+		log.Warn("do not disturb schedule ignored", "err", err)
+	}
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -166,8 +171,9 @@ func Run(ctx context.Context, cfg Config) error {
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)
 			retain.Update(s)
+			inbox.SetDNDSchedule(s.DNDSchedule) // valid: Watch reports checked settings only
 			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm,
-				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB)
+				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet})

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/settings"
 	"feedback/store"
 )
 
@@ -27,6 +28,16 @@ import (
 // The state survives a restart through a DNDStore (DNDFile: a small JSON
 // file in the user's state directory); a timed state that ended while the
 // app was not running is off.
+//
+// The dnd_schedule setting (SetDNDSchedule) adds daily quiet hours: inside
+// them do not disturb is on exactly as the tray's "On" makes it, reported
+// as DNDScheduled until their end, when what they held back opens by
+// itself (a timer armed for the schedule's next start or end, not a poll).
+// The tray's choices win over it: On, an hour or until tomorrow hold as
+// chosen (when one of them ends inside the quiet hours, the schedule holds
+// on); Off chosen inside the quiet hours turns do not disturb off until the
+// schedule's next start (saved, so a restart keeps it off). A changed
+// schedule forgets that Off.
 
 // DNDReleaseEvery is the pause between two questions opening when
 // do-not-disturb ends.
@@ -105,7 +116,12 @@ type dndControl struct {
 	closed    bool
 	stop      chan struct{} // closed with closed; made by stopLocked
 	every     time.Duration // DNDReleaseEvery; tests shorten it
-	version   uint64        // of state, to save the latest only
+	version   uint64        // of state and schedOff, to save the latest only
+
+	sched    settings.QuietHours // the dnd_schedule setting
+	schedOff time.Time           // Off chosen in the quiet hours that end then: they do not hold
+	boundary *time.Timer         // fires at the schedule's next start or end
+	now      func() time.Time    // the clock: time.Now; tests set it
 
 	saveMu sync.Mutex // serialises saves
 	saved  uint64     // the version last saved
@@ -120,9 +136,10 @@ type heldBack struct {
 // UseDND has the inbox keep its do-not-disturb state in s: the stored state
 // is loaded (an error is logged and the state is off) and every change is
 // saved. A nil s turns do not disturb off, saving nothing (a run with no
-// way to turn it off: no tray), and opens what it held back. Call it right
-// after making the inbox: the questions a restart shows again are held
-// back only once the state is loaded.
+// way to turn it off: no tray), and opens what it held back; the
+// dnd_schedule's quiet hours still hold (they end by themselves). Call it
+// right after making the inbox: the questions a restart shows again are
+// held back only once the state is loaded.
 func (in *Inbox) UseDND(s DNDStore) {
 	st := DND{Mode: DNDOff}
 	if s != nil {
@@ -133,16 +150,18 @@ func (in *Inbox) UseDND(s DNDStore) {
 		}
 	}
 	d := &in.dnd
-	now := time.Now()
 	d.mu.Lock()
+	now := d.clock()
 	d.store = s
+	d.schedOff = st.ScheduleOffUntil
 	d.state = st.At(now)
 	d.scheduleEndLocked(in, now)
-	on := d.state.Active(now)
+	eff := d.effectiveLocked(now)
+	on := eff.Active(now)
 	release := !on && len(d.queue) > 0 && d.startReleaseLocked()
 	d.mu.Unlock()
 	if on {
-		in.log.Info("do not disturb is on", "mode", st.Mode, "until", st.Until)
+		in.log.Info("do not disturb is on", "mode", eff.Mode, "until", eff.Until)
 	}
 	if release {
 		go in.releaseHeldBack()
@@ -150,35 +169,141 @@ func (in *Inbox) UseDND(s DNDStore) {
 	in.notify()
 }
 
-// DND is the do-not-disturb state as it stands now.
+// DND is the do-not-disturb state as it stands now: the tray's choice while
+// it holds, else DNDScheduled inside the dnd_schedule's quiet hours, else
+// off.
 func (in *Inbox) DND() DND {
 	in.dndExpired()
 	d := &in.dnd
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.state.At(time.Now())
+	return d.effectiveLocked(d.clock())
 }
 
 // DNDActive reports whether do-not-disturb is on now: nothing should make
 // a sound or open a window by itself.
-func (in *Inbox) DNDActive() bool { return in.DND().Active(time.Now()) }
+func (in *Inbox) DNDActive() bool {
+	in.dndExpired()
+	d := &in.dnd
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.activeLocked(d.clock())
+}
+
+// clock is the time now (d.now in tests).
+func (d *dndControl) clock() time.Time {
+	if d.now != nil {
+		return d.now()
+	}
+	return time.Now()
+}
+
+// effectiveLocked is what holds at now: the tray's choice while it is
+// active, else the schedule's quiet hours (unless Off was chosen in them),
+// else off.
+func (d *dndControl) effectiveLocked(now time.Time) DND {
+	if d.state.Active(now) {
+		return d.state.At(now)
+	}
+	if inside, end, _ := d.sched.Window(now); inside && !now.Before(d.schedOff) {
+		return DND{Mode: DNDScheduled, Until: end}
+	}
+	return DND{Mode: DNDOff}
+}
+
+func (d *dndControl) activeLocked(now time.Time) bool {
+	return d.effectiveLocked(now).Active(now)
+}
+
+// SetDNDSchedule sets the dnd_schedule setting: daily quiet hours
+// ("22:00-08:00", settings.ParseQuietHours), "" for none; a malformed one is
+// an error and changes nothing. It applies at once: inside the new hours
+// new questions are held back; outside them what they held back opens. A
+// changed schedule forgets an Off chosen in the old one's quiet hours.
+func (in *Inbox) SetDNDSchedule(schedule string) error {
+	q, err := settings.ParseQuietHours(schedule)
+	if err != nil {
+		return fmt.Errorf("dnd_schedule %w", err)
+	}
+	d := &in.dnd
+	d.mu.Lock()
+	if q == d.sched {
+		d.mu.Unlock()
+		return nil
+	}
+	now := d.clock()
+	d.sched = q
+	d.schedOff = time.Time{}
+	d.version++
+	d.armBoundaryLocked(in, now)
+	eff := d.effectiveLocked(now)
+	release := !eff.Active(now) && len(d.queue) > 0 && d.startReleaseLocked()
+	d.mu.Unlock()
+	in.log.Info("do not disturb schedule set", "dnd_schedule", q.String(), "mode", eff.Mode, "until", eff.Until)
+	in.saveDND()
+	if release {
+		go in.releaseHeldBack()
+	}
+	in.notify()
+	return nil
+}
+
+// armBoundaryLocked arms the timer that fires at the schedule's next start
+// or end (none without a schedule). Like the end of a timed state, the
+// schedule is also checked against the wall clock whenever the state is
+// read or a question comes (dndExpired).
+func (d *dndControl) armBoundaryLocked(in *Inbox, now time.Time) {
+	if d.boundary != nil {
+		d.boundary.Stop()
+		d.boundary = nil
+	}
+	if d.closed || !d.sched.Set {
+		return
+	}
+	inside, end, next := d.sched.Window(now)
+	at := next
+	if inside {
+		at = end
+	}
+	d.boundary = time.AfterFunc(at.Sub(now), in.dndBoundary)
+}
+
+// dndBoundary runs at a start or an end of the scheduled quiet hours: the
+// tray changes, and at an end what they held back opens.
+func (in *Inbox) dndBoundary() {
+	d := &in.dnd
+	d.mu.Lock()
+	now := d.clock()
+	d.armBoundaryLocked(in, now)
+	eff := d.effectiveLocked(now)
+	d.mu.Unlock()
+	in.log.Info("do not disturb schedule: quiet hours start or end", "mode", eff.Mode, "until", eff.Until)
+	in.dndExpired()
+	in.notify()
+}
 
 // SetDND sets do-not-disturb as the user chose it in the tray (an unknown
 // mode is an error naming the modes), saves it and, when it ends, starts
 // opening the questions it held back. A save error is returned after the
 // state has been applied.
 func (in *Inbox) SetDND(mode DNDMode) error {
-	now := time.Now()
+	d := &in.dnd
+	now := d.clock()
 	st, err := DNDFor(mode, now)
 	if err != nil {
 		return err
 	}
-	d := &in.dnd
 	d.mu.Lock()
+	// Off inside the scheduled quiet hours holds until their next start;
+	// any other choice lets the schedule hold again once it ends.
+	d.schedOff = time.Time{}
+	if inside, end, _ := d.sched.Window(now); inside && st.Mode == DNDOff {
+		d.schedOff = end
+	}
 	d.state = st
 	d.version++
 	d.scheduleEndLocked(in, now)
-	release := !st.Active(now) && len(d.queue) > 0 && d.startReleaseLocked()
+	release := !d.activeLocked(now) && len(d.queue) > 0 && d.startReleaseLocked()
 	d.mu.Unlock()
 	in.log.Info("do not disturb set", "mode", st.Mode, "until", st.Until)
 	err = in.saveDND()
@@ -194,6 +319,7 @@ func (in *Inbox) saveDND() error {
 	d := &in.dnd
 	d.mu.Lock()
 	s, st, v := d.store, d.state, d.version
+	st.ScheduleOffUntil = d.schedOff
 	d.mu.Unlock()
 	if s == nil {
 		return nil
@@ -226,23 +352,28 @@ func (d *dndControl) scheduleEndLocked(in *Inbox, now time.Time) {
 	d.end = time.AfterFunc(d.state.Until.Sub(now), func() { in.dndExpired() })
 }
 
-// dndExpired ends a timed state whose end has passed, then releases what it
+// dndExpired ends a timed state whose end has passed and, when nothing
+// holds any more (the scheduled quiet hours over too), releases what was
 // held back.
 func (in *Inbox) dndExpired() {
 	d := &in.dnd
-	now := time.Now()
 	d.mu.Lock()
-	if d.state.Mode == DNDOff || d.state.Active(now) {
-		d.mu.Unlock()
+	now := d.clock()
+	var ended DND
+	if d.state.Mode != DNDOff && !d.state.Active(now) {
+		ended = d.state
+		d.state = DND{Mode: DNDOff}
+		d.version++
+	}
+	release := !d.activeLocked(now) && len(d.queue) > 0 && d.startReleaseLocked()
+	d.mu.Unlock()
+	if ended.Mode == "" && !release {
 		return
 	}
-	ended := d.state
-	d.state = DND{Mode: DNDOff}
-	d.version++
-	release := len(d.queue) > 0 && d.startReleaseLocked()
-	d.mu.Unlock()
-	in.log.Info("do not disturb ended", "mode", ended.Mode, "until", ended.Until)
-	in.saveDND()
+	if ended.Mode != "" {
+		in.log.Info("do not disturb ended", "mode", ended.Mode, "until", ended.Until)
+		in.saveDND()
+	}
 	if release {
 		go in.releaseHeldBack()
 	}
@@ -261,7 +392,7 @@ func (in *Inbox) holdBack(e *entry, draft *store.Draft) bool {
 		delete(d.pass, e)
 		return false
 	}
-	if d.closed || !d.state.Active(time.Now()) {
+	if d.closed || !d.activeLocked(d.clock()) {
 		return false
 	}
 	// Forget the held-back questions that ended meanwhile (withdrawn).
@@ -338,7 +469,7 @@ func (in *Inbox) releaseHeldBack() {
 	d.mu.Unlock()
 	for opened := 0; ; {
 		d.mu.Lock()
-		if d.closed || d.state.Active(time.Now()) || len(d.queue) == 0 {
+		if d.closed || d.activeLocked(d.clock()) || len(d.queue) == 0 {
 			d.releasing = false
 			d.mu.Unlock()
 			return
@@ -358,7 +489,7 @@ func (in *Inbox) releaseHeldBack() {
 				t.Stop()
 			}
 			d.mu.Lock()
-			if d.closed || d.state.Active(time.Now()) {
+			if d.closed || d.activeLocked(d.clock()) {
 				// On again meanwhile: it goes back to the head of the queue.
 				d.queue = append([]heldBack{h}, d.queue...)
 				d.releasing = false
@@ -404,5 +535,9 @@ func (in *Inbox) closeDND() {
 	if d.end != nil {
 		d.end.Stop()
 		d.end = nil
+	}
+	if d.boundary != nil {
+		d.boundary.Stop()
+		d.boundary = nil
 	}
 }

@@ -13,6 +13,10 @@ const (
 	DNDOn       DNDMode = "on"       // until turned off
 	DNDHour     DNDMode = "hour"     // for an hour from when it was chosen
 	DNDTomorrow DNDMode = "tomorrow" // until DNDMorning the next morning
+	// DNDScheduled is do not disturb held by the dnd_schedule setting's
+	// quiet hours, until their end. It is what Inbox.DND reports, never a
+	// choice of the tray, and never saved.
+	DNDScheduled DNDMode = "schedule"
 )
 
 // DNDMorning is the local time of day "until tomorrow" ends at.
@@ -27,9 +31,13 @@ const dndNightEnds = 4 * time.Hour
 // no window and make no sound; they wait in the tray.
 type DND struct {
 	Mode DNDMode `json:"mode"`
-	// Until is when a DNDHour or DNDTomorrow ends (zero for DNDOn and
-	// DNDOff).
+	// Until is when a DNDHour, DNDTomorrow or DNDScheduled ends (zero for
+	// DNDOn and DNDOff).
 	Until time.Time `json:"until,omitzero"`
+	// ScheduleOffUntil, in the saved state only: the user turned do not
+	// disturb off during the scheduled quiet hours that end then; the
+	// schedule holds again from its next start.
+	ScheduleOffUntil time.Time `json:"schedule_off_until,omitzero"`
 }
 
 // DNDFor is the state that choosing mode at now gives. An unknown mode is
@@ -66,7 +74,7 @@ func (d DND) Active(now time.Time) bool {
 	switch d.Mode {
 	case DNDOn:
 		return true
-	case DNDHour, DNDTomorrow:
+	case DNDHour, DNDTomorrow, DNDScheduled:
 		return now.Before(d.Until)
 	}
 	return false
@@ -75,6 +83,7 @@ func (d DND) Active(now time.Time) bool {
 // At is d as it stands at now: DNDOff once a timed mode has ended.
 func (d DND) At(now time.Time) DND {
 	if d.Active(now) {
+		d.ScheduleOffUntil = time.Time{}
 		return d
 	}
 	return DND{Mode: DNDOff}

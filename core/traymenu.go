@@ -127,9 +127,12 @@ func tooltip(l *i18n.Localizer, n int, d DND, now time.Time) string {
 	}
 	s = trayTitle + titleAgeDivider + s
 	if d.Active(now) {
-		if d.Mode == DNDOn {
+		switch d.Mode {
+		case DNDOn:
 			s += l.T("tray.tooltip.dnd_on")
-		} else {
+		case DNDScheduled: // the dnd_schedule setting's quiet hours
+			s += l.T("tray.tooltip.dnd_schedule", map[string]any{"Time": clock(l, d.Until, now)})
+		default:
 			s += l.T("tray.tooltip.dnd_until", map[string]any{"Time": clock(l, d.Until, now)})
 		}
 	}
@@ -216,9 +219,12 @@ func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
 	active := d.Active(now)
 	label := l.T("tray.dnd")
 	if active {
-		if d.Mode == DNDOn {
+		switch d.Mode {
+		case DNDOn:
 			label = l.T("tray.dnd.heading_on")
-		} else {
+		case DNDScheduled:
+			label = l.T("tray.dnd.heading_schedule", map[string]any{"Time": clock(l, d.Until, now)})
+		default:
 			label = l.T("tray.dnd.heading_until", map[string]any{"Time": clock(l, d.Until, now)})
 		}
 	}
@@ -234,12 +240,19 @@ func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
 	if active && d.Mode == DNDTomorrow {
 		morning = d.Until
 	}
-	return MenuEntry{Label: label, Enabled: true, Children: []MenuEntry{
+	choices := []MenuEntry{
 		choice(l.T("tray.dnd.on"), DNDOn, active && d.Mode == DNDOn),
 		choice(hour, DNDHour, active && d.Mode == DNDHour),
 		choice(l.T("tray.dnd.until", map[string]any{"Time": clock(l, morning, now)}), DNDTomorrow, active && d.Mode == DNDTomorrow),
-		choice(l.T("tray.dnd.off"), DNDOff, !active),
-	}}
+	}
+	if active && d.Mode == DNDScheduled {
+		// What holds: the schedule (set in Settings, so not a choice here);
+		// Off below turns it off until the schedule's next start.
+		choices = append(choices, MenuEntry{Label: l.T("tray.dnd.scheduled", map[string]any{"Time": clock(l, d.Until, now)}),
+			Checkable: true, Checked: true})
+	}
+	choices = append(choices, choice(l.T("tray.dnd.off"), DNDOff, !active))
+	return MenuEntry{Label: label, Enabled: true, Children: choices}
 }
 
 // clock is t as the tray shows an end time, read from now: "14:35" today,
