@@ -259,6 +259,8 @@ func (w *Window) sections(s settings.Settings) []section {
 				s.SubmitDraftOnTimeout, func(s *settings.Settings) *bool { return &s.SubmitDraftOnTimeout }),
 			w.boolField("sound", "Sound", "notifications ask the desktop for a sound (never under do not disturb)",
 				s.Sound, func(s *settings.Settings) *bool { return &s.Sound }),
+			w.lineField("dnd_schedule", "Do not disturb schedule", "daily quiet hours, e.g. 22:00-08:00 (may cross midnight): questions wait in the tray as under do not disturb; empty: none",
+				"FEEDBACK_DND_SCHEDULE", "22:00-08:00", s.DNDSchedule, func(s *settings.Settings) *string { return &s.DNDSchedule }),
 			w.languageField(s.Language),
 		}},
 		{lang.L("Agents"), []*field{
@@ -340,6 +342,20 @@ func (w *Window) textField(key, label, hint, env, v string, dst func(*settings.S
 		return ""
 	})
 	e.OnChanged = func(string) { w.Check() }
+	return f
+}
+
+// lineField is a one-line text setting; Validate says what is wrong with it.
+func (w *Window) lineField(key, label, hint, env, placeholder, v string, dst func(*settings.Settings) *string) *field {
+	e := widget.NewEntry()
+	e.SetPlaceHolder(placeholder)
+	e.SetText(v)
+	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
+		*dst(s) = strings.TrimSpace(e.Text)
+		return ""
+	})
+	e.OnChanged = func(string) { w.Check() }
+	e.OnSubmitted = func(string) { w.Save() }
 	return f
 }
 

@@ -73,6 +73,8 @@ func TestInvalidValueShowsItsMessageAndBlocksSave(t *testing.T) {
 		{"ui_linger_seconds", "-1", "want 0 (quit at once) to 86400 seconds", "0"},
 		{"wait_seconds", "claude-code 540", "line 1: want name = seconds", ""},
 		{"wait_seconds", "cursor = 0", `wait_seconds["cursor"] is 0: want 1 or more`, "cursor = 30"},
+		{"dnd_schedule", "22:00", `is "22:00": want HH:MM-HH:MM (24-hour clock), e.g. 22:00-08:00, or empty for none`, "22:00-08:00"},
+		{"dnd_schedule", "8:00-08:00", "the start and the end are the same time", ""},
 	} {
 		e := entry(t, w, tc.key)
 		e.SetText("")
@@ -254,5 +256,27 @@ func TestToolsAsTextWithoutTheList(t *testing.T) {
 	e.SetText("")
 	if s, _ := w.Check(); s.Tools != nil {
 		t.Fatalf("empty entry gives %q, want none (all tools)", s.Tools)
+	}
+}
+
+// The do-not-disturb schedule is saved where the app reads it; the
+// environment variable that overrides it is named beside it.
+func TestDNDScheduleField(t *testing.T) {
+	w, path, done, _ := open(t, `{"dnd_schedule": "23:00-07:00"}`, map[string]string{"FEEDBACK_DND_SCHEDULE": "22:00-06:00"})
+	e := entry(t, w, "dnd_schedule")
+	if e.Text != "23:00-07:00" {
+		t.Fatalf("the field shows %q, want the file's", e.Text)
+	}
+	if hint := w.byKey["dnd_schedule"].msg.Text; !strings.Contains(hint, "22:00-08:00") || !strings.Contains(hint, "FEEDBACK_DND_SCHEDULE is set") {
+		t.Errorf("beside it: %q", hint)
+	}
+	e.SetText(" 21:30-06:45 ")
+	test.Tap(w.save)
+	if err := waitSaved(t, done); err != nil {
+		t.Fatal(err)
+	}
+	s, err := settings.ReadFile(path)
+	if err != nil || s.DNDSchedule != "21:30-06:45" {
+		t.Fatalf("file holds %q, %v", s.DNDSchedule, err)
 	}
 }
