@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	fbhistory "feedback/history"
+)
+
+// What the running app keeps is read back: `feedback history --json` beside
+// it lists the question asked through a real shim, grouped by its loop,
+// client and project, with its outcome and the reply; the History window
+// opened from the tray shows it (screenshot history-window).
+func TestHistoryReadsBack(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	db := filepath.Join(t.TempDir(), "feedback.db")
+	startApp(t, "FEEDBACK_DB="+db)
+	shim := newMCP(t, "claude-code", "FEEDBACK_DB="+db)
+	res := call(shim, "interactive_feedback", map[string]any{
+		"message": "Rebase or merge?", "header_label": "HistoryBack", "project_directory": "/home/u/shop",
+		"predefined_options": []any{"Rebase", "Merge"}, "loop_id": "L7", "loop_phase": "review", "loop_objective": "Ship v2"})
+	activate(t, findWindow(t, "HistoryBack — feedback"))
+	typeText(t, "rebase, keep it linear")
+	key(t, "ctrl+Return")
+	await(t, res)
+
+	cmd := exec.Command(bin, "history", "--json")
+	cmd.Env = append(cmd.Environ(), "FEEDBACK_DB="+db)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("feedback history: %v", err)
+	}
+	var doc struct {
+		Loops []fbhistory.Loop `json:"loops"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var found *fbhistory.Question
+	var group fbhistory.Group
+	var loop fbhistory.Loop
+	for _, l := range doc.Loops {
+		for _, g := range l.Groups {
+			for i, q := range g.Questions {
+				if q.Title == "HistoryBack" {
+					found, group, loop = &g.Questions[i], g, l
+				}
+			}
+		}
+	}
+	if found == nil {
+		t.Fatalf("the question is not in feedback history:\n%s", out)
+	}
+	if found.Outcome != "answered" || len(found.Replies) != 1 || found.Replies[0].Text != "rebase, keep it linear" {
+		t.Errorf("question = %+v, want answered with the reply", *found)
+	}
+	if group.Client != "claude-code" || group.Project != "shop" {
+		t.Errorf("group = %s / %s, want claude-code / shop", group.Client, group.Project)
+	}
+	if loop.ID != "L7" || loop.Objective != "Ship v2" || found.Phase != "review" {
+		t.Errorf("loop %q (%q), phase %q; want L7 (Ship v2), review", loop.ID, loop.Objective, found.Phase)
+	}
+
+	tray := openTray(t)
+	tray.click(t, tray.labels(t)["History…"])
+	hw := findWindow(t, "feedback history")
+	activate(t, hw)
+	waitListed(t, hw)
+	screenshot(t, "history-window")
+	key(t, "alt+F4")
+	windowGone(t, "feedback history", 5*time.Second)
+}
+
+// waitListed waits until the History window's list (its left third, below
+// the search box) draws something: the rows read off the Fyne goroutine.
+func waitListed(t *testing.T, win string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		out, err := exec.Command("import", "-window", win, "png:-").Output()
+		if err == nil {
+			if img, err := png.Decode(bytes.NewReader(out)); err == nil {
+				b := img.Bounds()
+				bg := img.At(b.Min.X+b.Dx()/6, b.Max.Y-b.Dy()/4) // the list's empty lower part
+				for y := b.Min.Y + 60; y < b.Min.Y+160 && y < b.Max.Y; y++ {
+					for x := b.Min.X + 10; x < b.Min.X+b.Dx()/3; x++ {
+						if img.At(x, y) != bg {
+							return
+						}
+					}
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the History window listed nothing within 10 s")
+		}
+	}
+}
