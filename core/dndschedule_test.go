@@ -250,3 +250,19 @@ func TestTrayShowsTheSchedule(t *testing.T) {
 		t.Errorf("refresh in %v", v.Refresh)
 	}
 }
+
+// The Off chosen inside the quiet hours is kept in dnd.json; "schedule"
+// is never a state the file or the tray can set.
+func TestDNDFileKeepsTheScheduleOff(t *testing.T) {
+	f := DNDFile(t.TempDir() + "/dnd.json")
+	want := DND{Mode: DNDOff, ScheduleOffUntil: night(11, 8, 0, 0)}
+	if err := f.SaveDND(want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.LoadDND(); err != nil || !got.ScheduleOffUntil.Equal(want.ScheduleOffUntil) {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+	if _, err := DNDFor(DNDScheduled, night(10, 23, 0, 0)); err == nil {
+		t.Error(`DNDFor("schedule") is accepted`)
+	}
+}
