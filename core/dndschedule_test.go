@@ -83,7 +83,7 @@ func TestDNDScheduleHoldsInsideItsHours(t *testing.T) {
 // The end of the scheduled hours opens what they held back, one by one,
 // without anybody doing anything; a caller gets the answer given then.
 func TestDNDScheduleEndReleasesHeldQuestions(t *testing.T) {
-	in, ui, s := scheduleInbox(t, night(11, 7, 59, 59).Add(700*time.Millisecond), "22:00-08:00")
+	in, ui, s := scheduleInbox(t, night(11, 7, 59, 58).Add(500*time.Millisecond), "22:00-08:00") // 1.5 s to hold two back
 	var chs []<-chan askResult
 	for i, id := range []string{"first", "second"} {
 		chs = append(chs, ask(context.Background(), in, q(id)))
@@ -109,7 +109,7 @@ func TestDNDScheduleEndReleasesHeldQuestions(t *testing.T) {
 // The start of the scheduled hours holds back the questions that come
 // from then on, without anybody doing anything.
 func TestDNDScheduleStartsByItself(t *testing.T) {
-	in, ui, _ := scheduleInbox(t, night(10, 21, 59, 59).Add(800*time.Millisecond), "22:00-08:00")
+	in, ui, _ := scheduleInbox(t, night(10, 21, 59, 58).Add(800*time.Millisecond), "22:00-08:00")
 	changed := make(chan struct{}, 16)
 	in.OnChange(func(f func()) { f() }, func([]Item) { changed <- struct{}{} })
 	<-changed // OnChange's first call
