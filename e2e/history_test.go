@@ -3,7 +3,9 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"image"
 	"image/png"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -100,4 +102,40 @@ func waitListed(t *testing.T, win string) {
 			t.Fatal("the History window listed nothing within 10 s")
 		}
 	}
+}
+
+// windowShot saves window win alone as artifact name once it has been
+// painted (a window captured before its first frame is black).
+func windowShot(t *testing.T, win, name string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		out, err := exec.Command("import", "-window", win, "png:-").Output()
+		if err == nil {
+			if img, err := png.Decode(bytes.NewReader(out)); err == nil && painted(img) {
+				path := filepath.Join(artifacts, name+".png")
+				if err := os.WriteFile(path, out, 0o644); err != nil {
+					t.Error(err)
+				}
+				t.Logf("screenshot: %s", path)
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("window %s was not painted within 10 s", win)
+			return
+		}
+	}
+}
+
+// painted reports whether img has anything but black.
+func painted(img image.Image) bool {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 7 {
+		for x := b.Min.X; x < b.Max.X; x += 7 {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r|g|bl > 0x0f00 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -262,6 +262,8 @@ func TestTrayOpensHistoryAndSettings(t *testing.T) {
 	}
 	tray.click(t, ids["Settings…"])
 	settingsWin := findWindow(t, "feedback settings")
+	activate(t, settingsWin)
+	windowShot(t, settingsWin, "settings-window")
 	tray.click(t, ids["History…"])
 	findWindow(t, "feedback history")
 	tray.click(t, ids["Settings…"])
