@@ -164,10 +164,15 @@ func (p *Pool) put(s *slot) {
 	s.cur = nil
 	p.closed(s)
 	s.win.Hide()
+	// Each overlay (a confirmation or the file picker) has a focus of its
+	// own, and the content's is under them: all are let go. A reply box
+	// left focused under a confirmation kept its blinking cursor's
+	// animation running in the hidden window for the life of the process.
 	c := s.win.Canvas()
 	c.Unfocus()
 	for o := c.Overlays().Top(); o != nil; o = c.Overlays().Top() {
-		c.Overlays().Remove(o) // a confirmation or the file picker
+		c.Overlays().Remove(o)
+		c.Unfocus()
 	}
 	s.win.SetContent(canvas.NewRectangle(color.Transparent)) // let the question's widgets go
 	s.hiddenTurn = p.turns
