@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -64,34 +65,44 @@ func TestClosedWindowLeavesNoAnimationRunning(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		confirm bool // a discard confirmation is up when the question ends
+		token   bool // a 10,000-character token was pasted (the box stops wrapping)
 	}{
-		{"answered", false},
-		{"withdrawn under a confirmation", true},
+		{"answered", false, false},
+		{"answered after a long token", false, true},
+		{"withdrawn under a confirmation", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, drv := newAnimApp(t)
 			p := NewPool(a)
 			before := drv.count()
-			w := p.NewWindow(question(wire.Prompt{Markdown: "Deploy?"}), Options{}, func(wire.Answer) {})
-			w.Show()
-			test.Type(w.View().prompts[0].entry, "draft")
-			if drv.count() <= before {
-				t.Fatalf("running animations with the window open = %d, want more than %d (heartbeat, cursor)", drv.count(), before)
-			}
-			if tc.confirm {
-				w.View().RequestDismiss()
-				if w.Fyne().Canvas().Overlays().Top() == nil {
-					t.Fatal("no confirmation")
+			for round := range 2 { // the second question reuses the hidden window
+				w := p.NewWindow(question(wire.Prompt{Markdown: "Deploy?"}), Options{}, func(wire.Answer) {})
+				w.Show()
+				e := w.View().prompts[0].entry
+				if tc.token {
+					cb := test.NewClipboard()
+					cb.SetContent(strings.Repeat("x", 10000))
+					e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: cb})
 				}
-				w.Close() // withdrawn by its agent, or timed out
-			} else {
-				w.View().Submit()
-			}
-			if got := drv.count(); got != before {
-				t.Errorf("running animations after the window closed = %d, want %d", got, before)
-			}
-			if got := w.Fyne().Canvas().Focused(); got != nil {
-				t.Errorf("the hidden window still has %T focused", got)
+				test.Type(e, "draft")
+				if drv.count() <= before {
+					t.Fatalf("question %d: running animations with the window open = %d, want more than %d (heartbeat, cursor)", round+1, drv.count(), before)
+				}
+				if tc.confirm {
+					w.View().RequestDismiss()
+					if w.Fyne().Canvas().Overlays().Top() == nil {
+						t.Fatalf("question %d: no confirmation", round+1)
+					}
+					w.Close() // withdrawn by its agent, or timed out
+				} else {
+					w.View().Submit()
+				}
+				if got := drv.count(); got != before {
+					t.Errorf("question %d: running animations after the window closed = %d, want %d", round+1, got, before)
+				}
+				if got := w.Fyne().Canvas().Focused(); got != nil {
+					t.Errorf("question %d: the hidden window still has %T focused", round+1, got)
+				}
 			}
 		})
 	}
