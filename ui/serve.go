@@ -42,6 +42,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	defer profileOnSignal(log)() // FEEDBACK_UI_CPUPROFILE (cpuprofile_unix.go)
 	conn := core.NewUIConn(ch)
 	defer conn.Close()
 	if err := launch.CheckDisplay(); err != nil {
