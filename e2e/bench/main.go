@@ -122,7 +122,10 @@ func run(runs int, idle time.Duration, calls, rounds int, mdOnly bool) error {
 	defer s.stopApp()
 
 	if mdOnly {
-		return s.markdownFigures(runs)
+		if err := s.markdownFigures(runs); err != nil {
+			return err
+		}
+		return s.warmUICost(idle)
 	}
 	lat, err := s.windowLatency(runs, nil)
 	if err != nil {
