@@ -84,10 +84,18 @@ func Check() error {
 	return bundleErr
 }
 
-// Localizer gives the words of one language. Safe for concurrent use.
+// Localizer gives the words of one language. Safe for concurrent use. The
+// translation files are parsed at its first word, not before: a process
+// that shows none (the MCP shim) never pays for them.
 type Localizer struct {
 	lang string
+	once sync.Once
 	loc  *goi18n.Localizer
+}
+
+func (l *Localizer) localizer() *goi18n.Localizer {
+	l.once.Do(func() { l.loc = goi18n.NewLocalizer(loadBundle(), l.lang) })
+	return l.loc
 }
 
 // For returns the localizer of lang (one of Languages; anything else is
@@ -105,7 +113,7 @@ func For(lang string) *Localizer {
 	if l, ok := cache.Load(lang); ok {
 		return l.(*Localizer)
 	}
-	l := &Localizer{lang: lang, loc: goi18n.NewLocalizer(loadBundle(), lang)}
+	l := &Localizer{lang: lang}
 	cache.Store(lang, l)
 	return l
 }
@@ -150,7 +158,7 @@ func (l *Localizer) localize(id string, n *int, data []any) string {
 	if len(data) > 0 {
 		cfg.TemplateData = data[0]
 	}
-	s, err := l.loc.Localize(cfg)
+	s, err := l.localizer().Localize(cfg)
 	if s == "" && err != nil {
 		return id
 	}
