@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -97,6 +98,9 @@ func Run(ctx context.Context, cfg Config) error {
 		Start:       start,
 		Linger:      lingerOf(cfg.Settings),
 		OnUnfocused: notes.unfocused,
+		// Idle: give the memory the last burst of questions used back to
+		// the system now, not when the runtime's scavenger gets to it.
+		OnIdle: debug.FreeOSMemory,
 		// A window the user never saw ends: a notice, unless the user
 		// is quitting (each question ends then) or do not disturb is on.
 		OnUnseenEnd: func(q wire.Question, timedOut bool) {

@@ -41,7 +41,10 @@ type UIProcessOptions struct {
 	// withdrew it, or it timed out (timedOut). The app leaves a
 	// notification, so that nothing disappears silently.
 	OnUnseenEnd func(q wire.Question, timedOut bool)
-	Log         *slog.Logger
+	// OnIdle, if set, is called when the UI process exited as asked (its
+	// linger time passed) and none runs: the app is idle from then on.
+	OnIdle func()
+	Log    *slog.Logger
 	// OnNote, if set, is called with a note the user sent from the note
 	// window (the app keeps it: Inbox.AddNote).
 	OnNote func(UINote)
@@ -369,6 +372,9 @@ func (u *UIProcess) read(p *uiProc, wait func() error) {
 	}
 	if p.exiting || u.stopped {
 		u.log.Info("UI process exited")
+		if u.proc == nil && !u.stopped && u.opts.OnIdle != nil {
+			go u.opts.OnIdle()
+		}
 		return
 	}
 	u.log.Error("the UI process ended unexpectedly", "read", err, "exit", werr, "open_windows", len(u.wins))

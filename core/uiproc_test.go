@@ -475,3 +475,23 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 	default:
 	}
 }
+
+// The UI process gone after its linger time, the app is idle: OnIdle.
+func TestUIProcessOnIdle(t *testing.T) {
+	idle := make(chan struct{}, 2)
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	ui.expect(t, UIShow)
+	select {
+	case <-idle:
+		t.Fatal("idle with a window open")
+	default:
+	}
+	ui.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusAnswered}})
+	ui.expect(t, UIExit)
+	receive(t, idle, "idle")
+}
