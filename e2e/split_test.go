@@ -4,43 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"feedback/e2e/internal/procs"
 	"feedback/wire"
 )
 
-// uiPIDs returns the pids of the UI processes (`feedback ui`) whose parent
-// is the app with pid app.
-func uiPIDs(app int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !strings.HasSuffix(string(cmdline), "\x00ui\x00") {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold spaces, so split after ')'.
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) > 1 {
-			if ppid, _ := strconv.Atoi(fields[1]); ppid == app {
-				pids = append(pids, pid)
-			}
-		}
-	}
-	return pids
-}
+// uiPIDs returns the pids of app's UI processes.
+func uiPIDs(app int) []int { return procs.UI(app) }
 
 // waitUIPIDs waits until the app has n UI processes and returns them.
 func waitUIPIDs(t *testing.T, app, n int, within time.Duration) []int {

@@ -8,37 +8,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"feedback/e2e/internal/procs"
 )
 
 // uiProcesses returns the pids of app's UI processes (`feedback ui`).
-func uiProcesses(app int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil || !strings.HasSuffix(string(cmdline), "\x00ui\x00") {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) > 1 {
-			if ppid, _ := strconv.Atoi(f[1]); ppid == app {
-				pids = append(pids, pid)
-			}
-		}
-	}
-	return pids
-}
+func uiProcesses(app int) []int { return procs.UI(app) }
 
 // waitNoUI waits until app has no UI process.
 func waitNoUI(app int) error {
