@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"feedback/assets"
+	"feedback/core"
 	"feedback/notify"
 	"feedback/wire"
 )
@@ -33,6 +34,19 @@ func defaultNotifier(log *slog.Logger) *notify.Notifier {
 	}
 	return n
 }
+
+// uiNotifier shows notifications through the UI process's toolkit (Fyne's
+// SendNotification): the app's notifier where package notify has none of
+// its own (Windows, macOS). A click does not raise the window there, and
+// a notification cannot be taken back.
+type uiNotifier struct{ ui *core.UIProcess }
+
+func (n uiNotifier) Show(_ context.Context, note notify.Notification) (notify.ID, error) {
+	n.ui.Notify(note.Summary, note.Body)
+	return 0, nil
+}
+
+func (uiNotifier) Dismiss(context.Context, notify.ID) error { return nil }
 
 // notices sends the resident app's desktop notifications, each on a
 // goroutine of its own: the caller (the UI protocol's reader, the inbox)

@@ -5,11 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"feedback/core"
 	"feedback/notify"
 	"feedback/wire"
 )
@@ -102,4 +106,44 @@ func TestNoticeFailuresLogged(t *testing.T) {
 		t.Errorf("an unsupported system warned:\n%s", buf.String())
 	}
 	(&notices{log: log}).unfocused(question()) // no notifier: nothing, no panic
+}
+
+// Where package notify shows none (Windows, macOS), the app's notices go
+// to the UI process, whose toolkit shows them: a notify command with the
+// notification's texts.
+func TestUINotifierSendsToTheUIProcess(t *testing.T) {
+	cmds := make(chan core.UIMsg, 4)
+	start := func() (io.ReadWriteCloser, func() error, error) {
+		ours, theirs := net.Pipe()
+		conn := core.NewUIConn(theirs)
+		gone := make(chan struct{})
+		go func() {
+			defer close(gone)
+			for {
+				m, err := conn.Receive()
+				if err != nil {
+					return
+				}
+				cmds <- m
+				if m.Type == core.UIExit {
+					conn.Close()
+					return
+				}
+			}
+		}()
+		return ours, func() error { <-gone; return nil }, nil
+	}
+	ui := core.NewUIProcess(core.UIProcessOptions{Start: start, Linger: time.Hour})
+	defer ui.Close(time.Second)
+	s := &notices{n: uiNotifier{ui}, log: slog.New(slog.DiscardHandler)}
+	s.unfocused(question())
+	s.wait()
+	select {
+	case m := <-cmds:
+		if m.Type != core.UINotify || m.Title == "" || !strings.Contains(m.Title+m.Body, question().Client) {
+			t.Errorf("command %+v, want a notify with the asking client", m)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notify command reached the UI process")
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"feedback/core"
 	"feedback/ipc"
 	"feedback/launch"
+	"feedback/notify"
 	"feedback/settings"
 	"feedback/store"
 	"feedback/wire"
@@ -84,7 +85,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	notes := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
 	notes.sound.Store(cfg.Settings.Sound)
-	if notes.n == nil {
+	if notes.n == nil && notify.Supported() {
 		if n := defaultNotifier(notes.log); n != nil {
 			defer n.Close()
 			notes.n = n
@@ -116,6 +117,9 @@ func Run(ctx context.Context, cfg Config) error {
 		Log:    log.With("part", "ui"),
 		OnNote: func(n core.UINote) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
 	})
+	if notes.n == nil && !notify.Supported() {
+		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
+	}
 	dbPath := core.DatabasePath(cfg.Database, log)
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
 	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {

@@ -228,6 +228,21 @@ func (u *UIProcess) openWindow(m UIMsg) {
 	}
 }
 
+// Notify has the UI process show a desktop notification through its
+// toolkit (where the app has no notifier of its own: Windows, macOS),
+// starting it if needed; with no window it lingers and exits as usual.
+func (u *UIProcess) Notify(title, body string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped {
+		return
+	}
+	if p := u.ensureLocked(); p != nil {
+		u.sendLocked(p, UIMsg{Type: UINotify, Title: title, Body: body})
+		u.lingerLocked()
+	}
+}
+
 // ErrNoUI is returned by ConfirmQuit when the UI process could not ask.
 var ErrNoUI = errors.New("the UI process is not running")
 

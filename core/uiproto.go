@@ -27,6 +27,7 @@ const (
 	UIFocus       = "focus"        // raise window ID
 	UIConfirmQuit = "confirm_quit" // ask the user whether to quit with Open questions open
 	UIOpenWindow  = "open_window"  // open an app window: Window names it ("history", "settings", …)
+	UINotify      = "notify"       // show a desktop notification through the toolkit: Title, Body
 
 	// Events, UI process → core.
 	UIEventReady      = "ready"       // the UI process runs and takes commands
@@ -57,6 +58,8 @@ type UIMsg struct {
 	Confirmed bool           `json:"confirmed,omitempty"` // UIEventQuit
 	Unfocused bool           `json:"unfocused,omitempty"` // UIEventShown
 	Window    string         `json:"window,omitempty"`    // UIOpenWindow
+	Title     string         `json:"title,omitempty"`     // UINotify
+	Body      string         `json:"body,omitempty"`      // UINotify
 	// NoteChoices are the note window's choices (UIOpenWindow "note").
 	NoteChoices *NoteChoices `json:"note_choices,omitempty"`
 	Note        *UINote      `json:"note,omitempty"` // UIEventNote

@@ -503,3 +503,7 @@ func isDBusError(err error, name string) bool {
 	var de dbus.Error
 	return errors.As(err, &de) && de.Name == name
 }
+
+// Supported reports whether this package shows notifications on this
+// system: on Linux, through the freedesktop service.
+func Supported() bool { return true }

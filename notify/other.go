@@ -34,5 +34,9 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) { re
 // Dismiss reports errors.ErrUnsupported.
 func (n *Notifier) Dismiss(ctx context.Context, id ID) error { return errUnsupported }
 
+// Supported reports whether this package shows notifications on this
+// system: not here (the app has the UI process's toolkit show them).
+func Supported() bool { return false }
+
 // Close does nothing.
 func (n *Notifier) Close() error { return nil }

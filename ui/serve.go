@@ -141,6 +141,9 @@ func (s *server) apply(m core.UIMsg) {
 		s.win.withdraw(id, func() { s.send(core.UIMsg{Type: core.UIEventClosed, ID: id}) })
 	case core.UIFocus:
 		s.win.Focus(m.ID)
+	case core.UINotify:
+		title, body := m.Title, m.Body
+		s.win.do(func() { s.app.SendNotification(fyne.NewNotification(title, body)) })
 	case core.UIOpenWindow:
 		s.openAppWindow(m)
 	case core.UIConfirmQuit:
