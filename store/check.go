@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"feedback/safefile"
 )
 
 // Health is what Check found in a database file.
@@ -23,10 +25,14 @@ type Health struct {
 // Check opens the database at path read-only, without creating, migrating
 // or moving anything, and runs PRAGMA integrity_check. An error means the
 // file could not be examined at all: missing, unreadable, not a database,
-// or locked beyond BusyTimeout. A newer schema is not an error: compare
+// a link, FIFO or other non-regular file (which Open refuses too), or
+// locked beyond BusyTimeout. A newer schema is not an error: compare
 // Schema with Current.
 func Check(ctx context.Context, path string) (Health, error) {
 	h := Health{Path: path, Current: schemaVersion}
+	if err := safefile.Check(path); err != nil { // a FIFO would hang SQLite's first read
+		return h, fmt.Errorf("store: %w", err)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return h, fmt.Errorf("store: %w", err)

@@ -8,10 +8,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"feedback/safefile"
 )
 
 // ErrNoDatabase: OpenReadOnly found no database file (nothing was ever asked,
@@ -28,8 +29,10 @@ func OpenReadOnly(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if err := safefile.Check(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w at %s", ErrNoDatabase, path)
+	} else if err != nil { // a FIFO would hang the first read; Open refuses a link
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	q := url.Values{}
 	q.Set("mode", "ro")

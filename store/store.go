@@ -14,6 +14,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"feedback/safefile"
 	"feedback/userdirs"
 )
 
@@ -44,6 +45,11 @@ func DefaultPath() (string, error) {
 // Open opens the database at path, creating it (and its directory, 0700)
 // when missing, with the file 0600. It runs in WAL mode with a busy timeout
 // of BusyTimeout and migrates the schema to the current version.
+//
+// A symbolic link, a FIFO, a device or a directory at path is refused
+// (safefile.ErrSymlink, safefile.ErrNotRegular: the error names the path
+// and what to do): nothing is created, chmod-ed or moved, and nothing
+// behind a link is touched.
 //
 // A corrupt file (not a database, or failing PRAGMA quick_check) is moved
 // aside to path+".corrupt-<UTC timestamp>" and a fresh database created: the
@@ -84,7 +90,8 @@ func open(path string, log *slog.Logger, busy time.Duration) (*Store, error) {
 func openFile(path string, log *slog.Logger, busy time.Duration) (*Store, error) {
 	// Create the file ourselves so that it is 0600: SQLite would create it
 	// 0644, and gives its -wal and -shm files the mode of the database.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// Never through a link, never a FIFO: the chmod is the descriptor's.
+	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -197,6 +204,9 @@ func moveAside(path string) (string, error) {
 	dst := path + ".corrupt-" + stamp
 	for n := 2; exists(dst); n++ {
 		dst = fmt.Sprintf("%s.corrupt-%s-%d", path, stamp, n)
+	}
+	if err := safefile.Check(path); err != nil { // what openFile checked is still there
+		return "", err
 	}
 	if err := os.Rename(path, dst); err != nil {
 		return "", err
