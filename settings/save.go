@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"feedback/safefile"
 )
 
-// MaxFileBytes bounds the settings file Save reads back to merge into; a
-// bigger one is not a settings file anybody wrote by hand.
+// MaxFileBytes bounds the settings file Load and Save read; a bigger one
+// is not a settings file anybody wrote by hand.
 const MaxFileBytes = 1 << 20
 
 // Save writes s to the settings file at path, the file Load reads (the app,
@@ -99,21 +101,7 @@ func mergeObject(old, newer json.RawMessage) json.RawMessage {
 }
 
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%s is %d bytes, more than a settings file holds (%d): move it away", path, fi.Size(), MaxFileBytes)
-	}
-	var b bytes.Buffer
-	_, err = b.ReadFrom(f)
-	return b.Bytes(), err
+	return safefile.ReadFile(path, MaxFileBytes)
 }
 
 // writeAtomic replaces path with data: a temporary file beside it, synced,

@@ -8,13 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"feedback/safefile"
 	"feedback/userdirs"
 )
 
@@ -125,6 +125,18 @@ func Default() Settings {
 	}
 }
 
+// Upper bounds of the settings, so that no value overflows a duration or
+// makes a count unbounded (Validate reports a value beyond them).
+const (
+	MaxSeconds       = 86400 // every duration in seconds: 24 hours, the longest a tool's timeout may be
+	MaxImageCount    = 64    // images.max_count
+	MaxImageEdge     = 16384 // images.max_edge, pixels
+	MaxImageMiB      = 256   // images.max_mib
+	MaxImageTotalMiB = 1024  // images.max_total_mib
+	MaxWaitClients   = 256   // keys of wait_seconds
+	MaxTools         = 64    // names in tools
+)
+
 // DefaultTimeout is the countdown as a duration (0: none).
 func (s Settings) DefaultTimeout() time.Duration {
 	return time.Duration(s.TimeoutSeconds) * time.Second
@@ -168,10 +180,12 @@ func Load(path string, getenv func(string) string) (Settings, error) {
 // ReadFile reads the settings file at path over the defaults, without the
 // environment and without checking the values (Validate does): what the
 // Settings window shows and edits. A missing file gives the defaults; an
-// unreadable or malformed one is an error naming the file.
+// unreadable or malformed one is an error naming the file, and so is one
+// that is not a regular file (a FIFO, /dev/zero: refused without blocking)
+// or holds more than MaxFileBytes.
 func ReadFile(path string) (Settings, error) {
 	s := Default()
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, MaxFileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -271,41 +285,66 @@ func (s *Settings) check(src sources) []*FieldError {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, &FieldError{Field: field, Source: src.of(field), Problem: fmt.Sprintf(format, args...)})
 	}
+	tooBig := func(field string, v, hi int, unit string) {
+		if v > hi {
+			bad(field, "is %d: want at most %d%s", v, hi, unit)
+		}
+	}
 	if s.TimeoutSeconds < 0 {
 		bad("timeout_seconds", "is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
 	}
+	tooBig("timeout_seconds", s.TimeoutSeconds, MaxSeconds, " seconds (24 hours)")
 	i := s.Images
 	if i.MaxCount < 1 {
 		bad("images.max_count", "is %d: want 1 or more", i.MaxCount)
 	}
+	tooBig("images.max_count", i.MaxCount, MaxImageCount, "")
 	if i.MaxEdge < 16 {
 		bad("images.max_edge", "is %d: want 16 (pixels) or more", i.MaxEdge)
 	}
+	tooBig("images.max_edge", i.MaxEdge, MaxImageEdge, " pixels")
 	if i.MaxMiB < 1 {
 		bad("images.max_mib", "is %d: want 1 or more", i.MaxMiB)
 	}
+	tooBig("images.max_mib", i.MaxMiB, MaxImageMiB, " MiB")
 	if i.MaxTotalMiB < i.MaxMiB {
 		bad("images.max_total_mib", "is %d: want at least images.max_mib (%d)", i.MaxTotalMiB, i.MaxMiB)
 	}
+	tooBig("images.max_total_mib", i.MaxTotalMiB, MaxImageTotalMiB, " MiB")
 	if s.ExtendSeconds < 1 {
 		bad("extend_seconds", "is %d: want 1 or more", s.ExtendSeconds)
 	}
+	tooBig("extend_seconds", s.ExtendSeconds, MaxSeconds, " seconds")
 	if s.MaxWaitSeconds < 0 {
 		bad("max_wait_seconds", "is %d: want 0 (the per-client table) or more", s.MaxWaitSeconds)
 	}
+	tooBig("max_wait_seconds", s.MaxWaitSeconds, MaxSeconds, " seconds")
 	clients := make([]string, 0, len(s.WaitSeconds))
 	for client := range s.WaitSeconds {
 		clients = append(clients, client)
 	}
 	sort.Strings(clients)
 	for _, client := range clients {
-		if n := s.WaitSeconds[client]; n < 1 {
+		n := s.WaitSeconds[client]
+		if n < 1 || n > MaxSeconds {
+			want := "1 or more"
+			if n > MaxSeconds {
+				want = fmt.Sprintf("at most %d seconds", MaxSeconds)
+			}
 			errs = append(errs, &FieldError{Field: fmt.Sprintf("wait_seconds[%q]", client), Source: src.file,
-				Problem: fmt.Sprintf("is %d: want 1 or more", n)})
+				Problem: fmt.Sprintf("is %d: want %s", n, want)})
 		}
+	}
+	if len(s.WaitSeconds) > MaxWaitClients {
+		errs = append(errs, &FieldError{Field: "wait_seconds", Source: src.file,
+			Problem: fmt.Sprintf("has %d clients: want at most %d", len(s.WaitSeconds), MaxWaitClients)})
 	}
 	if s.PendingWaitSeconds < 1 {
 		bad("pending_wait_seconds", "is %d: want 1 or more", s.PendingWaitSeconds)
+	}
+	tooBig("pending_wait_seconds", s.PendingWaitSeconds, MaxSeconds, " seconds")
+	if len(s.Tools) > MaxTools {
+		bad("tools", "lists %d tools: want at most %d", len(s.Tools), MaxTools)
 	}
 	if s.RetentionDays < 1 || s.RetentionDays > 36500 {
 		bad("retention_days", "is %d: want 1 to 36500 (days the history of ended questions is kept)", s.RetentionDays)

@@ -1,0 +1,79 @@
+//go:build unix
+
+package settings
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"feedback/safefile"
+)
+
+// A FIFO, /dev/zero or a huge file at the settings path is an error at
+// once, from Load (every command), ReadFile (the Settings window) and Save;
+// nothing blocks or reads without bound.
+func TestHostileSettingsFileIsRefusedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	os.Symlink("/dev/zero", zero)
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(`{"language": "`+strings.Repeat("x", MaxFileBytes)+`"}`), 0o600)
+	for path, want := range map[string]error{fifo: safefile.ErrNotRegular, zero: safefile.ErrNotRegular, big: safefile.ErrTooLarge} {
+		for name, fn := range map[string]func() error{
+			"Load":     func() error { _, err := Load(path, func(string) string { return "" }); return err },
+			"ReadFile": func() error { _, err := ReadFile(path); return err },
+			"Save":     func() error { _, err := Save(path, Default()); return err },
+		} {
+			done := make(chan error, 1)
+			go func() { done <- fn() }()
+			select {
+			case err := <-done:
+				if !errors.Is(err, want) || !strings.Contains(err.Error(), path) {
+					t.Errorf("%s(%s): err = %v, want %v naming the file", name, filepath.Base(path), err, want)
+				}
+			case <-time.After(2 * time.Second):
+				t.Fatalf("%s(%s) blocked", name, filepath.Base(path))
+			}
+		}
+	}
+}
+
+// Every duration and count has an upper bound: values that would overflow
+// a time.Duration (or show as "no time limit") are reported by field.
+func TestDurationsAndCountsAreBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"timeout_seconds": 10000000000, "pending_wait_seconds": 9223372036,
+		"max_wait_seconds": 100000, "extend_seconds": 86401, "wait_seconds": {"claude-code": 10000000000},
+		"images": {"max_count": 100000, "max_edge": 100000, "max_mib": 100000, "max_total_mib": 100000}}`), 0o600)
+	_, err := Load(path, func(string) string { return "" })
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, field := range []string{"timeout_seconds", "pending_wait_seconds", "max_wait_seconds", "extend_seconds",
+		`wait_seconds["claude-code"]`, "images.max_count", "images.max_edge", "images.max_mib", "images.max_total_mib"} {
+		if !strings.Contains(err.Error(), field+" ("+"settings file") {
+			t.Errorf("no message for %s in %v", field, err)
+		}
+	}
+	_, err = Load(filepath.Join(t.TempDir(), "none"), func(k string) string {
+		return map[string]string{"FEEDBACK_TIMEOUT": "10000000000"}[k]
+	})
+	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) is 10000000000: want at most 86400") {
+		t.Errorf("env: %v", err)
+	}
+	s := Default()
+	s.TimeoutSeconds = MaxSeconds
+	s.WaitSeconds = map[string]int{"x": MaxSeconds}
+	if fes := s.Validate(); len(fes) != 0 {
+		t.Errorf("the bounds themselves are refused: %v", fes)
+	}
+}
