@@ -21,6 +21,10 @@ const (
 	// those kept open for a caller to come back included; another is
 	// refused with CodeTooMany.
 	MaxOpenQuestions = 64
+	// MaxTimeoutSeconds bounds Question.TimeoutSeconds and, in
+	// milliseconds, Question.WaitMS: 24 hours, the longest a tool's
+	// timeout may be; a bigger one would overflow a time.Duration.
+	MaxTimeoutSeconds = 86400
 )
 
 // Question is the normalised form of every tool dialect: one window, with
@@ -216,8 +220,11 @@ func (q *Question) Validate() error {
 	if len(q.Project) > MaxProjectBytes {
 		return invalid("project: at most %d bytes, got %d", MaxProjectBytes, len(q.Project))
 	}
-	if q.WaitMS < 0 {
-		return invalid("wait_ms: must not be negative, got %d", q.WaitMS)
+	if q.WaitMS < 0 || q.WaitMS > MaxTimeoutSeconds*1000 {
+		return invalid("wait_ms: must be from 0 to %d, got %d", MaxTimeoutSeconds*1000, q.WaitMS)
+	}
+	if q.TimeoutSeconds > MaxTimeoutSeconds {
+		return invalid("timeout_seconds: at most %d (24 hours), got %d", MaxTimeoutSeconds, q.TimeoutSeconds)
 	}
 	if len(q.CallerData) > MaxCallerDataBytes {
 		return invalid("caller_data: at most %d bytes, got %d", MaxCallerDataBytes, len(q.CallerData))

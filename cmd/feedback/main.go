@@ -44,6 +44,9 @@ func main() {
 func run(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first SIGINT or SIGTERM cancels ctx, which every wait selects on;
+	// a second one ends the process at once, whatever it is blocked in.
+	go func() { <-ctx.Done(); stop() }()
 	// Logs go to stderr: for the shim stdout is the MCP protocol, and the
 	// detached app's stderr is its log file.
 	level := slog.LevelInfo
@@ -122,8 +125,8 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *wait < 0 {
-		fmt.Fprintf(os.Stderr, "feedback mcp: --wait %d: want a positive number of seconds\n", *wait)
+	if *wait < 0 || *wait > settings.MaxSeconds {
+		fmt.Fprintf(os.Stderr, "feedback mcp: --wait %d: want a positive number of seconds, at most %d\n", *wait, settings.MaxSeconds)
 		return 2
 	}
 	if fs.NArg() > 0 {
