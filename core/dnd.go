@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/safefile"
 	"feedback/settings"
 	"feedback/store"
 )
@@ -58,9 +59,16 @@ type DNDStore interface {
 // a temporary file and a rename, readable by the user only.
 type DNDFile string
 
-// LoadDND implements DNDStore; a missing file is off.
+// maxDNDFileBytes bounds dnd.json: what SaveDND writes is under 200 bytes.
+const maxDNDFileBytes = 64 << 10
+
+// LoadDND implements DNDStore; a missing file is off. The file is read
+// only when it is a regular file of at most 64 KiB (a FIFO or /dev/zero
+// there is an error at once), and its state is held to what its mode
+// allows from now (clampDND): a hand-edited "until" far in the future
+// cannot hold questions longer than the tray says.
 func (f DNDFile) LoadDND() (DND, error) {
-	data, err := os.ReadFile(string(f))
+	data, err := safefile.ReadFile(string(f), maxDNDFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return DND{Mode: DNDOff}, nil
 	}
@@ -74,7 +82,25 @@ func (f DNDFile) LoadDND() (DND, error) {
 	if _, err := DNDFor(d.Mode, time.Now()); err != nil {
 		return DND{Mode: DNDOff}, fmt.Errorf("%s: %w", f, err)
 	}
-	return d, nil
+	return clampDND(d, time.Now()), nil
+}
+
+// clampDND holds a stored state to what its mode allows when chosen at
+// now: an hour ends within the hour, "until tomorrow" by the next morning,
+// on and off have no end, and the schedule's Off lasts at most a day (the
+// longest quiet hours). A stored end beyond that is brought back to it.
+func clampDND(d DND, now time.Time) DND {
+	longest, _ := DNDFor(d.Mode, now)
+	switch {
+	case longest.Until.IsZero():
+		d.Until = time.Time{}
+	case d.Until.After(longest.Until):
+		d.Until = longest.Until
+	}
+	if limit := now.Add(24 * time.Hour); d.ScheduleOffUntil.After(limit) {
+		d.ScheduleOffUntil = limit
+	}
+	return d
 }
 
 // SaveDND implements DNDStore.
