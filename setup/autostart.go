@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"feedback/safefile"
 )
 
 // AppID is the app's reverse-DNS identifier (FyneApp.toml's ID), the
@@ -119,6 +121,10 @@ func launchAgent(exe string) []byte {
 `)
 }
 
+// maxAutostartBytes bounds the autostart entry AutostartState reads (ours
+// is under 1 KiB).
+const maxAutostartBytes = 64 << 10
+
 // AutostartState reports whether the entry is installed, and whether it
 // runs this binary.
 func AutostartState(e Env) (installed, current bool, err error) {
@@ -127,7 +133,7 @@ func AutostartState(e Env) (installed, current bool, err error) {
 		v, ok, err := runKeyGet(runValue)
 		return ok, ok && v == string(a.Content), err
 	}
-	data, err := os.ReadFile(a.Where)
+	data, err := safefile.ReadFile(a.Where, maxAutostartBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, false, nil
 	}
@@ -150,11 +156,24 @@ func InstallAutostart(e Env) (a Autostart, changed bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(a.Where), 0o755); err != nil {
 		return a, false, err
 	}
-	tmp := a.Where + ".tmp"
-	if err := os.WriteFile(tmp, a.Content, 0o644); err != nil {
+	// A temporary file of our own (O_EXCL: never through a link), made
+	// readable by the session's autostart (0644) on its descriptor.
+	tmp, err := os.CreateTemp(filepath.Dir(a.Where), "."+filepath.Base(a.Where)+".*.tmp")
+	if err != nil {
 		return a, false, err
 	}
-	return a, true, os.Rename(tmp, a.Where)
+	defer os.Remove(tmp.Name()) // after the rename: nothing to remove
+	_, err = tmp.Write(a.Content)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return a, false, err
+	}
+	return a, true, os.Rename(tmp.Name(), a.Where)
 }
 
 // RemoveAutostart removes the entry; removed is false when there was none.

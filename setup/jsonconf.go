@@ -104,20 +104,34 @@ func memberName(m hujson.ObjectMember) string {
 	return ""
 }
 
-func find(obj *hujson.Object, key string) *hujson.ObjectMember {
+// find returns the member of obj named path's last key, nil when there is
+// none; a key that appears more than once is an error naming it: setup
+// would edit one while the client (JSON.parse keeps the last) reads another.
+func find(obj *hujson.Object, path []string) (*hujson.ObjectMember, error) {
+	key := path[len(path)-1]
+	var found *hujson.ObjectMember
+	n := 0
 	for i := range obj.Members {
 		if memberName(obj.Members[i]) == key {
-			return &obj.Members[i]
+			found = &obj.Members[i]
+			n++
 		}
 	}
-	return nil
+	if n > 1 {
+		return nil, fmt.Errorf("%s appears %d times (a client reads only the last one); remove all but one by hand, then run feedback setup again", strings.Join(path, "."), n)
+	}
+	return found, nil
 }
 
 // object returns the object obj[path's last key], adding an empty one if
 // there is none. depth is the new member's nesting level.
 func (e *jsonEditor) object(obj *hujson.Object, path []string, depth int) (*hujson.Object, error) {
 	key := path[len(path)-1]
-	if m := find(obj, key); m != nil {
+	m, err := find(obj, path)
+	if err != nil {
+		return nil, err
+	}
+	if m != nil {
 		o, ok := m.Value.Value.(*hujson.Object)
 		if !ok {
 			return nil, fmt.Errorf("%s is not a JSON object; fix or remove it by hand", strings.Join(path, "."))
@@ -142,7 +156,11 @@ func (e *jsonEditor) set(obj *hujson.Object, path []string, value any, depth int
 	if err != nil {
 		return err
 	}
-	if m := find(obj, key); m != nil {
+	m, err := find(obj, path)
+	if err != nil {
+		return err
+	}
+	if m != nil {
 		old := m.Value.Clone()
 		old.Standardize()
 		var was any

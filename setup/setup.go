@@ -2,6 +2,7 @@ package setup
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -85,9 +86,27 @@ type Result struct {
 	Scope   Scope
 }
 
+// configureAttempts bounds how often Configure starts over when another
+// program changes the file while it edits it.
+const configureAttempts = 3
+
 // Configure adds the feedback entry to c's file for scope, writing it when
-// write is set.
-func Configure(e Env, c Client, scope Scope, socket string, write bool) (Result, error) {
+// write is set. When another program changes the file between setup's
+// reading and replacing it, Configure reads it again and starts over, up to
+// configureAttempts times, then fails with ErrChangedMeanwhile: another
+// program's newer file is never overwritten.
+func Configure(e Env, c Client, scope Scope, socket string, write bool) (res Result, err error) {
+	for range configureAttempts {
+		res, err = configure(e, c, scope, socket, write)
+		if !errors.Is(err, ErrChangedMeanwhile) {
+			return res, err
+		}
+	}
+	return res, fmt.Errorf("%w %d times; close the program that writes it (%s), then run feedback setup %s again", err, configureAttempts, c.Title, c.Name)
+}
+
+// configure is one attempt of Configure.
+func configure(e Env, c Client, scope Scope, socket string, write bool) (Result, error) {
 	path, err := c.File(e, scope)
 	if err != nil {
 		return Result{}, err
@@ -116,7 +135,7 @@ func Configure(e Env, c Client, scope Scope, socket string, write bool) (Result,
 	if scope == ScopeProject {
 		perm = 0o644 // meant to be shared with the project
 	}
-	res.Backup, err = writeConfig(path, out, perm, e.Now())
+	res.Backup, err = writeConfig(path, data, out, perm, e.Now())
 	if err != nil {
 		return res, fmt.Errorf("writing %s: %w", path, err)
 	}
