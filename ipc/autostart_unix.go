@@ -8,18 +8,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+
+	"feedback/safefile"
 )
 
 // StartDetached starts exe with args in a session of its own, so that it
 // outlives the caller: stdin is /dev/null, stdout and stderr are appended to
-// logPath (its directory is created 0700), and the environment is inherited.
+// logPath (its directory is created 0700; a link or a FIFO there is refused,
+// never followed), and the environment is inherited.
 // It returns once the process has started; a background goroutine reaps it if
 // it exits while the caller still runs.
 func StartDetached(exe string, args []string, logPath string) error {
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return fmt.Errorf("ipc: create log directory: %w", err)
 	}
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	// Never through a link at the log's path, never a FIFO there.
+	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("ipc: open log: %w", err)
 	}

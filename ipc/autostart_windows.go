@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/windows"
+
+	"feedback/safefile"
 )
 
 // StartDetached starts exe with args so that it outlives the caller and shows
@@ -25,7 +27,8 @@ func StartDetached(exe string, args []string, logPath string) error {
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return fmt.Errorf("ipc: create log directory: %w", err)
 	}
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	// Never through a link at the log's path, never a FIFO there.
+	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("ipc: open log: %w", err)
 	}
