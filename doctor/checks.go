@@ -40,6 +40,10 @@ func remote(e Env) bool { return e.Getenv(ipc.EnvSocket) != "" }
 func checkDisplay(_ context.Context, e Env) []Result {
 	r := Result{Check: "display"}
 	x, w := e.Getenv("DISPLAY"), e.Getenv("WAYLAND_DISPLAY")
+	var dead error // DISPLAY names no live X server
+	if x != "" && !e.Headless && desktopOS(e.GOOS) && e.ProbeDisplay != nil {
+		dead = e.ProbeDisplay(x)
+	}
 	switch {
 	case e.Headless:
 		r.Msg = "not needed: this is the headless build (no window app); questions go to an app elsewhere or to the client's form or chat"
@@ -48,6 +52,9 @@ func checkDisplay(_ context.Context, e Env) []Result {
 	case (x != "" || w != "") && launch.DisplayError() != nil:
 		// A session of the other protocol than this build's: the app exits at once.
 		r.Level, r.Msg = Fail, launch.DisplayError().Error()
+	case dead != nil:
+		r.Level, r.Msg = Fail, dead.Error()
+		r.Fix = "run feedback inside your desktop session, or set DISPLAY to its display (echo $DISPLAY in a terminal there)"
 	case x != "" && w != "":
 		r.Msg = fmt.Sprintf("Wayland (WAYLAND_DISPLAY=%s) with XWayland (DISPLAY=%s)", w, x)
 	case x != "":
@@ -318,17 +325,31 @@ func checkSettings(_ context.Context, e Env) []Result {
 	if err != nil {
 		return []Result{{Level: Warn, Check: "settings", Msg: err.Error(), Fix: "the defaults are used"}}
 	}
+	if _, err := settings.Load(path, e.Getenv); err != nil {
+		r.Level, r.Msg = Fail, err.Error()
+		r.Fix = settingsFix(path, err)
+		return []Result{r}
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		r.Msg = fmt.Sprintf("no %s: the defaults", path)
 		return []Result{r}
 	}
-	if _, err := settings.Load(path, e.Getenv); err != nil {
-		r.Level, r.Msg = Fail, err.Error()
-		r.Fix = "fix " + path + " (see the Settings section of the README); until then the defaults are used"
-		return []Result{r}
-	}
 	r.Msg = path + " is valid"
 	return []Result{r}
+}
+
+// settingsFix says what to fix for Load's err: the environment variables
+// at fault, the file, or both.
+func settingsFix(path string, err error) string {
+	const after = " (see the Settings section of the README); until then the defaults are used"
+	vars, file := settings.EnvVars(err)
+	switch {
+	case len(vars) == 0:
+		return "fix " + path + after
+	case !file:
+		return "fix or unset " + strings.Join(vars, ", ") + " in the environment that starts feedback" + after
+	}
+	return "fix " + path + ", and fix or unset " + strings.Join(vars, ", ") + " in the environment" + after
 }
 
 func checkClients(_ context.Context, e Env) []Result {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"feedback/launch"
 	"feedback/setup"
 )
 
@@ -59,6 +60,9 @@ type Env struct {
 	Stdout   io.Writer
 	// Timeout bounds each check that talks to another process.
 	Timeout time.Duration
+	// ProbeDisplay connects to the X server of a DISPLAY value, briefly
+	// (launch.ProbeDisplay); nil skips the connection.
+	ProbeDisplay func(display string) error
 }
 
 // check is one check; it may return several lines.
@@ -143,5 +147,5 @@ func StdEnv(version string, headless bool) (Env, error) {
 		"/usr/local/share/fonts", "/usr/share/fonts")
 	fclist, _ := exec.LookPath("fc-list")
 	return Env{Version: version, Headless: headless, GOOS: runtime.GOOS, Getenv: os.Getenv,
-		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout}, nil
+		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout, ProbeDisplay: launch.ProbeDisplay}, nil
 }

@@ -109,3 +109,14 @@ func (e *deadDisplay) Is(target error) bool {
 }
 
 func (e *deadDisplay) Unwrap() error { return e.err }
+
+// ProbeDisplay connects to the X server that display (a DISPLAY value)
+// names and hangs up, within 2 s: nil when one answers, or for the Wayland
+// build (which does not use X); else an error matching ErrDisplayDead that
+// names DISPLAY and what failed. feedback doctor uses it.
+func ProbeDisplay(display string) error {
+	if nativeWayland {
+		return nil
+	}
+	return probeX11(display, xProbeWait)
+}

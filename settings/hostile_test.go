@@ -77,3 +77,20 @@ func TestDurationsAndCountsAreBounded(t *testing.T) {
 		t.Errorf("the bounds themselves are refused: %v", fes)
 	}
 }
+
+// EnvVars names the variables at fault, and only those, so doctor's fix
+// names them instead of the file.
+func TestEnvVarsNamesTheVariablesAtFault(t *testing.T) {
+	env := map[string]string{"FEEDBACK_TIMEOUT": "-3", "FEEDBACK_MAX_WAIT": "abc"}
+	_, err := Load(filepath.Join(t.TempDir(), "none"), func(k string) string { return env[k] })
+	vars, file := EnvVars(err)
+	if strings.Join(vars, ",") != "FEEDBACK_MAX_WAIT,FEEDBACK_TIMEOUT" || file {
+		t.Errorf("vars %v, file %v; err %v", vars, file, err)
+	}
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"extend_seconds": 0}`), 0o600)
+	_, err = Load(path, func(k string) string { return env[k] })
+	if vars, file := EnvVars(err); len(vars) != 2 || !file {
+		t.Errorf("vars %v, file %v; err %v", vars, file, err)
+	}
+}

@@ -202,9 +202,48 @@ func ReadFile(path string) (Settings, error) {
 // ("images.max_mib", `wait_seconds["claude-code"]`), Source where it came
 // from (the settings file or an environment variable; "" from Validate) and
 // Problem what is wrong and what to write instead ("is -5: want 0 (no
-// countdown) or more").
+// countdown) or more"). Every error of Load's that names a field is one.
 type FieldError struct {
 	Field, Source, Problem string
+	// Env is the environment variable that set the value ("" when the
+	// file did, or from Validate): the one to fix or unset.
+	Env string
+}
+
+// EnvError is an environment variable Load could not parse.
+type EnvError struct {
+	Name, Value, Problem string
+}
+
+func (e *EnvError) Error() string { return fmt.Sprintf("%s=%q: %s", e.Name, e.Value, e.Problem) }
+
+// EnvVars returns the environment variables at fault in an error of Load
+// (a *FieldError whose value came from one, an *EnvError), in order, and
+// whether a fault lies in the file too: so a fix names the variable to
+// unset instead of the file.
+func EnvVars(err error) (vars []string, file bool) {
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var fe *FieldError
+		var ee *EnvError
+		switch {
+		case err == nil:
+		case errors.As(err, &ee):
+			vars = append(vars, ee.Name)
+		case errors.As(err, &fe) && fe.Env != "":
+			vars = append(vars, fe.Env)
+		default:
+			file = true
+		}
+	}
+	walk(err)
+	return vars, file
 }
 
 func (e *FieldError) Error() string {
@@ -248,7 +287,7 @@ func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]strin
 		if v := getenv(f.name); v != "" {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s=%q: want a whole number of seconds", f.name, v))
+				errs = append(errs, &EnvError{Name: f.name, Value: v, Problem: "want a whole number of seconds"})
 				continue
 			}
 			*f.dst = n
@@ -283,7 +322,7 @@ func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]strin
 func (s *Settings) check(src sources) []*FieldError {
 	var errs []*FieldError
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Field: field, Source: src.of(field), Problem: fmt.Sprintf(format, args...)})
+		errs = append(errs, &FieldError{Field: field, Source: src.of(field), Env: src.env[field], Problem: fmt.Sprintf(format, args...)})
 	}
 	tooBig := func(field string, v, hi int, unit string) {
 		if v > hi {
