@@ -17,6 +17,7 @@ import (
 
 	"feedback/ipc"
 	"feedback/launch"
+	"feedback/safefile"
 	"feedback/settings"
 	"feedback/setup"
 	"feedback/store"
@@ -294,6 +295,9 @@ func checkDatabase(ctx context.Context, e Env) []Result {
 	}
 	h, err := store.Check(ctx, path)
 	switch {
+	case errors.Is(err, safefile.ErrSymlink), errors.Is(err, safefile.ErrNotRegular):
+		r.Level, r.Msg = Fail, fmt.Sprintf("%s cannot be used: %v", path, err)
+		r.Fix = "the app refuses it and keeps no history; quit the app, move it away (or set FEEDBACK_DB to a regular file), then start the app"
 	case err != nil:
 		r.Level, r.Msg = Fail, fmt.Sprintf("%s cannot be read: %v", path, err)
 		r.Fix = "the app moves a corrupt database aside and starts a fresh one when it starts; to do it now, quit the app and move the file away"

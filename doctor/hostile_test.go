@@ -66,4 +66,7 @@ func TestFIFOsDoNotHangDoctor(t *testing.T) {
 		"database": {"FAIL", dbPath, "not a regular file"},
 		"client":   {"WARN", client, "not a regular file"},
 	})
+	if !strings.Contains(out.String(), "the app refuses it") {
+		t.Errorf("the database's fix does not say the app refuses it:\n%s", out)
+	}
 }
