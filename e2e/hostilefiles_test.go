@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// hostileConfig returns an XDG_CONFIG_HOME=… whose settings.json is made
+// by mk (a FIFO, a link to /dev/zero).
+func hostileConfig(t *testing.T, mk func(path string) error) string {
+	t.Helper()
+	config := filepath.Join(t.TempDir(), "config")
+	path := filepath.Join(config, "feedback", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := mk(path); err != nil {
+		t.Fatal(err)
+	}
+	return "XDG_CONFIG_HOME=" + config
+}
+
+func mkfifo(path string) error      { return syscall.Mkfifo(path, 0o600) }
+func linkDevZero(path string) error { return os.Symlink("/dev/zero", path) }
+
+// The shim answers initialize and tools/list at once with a FIFO or
+// /dev/zero at the settings path (it used to block on the FIFO for ever, or
+// read /dev/zero into gigabytes), and logs why the settings were ignored.
+func TestShimWithHostileSettingsFile(t *testing.T) {
+	requireBinary(t)
+	for name, mk := range map[string]func(string) error{"fifo": mkfifo, "dev-zero": linkDevZero} {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			c := newMCP(t, "hostile-"+name, append(noGUIEnv(t), hostileConfig(t, mk))...) // fails the test when initialize does not answer in 10 s
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+			if err != nil || len(tools.Tools) == 0 {
+				t.Fatalf("tools/list: %v", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("initialize and tools/list took %v", d)
+			}
+		})
+	}
+}
+
+// runQuick runs the binary with args and env added, and fails the test
+// when it has not exited within 10 s.
+func runQuick(t *testing.T, env []string, args ...string) (code int, out string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &b, &b
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("feedback %s hangs; output: %s", strings.Join(args, " "), b.String())
+	}
+	return cmd.ProcessState.ExitCode(), b.String()
+}
+
+// FIFOs at a client's configuration, the settings and the database: setup,
+// ask, history and doctor each say which file is wrong and exit at once.
+func TestCommandsWithFIFOsExitAtOnce(t *testing.T) {
+	requireBinary(t)
+	home := t.TempDir()
+	claude := filepath.Join(home, ".claude.json")
+	db := filepath.Join(home, "feedback.db")
+	for _, p := range []string{claude, db} {
+		if err := mkfifo(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(noGUIEnv(t), "HOME="+home, "FEEDBACK_DB="+db, hostileConfig(t, mkfifo))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"setup", "claude-code"}, claude + " is not a regular file"},
+		{[]string{"history"}, db + " is not a regular file"},
+		{[]string{"doctor"}, "settings.json is not a regular file"},
+		{[]string{"ask", "--timeout", "86401", "hello"}, "timeout_seconds: at most 86400"},
+	} {
+		code, out := runQuick(t, env, tc.args...)
+		if code == 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("feedback %s: exit %d, want non-zero and %q in:\n%s", strings.Join(tc.args, " "), code, tc.want, out)
+		}
+	}
+}
