@@ -94,3 +94,20 @@ func TestEnvVarsNamesTheVariablesAtFault(t *testing.T) {
 		t.Errorf("vars %v, file %v; err %v", vars, file, err)
 	}
 }
+
+// The watcher of a running app reports a settings file replaced by a link
+// to /dev/zero as an error instead of reading it without end.
+func TestWatchReportsALinkToDevZero(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	os.WriteFile(path, []byte(`{"timeout_seconds": 5}`), 0o600)
+	got := watched(t, path)
+	tmp := filepath.Join(dir, "zero")
+	os.Symlink("/dev/zero", tmp)
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if msg := next(t, got); !strings.Contains(msg, "not a regular file") {
+		t.Fatalf("after the link: %s", msg)
+	}
+}
