@@ -253,7 +253,7 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 	w.loops = loops
 	w.entries = make(map[string]store.Entry, len(entries))
 	for _, e := range entries {
-		w.entries[e.Question.ID] = e
+		w.entries[e.Record] = e
 	}
 	w.tree.UnselectAll()
 	w.selected = ""
@@ -530,7 +530,7 @@ func (w *Window) showQuestion(l history.Loop, g history.Group, hq history.Questi
 		when += fmt.Sprintf(lang.L(", ended %s"), hq.EndedAt.Local().Format("2006-01-02 15:04"))
 	}
 	w.detail.Add(hint(when + " · " + outcome(hq)))
-	e, ok := w.entries[hq.ID]
+	e, ok := w.entries[hq.Record]
 	if !ok {
 		return
 	}
@@ -563,7 +563,7 @@ func (w *Window) showQuestion(l history.Loop, g history.Group, hq history.Questi
 		w.detail.Add(heading(count(hq.Images, "%d attached image", "%d attached images")))
 		box := container.NewGridWrap(fyne.NewSize(240, 180))
 		w.detail.Add(box)
-		w.loadImages(hq.ID, box)
+		w.loadImages(hq.Record, box)
 	}
 }
 
