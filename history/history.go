@@ -148,9 +148,13 @@ type Group struct {
 	Questions []Question `json:"questions"`
 }
 
-// Question is one question and its outcome.
+// Question is one ask of a question and its outcome: a question asked
+// again under the same id is listed once per ask.
 type Question struct {
-	ID        string       `json:"id"`
+	ID string `json:"id"`
+	// Record identifies this ask (store.Entry.Record): ID for the latest
+	// ask, "<ID>#<n>" for an earlier one.
+	Record    string       `json:"record"`
 	Title     string       `json:"title"`
 	Phase     string       `json:"phase,omitempty"`
 	Iteration string       `json:"iteration,omitempty"`
@@ -160,7 +164,11 @@ type Question struct {
 	EndedAt   *time.Time   `json:"answered_at,omitempty"`
 	Prompts   []string     `json:"prompts"`
 	Replies   []wire.Reply `json:"replies,omitempty"`
-	Images    int          `json:"images,omitempty"`
+	// RecommendedTaken: a yes/no prompt was submitted without choosing, so
+	// the caller's recommended answer stood (ask_confirm's default); its
+	// reply's Text is that answer, as the agent received it.
+	RecommendedTaken bool `json:"recommended_taken,omitempty"`
+	Images           int  `json:"images,omitempty"`
 }
 
 // Outcome names a store state for people.
@@ -220,20 +228,64 @@ func ByLoop(entries []store.Entry) []Loop {
 			gi = len(l.Groups)
 			l.Groups = append(l.Groups, Group{Client: client, Project: project})
 		}
-		hq := Question{ID: q.ID, Title: q.Summary(120), Phase: field(q, "Phase"), Iteration: field(q, "Iteration"),
-			AskedAt: e.AskedAt.UTC(), Outcome: Outcome(e.State), Images: e.Images}
-		for _, p := range q.Prompts {
-			hq.Prompts = append(hq.Prompts, p.Markdown)
-		}
-		if e.Answer != nil {
-			hq.Replies, hq.Auto = e.Answer.Replies, e.Answer.Auto
-			t := e.AnsweredAt.UTC()
-			hq.EndedAt = &t
-		}
+		hq := question(e)
 		g := &l.Groups[gi]
 		g.Questions = append([]Question{hq}, g.Questions...) // oldest first
 	}
 	return loops
+}
+
+// question is entry e as listed.
+func question(e store.Entry) Question {
+	q := e.Question
+	hq := Question{ID: q.ID, Record: e.Record, Title: q.Summary(120), Phase: field(q, "Phase"), Iteration: field(q, "Iteration"),
+		AskedAt: e.AskedAt.UTC(), Outcome: Outcome(e.State), Images: e.Images}
+	if hq.Record == "" {
+		hq.Record = q.ID
+	}
+	for _, p := range q.Prompts {
+		hq.Prompts = append(hq.Prompts, p.Markdown)
+	}
+	if e.Answer != nil {
+		hq.Replies, hq.Auto = Replies(q, *e.Answer)
+		hq.RecommendedTaken = len(hq.Replies) > 0 && !sameReplies(hq.Replies, e.Answer.Replies)
+		t := e.AnsweredAt.UTC()
+		hq.EndedAt = &t
+	}
+	return hq
+}
+
+// Replies are the replies of a as the caller received them: a yes/no
+// prompt submitted without choosing carries the caller's recommended
+// answer ("Recommended: No" → "no"), which the window left for the caller
+// to apply. auto is a.Auto. a.Replies is not changed.
+func Replies(q wire.Question, a wire.Answer) (replies []wire.Reply, auto bool) {
+	if a.Status != wire.StatusAnswered || len(a.Replies) == 0 {
+		return a.Replies, a.Auto
+	}
+	rec := strings.ToLower(field(q, "Recommended"))
+	if rec != "yes" && rec != "no" {
+		return a.Replies, a.Auto
+	}
+	replies = a.Replies
+	for i, p := range q.Prompts {
+		if i < len(replies) && p.Kind == wire.KindYesNo && replies[i].Text == "" {
+			if &replies[0] == &a.Replies[0] {
+				replies = append([]wire.Reply(nil), a.Replies...)
+			}
+			replies[i].Text = rec
+		}
+	}
+	return replies, a.Auto
+}
+
+func sameReplies(a, b []wire.Reply) bool {
+	for i := range a {
+		if i >= len(b) || a[i].Text != b[i].Text {
+			return false
+		}
+	}
+	return len(a) == len(b)
 }
 
 // Markdown renders loops for reading in a terminal or a Markdown viewer.
@@ -272,7 +324,11 @@ func Markdown(loops []Loop) string {
 				if q.Iteration != "" {
 					fmt.Fprintf(&b, "; iteration %s", oneLine(q.Iteration))
 				}
-				fmt.Fprintf(&b, "; id `%s`\n\n", strings.ReplaceAll(oneLine(q.ID), "`", "'"))
+				fmt.Fprintf(&b, "; id `%s`", strings.ReplaceAll(oneLine(q.ID), "`", "'"))
+				if q.Record != q.ID && q.Record != "" {
+					fmt.Fprintf(&b, " (an earlier ask: record `%s`)", strings.ReplaceAll(oneLine(q.Record), "`", "'"))
+				}
+				b.WriteString("\n\n")
 				for _, p := range q.Prompts {
 					quote(&b, p)
 				}
@@ -299,8 +355,11 @@ func Markdown(loops []Loop) string {
 }
 
 func outcomeLine(q Question) string {
-	if q.Auto {
+	switch {
+	case q.Auto:
 		return q.Outcome + " (unfinished draft sent at timeout)"
+	case q.RecommendedTaken:
+		return q.Outcome + " (submitted without choosing: the recommended answer)"
 	}
 	return q.Outcome
 }

@@ -193,3 +193,53 @@ func TestGroupsByProject(t *testing.T) {
 		t.Errorf("groups = %+v, want projects shop (Question.Project) and site (the context line)", g)
 	}
 }
+
+// The same ask_confirm asked twice under one id (Recommended: No): the
+// first answered Yes, the second submitted without choosing, which the
+// caller took as its recommended No. `feedback history --json` lists both
+// asks, each with its own answer, the second as "no".
+func TestAskedAgainListsEveryAsk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirm := wire.Question{ID: "c", Source: "ask_confirm", Client: "claude-code",
+		Context: []wire.Field{{Label: "Recommended", Value: "No"}},
+		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push?"}}}
+	for i, text := range []string{"yes", ""} {
+		at := t0.Add(time.Duration(2*i) * time.Minute)
+		if err := s.SaveQuestion(confirm, at); err != nil {
+			t.Fatal(err)
+		}
+		a := wire.Answer{QuestionID: "c", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: text}}}
+		if err := s.SaveAnswer(a, at.Add(time.Minute), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	out, _, code := run(t, path, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var got struct {
+		Loops []Loop `json:"loops"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	qs := got.Loops[0].Groups[0].Questions
+	if len(qs) != 2 {
+		t.Fatalf("%d asks listed, want 2:\n%s", len(qs), out)
+	}
+	if qs[0].Record != "c#1" || qs[0].Replies[0].Text != "yes" || qs[0].RecommendedTaken {
+		t.Errorf("first ask = %+v, want c#1 answered yes", qs[0])
+	}
+	if qs[1].Record != "c" || qs[1].Replies[0].Text != "no" || !qs[1].RecommendedTaken {
+		t.Errorf("second ask = %+v, want c answered no (the recommended answer)", qs[1])
+	}
+	md, _, _ := run(t, path)
+	if !strings.Contains(md, "recommended answer") || !strings.Contains(md, "> no") {
+		t.Errorf("Markdown does not say the recommended no stood:\n%s", md)
+	}
+}

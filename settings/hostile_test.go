@@ -67,7 +67,7 @@ func TestDurationsAndCountsAreBounded(t *testing.T) {
 	_, err = Load(filepath.Join(t.TempDir(), "none"), func(k string) string {
 		return map[string]string{"FEEDBACK_TIMEOUT": "10000000000"}[k]
 	})
-	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) is 10000000000: want at most 86400") {
+	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) must be at most 86400, not 10000000000") {
 		t.Errorf("env: %v", err)
 	}
 	s := Default()

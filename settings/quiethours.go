@@ -29,16 +29,16 @@ func ParseQuietHours(s string) (QuietHours, error) {
 		return QuietHours{}, nil
 	}
 	if len(s) > maxScheduleLen {
-		return QuietHours{}, fmt.Errorf("is %d characters long: want HH:MM-HH:MM, e.g. 22:00-08:00, or empty for none", len(s))
+		return QuietHours{}, problem("is %d characters long: use HH:MM-HH:MM, e.g. 22:00-08:00, or leave it empty", len(s))
 	}
 	from, to, ok := strings.Cut(s, "-")
 	start, err1 := clockTime(from)
 	end, err2 := clockTime(to)
 	switch {
 	case !ok || err1 != nil || err2 != nil:
-		return QuietHours{}, fmt.Errorf("is %q: want HH:MM-HH:MM (24-hour clock), e.g. 22:00-08:00, or empty for none", s)
+		return QuietHours{}, problem("must be HH:MM-HH:MM (24-hour clock), e.g. 22:00-08:00, or empty for none, not %q", s)
 	case start == end:
-		return QuietHours{}, fmt.Errorf("is %q: the start and the end are the same time; want two different times, e.g. 22:00-08:00, or empty for none", s)
+		return QuietHours{}, problem("starts and ends at the same time (%q): use two different times, e.g. 22:00-08:00, or leave it empty", s)
 	}
 	return QuietHours{Start: start, End: end, Set: true}, nil
 }

@@ -19,12 +19,12 @@ func TestParseQuietHours(t *testing.T) {
 		{in: "22:00-08:00", start: "22h0m0s", end: "8h0m0s"},
 		{in: "9:30 - 17:45", start: "9h30m0s", end: "17h45m0s"},
 		{in: "00:00-23:59", start: "0s", end: "23h59m0s"},
-		{in: "22:00", wantErr: "want HH:MM-HH:MM"},
-		{in: "22-08", wantErr: "want HH:MM-HH:MM"},
-		{in: "24:00-08:00", wantErr: "want HH:MM-HH:MM"},
-		{in: "22:60-08:00", wantErr: "want HH:MM-HH:MM"},
-		{in: "+2:00-08:00", wantErr: "want HH:MM-HH:MM"},
-		{in: "10pm-8am", wantErr: "want HH:MM-HH:MM"},
+		{in: "22:00", wantErr: "must be HH:MM-HH:MM"},
+		{in: "22-08", wantErr: "must be HH:MM-HH:MM"},
+		{in: "24:00-08:00", wantErr: "must be HH:MM-HH:MM"},
+		{in: "22:60-08:00", wantErr: "must be HH:MM-HH:MM"},
+		{in: "+2:00-08:00", wantErr: "must be HH:MM-HH:MM"},
+		{in: "10pm-8am", wantErr: "must be HH:MM-HH:MM"},
 		{in: "22:00-22:00", wantErr: "the same time"},
 		{in: strings.Repeat("1", 100), wantErr: "characters long"},
 	} {
@@ -65,7 +65,7 @@ func TestLoadDNDSchedule(t *testing.T) {
 	}
 	os.WriteFile(path, []byte(`{"dnd_schedule": "late"}`), 0o600)
 	if _, err := Load(path, func(string) string { return "" }); err == nil ||
-		!strings.Contains(err.Error(), `dnd_schedule (settings file `+path+`) is "late": want HH:MM-HH:MM`) {
+		!strings.Contains(err.Error(), `dnd_schedule (settings file `+path+`) must be HH:MM-HH:MM (24-hour clock), e.g. 22:00-08:00, or empty for none, not "late"`) {
 		t.Errorf("bad file value: %v", err)
 	}
 	_, err = Load(filepath.Join(t.TempDir(), "none.json"), func(k string) string {
@@ -77,7 +77,7 @@ func TestLoadDNDSchedule(t *testing.T) {
 	fes := Settings{DNDSchedule: "x"}.Validate()
 	found := false
 	for _, fe := range fes {
-		found = found || fe.Field == "dnd_schedule" && strings.HasPrefix(fe.Problem, `is "x": want`)
+		found = found || fe.Field == "dnd_schedule" && strings.HasPrefix(fe.Problem, "must be HH:MM-HH:MM") && strings.HasSuffix(fe.Problem, `not "x"`)
 	}
 	if !found {
 		t.Errorf("Validate: %v", fes)

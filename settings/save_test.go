@@ -48,7 +48,7 @@ func TestValidateNamesEachField(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("fields = %q, want %q", got, want)
 	}
-	if msg := s.Validate()[0].Error(); msg != "timeout_seconds is -5: want 0 (no countdown) or more" {
+	if msg := s.Validate()[0].Error(); msg != "timeout_seconds must be 0 (no countdown) or more, not -5" {
 		t.Fatalf("message = %q", msg)
 	}
 	if fes := Default().Validate(); len(fes) != 0 {

@@ -201,10 +201,14 @@ func ReadFile(path string) (Settings, error) {
 // FieldError is one value out of range: Field is its JSON name
 // ("images.max_mib", `wait_seconds["claude-code"]`), Source where it came
 // from (the settings file or an environment variable; "" from Validate) and
-// Problem what is wrong and what to write instead ("is -5: want 0 (no
-// countdown) or more"). Every error of Load's that names a field is one.
+// Problem what is wrong and what to write instead ("must be 0 (no
+// countdown) or more, not -5"). Format and Args are Problem before
+// formatting: a window translates Format (an English id) and formats Args.
+// Every error of Load's that names a field is one.
 type FieldError struct {
 	Field, Source, Problem string
+	Format                 string
+	Args                   []any
 	// Env is the environment variable that set the value ("" when the
 	// file did, or from Validate): the one to fix or unset.
 	Env string
@@ -252,6 +256,17 @@ func (e *FieldError) Error() string {
 	}
 	return fmt.Sprintf("%s (%s) %s", e.Field, e.Source, e.Problem)
 }
+
+// ProblemError is a problem with a value, its message kept unformatted
+// (Format, an English id to translate, and Args) as FieldError keeps it.
+type ProblemError struct {
+	Format string
+	Args   []any
+}
+
+func (e *ProblemError) Error() string { return fmt.Sprintf(e.Format, e.Args...) }
+
+func problem(format string, args ...any) error { return &ProblemError{Format: format, Args: args} }
 
 // Validate reports every value of s out of range, the same checks Load
 // makes, so that the file, the environment and the Settings window agree.
@@ -322,42 +337,43 @@ func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]strin
 func (s *Settings) check(src sources) []*FieldError {
 	var errs []*FieldError
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Field: field, Source: src.of(field), Env: src.env[field], Problem: fmt.Sprintf(format, args...)})
+		errs = append(errs, &FieldError{Field: field, Source: src.of(field), Env: src.env[field],
+			Problem: fmt.Sprintf(format, args...), Format: format, Args: args})
 	}
-	tooBig := func(field string, v, hi int, unit string) {
+	tooBig := func(field string, v, hi int) {
 		if v > hi {
-			bad(field, "is %d: want at most %d%s", v, hi, unit)
+			bad(field, "must be at most %d, not %d", hi, v)
 		}
 	}
 	if s.TimeoutSeconds < 0 {
-		bad("timeout_seconds", "is %d: want 0 (no countdown) or more", s.TimeoutSeconds)
+		bad("timeout_seconds", "must be 0 (no countdown) or more, not %d", s.TimeoutSeconds)
 	}
-	tooBig("timeout_seconds", s.TimeoutSeconds, MaxSeconds, " seconds (24 hours)")
+	tooBig("timeout_seconds", s.TimeoutSeconds, MaxSeconds)
 	i := s.Images
 	if i.MaxCount < 1 {
-		bad("images.max_count", "is %d: want 1 or more", i.MaxCount)
+		bad("images.max_count", "must be 1 or more, not %d", i.MaxCount)
 	}
-	tooBig("images.max_count", i.MaxCount, MaxImageCount, "")
+	tooBig("images.max_count", i.MaxCount, MaxImageCount)
 	if i.MaxEdge < 16 {
-		bad("images.max_edge", "is %d: want 16 (pixels) or more", i.MaxEdge)
+		bad("images.max_edge", "must be 16 (pixels) or more, not %d", i.MaxEdge)
 	}
-	tooBig("images.max_edge", i.MaxEdge, MaxImageEdge, " pixels")
+	tooBig("images.max_edge", i.MaxEdge, MaxImageEdge)
 	if i.MaxMiB < 1 {
-		bad("images.max_mib", "is %d: want 1 or more", i.MaxMiB)
+		bad("images.max_mib", "must be 1 or more, not %d", i.MaxMiB)
 	}
-	tooBig("images.max_mib", i.MaxMiB, MaxImageMiB, " MiB")
+	tooBig("images.max_mib", i.MaxMiB, MaxImageMiB)
 	if i.MaxTotalMiB < i.MaxMiB {
-		bad("images.max_total_mib", "is %d: want at least images.max_mib (%d)", i.MaxTotalMiB, i.MaxMiB)
+		bad("images.max_total_mib", "must be at least images.max_mib (%d), not %d", i.MaxMiB, i.MaxTotalMiB)
 	}
-	tooBig("images.max_total_mib", i.MaxTotalMiB, MaxImageTotalMiB, " MiB")
+	tooBig("images.max_total_mib", i.MaxTotalMiB, MaxImageTotalMiB)
 	if s.ExtendSeconds < 1 {
-		bad("extend_seconds", "is %d: want 1 or more", s.ExtendSeconds)
+		bad("extend_seconds", "must be 1 or more, not %d", s.ExtendSeconds)
 	}
-	tooBig("extend_seconds", s.ExtendSeconds, MaxSeconds, " seconds")
+	tooBig("extend_seconds", s.ExtendSeconds, MaxSeconds)
 	if s.MaxWaitSeconds < 0 {
-		bad("max_wait_seconds", "is %d: want 0 (the per-client table) or more", s.MaxWaitSeconds)
+		bad("max_wait_seconds", "must be 0 (the per-client table) or more, not %d", s.MaxWaitSeconds)
 	}
-	tooBig("max_wait_seconds", s.MaxWaitSeconds, MaxSeconds, " seconds")
+	tooBig("max_wait_seconds", s.MaxWaitSeconds, MaxSeconds)
 	clients := make([]string, 0, len(s.WaitSeconds))
 	for client := range s.WaitSeconds {
 		clients = append(clients, client)
@@ -366,41 +382,47 @@ func (s *Settings) check(src sources) []*FieldError {
 	for _, client := range clients {
 		n := s.WaitSeconds[client]
 		if n < 1 || n > MaxSeconds {
-			want := "1 or more"
+			format, args := "must be 1 or more, not %d", []any{n}
 			if n > MaxSeconds {
-				want = fmt.Sprintf("at most %d seconds", MaxSeconds)
+				format, args = "must be at most %d, not %d", []any{MaxSeconds, n}
 			}
 			errs = append(errs, &FieldError{Field: fmt.Sprintf("wait_seconds[%q]", client), Source: src.file,
-				Problem: fmt.Sprintf("is %d: want %s", n, want)})
+				Problem: fmt.Sprintf(format, args...), Format: format, Args: args})
 		}
 	}
 	if len(s.WaitSeconds) > MaxWaitClients {
+		const format = "must list at most %d clients, not %d"
 		errs = append(errs, &FieldError{Field: "wait_seconds", Source: src.file,
-			Problem: fmt.Sprintf("has %d clients: want at most %d", len(s.WaitSeconds), MaxWaitClients)})
+			Problem: fmt.Sprintf(format, MaxWaitClients, len(s.WaitSeconds)), Format: format, Args: []any{MaxWaitClients, len(s.WaitSeconds)}})
 	}
 	if s.PendingWaitSeconds < 1 {
-		bad("pending_wait_seconds", "is %d: want 1 or more", s.PendingWaitSeconds)
+		bad("pending_wait_seconds", "must be 1 or more, not %d", s.PendingWaitSeconds)
 	}
-	tooBig("pending_wait_seconds", s.PendingWaitSeconds, MaxSeconds, " seconds")
+	tooBig("pending_wait_seconds", s.PendingWaitSeconds, MaxSeconds)
 	if len(s.Tools) > MaxTools {
-		bad("tools", "lists %d tools: want at most %d", len(s.Tools), MaxTools)
+		bad("tools", "must list at most %d tools, not %d", MaxTools, len(s.Tools))
 	}
 	if s.RetentionDays < 1 || s.RetentionDays > 36500 {
-		bad("retention_days", "is %d: want 1 to 36500 (days the history of ended questions is kept)", s.RetentionDays)
+		bad("retention_days", "must be 1 to 36500 (days the history of ended questions is kept), not %d", s.RetentionDays)
 	}
 	if s.RetentionImageMiB < 1 || s.RetentionImageMiB > 1<<20 {
-		bad("retention_image_mib", "is %d: want 1 to 1048576 (MiB of images the database keeps)", s.RetentionImageMiB)
+		bad("retention_image_mib", "must be 1 to 1048576 (MiB of images the database keeps), not %d", s.RetentionImageMiB)
 	}
 	if s.UILingerSeconds < 0 || s.UILingerSeconds > 86400 {
-		bad("ui_linger_seconds", "is %d: want 0 (quit at once) to 86400 seconds", s.UILingerSeconds)
+		bad("ui_linger_seconds", "must be 0 (quit at once) to 86400 seconds, not %d", s.UILingerSeconds)
 	}
 	switch s.Language {
 	case Auto, English, SimplifiedChinese, TraditionalChinese:
 	default:
-		bad("language", "is %q: want one of auto, en, zh-Hans, zh-Hant", s.Language)
+		bad("language", "must be one of auto, en, zh-Hans, zh-Hant, not %q", s.Language)
 	}
 	if _, err := ParseQuietHours(s.DNDSchedule); err != nil {
-		bad("dnd_schedule", "%v", err)
+		var pe *ProblemError
+		if errors.As(err, &pe) {
+			bad("dnd_schedule", pe.Format, pe.Args...)
+		} else {
+			bad("dnd_schedule", "%v", err)
+		}
 	}
 	if s.ResubmitPrompt == "" {
 		s.ResubmitPrompt = DefaultResubmitPrompt

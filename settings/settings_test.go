@@ -103,13 +103,13 @@ func TestLoadReportsEveryBadValue(t *testing.T) {
 	}
 	for _, want := range []string{
 		`FEEDBACK_MAX_WAIT="abc"`,
-		"timeout_seconds (settings file " + path + ") is -5",
+		"timeout_seconds (settings file " + path + ") must be 0 (no countdown) or more, not -5",
 		"extend_seconds (settings file",
-		`language (settings file ` + path + `) is "fr"`,
+		`language (settings file ` + path + `) must be one of auto, en, zh-Hans, zh-Hant, not "fr"`,
 		`wait_seconds["cursor"] (settings file`,
 		"images.max_count (settings file",
 		"images.max_edge (settings file",
-		"pending_wait_seconds (FEEDBACK_PENDING_WAIT) is -1",
+		"pending_wait_seconds (FEEDBACK_PENDING_WAIT) must be 1 or more, not -1",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
@@ -124,8 +124,8 @@ func TestLoadEnvSourceNamed(t *testing.T) {
 	_, err := Load(filepath.Join(t.TempDir(), "none.json"), func(k string) string {
 		return map[string]string{"FEEDBACK_TIMEOUT": "-3", "FEEDBACK_LANGUAGE": "de"}[k]
 	})
-	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) is -3") ||
-		!strings.Contains(err.Error(), `language (FEEDBACK_LANGUAGE) is "de"`) {
+	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) must be 0 (no countdown) or more, not -3") ||
+		!strings.Contains(err.Error(), `language (FEEDBACK_LANGUAGE) must be one of auto, en, zh-Hans, zh-Hant, not "de"`) {
 		t.Fatalf("error = %v", err)
 	}
 }

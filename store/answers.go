@@ -129,8 +129,9 @@ func (s *Store) Undelivered(id string) (wire.Answer, bool, error) {
 	return a, true, nil
 }
 
-// AnswerImages loads the images of the answer of question id, in order
-// (History leaves them out).
+// AnswerImages loads the images of the answer of the history record id
+// (Entry.Record: the question's id for its latest ask), in order (History
+// leaves them out).
 func (s *Store) AnswerImages(id string) ([]wire.Image, error) {
 	if s == nil {
 		return nil, nil

@@ -49,8 +49,10 @@
 //
 // # Schema
 //
-// Times are UTC unix milliseconds. Each question is one row in questions
-// (its JSON plus indexed columns); drafts and answers hold the replies as
+// Times are UTC unix milliseconds. Each ask of a question is one row in
+// questions (its JSON plus indexed columns): the latest under the
+// question's id, each earlier one that ended with a delivered outcome
+// under "<id>#<n>" with round_of = id (History lists them all); drafts and answers hold the replies as
 // JSON, one row per question; images live as BLOBs in their own table,
 // keyed by (question id, kind, index) with kind "draft" or "answer". The
 // schema version is PRAGMA user_version; migrations lists the steps, so a

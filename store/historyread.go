@@ -66,8 +66,8 @@ func OpenReadOnly(path string) (*Store, error) {
 type Filter struct {
 	LoopID string    // only this loop's questions
 	Since  time.Time // only questions asked at or after it
-	// Search keeps the questions whose title, context, prompts, options or
-	// replies contain it, case-insensitively.
+	// Search keeps the questions whose title, client, tool, project,
+	// context, prompts, options or replies contain it, case-insensitively.
 	Search string
 	Limit  int // at most this many (newest first); <= 0: all
 }
@@ -116,7 +116,7 @@ func (s *Store) Find(f Filter) ([]Entry, error) {
 func searchText(e Entry) string {
 	var b strings.Builder
 	q := e.Question
-	b.WriteString(q.Title)
+	b.WriteString(q.Title + "\n" + q.Client + "\n" + q.Source + "\n" + q.Project)
 	for _, f := range q.Context {
 		b.WriteString("\n" + f.Label + ": " + f.Value)
 	}

@@ -50,8 +50,10 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 //     the caller went away, or restored after a crash);
 //   - ended with an undelivered answer: unchanged, so the answer waits for
 //     Undelivered;
-//   - ended with a delivered answer: a new round, open with asked_at and
-//     no answer.
+//   - ended with a delivered answer: a new ask. The earlier one is kept
+//     whole (question, outcome, answer and its images) as a record of its
+//     own in History (Entry.Record "<id>#<n>"); the id is open again with
+//     asked_at and no answer. Nothing the user answered is overwritten.
 func (s *Store) SaveQuestion(q wire.Question, askedAt time.Time) error {
 	return s.SaveQuestionAs(q, "", askedAt)
 }
@@ -84,28 +86,55 @@ func (s *Store) SaveQuestionAs(q wire.Question, askID string, askedAt time.Time)
 				q.ID, q.Source, q.Client, LoopID(q), q.Summary(titleRunes), at, string(js), askID)
 			return err
 		}
+		// A delivered outcome ends an ask: keep it as its own record
+		// before the id is asked anew (its own question JSON included).
+		newAsk := state != StateOpen && state != StateWithdrawn && !(delivered.Valid && delivered.Int64 == 0)
+		if newAsk {
+			if err := s.archiveRound(ctx, tx, q.ID); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.StmtContext(ctx, s.st.updateQuestion).ExecContext(ctx,
 			q.Source, q.Client, LoopID(q), q.Summary(titleRunes), string(js), askID, q.ID); err != nil {
 			return err
 		}
 		switch {
-		case state == StateOpen:
-			return nil
+		case newAsk:
+			_, err = tx.StmtContext(ctx, s.st.reopenQuestion).ExecContext(ctx, at, q.ID)
 		case state == StateWithdrawn:
-			_, err := tx.StmtContext(ctx, s.st.reopenQuestion).ExecContext(ctx, nil, q.ID)
-			return err
-		case delivered.Valid && delivered.Int64 == 0:
-			return nil // the answer waits for its caller
+			_, err = tx.StmtContext(ctx, s.st.reopenQuestion).ExecContext(ctx, nil, q.ID)
 		}
-		if _, err := tx.StmtContext(ctx, s.st.deleteAnswer).ExecContext(ctx, q.ID); err != nil {
-			return err
-		}
-		if _, err := tx.StmtContext(ctx, s.st.clearImages).ExecContext(ctx, q.ID); err != nil {
-			return err
-		}
-		_, err = tx.StmtContext(ctx, s.st.reopenQuestion).ExecContext(ctx, at, q.ID)
+		// open: a caller reattached; an undelivered answer waits for its caller.
 		return err
 	})
+}
+
+// archiveRound moves the ended ask of question id — its row, answer and
+// images — to a record of its own, "<id>#<n>" with round_of = id, so that
+// id can be asked again without overwriting it. Call it inside the
+// transaction of SaveQuestionAs.
+func (s *Store) archiveRound(ctx context.Context, tx *sql.Tx, id string) error {
+	var n int64
+	if err := tx.StmtContext(ctx, s.st.nextRound).QueryRowContext(ctx, id).Scan(&n); err != nil {
+		return err
+	}
+	rec := ""
+	for ; ; n++ { // a record pruned away leaves a gap in the count, never a clash
+		rec = fmt.Sprintf("%s#%d", id, n)
+		var taken int64
+		if err := tx.StmtContext(ctx, s.st.idTaken).QueryRowContext(ctx, rec).Scan(&taken); err != nil {
+			return err
+		}
+		if taken == 0 {
+			break
+		}
+	}
+	for _, st := range []*sql.Stmt{s.st.archiveRound, s.st.moveAnswer, s.st.moveImages} {
+		if _, err := tx.StmtContext(ctx, st).ExecContext(ctx, id, rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // questionState reads the state of question id and whether its answer was
@@ -237,8 +266,12 @@ func (s *Store) MarkWithdrawn(id string, at time.Time) error {
 	})
 }
 
-// Entry is one question of the history.
+// Entry is one ask of a question in the history: a question asked again
+// under the same id after its answer was delivered gives one Entry per ask.
 type Entry struct {
+	// Record identifies this ask among all entries: Question.ID for the
+	// latest ask of a question, "<Question.ID>#<n>" for its earlier ones.
+	Record   string
 	Question wire.Question
 	AskedAt  time.Time
 	// State is StateOpen, StateWithdrawn, or the Status of the answer.
@@ -324,8 +357,9 @@ func (s *Store) inTx(op string, f func(context.Context, *sql.Tx) error) error {
 	return wrap(op, tx.Commit())
 }
 
-// scanEntry reads one row of (question JSON, asked_at, state, answer JSON,
-// answered_at, image count) into an Entry; op names the caller in errors.
+// scanEntry reads one row of (row id, question JSON, asked_at, state,
+// answer JSON, answered_at, image count) into an Entry; op names the caller
+// in errors.
 func scanEntry(rows *sql.Rows, op string) (Entry, error) {
 	var (
 		qjs        string
@@ -334,7 +368,7 @@ func scanEntry(rows *sql.Rows, op string) (Entry, error) {
 		answeredAt sql.NullInt64
 		e          Entry
 	)
-	if err := rows.Scan(&qjs, &askedAt, &e.State, &ajs, &answeredAt, &e.Images); err != nil {
+	if err := rows.Scan(&e.Record, &qjs, &askedAt, &e.State, &ajs, &answeredAt, &e.Images); err != nil {
 		return Entry{}, wrap(op, err)
 	}
 	if err := json.Unmarshal([]byte(qjs), &e.Question); err != nil {

@@ -77,6 +77,14 @@ CREATE TABLE notes (
 ) STRICT;
 CREATE INDEX notes_by_client ON notes(lower(client), created);
 `,
+	// 4: every ask its own record. A question asked again under its id
+	// after its answer was delivered used to lose that answer; now the
+	// earlier ask is kept as a row of its own (archiveRound), whose id is
+	// "<id>#<n>" and whose round_of is the id it was asked as.
+	`
+ALTER TABLE questions ADD COLUMN round_of TEXT NOT NULL DEFAULT '';
+CREATE INDEX questions_by_round_of ON questions(round_of) WHERE round_of <> '';
+`,
 }
 
 // schemaVersion is the user_version this build writes.

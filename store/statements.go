@@ -17,6 +17,11 @@ type statements struct {
 	keptOpen       *sql.Stmt // sets kept_open of an open question
 	withdraw       *sql.Stmt
 	endQuestion    *sql.Stmt // state = the answer's status
+	archiveRound   *sql.Stmt // copies an ended question to a row of its own (id ?2, round_of ?1)
+	moveAnswer     *sql.Stmt // the answer of ?1 to ?2
+	moveImages     *sql.Stmt // the images of ?1 to ?2
+	nextRound      *sql.Stmt // how many earlier asks of ?1 were kept
+	idTaken        *sql.Stmt
 
 	draftText     *sql.Stmt // the fast path of SaveDraft for a draft without images
 	draftKeep     *sql.Stmt // the fast path of SaveDraft when the images are unchanged
@@ -24,14 +29,12 @@ type statements struct {
 	selectDraft   *sql.Stmt
 	deleteDraft   *sql.Stmt
 	upsertAnswer  *sql.Stmt
-	deleteAnswer  *sql.Stmt
 	delivered     *sql.Stmt
 	undelivered   *sql.Stmt
 	undeliveredOf *sql.Stmt // the question (or second window) asked as id whose answer waits longest
 
 	insertImage  *sql.Stmt
 	deleteImages *sql.Stmt // of one kind
-	clearImages  *sql.Stmt // of both kinds
 	selectImages *sql.Stmt
 
 	historyAll  *sql.Stmt
@@ -40,7 +43,7 @@ type statements struct {
 }
 
 const historyColumns = `
-SELECT q.question, q.asked_at, q.state, a.answer, a.answered_at,
+SELECT q.id, q.question, q.asked_at, q.state, a.answer, a.answered_at,
        (SELECT count(*) FROM images i WHERE i.question_id = q.id AND i.kind = 'answer')
 FROM questions q LEFT JOIN answers a ON a.question_id = q.id`
 
@@ -65,6 +68,12 @@ func (st *statements) list() []struct {
 		{&st.keptOpen, `UPDATE questions SET kept_open = ? WHERE id = ? AND state = 'open'`},
 		{&st.withdraw, `UPDATE questions SET state = 'withdrawn', ended_at = ? WHERE id = ? AND state = 'open'`},
 		{&st.endQuestion, `UPDATE questions SET state = ?, ended_at = ? WHERE id = ?`},
+		{&st.archiveRound, `INSERT INTO questions(id, source, client, loop_id, title, asked_at, state, ended_at, question, ask_id, kept_open, round_of)
+			SELECT ?2, source, client, loop_id, title, asked_at, state, ended_at, question, ask_id, 0, id FROM questions WHERE id = ?1`},
+		{&st.moveAnswer, `UPDATE answers SET question_id = ?2 WHERE question_id = ?1`},
+		{&st.moveImages, `UPDATE images SET question_id = ?2 WHERE question_id = ?1`},
+		{&st.nextRound, `SELECT count(*) + 1 FROM questions WHERE round_of = ?`},
+		{&st.idTaken, `SELECT count(*) FROM questions WHERE id = ?`},
 
 		// One statement each: insert or update the draft of a question that
 		// is open or withdrawn, unless that would leave its stored images
@@ -86,7 +95,6 @@ func (st *statements) list() []struct {
 		{&st.upsertAnswer, `INSERT INTO answers(question_id, status, answer, answered_at, delivered) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT(question_id) DO UPDATE SET status = excluded.status, answer = excluded.answer,
 				answered_at = excluded.answered_at, delivered = excluded.delivered`},
-		{&st.deleteAnswer, `DELETE FROM answers WHERE question_id = ?`},
 		{&st.delivered, `UPDATE answers SET delivered = 1 WHERE question_id = ?`},
 		{&st.undelivered, `SELECT a.answer, i.mime, i.name, i.data FROM answers a
 			LEFT JOIN images i ON i.question_id = a.question_id AND i.kind = 'answer'
@@ -96,7 +104,6 @@ func (st *statements) list() []struct {
 
 		{&st.insertImage, `INSERT INTO images(question_id, kind, idx, mime, name, data) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&st.deleteImages, `DELETE FROM images WHERE question_id = ? AND kind = ?`},
-		{&st.clearImages, `DELETE FROM images WHERE question_id = ?`},
 		{&st.selectImages, selectImagesSQL},
 
 		{&st.historyAll, historyColumns + ` ORDER BY q.asked_at DESC, q.id DESC LIMIT ?`},

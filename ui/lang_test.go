@@ -17,9 +17,9 @@ func TestFyneWordsFollowTheLanguage(t *testing.T) {
 	t.Setenv("LANGUAGE", "fr")
 	t.Cleanup(func() { useLanguage(i18n.English) })
 	for _, tc := range []struct{ language, copy, undo, submit, search string }{
-		{i18n.TraditionalChinese, "複製", "復原", "送出", "搜尋問題和回覆"},
-		{i18n.SimplifiedChinese, "复制", "撤销", "提交", "搜索问题和回复"},
-		{i18n.English, "Copy", "Undo", "Submit", "Search questions and replies"},
+		{i18n.TraditionalChinese, "複製", "復原", "送出", "搜尋問題、回覆、用戶端、專案"},
+		{i18n.SimplifiedChinese, "复制", "撤销", "提交", "搜索问题、回复、客户端、项目"},
+		{i18n.English, "Copy", "Undo", "Submit", "Search questions, replies, clients, projects"},
 	} {
 		useLanguage(tc.language)
 		if got := lang.L("Copy"); got != tc.copy {
@@ -29,7 +29,7 @@ func TestFyneWordsFollowTheLanguage(t *testing.T) {
 			t.Errorf("%s: Fyne's Undo reads %q, want %q", tc.language, got, tc.undo)
 		}
 		// The History and Settings windows' words (lang.L, English ids).
-		if got := lang.L("Search questions and replies"); got != tc.search {
+		if got := lang.L("Search questions, replies, clients, projects"); got != tc.search {
 			t.Errorf("%s: the History window's search reads %q, want %q", tc.language, got, tc.search)
 		}
 		if got := i18n.T("question.submit"); got != tc.submit {

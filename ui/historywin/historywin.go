@@ -19,7 +19,7 @@ import (
 	"image"
 	_ "image/jpeg" // the attachments are PNG or JPEG
 	_ "image/png"
-	"strconv"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,8 +77,8 @@ type Window struct {
 	search  *widget.Entry
 	refresh *widget.Button
 	status  *widget.Label
-	tree    *widget.Tree
-	detail  *fyne.Container // the selected node, in detailScroll
+	list    *widget.List
+	detail  *fyne.Container // the selected question, in scroll
 	scroll  *container.Scroll
 	export  [2]*widget.Button // Markdown, JSON
 
@@ -88,11 +88,11 @@ type Window struct {
 	closed atomic.Bool // the window closed: no more reads
 
 	// Fyne goroutine only:
-	loops    []history.Loop
-	entries  map[string]store.Entry // by question id, as listed
-	gen      int                    // of the latest query: older results are dropped
-	typed    int                    // of the latest keystroke in the search box
-	selected string                 // tree node shown in the detail ("" none)
+	loops    []history.Loop // every row, grouped as feedback history prints them (Export)
+	rows     []row          // the list, newest first
+	gen      int            // of the latest query: older results are dropped
+	typed    int            // of the latest keystroke in the search box
+	selected int            // index in rows of the question shown (-1 none)
 
 	// do runs a function on the Fyne goroutine: fyne.Do (tests run them on
 	// the test's goroutine instead: fyne's test driver runs fyne.Do at once,
@@ -103,6 +103,21 @@ type Window struct {
 	loaded func(what string)
 }
 
+// row is one ask in the list: the entry as read and as package history
+// groups it (its loop and its client and project).
+type row struct {
+	entry store.Entry
+	loop  history.Loop  // with the one group below
+	group history.Group // with the one question below
+	q     history.Question
+}
+
+func newRow(e store.Entry) row {
+	l := history.ByLoop([]store.Entry{e})[0]
+	g := l.Groups[0]
+	return row{entry: e, loop: l, group: g, q: g.Questions[0]}
+}
+
 // New builds the History window over the database at o.DBPath and starts
 // reading it; the caller Shows it. Call it on the Fyne goroutine.
 func New(a fyne.App, o Options) *Window { return newWindow(a, o, fyne.Do, nil) }
@@ -111,23 +126,24 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	w := &Window{win: a.NewWindow(lang.L(Title)), opts: o, entries: map[string]store.Entry{}, do: do, loaded: loaded}
+	w := &Window{win: a.NewWindow(lang.L(Title)), opts: o, selected: -1, do: do, loaded: loaded}
 	w.search = widget.NewEntry()
-	w.search.SetPlaceHolder(lang.L("Search questions and replies"))
+	w.search.SetPlaceHolder(lang.L("Search questions, replies, clients, projects"))
 	w.search.OnChanged = w.typedSearch
+	w.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	w.status = widget.NewLabel("")
 	w.status.Truncation = fyne.TextTruncateEllipsis
-	w.tree = widget.NewTree(w.childUIDs, w.isBranch, w.newRow, w.updateRow)
-	w.tree.OnSelected = w.show
-	w.tree.OnUnselected = func(widget.TreeNodeID) { w.show("") }
+	w.list = widget.NewList(func() int { return len(w.rows) }, w.newListRow, w.updateListRow)
+	w.list.OnSelected = func(i widget.ListItemID) { w.show(i) }
+	w.list.OnUnselected = func(widget.ListItemID) { w.show(-1) }
 	w.detail = container.NewVBox()
-	w.scroll = container.NewVScroll(w.detail)
+	w.scroll = container.NewVScroll(container.NewPadded(w.detail))
 	w.export[0] = widget.NewButtonWithIcon(lang.L("Export Markdown…"), theme.DocumentSaveIcon(), func() { w.Export(FormatMarkdown) })
 	w.export[1] = widget.NewButtonWithIcon(lang.L("Export JSON…"), theme.DocumentSaveIcon(), func() { w.Export(FormatJSON) })
 	w.refresh = widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), w.reload) // questions asked since it opened
-	left := container.NewBorder(container.NewBorder(nil, nil, nil, w.refresh, w.search), nil, nil, nil, w.tree)
+	left := container.NewBorder(container.NewBorder(nil, nil, nil, w.refresh, w.search), nil, nil, nil, w.list)
 	split := container.NewHSplit(left, w.scroll)
-	split.Offset = 0.42
+	split.Offset = 0.5
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(w.export[0], w.export[1]), w.status)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, split))
 	w.win.Resize(fyne.NewSize(1000, 640))
@@ -137,7 +153,7 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 			o.OnClosed()
 		}
 	})
-	w.show("")
+	w.show(-1)
 	w.reload()
 	return w
 }
@@ -251,15 +267,14 @@ func withinBytes(entries []store.Entry, max int) int {
 
 func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string, full bool, err error) {
 	w.loops = loops
-	w.entries = make(map[string]store.Entry, len(entries))
-	for _, e := range entries {
-		w.entries[e.Question.ID] = e
+	w.rows = make([]row, 0, len(entries))
+	for _, e := range entries { // newest first, as the store lists them
+		w.rows = append(w.rows, newRow(e))
 	}
-	w.tree.UnselectAll()
-	w.selected = ""
-	w.tree.Refresh()
-	w.tree.OpenAllBranches()
-	w.show("")
+	w.list.UnselectAll()
+	w.list.Refresh()
+	w.list.ScrollToTop()
+	w.show(-1)
 	switch {
 	case errors.Is(err, errNoHistory):
 		w.status.SetText(lang.L("The app keeps no history: FEEDBACK_DB is off."))
@@ -268,132 +283,83 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 	case err != nil:
 		w.status.SetText(fmt.Sprintf(lang.L("The history could not be read: %v"), err))
 	case len(entries) == 0 && text != "":
-		w.status.SetText(fmt.Sprintf(lang.L("No question or reply contains %q."), text))
+		w.status.SetText(fmt.Sprintf(lang.L("Nothing matches %q."), text))
 	case len(entries) == 0:
 		w.status.SetText(lang.L("No questions."))
 	case full:
 		w.status.SetText(fmt.Sprintf(lang.L("The newest %d questions; search to find older ones."), len(entries)))
 	default:
-		w.status.SetText(count(len(entries), "%d question", "%d questions") + " " + count(len(loops), "in %d loop.", "in %d loops."))
+		w.status.SetText(count(len(entries), "%d question", "%d questions"))
 	}
 	if w.loaded != nil {
 		w.loaded("list")
 	}
 }
 
-// node is a tree node: a loop, a group in it or a question in that.
-type node struct{ loop, group, question int } // -1 where the node stops
-
-func parseUID(uid widget.TreeNodeID) (node, bool) {
-	n := node{-1, -1, -1}
-	if uid == "" {
-		return n, true
-	}
-	parts := strings.Split(uid, "/")
-	dst := []*int{&n.loop, &n.group, &n.question}
-	if len(parts) > len(dst) {
-		return n, false
-	}
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || v < 0 {
-			return n, false
-		}
-		*dst[i] = v
-	}
-	return n, true
+// listRow is the template of a line in the list: the outcome badge, the
+// title over the client, project and loop, and the age.
+type listRow struct {
+	badge *badge
+	title *widget.Label
+	meta  *widget.Label
+	age   *widget.Label
+	box   *fyne.Container
 }
 
-// at resolves n against the list shown; ok false when it is gone.
-func (w *Window) at(n node) (l *history.Loop, g *history.Group, q *history.Question, ok bool) {
-	if n.loop < 0 {
-		return nil, nil, nil, true
-	}
-	if n.loop >= len(w.loops) {
-		return nil, nil, nil, false
-	}
-	l = &w.loops[n.loop]
-	if n.group < 0 {
-		return l, nil, nil, true
-	}
-	if n.group >= len(l.Groups) {
-		return nil, nil, nil, false
-	}
-	g = &l.Groups[n.group]
-	if n.question < 0 {
-		return l, g, nil, true
-	}
-	if n.question >= len(g.Questions) {
-		return nil, nil, nil, false
-	}
-	return l, g, &g.Questions[n.question], true
+func (w *Window) newListRow() fyne.CanvasObject {
+	r := &listRow{badge: newBadge(), title: widget.NewLabel(""), meta: hint(""), age: widget.NewLabel("")}
+	r.title.Truncation = fyne.TextTruncateEllipsis
+	r.title.TextStyle = fyne.TextStyle{Bold: true}
+	r.meta.Wrapping = fyne.TextWrapOff
+	r.meta.Truncation = fyne.TextTruncateEllipsis
+	r.age.Alignment = fyne.TextAlignTrailing
+	text := container.New(&tightVBox{}, r.title, r.meta)
+	r.box = container.NewBorder(nil, nil, container.NewCenter(r.badge), r.age, text)
+	h := &rowHolder{row: r}
+	h.ExtendBaseWidget(h)
+	return h
 }
 
-func (w *Window) childUIDs(uid widget.TreeNodeID) []widget.TreeNodeID {
-	n, ok := parseUID(uid)
-	if !ok {
-		return nil
-	}
-	l, g, q, ok := w.at(n)
-	var count int
-	switch {
-	case !ok || q != nil:
-		return nil
-	case g != nil:
-		count = len(g.Questions)
-	case l != nil:
-		count = len(l.Groups)
-	default:
-		count = len(w.loops)
-	}
-	ids := make([]widget.TreeNodeID, count)
-	for i := range ids {
-		if uid == "" {
-			ids[i] = strconv.Itoa(i)
-		} else {
-			ids[i] = uid + "/" + strconv.Itoa(i)
-		}
-	}
-	return ids
+// rowHolder lets updateListRow find the parts of a template.
+type rowHolder struct {
+	widget.BaseWidget
+	row *listRow
 }
 
-func (w *Window) isBranch(uid widget.TreeNodeID) bool {
-	n, ok := parseUID(uid)
-	return ok && n.question < 0
+func (h *rowHolder) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(h.row.box)
 }
 
-func (w *Window) newRow(bool) fyne.CanvasObject {
-	l := widget.NewLabel("")
-	l.Truncation = fyne.TextTruncateEllipsis
-	return l
-}
-
-func (w *Window) updateRow(uid widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
-	label := o.(*widget.Label)
-	label.TextStyle = fyne.TextStyle{}
-	n, _ := parseUID(uid)
-	l, g, q, ok := w.at(n)
-	switch {
-	case !ok:
-		label.SetText("")
-	case q != nil:
-		label.SetText(w.RowText(*q))
-	case g != nil:
-		label.SetText(groupName(*g))
-	case l != nil:
-		label.TextStyle = fyne.TextStyle{Bold: true}
-		label.SetText(loopName(*l))
+func (w *Window) updateListRow(i widget.ListItemID, o fyne.CanvasObject) {
+	h, ok := o.(*rowHolder)
+	if !ok || i < 0 || i >= len(w.rows) {
+		return
 	}
+	r := w.rows[i]
+	h.row.badge.set(r.q)
+	h.row.title.SetText(oneLine(r.q.Title))
+	h.row.meta.SetText(w.MetaText(r))
+	h.row.age.SetText(Age(w.opts.Now().Sub(r.q.AskedAt)))
 }
 
-// RowText is a question's line in the list: its title, outcome and age,
-// and its phase and iteration when it has them.
-func (w *Window) RowText(q history.Question) string {
-	s := fmt.Sprintf("%s — %s · %s", oneLine(q.Title), outcome(q), Age(w.opts.Now().Sub(q.AskedAt)))
-	if extra := phaseIteration(q); extra != "" {
-		s += " · " + extra
+// RowText is a question's line in the list as text: its outcome, title,
+// age, and its client, project and loop.
+func (w *Window) RowText(i int) string {
+	r := w.rows[i]
+	return fmt.Sprintf("[%s] %s · %s · %s", outcome(r.q), oneLine(r.q.Title), Age(w.opts.Now().Sub(r.q.AskedAt)), w.MetaText(r))
+}
+
+// MetaText is the second line of a row: client, project, and the loop with
+// its phase and iteration when the question was asked in one.
+func (w *Window) MetaText(r row) string {
+	parts := []string{groupName(r.group)}
+	if r.loop.ID != "" {
+		parts = append(parts, fmt.Sprintf(lang.L("loop %s"), oneLine(r.loop.ID)))
 	}
-	return s
+	if extra := phaseIteration(r.q); extra != "" {
+		parts = append(parts, extra)
+	}
+	return strings.Join(parts, " · ")
 }
 
 func phaseIteration(q history.Question) string {
@@ -416,10 +382,7 @@ func outcome(q history.Question) string {
 }
 
 func loopName(l history.Loop) string {
-	name := lang.L("Outside any loop")
-	if l.ID != "" {
-		name = fmt.Sprintf(lang.L("Loop %s"), oneLine(l.ID))
-	}
+	name := fmt.Sprintf(lang.L("Loop %s"), oneLine(l.ID))
 	if l.Objective != "" {
 		name += ": " + oneLine(l.Objective)
 	}
@@ -429,7 +392,7 @@ func loopName(l history.Loop) string {
 func groupName(g history.Group) string {
 	name := oneLine(g.Client)
 	if name == "" {
-		name = "—"
+		name = lang.L("unknown client")
 	}
 	if g.Project != "" {
 		name += " · " + oneLine(g.Project)
@@ -450,19 +413,17 @@ func Age(d time.Duration) string {
 	return fmt.Sprintf(lang.L("%d d"), int(d/(24*time.Hour)))
 }
 
-// show fills the detail pane with the tree node uid ("" the help text).
-func (w *Window) show(uid widget.TreeNodeID) {
-	w.selected = uid
+// show fills the detail pane with row i of the list (-1: the help text).
+func (w *Window) show(i int) {
+	if i >= len(w.rows) {
+		i = -1
+	}
+	w.selected = i
 	w.detail.RemoveAll()
-	n, _ := parseUID(uid)
-	l, g, q, ok := w.at(n)
-	switch {
-	case !ok || l == nil:
-		w.detail.Add(hint(lang.L("Choose a question to read it in full. Export writes the chosen loop, group or question, or every question listed when none is chosen.")))
-	case q != nil:
-		w.showQuestion(*l, *g, *q)
-	default:
-		w.showGroup(*l, g)
+	if i < 0 {
+		w.detail.Add(hint(lang.L("Choose a question to read it in full. Export writes the chosen question, or every question listed when none is chosen.")))
+	} else {
+		w.showQuestion(w.rows[i])
 	}
 	w.scroll.ScrollToTop()
 	w.detail.Refresh()
@@ -491,52 +452,28 @@ func heading(text string) *widget.Label {
 	return h
 }
 
-func (w *Window) showGroup(l history.Loop, g *history.Group) {
-	w.detail.Add(heading(loopName(l)))
-	groups := l.Groups
-	if g != nil {
-		w.detail.Add(heading(groupName(*g)))
-		groups = []history.Group{*g}
-	}
-	counts := map[string]int{}
-	total := 0
-	for _, g := range groups {
-		for _, q := range g.Questions {
-			counts[q.Outcome]++
-			total++
-		}
-	}
-	var parts []string
-	for _, o := range []string{"answered", "dismissed", "timed out", "withdrawn", "open"} {
-		if counts[o] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[o], lang.L(o)))
-		}
-	}
-	w.detail.Add(widget.NewLabel(count(total, "%d question", "%d questions") + ": " + strings.Join(parts, ", ")))
-}
-
-func (w *Window) showQuestion(l history.Loop, g history.Group, hq history.Question) {
-	w.detail.Add(heading(oneLine(hq.Title)))
-	meta := []string{groupName(g)}
-	if l.ID != "" {
-		meta = append(meta, loopName(l))
-	}
-	if extra := phaseIteration(hq); extra != "" {
-		meta = append(meta, extra)
-	}
-	w.detail.Add(hint(strings.Join(meta, " · ")))
+func (w *Window) showQuestion(r row) {
+	hq := r.q
+	title := heading(oneLine(hq.Title))
+	b := newBadge()
+	b.set(hq)
+	w.detail.Add(container.NewBorder(nil, nil, nil, container.NewCenter(b), title))
 	when := fmt.Sprintf(lang.L("Asked %s"), hq.AskedAt.Local().Format("2006-01-02 15:04"))
 	if hq.EndedAt != nil {
 		when += fmt.Sprintf(lang.L(", ended %s"), hq.EndedAt.Local().Format("2006-01-02 15:04"))
 	}
-	w.detail.Add(hint(when + " · " + outcome(hq)))
-	e, ok := w.entries[hq.ID]
-	if !ok {
-		return
+	w.detail.Add(hint(when + " · " + groupName(r.group)))
+	if r.loop.ID != "" {
+		line := loopName(r.loop)
+		if extra := phaseIteration(hq); extra != "" {
+			line += " · " + extra
+		}
+		w.detail.Add(hint(line))
 	}
+	e := r.entry
 	var replies []wire.Reply
 	if e.Answer != nil {
-		replies = e.Answer.Replies
+		replies = hq.Replies
 	}
 	pics := markdown.NewPictures()
 	for i, p := range e.Question.Prompts {
@@ -545,50 +482,64 @@ func (w *Window) showQuestion(l history.Loop, g history.Group, hq history.Questi
 			w.detail.Add(heading(oneLine(p.Header)))
 		}
 		w.detail.Add(markdown.New(p.Markdown, markdown.Options{Pictures: pics, Page: func() *container.Scroll { return w.scroll }}))
-		var r wire.Reply
+		var rep wire.Reply
 		if i < len(replies) {
-			r = replies[i]
+			rep = replies[i]
 		}
 		for _, o := range p.Options {
-			w.detail.Add(optionLine(o, r))
+			w.detail.Add(optionLine(o, rep))
 		}
-		if e.Answer != nil && (r.Text != "" || len(r.Selected) > 0) {
-			w.detail.Add(heading(lang.L("Reply")))
-			if r.Text != "" {
-				w.detail.Add(replyText(r.Text))
-			}
-		}
+		w.addReply(p, rep, hq, e.Answer != nil)
 	}
 	if hq.Images > 0 {
 		w.detail.Add(heading(count(hq.Images, "%d attached image", "%d attached images")))
 		box := container.NewGridWrap(fyne.NewSize(240, 180))
 		w.detail.Add(box)
-		w.loadImages(hq.ID, box)
+		w.loadImages(hq.Record, box)
 	}
 }
 
-// optionLine shows an option, checked when the reply chose it.
+// addReply shows what the user answered to prompt p beside its options:
+// Yes or No for a yes/no prompt (and whether it was the recommended answer
+// taken without choosing), else the text typed.
+func (w *Window) addReply(p wire.Prompt, r wire.Reply, hq history.Question, answered bool) {
+	if !answered {
+		return
+	}
+	if p.Kind == wire.KindYesNo {
+		answer := map[string]string{"yes": lang.L("Yes"), "no": lang.L("No")}[r.Text]
+		if answer == "" {
+			return
+		}
+		l := widget.NewLabelWithStyle("✓ "+answer, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		w.detail.Add(l)
+		if hq.RecommendedTaken {
+			w.detail.Add(hint(lang.L("Submitted without choosing: the recommended answer stood.")))
+		}
+		return
+	}
+	if r.Text != "" {
+		w.detail.Add(heading(lang.L("Reply")))
+		w.detail.Add(replyText(r.Text))
+	}
+}
+
+// optionLine shows an option: chosen ones with a check mark and bold,
+// the others plain (readable, not greyed like a disabled control).
 func optionLine(o wire.Option, r wire.Reply) fyne.CanvasObject {
-	chosen := false
-	for _, s := range r.Selected {
-		chosen = chosen || s == o.Label
-	}
-	icon := theme.CheckButtonIcon()
-	if chosen {
-		icon = theme.CheckButtonCheckedIcon()
-	}
+	chosen := slices.Contains(r.Selected, o.Label)
 	text := oneLine(o.Label)
 	if o.Description != "" {
 		text += " — " + oneLine(o.Description)
 	}
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
+	m := widget.NewIcon(nil) // keeps the column: the labels line up
 	if chosen {
 		l.TextStyle = fyne.TextStyle{Bold: true}
-	} else {
-		l.Importance = widget.LowImportance
+		m.SetResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
 	}
-	return container.NewBorder(nil, nil, widget.NewIcon(icon), nil, l)
+	return container.NewBorder(nil, nil, m, nil, l)
 }
 
 // replyText is the reply as typed, selectable, its first MaxReplyShown bytes.
@@ -653,25 +604,16 @@ const (
 	FormatJSON     = "json"
 )
 
-// Selection is what Export writes: the chosen loop, group (in its loop) or
-// question (in its group and loop), or every listed loop when none is
-// chosen.
+// Selection is what Export writes: the chosen question (in its group and
+// loop), or every listed question when none is chosen.
 func (w *Window) Selection() []history.Loop {
-	n, _ := parseUID(w.selected)
-	l, g, q, ok := w.at(n)
-	switch {
-	case !ok || l == nil:
+	if w.selected < 0 || w.selected >= len(w.rows) {
 		return w.loops
-	case g == nil:
-		return []history.Loop{*l}
 	}
-	one := *l
-	gg := *g
-	if q != nil {
-		gg.Questions = []history.Question{*q}
-	}
-	one.Groups = []history.Group{gg}
-	return []history.Loop{one}
+	r := w.rows[w.selected]
+	l := r.loop
+	l.Groups = []history.Group{r.group}
+	return []history.Loop{l}
 }
 
 // Render is the selection in format, byte for byte what `feedback history`

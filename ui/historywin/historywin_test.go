@@ -128,71 +128,111 @@ func (h *harness) wait(t *testing.T, what string) {
 	}
 }
 
-// rows lists the tree as "indent + text" lines, every branch open.
+// rows lists the list's lines as RowText gives them, newest first.
 func (h *harness) rows() []string {
 	var out []string
-	var walk func(uid string, depth int)
-	walk = func(uid string, depth int) {
-		for _, c := range h.w.childUIDs(uid) {
-			l := h.w.newRow(false)
-			h.w.updateRow(c, true, l)
-			out = append(out, strings.Repeat("  ", depth)+l.(*widget.Label).Text)
-			walk(c, depth+1)
-		}
+	for i := range h.w.rows {
+		out = append(out, h.w.RowText(i))
 	}
-	walk("", 0)
 	return out
 }
 
-func TestListGroupedByLoopThenClientWithOutcomeAndAge(t *testing.T) {
+// The list reads newest first, one line per ask: the outcome as a badge,
+// the title, the age, and the client, project and loop.
+func TestListNewestFirstWithOutcomeAgeClientProject(t *testing.T) {
 	h := open(t, fill(t))
 	h.wait(t, "list")
 	want := []string{
-		"Loop L2: Ship L2",
-		"  claude-code · webapp",
-		"    Still there? — open · 30 min · build · iteration 2/5",
-		"Outside any loop",
-		"  cursor",
-		"    Which name? — withdrawn · 40 min",
-		"Loop L1: Ship L1",
-		"  cursor · webapp",
-		"    Drop the old table? — timed out · 56 min · review · iteration 2/5",
-		"  claude-code · webapp",
-		"    How should I integrate main? — answered · 1 h · plan · iteration 2/5",
-		"    Deploy to staging? — dismissed · 58 min · review · iteration 2/5",
+		"[open] Still there? · 30 min · claude-code · webapp · loop L2 · build · iteration 2/5",
+		"[withdrawn] Which name? · 40 min · cursor",
+		"[timed out] Drop the old table? · 56 min · cursor · webapp · loop L1 · review · iteration 2/5",
+		"[dismissed] Deploy to staging? · 58 min · claude-code · webapp · loop L1 · review · iteration 2/5",
+		"[answered] How should I integrate main? · 1 h · claude-code · webapp · loop L1 · plan · iteration 2/5",
 	}
 	if got := h.rows(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if s := h.w.status.Text; s != "5 questions in 3 loops." {
+	if s := h.w.status.Text; s != "5 questions" {
 		t.Fatalf("status %q", s)
+	}
+	// The template shows the same: badge, title, second line, age.
+	o := h.w.newListRow()
+	h.w.updateListRow(2, o)
+	r := o.(*rowHolder).row
+	if r.badge.Text() != "timed out" || r.title.Text != "Drop the old table?" || r.age.Text != "56 min" ||
+		r.meta.Text != "cursor · webapp · loop L1 · review · iteration 2/5" {
+		t.Fatalf("row 2 shows [%s] %q %q %q", r.badge.Text(), r.title.Text, r.meta.Text, r.age.Text)
 	}
 }
 
-func TestSearchQuestionAndReplyText(t *testing.T) {
+// A question asked again under its id is listed once per ask, each with
+// its own answer.
+func TestAskedAgainIsListedPerAsk(t *testing.T) {
+	path := fill(t)
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveQuestion(q("q1", "claude-code", "L1", "plan", "How should I **integrate** main?"), t0.Add(40*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveAnswer(wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Merge"}}}}, t0.Add(41*time.Minute), true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	h := open(t, path)
+	h.wait(t, "list")
+	var asks []int
+	for i, r := range h.w.rows {
+		if r.q.ID == "q1" {
+			asks = append(asks, i)
+		}
+	}
+	if len(asks) != 2 {
+		t.Fatalf("q1 listed %d times, want 2: %q", len(asks), h.rows())
+	}
+	h.w.list.Select(asks[1]) // the first ask
+	h.wait(t, "images")
+	if got := texts(h.w.detail); !strings.Contains(got, "keep history linear") || strings.Join(chosen(h.w.detail), ",") != "Rebase — linear history" {
+		t.Fatalf("the first ask's detail lost its answer (chosen %q):\n%s", chosen(h.w.detail), got)
+	}
+	h.w.list.Select(asks[0])
+	if got := texts(h.w.detail); strings.Join(chosen(h.w.detail), ",") != "Merge" || strings.Contains(got, "keep history linear") {
+		t.Fatalf("the second ask's detail (chosen %q):\n%s", chosen(h.w.detail), got)
+	}
+}
+
+func TestSearchQuestionReplyClientProject(t *testing.T) {
 	h := open(t, fill(t))
 	h.wait(t, "list")
-	for _, tc := range []struct{ text, want string }{
-		{"STAGING", "Deploy to staging?"},            // question text, any case
-		{"history linear", "How should I integrate"}, // reply text
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"STAGING", []string{"Deploy to staging?"}},            // question text, any case
+		{"history linear", []string{"How should I integrate"}}, // reply text
+		{"cursor", []string{"Which name?", "Drop the old table?"}},
 	} {
 		h.w.search.SetText("")
 		test.Type(h.w.search, tc.text)
 		h.wait(t, "list")
-		var questions []string
-		for _, r := range h.rows() {
-			if strings.HasPrefix(r, "    ") {
-				questions = append(questions, strings.TrimSpace(r))
-			}
+		var titles []string
+		for _, r := range h.w.rows {
+			titles = append(titles, r.q.Title)
 		}
-		if len(questions) != 1 || !strings.HasPrefix(questions[0], tc.want) {
-			t.Fatalf("search %q lists %q, want only %q", tc.text, questions, tc.want)
+		if len(titles) != len(tc.want) {
+			t.Fatalf("search %q lists %q, want %q", tc.text, titles, tc.want)
+		}
+		for i := range titles {
+			if !strings.HasPrefix(titles[i], tc.want[i]) {
+				t.Fatalf("search %q lists %q, want %q", tc.text, titles, tc.want)
+			}
 		}
 	}
 	h.w.search.SetText("nowhere to be found")
 	h.wait(t, "list")
-	if len(h.w.loops) != 0 || !strings.Contains(h.w.status.Text, "No question or reply contains") {
-		t.Fatalf("no match: %d loops, status %q", len(h.w.loops), h.w.status.Text)
+	if len(h.w.rows) != 0 || !strings.Contains(h.w.status.Text, "Nothing matches") {
+		t.Fatalf("no match: %d rows, status %q", len(h.w.rows), h.w.status.Text)
 	}
 }
 
@@ -230,32 +270,78 @@ func images(c *fyne.Container) int {
 	return n
 }
 
+// chosen lists the options the detail marks as chosen (a check mark, bold); it fails
+// the test's expectations when an unchosen option is greyed or bold.
+func chosen(detail *fyne.Container) []string {
+	var out []string
+	for _, o := range detail.Objects {
+		c, ok := o.(*fyne.Container)
+		if !ok || len(c.Objects) != 2 {
+			continue
+		}
+		text, tl := c.Objects[0].(*widget.Label)
+		mark, ml := c.Objects[1].(*widget.Icon)
+		if !tl || !ml {
+			continue
+		}
+		switch {
+		case mark.Resource != nil && text.TextStyle.Bold:
+			out = append(out, text.Text)
+		case text.TextStyle.Bold || text.Importance == widget.LowImportance:
+			out = append(out, "greyed or bold: "+text.Text)
+		}
+	}
+	return out
+}
+
 func TestOpenOneShowsQuestionChoicesReplyAndImages(t *testing.T) {
 	h := open(t, fill(t))
 	h.wait(t, "list")
-	h.w.tree.Select("2/1/0") // Loop L1, claude-code, q1
+	h.w.list.Select(4) // q1, the oldest
 	h.wait(t, "images")
 	got := texts(h.w.detail)
-	for _, want := range []string{"How should I integrate main?", "claude-code · webapp · Loop L1: Ship L1 · plan · iteration 2/5",
-		"answered", "Rebase — linear history", "Merge", "Reply", "keep history linear", "2 attached images"} {
+	for _, want := range []string{"How should I integrate main?", "claude-code · webapp", "Loop L1: Ship L1 · plan · iteration 2/5",
+		"Merge", "Reply", "keep history linear", "2 attached images"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("detail lacks %q:\n%s", want, got)
 		}
 	}
+	if strings.Contains(got, "any loop") {
+		t.Errorf("the detail speaks of loops the question is not in:\n%s", got)
+	}
 	if n := images(h.w.detail); n != 2 {
 		t.Fatalf("%d images shown, want 2", n)
 	}
-	// The chosen option is bold, the other not.
-	for _, o := range h.w.detail.Objects {
-		if c, ok := o.(*fyne.Container); ok {
-			for _, l := range c.Objects {
-				if l, ok := l.(*widget.Label); ok && (l.Text == "Merge") == l.TextStyle.Bold {
-					t.Errorf("option %q bold %v", l.Text, l.TextStyle.Bold)
-				}
-			}
-		}
+	// The chosen option is marked ✓ and bold, the other plain.
+	if c := chosen(h.w.detail); strings.Join(c, ",") != "Rebase — linear history" {
+		t.Errorf("chosen options %q, want only Rebase", c)
 	}
 	test.AssertImageMatches(t, "history.png", h.w.Fyne().Canvas().Capture())
+}
+
+// An ask_confirm submitted without choosing shows the recommended No the
+// agent received, marked as such.
+func TestConfirmShowsTheAnswerTaken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := wire.Question{ID: "c", Source: "ask_confirm", Client: "claude-code", Context: []wire.Field{{Label: "Recommended", Value: "No"}},
+		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push?"}}}
+	if err := s.SaveQuestion(c, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveAnswer(wire.Answer{QuestionID: "c", Status: wire.StatusAnswered, Replies: []wire.Reply{{}}}, t0, true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	h := open(t, path)
+	h.wait(t, "list")
+	h.w.list.Select(0)
+	if got := texts(h.w.detail); !strings.Contains(got, "✓ No") || !strings.Contains(got, "recommended answer stood") {
+		t.Fatalf("detail:\n%s", got)
+	}
 }
 
 // Export writes what `feedback history` prints for the same questions.
@@ -283,11 +369,7 @@ func TestExportIsFeedbackHistoryOutput(t *testing.T) {
 	if render(FormatMarkdown) != cli() || render(FormatJSON) != cli("--json") {
 		t.Fatal("with nothing chosen, the export differs from feedback history's output")
 	}
-	h.w.tree.Select("2") // Loop L1
-	if render(FormatMarkdown) != cli("--loop", "L1") || render(FormatJSON) != cli("--json", "--loop", "L1") {
-		t.Fatal("the export of loop L1 differs from feedback history --loop L1")
-	}
-	h.w.tree.Select("2/0/0") // one question
+	h.w.list.Select(2) // one question
 	if md := render(FormatMarkdown); !strings.Contains(md, "### Drop the old table? — timed out") || strings.Contains(md, "staging") {
 		t.Fatalf("export of one question:\n%s", md)
 	}
@@ -297,10 +379,10 @@ func TestExportIsFeedbackHistoryOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.w.tree.Select("2") // Loop L1
+	h.w.list.UnselectAll()
 	h.w.write(h.w.Selection(), FormatJSON, wc)
 	h.wait(t, "export")
-	if data, _ := os.ReadFile(out); string(data) != cli("--json", "--loop", "L1") {
+	if data, _ := os.ReadFile(out); string(data) != cli("--json") {
 		t.Fatalf("exported file:\n%s", data)
 	}
 	if !strings.Contains(h.w.status.Text, "Exported to "+out) {
@@ -329,7 +411,7 @@ func TestRefreshSeesNewQuestions(t *testing.T) {
 	s.Close()
 	test.Tap(h.w.refresh)
 	h.wait(t, "list")
-	if rows := h.rows(); len(rows) < 3 || rows[2] != "    A new one? — open · 10 min" {
+	if rows := h.rows(); len(rows) < 1 || rows[0] != "[open] A new one? · 10 min · codex" {
 		t.Fatalf("after Refresh: %q", rows)
 	}
 }

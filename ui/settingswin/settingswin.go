@@ -9,14 +9,19 @@ package settingswin
 
 import (
 	"fmt"
+	"image/color"
 	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -55,27 +60,42 @@ type Window struct {
 	base   settings.Settings // the file's values as read: fields the window does not show keep them
 	fields []*field
 	byKey  map[string]*field
-	body   *fyne.Container // the sections, under the banner
-	scroll *container.Scroll
+	tabs   *container.AppTabs // one page per section
+	pages  []*page
 	banner *widget.Label // readErr and saveErr, when there are
 	// readErr: the file could not be read; saveErr: the last save failed.
 	readErr, saveErr string
 	save             *widget.Button
 	cancel           *widget.Button
+	summary          *fyne.Container // by Save: the first problem and how many; tapping goes to it
+	summaryText      *tapLabel
 	saving           bool // a save is in flight (Fyne goroutine only)
+	closing          bool // the user chose to discard the edits
 	// saved is called off the Fyne goroutine's stack once a save ended
 	// (tests wait on it); nil in production.
 	saved func(error)
 }
 
+// page is one section's tab: its fields in one form, in a scroll.
+type page struct {
+	title  string
+	tab    *container.TabItem
+	scroll *container.Scroll
+	fields []*field
+}
+
 // field is one setting: its input, and below it the hint or, when the
-// value is wrong, the reason in the error colour.
+// value is wrong, the reason in the error colour with the input's border
+// drawn in that colour.
 type field struct {
 	key   string // the JSON name, as settings.FieldError.Field names it
 	name  string // the form's label
 	hint  string
 	input fyne.CanvasObject
+	box   fyne.CanvasObject // the input with its problem border, as the form holds it
+	mark  *canvas.Rectangle // the problem border, hidden without one
 	msg   *widget.Label
+	page  *page
 	// read stores the input's value into s; it returns what is wrong with
 	// the text when it cannot be parsed ("" when it can).
 	read func(s *settings.Settings) string
@@ -100,28 +120,92 @@ func New(a fyne.App, o Options) *Window {
 	}
 	w.save = widget.NewButton(lang.L("Save"), w.Save)
 	w.save.Importance = widget.HighImportance
-	w.cancel = widget.NewButton(lang.L("Cancel"), w.win.Close)
-	body := container.NewVBox(w.banner)
-	w.body = body
+	w.cancel = widget.NewButton(lang.L("Cancel"), w.RequestClose)
+	w.summaryText = newTapLabel(w.goToProblem)
+	w.summary = container.NewBorder(nil, nil, widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon())), nil, w.summaryText)
+	w.summary.Hide()
+	w.tabs = container.NewAppTabs()
 	for _, sec := range w.sections(base) {
-		body.Add(widget.NewLabelWithStyle(sec.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		pg := &page{title: sec.title, fields: sec.fields}
 		form := widget.NewForm()
 		for _, f := range sec.fields {
+			f.page = pg
 			w.fields = append(w.fields, f)
 			w.byKey[f.key] = f
-			form.Append(f.name, container.NewVBox(f.input, f.msg))
+			form.Append(f.name, container.NewVBox(f.box, f.msg))
 		}
-		body.Add(form)
+		pg.scroll = container.NewVScroll(container.NewPadded(form))
+		pg.tab = container.NewTabItem(sec.title, pg.scroll)
+		w.pages = append(w.pages, pg)
+		w.tabs.Append(pg.tab)
 	}
-	w.scroll = container.NewVScroll(container.NewPadded(body))
 	buttons := container.NewHBox(w.cancel, w.save)
-	w.win.SetContent(container.NewBorder(nil, container.NewBorder(nil, nil, nil, buttons), nil, nil, w.scroll))
-	w.win.Resize(fyne.NewSize(640, 720))
+	bottom := container.NewBorder(nil, nil, nil, buttons, w.summary)
+	w.win.SetContent(container.NewBorder(w.banner, container.NewPadded(bottom), nil, nil, w.tabs))
+	w.win.Resize(fyne.NewSize(720, 560))
+	w.win.SetCloseIntercept(w.RequestClose)
 	if o.OnClosed != nil {
 		w.win.SetOnClosed(o.OnClosed)
 	}
 	w.Check()
 	return w
+}
+
+// Changed reports whether the fields differ from the file as read (a field
+// whose text cannot be read counts as changed).
+func (w *Window) Changed() bool {
+	s := w.base
+	for _, f := range w.fields {
+		if f.read(&s) != "" {
+			return true
+		}
+	}
+	edits, err := changes(w.base, s)
+	return err != nil || len(edits) > 0
+}
+
+// RequestClose closes the window, after asking whether to discard the
+// edits when there are (Cancel and the window's close button).
+func (w *Window) RequestClose() {
+	if w.saving {
+		return
+	}
+	if w.closing || !w.Changed() {
+		w.win.Close()
+		return
+	}
+	d := dialog.NewConfirm(lang.L("Discard your changes?"), lang.L("The settings you changed have not been saved."), func(discard bool) {
+		if discard {
+			w.closing = true
+			w.win.Close()
+		}
+	}, w.win)
+	d.SetConfirmText(lang.L("Discard"))
+	d.SetDismissText(lang.L("Keep editing"))
+	d.Show()
+}
+
+// goToProblem shows the first field with a problem: its page, scrolled to
+// it, its input focused.
+func (w *Window) goToProblem() {
+	for _, f := range w.fields {
+		if f.mark.Visible() {
+			w.reveal(f)
+			return
+		}
+	}
+}
+
+// reveal selects f's page, scrolls f into view and focuses its input.
+func (w *Window) reveal(f *field) {
+	w.tabs.Select(f.page.tab)
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(f.page.scroll.Content).Y
+	y := d.AbsolutePositionForObject(f.box).Y - top
+	f.page.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y-theme.Padding()*4)))
+	if fo, ok := f.input.(fyne.Focusable); ok {
+		w.win.Canvas().Focus(fo)
+	}
 }
 
 // Fyne is the window, for the caller to Show, RequestFocus or Close.
@@ -140,27 +224,46 @@ func (w *Window) Check() (settings.Settings, bool) {
 	}
 	var hidden []string // problems of fields the window does not show
 	for _, fe := range s.Validate() {
-		key, _, _ := strings.Cut(fe.Field, "[") // wait_seconds["x"] → wait_seconds
+		key, client, _ := strings.Cut(fe.Field, "[") // wait_seconds["x"] → wait_seconds
 		switch _, shown := w.byKey[key]; {
 		case !shown:
 			hidden = append(hidden, fe.Error())
 		case problems[key] != "":
-		case key != fe.Field:
-			problems[key] = fe.Error() // names the client
+		case client != "": // names the client
+			problems[key] = fmt.Sprintf(lang.L("%s: %s"), strings.Trim(client, `"]`), translate(fe))
 		default:
-			problems[key] = fe.Problem
+			problems[key] = Sentence(translate(fe))
 		}
 	}
+	var first *field
+	bad := 0
+	badPages := map[*page]bool{}
 	for _, f := range w.fields {
 		text, imp := f.hint, widget.MediumImportance
-		if p, bad := problems[f.key]; bad {
+		p, isBad := problems[f.key]
+		if isBad {
 			text, imp = p, widget.DangerImportance
+			bad++
+			badPages[f.page] = true
+			if first == nil {
+				first = f
+			}
 		}
 		if f.msg.Text != text || f.msg.Importance != imp {
 			f.msg.Importance = imp
 			f.msg.SetText(text) // and refreshes: a keystroke re-measures only what changed
 		}
+		if isBad != f.mark.Visible() {
+			f.mark.StrokeColor = theme.Color(theme.ColorNameError)
+			if isBad {
+				f.mark.Show()
+			} else {
+				f.mark.Hide()
+			}
+		}
 	}
+	w.markPages(badPages)
+	w.summarize(first, bad)
 	banner := slices.DeleteFunc(append([]string{w.readErr, w.saveErr}, hidden...), func(s string) bool { return s == "" })
 	w.banner.SetText(strings.Join(banner, "\n"))
 	if show := len(banner) > 0; show != w.banner.Visible() {
@@ -168,9 +271,6 @@ func (w *Window) Check() (settings.Settings, bool) {
 			w.banner.Show()
 		} else {
 			w.banner.Hide()
-		}
-		if w.body != nil {
-			w.body.Refresh() // lay the sections out again
 		}
 	}
 	ok := len(problems) == 0 && len(hidden) == 0
@@ -180,6 +280,66 @@ func (w *Window) Check() (settings.Settings, bool) {
 		w.save.Disable()
 	}
 	return s, ok
+}
+
+// translate is fe's problem in the window's language.
+func translate(fe *settings.FieldError) string {
+	if fe.Format == "" {
+		return fe.Problem
+	}
+	return fmt.Sprintf(lang.L(fe.Format), fe.Args...)
+}
+
+// Sentence makes a problem a sentence: a capital first letter and a full
+// stop (a Chinese text keeps its own punctuation).
+func Sentence(p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return p
+	}
+	r, n := utf8.DecodeRuneInString(p)
+	p = string(unicode.ToUpper(r)) + p[n:]
+	if last, _ := utf8.DecodeLastRuneInString(p); !strings.ContainsRune(".。!?！？", last) {
+		stop := "."
+		if strings.IndexFunc(p, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 {
+			stop = "。"
+		}
+		p += stop
+	}
+	return p
+}
+
+// markPages puts a warning sign on the tabs whose fields have a problem.
+func (w *Window) markPages(bad map[*page]bool) {
+	changed := false
+	for _, pg := range w.pages {
+		text := pg.title
+		if bad[pg] {
+			text = pg.title + " ⚠"
+		}
+		if pg.tab.Text != text {
+			pg.tab.Text = text
+			changed = true
+		}
+	}
+	if changed {
+		w.tabs.Refresh()
+	}
+}
+
+// summarize says by Save what keeps it greyed: the first field with a
+// problem, and how many there are; tapping it goes there.
+func (w *Window) summarize(first *field, n int) {
+	if first == nil {
+		w.summary.Hide()
+		return
+	}
+	text := fmt.Sprintf(lang.L("%s: %s"), first.name, first.msg.Text)
+	if n > 1 {
+		text = fmt.Sprintf(lang.L("%s (and %d more)"), text, n-1)
+	}
+	w.summaryText.SetText(text)
+	w.summary.Show()
 }
 
 // Problem is what the window shows beside the field key ("" when it shows
@@ -253,7 +413,7 @@ func (w *Window) sections(s settings.Settings) []section {
 		{lang.L("Questions"), []*field{
 			w.intField("timeout_seconds", "Countdown (s)", "0 turns the countdown off", "FEEDBACK_TIMEOUT", s.TimeoutSeconds,
 				func(s *settings.Settings) *int { return &s.TimeoutSeconds }),
-			w.intField("extend_seconds", "Extend step (s)", "what the window's \"+ time\" button adds", "", s.ExtendSeconds,
+			w.intField("extend_seconds", "Extend step (s)", "what the \"+5 min\" button beside the countdown adds (its label follows this value)", "", s.ExtendSeconds,
 				func(s *settings.Settings) *int { return &s.ExtendSeconds }),
 			w.boolField("submit_draft_on_timeout", "Submit draft on timeout", "at zero, send a non-empty draft (marked as such) instead of timing out",
 				s.SubmitDraftOnTimeout, func(s *settings.Settings) *bool { return &s.SubmitDraftOnTimeout }),
@@ -264,10 +424,10 @@ func (w *Window) sections(s settings.Settings) []section {
 			w.languageField(s.Language),
 		}},
 		{lang.L("Agents"), []*field{
-			w.textField("prompt_suffix", "Prompt suffix", "appended to every interactive_feedback answer", "FEEDBACK_PROMPT_SUFFIX", s.PromptSuffix,
+			w.textField("prompt_suffix", "Prompt suffix", "appended to every interactive_feedback answer", "FEEDBACK_PROMPT_SUFFIX", s.PromptSuffix, "",
 				func(s *settings.Settings) *string { return &s.PromptSuffix }),
 			w.textField("resubmit_prompt", "Resubmit prompt", "returned when the window could not collect an answer; {error} is the cause", "FEEDBACK_RESUBMIT_PROMPT",
-				s.ResubmitPrompt, func(s *settings.Settings) *string { return &s.ResubmitPrompt }),
+				s.ResubmitPrompt, settings.DefaultResubmitPrompt, func(s *settings.Settings) *string { return &s.ResubmitPrompt }),
 			w.intField("pending_wait_seconds", "Pending wait (s)", "how long tools that can answer \"pending\" wait first", "FEEDBACK_PENDING_WAIT",
 				s.PendingWaitSeconds, func(s *settings.Settings) *int { return &s.PendingWaitSeconds }),
 			w.intField("max_wait_seconds", "Wait for every client (s)", "longest a call waits before \"call again\"; 0 uses the table below", "FEEDBACK_MAX_WAIT",
@@ -313,7 +473,11 @@ func (w *Window) newField(key, name, hint, env string, input fyne.CanvasObject, 
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.MediumImportance
 	msg.SizeName = theme.SizeNameCaptionText
-	return &field{key: key, name: lang.L(name), hint: hint, input: input, msg: msg, read: read}
+	mark := canvas.NewRectangle(color.Transparent)
+	mark.StrokeWidth = 2
+	mark.CornerRadius = theme.InputRadiusSize()
+	mark.Hide()
+	return &field{key: key, name: lang.L(name), hint: hint, input: input, box: container.NewStack(input, mark), mark: mark, msg: msg, read: read}
 }
 
 func (w *Window) intField(key, label, hint, env string, v int, dst func(*settings.Settings) *int) *field {
@@ -322,7 +486,7 @@ func (w *Window) intField(key, label, hint, env string, v int, dst func(*setting
 	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
 		n, err := strconv.Atoi(strings.TrimSpace(e.Text))
 		if err != nil {
-			return lang.L("want a whole number")
+			return lang.L("Enter a whole number.")
 		}
 		*dst(s) = n
 		return ""
@@ -332,23 +496,45 @@ func (w *Window) intField(key, label, hint, env string, v int, dst func(*setting
 	return f
 }
 
-func (w *Window) textField(key, label, hint, env, v string, dst func(*settings.Settings) *string) *field {
+// textField is a multi-line text setting; def, when not "", is its
+// built-in value, shown as an empty field (the placeholder says so).
+func (w *Window) textField(key, label, hint, env, v, def string, dst func(*settings.Settings) *string) *field {
 	e := widget.NewMultiLineEntry()
 	e.Wrapping = fyne.TextWrapWord
 	e.SetMinRowsVisible(3)
+	if v == def && def != "" {
+		v = "" // the built-in text, in English: the placeholder says so
+		e.SetPlaceHolder(lang.L("Empty: the built-in text"))
+	}
 	e.SetText(v)
 	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
 		*dst(s) = e.Text
+		if strings.TrimSpace(e.Text) == "" && def != "" {
+			*dst(s) = def
+		}
 		return ""
 	})
+	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
+}
+
+// wheelToPage lays a transparent layer over f's multi-line input that
+// hands the mouse wheel to the page (a multi-line entry would keep it
+// for its own few lines, and the page would stop scrolling under the
+// pointer); clicks, typing and selection still reach the entry.
+func (w *Window) wheelToPage(f *field) fyne.CanvasObject {
+	return container.NewStack(f.box, newWheelForward(func(ev *fyne.ScrollEvent) {
+		if f.page != nil {
+			f.page.scroll.Scrolled(ev)
+		}
+	}))
 }
 
 // lineField is a one-line text setting; Validate says what is wrong with it.
 func (w *Window) lineField(key, label, hint, env, placeholder, v string, dst func(*settings.Settings) *string) *field {
 	e := widget.NewEntry()
-	e.SetPlaceHolder(placeholder)
+	e.SetPlaceHolder(fmt.Sprintf(lang.L("e.g. %s"), placeholder))
 	e.SetText(v)
 	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
 		*dst(s) = strings.TrimSpace(e.Text)
@@ -446,7 +632,7 @@ func (w *Window) waitField(m map[string]int) *field {
 	}
 	e := widget.NewMultiLineEntry()
 	e.SetMinRowsVisible(2)
-	e.SetPlaceHolder("claude-code = 540")
+	e.SetPlaceHolder(fmt.Sprintf(lang.L("e.g. %s"), "claude-code = 540"))
 	e.SetText(strings.TrimSuffix(b.String(), "\n"))
 	f := w.newField("wait_seconds", "Wait per client (s)", "one line per MCP client: name = seconds; \"*\" is every other client", "", e, func(s *settings.Settings) string {
 		t, problem := ParseWait(e.Text)
@@ -456,6 +642,7 @@ func (w *Window) waitField(m map[string]int) *field {
 		s.WaitSeconds = t
 		return ""
 	})
+	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }
@@ -467,7 +654,7 @@ func ParseWait(text string) (map[string]int, string) {
 	var t map[string]int
 	lines := strings.Split(text, "\n")
 	if len(lines) > MaxWaitLines {
-		return nil, fmt.Sprintf(lang.L("at most %d lines"), MaxWaitLines)
+		return nil, fmt.Sprintf(lang.L("At most %d lines."), MaxWaitLines)
 	}
 	for i, line := range lines {
 		if strings.TrimSpace(line) == "" {
@@ -477,13 +664,13 @@ func ParseWait(text string) (map[string]int, string) {
 		name = strings.TrimSpace(name)
 		n, err := strconv.Atoi(strings.TrimSpace(secs))
 		if !ok || name == "" || err != nil {
-			return nil, fmt.Sprintf(lang.L("line %d: want name = seconds, e.g. claude-code = 540"), i+1)
+			return nil, fmt.Sprintf(lang.L("Line %d: write name = seconds, e.g. claude-code = 540."), i+1)
 		}
 		if t == nil {
 			t = map[string]int{}
 		}
 		if _, dup := t[name]; dup {
-			return nil, fmt.Sprintf(lang.L("line %d: %s is listed twice"), i+1, name)
+			return nil, fmt.Sprintf(lang.L("Line %d: %s is listed twice."), i+1, name)
 		}
 		t[name] = n
 	}
@@ -491,10 +678,9 @@ func ParseWait(text string) (map[string]int, string) {
 }
 
 func (w *Window) toolsField(v []string) *field {
-	hint := "the MCP tools feedback mcp offers; none checked offers them all"
 	if len(w.opts.Tools) == 0 {
 		e := widget.NewEntry()
-		e.SetPlaceHolder("interactive_feedback, ask_human")
+		e.SetPlaceHolder(fmt.Sprintf(lang.L("e.g. %s"), "interactive_feedback, ask_human"))
 		e.SetText(strings.Join(v, ", "))
 		f := w.newField("tools", "Tools", "comma-separated MCP tools feedback mcp offers; empty offers them all", "FEEDBACK_TOOLS", e, func(s *settings.Settings) string {
 			s.Tools = nil
@@ -516,9 +702,9 @@ func (w *Window) toolsField(v []string) *field {
 	}
 	g := widget.NewCheckGroup(w.opts.Tools, nil)
 	g.SetSelected(slices.DeleteFunc(slices.Clone(v), func(n string) bool { return slices.Contains(unknown, n) }))
-	f := w.newField("tools", "Tools", hint, "FEEDBACK_TOOLS", g, func(s *settings.Settings) string {
+	f := w.newField("tools", "Tools", "the MCP tools feedback mcp offers; none checked offers them all", "FEEDBACK_TOOLS", g, func(s *settings.Settings) string {
 		if len(unknown) > 0 {
-			return fmt.Sprintf(lang.L("unknown tools in the file: %s (check the ones to keep, then Save)"), strings.Join(unknown, ", "))
+			return fmt.Sprintf(lang.L("Unknown tools in the file: %s. Check the ones to keep, then save."), strings.Join(unknown, ", "))
 		}
 		s.Tools = nil
 		for _, n := range w.opts.Tools { // in the shim's order

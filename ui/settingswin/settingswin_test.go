@@ -66,15 +66,15 @@ func TestInvalidValueShowsItsMessageAndBlocksSave(t *testing.T) {
 	for _, tc := range []struct {
 		key, text, want, fix string
 	}{
-		{"timeout_seconds", "-5", "is -5: want 0 (no countdown) or more", "40"},
-		{"timeout_seconds", "soon", "want a whole number", "40"},
-		{"images.max_total_mib", "2", "is 2: want at least images.max_mib (4)", "16"},
-		{"retention_days", "0", "want 1 to 36500", "30"},
-		{"ui_linger_seconds", "-1", "want 0 (quit at once) to 86400 seconds", "0"},
-		{"wait_seconds", "claude-code 540", "line 1: want name = seconds", ""},
-		{"wait_seconds", "cursor = 0", `wait_seconds["cursor"] is 0: want 1 or more`, "cursor = 30"},
-		{"dnd_schedule", "22:00", `is "22:00": want HH:MM-HH:MM (24-hour clock), e.g. 22:00-08:00, or empty for none`, "22:00-08:00"},
-		{"dnd_schedule", "8:00-08:00", "the start and the end are the same time", ""},
+		{"timeout_seconds", "-5", "Must be 0 (no countdown) or more, not -5.", "40"},
+		{"timeout_seconds", "soon", "Enter a whole number.", "40"},
+		{"images.max_total_mib", "2", "Must be at least images.max_mib (4), not 2.", "16"},
+		{"retention_days", "0", "Must be 1 to 36500", "30"},
+		{"ui_linger_seconds", "-1", "Must be 0 (quit at once) to 86400 seconds, not -1.", "0"},
+		{"wait_seconds", "claude-code 540", "Line 1: write name = seconds", ""},
+		{"wait_seconds", "cursor = 0", "cursor: must be 1 or more, not 0", "cursor = 30"},
+		{"dnd_schedule", "22:00", `Must be HH:MM-HH:MM (24-hour clock), e.g. 22:00-08:00, or empty for none, not "22:00".`, "22:00-08:00"},
+		{"dnd_schedule", "8:00-08:00", "Starts and ends at the same time", ""},
 	} {
 		e := entry(t, w, tc.key)
 		e.SetText("")
@@ -90,14 +90,18 @@ func TestInvalidValueShowsItsMessageAndBlocksSave(t *testing.T) {
 		if !w.save.Disabled() {
 			t.Fatalf("%s=%q: Save is enabled", tc.key, tc.text)
 		}
+		// The field's border is marked, and by Save the summary names it.
+		if f := w.byKey[tc.key]; !f.mark.Visible() || !strings.HasPrefix(w.summaryText.Text, f.name+": ") || !w.summary.Visible() {
+			t.Fatalf("%s=%q: border marked %v, summary %q", tc.key, tc.text, f.mark.Visible(), w.summaryText.Text)
+		}
 		test.Tap(w.save)
 		w.Save()
 		if data, _ := os.ReadFile(path); string(data) != `{"timeout_seconds": 5}` || len(*got) != 0 {
 			t.Fatalf("%s=%q: saved anyway: %s", tc.key, tc.text, data)
 		}
 		e.SetText(tc.fix) // fixing it clears the message and enables Save
-		if p := w.Problem(tc.key); p != "" || w.save.Disabled() {
-			t.Fatalf("%s=%q fixed: %q beside it, Save disabled %v", tc.key, tc.fix, p, w.save.Disabled())
+		if p := w.Problem(tc.key); p != "" || w.save.Disabled() || w.byKey[tc.key].mark.Visible() || w.summary.Visible() {
+			t.Fatalf("%s=%q fixed: %q beside it, Save disabled %v, summary %q", tc.key, tc.fix, p, w.save.Disabled(), w.summaryText.Text)
 		}
 	}
 }
@@ -163,7 +167,7 @@ func TestMalformedFileIsSaidAndReplaced(t *testing.T) {
 
 func TestOutOfRangeFileValueShownAtOpen(t *testing.T) {
 	w, _, _, _ := open(t, `{"retention_days": 0}`, map[string]string{"FEEDBACK_TIMEOUT": "30"})
-	if p := w.Problem("retention_days"); !strings.Contains(p, "is 0: want 1 to 36500") || !w.save.Disabled() {
+	if p := w.Problem("retention_days"); !strings.Contains(p, "Must be 1 to 36500 (days the history of ended questions is kept), not 0.") || !w.save.Disabled() {
 		t.Fatalf("beside retention_days: %q; Save disabled %v", p, w.save.Disabled())
 	}
 	if h := w.byKey["timeout_seconds"].msg.Text; !strings.Contains(h, "FEEDBACK_TIMEOUT is set in the environment") {
@@ -177,8 +181,8 @@ func TestParseWait(t *testing.T) {
 		n           int
 	}{
 		{"", "", 0}, {"a = 1\n b=2 \n", "", 2}, {"* = 60", "", 1},
-		{"a = 1\na = 2", "line 2: a is listed twice", 0}, {"= 3", "line 1", 0}, {"a = x", "line 1", 0},
-		{strings.Repeat("a=1\n", MaxWaitLines+1), "at most", 0},
+		{"a = 1\na = 2", "Line 2: a is listed twice.", 0}, {"= 3", "Line 1", 0}, {"a = x", "Line 1", 0},
+		{strings.Repeat("a=1\n", MaxWaitLines+1), "At most", 0},
 	} {
 		got, p := ParseWait(tc.in)
 		if !strings.Contains(p, tc.problem) || (tc.problem == "") != (p == "") || len(got) != tc.n {
@@ -189,10 +193,88 @@ func TestParseWait(t *testing.T) {
 
 func TestSettingsGolden(t *testing.T) {
 	w, _, _, _ := open(t, `{"timeout_seconds": -5, "wait_seconds": {"claude-code": 540}}`, nil)
-	w.Fyne().Resize(fyne.NewSize(640, 720))
+	w.Fyne().Resize(fyne.NewSize(720, 560))
 	test.AssertImageMatches(t, "settings.png", w.Fyne().Canvas().Capture())
-	w.scroll.ScrollToBottom()
-	test.AssertImageMatches(t, "settings-bottom.png", w.Fyne().Canvas().Capture())
+	w.tabs.SelectIndex(1)
+	test.AssertImageMatches(t, "settings-agents.png", w.Fyne().Canvas().Capture())
+}
+
+// Save greyed by a field on another page, scrolled away: the summary by
+// Save names it and a tap on it goes there (its page, its input focused).
+func TestSummaryGoesToTheBadField(t *testing.T) {
+	w, _, _, _ := open(t, `{"ui_linger_seconds": -1}`, nil)
+	w.Fyne().Resize(fyne.NewSize(720, 560))
+	f := w.byKey["ui_linger_seconds"]
+	if !w.summary.Visible() || !strings.HasPrefix(w.summaryText.Text, "Keep windows ready (s): Must be 0") {
+		t.Fatalf("summary %q (visible %v)", w.summaryText.Text, w.summary.Visible())
+	}
+	if w.tabs.Selected() == f.page.tab {
+		t.Fatal("the bad field's page is already shown: the test proves nothing")
+	}
+	if !strings.HasSuffix(f.page.tab.Text, "⚠") {
+		t.Errorf("the bad page's tab reads %q, want it marked", f.page.tab.Text)
+	}
+	test.Tap(w.summaryText)
+	if w.tabs.Selected() != f.page.tab {
+		t.Fatalf("the summary went to %q, want %q", w.tabs.Selected().Text, f.page.tab.Text)
+	}
+	if fo, _ := f.input.(fyne.Focusable); w.Fyne().Canvas().Focused() != fo || fo == nil {
+		t.Fatalf("focused %T, want the bad field's entry", w.Fyne().Canvas().Focused())
+	}
+}
+
+// Cancel, or closing the window, with an edit asks before dropping it;
+// without one it closes at once.
+func TestCancelAsksBeforeDiscarding(t *testing.T) {
+	w, path, _, _ := open(t, `{"timeout_seconds": 5}`, nil)
+	open := func() bool {
+		for _, win := range fyne.CurrentApp().Driver().AllWindows() {
+			if win == w.Fyne() {
+				return true
+			}
+		}
+		return false
+	}
+	entry(t, w, "timeout_seconds").SetText("50")
+	test.Tap(w.cancel)
+	if !open() || w.Fyne().Canvas().Overlays().Top() == nil {
+		t.Fatal("Cancel with an edit closed the window without asking")
+	}
+	w.Fyne().Canvas().Overlays().Top().Hide() // "Keep editing"
+	w.Fyne().Canvas().Overlays().Remove(w.Fyne().Canvas().Overlays().Top())
+	if !open() || entry(t, w, "timeout_seconds").Text != "50" {
+		t.Fatal("keeping on editing lost the edit")
+	}
+	entry(t, w, "timeout_seconds").SetText("5") // back as in the file: nothing to lose
+	w.RequestClose()
+	if open() {
+		t.Fatal("a window without edits asked before closing")
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{"timeout_seconds": 5}` {
+		t.Fatalf("the file changed: %s", data)
+	}
+}
+
+// The wheel over a multi-line field scrolls the page, not the field.
+func TestWheelOverMultiLineFieldScrollsThePage(t *testing.T) {
+	w, _, _, _ := open(t, "", nil)
+	w.Fyne().Resize(fyne.NewSize(720, 400))
+	f := w.byKey["resubmit_prompt"]
+	w.tabs.Select(f.page.tab)
+	var fwd *wheelForward
+	for _, o := range f.box.(*fyne.Container).Objects {
+		if wf, ok := o.(*wheelForward); ok {
+			fwd = wf
+		}
+	}
+	if fwd == nil {
+		t.Fatal("no wheel layer over the multi-line field")
+	}
+	before := f.page.scroll.Offset.Y
+	fwd.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -120)})
+	if f.page.scroll.Offset.Y <= before {
+		t.Fatalf("page offset %v → %v: the wheel did not scroll the page", before, f.page.scroll.Offset.Y)
+	}
 }
 
 // A hand edit made while the window was open survives its Save; the
@@ -225,10 +307,10 @@ func TestSaveKeepsAHandEditMadeMeanwhile(t *testing.T) {
 // until one is chosen; unknown tools likewise until the boxes are changed.
 func TestUnknownLanguageAndToolsFromTheFile(t *testing.T) {
 	w, _, _, _ := open(t, `{"language": "fr", "tools": ["ask_human", "gone_tool"]}`, nil)
-	if p := w.Problem("language"); !strings.Contains(p, `is "fr": want one of auto, en, zh-Hans, zh-Hant`) || !w.save.Disabled() {
+	if p := w.Problem("language"); !strings.Contains(p, `Must be one of auto, en, zh-Hans, zh-Hant, not "fr".`) || !w.save.Disabled() {
 		t.Fatalf("beside language: %q; Save disabled %v", p, w.save.Disabled())
 	}
-	if p := w.Problem("tools"); !strings.Contains(p, "unknown tools in the file: gone_tool") {
+	if p := w.Problem("tools"); !strings.Contains(p, "Unknown tools in the file: gone_tool.") {
 		t.Fatalf("beside tools: %q", p)
 	}
 	w.byKey["language"].input.(*widget.Select).SetSelected("English")
@@ -269,6 +351,9 @@ func TestDNDScheduleField(t *testing.T) {
 	}
 	if hint := w.byKey["dnd_schedule"].msg.Text; !strings.Contains(hint, "22:00-08:00") || !strings.Contains(hint, "FEEDBACK_DND_SCHEDULE is set") {
 		t.Errorf("beside it: %q", hint)
+	}
+	if ph := e.PlaceHolder; ph != "e.g. 22:00-08:00" {
+		t.Errorf("placeholder %q, want it to read as an example", ph)
 	}
 	e.SetText(" 21:30-06:45 ")
 	test.Tap(w.save)

@@ -1,0 +1,148 @@
+package historywin
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/history"
+)
+
+// outcomes are the outcomes a badge shows, in the order of their colours.
+var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open"}
+
+// badge is a question's outcome as a small filled label of a fixed width
+// (the widest outcome's), so that the titles beside it line up: answered
+// in the success colour, timed out in the warning colour, open in the
+// primary colour, dismissed and withdrawn neutral.
+type badge struct {
+	widget.BaseWidget
+	outcome string // one of outcomes
+	auto    bool   // a draft sent at timeout
+}
+
+func newBadge() *badge {
+	b := &badge{}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// set shows q's outcome.
+func (b *badge) set(q history.Question) {
+	if b.outcome == q.Outcome && b.auto == q.Auto {
+		return
+	}
+	b.outcome, b.auto = q.Outcome, q.Auto
+	b.Refresh()
+}
+
+// Text is what the badge says.
+func (b *badge) Text() string {
+	if b.outcome == "" {
+		return ""
+	}
+	t := lang.L(b.outcome)
+	if b.auto {
+		t += "*" // the detail says "(draft sent at timeout)"
+	}
+	return t
+}
+
+// colors are the badge's fill and text colours for its outcome.
+func (b *badge) colors() (fill, text color.Color) {
+	fg := func(n fyne.ThemeColorName) color.Color {
+		return b.Theme().Color(n, fyne.CurrentApp().Settings().ThemeVariant())
+	}
+	switch b.outcome {
+	case "answered":
+		return fg(theme.ColorNameSuccess), fg(theme.ColorNameForegroundOnSuccess)
+	case "timed out":
+		return fg(theme.ColorNameWarning), fg(theme.ColorNameForegroundOnWarning)
+	case "open":
+		return fg(theme.ColorNamePrimary), fg(theme.ColorNameForegroundOnPrimary)
+	}
+	return fg(theme.ColorNameInputBorder), fg(theme.ColorNameForeground)
+}
+
+func (b *badge) CreateRenderer() fyne.WidgetRenderer {
+	r := &badgeRenderer{b: b, bg: canvas.NewRectangle(color.Transparent), text: canvas.NewText("", color.Black)}
+	r.text.TextStyle = fyne.TextStyle{Bold: true}
+	r.text.Alignment = fyne.TextAlignCenter
+	r.Refresh()
+	return r
+}
+
+type badgeRenderer struct {
+	b    *badge
+	bg   *canvas.Rectangle
+	text *canvas.Text
+}
+
+func (r *badgeRenderer) textSize() float32 { return r.b.Theme().Size(theme.SizeNameCaptionText) }
+
+func (r *badgeRenderer) MinSize() fyne.Size {
+	pad := r.b.Theme().Size(theme.SizeNameInnerPadding)
+	width := float32(0)
+	for _, o := range outcomes {
+		s := fyne.MeasureText(lang.L(o)+"*", r.textSize(), r.text.TextStyle)
+		width = max(width, s.Width)
+	}
+	h := fyne.MeasureText("Ag", r.textSize(), r.text.TextStyle).Height
+	return fyne.NewSize(width+2*pad, h+pad)
+}
+
+func (r *badgeRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	r.text.Resize(size)
+}
+
+func (r *badgeRenderer) Refresh() {
+	fill, text := r.b.colors()
+	if r.b.outcome == "" {
+		fill = color.Transparent
+	}
+	r.bg.FillColor = fill
+	r.bg.CornerRadius = r.b.Theme().Size(theme.SizeNameInputRadius)
+	r.text.Text = r.b.Text()
+	r.text.Color = text
+	r.text.TextSize = r.textSize()
+	r.bg.Refresh()
+	r.text.Refresh()
+}
+
+func (r *badgeRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.bg, r.text} }
+func (r *badgeRenderer) Destroy()                     {}
+
+// tightVBox stacks objects like a VBox, each overlapping the one above by
+// the inner padding that two labels would otherwise put between their
+// texts: a title over its caption reads as one item.
+type tightVBox struct{}
+
+func (tightVBox) overlap() float32 { return theme.InnerPadding() }
+
+func (l *tightVBox) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for i, o := range objects {
+		m := o.MinSize()
+		s.Width = max(s.Width, m.Width)
+		s.Height += m.Height
+		if i > 0 {
+			s.Height -= l.overlap()
+		}
+	}
+	return s
+}
+
+func (l *tightVBox) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	y := float32(0)
+	for _, o := range objects {
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h - l.overlap()
+	}
+}
