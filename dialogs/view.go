@@ -108,7 +108,7 @@ type View struct {
 	extendBtn *keyButton           // "+ time"; nil without a countdown
 	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
-	sending   *sendingLine // what Submit sends (sending.go); nil when not shown
+	sending   *sendingLine  // what Submit sends (sending.go); nil when not shown
 	ctx       *contextBar   // who asks, the context lines, "n of m open" (whoasks.go)
 	onCycle   func(dir int) // moves to the next (1) or previous (-1) open question (set by Window)
 	hintText  string        // the footer's keyboard hint, shown unless a button's tip is
