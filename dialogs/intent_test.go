@@ -112,3 +112,44 @@ func TestSendingLineSeveralPrompts(t *testing.T) {
 		t.Errorf("line = %q", got)
 	}
 }
+
+// A prompt below the fold is never declined for the user: Submit goes to
+// it and says so; Submit again declines it. The pager says where the
+// user is and moves between prompts.
+func TestSubmitGoesToAnUnseenPrompt(t *testing.T) {
+	a := test.NewTempApp(t)
+	r := &recorder{}
+	long := strings.Repeat("A long paragraph of the first question. ", 40)
+	q := wire.Question{ID: "q", Prompts: []wire.Prompt{
+		{Header: "One", Markdown: long, Kind: wire.KindChoice, Single: true, Options: []wire.Option{{Label: "A"}, {Label: "B"}}},
+		{Header: "Two", Markdown: long, Kind: wire.KindChoice, Single: true, Options: []wire.Option{{Label: "C"}, {Label: "D"}}},
+	}}
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
+	w.Fyne().Resize(fyne.NewSize(500, 420))
+	w.Show()
+	defer w.Close()
+	v := w.View()
+	w.heartbeat()
+	if got := v.pager.label.Text; got != "Question 1 of 2" {
+		t.Errorf("pager = %q", got)
+	}
+	v.ToggleOption(1)
+	v.Submit()
+	if len(r.answers) != 0 {
+		t.Fatalf("Submit sent %+v with question 2 never seen", r.answers)
+	}
+	if got := v.sending.warn.String(); !v.sending.warn.Visible() || !strings.Contains(got, "Question 2 has no answer") {
+		t.Errorf("warning = %q (shown %v)", got, v.sending.warn.Visible())
+	}
+	if v.current != 1 || v.pager.label.Text != "Question 2 of 2" || w.Fyne().Canvas().Focused() != v.prompts[1].options[0].focusable() {
+		t.Errorf("after Submit: on question %d (%q), focused %T", v.current+1, v.pager.label.Text, w.Fyne().Canvas().Focused())
+	}
+	test.Tap(v.pager.prev)
+	if v.current != 0 || v.scroll.Offset.Y > 20 {
+		t.Errorf("‹ went to question %d, offset %v", v.current+1, v.scroll.Offset.Y)
+	}
+	v.Submit() // question 2 was shown: an empty answer is now the user's choice
+	if got := r.only(t).Replies; len(got) != 2 || !reflect.DeepEqual(got[0].Selected, []string{"A"}) || len(got[1].Selected) != 0 {
+		t.Errorf("replies = %+v", got)
+	}
+}

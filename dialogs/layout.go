@@ -221,11 +221,14 @@ func (p *promptPane) Scrolled(ev *fyne.ScrollEvent) {
 
 // headLine is the prompt's header line: its chip (none without a
 // header) and, on the right, the pane's "Show all".
-func (p *promptPane) headLine(header string) fyne.CanvasObject {
+func (p *promptPane) headLine(header, of string) fyne.CanvasObject {
 	line := container.NewHBox()
 	if header != "" {
 		line.Add(container.NewVBox(layout.NewSpacer(), newChip(header), layout.NewSpacer()))
 	}
+	n := caption(of) // "Question 2 of 3" (pager.go)
+	n.Wrapping = fyne.TextWrapOff
+	line.Add(container.NewVBox(layout.NewSpacer(), n, layout.NewSpacer()))
 	line.Add(layout.NewSpacer())
 	line.Add(p.toggle)
 	return line
@@ -308,6 +311,7 @@ func (v *View) followFocus() {
 	}
 	first := !v.focusSeen
 	v.lastFocus, v.focusSeen = f, true
+	v.markSeen() // pager.go
 	if o, ok := f.(fyne.CanvasObject); ok && !first {
 		v.reveal(o)
 	}

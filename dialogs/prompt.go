@@ -29,10 +29,12 @@ type promptView struct {
 	rows     []fyne.CanvasObject // option rows, in order
 	options  []optionControl
 	labels   []string
-	free     []bool      // free[i]: option i reveals the text field
-	defaults []bool      // defaults[i]: option i is recommended (pre-selected)
-	entry    *replyEntry // the reply box, or the free-text field of a choice
-	yesno    string      // "yes" or "no" once chosen
+	free     []bool            // free[i]: option i reveals the text field
+	defaults []bool            // defaults[i]: option i is recommended (pre-selected)
+	entry    *replyEntry       // the reply box, or the free-text field of a choice
+	yesno    string            // "yes" or "no" once chosen
+	head     fyne.CanvasObject // the header line, with several prompts (pager.go)
+	seen     bool              // the user saw it (pager.go)
 }
 
 func (v *View) newPromptView(p wire.Prompt) *promptView {

@@ -109,6 +109,8 @@ type View struct {
 	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
 	sending   *sendingLine  // what Submit sends (sending.go); nil when not shown
+	pager     *pager        // "‹ Question n of m ›" (pager.go); nil with one prompt
+	current   int           // the prompt the pager is on
 	ctx       *contextBar   // who asks, the context lines, "n of m open" (whoasks.go)
 	onCycle   func(dir int) // moves to the next (1) or previous (-1) open question (set by Window)
 	hintText  string        // the footer's keyboard hint, shown unless a button's tip is
@@ -206,6 +208,10 @@ func (v *View) Submit() {
 	}
 	if v.att != nil && v.att.busy > 0 {
 		v.att.showProblem(i18n.T("question.still_preparing"))
+		return
+	}
+	if i := v.unseenUnanswered(); i >= 0 {
+		v.showUnseen(i) // pager.go: never declined for the user
 		return
 	}
 	v.finish(v.collect(), v.now())
@@ -377,7 +383,8 @@ func (v *View) build() fyne.CanvasObject {
 		} else {
 			to = container.NewVBox()
 			pane := newPromptPane(md, v.page, v)
-			head := pane.headLine(p.Header)
+			head := pane.headLine(p.Header, i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.q.Prompts)}))
+			pv.head = head
 			body.Add(head)
 			pane.limit = v.promptLimit(append(fixed, head), to)
 			body.Add(pane)
@@ -414,7 +421,13 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	if v.wantsSendingLine() {
 		v.sending = newSendingLine()
-		bottom.Add(v.sending.box)
+		row := fyne.CanvasObject(v.sending.box)
+		if len(v.prompts) > 1 {
+			v.pager = v.newPager()
+			row = container.NewBorder(nil, nil, v.pager.box, nil, v.sending.box)
+			v.setCurrent(0)
+		}
+		bottom.Add(row)
 		v.updateSending()
 	}
 	bottom.Add(v.footer())
@@ -436,6 +449,7 @@ func (v *View) build() fyne.CanvasObject {
 
 	v.body = container.NewPadded(body)
 	v.scroll = container.NewVScroll(v.body)
+	v.scroll.OnScrolled = func(fyne.Position) { v.markSeen() }
 	v.panes = []*container.Scroll{v.scroll}
 	center := fyne.CanvasObject(v.scroll)
 	if len(choices.Objects) > 0 {
