@@ -2,6 +2,9 @@
 // a hook. It prints the answer and exits 0 when answered, 1 when dismissed,
 // and 2 when the countdown ran out or anything failed.
 //
+// The options (--option, --default) are one choice, radio buttons, unless
+// --multi makes them checkboxes the user may tick several of.
+//
 // Plain output: for a yes/no question the word yes or no; otherwise each
 // selected option on a line of its own, then, if the user typed a reply and
 // options were selected, an empty line, then the reply. --json prints the
@@ -67,6 +70,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return nil
 	})
 	yesno := fs.Bool("yesno", false, i18n.T("ask.flag.yesno"))
+	multi := fs.Bool("multi", false, i18n.T("ask.flag.multi"))
 	title := fs.String("title", "", i18n.T("ask.flag.title"))
 	placeholder := fs.String("placeholder", "", i18n.T("ask.flag.placeholder"))
 	timeout := fs.Int("timeout", 0, i18n.T("ask.flag.timeout"))
@@ -93,10 +97,15 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		message = string(data)
 	}
+	if len(defaults) > 1 && !*multi {
+		fmt.Fprintln(env.Stderr, i18n.T("ask.one_default", map[string]any{"N": len(defaults)}))
+		return ExitFailed
+	}
 	for _, d := range defaults {
 		opts = markDefault(opts, d)
 	}
-	p := wire.Prompt{Markdown: message, Options: opts, Placeholder: *placeholder}
+	// One choice unless --multi: choosing an option replaces the other.
+	p := wire.Prompt{Markdown: message, Options: opts, Placeholder: *placeholder, Single: !*multi && len(opts) > 0}
 	if *yesno {
 		p.Kind = wire.KindYesNo
 	}

@@ -221,11 +221,14 @@ func (p *promptPane) Scrolled(ev *fyne.ScrollEvent) {
 
 // headLine is the prompt's header line: its chip (none without a
 // header) and, on the right, the pane's "Show all".
-func (p *promptPane) headLine(header string) fyne.CanvasObject {
+func (p *promptPane) headLine(header, of string) fyne.CanvasObject {
 	line := container.NewHBox()
 	if header != "" {
 		line.Add(container.NewVBox(layout.NewSpacer(), newChip(header), layout.NewSpacer()))
 	}
+	n := caption(of) // "Question 2 of 3" (pager.go)
+	n.Wrapping = fyne.TextWrapOff
+	line.Add(container.NewVBox(layout.NewSpacer(), n, layout.NewSpacer()))
 	line.Add(layout.NewSpacer())
 	line.Add(p.toggle)
 	return line
@@ -308,31 +311,10 @@ func (v *View) followFocus() {
 	}
 	first := !v.focusSeen
 	v.lastFocus, v.focusSeen = f, true
+	v.markSeen() // pager.go
 	if o, ok := f.(fyne.CanvasObject); ok && !first {
-		v.reveal(v.ownerOf(o))
+		v.reveal(o)
 	}
-}
-
-// ownerOf is the object of the view's tree that o is or is part of: a
-// radio option's button is drawn inside its radio group.
-func (v *View) ownerOf(o fyne.CanvasObject) fyne.CanvasObject {
-	app := fyne.CurrentApp()
-	if app == nil {
-		return o
-	}
-	d := app.Driver()
-	at, size := d.AbsolutePositionForObject(o), o.Size()
-	for _, opt := range v.options {
-		r, ok := opt.(radioOption)
-		if !ok {
-			continue
-		}
-		rat, rsize := d.AbsolutePositionForObject(r.r), r.r.Size()
-		if at.X >= rat.X && at.Y >= rat.Y && at.X+size.Width <= rat.X+rsize.Width+0.5 && at.Y+size.Height <= rat.Y+rsize.Height+0.5 {
-			return r.r
-		}
-	}
-	return o
 }
 
 // holds reports whether o is in the tree under root (through containers

@@ -12,8 +12,8 @@ import (
 // keyboard, and how the user moves between open questions.
 //
 //   - A new window does not take the keyboard from a question window the
-//     user is typing in: when one of the pool's windows has the focus and
-//     a key went down in it less than TypingGrace ago, the new window opens
+//     user is engaged with: when one of the pool's windows has the focus
+//     (clicked, scrolled, typed in, or only read), the new window opens
 //     without the focus and asks for attention instead (the urgency hint,
 //     which the window manager shows: openbox flashes its title). Window.
 //     Unfocused reports it, so the caller can tell the user another way.
@@ -30,10 +30,6 @@ import (
 // desk: X11 in x11place.go, nothing elsewhere (Fyne has no API to place a
 // window or to map it without the focus; where desk does nothing a window
 // opens centred, and "without the focus" is only not asking for it).
-
-// TypingGrace is how recently the user must have pressed a key in a
-// focused question window for a new question to open without the focus.
-const TypingGrace = 3 * time.Second
 
 // CascadeStep is the offset, in screen pixels, of each new window's frame
 // from the last one's (about a title bar's height).
@@ -151,7 +147,6 @@ func (noDesk) holdKeys(fyne.Window) func()               { return nil }
 
 // typed records that a key went down in s's window.
 func (p *Pool) typed(s *slot) {
-	p.typedIn, p.typedAt = s, time.Now()
 	if w := s.live(); w != nil {
 		w.found()
 	}
@@ -171,15 +166,18 @@ func (w *Window) found() {
 	}
 }
 
-// typing returns the open window the user is typing in: a key went down in
-// it less than TypingGrace ago and it has the focus now. Nil when there is
-// none or the window system cannot tell which window has the focus.
+// typing returns the open question window the user is engaged with: the
+// one that has the focus now. Keys are not the only sign (a click, a
+// scroll, a look while deciding are not seen), so having the focus is
+// enough: a question never takes the keyboard from another question.
+// Nil when none has it or the window system cannot tell.
 func (p *Pool) typing() *slot {
-	s := p.typedIn
-	if s == nil || s.live() == nil || time.Since(p.typedAt) >= TypingGrace || !desk.active(s.win) {
-		return nil
+	for _, s := range p.open {
+		if s.live() != nil && desk.active(s.win) {
+			return s
+		}
 	}
-	return s
+	return nil
 }
 
 // show maps w's window: without the focus while the user types in another
@@ -297,9 +295,6 @@ func (p *Pool) closed(s *slot) {
 			p.open = append(p.open[:i], p.open[i+1:]...)
 			break
 		}
-	}
-	if p.typedIn == s {
-		p.typedIn = nil
 	}
 	p.places()
 }

@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/widget"
 
 	"feedback/i18n"
 	"feedback/wire"
@@ -15,7 +14,13 @@ import (
 // optionControl is one option's selectable control.
 type optionControl interface {
 	selected() bool
+	// setSelected sets the control as the user's act: the prompt hears
+	// of it (a one-choice prompt clears its other options).
 	setSelected(bool)
+	// choose is the user choosing the option (a click on its label, its
+	// Alt+digit): a checkbox toggles, a radio button is selected.
+	choose()
+	focusable() fyne.Focusable
 }
 
 // promptView holds the controls of one prompt.
@@ -24,10 +29,12 @@ type promptView struct {
 	rows     []fyne.CanvasObject // option rows, in order
 	options  []optionControl
 	labels   []string
-	free     []bool      // free[i]: option i reveals the text field
-	defaults []bool      // defaults[i]: option i is recommended (pre-selected)
-	entry    *replyEntry // the reply box, or the free-text field of a choice
-	yesno    string      // "yes" or "no" once chosen
+	free     []bool            // free[i]: option i reveals the text field
+	defaults []bool            // defaults[i]: option i is recommended (pre-selected)
+	entry    *replyEntry       // the reply box, or the free-text field of a choice
+	yesno    string            // "yes" or "no" once chosen
+	head     fyne.CanvasObject // the header line, with several prompts (pager.go)
+	seen     bool              // the user saw it (pager.go)
 }
 
 func (v *View) newPromptView(p wire.Prompt) *promptView {
@@ -52,7 +59,7 @@ func (v *View) newPromptView(p wire.Prompt) *promptView {
 		}
 	}
 	if pv.entry != nil {
-		pv.entry.OnChanged = func(string) { v.edited() }
+		pv.entry.OnChanged = func(string) { v.edited(); v.updateSending() }
 	}
 	for _, o := range p.Options {
 		v.addOption(pv, o)
@@ -73,6 +80,7 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 			}
 		}
 		pv.syncFreeText()
+		v.updateSending()
 		if on && pv.free[i] && v.focusOn != nil {
 			v.focusOn(pv.entry) // choosing "Other" is choosing to type
 		}
@@ -86,11 +94,10 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 	var ctl optionControl
 	var box fyne.CanvasObject
 	if pv.p.Single {
-		r := widget.NewRadioGroup([]string{radioMark}, nil)
-		if o.Default {
-			r.Selected = radioMark
-		}
-		r.OnChanged = func(s string) { changed(s != "") }
+		r := newOptionRadio(v)
+		r.on = o.Default
+		r.move = v.moveOption
+		r.onChosen = func() { changed(true) }
 		ctl, box = radioOption{r}, r
 	} else {
 		c := newOptionCheck("", v, nil)
@@ -103,11 +110,7 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 		if v.ended() {
 			return
 		}
-		if pv.p.Single {
-			ctl.setSelected(true)
-		} else {
-			ctl.setSelected(!ctl.selected())
-		}
+		ctl.choose()
 	})
 	var obj fyne.CanvasObject = container.New(optionRowLayout{}, box, label)
 	if o.Description != "" {
@@ -124,21 +127,18 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 	v.options = append(v.options, ctl)
 }
 
-// moveOption gives the keyboard to the checkbox by places away from
-// from, in window order (Up and Down in the option list); radio buttons
-// and the ends of the list stay where they are.
-func (v *View) moveOption(from *optionCheck, by int) {
+// moveOption gives the keyboard to the option by places away from from,
+// in window order (Up and Down in the option list); the ends of the list
+// stay where they are.
+func (v *View) moveOption(from fyne.Focusable, by int) {
 	for i, o := range v.options {
-		if c, ok := o.(checkOption); ok && c.c == from {
-			j := i + by
-			if j < 0 || j >= len(v.options) || v.focusOn == nil {
-				return
-			}
-			if next, ok := v.options[j].(checkOption); ok {
-				v.focusOn(next.c)
-			}
-			return
+		if o.focusable() != from {
+			continue
 		}
+		if j := i + by; j >= 0 && j < len(v.options) && v.focusOn != nil {
+			v.focusOn(v.options[j].focusable())
+		}
+		return
 	}
 }
 
@@ -206,20 +206,20 @@ func placeholderOr(p, def string) string {
 
 type checkOption struct{ c *optionCheck }
 
-func (o checkOption) selected() bool     { return o.c.Checked }
-func (o checkOption) setSelected(b bool) { o.c.SetChecked(b) }
+func (o checkOption) selected() bool            { return o.c.Checked }
+func (o checkOption) setSelected(b bool)        { o.c.SetChecked(b) }
+func (o checkOption) choose()                   { o.c.SetChecked(!o.c.Checked) }
+func (o checkOption) focusable() fyne.Focusable { return o.c }
 
-// radioMark is the text of an option's radio button: a space, as the label
-// is drawn beside it (and "" would mean "none selected").
-const radioMark = " "
+type radioOption struct{ r *optionRadio }
 
-type radioOption struct{ r *widget.RadioGroup }
-
-func (o radioOption) selected() bool { return o.r.Selected != "" }
+func (o radioOption) selected() bool { return o.r.on }
 func (o radioOption) setSelected(b bool) {
 	if b {
-		o.r.SetSelected(o.r.Options[0])
+		o.r.choose()
 	} else {
-		o.r.SetSelected("")
+		o.r.setOn(false)
 	}
 }
+func (o radioOption) choose()                   { o.r.choose() }
+func (o radioOption) focusable() fyne.Focusable { return o.r }

@@ -44,6 +44,33 @@ func TestThemeContrast(t *testing.T) {
 	}
 }
 
+// The focus ring (focusring.go) is seen at a glance: 3:1 against the
+// window's background in both themes, drawn apart from the control it
+// surrounds. Fyne's own indicator, the focus colour blended over the
+// background, is about 1.1:1 (the test fails with it).
+func TestFocusRingContrast(t *testing.T) {
+	th := Theme()
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		ring := focusRingColor(th, v)
+		bg := th.Color(theme.ColorNameBackground, v)
+		if got := contrast(ring, bg); got < MinNonTextContrast {
+			t.Errorf("variant %d: the focus ring has contrast %.2f:1 against the background, want >= %.1f:1", v, got, MinNonTextContrast)
+		}
+		if got := contrast(mix(bg, th.Color(theme.ColorNameFocus, v), alphaOf(th.Color(theme.ColorNameFocus, v))), bg); got >= 3 {
+			t.Errorf("variant %d: Fyne's own focus tint has %.2f:1: the ring may not be needed", v, got)
+		}
+	}
+	if focusRingGap < 1 || focusRingWidth < 2 {
+		t.Errorf("the ring is %d px wide with a %d px gap: want 2 px or more, apart from the control", focusRingWidth, focusRingGap)
+	}
+}
+
+// alphaOf is c's opacity, 0 to 1.
+func alphaOf(c color.Color) float64 {
+	_, _, _, a := c.RGBA()
+	return float64(a) / 0xffff
+}
+
 func TestContrastFormula(t *testing.T) {
 	if got := contrast(color.White, color.Black); got < 20.9 || got > 21.1 {
 		t.Errorf("white on black = %.2f, want 21", got)

@@ -108,6 +108,9 @@ type View struct {
 	extendBtn *keyButton           // "+ time"; nil without a countdown
 	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
+	sending   *sendingLine  // what Submit sends (sending.go); nil when not shown
+	pager     *pager        // "‹ Question n of m ›" (pager.go); nil with one prompt
+	current   int           // the prompt the pager is on
 	ctx       *contextBar   // who asks, the context lines, "n of m open" (whoasks.go)
 	onCycle   func(dir int) // moves to the next (1) or previous (-1) open question (set by Window)
 	hintText  string        // the footer's keyboard hint, shown unless a button's tip is
@@ -207,6 +210,10 @@ func (v *View) Submit() {
 		v.att.showProblem(i18n.T("question.still_preparing"))
 		return
 	}
+	if i := v.unseenUnanswered(); i >= 0 {
+		v.showUnseen(i) // pager.go: never declined for the user
+		return
+	}
 	v.finish(v.collect(), v.now())
 }
 
@@ -284,14 +291,15 @@ func (v *View) dismiss() {
 	v.finish(wire.Answer{Status: wire.StatusDismissed}, v.now())
 }
 
-// ToggleOption toggles option n (1-based, numbered through the window) and
-// reports whether there is such an option.
+// ToggleOption chooses option n (1-based, numbered through the window) and
+// reports whether there is such an option: a checkbox toggles; in a
+// one-choice prompt the option is selected and replaces the prompt's
+// other choice.
 func (v *View) ToggleOption(n int) bool {
 	if v.ended() || n < 1 || n > len(v.options) {
 		return false
 	}
-	o := v.options[n-1]
-	o.setSelected(!o.selected())
+	v.options[n-1].choose()
 	return true
 }
 
@@ -375,7 +383,8 @@ func (v *View) build() fyne.CanvasObject {
 		} else {
 			to = container.NewVBox()
 			pane := newPromptPane(md, v.page, v)
-			head := pane.headLine(p.Header)
+			head := pane.headLine(p.Header, i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.q.Prompts)}))
+			pv.head = head
 			body.Add(head)
 			pane.limit = v.promptLimit(append(fixed, head), to)
 			body.Add(pane)
@@ -395,7 +404,8 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	// The first reply box takes the keyboard in every dialect (several
 	// prompts too), so typed text is never lost; without one, the first
-	// checkbox does (Space toggles it, Tab and the arrows move on).
+	// option does, checkbox or radio button (Space chooses it, Tab and the
+	// arrows move on).
 	for _, pv := range v.prompts {
 		if pv.entry != nil && pv.p.EffectiveKind() == wire.KindText {
 			v.focus = pv.entry
@@ -403,13 +413,22 @@ func (v *View) build() fyne.CanvasObject {
 		}
 	}
 	if v.focus == nil && len(v.options) > 0 {
-		if c, ok := v.options[0].(checkOption); ok {
-			v.focus = c.c
-		}
+		v.focus = v.options[0].focusable()
 	}
 	if v.hasKind(wire.KindText) {
 		v.att = newAttachments(v, v.opts.Images)
 		bottom.Objects = append([]fyne.CanvasObject{v.att.box}, bottom.Objects...)
+	}
+	if v.wantsSendingLine() {
+		v.sending = newSendingLine()
+		row := fyne.CanvasObject(v.sending.box)
+		if len(v.prompts) > 1 {
+			v.pager = v.newPager()
+			row = container.NewBorder(nil, nil, v.pager.box, nil, v.sending.box)
+			v.setCurrent(0)
+		}
+		bottom.Add(row)
+		v.updateSending()
 	}
 	bottom.Add(v.footer())
 
@@ -430,6 +449,7 @@ func (v *View) build() fyne.CanvasObject {
 
 	v.body = container.NewPadded(body)
 	v.scroll = container.NewVScroll(v.body)
+	v.scroll.OnScrolled = func(fyne.Position) { v.markSeen() }
 	v.panes = []*container.Scroll{v.scroll}
 	center := fyne.CanvasObject(v.scroll)
 	if len(choices.Objects) > 0 {
@@ -490,7 +510,9 @@ func (v *View) footer() fyne.CanvasObject {
 	v.hint = caption(hint)
 	v.hint.Wrapping = fyne.TextWrapOff
 	v.hint.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer()))
+	// Apart enough for a button's focus ring (focusring.go) not to touch the next.
+	row := container.New(layout.NewCustomPaddedHBoxLayout(theme.Padding()+focusRingWidth+focusRingGap), buttons...)
+	return container.NewBorder(nil, nil, nil, row, container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer()))
 }
 
 // recommended is the answer the caller recommends for a yes/no question

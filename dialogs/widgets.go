@@ -105,9 +105,22 @@ func (e *replyEntry) reportsKeys() {}
 // optionCheck is a checkbox that keeps Escape working while it has focus.
 type optionCheck struct {
 	widget.Check
-	keys keyHandler
-	move func(from *optionCheck, by int) // Up/Down: focus the option by away
+	keys    keyHandler
+	move    func(from fyne.Focusable, by int) // Up/Down: focus the option by away
+	focused bool                              // it has the keyboard: the focus ring shows
 }
+
+// CreateRenderer adds the focus ring (focusring.go) to the check's own.
+func (c *optionCheck) CreateRenderer() fyne.WidgetRenderer {
+	return &ringRenderer{WidgetRenderer: c.Check.CreateRenderer(), ring: newFocusRing(), around: iconBox,
+		focused: func() bool { return c.focused }}
+}
+
+// FocusGained shows the focus ring.
+func (c *optionCheck) FocusGained() { c.focused = true; c.Check.FocusGained(); c.Refresh() }
+
+// FocusLost hides the focus ring.
+func (c *optionCheck) FocusLost() { c.focused = false; c.Check.FocusLost(); c.Refresh() }
 
 func newOptionCheck(label string, keys keyHandler, changed func(bool)) *optionCheck {
 	c := &optionCheck{keys: keys}
@@ -146,9 +159,22 @@ func (c *optionCheck) reportsKeys() {}
 // is over it (Fyne has no tooltips, and an overlay would take the focus).
 type keyButton struct {
 	widget.Button
-	keys keyHandler
-	tip  string
+	keys    keyHandler
+	tip     string
+	focused bool // it has the keyboard: the focus ring shows
 }
+
+// CreateRenderer adds the focus ring (focusring.go) to the button's own.
+func (b *keyButton) CreateRenderer() fyne.WidgetRenderer {
+	return &ringRenderer{WidgetRenderer: b.Button.CreateRenderer(), ring: newFocusRing(), around: whole,
+		focused: func() bool { return b.focused }}
+}
+
+// FocusGained shows the focus ring.
+func (b *keyButton) FocusGained() { b.focused = true; b.Button.FocusGained(); b.Refresh() }
+
+// FocusLost hides the focus ring.
+func (b *keyButton) FocusLost() { b.focused = false; b.Button.FocusLost(); b.Refresh() }
 
 func newKeyButton(label string, icon fyne.Resource, keys keyHandler, tapped func()) *keyButton {
 	b := &keyButton{keys: keys}

@@ -42,13 +42,11 @@ import (
 // A Pool and its windows are used on the Fyne goroutine only.
 type Pool struct {
 	app       fyne.App
-	idle      []*slot   // hidden windows, the longest hidden first
-	open      []*slot   // windows showing a question, in the order they were shown (place.go)
-	typedIn   *slot     // the window a key last went down in
-	typedAt   time.Time // when
-	all       int       // windows created
-	destroyed int       // windows trimmed
-	turns     int       // event loop turns counted by the trimmer
+	idle      []*slot // hidden windows, the longest hidden first
+	open      []*slot // windows showing a question, in the order they were shown (place.go)
+	all       int     // windows created
+	destroyed int     // windows trimmed
+	turns     int     // event loop turns counted by the trimmer
 	trimmer   *fyne.Animation
 }
 

@@ -66,7 +66,7 @@ func TestAskYesNo(t *testing.T) {
 
 func TestAskOptionsJSON(t *testing.T) {
 	requireSession(t)
-	r := startAsk(t, "--json", "--title", "AskJSON", "--option", "red", "--default", "green", "Pick colours")
+	r := startAsk(t, "--json", "--multi", "--title", "AskJSON", "--option", "red", "--default", "green", "Pick colours")
 	win := findWindow(t, "AskJSON — feedback")
 	activate(t, win)
 	key(t, "alt+1") // red; green is pre-checked as the default

@@ -3,6 +3,7 @@ package mcpshim
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"feedback/wire"
@@ -31,7 +32,8 @@ var askUserQuestion = dialect{
 		Name: "ask_user_question",
 		Description: "Ask the user 1-4 questions in one desktop window and wait for the answers; the user cannot see your text output, so this is how you ask. " +
 			"Use it to clarify a vague task, learn a preference, or confirm an action (above all a destructive one) before you go on. " +
-			"Returns one line per question: \"User selected: A, B\", \"User answered: <their text>\" (an \"Other\" option or a question without options) " +
+			"Every question with options also offers \"Other\", where the user may type their own answer. " +
+			"Returns one line per question: \"User selected: A, B\", \"User answered: <their text>\" (\"Other\" or a question without options) " +
 			"or \"User declined to answer the question.\" (in the user's language). Wait for and use typed answers.",
 		RawInputSchema: askUserQuestionSchema,
 		Annotations:    annotations("Ask the user questions", false),
@@ -54,6 +56,7 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 		return prepared{}, err
 	}
 	p := phrasesFor(env.settings.Language)
+	offerOther(&q, qs, p.other)
 	q.ID = env.questionID("ask_user_question", q)
 	return prepared{
 		question: q,
@@ -154,6 +157,22 @@ func auqPrompt(obj map[string]any, field string) (wire.Prompt, auqQuestion, erro
 		aq.choice = true
 	}
 	return p, aq, nil
+}
+
+// offerOther gives every question with options that has no "Other" of
+// its own a last option labelled other (the user's language): choosing it
+// reveals a text field, and its text is the answer ("User answered: …"),
+// as Claude Code's own tool always allows. A question without options is
+// a free-text question already.
+func offerOther(q *wire.Question, qs []auqQuestion, other string) {
+	for i := range q.Prompts {
+		p := &q.Prompts[i]
+		if len(p.Options) == 0 || len(qs[i].free) > 0 || slices.ContainsFunc(p.Options, func(o wire.Option) bool { return o.Label == other }) {
+			continue
+		}
+		p.Options = append(p.Options, wire.Option{Label: other, FreeText: true})
+		qs[i].free[other] = true
+	}
 }
 
 // auqOption normalises one option {label, description}.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -345,5 +347,38 @@ func TestE2EAskUserQuestion(t *testing.T) {
 	bad := callNamed(t, c, "ask_user_question", map[string]any{"questions": []any{}})
 	if text := bad.Content[0].(mcp.TextContent).Text; !bad.IsError || !strings.Contains(text, "questions: at least 1 items, got 0") {
 		t.Errorf("invalid call: isError = %v, text = %q", bad.IsError, text)
+	}
+}
+
+// Every question with options offers the user's own words: an "Other"
+// option in the user's language is added unless the agent gave one, and
+// its text is the answer (seed 001's "User answered: …").
+func TestEveryQuestionOffersOther(t *testing.T) {
+	q, qs, err := normalizeAskUserQuestion(decodeArgs(t, `{"questions":[
+		{"question":"Q1","options":[{"label":"A"},{"label":"B"}]},
+		{"question":"Q2","options":[{"label":"X"},{"label":"其他"}]},
+		{"question":"Q3"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	offerOther(&q, qs, phrasesSimplified.other)
+	labels := func(p wire.Prompt) (l []string) {
+		for _, o := range p.Options {
+			l = append(l, fmt.Sprintf("%s/%v", o.Label, o.FreeText))
+		}
+		return l
+	}
+	for i, want := range [][]string{{"A/false", "B/false", "其他/true"}, {"X/false", "其他/true"}, nil} {
+		if got := labels(q.Prompts[i]); !slices.Equal(got, want) {
+			t.Errorf("question %d: options %v, want %v", i+1, got, want)
+		}
+	}
+	if err := q.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res := renderAskUserQuestion(wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{
+		{Selected: []string{"其他"}, Text: "都不要"}, {Selected: []string{"X"}}, {Text: "好"}}}, qs, phrasesSimplified)
+	if got, want := res.Content[0].(mcp.TextContent).Text, "用户回答：都不要\n用户选择了：X\n用户回答：好"; got != want {
+		t.Errorf("lines = %q, want %q", got, want)
 	}
 }

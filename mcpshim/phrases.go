@@ -17,6 +17,7 @@ type phrases struct {
 	declined string // the whole line of a question left unanswered
 	timeout  string // the whole result when the window's countdown ran out
 	pending  string // the whole result when the client's wait ran out, the window still open
+	other    string // the label of the "Other" option offered in every question with options
 }
 
 // The phrase tables. zh-Hant is zh-Hans in traditional characters
@@ -30,6 +31,7 @@ var (
 		declined: "User declined to answer the question.",
 		timeout:  "The user has not answered yet: the question window timed out. This is not an answer; call ask_user_question again to ask again.",
 		pending:  "The user has not answered yet; the question window is still open. This is not an answer; call ask_user_question again with the same questions now to keep waiting.",
+		other:    "Other",
 	}
 	phrasesSimplified = phrases{
 		selected: "用户选择了：",
@@ -39,6 +41,7 @@ var (
 		declined: "用户拒绝回答问题。",
 		timeout:  "用户尚未回答：提问窗口已超时。这不是回答；请再次调用 ask_user_question 重新提问。",
 		pending:  "用户尚未回答：提问窗口仍然打开。这不是回答；请立即用相同的问题再次调用 ask_user_question 继续等待。",
+		other:    "其他",
 	}
 	phrasesTraditional = phrases{
 		selected: "用戶選擇了：",
@@ -48,6 +51,7 @@ var (
 		declined: "用戶拒絕回答問題。",
 		timeout:  "用戶尚未回答：提問窗口已超時。這不是回答；請再次調用 ask_user_question 重新提問。",
 		pending:  "用戶尚未回答：提問窗口仍然打開。這不是回答；請立即用相同的問題再次調用 ask_user_question 繼續等待。",
+		other:    "其他",
 	}
 )
 

@@ -1,0 +1,173 @@
+package dialogs
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
+	"feedback/wire"
+)
+
+// Several prompts: each header line says "Question 2 of 3", and the Submit
+// row has a pager (‹ Question 1 of 3 ›) that brings the previous or next
+// prompt to the top of the page and gives its first control the keyboard.
+// A prompt counts as seen once its header and its first control were in
+// view together, or the keyboard was in it. Submit with a prompt that has
+// no answer and was never seen does not send: it goes to that prompt and
+// says so in the warning line; Submit again declines it. So "declined" is
+// only ever the user's choice, never a prompt below the fold.
+
+// pager is the Submit row's "‹ Question n of m ›".
+type pager struct {
+	prev, next *keyButton
+	label      *widget.Label
+	box        fyne.CanvasObject
+}
+
+func (v *View) newPager() *pager {
+	pg := &pager{label: widget.NewLabel("")}
+	pg.prev = newKeyButton("", theme.NavigateBackIcon(), v, func() { v.goToPrompt(v.current - 1) })
+	pg.next = newKeyButton("", theme.NavigateNextIcon(), v, func() { v.goToPrompt(v.current + 1) })
+	pg.prev.tip, pg.next.tip = i18n.T("question.prev"), i18n.T("question.next")
+	pg.box = container.NewHBox(pg.prev, pg.label, pg.next)
+	return pg
+}
+
+// promptOf returns the number of the prompt o belongs to, or -1.
+func (v *View) promptOf(o fyne.CanvasObject) int {
+	for i, pv := range v.prompts {
+		if pv.entry != nil && fyne.CanvasObject(pv.entry) == o {
+			return i
+		}
+		for _, c := range pv.options {
+			if f, ok := c.focusable().(fyne.CanvasObject); ok && f == o {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// setCurrent makes prompt i the pager's.
+func (v *View) setCurrent(i int) {
+	if i < 0 || i >= len(v.prompts) {
+		return
+	}
+	v.current = i
+	if v.pager == nil {
+		return
+	}
+	v.pager.label.SetText(i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.prompts)}))
+	setEnabled(v.pager.prev, i > 0 && !v.ended())
+	setEnabled(v.pager.next, i < len(v.prompts)-1 && !v.ended())
+}
+
+// goToPrompt brings prompt i's header to the top of the page, gives its
+// first control the keyboard and counts it as seen.
+func (v *View) goToPrompt(i int) {
+	if i < 0 || i >= len(v.prompts) || v.ended() {
+		return
+	}
+	pv := v.prompts[i]
+	pv.seen = true
+	v.setCurrent(i)
+	if pv.head != nil && fyne.CurrentApp() != nil {
+		d := fyne.CurrentApp().Driver()
+		top := d.AbsolutePositionForObject(pv.head).Y - d.AbsolutePositionForObject(v.scroll.Content).Y
+		most := max(v.scroll.Content.Size().Height-v.scroll.Size().Height, 0)
+		v.scroll.ScrollToOffset(fyne.NewPos(v.scroll.Offset.X, min(max(top, 0), most)))
+	}
+	if f := pv.firstControl(); f != nil && v.focusOn != nil {
+		v.focusOn(f)
+	}
+}
+
+// firstControl is the prompt's first option, or its reply box.
+func (pv *promptView) firstControl() fyne.Focusable {
+	if len(pv.options) > 0 {
+		return pv.options[0].focusable()
+	}
+	if pv.entry != nil && pv.entry.Visible() {
+		return pv.entry
+	}
+	return nil
+}
+
+// markSeen counts as seen each prompt whose header and first control are
+// in view now, and makes the topmost of them the pager's.
+func (v *View) markSeen() {
+	app := fyne.CurrentApp()
+	if app == nil || len(v.prompts) < 2 || v.scroll == nil {
+		return
+	}
+	d := app.Driver()
+	view := d.AbsolutePositionForObject(v.scroll).Y
+	inView := func(o fyne.CanvasObject) bool {
+		y := d.AbsolutePositionForObject(o).Y - view
+		return o.Visible() && y >= -1 && y+o.Size().Height <= v.scroll.Size().Height+1
+	}
+	top := -1
+	for i, pv := range v.prompts {
+		f, _ := pv.firstControl().(fyne.CanvasObject)
+		if pv.head == nil || !inView(pv.head) || (f != nil && !inView(f)) {
+			continue
+		}
+		pv.seen = true
+		if top < 0 {
+			top = i
+		}
+	}
+	if f := v.focusedPrompt(); f >= 0 {
+		v.prompts[f].seen = true
+		top = f
+	}
+	if top >= 0 && top != v.current {
+		v.setCurrent(top)
+	}
+}
+
+// focusedPrompt is the number of the prompt that has the keyboard, or -1.
+func (v *View) focusedPrompt() int {
+	if v.focused == nil {
+		return -1
+	}
+	if o, ok := v.focused().(fyne.CanvasObject); ok {
+		return v.promptOf(o)
+	}
+	return -1
+}
+
+// unseenUnanswered is the first prompt that has no answer and was never
+// seen, or -1.
+func (v *View) unseenUnanswered() int {
+	if len(v.prompts) < 2 {
+		return -1
+	}
+	v.markSeen()
+	for i, pv := range v.prompts {
+		if !pv.seen && pv.unanswered() {
+			return i
+		}
+	}
+	return -1
+}
+
+// unanswered reports whether the prompt would send nothing.
+func (pv *promptView) unanswered() bool {
+	r := pv.reply()
+	return len(r.Selected) == 0 && (pv.p.EffectiveKind() == wire.KindYesNo && pv.yesno == "" ||
+		pv.p.EffectiveKind() != wire.KindYesNo && strings.TrimSpace(r.Text) == "")
+}
+
+// showUnseen goes to prompt i, which has no answer, and says so.
+func (v *View) showUnseen(i int) {
+	v.goToPrompt(i)
+	if v.sending != nil {
+		setSegment(v.sending.warn, i18n.T("question.unseen", map[string]any{"N": i + 1}))
+		v.sending.warn.Show()
+	}
+}

@@ -1,0 +1,142 @@
+package dialogs
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
+	"feedback/wire"
+)
+
+// The "Sending" line: in a window with options, or with several prompts,
+// a line by the Submit button says what Submit sends as it stands, and
+// changes with every choice and keystroke, so that nothing reaches the
+// agent that the user did not see. When a prompt's recommended option (a
+// pre-ticked default of a multi-select prompt) is still ticked beside an
+// option the user ticked, a second line in the warning colour says so: both
+// will be sent. A line, not a question on Submit: it is seen before the
+// user acts, and Ctrl+Enter stays one key press.
+
+// Caps of the Sending line: a label or a reply is cut after so many
+// characters, and a prompt lists so many picks before "+N more".
+const (
+	sendingLabelRunes = 32
+	sendingTextRunes  = 28
+	sendingPicks      = 3
+)
+
+// sendingLine is the line and its warning.
+type sendingLine struct {
+	what, warn *widget.RichText
+	box        *fyne.Container
+}
+
+func newSendingLine() *sendingLine {
+	line := func(c fyne.ThemeColorName, bold bool) *widget.RichText {
+		rt := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyle{
+			ColorName: c, SizeName: theme.SizeNameCaptionText, Alignment: fyne.TextAlignTrailing,
+			TextStyle: fyne.TextStyle{Bold: bold}}})
+		rt.Wrapping = fyne.TextWrapOff
+		rt.Truncation = fyne.TextTruncateEllipsis
+		return rt
+	}
+	s := &sendingLine{what: line(theme.ColorNameForeground, false), warn: line(theme.ColorNameWarning, true)}
+	s.warn.Hide()
+	s.box = container.New(&paddedLayout{}, container.NewVBox(s.what, s.warn))
+	return s
+}
+
+// wantsSendingLine reports whether the window shows the line: it has
+// options or several prompts (a lone reply box shows what it sends).
+func (v *View) wantsSendingLine() bool {
+	return len(v.options) > 0 || len(v.prompts) > 1
+}
+
+// updateSending sets the line from the answer as it stands.
+func (v *View) updateSending() {
+	if v.sending == nil {
+		return
+	}
+	what, warn := v.sendingText()
+	setSegment(v.sending.what, what)
+	setSegment(v.sending.warn, warn)
+	if warn == "" {
+		v.sending.warn.Hide()
+	} else {
+		v.sending.warn.Show()
+	}
+}
+
+func setSegment(rt *widget.RichText, text string) {
+	if seg, ok := rt.Segments[0].(*widget.TextSegment); ok && seg.Text != text {
+		seg.Text = text
+		rt.Refresh()
+	}
+}
+
+// sendingText is the line ("Sending: …") and its warning ("" for none).
+func (v *View) sendingText() (what, warn string) {
+	var parts, stale []string
+	for i, pv := range v.prompts {
+		part, rec := pv.sendingPart()
+		if len(v.prompts) > 1 {
+			part = fmt.Sprintf("%d: %s", i+1, part)
+		}
+		parts = append(parts, part)
+		stale = append(stale, rec...)
+	}
+	what = i18n.T("question.sending", map[string]any{"What": strings.Join(parts, " · ")})
+	if len(stale) > 0 {
+		warn = i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, ", ")})
+	}
+	return what, warn
+}
+
+// sendingPart is what the prompt sends, shortened, and the labels of its
+// recommended options still ticked beside an option the user ticked.
+func (pv *promptView) sendingPart() (string, []string) {
+	r := pv.reply()
+	var picks, rec []string
+	user := false
+	for i, o := range pv.options {
+		if !o.selected() {
+			continue
+		}
+		label := shorten(pv.labels[i], sendingLabelRunes)
+		if pv.free[i] && strings.TrimSpace(r.Text) != "" {
+			continue // the text stands for it
+		}
+		picks = append(picks, label)
+		if pv.defaults[i] {
+			rec = append(rec, label)
+		} else {
+			user = true
+		}
+	}
+	if n := len(picks); n > sendingPicks {
+		picks = append(picks[:sendingPicks], i18n.T("question.sending.more", map[string]any{"N": n - sendingPicks}))
+	}
+	if t := strings.TrimSpace(r.Text); t != "" && pv.p.EffectiveKind() != wire.KindYesNo {
+		picks = append(picks, "“"+shorten(strings.Join(strings.Fields(t), " "), sendingTextRunes)+"”")
+	}
+	if pv.p.Single || !user {
+		rec = nil
+	}
+	if len(picks) == 0 {
+		return i18n.T("question.sending.none"), nil
+	}
+	return strings.Join(picks, ", "), rec
+}
+
+// shorten cuts s to n characters, the last an ellipsis.
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return strings.TrimRight(string(r[:n-1]), " ") + "…"
+	}
+	return s
+}
