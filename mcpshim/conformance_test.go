@@ -155,6 +155,7 @@ func TestConformanceMatrix(t *testing.T) {
 		t.Run(row.version, func(t *testing.T) {
 			t.Run("answered", func(t *testing.T) { matrixAnswered(t, row.version) })
 			t.Run("cancel-progress-pending", func(t *testing.T) { matrixWaiting(t, row.version) })
+			t.Run("call-again", func(t *testing.T) { matrixCallAgain(t, row.version) })
 			t.Run("fallback", func(t *testing.T) { matrixFallback(t, row.version, row.form) })
 		})
 	}
@@ -392,5 +393,36 @@ func matrixFormRefused(t *testing.T, version string, action mcp.ElicitationRespo
 	}
 	if n.Load() != 2 {
 		t.Errorf("%d forms shown, want 2", n.Load())
+	}
+}
+
+// matrixCallAgain: the client's wait runs out ("call again", the window
+// stays); the answer given meanwhile is collected by the call made again.
+func matrixCallAgain(t *testing.T, version string) {
+	app := newFakeInbox()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	c, _ := startShimAt(t, Options{Connect: connectTo(app), Settings: s}, version, matrixClient)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	args := matrixTools[0].args
+	res, err := callCtx(ctx, c, "interactive_feedback", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := structuredMap(t, res); sc["status"] != "pending" {
+		t.Fatalf("after the client's wait: %v", sc)
+	}
+	q := <-app.asked
+	app.answer(t, q.ID, windowAnswer(q))
+	res, err = callCtx(ctx, c, "interactive_feedback", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := structuredMap(t, res); sc["status"] != "answered" || sc["question_id"] != q.ID {
+		t.Errorf("called again: %v, want the answer to %s", sc, q.ID)
+	}
+	if _, windows := app.counts(); windows != 1 {
+		t.Errorf("%d windows, want 1", windows)
 	}
 }
