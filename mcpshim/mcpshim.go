@@ -108,6 +108,8 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(markCancelledBeforeStart)
+	tasks, taskHooks := newTaskRegistry(), &server.TaskHooks{}
+	tasks.register(hooks, taskHooks) // tasks.go
 	if opts.Greet != nil {
 		greet := opts.Greet
 		hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
@@ -119,8 +121,10 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
 		server.WithHooks(hooks),
+		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskHooks(taskHooks),
 	)
-	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval}
+	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval, tasks: tasks}
 	h.base, h.stop = context.WithCancel(context.Background())
 	h.env = callEnv{
 		settings: opts.Settings,
@@ -128,7 +132,11 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		notify:   h.webhookPoster(opts.HTTPClient),
 	}
 	for _, d := range selected {
-		s.AddTool(d.tool, h.toolHandler(d))
+		tool := d.tool
+		if tool.Name != askHumanResultName { // it attaches for at most 300 s
+			tool = withTaskSupport(tool) // tasks.go
+		}
+		s.AddTool(tool, h.toolHandler(d))
 	}
 	return s, h, nil
 }
@@ -223,6 +231,7 @@ type handler struct {
 	stop           context.CancelFunc // ends base
 	asks           sync.WaitGroup     // asks of the app in progress
 	progressEvery  time.Duration      // 0: progressInterval
+	tasks          *taskRegistry      // the calls run as tasks (tasks.go)
 	webhookMu      sync.Mutex         // guards webhooksClosed and the Add of webhooks
 	webhooksClosed bool               // waitWebhooks has begun: later posts are not counted
 	// webhooks counts the callback_url notifications being posted.
@@ -237,6 +246,8 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 			h.log.Info("call cancelled by the client before it started", "tool", name)
 			return nil, context.Canceled
 		}
+		ctx, done, isTask := h.tasks.detach(ctx, req) // tasks.go: mcp-go ends ctx once the task is returned
+		defer done()
 		env := h.env
 		env.client = clientName(ctx)
 		env.elicitation = clientDeclaresElicitation(ctx) && revisionHasElicitation(ctx)
@@ -261,7 +272,7 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 			p.question.Project = h.roots.project(ctx) // project.go
 		}
 		return h.ask(ctx, call{tool: name, p: p, token: progressToken(req), client: env.client, elicitation: env.elicitation,
-			modern: modernRequest(ctx), roundTrip: req.Params.MultiRoundTripParams})
+			modern: modernRequest(ctx), roundTrip: req.Params.MultiRoundTripParams, task: isTask})
 	}
 }
 
@@ -278,6 +289,8 @@ type call struct {
 	// roundTrip is the form's answer when the call is the retry of one
 	// answered with it (fallback_mrtr.go).
 	roundTrip mcp.MultiRoundTripParams
+	// task: the call runs as a task (tasks.go): no client wait applies.
+	task bool
 }
 
 // ask delivers a prepared question and renders the outcome. Failures the
@@ -309,6 +322,9 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 	wait := clientWait(c.client, h.env.settings)
 	if p.wait > 0 {
 		wait = min(wait, p.wait)
+	}
+	if c.task { // the client polls: the question's countdown ends the wait
+		wait = taskWait
 	}
 	log.Info("asking", "client", c.client, "wait", wait, "progress", c.token != nil)
 	return h.askApp(ctx, c, wait, log)
