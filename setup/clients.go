@@ -212,6 +212,7 @@ var Clients = []Client{
 		},
 	},
 	cursorAgent, // cursoragent.go
+	antigravity, // antigravity.go
 }
 
 // Lookup returns the client called name.
