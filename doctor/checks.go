@@ -362,6 +362,9 @@ func checkClients(_ context.Context, e Env) []Result {
 		if s.Found == "" && !s.SetUp {
 			continue
 		}
+		if s.Client.Name == "cursor-agent" && !onPath(e, "cursor-agent") {
+			continue // it shares Cursor's file: the row is Cursor's unless the CLI is here
+		}
 		r := Result{Check: "client"}
 		name := s.Client.Title
 		switch {
@@ -374,6 +377,9 @@ func checkClients(_ context.Context, e Env) []Result {
 		case !commandExists(s.Command):
 			r.Level, r.Msg = Warn, fmt.Sprintf("%s runs %s, which does not exist", name, s.Command)
 			r.Fix = "feedback setup " + s.Client.Name + " (points it at this binary)"
+		case s.Client.Name == "cursor-agent" && len(setup.CursorAgentApprovals(e.Setup)) == 0:
+			r.Level, r.Msg = Warn, fmt.Sprintf("%s is set up (%s) but has approved feedback in no project: it leaves the server out without a word", name, s.File)
+			r.Fix = "cursor-agent mcp enable feedback (in each project where you use it)"
 		default:
 			r.Msg = fmt.Sprintf("%s is set up (%s)", name, s.File)
 		}
@@ -381,9 +387,18 @@ func checkClients(_ context.Context, e Env) []Result {
 	}
 	if len(out) == 0 {
 		out = append(out, Result{Level: Warn, Check: "client", Msg: "no MCP client found on this machine",
-			Fix: "feedback setup CLIENT (claude-code, claude-desktop, cursor, vscode, windsurf, codex, gemini)"})
+			Fix: "feedback setup CLIENT (" + strings.Join(setup.ClientNames(), ", ") + ")"})
 	}
 	return out
+}
+
+// onPath reports whether the program name is on the PATH doctor sees.
+func onPath(e Env, name string) bool {
+	if e.Setup.LookPath == nil {
+		return false
+	}
+	_, err := e.Setup.LookPath(name)
+	return err == nil
 }
 
 func commandExists(cmd string) bool {

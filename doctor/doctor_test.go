@@ -278,3 +278,45 @@ func TestWaylandOnlySession(t *testing.T) {
 	}
 	expect(t, out.String(), map[string][]string{"display": {"FAIL", "Wayland", "make build-wayland"}})
 }
+
+// cursor-agent on PATH and set up, but no project approved feedback:
+// doctor warns (the CLI leaves the server out silently) and names the
+// command; once approved, it is set up.
+func TestCursorAgentNotApproved(t *testing.T) {
+	h := home(t)
+	e, _ := env(t, h)
+	e.Setup.LookPath = func(name string) (string, error) {
+		if name == "cursor-agent" {
+			return "/usr/local/bin/cursor-agent", nil
+		}
+		return "", exec.ErrNotFound
+	}
+	c, _ := setup.Lookup("cursor-agent")
+	if _, err := setup.Configure(e.Setup, c, setup.ScopeUser, "", true); err != nil {
+		t.Fatal(err)
+	}
+	find := func() Result {
+		for _, r := range checkClients(context.Background(), e) {
+			if strings.Contains(r.Msg, "cursor-agent") {
+				return r
+			}
+		}
+		t.Fatal("no cursor-agent row")
+		return Result{}
+	}
+	if r := find(); r.Level != Warn || !strings.Contains(r.Fix, "cursor-agent mcp enable feedback") {
+		t.Errorf("not approved: %+v", r)
+	}
+	dir := filepath.Join(h, ".cursor", "projects", "home-me-web")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "mcp-approvals.json"), []byte(`["feedback-0123abcd"]`), 0o600)
+	if r := find(); r.Level == Warn {
+		t.Errorf("approved: %+v", r)
+	}
+	e.Setup.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+	for _, r := range checkClients(context.Background(), e) {
+		if strings.Contains(r.Msg, "cursor-agent") {
+			t.Errorf("without cursor-agent on PATH the shared file is Cursor's: %+v", r)
+		}
+	}
+}

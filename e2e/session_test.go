@@ -117,11 +117,18 @@ func newMCP(t *testing.T, name string, extraEnv ...string) *client.Client {
 // client's own Start wires notifications and the server's requests.
 func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEnv ...string) *client.Client {
 	t.Helper()
+	return newMCPClientAt(t, name, "2025-11-25", opts, extraEnv...)
+}
+
+// newMCPClientAt is newMCPClient speaking protocol revision version
+// (2026-07-28: stateless, no initialize on the wire).
+func newMCPClientAt(t *testing.T, name, version string, opts []client.ClientOption, extraEnv ...string) *client.Client {
+	t.Helper()
 	w := &testWriter{t: t, prefix: name + " shim: "}
 	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
 	shimEnv := append(append([]string(nil), env...), extraEnv...)
 	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
-	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion("2025-11-25")}, opts...)...)
+	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...)
 	// The process lives as long as Start's context: not bounded by the timeout below.
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatalf("starting feedback mcp: %v", err)
@@ -130,10 +137,13 @@ func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEn
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ProtocolVersion = version
 	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize: %v", err)
+	}
+	if c.ProtocolVersion() != version {
+		t.Fatalf("the client speaks %s, want %s", c.ProtocolVersion(), version)
 	}
 	return c
 }

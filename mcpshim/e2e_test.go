@@ -68,6 +68,14 @@ func startShim(t *testing.T, opts Options) *client.Client {
 // startShimLogged is startShim that also returns the server's log.
 func startShimLogged(t *testing.T, opts Options, copts ...client.ClientOption) (*client.Client, *syncBuffer) {
 	t.Helper()
+	return startShimAt(t, opts, testProtocolVersion, "shim-test", copts...)
+}
+
+// startShimAt is startShimLogged for a client named name that speaks the
+// protocol revision version (2026-07-28: no initialize, _meta on every
+// request).
+func startShimAt(t *testing.T, opts Options, version, name string, copts ...client.ClientOption) (*client.Client, *syncBuffer) {
+	t.Helper()
 	logs := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	if opts.Version == "" {
@@ -81,7 +89,7 @@ func startShimLogged(t *testing.T, opts Options, copts ...client.ClientOption) (
 		fromServer.Close()
 	}()
 
-	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), append([]client.ClientOption{client.WithProtocolVersion(testProtocolVersion)}, copts...)...)
+	c := client.NewClient(transport.NewIO(clientIn, clientOut, nil), append([]client.ClientOption{client.WithProtocolVersion(version)}, copts...)...)
 	t.Cleanup(func() {
 		c.Close() // closes the server's input
 		// A client process that exits closes its end of the shim's stdout
@@ -108,11 +116,14 @@ func startShimLogged(t *testing.T, opts Options, copts ...client.ClientOption) (
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = testProtocolVersion
-	init.Params.ClientInfo = mcp.Implementation{Name: "shim-test", Version: "1.0"}
+	init.Params.ProtocolVersion = version
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
 	res, err := c.Initialize(ctx, init)
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
+	}
+	if got := c.ProtocolVersion(); got != version {
+		t.Fatalf("the client speaks %s, want %s", got, version)
 	}
 	if res.ServerInfo.Name != "feedback" || res.ServerInfo.Version != opts.Version || res.Instructions == "" {
 		t.Errorf("serverInfo = %+v, instructions = %q", res.ServerInfo, res.Instructions)

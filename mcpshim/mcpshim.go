@@ -108,18 +108,23 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(markCancelledBeforeStart)
+	tasks, taskHooks := newTaskRegistry(), &server.TaskHooks{}
+	tasks.register(hooks, taskHooks) // tasks.go
 	if opts.Greet != nil {
 		greet := opts.Greet
 		hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
 			go greet() // the app, if it runs, may warm its windows up (settings' ui_prewarm)
 		})
+		hooks.AddOnRequestInitialization(greetOnFirstModernRequest(greet)) // revision.go: no initialize
 	}
 	s := server.NewMCPServer("feedback", opts.Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
 		server.WithHooks(hooks),
+		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskHooks(taskHooks),
 	)
-	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval}
+	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval, tasks: tasks}
 	h.base, h.stop = context.WithCancel(context.Background())
 	h.env = callEnv{
 		settings: opts.Settings,
@@ -127,7 +132,11 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		notify:   h.webhookPoster(opts.HTTPClient),
 	}
 	for _, d := range selected {
-		s.AddTool(d.tool, h.toolHandler(d))
+		tool := d.tool
+		if tool.Name != askHumanResultName { // it attaches for at most 300 s
+			tool = withTaskSupport(tool) // tasks.go
+		}
+		s.AddTool(tool, h.toolHandler(d))
 	}
 	return s, h, nil
 }
@@ -222,6 +231,7 @@ type handler struct {
 	stop           context.CancelFunc // ends base
 	asks           sync.WaitGroup     // asks of the app in progress
 	progressEvery  time.Duration      // 0: progressInterval
+	tasks          *taskRegistry      // the calls run as tasks (tasks.go)
 	webhookMu      sync.Mutex         // guards webhooksClosed and the Add of webhooks
 	webhooksClosed bool               // waitWebhooks has begun: later posts are not counted
 	// webhooks counts the callback_url notifications being posted.
@@ -236,9 +246,11 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 			h.log.Info("call cancelled by the client before it started", "tool", name)
 			return nil, context.Canceled
 		}
+		ctx, done, isTask := h.tasks.detach(ctx, req) // tasks.go: mcp-go ends ctx once the task is returned
+		defer done()
 		env := h.env
 		env.client = clientName(ctx)
-		env.elicitation = clientDeclaresElicitation(ctx)
+		env.elicitation = clientDeclaresElicitation(ctx) && revisionHasElicitation(ctx)
 		args, err := toolArguments(req)
 		var p prepared
 		if err == nil {
@@ -259,7 +271,8 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 		if p.question.Project == "" && p.immediate == nil {
 			p.question.Project = h.roots.project(ctx) // project.go
 		}
-		return h.ask(ctx, call{tool: name, p: p, token: progressToken(req), client: env.client, elicitation: env.elicitation})
+		return h.ask(ctx, call{tool: name, p: p, token: progressToken(req), client: env.client, elicitation: env.elicitation,
+			modern: modernRequest(ctx), roundTrip: req.Params.MultiRoundTripParams, task: isTask})
 	}
 }
 
@@ -270,6 +283,14 @@ type call struct {
 	token       mcp.ProgressToken // nil: the client wants no progress
 	client      string            // initialize's clientInfo.name
 	elicitation bool              // the client declared form elicitation
+	// modern: the request uses the stateless revision (revision.go), whose
+	// client gets the no-GUI form as an input-required result.
+	modern bool
+	// roundTrip is the form's answer when the call is the retry of one
+	// answered with it (fallback_mrtr.go).
+	roundTrip mcp.MultiRoundTripParams
+	// task: the call runs as a task (tasks.go): no client wait applies.
+	task bool
 }
 
 // ask delivers a prepared question and renders the outcome. Failures the
@@ -291,6 +312,9 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 		log.Error("normalised question is invalid", "err", err)
 		return mcp.NewToolResultError(fmt.Sprintf("The %s arguments could not be turned into a valid question (%v). Simplify the arguments and call %s again.", c.tool, err, c.tool)), nil
 	}
+	if res, ok := resumeForm(c, log); ok { // fallback_mrtr.go: the answer to the form
+		return res, nil
+	}
 	if h.connect == nil {
 		log.Error("no connection to the feedback app is configured")
 		return mcp.NewToolResultError("The feedback app is not reachable: this MCP server has no connection configured. Ask the user in chat instead."), nil
@@ -298,6 +322,9 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 	wait := clientWait(c.client, h.env.settings)
 	if p.wait > 0 {
 		wait = min(wait, p.wait)
+	}
+	if c.task { // the client polls: the question's countdown ends the wait
+		wait = taskWait
 	}
 	log.Info("asking", "client", c.client, "wait", wait, "progress", c.token != nil)
 	return h.askApp(ctx, c, wait, log)
@@ -433,14 +460,17 @@ func (c call) pending() *mcp.CallToolResult {
 func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
 	p, q := c.p, c.p.question
 	srv := server.ServerFromContext(ctx)
-	log.Warn("the feedback window cannot be shown: asking without it", "err", cause, "client_elicitation", c.elicitation)
-	if c.elicitation && srv != nil && budget > time.Second {
-		msg, schema, fields := elicitationForm(q)
-		if errors.Is(cause, ipc.ErrUntrustedEndpoint) {
-			// The person must learn that someone may be impersonating the
-			// app; the log alone would hide it from them.
-			msg = fmt.Sprintf("Warning: feedback did not use its window because %v. Answer here instead, and check that socket.\n\n%s", cause, msg)
+	log.Warn("the feedback window cannot be shown: asking without it", "err", cause, "client_elicitation", c.elicitation, "stateless", c.modern)
+	if c.elicitation && c.modern {
+		msg, schema, _ := elicitationForm(q)
+		res, err := askFormStateless(c, untrustedWarning(cause, msg), schema, log)
+		if err == nil {
+			return res, nil
 		}
+		cause = fmt.Errorf("%w; %v", cause, err)
+	} else if c.elicitation && srv != nil && budget > time.Second {
+		msg, schema, fields := elicitationForm(q)
+		msg = untrustedWarning(cause, msg)
 		ectx, cancel := context.WithTimeout(ctx, budget)
 		defer cancel()
 		sent := time.Now()
@@ -454,10 +484,7 @@ func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Du
 		case err == nil && res != nil:
 			a := formAnswer(q, fields, res, time.Since(sent).Milliseconds())
 			log.Info("asked through the client's form", "action", res.Action, "status", a.Status, "elapsed_ms", a.ElapsedMS)
-			if p.elicited != nil {
-				return p.elicited(a), nil
-			}
-			return p.render(a), nil
+			return c.renderFormAnswer(a), nil
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case ectx.Err() != nil:
@@ -471,6 +498,17 @@ func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Du
 		return p.chat(cause), nil
 	}
 	return c.failure(cause, log), nil
+}
+
+// untrustedWarning prefixes a form's message with a warning when the
+// window was not used because the app's endpoint is not trusted: the
+// person must learn that someone may be impersonating the app; the log
+// alone would hide it from them.
+func untrustedWarning(cause error, msg string) string {
+	if !errors.Is(cause, ipc.ErrUntrustedEndpoint) {
+		return msg
+	}
+	return fmt.Sprintf("Warning: feedback did not use its window because %v. Answer here instead, and check that socket.\n\n%s", cause, msg)
 }
 
 // askFailure is the tool result for a failed Ask.

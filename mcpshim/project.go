@@ -109,7 +109,8 @@ func clientDeclaresRoots(ctx context.Context) bool {
 func (c *rootsCache) project(ctx context.Context) string {
 	srv := server.ServerFromContext(ctx)
 	session := server.ClientSessionFromContext(ctx)
-	if srv == nil || session == nil || !clientDeclaresRoots(ctx) {
+	// A stateless client (revision.go) may not be sent roots/list.
+	if srv == nil || session == nil || modernRequest(ctx) || !clientDeclaresRoots(ctx) {
 		return ""
 	}
 	id := session.SessionID()

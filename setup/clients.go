@@ -118,6 +118,9 @@ type Client struct {
 	binaries []string
 	// entry returns the fields of the feedback entry.
 	entry func(exe string) []field
+	// notice, when set, is what the user must still do after setup (a
+	// step setup cannot take for them); said after every run.
+	notice func(Env) string
 }
 
 // stdioEntry is command and args, with "type": "stdio" first when typed.
@@ -208,6 +211,8 @@ var Clients = []Client{
 			return append(waitArgs(exe), field{"timeout", int64(toolTimeout / time.Millisecond)})
 		},
 	},
+	cursorAgent, // cursoragent.go
+	antigravity, // antigravity.go
 }
 
 // Lookup returns the client called name.

@@ -144,6 +144,9 @@ func configure(e Env, c Client, scope Scope, socket string, write bool) (Result,
 }
 
 func (r Result) report(w io.Writer, e Env) {
+	if r.Client.notice != nil {
+		defer fmt.Fprintf(w, "Note: %s\n", r.Client.notice(e))
+	}
 	file := tildePath(e, r.File)
 	switch {
 	case len(r.Changes) == 0:

@@ -98,6 +98,8 @@ func TestEveryClientWritesItsOwnShape(t *testing.T) {
 		"claude-code":    {".claude.json", ".mcp.json", "mcpServers", "stdio", []string{"mcp"}, nil, ""},
 		"claude-desktop": {".config/Claude/claude_desktop_config.json", "", "mcpServers", "", []string{"mcp"}, nil, ""},
 		"cursor":         {".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", "", []string{"mcp"}, nil, ""},
+		"cursor-agent":   {".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", "", []string{"mcp"}, nil, ""},
+		"antigravity":    {".gemini/config/mcp_config.json", ".agents/mcp_config.json", "mcpServers", "", []string{"mcp"}, nil, ""},
 		"vscode":         {".config/Code/User/mcp.json", ".vscode/mcp.json", "servers", "stdio", []string{"mcp"}, nil, ""},
 		"windsurf":       {".codeium/windsurf/mcp_config.json", "", "mcpServers", "", []string{"mcp"}, nil, ""},
 		"codex":          {".codex/config.toml", ".codex/config.toml", "mcp_servers", "", []string{"mcp", "--wait", "540"}, int64(600), "tool_timeout_sec"},

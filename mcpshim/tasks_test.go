@@ -1,0 +1,123 @@
+package mcpshim
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/settings"
+)
+
+// taskOf reads the task of a CreateTaskResult, tasks/get or tasks/cancel
+// response.
+func taskOf(t *testing.T, l rawLine) (id, status string) {
+	t.Helper()
+	var r struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+			Status string `json:"status"`
+		} `json:"task"`
+		TaskID string `json:"taskId"`
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal(l.Result, &r); err != nil {
+		t.Fatalf("%s: %v", l.raw, err)
+	}
+	if r.Task.TaskID != "" {
+		return r.Task.TaskID, r.Task.Status
+	}
+	return r.TaskID, r.Status
+}
+
+// A question asked as a task waits for the human with no client wait: the
+// app is told to wait for the question's own countdown (taskWait, far
+// beyond the 15 minutes a human may take), the task is still working after
+// the per-call wait setting (max_wait_seconds 1) has passed, and
+// tasks/result returns the answer once the human gives it.
+func TestTaskOutlivesTheCallWait(t *testing.T) {
+	app := newFakeInbox()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	r := startRawShim(t, Options{Connect: connectTo(app), Settings: s})
+	r.send(`{"jsonrpc":"2.0","id":"t1","method":"tools/call","params":{"name":"ask_text","arguments":{"question":"Take your time?"},"task":{}}}`)
+	id, status := taskOf(t, r.response(`"t1"`))
+	if id == "" || status != "working" {
+		t.Fatalf("tools/call as a task: %q %q", id, status)
+	}
+	q := <-app.asked
+	if got := time.Duration(q.WaitMS) * time.Millisecond; got < 15*time.Minute {
+		t.Errorf("the task waits %v for the human, want no client wait (at least 15 min)", got)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the per-call wait: a call would have returned "call again"
+	r.send(`{"jsonrpc":"2.0","id":"g1","method":"tasks/get","params":{"taskId":"` + id + `"}}`)
+	if _, status := taskOf(t, r.response(`"g1"`)); status != "working" || app.waiters(q.ID) != 1 {
+		t.Fatalf("after the per-call wait: task %s, %d waiting on the window", status, app.waiters(q.ID))
+	}
+	app.answer(t, q.ID, windowAnswer(q))
+	r.send(`{"jsonrpc":"2.0","id":"r1","method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	if res := r.response(`"r1"`); !strings.Contains(string(res.Result), humanWords) || !strings.Contains(string(res.Result), `"status":"answered"`) {
+		t.Errorf("tasks/result: %s", res.raw)
+	}
+}
+
+// tasks/cancel ends the task and withdraws its window.
+func TestTaskCancelWithdraws(t *testing.T) {
+	app := newFakeInbox()
+	r := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+	r.send(`{"jsonrpc":"2.0","id":"t1","method":"tools/call","params":{"name":"ask_confirm","arguments":{"question":"Proceed?"},"task":{"ttl":60000}}}`)
+	id, _ := taskOf(t, r.response(`"t1"`))
+	q := <-app.asked
+	app.waitWaiters(t, q.ID, 1)
+	r.send(`{"jsonrpc":"2.0","id":"c1","method":"tasks/cancel","params":{"taskId":"` + id + `"}}`)
+	if _, status := taskOf(t, r.response(`"c1"`)); status != "cancelled" {
+		t.Errorf("tasks/cancel: %s", status)
+	}
+	select {
+	case got := <-app.withdrawn:
+		if got != q.ID {
+			t.Errorf("withdrawn %s, want %s", got, q.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("tasks/cancel did not withdraw the window")
+	}
+}
+
+// A call without params.task keeps the client's wait and its "call again".
+func TestCallWithoutTaskKeepsItsWait(t *testing.T) {
+	app := newFakeInbox()
+	s := settings.Default()
+	s.MaxWaitSeconds = 1
+	r := startRawShim(t, Options{Connect: connectTo(app), Settings: s})
+	r.send(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"ask_text","arguments":{"question":"Quick?"}}}`)
+	q := <-app.asked
+	if q.WaitMS != 1000 {
+		t.Errorf("WaitMS %d, want the per-call wait 1000", q.WaitMS)
+	}
+	if res := r.response(`"c1"`); !strings.Contains(string(res.Result), "Call ask_text again") {
+		t.Errorf("after the client's wait: %s", res.raw)
+	}
+}
+
+// ask_human_result has no task support: with params.task it is an
+// ordinary call, bounded by its own wait.
+func TestTaskParamsOnAToolWithoutTasks(t *testing.T) {
+	r := startRawShim(t, Options{Connect: connectTo(newFakeInbox()), Settings: settings.Default()})
+	r.send(`{"jsonrpc":"2.0","id":"h1","method":"tools/call","params":{"name":"ask_human_result","arguments":{"request_id":"0123456789abcdef0123456789abcdef","wait_seconds":0},"task":{}}}`)
+	if res := r.response(`"h1"`); !strings.Contains(string(res.Result), "unknown or already collected request_id") {
+		t.Errorf("ask_human_result with params.task: %s", res.raw)
+	}
+}
+
+// A 2026-07-28 client could not collect a task's result from mcp-go
+// (tasks/result is refused to it): its params.task is ignored, the call
+// answered as an ordinary one.
+func TestStatelessTaskParamsServedInline(t *testing.T) {
+	app := newFakeInbox()
+	app.auto = windowAnswer
+	r := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+	res := modernCall(t, r, 7, map[string]any{"name": "ask_text", "arguments": map[string]any{"question": "Inline?"}, "task": map[string]any{}})
+	if sc, _ := res["structuredContent"].(map[string]any); sc["status"] != "answered" || sc["answer"] != humanWords {
+		t.Errorf("a stateless call with params.task: %v", res)
+	}
+}
