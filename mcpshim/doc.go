@@ -110,8 +110,8 @@
 // ("answer_text", "q1_text"), recommended options as defaults. The form
 // waits at most what is left of the client's wait. Accept is rendered as
 // the window's answer would be; decline and cancel as dismissed (for the
-// ask_choice family declined, auto_reject_suspected under 400 ms, via
-// "elicitation"). Without elicitation, or when the form fails or times
+// ask_choice family: decline is declined, or under 400 ms needs_user_input
+// with auto_reject_suspected; cancel is cancelled; via "elicitation"). Without elicitation, or when the form fails or times
 // out, the call returns at once the dialect's "ask in chat" result, which
 // holds the question and its options:
 //
@@ -290,4 +290,13 @@
 // ("answered", with a message saying the recommended answer stands), and
 // is declined without one. ask_text's default is prefilled in the reply
 // box (wire.Prompt.Prefill): submitted unchanged it is the answer.
+//
+// A window closed or dismissed without an answer (Escape, the close
+// button, Quit) is "cancelled", as the original reports a dismissal;
+// "declined" is an explicit refusal: the client's form declined, or a
+// submission that answers nothing. ask_multi_select's min (0-25) and max
+// (1-25, at most the number of options) are checked as the original does
+// (min > max, max > options: isError naming the field), shown in the
+// window as a "Choose" line, and a submission outside them is
+// "invalid_response", not an answer.
 package mcpshim

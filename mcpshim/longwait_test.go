@@ -521,7 +521,9 @@ func TestElicitationDeclinedAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc := structuredMap(t, res)
-	if sc["status"] != "declined" || sc["auto_reject_suspected"] != true || sc["via"] != "elicitation" {
+	// As the original: a decline this fast is no person's: ask in chat.
+	msg, _ := sc["message"].(string)
+	if sc["status"] != "needs_user_input" || sc["auto_reject_suspected"] != true || sc["via"] != "elicitation" || !strings.Contains(msg, "- A\n- B") {
 		t.Errorf("ask_choice: %v", sc)
 	}
 }
@@ -600,7 +602,7 @@ func TestElicitationForm(t *testing.T) {
 		{"accept with a boolean and blanks", mcp.ElicitationResponseActionAccept,
 			map[string]any{"q1": false},
 			wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{{Text: "no"}, {}, {}, {}}}},
-		{"decline", mcp.ElicitationResponseActionDecline, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7}},
+		{"decline", mcp.ElicitationResponseActionDecline, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7, Reason: reasonFormDeclined}},
 		{"cancel", mcp.ElicitationResponseActionCancel, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
