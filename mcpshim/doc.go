@@ -65,9 +65,11 @@
 //
 // When the wait runs out the call returns the dialect's "not answered yet —
 // call again" result (below), never an answer, and the window stays open.
-// Questions are identified by a hash of the tool, the client name and the
-// normalised question (stableQuestionID), so calling again with the same
-// arguments joins the same window, draft and attachments intact; once
+// Questions are identified by a hash of the tool, the client name, the
+// session (Options.Session: the client process that started the shim) and
+// the normalised question (stableQuestionID), so calling again with the
+// same arguments from the same session joins the same window, draft and
+// attachments intact (another session never gets its answer); once
 // answered the ID is free, and the same question asked later opens a new
 // window. The app, not the shim, keeps such a window (the call asks it to
 // wait at most the client's wait, wire.Question.WaitMS, and the app ends

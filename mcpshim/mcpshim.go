@@ -61,6 +61,13 @@ type Options struct {
 	// ProgressInterval is how often a call with a progressToken is sent
 	// notifications/progress while it waits; 0 means 10 s.
 	ProgressInterval time.Duration
+	// Session identifies the calling session (ParentSession: the client
+	// process that started this shim). It is part of every stable
+	// question id, so a window kept open, and an answer kept, for a call
+	// again are found only by calls of the same session — a restarted shim
+	// of the same client process included — never by another session of
+	// the same client asking the identical question.
+	Session string
 }
 
 // UnknownToolError is a tool name in Options.Tools that the shim does not
@@ -123,6 +130,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	h.base, h.stop = context.WithCancel(context.Background())
 	h.env = callEnv{
 		settings: opts.Settings,
+		session:  opts.Session,
 		requests: newRequestStore(),
 		notify:   h.webhookPoster(opts.HTTPClient),
 	}

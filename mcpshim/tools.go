@@ -38,15 +38,18 @@ type callEnv struct {
 	notify func(webhook)
 	// client is the MCP client's name (initialize's clientInfo), per call.
 	client string
+	// session is Options.Session: the calling session.
+	session string
 	// elicitation: the client declared form elicitation, per call.
 	elicitation bool
 }
 
 // questionID is the stable ID of q asked through tool by this call's
-// client (see stableQuestionID). Dialects that answer "call again" use it,
-// so that a call made again joins the window still open.
+// client in this session (see stableQuestionID). Dialects that answer
+// "call again" use it, so that a call made again joins the window still
+// open.
 func (e callEnv) questionID(tool string, q wire.Question) string {
-	return stableQuestionID(tool, e.client, q)
+	return stableQuestionID(tool, e.client, e.session, q)
 }
 
 // prepared is a normalised call, ready to be asked.
