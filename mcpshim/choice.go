@@ -116,7 +116,7 @@ func choiceDialect(name, title string, schema []byte, kind choiceKind, descripti
 				question: q,
 				render:   func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
 				fail:     func(err error) *mcp.CallToolResult { return failChoice(err, c) },
-				pending:  func() *mcp.CallToolResult { return pendingChoice(c) },
+				pending:  func(wire.Answer) *mcp.CallToolResult { return pendingChoice(c) },
 				chat:     func(err error) *mcp.CallToolResult { return failChoice(err, chat) },
 				elicited: func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, elicited) },
 			}, nil

@@ -91,7 +91,7 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 		render:   func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
 		ignored:  m.ignored,
 		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
-		pending:  func() *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
+		pending:  func(wire.Answer) *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
 		chat: func(cause error) *mcp.CallToolResult {
 			return feedbackStatusResult(statusNeedsUserInput, fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q)), m)
 		},

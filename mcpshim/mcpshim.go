@@ -345,7 +345,7 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	hb.stop()
 	if errors.Is(err, ipc.ErrPending) && ctx.Err() == nil {
 		log.Info("not answered within the client's wait: call again; the app keeps the window open", "waited", wait)
-		return c.pending(), nil
+		return c.pending(a), nil
 	}
 	return h.outcome(ctx, c, a, err, start, wait, log)
 }
@@ -427,9 +427,9 @@ func (c call) failure(err error, log *slog.Logger) *mcp.CallToolResult {
 }
 
 // pending is the dialect's "not answered yet — call again" result.
-func (c call) pending() *mcp.CallToolResult {
+func (c call) pending(a wire.Answer) *mcp.CallToolResult {
 	if c.p.pending != nil {
-		return c.p.pending()
+		return c.p.pending(a)
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("The user has not answered yet; the question is still open in the feedback window. This is not an answer. Call %s again with the same arguments to keep waiting.", c.tool))
 }

@@ -72,9 +72,10 @@ type prepared struct {
 	wait time.Duration
 	// pending is the "not answered yet — call again" result, returned when
 	// the wait runs out while the window stays open: the app keeps it, and
-	// its answer, for the call made again with the same ID. nil uses a
-	// generic text.
-	pending func() *mcp.CallToolResult
+	// its answer, for the call made again with the same ID. Its argument
+	// is what the app said with "pending": the question's CallerData (kept
+	// by the app, so a restarted shim has it too). nil uses a generic text.
+	pending func(wire.Answer) *mcp.CallToolResult
 	// chat, when set, is the result when the app cannot show the question
 	// and the client offers no form (or its form failed): the question and
 	// its options for the agent to ask in chat. nil uses fail.
