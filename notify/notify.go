@@ -13,6 +13,9 @@ const (
 	MaxSummaryRunes = 100 // the summary, one line
 	MaxBodyRunes    = 300 // the body
 	MaxBodyLines    = 6   // the body's lines
+	// MaxClientRunes bounds the client's name inside a summary, so that a
+	// long self-declared name cannot push out "asks" or the question.
+	MaxClientRunes = 32
 )
 
 // DefaultTimeout bounds each call to the bus when Config.Timeout is zero,
