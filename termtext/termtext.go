@@ -39,7 +39,7 @@ func Inert(s string) string {
 			b.WriteRune(0x2400 + r)
 		case r == 0x7f:
 			b.WriteRune(0x2421)
-		case (r >= 0x80 && r <= 0x9f) || isBidiControl(r):
+		case (r >= 0x80 && r <= 0x9f) || IsBidiControl(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -61,7 +61,7 @@ func needsWork(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size <= 1) || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
+		if (r == utf8.RuneError && size <= 1) || (r >= 0x80 && r <= 0x9f) || IsBidiControl(r) {
 			return true
 		}
 		i += size
@@ -69,9 +69,10 @@ func needsWork(s string) bool {
 	return false
 }
 
-// isBidiControl reports the explicit directional formatting characters and
-// marks, which let a text reorder what a reader sees after it.
-func isBidiControl(r rune) bool {
+// IsBidiControl reports the explicit directional formatting characters
+// (U+202A–U+202E, U+2066–U+2069) and the marks U+200E, U+200F, U+061C,
+// which let a text reorder what a reader sees after it.
+func IsBidiControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) ||
 		r == 0x200E || r == 0x200F || r == 0x061C
 }
