@@ -25,6 +25,7 @@ import (
 
 	"feedback/i18n"
 	"feedback/launch"
+	"feedback/termtext"
 	"feedback/wire"
 )
 
@@ -139,7 +140,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		// Notes the user wrote for "feedback ask" ride on this outcome
 		// (--json has them as "notes"): on stderr, apart from the answer.
 		for _, n := range a.Notes {
-			fmt.Fprintln(env.Stderr, i18n.T("ask.note"), n)
+			fmt.Fprintln(env.Stderr, i18n.T("ask.note"), termtext.Inert(n))
 		}
 	}
 	switch a.Status {

@@ -165,4 +165,8 @@ func TestNotesFromTheUser(t *testing.T) {
 	if !strings.Contains(out, `"notes": [`) || !strings.Contains(out, `"later"`) {
 		t.Errorf("--json: %s", out)
 	}
+	app.answer = wire.Answer{Status: wire.StatusDismissed, Notes: []string{"\x1b]52;c;ZXZpbA==\x07pasted"}}
+	if _, _, errOut := runAsk(t, app, "", "Go?"); !strings.Contains(errOut, "question: ␛]52;c;ZXZpbA==␇pasted\n") {
+		t.Errorf("a note with an escape: stderr %q", errOut)
+	}
 }

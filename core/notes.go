@@ -109,10 +109,10 @@ func (m *memNotes) Notes() ([]store.Note, error) {
 func (m *memNotes) NoteTargets() ([]store.NoteTarget, error) { return nil, nil }
 
 // noteFor reports whether n is for a question of client and project: the
-// store's rule (names trimmed, compared without case; a note naming no
-// project is for any).
+// store's rule (names trimmed, else exactly as written: client names are
+// self-declared; a note naming no project is for any).
 func noteFor(n store.Note, client, project string) bool {
-	same := func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
 	return same(n.Client, client) && (n.Project == "" || same(n.Project, project))
 }
 

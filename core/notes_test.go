@@ -53,13 +53,18 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 				}
 			}
 			must(in.AddNote(UINote{Client: "claude-code", Text: "use the staging database"}))
-			must(in.AddNote(UINote{Client: "Claude-Code", Project: "api", Text: "only for api"}))
+			must(in.AddNote(UINote{Client: "claude-code", Project: "api", Text: "only for api"}))
+			must(in.AddNote(UINote{Client: "Claude-Code", Text: "for the client that calls itself Claude-Code"}))
 			if in.AddNote(UINote{Client: "claude-code", Text: "  "}) == nil {
 				t.Fatal("an empty note was accepted")
 			}
 
 			if a := answerOf(t, in, ui, clientQ("other", "codex", "web"), wire.StatusAnswered); a.Notes != nil {
 				t.Fatalf("another client's result carries %q", a.Notes)
+			}
+			// Client names are self-declared and match exactly (issue 19).
+			if a := answerOf(t, in, ui, clientQ("shout", "CLAUDE-CODE", "web"), wire.StatusAnswered); a.Notes != nil {
+				t.Fatalf("CLAUDE-CODE's result carries claude-code's notes %q", a.Notes)
 			}
 			a := answerOf(t, in, ui, clientQ("mine", "claude-code", "web"), wire.StatusDismissed)
 			if want := []string{"use the staging database"}; !reflect.DeepEqual(a.Notes, want) {
@@ -71,6 +76,10 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 			a = answerOf(t, in, ui, clientQ("api", "claude-code", "api"), wire.StatusAnswered)
 			if want := []string{"only for api"}; !reflect.DeepEqual(a.Notes, want) {
 				t.Fatalf("the api project's result: notes %q, want %q", a.Notes, want)
+			}
+			a = answerOf(t, in, ui, clientQ("mixed", "Claude-Code", "web"), wire.StatusAnswered)
+			if want := []string{"for the client that calls itself Claude-Code"}; !reflect.DeepEqual(a.Notes, want) {
+				t.Fatalf("Claude-Code's result: notes %q, want %q", a.Notes, want)
 			}
 			if c := in.NoteChoices(); len(c.Waiting) != 0 {
 				t.Fatalf("notes still waiting: %+v", c.Waiting)

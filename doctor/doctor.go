@@ -23,6 +23,7 @@ import (
 
 	"feedback/launch"
 	"feedback/setup"
+	"feedback/termtext"
 )
 
 // Level is a check's verdict.
@@ -107,10 +108,12 @@ func Run(ctx context.Context, args []string, e Env) int {
 	results := Check(ctx, e)
 	fails, warns := 0, 0
 	for _, r := range results {
-		fmt.Fprintf(e.Stdout, "%-4s  %-13s %s\n", r.Level, r.Check, r.Msg)
+		// Inert: a message can quote what others control (a path, a
+		// file's content, what a process on the socket said).
+		fmt.Fprintf(e.Stdout, "%-4s  %-13s %s\n", r.Level, r.Check, termtext.Inert(r.Msg))
 		if r.Fix != "" && r.Level != OK {
 			for _, l := range strings.Split(r.Fix, "\n") {
-				fmt.Fprintf(e.Stdout, "%-4s  %-13s   → %s\n", "", "", l)
+				fmt.Fprintf(e.Stdout, "%-4s  %-13s   → %s\n", "", "", termtext.Inert(l))
 			}
 		}
 		switch r.Level {

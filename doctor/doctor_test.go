@@ -235,6 +235,18 @@ func TestAppVersionAndRefusals(t *testing.T) {
 		Run(context.Background(), nil, e)
 		expect(t, out.String(), map[string][]string{"app": {"WARN", "feedback 0.9.0", "this binary is 1.0.0"}})
 	})
+	t.Run("escapes", func(t *testing.T) {
+		h := home(t)
+		sock, _ := ipc.SocketPath()
+		serveApp(t, sock, "0.9.0\x1b]0;owned\x07\x1b[2J")
+		e, out := env(t, h)
+		e.Version = "1.0.0"
+		Run(context.Background(), nil, e)
+		if strings.ContainsAny(out.String(), "\x1b\x07") {
+			t.Errorf("doctor printed an escape:\n%q", out.String())
+		}
+		expect(t, out.String(), map[string][]string{"app": {"WARN", "feedback 0.9.0␛]0;owned␇␛[2J"}})
+	})
 	t.Run("socket in a shared directory", func(t *testing.T) {
 		h := home(t)
 		dir := filepath.Join(h, "open")

@@ -237,7 +237,8 @@ func TestAskMultiSelectWindow(t *testing.T) {
 	win = findWindow(t, "Dismiss me — feedback")
 	activate(t, win)
 	key(t, "Escape")
-	wantChoice(t, await(t, res), map[string]any{"status": "declined", "answer": "", "selected": []any{}})
+	// A window closed without an answer is cancelled, as in the original (declined is a form's explicit no).
+	wantChoice(t, await(t, res), map[string]any{"status": "cancelled", "answer": "", "selected": []any{}})
 }
 
 // ask_confirm submitted without choosing (Ctrl+Enter, or Enter) answers

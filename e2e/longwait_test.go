@@ -233,3 +233,41 @@ func TestTwoSessionsIdenticalQuestion(t *testing.T) {
 	wantText(t, await(t, second), "User reply:\nsecond session")
 	windowGone(t, title, 2*time.Second)
 }
+
+// An answer given in one session is not handed to another (issue 19):
+// session A's ask_text returns "not answered yet", the user answers A's
+// window, and session B — another client process (its shim started by a
+// shell), same client name, identical arguments — gets a window of its
+// own, not A's answer; A, calling again, collects it.
+func TestKeptAnswerNotHandedToAnotherSession(t *testing.T) {
+	requireSession(t)
+	args := map[string]any{"question": "Which token name for the deploy key?"}
+	const title = "Which token name for the deploy key? — feedback"
+	a := newMCP(t, "sessions", "FEEDBACK_MAX_WAIT=2")
+	first := call(a, "ask_text", args)
+	win := findWindow(t, title)
+	if r := structured(t, await(t, first)); r["status"] != "timeout" {
+		t.Fatalf("session A's first call: %v", r)
+	}
+	activate(t, win)
+	typeText(t, "session A only")
+	key(t, "ctrl+Return")
+	windowGone(t, title, 2*time.Second)
+
+	b := startMCPClient(t, "sessions", "2025-11-25", "/bin/sh", []string{"-c", `"$0" mcp; exit $?`, bin}, nil, "FEEDBACK_MAX_WAIT=2")
+	start := time.Now()
+	second := call(b, "ask_text", args)
+	findWindow(t, title) // a window of its own, not A's answer
+	sc := structured(t, await(t, second))
+	if sc["status"] != "timeout" || sc["answer"] != "" {
+		t.Fatalf("session B got %v after %v, want its own window, not answered yet", sc, time.Since(start))
+	}
+	screenshot(t, "sessions-b-own-window")
+	activate(t, findWindow(t, title))
+	key(t, "Escape")
+	windowGone(t, title, 2*time.Second)
+
+	if sc := structured(t, await(t, call(a, "ask_text", args))); sc["status"] != "answered" || sc["answer"] != "session A only" {
+		t.Errorf("session A calling again: %v", sc)
+	}
+}

@@ -89,7 +89,8 @@ func TestNoGUIElicitationAccepts(t *testing.T) {
 	}
 }
 
-// A form declined at once is declined, flagged as probably not the user's.
+// A form declined at once is flagged as probably not the user's: the agent
+// is to ask in chat (needs_user_input), as the original does.
 func TestNoGUIElicitationDeclined(t *testing.T) {
 	requireBinary(t)
 	h := formHandler(func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
@@ -97,7 +98,7 @@ func TestNoGUIElicitationDeclined(t *testing.T) {
 	})
 	c := newMCPClient(t, "nogui-decline", []client.ClientOption{client.WithElicitationHandler(h)}, noGUIEnv(t)...)
 	sc := structured(t, callNow(t, c, "ask_choice", map[string]any{"question": "Proceed how?", "options": []any{"Fast", "Safe"}}))
-	if sc["status"] != "declined" || sc["auto_reject_suspected"] != true || sc["answer"] != "" {
+	if sc["status"] != "needs_user_input" || sc["auto_reject_suspected"] != true || sc["answer"] != "" {
 		t.Errorf("ask_choice: %v", sc)
 	}
 }

@@ -124,10 +124,18 @@ func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEn
 // (2026-07-28: stateless, no initialize on the wire).
 func newMCPClientAt(t *testing.T, name, version string, opts []client.ClientOption, extraEnv ...string) *client.Client {
 	t.Helper()
+	return startMCPClient(t, name, version, bin, []string{"mcp"}, opts, extraEnv...)
+}
+
+// startMCPClient is newMCPClientAt with the command that runs the shim:
+// command and args (a shell that runs it, for a shim whose parent is
+// another process than the test's).
+func startMCPClient(t *testing.T, name, version, command string, args []string, opts []client.ClientOption, extraEnv ...string) *client.Client {
+	t.Helper()
 	w := &testWriter{t: t, prefix: name + " shim: "}
 	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
 	shimEnv := append(append([]string(nil), env...), extraEnv...)
-	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
+	tr := transport.NewStdioWithOptions(command, shimEnv, args, transport.WithCommandStderrWriter(w))
 	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...)
 	// The process lives as long as Start's context: not bounded by the timeout below.
 	if err := c.Start(context.Background()); err != nil {

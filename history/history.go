@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"feedback/store"
+	"feedback/termtext"
 	"feedback/wire"
 )
 
@@ -290,7 +291,10 @@ func sameReplies(a, b []wire.Reply) bool {
 
 // Markdown renders loops for reading in a terminal or a Markdown viewer.
 // Question and reply text is quoted ("> ") so that its own headings cannot
-// pass for the report's.
+// pass for the report's. The whole text is inert (termtext.Inert): the
+// agent-controlled question, client, project and loop id cannot carry a
+// terminal escape (a window title, a cleared screen, the clipboard, a
+// disguised link) into a terminal or into the exported file.
 func Markdown(loops []Loop) string {
 	var b strings.Builder
 	if len(loops) == 0 {
@@ -351,7 +355,7 @@ func Markdown(loops []Loop) string {
 			}
 		}
 	}
-	return b.String()
+	return termtext.Inert(b.String())
 }
 
 func outcomeLine(q Question) string {

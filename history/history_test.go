@@ -243,3 +243,37 @@ func TestAskedAgainListsEveryAsk(t *testing.T) {
 		t.Errorf("Markdown does not say the recommended no stood:\n%s", md)
 	}
 }
+
+// Agent-controlled text cannot reach the terminal (or the exported file) as
+// an escape: OSC 0, CSI 2J, OSC 52, OSC 8, BEL and C1 controls in the loop
+// id, objective, client, project, title, phase, prompt and reply are
+// printed as visible text (issue 19).
+func TestMarkdownIsInert(t *testing.T) {
+	escapes := []string{
+		"\x1b]0;owned\x07",                   // OSC 0: the window title
+		"\x1b[2J",                            // CSI 2J: clear the screen
+		"\x1b]52;c;cm0gLXJmIH4=\x07",         // OSC 52: write the clipboard
+		"\x1b]8;;https://evil.example\x1b\\", // OSC 8: a disguised link
+		"\u009b2J\u009d0;t\u009c",            // the same in C1 controls
+		"\r\b",
+	}
+	all := strings.Join(escapes, "")
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	loops := []Loop{{ID: "L" + all, Objective: "O" + all, Groups: []Group{{
+		Client: "c" + all, Project: "p" + all,
+		Questions: []Question{{ID: "q" + all, Title: "T" + all, Phase: "ph" + all, Iteration: "i" + all, AskedAt: at, Outcome: "answered",
+			Prompts: []string{"prompt " + all + "\nline 2"},
+			Replies: []wire.Reply{{Selected: []string{"s" + all}, Text: "reply " + all}}}},
+	}}}}
+	out := Markdown(loops)
+	for _, c := range []string{"\x1b", "\x07", "\r", "\b", "\u009b", "\u009d", "\u009c"} {
+		if strings.Contains(out, c) {
+			t.Errorf("the output holds %q:\n%s", c, out)
+		}
+	}
+	for _, want := range []string{"␛]0;owned␇", "␛[2J", "␛]52;c;cm0gLXJmIH4=␇", "␛]8;;https://evil.example␛\\", `\u009b2J`, "> line 2\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no visible %q in:\n%s", want, out)
+		}
+	}
+}

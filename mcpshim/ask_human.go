@@ -110,7 +110,7 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 		question: q,
 		ignored:  ignored,
 		wait:     pendingWait(env),
-		pending: func() *mcp.CallToolResult {
+		pending: func(wire.Answer) *mcp.CallToolResult {
 			env.requests.put(req)
 			return humanPending(req.id, req)
 		},

@@ -281,6 +281,27 @@ func TestE2EAskHumanCollectedByARestartedShim(t *testing.T) {
 	}
 }
 
+// The client restarts the shim and asks ask_human_result before the human
+// answered: the new shim's pending result still carries run_id, trace_id
+// and metadata, which the app keeps with the question (issue 19).
+func TestE2EAskHumanPendingAfterARestartedShim(t *testing.T) {
+	inbox := newFakeInbox()
+	first := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings()})
+	pass := map[string]any{"run_id": "run-9", "trace_id": "trace-3", "metadata": map[string]any{"k": "v"}}
+	res := callNamed(t, first, "ask_human", humanArgs(t, pass))
+	q := <-inbox.asked
+	if got := jsonResult(t, res); got["status"] != "pending" || got["run_id"] != "run-9" {
+		t.Fatalf("ask_human: %v", got)
+	}
+	first.Close()
+
+	second := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings()})
+	got := jsonResult(t, callNamed(t, second, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 0}))
+	if got["status"] != "pending" || got["request_id"] != q.ID || got["run_id"] != "run-9" || got["trace_id"] != "trace-3" || !jsonEqual(got["metadata"], map[string]any{"k": "v"}) {
+		t.Errorf("pending from the new shim: %v", got)
+	}
+}
+
 // An ask_human call the client cancels while it waits withdraws its window,
 // like any other question.
 func TestE2EAskHumanCancelledWithdraws(t *testing.T) {

@@ -46,7 +46,13 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 	return prepared{
 		question: wire.Question{ID: id, Source: askHumanName, AttachOnly: true},
 		wait:     wait,
-		pending:  func() *mcp.CallToolResult { return humanPending(id, req) },
+		pending: func(a wire.Answer) *mcp.CallToolResult {
+			r := req
+			if r == nil { // another process asked: the app said what it kept
+				r = requestOf(id, a.CallerData)
+			}
+			return humanPending(id, r)
+		},
 		render: func(a wire.Answer) *mcp.CallToolResult {
 			r := req
 			if r == nil { // another process asked: the app returned what it kept

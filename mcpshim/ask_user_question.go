@@ -61,7 +61,7 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 	return prepared{
 		question: q,
 		render:   func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) },
-		pending:  func() *mcp.CallToolResult { return auqStatusResult("pending", p.pending, q.ID, qs) },
+		pending:  func(wire.Answer) *mcp.CallToolResult { return auqStatusResult("pending", p.pending, q.ID, qs) },
 		chat: func(cause error) *mcp.CallToolResult {
 			return auqStatusResult(statusNeedsUserInput, fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q)), q.ID, qs)
 		},

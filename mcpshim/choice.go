@@ -86,6 +86,7 @@ var (
 	askMultiSelect = choiceDialect(askMultiSelectName, "Ask the user to pick options", askMultiSelectSchema, kindMulti,
 		"Ask the user to tick any number of 2-25 options in a desktop window and wait for the answer. "+
 			"Use it when several alternatives can apply at once (features to include, files to change); use ask_choice when exactly one must be chosen. "+
+			"Set min/max only when the count matters (min must not exceed max, max not the number of options; a submission outside them is invalid_response). "+
 			"Returns the ticked labels in selected (possibly none).")
 )
 
@@ -115,7 +116,7 @@ func choiceDialect(name, title string, schema []byte, kind choiceKind, descripti
 				question: q,
 				render:   func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
 				fail:     func(err error) *mcp.CallToolResult { return failChoice(err, c) },
-				pending:  func() *mcp.CallToolResult { return pendingChoice(c) },
+				pending:  func(wire.Answer) *mcp.CallToolResult { return pendingChoice(c) },
 				chat:     func(err error) *mcp.CallToolResult { return failChoice(err, chat) },
 				elicited: func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, elicited) },
 			}, nil
@@ -137,6 +138,10 @@ type choiceCall struct {
 	allowFree   bool
 	// prefill is ask_text's default, the suggested answer.
 	prefill string
+	// minPick and maxPick bound how many options ask_multi_select's answer
+	// may tick, when the caller set min or max (0: no bound; maxPick is
+	// then the number of options).
+	minPick, maxPick int
 	// start is when the call was prepared, for elapsed_ms of a failure.
 	start time.Time
 	// elicitation: the client declared form elicitation.
@@ -192,6 +197,9 @@ func normalizeChoice(tool string, args map[string]any) (wire.Question, choiceCal
 	switch c.kind {
 	case kindPick, kindMulti:
 		err = choiceOptions(args, &c, &p)
+		if rule := c.boundsText(); rule != "" {
+			q.Context = []wire.Field{{Label: "Choose", Value: rule}}
+		}
 	case kindConfirm:
 		p.Kind = wire.KindYesNo
 		var rec, given bool
@@ -239,8 +247,13 @@ func choiceOptions(args map[string]any, c *choiceCall, p *wire.Prompt) error {
 			}
 			c.recommended = []string{d}
 		}
-	} else if c.recommended, err = multiDefaults(args, labels); err != nil {
-		return err
+	} else {
+		if c.recommended, err = multiDefaults(args, labels); err != nil {
+			return err
+		}
+		if err = pickBounds(args, c); err != nil {
+			return err
+		}
 	}
 	p.Kind, p.Single = wire.KindChoice, c.kind == kindPick
 	if c.allowFree {
@@ -313,6 +326,38 @@ func optionObject(v map[string]any, field string) (wire.Option, error) {
 		return wire.Option{}, err
 	}
 	return wire.Option{Label: label, Description: desc}, nil
+}
+
+// pickBounds reads ask_multi_select's min (0 to 25) and max (1 to 25), as
+// the original does: min must not exceed max (max defaults to the number
+// of options) and neither may exceed the number of options. Unset, nothing
+// bounds the count.
+func pickBounds(args map[string]any, c *choiceCall) error {
+	n := len(c.options)
+	lo, loGiven, err := countField(args, "min", 0, maxChoiceOptions)
+	if err != nil {
+		return err
+	}
+	hi, hiGiven, err := countField(args, "max", 1, maxChoiceOptions)
+	if err != nil {
+		return err
+	}
+	if !hiGiven {
+		hi = n
+	}
+	switch {
+	case lo > hi:
+		return argErrorf("min", "(%d) must not exceed max (%d)", lo, hi)
+	case hi > n:
+		return argErrorf("max", "(%d) cannot exceed the number of options (%d)", hi, n)
+	}
+	if loGiven {
+		c.minPick = lo
+	}
+	if hiGiven {
+		c.maxPick = hi
+	}
+	return nil
 }
 
 // multiDefaults reads ask_multi_select's defaults: labels of options, each
@@ -415,23 +460,17 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 		}
 		answered(&r, c, reply)
 	case wire.StatusDismissed:
-		r.Status = statusDeclined
-		r.Message = "The user dismissed the question without answering."
-		r.NextStep = "Do not assume an answer. Continue without it if you can, or ask the user in chat."
-		if c.via == viaElicitation {
-			r.Message = "The user declined the client's form without answering."
+		if a.Reason == reasonFormDeclined {
+			return declinedForm(r, c)
 		}
+		// The window (or the client's form) was closed or dismissed
+		// without an answer: cancelled, as the original reports a dismissal.
+		r.Status = statusCancelled
+		r.Message = "The user dismissed the question without answering."
 		if a.Reason == wire.ReasonQuit {
 			r.Message = "The user quit the feedback app without answering."
-		} else if a.ElapsedMS < autoRejectMS {
-			r.AutoRejectSuspected = true
-			verb := "dismissed"
-			if c.via == viaElicitation {
-				verb = "declined"
-			}
-			r.Message += fmt.Sprintf(" It was %s %d ms after it was shown, too soon to have been read.", verb, r.ElapsedMS)
-			r.NextStep = "Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply."
 		}
+		r.NextStep = "Do not ask again at once, and do not assume an answer. Continue only if a safe default exists; otherwise say what is blocked. An unanswered question is never permission for a destructive action."
 	case wire.StatusTimeout:
 		r.Status = statusTimeout
 		r.Message = "The user did not answer in time: the window's countdown ran out."
@@ -441,6 +480,24 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 		r.Message = fmt.Sprintf("The question ended without an answer (the feedback app reported status %q).", a.Status)
 		r.NextStep = "Do not assume an answer. Call " + c.tool + " again, or ask the user in chat."
 	}
+	return choiceToolResult(r)
+}
+
+// declinedForm is the result of a client form the user declined: an
+// explicit refusal to answer (status declined), unless it came back so fast
+// (under autoRejectMS) that the client probably declined it by itself —
+// then the agent must ask in chat (needs_user_input, auto_reject_suspected),
+// as the original does.
+func declinedForm(r choiceResult, c choiceCall) *mcp.CallToolResult {
+	if r.ElapsedMS < autoRejectMS {
+		res := failChoice(fmt.Errorf("the client declined its form %d ms after it was sent, too soon for a person: it probably declined it by itself", r.ElapsedMS), c)
+		fr := res.StructuredContent.(choiceResult)
+		fr.ElapsedMS, fr.AutoRejectSuspected = r.ElapsedMS, true
+		return choiceToolResult(fr)
+	}
+	r.Status = statusDeclined
+	r.Message = "The user declined to answer."
+	r.NextStep = "Do not ask again. Choose the most conservative option and say which assumption you made, or stop and report that a decision is needed."
 	return choiceToolResult(r)
 }
 
@@ -506,6 +563,9 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 			declinedEmpty(r, "without choosing an option")
 		}
 	case kindMulti:
+		if outOfBounds(r, c, len(reply.Selected)) {
+			return
+		}
 		r.FreeText = text
 		r.Selected = append(r.Selected, reply.Selected...)
 		r.Answer = strings.Join(reply.Selected, ", ")
@@ -521,6 +581,42 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 			r.NextStep = strings.TrimSuffix(r.NextStep, ".") + ", taking the note in free_text into account."
 		}
 	}
+}
+
+// boundsText says ask_multi_select's min and max ("at least 1 and at most
+// 2"), "" when neither was set.
+func (c choiceCall) boundsText() string {
+	var parts []string
+	if c.minPick > 0 {
+		parts = append(parts, fmt.Sprintf("at least %d", c.minPick))
+	}
+	if c.maxPick > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d", c.maxPick))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// statusInvalidResponse: the user submitted, but the submission breaks
+// the question's own rules (ask_multi_select's min or max); it carries no
+// answer.
+const statusInvalidResponse = "invalid_response"
+
+// outOfBounds makes r an invalid_response, and reports true, when n ticked
+// options break ask_multi_select's min or max.
+func outOfBounds(r *choiceResult, c choiceCall, n int) bool {
+	var rule string
+	switch {
+	case c.minPick > 0 && n < c.minPick:
+		rule = fmt.Sprintf("at least %d", c.minPick)
+	case c.maxPick > 0 && n > c.maxPick:
+		rule = fmt.Sprintf("at most %d", c.maxPick)
+	default:
+		return false
+	}
+	r.Status = statusInvalidResponse
+	r.Message = fmt.Sprintf("The user ticked %d options, but the question asked for %s; this is not a usable answer.", n, rule)
+	r.NextStep = "Ask again with bounds the user can meet, or ask in chat; do not guess."
+	return true
 }
 
 // declinedEmpty makes r a declined submission that answered nothing.
@@ -576,6 +672,9 @@ func failChoice(err error, c choiceCall) *mcp.CallToolResult {
 			if contains(c.recommended, o) {
 				b.WriteString(" (recommended)")
 			}
+		}
+		if rule := c.boundsText(); rule != "" {
+			b.WriteString("\nChoose " + rule + ".")
 		}
 		if c.allowFree {
 			b.WriteString("\nThe user may also answer in their own words.")

@@ -75,6 +75,23 @@ func timeoutField(m map[string]any) (int, error) {
 	return int((int64(f) + 999) / 1000), nil
 }
 
+// countField returns the optional whole number at m[key], from lo to hi;
+// absent or null is given false.
+func countField(m map[string]any, key string, lo, hi int) (n int, given bool, err error) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return 0, false, nil
+	}
+	f, ok := v.(float64)
+	if !ok {
+		return 0, false, argErrorf(key, "must be a whole number from %d to %d, got %s", lo, hi, jsonType(v))
+	}
+	if f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		return 0, false, argErrorf(key, "must be a whole number from %d to %d, got %v", lo, hi, f)
+	}
+	return int(f), true, nil
+}
+
 // indexed returns "key[i]".
 func indexed(key string, i int) string {
 	return key + "[" + strconv.Itoa(i) + "]"

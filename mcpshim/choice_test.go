@@ -69,6 +69,18 @@ func TestNormalizeChoiceRules(t *testing.T) {
 		{"defaults match no object's label", askMultiSelectName, `{"question":"Q","options":[{"label":"A"},{"label":"B"}],"defaults":["A","Z"]}`, `defaults[1]: "Z" does not exactly match`},
 		{"option 200 chars", askChoiceName, `{"question":"Q","options":["A","` + long(200) + `"]}`, ""},
 		{"option 201 chars", askChoiceName, `{"question":"Q","options":["A","` + long(201) + `"]}`, "options[1]: at most 200 characters, got 201"},
+		// min and max (ask_multi_select), as the original: argument errors naming the field
+		{"min and max", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"min":1,"max":2}`, ""},
+		{"min equals max", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"min":2,"max":2}`, ""},
+		{"min 0", askMultiSelectName, `{"question":"Q","options":["A","B"],"min":0}`, ""},
+		{"max the number of options", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"max":3}`, ""},
+		{"min over max", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"min":3,"max":2}`, "min: (3) must not exceed max (2)"},
+		{"max over the options", askMultiSelectName, `{"question":"Q","options":["A","B","C"],"max":4}`, "max: (4) cannot exceed the number of options (3)"},
+		{"min over the options", askMultiSelectName, `{"question":"Q","options":["A","B"],"min":3}`, "min: (3) must not exceed max (2)"},
+		{"min not whole", askMultiSelectName, `{"question":"Q","options":["A","B"],"min":1.5}`, "min: must be a whole number from 0 to 25, got 1.5"},
+		{"max 0", askMultiSelectName, `{"question":"Q","options":["A","B"],"max":0}`, "max: must be a whole number from 1 to 25, got 0"},
+		{"max a string", askMultiSelectName, `{"question":"Q","options":["A","B"],"max":"2"}`, "max: must be a whole number from 1 to 25, got string"},
+		{"min null", askMultiSelectName, `{"question":"Q","options":["A","B"],"min":null,"max":null}`, ""},
 		{"duplicate options", askMultiSelectName, `{"question":"Q","options":["A","B","A"]}`, `options[2]: "A" repeats options[0]`},
 		{"options differing in spaces are different", askChoiceName, `{"question":"Q","options":["A","A "]}`, ""},
 		// default (ask_choice): must exactly match a label
@@ -225,6 +237,8 @@ func TestRenderChoice(t *testing.T) {
 	confirmYes := choiceOf(t, askConfirmName, `{"question":"Deploy?","default":true}`)
 	text := choiceOf(t, askTextName, `{"question":"Name?"}`)
 	multi := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"]}`)
+	bounded := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"],"min":1,"max":2}`)
+	const cancelledNext = "Do not ask again at once, and do not assume an answer. Continue only if a safe default exists; otherwise say what is blocked. An unanswered question is never permission for a destructive action."
 	ans := func(ms int64, r ...wire.Reply) wire.Answer {
 		return wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, Replies: r, ElapsedMS: ms}
 	}
@@ -244,9 +258,13 @@ func TestRenderChoice(t *testing.T) {
 		{"choice submitted empty", pick, ans(1200, wire.Reply{Text: "  "}),
 			`"answer":"","status":"declined","message":"The user submitted without choosing an option.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":1200,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"choice dismissed", pick, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 400},
-			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":400,"client_elicitation":false,"auto_reject_suspected":false}`},
+			`"answer":"","status":"cancelled","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"` + cancelledNext + `","elapsed_ms":400,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"choice dismissed at once", pick, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 399},
-			`"answer":"","status":"declined","message":"The user dismissed the question without answering. It was dismissed 399 ms after it was shown, too soon to have been read.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply.","elapsed_ms":399,"client_elicitation":false,"auto_reject_suspected":true}`},
+			`"answer":"","status":"cancelled","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"` + cancelledNext + `","elapsed_ms":399,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice quit", pick, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 900, Reason: wire.ReasonQuit},
+			`"answer":"","status":"cancelled","message":"The user quit the feedback app without answering.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"` + cancelledNext + `","elapsed_ms":900,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"choice form declined", pick, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 400, Reason: reasonFormDeclined},
+			`"answer":"","status":"declined","message":"The user declined to answer.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not ask again. Choose the most conservative option and say which assumption you made, or stop and report that a decision is needed.","elapsed_ms":400,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"choice timeout", pick, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: 300000, Replies: []wire.Reply{{Selected: []string{"SQLite"}}}},
 			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Which DB?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_choice again if you still need the answer, or continue without it.","elapsed_ms":300000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"choice unknown status", pick, wire.Answer{Status: "withdrawn", ElapsedMS: 10},
@@ -264,7 +282,7 @@ func TestRenderChoice(t *testing.T) {
 		{"confirm with a default answered no", confirmYes, ans(800, wire.Reply{Text: "no"}),
 			`"answer":"no","status":"answered","message":"The user answered no.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead.","elapsed_ms":800,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"confirm dismissed", confirm, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 5000},
-			`"answer":"","status":"declined","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not assume an answer. Continue without it if you can, or ask the user in chat.","elapsed_ms":5000,"client_elicitation":false,"auto_reject_suspected":false}`},
+			`"answer":"","status":"cancelled","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"` + cancelledNext + `","elapsed_ms":5000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"confirm timeout", confirm, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: 1000},
 			`"answer":"","status":"timeout","message":"The user did not answer in time: the window's countdown ran out.","fallback":"none","form_url":"","question":"Deploy?","selected":[],"confirmed":false,"free_text":"","next_step":"This is not an answer and not a default. Call ask_confirm again if you still need the answer, or continue without it.","elapsed_ms":1000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"text answered", text, ans(3000, wire.Reply{Text: "feedback-app\n"}),
@@ -272,7 +290,13 @@ func TestRenderChoice(t *testing.T) {
 		{"text empty", text, ans(3000, wire.Reply{}),
 			`"answer":"","status":"answered","message":"The user submitted an empty answer.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"The user gave no text. Continue without it, or ask in chat if you need it.","elapsed_ms":3000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"text dismissed", text, wire.Answer{Status: wire.StatusDismissed, ElapsedMS: 0},
-			`"answer":"","status":"declined","message":"The user dismissed the question without answering. It was dismissed 0 ms after it was shown, too soon to have been read.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"Do not treat this as the user's decision: ask the user in chat, with the question and options, and wait for the reply.","elapsed_ms":0,"client_elicitation":false,"auto_reject_suspected":true}`},
+			`"answer":"","status":"cancelled","message":"The user dismissed the question without answering.","fallback":"none","form_url":"","question":"Name?","selected":[],"confirmed":false,"free_text":"","next_step":"` + cancelledNext + `","elapsed_ms":0,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi within min and max", bounded, ans(2000, wire.Reply{Selected: []string{"A", "B"}}),
+			`"answer":"A, B","status":"answered","message":"The user selected 2 of 3 options: \"A\", \"B\".","fallback":"none","form_url":"","question":"Which?","selected":["A","B"],"confirmed":false,"free_text":"","next_step":"Proceed with the selected options.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi under min", bounded, ans(2000, wire.Reply{Selected: []string{}}),
+			`"answer":"","status":"invalid_response","message":"The user ticked 0 options, but the question asked for at least 1; this is not a usable answer.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":false,"free_text":"","next_step":"Ask again with bounds the user can meet, or ask in chat; do not guess.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi over max", bounded, ans(2000, wire.Reply{Selected: []string{"A", "B", "C"}}),
+			`"answer":"","status":"invalid_response","message":"The user ticked 3 options, but the question asked for at most 2; this is not a usable answer.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":false,"free_text":"","next_step":"Ask again with bounds the user can meet, or ask in chat; do not guess.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"multi answered", multi, ans(2000, wire.Reply{Selected: []string{"A", "C"}}),
 			`"answer":"A, C","status":"answered","message":"The user selected 2 of 3 options: \"A\", \"C\".","fallback":"none","form_url":"","question":"Which?","selected":["A","C"],"confirmed":false,"free_text":"","next_step":"Proceed with the selected options.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"multi none", multi, ans(2000, wire.Reply{}),
@@ -471,7 +495,7 @@ func TestE2EChoiceTools(t *testing.T) {
 		{askConfirmName, map[string]any{"question": "Go?"}, map[string]any{"status": "answered", "answer": "yes", "confirmed": true}},
 		{askTextName, map[string]any{"question": "Name?"}, map[string]any{"status": "answered", "answer": "typed"}},
 		{askMultiSelectName, map[string]any{"question": "Which?", "options": []any{"A", "B"}},
-			map[string]any{"status": "declined", "auto_reject_suspected": true, "elapsed_ms": float64(50)}},
+			map[string]any{"status": "cancelled", "auto_reject_suspected": false, "elapsed_ms": float64(50)}},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
 			tool, ok := listed[tc.tool]

@@ -65,9 +65,11 @@
 //
 // When the wait runs out the call returns the dialect's "not answered yet —
 // call again" result (below), never an answer, and the window stays open.
-// Questions are identified by a hash of the tool, the client name and the
-// normalised question (stableQuestionID), so calling again with the same
-// arguments joins the same window, draft and attachments intact; once
+// Questions are identified by a hash of the tool, the client name, the
+// session (Options.Session: the client process that started the shim) and
+// the normalised question (stableQuestionID), so calling again with the
+// same arguments from the same session joins the same window, draft and
+// attachments intact (another session never gets its answer); once
 // answered the ID is free, and the same question asked later opens a new
 // window. The app, not the shim, keeps such a window (the call asks it to
 // wait at most the client's wait, wire.Question.WaitMS, and the app ends
@@ -110,8 +112,8 @@
 // ("answer_text", "q1_text"), recommended options as defaults. The form
 // waits at most what is left of the client's wait. Accept is rendered as
 // the window's answer would be; decline and cancel as dismissed (for the
-// ask_choice family declined, auto_reject_suspected under 400 ms, via
-// "elicitation"). Without elicitation, or when the form fails or times
+// ask_choice family: decline is declined, or under 400 ms needs_user_input
+// with auto_reject_suspected; cancel is cancelled; via "elicitation"). Without elicitation, or when the form fails or times
 // out, the call returns at once the dialect's "ask in chat" result, which
 // holds the question and its options:
 //
@@ -290,4 +292,13 @@
 // ("answered", with a message saying the recommended answer stands), and
 // is declined without one. ask_text's default is prefilled in the reply
 // box (wire.Prompt.Prefill): submitted unchanged it is the answer.
+//
+// A window closed or dismissed without an answer (Escape, the close
+// button, Quit) is "cancelled", as the original reports a dismissal;
+// "declined" is an explicit refusal: the client's form declined, or a
+// submission that answers nothing. ask_multi_select's min (0-25) and max
+// (1-25, at most the number of options) are checked as the original does
+// (min > max, max > options: isError naming the field), shown in the
+// window as a "Choose" line, and a submission outside them is
+// "invalid_response", not an answer.
 package mcpshim

@@ -156,14 +156,23 @@ func optionLabels(p wire.Prompt) (labels, defaults []string, free string) {
 	return labels, defaults, free
 }
 
+// reasonFormDeclined is the Reason of a dismissed Answer whose client form
+// the user declined (an explicit "no" to answering), as opposed to one
+// they cancelled or closed. Only the shim sets it; it never reaches the app.
+const reasonFormDeclined = "declined"
+
 // formAnswer turns an elicitation result into the Answer the window would
 // have given: accept is answered with the form's values (labels that are
 // not options of a prompt become its text), decline and cancel are
-// dismissed. elapsedMS is the time the form was open.
+// dismissed, a decline with Reason reasonFormDeclined. elapsedMS is the
+// time the form was open.
 func formAnswer(q wire.Question, fields []formField, res *mcp.ElicitationResult, elapsedMS int64) wire.Answer {
 	a := wire.Answer{QuestionID: q.ID, ElapsedMS: elapsedMS}
 	if res == nil || res.Action != mcp.ElicitationResponseActionAccept {
 		a.Status = wire.StatusDismissed
+		if res != nil && res.Action == mcp.ElicitationResponseActionDecline {
+			a.Reason = reasonFormDeclined
+		}
 		return a
 	}
 	a.Status = wire.StatusAnswered

@@ -69,7 +69,7 @@ var (
 // time in its CallerData).
 func formFingerprint(tool, client string, q wire.Question) string {
 	q.CallerData = nil
-	return stableQuestionID(tool, client, q)
+	return stableQuestionID(tool, client, "", q) // no session: a restarted shim serves the retry
 }
 
 // encode is s as a requestState.

@@ -160,7 +160,7 @@ func FuzzTools(f *testing.F) {
 			checkResult(t, d, "fail", p.fail(cause))
 		}
 		if p.pending != nil {
-			checkResult(t, d, "pending", p.pending())
+			checkResult(t, d, "pending", p.pending(wire.Answer{}))
 		}
 		if p.chat != nil {
 			checkResult(t, d, "chat", p.chat(cause))

@@ -23,6 +23,9 @@ const (
 	maxHeaderRunes      = 16
 	maxPlaceholderRunes = 200
 	truncatedMarker     = "…[truncated]"
+	// questionTypeYesNo is the one question_type value that changes the
+	// window, matched exactly.
+	questionTypeYesNo = "yesno"
 )
 
 //go:embed schemas/interactive_feedback.json
@@ -34,7 +37,7 @@ var interactiveFeedback = dialect{
 		Description: "Ask the human user a question in a desktop window and wait for the reply. " +
 			"Use it whenever you need a decision, clarification, confirmation or sign-off before continuing. " +
 			"Blocks until the user answers, dismisses the window, or its countdown runs out. " +
-			"Returns the selected options and the user's typed reply (\"yes\"/\"no\" for question_type yesno); " +
+			"Returns the selected options and the user's typed reply (\"yes\"/\"no\" for question_type \"yesno\", the only question_type accepted: any other value is the normal reply box); " +
 			"a dismissed or timed-out result is not an answer.",
 		RawInputSchema: interactiveFeedbackSchema,
 		Annotations:    annotations("Ask the user", false),
@@ -88,7 +91,7 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 		render:   func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
 		ignored:  m.ignored,
 		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
-		pending:  func() *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
+		pending:  func(wire.Answer) *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
 		chat: func(cause error) *mcp.CallToolResult {
 			return feedbackStatusResult(statusNeedsUserInput, fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q)), m)
 		},
@@ -144,17 +147,15 @@ func normalizeInteractiveFeedback(args map[string]any) (wire.Question, feedbackM
 	if p.Options, err = feedbackOptions(args); err != nil {
 		return wire.Question{}, m, err
 	}
-	// question_type: "yesno", or absent / null / blank for the reply box.
-	// Anything else is the caller's error (the seed ignored it silently).
-	qt, _, err := readString(args, "question_type", strArg{trim: true})
-	if err != nil {
-		return wire.Question{}, m, argErrorf("question_type", `must be the string "yesno" or omitted (null), got %s`, jsonType(args["question_type"]))
-	}
-	switch {
-	case strings.EqualFold(qt, "yesno"):
-		p.Kind = wire.KindYesNo
-	case qt != "":
-		return wire.Question{}, m, argErrorf("question_type", `%q is not a known value; use "yesno" (Yes/No buttons) or omit it (the reply box)`, qt)
+	// question_type: exactly "yesno" shows Yes/No buttons; anything else —
+	// absent, null, another string ("YESNO", "yes-no", "rating"…), another
+	// JSON type — is silently the reply box (seed 000: forward-compatible).
+	if qt, ok := args["question_type"]; ok && qt != nil {
+		if qt == questionTypeYesNo {
+			p.Kind = wire.KindYesNo
+		} else {
+			m.ignored = append(m.ignored, "question_type")
+		}
 	}
 	if p.Header, _, err = readString(args, "header_label", strArg{trim: true, max: maxHeaderRunes, clamp: true}); err != nil {
 		return wire.Question{}, m, err

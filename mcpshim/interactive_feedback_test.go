@@ -73,6 +73,7 @@ type normCase struct {
 func TestNormalizeInteractiveFeedback(t *testing.T) {
 	s := func(j string) map[string]any { return obj(t, j) }
 	long := func(r string, n int) string { return strings.Repeat(r, n) }
+	qt := []string{"question_type"} // an unknown question_type is logged as ignored
 	cases := []normCase{
 		// message and its aliases
 		{name: "message", args: s(`{"message":"Ship it?"}`), want: question(wire.Prompt{Markdown: "Ship it?"})},
@@ -151,12 +152,18 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 
 		// question_type
 		{name: "yesno", args: s(`{"message":"m","question_type":"yesno"}`), want: question(wire.Prompt{Markdown: "m", Kind: wire.KindYesNo})},
-		{name: "yesno any case", args: s(`{"message":"m","question_type":" YesNo "}`), want: question(wire.Prompt{Markdown: "m", Kind: wire.KindYesNo})},
-		{name: "unknown question_type", args: s(`{"message":"m","question_type":"rating"}`), wantErr: `question_type: "rating" is not a known value; use "yesno"`},
+		// Only the exact "yesno" is yes/no; every other value or type is the reply box (seed 000).
+		{name: "unknown question_type", args: s(`{"message":"m","question_type":"rating"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "YESNO is unknown", args: s(`{"message":"m","question_type":"YESNO"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "Yes is unknown", args: s(`{"message":"m","question_type":"Yes"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "yes-no is unknown", args: s(`{"message":"m","question_type":"yes-no"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "boolean word is unknown", args: s(`{"message":"m","question_type":"boolean"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "padded yesno is unknown", args: s(`{"message":"m","question_type":" yesno "}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
 		{name: "null question_type", args: s(`{"message":"m","question_type":null}`), want: question(wire.Prompt{Markdown: "m"})},
-		{name: "blank question_type", args: s(`{"message":"m","question_type":" "}`), want: question(wire.Prompt{Markdown: "m"})},
-		{name: "numeric question_type", args: s(`{"message":"m","question_type":2}`), wantErr: `question_type: must be the string "yesno" or omitted (null), got number`},
-		{name: "boolean question_type", args: s(`{"message":"m","question_type":true}`), wantErr: `question_type: must be the string "yesno" or omitted (null), got boolean`},
+		{name: "blank question_type", args: s(`{"message":"m","question_type":" "}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "numeric question_type", args: s(`{"message":"m","question_type":2}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "object question_type", args: s(`{"message":"m","question_type":{"type":"yesno"}}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		{name: "boolean question_type", args: s(`{"message":"m","question_type":true}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
 
 		// header_label
 		{name: "header_label", args: s(`{"message":"m","header_label":"Auth"}`), want: question(wire.Prompt{Markdown: "m", Header: "Auth"}, withTitle("Auth"))},

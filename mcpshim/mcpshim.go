@@ -61,6 +61,13 @@ type Options struct {
 	// ProgressInterval is how often a call with a progressToken is sent
 	// notifications/progress while it waits; 0 means 10 s.
 	ProgressInterval time.Duration
+	// Session identifies the calling session (ParentSession: the client
+	// process that started this shim). It is part of every stable
+	// question id, so a window kept open, and an answer kept, for a call
+	// again are found only by calls of the same session — a restarted shim
+	// of the same client process included — never by another session of
+	// the same client asking the identical question.
+	Session string
 }
 
 // UnknownToolError is a tool name in Options.Tools that the shim does not
@@ -128,6 +135,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	h.base, h.stop = context.WithCancel(context.Background())
 	h.env = callEnv{
 		settings: opts.Settings,
+		session:  opts.Session,
 		requests: newRequestStore(),
 		notify:   h.webhookPoster(opts.HTTPClient),
 	}
@@ -364,7 +372,7 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	hb.stop()
 	if errors.Is(err, ipc.ErrPending) && ctx.Err() == nil {
 		log.Info("not answered within the client's wait: call again; the app keeps the window open", "waited", wait)
-		return c.pending(), nil
+		return c.pending(a), nil
 	}
 	return h.outcome(ctx, c, a, err, start, wait, log)
 }
@@ -446,9 +454,9 @@ func (c call) failure(err error, log *slog.Logger) *mcp.CallToolResult {
 }
 
 // pending is the dialect's "not answered yet — call again" result.
-func (c call) pending() *mcp.CallToolResult {
+func (c call) pending(a wire.Answer) *mcp.CallToolResult {
 	if c.p.pending != nil {
-		return c.p.pending()
+		return c.p.pending(a)
 	}
 	return mcp.NewToolResultText(fmt.Sprintf("The user has not answered yet; the question is still open in the feedback window. This is not an answer. Call %s again with the same arguments to keep waiting.", c.tool))
 }

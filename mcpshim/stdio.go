@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strconv"
 	"sync"
+
+	"feedback/ipc"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -58,8 +61,8 @@ type inFlight struct {
 // client keeps open at once (mcp-go serves workerPoolSize tool calls).
 const maxTrackedCalls = 4096
 
-// maxLineBytes bounds a line the stream looks into. A longer input line is
-// passed through untracked; a longer output line is written as it is.
+// maxLineBytes bounds an output line the stream holds to look into; a
+// longer one is written as it is. (Input lines: maxInputLineBytes.)
 const maxLineBytes = 64 << 20
 
 func newStdioStream(out io.Writer, log *slog.Logger) *stdioStream {
@@ -174,46 +177,149 @@ func (s *stdioStream) cancelledToken(token any) bool {
 // reader returns in with the stream looking at each line as it passes: it
 // learns the requests (by id) and the cancels, before mcp-go has read them.
 func (s *stdioStream) reader(in io.Reader) io.Reader {
-	return &tapReader{r: in, s: s}
+	return &tapReader{r: in, s: s, max: maxInputLineBytes}
 }
 
-// tapReader passes its reader's bytes on unchanged, handing each complete
-// line to the stream.
+// maxInputLineBytes bounds one input line (one JSON-RPC message): the
+// app's own cap on a question's body (ipc.MaxBodyBytes), which any tool
+// call it could take fits in, escaped JSON included. A longer line is
+// read and dropped without being held, and answered with an Invalid
+// Request error: input never grows the shim's memory without bound.
+const maxInputLineBytes = ipc.MaxBodyBytes
+
+// idPrefixBytes is how much of an overlong line is kept to find its id.
+const idPrefixBytes = 4 << 10
+
+// tapReader hands its reader's bytes on line by line: each complete line
+// goes to the stream (observe) and then, with its newline, to mcp-go. A
+// line over max bytes is not passed on: the stream answers it with an
+// error (tooLong). What is held is bounded by max plus one read.
 type tapReader struct {
 	r    io.Reader
 	s    *stdioStream
+	max  int
 	buf  []byte // the start of the line being read
-	skip bool   // the line being read is over maxLineBytes: ignore it
+	skip int    // the length of the overlong line being dropped, 0 when none
+	head []byte // the first idPrefixBytes of the line being dropped
+	out  []byte // complete lines not yet handed on
+	err  error  // the reader's error, returned once out is empty
+	tmp  []byte
 }
 
 func (t *tapReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	for b := p[:n]; len(b) > 0; {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			t.hold(b)
-			break
+	for len(t.out) == 0 && t.err == nil {
+		if t.tmp == nil {
+			t.tmp = make([]byte, 64<<10)
 		}
-		t.hold(b[:i])
-		if !t.skip {
-			t.s.observe(t.buf)
+		n, err := t.r.Read(t.tmp)
+		t.take(t.tmp[:n])
+		if err != nil {
+			t.err = err
+			if t.skip == 0 && len(t.buf) > 0 { // a last line without a newline
+				t.s.observe(t.buf)
+				t.out = append(t.out, t.buf...)
+			}
+			t.buf = nil
 		}
-		t.buf, t.skip = t.buf[:0], false
-		b = b[i+1:]
 	}
-	return n, err
+	n := copy(p, t.out)
+	t.out = t.out[n:]
+	if len(t.out) == 0 {
+		t.out = nil
+		if n == 0 {
+			return 0, t.err
+		}
+	}
+	return n, nil
 }
 
-// hold appends b to the line being read, unless it grows too long.
+// take splits b into lines: complete ones are observed and queued for
+// mcp-go, an overlong one is dropped and answered.
+func (t *tapReader) take(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		piece := b
+		if i >= 0 {
+			piece = b[:i]
+		}
+		t.hold(piece)
+		if i < 0 {
+			return
+		}
+		if t.skip > 0 {
+			t.s.tooLong(t.head, t.skip, t.max)
+		} else {
+			t.s.observe(t.buf)
+			t.out = append(append(t.out, t.buf...), '\n')
+		}
+		t.buf, t.skip, t.head = t.buf[:0], 0, nil
+		b = b[i+1:]
+	}
+}
+
+// hold appends b to the line being read, or counts it when the line is
+// over t.max.
 func (t *tapReader) hold(b []byte) {
-	if t.skip {
+	if t.skip > 0 {
+		t.skip += len(b)
 		return
 	}
-	if len(t.buf)+len(b) > maxLineBytes {
-		t.buf, t.skip = nil, true
+	if len(t.buf)+len(b) <= t.max {
+		t.buf = append(t.buf, b...)
 		return
 	}
-	t.buf = append(t.buf, b...)
+	t.skip = len(t.buf) + len(b)
+	t.head = append([]byte(nil), t.buf[:min(len(t.buf), idPrefixBytes)]...)
+	if len(t.head) < idPrefixBytes {
+		t.head = append(t.head, b[:min(len(b), idPrefixBytes-len(t.head))]...)
+	}
+	t.buf = nil // give the memory back now, not at the newline
+}
+
+// tooLong answers an input line of n bytes, over max, with a JSON-RPC
+// Invalid Request error, under the request's id when its first bytes
+// (head) name it before anything else large, else id null.
+func (s *stdioStream) tooLong(head []byte, n, max int) {
+	id, _, _ := messageHead(head)
+	s.log.Warn("input line too long: dropped", "bytes", n, "max", max, "id", id)
+	resp := map[string]any{
+		"jsonrpc": mcp.JSONRPC_VERSION,
+		"id":      leadingID(head),
+		"error": map[string]any{
+			"code":    mcp.INVALID_REQUEST,
+			"message": fmt.Sprintf("message of %d bytes is over the %d-byte limit of one line: it was not read; send a smaller request (a tool call's text is capped far below this)", n, max),
+		},
+	}
+	line, err := json.Marshal(resp)
+	if err != nil {
+		return
+	}
+	if _, err := s.Write(append(line, '\n')); err != nil {
+		s.log.Warn("answering an overlong line", "err", err)
+	}
+}
+
+// leadingID returns the "id" of a JSON-RPC message from the start of it,
+// when it comes before any value that is not whole in head; else null.
+func leadingID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return json.RawMessage("null")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			break
+		}
+		if tok == "id" && idKey(raw) != "" {
+			return raw
+		}
+	}
+	return json.RawMessage("null")
 }
 
 // observe learns from one input line: a request is in flight until its

@@ -2,6 +2,7 @@ package mcpshim
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -420,5 +421,121 @@ func TestCancelledMarkIsTheShims(t *testing.T) {
 	markCancelledBeforeStart(context.Background(), 1, &req)
 	if cancelledBeforeStart(req) {
 		t.Error("a mark sent by the client survived the hook")
+	}
+}
+
+// bigLineReader yields one JSON-RPC line of about n bytes (id, then a
+// params value of n 'x's) without holding it, then rest.
+type bigLineReader struct {
+	head, tail []byte
+	n          int
+	rest       io.Reader
+}
+
+func newBigLine(id string, n int, rest string) *bigLineReader {
+	return &bigLineReader{
+		head: []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"ask_text","arguments":{"question":"`),
+		n:    n, tail: []byte(`"}}}` + "\n"), rest: strings.NewReader(rest),
+	}
+}
+
+func (b *bigLineReader) Read(p []byte) (int, error) {
+	switch {
+	case len(b.head) > 0:
+		n := copy(p, b.head)
+		b.head = b.head[n:]
+		return n, nil
+	case b.n > 0:
+		n := min(len(p), b.n)
+		for i := range p[:n] {
+			p[i] = 'x'
+		}
+		b.n -= n
+		return n, nil
+	case len(b.tail) > 0:
+		n := copy(p, b.tail)
+		b.tail = b.tail[n:]
+		return n, nil
+	}
+	return b.rest.Read(p)
+}
+
+// A line over the cap is not held, nor handed to mcp-go: what the reader
+// holds stays under the cap plus one read, the stream answers it with an
+// Invalid Request error under its id, and the next line passes as usual.
+func TestInputLineCap(t *testing.T) {
+	var out syncBuffer
+	s := newStdioStream(&out, slog.New(slog.DiscardHandler))
+	const lim = 1 << 20
+	tr := &tapReader{r: newBigLine(`7`, 40<<20, `{"jsonrpc":"2.0","id":8,"method":"ping"}`+"\n"), s: s, max: lim}
+	var got bytes.Buffer
+	buf := make([]byte, 4096)
+	peak := 0
+	for {
+		n, err := tr.Read(buf)
+		got.Write(buf[:n])
+		peak = max(peak, cap(tr.buf)+cap(tr.out))
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if peak > lim+2*(64<<10) {
+		t.Errorf("the reader held %d bytes for a 40 MiB line, want at most about %d", peak, lim)
+	}
+	if got.String() != `{"jsonrpc":"2.0","id":8,"method":"ping"}`+"\n" {
+		t.Errorf("handed on %d bytes: %.200q", got.Len(), got.String())
+	}
+	var resp struct {
+		ID    json.RawMessage `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &resp); err != nil {
+		t.Fatalf("answer %q: %v", out.String(), err)
+	}
+	if string(resp.ID) != "7" || resp.Error.Code != mcp.INVALID_REQUEST || !strings.Contains(resp.Error.Message, "over the 1048576-byte limit") {
+		t.Errorf("answer = %s", out.String())
+	}
+}
+
+// Lines at the cap pass; a last line without a newline passes at EOF; an
+// overlong line whose id comes after its params is answered with id null.
+func TestInputLineCapEdges(t *testing.T) {
+	var out syncBuffer
+	s := newStdioStream(&out, slog.New(slog.DiscardHandler))
+	atCap := `{"id":1,"p":"` + strings.Repeat("y", 100-len(`{"id":1,"p":""}`)) + `"}`
+	over := `{"p":"` + strings.Repeat("z", 200) + `","id":2}`
+	in := atCap + "\n" + over + "\n" + `{"id":3}`
+	tr := &tapReader{r: iotest.OneByteReader(strings.NewReader(in)), s: s, max: 100}
+	got, err := io.ReadAll(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != atCap+"\n"+`{"id":3}` {
+		t.Errorf("handed on %q", got)
+	}
+	if !strings.HasPrefix(out.String(), `{"error":{"code":-32600,`) || !strings.Contains(out.String(), `"id":null`) {
+		t.Errorf("answer = %s", out.String())
+	}
+}
+
+// Through ServeStdio: a 20 MiB request is refused with an error naming the
+// limit, and the shim goes on answering.
+func TestServeStdioRefusesAnOverlongLine(t *testing.T) {
+	r := startRawShim(t, Options{Connect: connectTo(newFakeInbox())})
+	if _, err := io.Copy(r.in, newBigLine(`"big"`, 20<<20, "")); err != nil {
+		t.Fatal(err)
+	}
+	if l := r.response(`"big"`); !strings.Contains(string(l.Error), "-32600") || !strings.Contains(string(l.Error), "limit") {
+		t.Errorf("response = %s", l.raw)
+	}
+	r.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	if l := r.response(`"after"`); len(l.Error) != 0 {
+		t.Errorf("ping after the long line: %s", l.raw)
 	}
 }

@@ -38,15 +38,18 @@ type callEnv struct {
 	notify func(webhook)
 	// client is the MCP client's name (initialize's clientInfo), per call.
 	client string
+	// session is Options.Session: the calling session.
+	session string
 	// elicitation: the client declared form elicitation, per call.
 	elicitation bool
 }
 
 // questionID is the stable ID of q asked through tool by this call's
-// client (see stableQuestionID). Dialects that answer "call again" use it,
-// so that a call made again joins the window still open.
+// client in this session (see stableQuestionID). Dialects that answer
+// "call again" use it, so that a call made again joins the window still
+// open.
 func (e callEnv) questionID(tool string, q wire.Question) string {
-	return stableQuestionID(tool, e.client, q)
+	return stableQuestionID(tool, e.client, e.session, q)
 }
 
 // prepared is a normalised call, ready to be asked.
@@ -69,9 +72,10 @@ type prepared struct {
 	wait time.Duration
 	// pending is the "not answered yet — call again" result, returned when
 	// the wait runs out while the window stays open: the app keeps it, and
-	// its answer, for the call made again with the same ID. nil uses a
-	// generic text.
-	pending func() *mcp.CallToolResult
+	// its answer, for the call made again with the same ID. Its argument
+	// is what the app said with "pending": the question's CallerData (kept
+	// by the app, so a restarted shim has it too). nil uses a generic text.
+	pending func(wire.Answer) *mcp.CallToolResult
 	// chat, when set, is the result when the app cannot show the question
 	// and the client offers no form (or its form failed): the question and
 	// its options for the agent to ask in chat. nil uses fail.

@@ -73,7 +73,7 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 		question: q,
 		render:   renderUserInteract,
 		fail:     userInteractFailure,
-		pending: func() *mcp.CallToolResult {
+		pending: func(wire.Answer) *mcp.CallToolResult {
 			return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactPending}}, false)
 		},
 		// The seed's own MCP surface: pending with the question, for the

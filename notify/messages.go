@@ -18,7 +18,7 @@ import (
 // The caller sets OnClick to raise the window.
 func Arrived(client, project, title string) Notification {
 	summary := DefaultAppName
-	if c := oneLine(client); c != "" {
+	if c := clientName(client); c != "" {
 		summary = i18n.T("notify.asks", map[string]any{"Client": c})
 	}
 	body := firstLine(title)
@@ -50,11 +50,15 @@ func Withdrawn(client, project, title string) Notification {
 
 // who names the client in a sentence; "An agent" when unknown.
 func who(client string) string {
-	if c := oneLine(client); c != "" {
+	if c := clientName(client); c != "" {
 		return c
 	}
 	return i18n.T("notify.an_agent")
 }
+
+// clientName is the client's name cleaned to one line of at most
+// MaxClientRunes ("…" ends a cut name).
+func clientName(client string) string { return clean(client, MaxClientRunes, 1) }
 
 // firstLine is title's first non-blank line, cleaned; "a question" when it
 // has none.

@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"feedback/termtext"
 )
 
 // Limits on what a notification shows; longer texts are cut with "…".
@@ -13,6 +15,9 @@ const (
 	MaxSummaryRunes = 100 // the summary, one line
 	MaxBodyRunes    = 300 // the body
 	MaxBodyLines    = 6   // the body's lines
+	// MaxClientRunes bounds the client's name inside a summary, so that a
+	// long self-declared name cannot push out "asks" or the question.
+	MaxClientRunes = 32
 )
 
 // DefaultTimeout bounds each call to the bus when Config.Timeout is zero,
@@ -163,7 +168,7 @@ func clean(s string, max, maxLines int) string {
 		case r == '\t' || r == '\r' || unicode.IsSpace(r):
 			pendingSpace = true
 			continue
-		case unicode.IsControl(r) || isBidiControl(r):
+		case unicode.IsControl(r) || termtext.IsBidiControl(r):
 			continue
 		}
 		if len(out) > 0 {
@@ -185,14 +190,6 @@ func clean(s string, max, maxLines int) string {
 		out = append(out[:max-1], '…')
 	}
 	return string(out)
-}
-
-// isBidiControl reports the explicit directional formatting characters,
-// which let a text reorder what follows it (U+202A–U+202E, U+2066–U+2069),
-// and the marks U+200E, U+200F, U+061C.
-func isBidiControl(r rune) bool {
-	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200E || r == 0x200F || r == 0x061C
 }
 
 // escapeMarkup escapes the characters a server that parses the body's markup

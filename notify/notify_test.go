@@ -26,6 +26,10 @@ func TestMessages(t *testing.T) {
 		{"timed out", TimedOut, "Claude Code", "shop", "Plan\nmore", "Claude Code stopped waiting: Plan", "shop"},
 		{"timed out, nothing known", TimedOut, "", "", "", "An agent stopped waiting: a question", ""},
 		{"withdrawn", Withdrawn, "cursor", "web", "Which DB?", "cursor withdrew its question: Which DB?", "web"},
+		{"arrived, long client name", Arrived, strings.Repeat("c", 100), "shop", "Deploy?", strings.Repeat("c", MaxClientRunes-1) + "… asks", "shop — Deploy?"},
+		{"timed out, long client name", TimedOut, strings.Repeat("界", 100), "", "Deploy?", strings.Repeat("界", MaxClientRunes-1) + "… stopped waiting: Deploy?", ""},
+		{"withdrawn, long client name", Withdrawn, strings.Repeat("w", 33), "", "Deploy?", strings.Repeat("w", MaxClientRunes-1) + "… withdrew its question: Deploy?", ""},
+		{"arrived, client name at the bound", Arrived, strings.Repeat("c", MaxClientRunes), "", "Deploy?", strings.Repeat("c", MaxClientRunes) + " asks", "Deploy?"},
 		{"withdrawn, hostile", Withdrawn, "evil\u202e\x1b[31m", "p\nq", "t\tab", "evil[31m withdrew its question: t ab", "p q"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -91,8 +91,9 @@ func insertNote(ctx context.Context, tx *sql.Tx, n *Note) error {
 }
 
 // TakeNotes reads and deletes, in one transaction, the notes waiting for
-// client (compared without case) that name no project or name project
-// (likewise), oldest first. Nothing waits: nil.
+// client (exactly as written, surrounding blanks aside: client names are
+// self-declared, so "CLAUDE-CODE" is not claude-code) that name no project
+// or name project (likewise), oldest first. Nothing waits: nil.
 func (s *Store) TakeNotes(client, project string) ([]Note, error) {
 	client, project = strings.TrimSpace(client), strings.TrimSpace(project)
 	if s == nil || client == "" {
@@ -101,7 +102,7 @@ func (s *Store) TakeNotes(client, project string) ([]Note, error) {
 	var notes []Note
 	err := s.inTx("take notes", func(ctx context.Context, tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, client, project, text, created FROM notes
-			WHERE lower(client) = lower(?) AND (project = '' OR lower(project) = lower(?))
+			WHERE client = ? AND (project = '' OR project = ?)
 			ORDER BY created, id`, client, project)
 		if err != nil {
 			return err

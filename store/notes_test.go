@@ -20,25 +20,31 @@ func noteTexts(ns []Note) []string {
 }
 
 // TakeNotes hands out a client's notes, oldest first, for any project or
-// the one they name, and deletes them: a second take finds nothing.
+// the one they name, and deletes them: a second take finds nothing. Names
+// match exactly as written (trimmed): another client calling itself
+// CLAUDE-CODE takes nothing of claude-code's (issue 19).
 func TestTakeNotes(t *testing.T) {
 	s, _ := newStore(t)
 	for _, n := range []Note{
 		{Client: "claude-code", Text: "first", Created: at(1)},
-		{Client: "Claude-Code ", Project: "web", Text: "web only", Created: at(2)},
+		{Client: " claude-code ", Project: "web", Text: "web only", Created: at(2)},
 		{Client: "claude-code", Project: "api", Text: "api only", Created: at(3)},
 		{Client: "codex", Text: "for codex", Created: at(0)},
+		{Client: "claude-code", Project: "WEB", Text: "WEB only", Created: at(4)},
 	} {
 		if _, err := s.AddNote(n); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := s.TakeNotes("CLAUDE-CODE", "web")
+	if got, err := s.TakeNotes("CLAUDE-CODE", "web"); err != nil || len(got) != 0 {
+		t.Fatalf("TakeNotes(CLAUDE-CODE, web) = %q, %v; want nothing: names match exactly", noteTexts(got), err)
+	}
+	got, err := s.TakeNotes(" claude-code", "web")
 	must(t, err)
 	if want := []string{"first", "web only"}; !reflect.DeepEqual(noteTexts(got), want) {
 		t.Fatalf("TakeNotes(claude-code, web) = %q, want %q", noteTexts(got), want)
 	}
-	if got[0].Created != at(1) || got[1].Client != "Claude-Code" {
+	if got[0].Created != at(1) || got[1].Client != "claude-code" {
 		t.Errorf("a taken note = %+v / %+v, want its time and its trimmed client", got[0], got[1])
 	}
 	again, err := s.TakeNotes("claude-code", "web")
@@ -48,7 +54,7 @@ func TestTakeNotes(t *testing.T) {
 	}
 	rest, err := s.Notes()
 	must(t, err)
-	if want := []string{"for codex", "api only"}; !reflect.DeepEqual(noteTexts(rest), want) {
+	if want := []string{"for codex", "api only", "WEB only"}; !reflect.DeepEqual(noteTexts(rest), want) {
 		t.Fatalf("left waiting: %q, want %q", noteTexts(rest), want)
 	}
 	if got, _ := s.TakeNotes("", ""); got != nil {

@@ -29,7 +29,8 @@ const NoteTitle = "Note for an agent"
 // the translation files, assets/translations).
 const (
 	noteIntro = "The agent reads this note after the answer to its next question, marked as a note from you " +
-		"(not an answer). It waits until then, across restarts, and is then gone."
+		"(not an answer). It waits until then, across restarts, and is then gone. " +
+		"Client names are whatever clients call themselves: any client using exactly this name receives it."
 	noteClientHint  = "Client, e.g. claude-code"
 	noteProjectHint = "Any project"
 	noteTextHint    = "What should the agent know? (Ctrl+Enter sends)"

@@ -133,7 +133,7 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 		fmt.Fprintf(os.Stderr, "feedback mcp: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	opts := mcpshim.Options{Connect: connectShim, Greet: launch.Greet, Logger: log, Version: version, Settings: loadSettings(log)}
+	opts := mcpshim.Options{Connect: connectShim, Greet: launch.Greet, Logger: log, Version: version, Settings: loadSettings(log), Session: mcpshim.ParentSession()}
 	if *wait > 0 { // the wait of every client (key "*"), below any the user set per client
 		opts.Settings.WaitSeconds = maps.Clone(opts.Settings.WaitSeconds)
 		if opts.Settings.WaitSeconds == nil {
