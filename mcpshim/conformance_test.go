@@ -371,7 +371,10 @@ func matrixFormAccepted(t *testing.T, version string, form fallbackForm) {
 	}
 }
 
-// matrixFormRefused: the form declined or cancelled is no answer.
+// matrixFormRefused: the form declined or cancelled is no answer. As in
+// the ask_choice family's original (seed 004), a cancel is "cancelled" and
+// a decline as fast as this client's is "needs_user_input", suspected of
+// being the client's own (auto_reject_suspected).
 func matrixFormRefused(t *testing.T, version string, action mcp.ElicitationResponseAction) {
 	var n atomic.Int32
 	c, _ := startShimAt(t, Options{Connect: noDisplay, Settings: settings.Default()}, version, matrixClient, client.WithElicitationHandler(formAnswerer(action, &n)))
@@ -381,8 +384,12 @@ func matrixFormRefused(t *testing.T, version string, action mcp.ElicitationRespo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc := structuredMap(t, res); sc["status"] != "declined" || sc["via"] != "elicitation" {
-		t.Errorf("ask_choice, form %s: %v", action, sc)
+	want, auto := "cancelled", false
+	if action == mcp.ElicitationResponseActionDecline {
+		want, auto = "needs_user_input", true
+	}
+	if sc := structuredMap(t, res); sc["status"] != want || sc["via"] != "elicitation" || sc["auto_reject_suspected"] != auto {
+		t.Errorf("ask_choice, form %s: %v, want status %s", action, sc, want)
 	}
 	res, err = callCtx(ctx, c, "interactive_feedback", matrixTools[0].args)
 	if err != nil {
