@@ -105,3 +105,40 @@ func TestCommandsWithFIFOsExitAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// The app started with a link at the database path refuses it (persistence
+// off, the log says why and names the path) and leaves the link's target
+// as it was: it used to make the target 0600 and move the link aside as
+// corrupt.
+func TestAppRefusesALinkedDatabase(t *testing.T) {
+	requireSession(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "someone-elses-file")
+	if err := os.WriteFile(target, []byte("not a database\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "feedback.db")
+	if err := os.Symlink(target, db); err != nil {
+		t.Fatal(err)
+	}
+	logPath := startApp(t, "FEEDBACK_DB="+db)
+	log := waitLog(t, logPath, "persistence is off", 10*time.Second)
+	if !strings.Contains(log, db) || !strings.Contains(log, "is a symbolic link") {
+		t.Errorf("the log does not say why:\n%s", log)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target: %v %v", fi.Mode().Perm(), err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "not a database\n" {
+		t.Errorf("the link's target now holds %q", data)
+	}
+	if fi, err := os.Lstat(db); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was moved or replaced")
+	}
+	if moved, _ := filepath.Glob(db + ".corrupt-*"); len(moved) > 0 {
+		t.Errorf("moved aside: %v", moved)
+	}
+	if appPID() == 0 {
+		t.Error("the app does not run without its database")
+	}
+}
