@@ -7,37 +7,33 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"feedback/safefile/safefiletest"
 )
 
 // hostileConfig returns an XDG_CONFIG_HOME=… whose settings.json is made
 // by mk (a FIFO, a link to /dev/zero).
-func hostileConfig(t *testing.T, mk func(path string) error) string {
+func hostileConfig(t *testing.T, mk func(testing.TB, string)) string {
 	t.Helper()
 	config := filepath.Join(t.TempDir(), "config")
 	path := filepath.Join(config, "feedback", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := mk(path); err != nil {
-		t.Fatal(err)
-	}
+	mk(t, path)
 	return "XDG_CONFIG_HOME=" + config
 }
-
-func mkfifo(path string) error      { return syscall.Mkfifo(path, 0o600) }
-func linkDevZero(path string) error { return os.Symlink("/dev/zero", path) }
 
 // The shim answers initialize and tools/list at once with a FIFO or
 // /dev/zero at the settings path (it used to block on the FIFO for ever, or
 // read /dev/zero into gigabytes), and logs why the settings were ignored.
 func TestShimWithHostileSettingsFile(t *testing.T) {
 	requireBinary(t)
-	for name, mk := range map[string]func(string) error{"fifo": mkfifo, "dev-zero": linkDevZero} {
+	for name, mk := range map[string]func(testing.TB, string){"fifo": safefiletest.Mkfifo, "dev-zero": safefiletest.LinkDevZero} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			c := newMCP(t, "hostile-"+name, append(noGUIEnv(t), hostileConfig(t, mk))...) // fails the test when initialize does not answer in 10 s
@@ -84,12 +80,9 @@ func TestCommandsWithFIFOsExitAtOnce(t *testing.T) {
 	home := t.TempDir()
 	claude := filepath.Join(home, ".claude.json")
 	db := filepath.Join(home, "feedback.db")
-	for _, p := range []string{claude, db} {
-		if err := mkfifo(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append(noGUIEnv(t), "HOME="+home, "FEEDBACK_DB="+db, hostileConfig(t, mkfifo))
+	safefiletest.Mkfifo(t, claude)
+	safefiletest.Mkfifo(t, db)
+	env := append(noGUIEnv(t), "HOME="+home, "FEEDBACK_DB="+db, hostileConfig(t, safefiletest.Mkfifo))
 	for _, tc := range []struct {
 		args []string
 		want string
