@@ -6,11 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"feedback/safefile"
+	"feedback/safefile/safefiletest"
 )
 
 // dnd.json is read only when regular: a FIFO or /dev/zero there is an
@@ -18,21 +18,13 @@ import (
 func TestDNDFileRefusesSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	safefiletest.Mkfifo(t, fifo)
 	zero := filepath.Join(dir, "zero.json")
-	os.Symlink("/dev/zero", zero)
+	safefiletest.LinkDevZero(t, zero)
 	for _, path := range []string{fifo, zero} {
-		done := make(chan error, 1)
-		go func() { _, err := DNDFile(path).LoadDND(); done <- err }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, safefile.ErrNotRegular) {
-				t.Errorf("%s: err = %v, want safefile.ErrNotRegular", path, err)
-			}
-		case <-time.After(2 * time.Second):
-			t.Fatalf("%s: LoadDND blocked", path)
+		err := safefiletest.Returns(t, 2*time.Second, func() error { _, err := DNDFile(path).LoadDND(); return err })
+		if !errors.Is(err, safefile.ErrNotRegular) {
+			t.Errorf("%s: err = %v, want safefile.ErrNotRegular", path, err)
 		}
 	}
 }

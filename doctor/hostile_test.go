@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"feedback/launch"
+	"feedback/safefile/safefiletest"
 	"feedback/store"
 )
 
@@ -49,18 +49,10 @@ func TestFIFOsDoNotHangDoctor(t *testing.T) {
 	client := filepath.Join(h, ".cursor", "mcp.json")
 	for _, p := range []string{settingsPath, dbPath, client} {
 		os.MkdirAll(filepath.Dir(p), 0o700)
-		if err := syscall.Mkfifo(p, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		safefiletest.Mkfifo(t, p)
 	}
 	e, out := env(t, h)
-	done := make(chan int, 1)
-	go func() { done <- Run(context.Background(), nil, e) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("doctor hangs on a FIFO")
-	}
+	safefiletest.Returns(t, 20*time.Second, func() error { Run(context.Background(), nil, e); return nil })
 	expect(t, out.String(), map[string][]string{
 		"settings": {"FAIL", settingsPath, "not a regular file"},
 		"database": {"FAIL", dbPath, "not a regular file"},

@@ -7,37 +7,33 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"feedback/safefile/safefiletest"
 )
 
 // hostileConfig returns an XDG_CONFIG_HOME=… whose settings.json is made
 // by mk (a FIFO, a link to /dev/zero).
-func hostileConfig(t *testing.T, mk func(path string) error) string {
+func hostileConfig(t *testing.T, mk func(testing.TB, string)) string {
 	t.Helper()
 	config := filepath.Join(t.TempDir(), "config")
 	path := filepath.Join(config, "feedback", "settings.json")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := mk(path); err != nil {
-		t.Fatal(err)
-	}
+	mk(t, path)
 	return "XDG_CONFIG_HOME=" + config
 }
-
-func mkfifo(path string) error      { return syscall.Mkfifo(path, 0o600) }
-func linkDevZero(path string) error { return os.Symlink("/dev/zero", path) }
 
 // The shim answers initialize and tools/list at once with a FIFO or
 // /dev/zero at the settings path (it used to block on the FIFO for ever, or
 // read /dev/zero into gigabytes), and logs why the settings were ignored.
 func TestShimWithHostileSettingsFile(t *testing.T) {
 	requireBinary(t)
-	for name, mk := range map[string]func(string) error{"fifo": mkfifo, "dev-zero": linkDevZero} {
+	for name, mk := range map[string]func(testing.TB, string){"fifo": safefiletest.Mkfifo, "dev-zero": safefiletest.LinkDevZero} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
 			c := newMCP(t, "hostile-"+name, append(noGUIEnv(t), hostileConfig(t, mk))...) // fails the test when initialize does not answer in 10 s
@@ -84,12 +80,9 @@ func TestCommandsWithFIFOsExitAtOnce(t *testing.T) {
 	home := t.TempDir()
 	claude := filepath.Join(home, ".claude.json")
 	db := filepath.Join(home, "feedback.db")
-	for _, p := range []string{claude, db} {
-		if err := mkfifo(p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append(noGUIEnv(t), "HOME="+home, "FEEDBACK_DB="+db, hostileConfig(t, mkfifo))
+	safefiletest.Mkfifo(t, claude)
+	safefiletest.Mkfifo(t, db)
+	env := append(noGUIEnv(t), "HOME="+home, "FEEDBACK_DB="+db, hostileConfig(t, safefiletest.Mkfifo))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -103,5 +96,42 @@ func TestCommandsWithFIFOsExitAtOnce(t *testing.T) {
 		if code == 0 || !strings.Contains(out, tc.want) {
 			t.Errorf("feedback %s: exit %d, want non-zero and %q in:\n%s", strings.Join(tc.args, " "), code, tc.want, out)
 		}
+	}
+}
+
+// The app started with a link at the database path refuses it (persistence
+// off, the log says why and names the path) and leaves the link's target
+// as it was: it used to make the target 0600 and move the link aside as
+// corrupt.
+func TestAppRefusesALinkedDatabase(t *testing.T) {
+	requireSession(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "someone-elses-file")
+	if err := os.WriteFile(target, []byte("not a database\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "feedback.db")
+	if err := os.Symlink(target, db); err != nil {
+		t.Fatal(err)
+	}
+	logPath := startApp(t, "FEEDBACK_DB="+db)
+	log := waitLog(t, logPath, "persistence is off", 10*time.Second)
+	if !strings.Contains(log, db) || !strings.Contains(log, "is a symbolic link") {
+		t.Errorf("the log does not say why:\n%s", log)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target: %v %v", fi.Mode().Perm(), err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "not a database\n" {
+		t.Errorf("the link's target now holds %q", data)
+	}
+	if fi, err := os.Lstat(db); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was moved or replaced")
+	}
+	if moved, _ := filepath.Glob(db + ".corrupt-*"); len(moved) > 0 {
+		t.Errorf("moved aside: %v", moved)
+	}
+	if appPID() == 0 {
+		t.Error("the app does not run without its database")
 	}
 }

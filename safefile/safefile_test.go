@@ -8,38 +8,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-)
 
-// quickly fails the test when fn takes more than a second: a FIFO that
-// blocks would hang it forever, so it runs on its own goroutine.
-func quickly(t *testing.T, fn func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(time.Second):
-		t.Fatal("blocked on a special file")
-		return nil
-	}
-}
+	"feedback/safefile/safefiletest"
+)
 
 func TestReadFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	safefiletest.Mkfifo(t, fifo)
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, []byte("12345"), 0o600)
 	link := filepath.Join(dir, "link")
 	os.Symlink(file, link)
 	zero := filepath.Join(dir, "zero")
-	os.Symlink("/dev/zero", zero)
+	safefiletest.LinkDevZero(t, zero)
 	for _, tc := range []struct {
 		name, path string
 		max        int64
@@ -55,7 +39,7 @@ func TestReadFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var data []byte
-			err := quickly(t, func() (err error) { data, err = ReadFile(tc.path, tc.max); return })
+			err := safefiletest.Returns(t, time.Second, func() (err error) { data, err = ReadFile(tc.path, tc.max); return })
 			if !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -76,9 +60,9 @@ func TestOpenFileRefusesLinksAndSpecialFiles(t *testing.T) {
 	link := filepath.Join(dir, "link")
 	os.Symlink(target, link)
 	fifo := filepath.Join(dir, "fifo")
-	syscall.Mkfifo(fifo, 0o600)
+	safefiletest.Mkfifo(t, fifo)
 	for path, want := range map[string]error{link: ErrSymlink, fifo: ErrNotRegular} {
-		err := quickly(t, func() error {
+		err := safefiletest.Returns(t, time.Second, func() error {
 			f, err := OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 			if err == nil {
 				f.Chmod(0o600)

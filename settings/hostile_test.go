@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"feedback/safefile"
+	"feedback/safefile/safefiletest"
 )
 
 // A FIFO, /dev/zero or a huge file at the settings path is an error at
@@ -20,11 +20,9 @@ import (
 func TestHostileSettingsFileIsRefusedAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	safefiletest.Mkfifo(t, fifo)
 	zero := filepath.Join(dir, "zero.json")
-	os.Symlink("/dev/zero", zero)
+	safefiletest.LinkDevZero(t, zero)
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, []byte(`{"language": "`+strings.Repeat("x", MaxFileBytes)+`"}`), 0o600)
 	for path, want := range map[string]error{fifo: safefile.ErrNotRegular, zero: safefile.ErrNotRegular, big: safefile.ErrTooLarge} {
@@ -33,15 +31,9 @@ func TestHostileSettingsFileIsRefusedAtOnce(t *testing.T) {
 			"ReadFile": func() error { _, err := ReadFile(path); return err },
 			"Save":     func() error { _, err := Save(path, Default()); return err },
 		} {
-			done := make(chan error, 1)
-			go func() { done <- fn() }()
-			select {
-			case err := <-done:
-				if !errors.Is(err, want) || !strings.Contains(err.Error(), path) {
-					t.Errorf("%s(%s): err = %v, want %v naming the file", name, filepath.Base(path), err, want)
-				}
-			case <-time.After(2 * time.Second):
-				t.Fatalf("%s(%s) blocked", name, filepath.Base(path))
+			err := safefiletest.Returns(t, 2*time.Second, fn)
+			if !errors.Is(err, want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("%s(%s): err = %v, want %v naming the file", name, filepath.Base(path), err, want)
 			}
 		}
 	}
@@ -103,7 +95,7 @@ func TestWatchReportsALinkToDevZero(t *testing.T) {
 	os.WriteFile(path, []byte(`{"timeout_seconds": 5}`), 0o600)
 	got := watched(t, path)
 	tmp := filepath.Join(dir, "zero")
-	os.Symlink("/dev/zero", tmp)
+	safefiletest.LinkDevZero(t, tmp)
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"feedback/safefile/safefiletest"
 )
 
 // A FIFO at a client's configuration fails setup CLIENT and the listing at
@@ -17,25 +18,13 @@ import (
 func TestFIFOClientConfigFailsAtOnce(t *testing.T) {
 	te := newEnv(t)
 	path := filepath.Join(te.Home, ".claude.json")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
+	safefiletest.Mkfifo(t, path)
+	code := 0
+	safefiletest.Returns(t, 3*time.Second, func() error { code = Run([]string{"claude-code"}, te.Env); return nil })
+	if code != 1 || !strings.Contains(te.stderr.String(), path) || !strings.Contains(te.stderr.String(), "not a regular file") {
+		t.Errorf("exit %d, stderr %q", code, te.stderr)
 	}
-	done := make(chan int, 1)
-	go func() { done <- Run([]string{"claude-code"}, te.Env) }()
-	select {
-	case code := <-done:
-		if code != 1 || !strings.Contains(te.stderr.String(), path) || !strings.Contains(te.stderr.String(), "not a regular file") {
-			t.Errorf("exit %d, stderr %q", code, te.stderr)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("setup blocked on a FIFO")
-	}
-	go func() { Statuses(te.Env); done <- 0 }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
-		t.Fatal("the listing blocked on a FIFO")
-	}
+	safefiletest.Returns(t, 3*time.Second, func() error { Statuses(te.Env); return nil }) // the listing
 }
 
 // A file another program rewrote after setup read it is not overwritten.

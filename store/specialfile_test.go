@@ -8,27 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"feedback/safefile"
+	"feedback/safefile/safefiletest"
 )
-
-// within fails the test when fn blocks for more than 5 s (a FIFO would
-// block it for ever).
-func within(t *testing.T, fn func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		t.Fatal("blocked")
-		return nil
-	}
-}
 
 // A link at the database path is refused: its target keeps its mode and
 // content, and the link stays where it is (not moved aside as corrupt).
@@ -70,15 +55,13 @@ func TestOpenRefusesALinkAndLeavesItsTarget(t *testing.T) {
 // and Check (feedback doctor) at once.
 func TestFIFODatabaseIsRefusedAtOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	safefiletest.Mkfifo(t, path)
 	for name, fn := range map[string]func() error{
 		"Open":         func() error { s, err := Open(path, nil); s.Close(); return err },
 		"OpenReadOnly": func() error { s, err := OpenReadOnly(path); s.Close(); return err },
 		"Check":        func() error { _, err := Check(context.Background(), path); return err },
 	} {
-		if err := within(t, fn); !errors.Is(err, safefile.ErrNotRegular) {
+		if err := safefiletest.Returns(t, 5*time.Second, fn); !errors.Is(err, safefile.ErrNotRegular) {
 			t.Errorf("%s: err = %v, want safefile.ErrNotRegular", name, err)
 		}
 	}

@@ -42,11 +42,8 @@ func main() {
 }
 
 func run(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
-	// The first SIGINT or SIGTERM cancels ctx, which every wait selects on;
-	// a second one ends the process at once, whatever it is blocked in.
-	go func() { <-ctx.Done(); stop() }()
 	// Logs go to stderr: for the shim stdout is the MCP protocol, and the
 	// detached app's stderr is its log file.
 	level := slog.LevelInfo
@@ -99,6 +96,24 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "feedback: unknown command %q\n%s", cmd, usage)
 		return 2
 	}
+}
+
+// signalContext is cancelled by the first SIGINT or SIGTERM, which every
+// wait selects on; a second one ends the process at once (the signal's
+// default action), whatever it is blocked in.
+func signalContext() (context.Context, context.CancelFunc) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+		}
+		signal.Stop(ch) // before ctx ends: the next signal finds the default action
+		cancel()
+	}()
+	return ctx, cancel
 }
 
 const usage = `usage:
