@@ -127,7 +127,9 @@ func TestHistorySettingsScreens(t *testing.T) {
 					time.Sleep(100 * time.Millisecond)
 				}
 				shotTo(t, hw, filepath.Join(dir, "history-"+name+".png"))
+				title := xdotool(t, "getwindowname", hw)
 				key(t, "alt+F4")
+				windowGone(t, title, 5*time.Second) // else a new window's first frame can show its pixels
 				tray.click(t, ids[words[lang][1]])
 				sw := anyNewWindow(t, "feedback", hw)
 				activate(t, sw)
