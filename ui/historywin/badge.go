@@ -2,6 +2,7 @@ package historywin
 
 import (
 	"image/color"
+	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -52,20 +53,45 @@ func (b *badge) Text() string {
 	return t
 }
 
-// colors are the badge's fill and text colours for its outcome.
+// colors are the badge's fill for its outcome and, of black and white,
+// the text colour with the higher contrast on it (the themes' "on
+// success" white reads poorly on a bright green).
 func (b *badge) colors() (fill, text color.Color) {
-	fg := func(n fyne.ThemeColorName) color.Color {
-		return b.Theme().Color(n, fyne.CurrentApp().Settings().ThemeVariant())
-	}
-	switch b.outcome {
+	return badgeColors(b.outcome, b.Theme(), fyne.CurrentApp().Settings().ThemeVariant())
+}
+
+// badgeColors are the colours of a badge for outcome in theme th, variant v.
+func badgeColors(outcome string, th fyne.Theme, v fyne.ThemeVariant) (fill, text color.Color) {
+	c := func(n fyne.ThemeColorName) color.Color { return th.Color(n, v) }
+	switch outcome {
 	case "answered":
-		return fg(theme.ColorNameSuccess), fg(theme.ColorNameForegroundOnSuccess)
+		fill = c(theme.ColorNameSuccess)
 	case "timed out":
-		return fg(theme.ColorNameWarning), fg(theme.ColorNameForegroundOnWarning)
+		fill = c(theme.ColorNameWarning)
 	case "open":
-		return fg(theme.ColorNamePrimary), fg(theme.ColorNameForegroundOnPrimary)
+		fill = c(theme.ColorNamePrimary)
+	default:
+		fill = c(theme.ColorNameInputBorder)
 	}
-	return fg(theme.ColorNameInputBorder), fg(theme.ColorNameForeground)
+	return fill, onColor(fill)
+}
+
+// onColor is black or white, whichever contrasts more with fill (WCAG
+// relative luminance).
+func onColor(fill color.Color) color.Color {
+	r, g, bl, _ := fill.RGBA()
+	lin := func(v uint32) float64 {
+		c := float64(v) / 0xffff
+		if c <= 0.03928 {
+			return c / 12.92
+		}
+		return math.Pow((c+0.055)/1.055, 2.4)
+	}
+	l := 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(bl)
+	if (l+0.05)/0.05 >= 1.05/(l+0.05) { // against black ≥ against white
+		return color.Black
+	}
+	return color.White
 }
 
 func (b *badge) CreateRenderer() fyne.WidgetRenderer {

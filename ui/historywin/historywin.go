@@ -1,10 +1,10 @@
 // Package historywin is the History window of the UI process ("History…"
-// in the tray): every question the app kept and its outcome, grouped by
-// loop (objective; each question's phase and iteration), then by client and
-// project (package history's grouping), a search over question and reply
-// text, one question read in full (its rendered Markdown, the options
-// chosen, the reply, the attached images), and an export of the selection
-// as Markdown or JSON, the output of `feedback history`.
+// in the tray): every ask the app kept, newest first, one line each (its
+// outcome as a badge, title, age, client, project and loop), a search over
+// question and reply text, client and project, one ask read in full (its
+// rendered Markdown, the options chosen, the reply, the attached images),
+// and an export of the selection as Markdown or JSON, the output of
+// `feedback history`.
 //
 // The database is read through a read-only store (the resident app keeps
 // writing it) and never on the Fyne goroutine: every read runs on a

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +16,10 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs"
 	"feedback/history"
 	"feedback/store"
 	"feedback/wire"
@@ -470,6 +473,33 @@ func TestWithinBytes(t *testing.T) {
 	for max, want := range map[int]int{100: 3, 20: 2, 10: 1, 5: 1} {
 		if got := withinBytes(entries, max); got != want {
 			t.Errorf("withinBytes(3 × 10 bytes, %d) = %d, want %d", max, got, want)
+		}
+	}
+}
+
+// A badge's text has at least 4.5:1 contrast on its fill in both themes.
+func TestBadgeTextContrast(t *testing.T) {
+	lum := func(c color.Color) float64 {
+		r, g, b, _ := c.RGBA()
+		lin := func(v uint32) float64 {
+			x := float64(v) / 0xffff
+			if x <= 0.03928 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+	}
+	for _, variant := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		for _, o := range outcomes {
+			fill, text := badgeColors(o, dialogs.Theme(), variant) // the app's theme
+			l1, l2 := lum(fill), lum(text)
+			if l1 < l2 {
+				l1, l2 = l2, l1
+			}
+			if ratio := (l1 + 0.05) / (l2 + 0.05); ratio < 4.5 {
+				t.Errorf("variant %d, %s: contrast %.2f:1", variant, o, ratio)
+			}
 		}
 	}
 }

@@ -1,10 +1,12 @@
 // Package settingswin is the Settings window of the UI process ("Settings…"
-// in the tray): every setting of package settings, each with its hint and,
-// when its value is wrong, the reason beside it (settings.Validate, the
-// checks the file and the environment get), saved to the settings.json that
-// the app, the UI process and `feedback mcp` read (settings.Save). It
-// imports neither package app nor ui, so it is driven whole by
-// fyne.io/fyne/v2/test.
+// in the tray): every setting of package settings on four pages, each with
+// its hint and, when its value is wrong, the reason under it as a
+// translated sentence (settings.Validate, the checks the file and the
+// environment get) with the input's border marked, a summary by Save that
+// goes to the first bad field, and a question before edits are discarded;
+// saved to the settings.json that the app, the UI process and `feedback
+// mcp` read (settings.Save). It imports neither package app nor ui, so it
+// is driven whole by fyne.io/fyne/v2/test.
 package settingswin
 
 import (
