@@ -1,0 +1,88 @@
+package mcpshim
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/settings"
+)
+
+// A shim that exits while a task waits for the human does not withdraw the
+// question: the app keeps it open (and its answer), as after a "call
+// again" result. A new shim cannot serve the old task (mcp-go v1.2.1 knows
+// only the tasks it created), but the same call made again there, as a
+// task, reattaches to the same window — or collects the answer given while
+// no shim ran — and its tasks/result carries the human's answer.
+func TestTaskSurvivesAShimRestart(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		answerBetween bool // answered while no shim runs
+	}{{"answered after the new shim reattached", false}, {"answered while no shim ran", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newFakeInbox()
+			call := `{"jsonrpc":"2.0","id":"t1","method":"tools/call","params":{"name":"ask_text","arguments":{"question":"Still there after a restart?"},"task":{}}}`
+			first := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+			first.send(call)
+			if id, status := taskOf(t, first.response(`"t1"`)); id == "" || status != "working" {
+				t.Fatalf("tools/call as a task: %q %q", id, status)
+			}
+			q := <-app.asked
+			app.waitWaiters(t, q.ID, 1)
+			first.closeAndDrain() // the client restarts the shim
+			app.waitWaiters(t, q.ID, 0)
+			select {
+			case id := <-app.withdrawn:
+				t.Fatalf("the shim's exit withdrew %s, which its task's client comes back for", id)
+			default:
+			}
+			if tc.answerBetween {
+				app.answer(t, q.ID, windowAnswer(q))
+			}
+
+			second := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+			second.send(call)
+			id, _ := taskOf(t, second.response(`"t1"`))
+			if !tc.answerBetween {
+				app.waitWaiters(t, q.ID, 1)
+				app.answer(t, q.ID, windowAnswer(q))
+			}
+			second.send(`{"jsonrpc":"2.0","id":"r1","method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+			if res := second.response(`"r1"`); !strings.Contains(string(res.Result), humanWords) {
+				t.Errorf("tasks/result on the new shim: %s", res.raw)
+			}
+			if _, windows := app.counts(); windows != 1 {
+				t.Errorf("%d windows, want the one the first shim opened", windows)
+			}
+		})
+	}
+}
+
+// tasks/cancel still withdraws the window of a task whose question a
+// restarted shim reattached to.
+func TestTaskCancelAfterAShimRestart(t *testing.T) {
+	app := newFakeInbox()
+	call := `{"jsonrpc":"2.0","id":"t1","method":"tools/call","params":{"name":"ask_confirm","arguments":{"question":"Cancel me later?"},"task":{}}}`
+	first := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+	first.send(call)
+	first.response(`"t1"`)
+	q := <-app.asked
+	app.waitWaiters(t, q.ID, 1)
+	first.closeAndDrain()
+	app.waitWaiters(t, q.ID, 0)
+
+	second := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+	second.send(call)
+	id, _ := taskOf(t, second.response(`"t1"`))
+	app.waitWaiters(t, q.ID, 1)
+	second.send(`{"jsonrpc":"2.0","id":"c1","method":"tasks/cancel","params":{"taskId":"` + id + `"}}`)
+	second.response(`"c1"`)
+	select {
+	case got := <-app.withdrawn:
+		if got != q.ID {
+			t.Errorf("withdrawn %s, want %s", got, q.ID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("tasks/cancel on the new shim did not withdraw the window")
+	}
+}
