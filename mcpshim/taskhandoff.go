@@ -32,7 +32,7 @@ import (
 
 // handoffWait is the wait of the caller handOff attaches: long enough for
 // the task's own ask to end first.
-const handoffWait = 2 * time.Second
+const handoffWait = time.Second
 
 // handoffAttach bounds how long handOff waits to see the window attached
 // (the app reports it shown) before it lets the task's ask end anyway.
