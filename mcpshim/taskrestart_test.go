@@ -77,12 +77,18 @@ func TestTaskCancelAfterAShimRestart(t *testing.T) {
 	app.waitWaiters(t, q.ID, 1)
 	second.send(`{"jsonrpc":"2.0","id":"c1","method":"tasks/cancel","params":{"taskId":"` + id + `"}}`)
 	second.response(`"c1"`)
+	app.waitWithdrawn(t, q.ID)
+}
+
+// waitWithdrawn waits until the app withdraws window id.
+func (f *fakeInbox) waitWithdrawn(t *testing.T, id string) {
+	t.Helper()
 	select {
-	case got := <-app.withdrawn:
-		if got != q.ID {
-			t.Errorf("withdrawn %s, want %s", got, q.ID)
+	case got := <-f.withdrawn:
+		if got != id {
+			t.Errorf("withdrawn %s, want %s", got, id)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("tasks/cancel on the new shim did not withdraw the window")
+		t.Fatalf("window %s was not withdrawn", id)
 	}
 }

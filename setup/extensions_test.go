@@ -106,27 +106,3 @@ func TestExtensionClientsMergeIntoTheirRealFiles(t *testing.T) {
 		})
 	}
 }
-
-// Each client is found by its own directory, and Zed's file is where Zed
-// looks on each system.
-func TestExtensionClientPaths(t *testing.T) {
-	tests := []struct {
-		goos, client, home string
-		vars               map[string]string
-		want               string
-	}{
-		{"linux", "zed", "/home/a", nil, "/home/a/.config/zed/settings.json"},
-		{"linux", "zed", "/home/a", map[string]string{"XDG_CONFIG_HOME": "/cfg"}, "/cfg/zed/settings.json"},
-		{"darwin", "zed", "/Users/a", nil, "/Users/a/.config/zed/settings.json"},
-		{"windows", "zed", `C:\Users\a`, map[string]string{"APPDATA": `C:\R`}, filepath.Join(`C:\R`, "Zed", "settings.json")},
-		{"darwin", "cline", "/Users/a", nil, "/Users/a/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
-		{"windows", "roo-code", `C:\Users\a`, map[string]string{"APPDATA": `C:\R`}, filepath.Join(`C:\R`, "Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json")},
-	}
-	for _, tt := range tests {
-		e := Env{GOOS: tt.goos, Home: tt.home, Getenv: func(k string) string { return tt.vars[k] }}
-		c, _ := Lookup(tt.client)
-		if got, _ := c.File(e, ScopeUser); got != tt.want {
-			t.Errorf("%s on %s: %s, want %s", tt.client, tt.goos, got, tt.want)
-		}
-	}
-}

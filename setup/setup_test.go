@@ -440,6 +440,11 @@ func TestPathsPerOS(t *testing.T) {
 		{"linux", "codex", "/home/a", map[string]string{"CODEX_HOME": "/ch"}, "/ch/config.toml"},
 		{"linux", "claude-code", "/home/a", map[string]string{"CLAUDE_CONFIG_DIR": "/cc"}, "/cc/.claude.json"},
 		{"linux", "windsurf", "/home/a", nil, "/home/a/.codeium/windsurf/mcp_config.json"},
+		{"linux", "zed", "/home/a", map[string]string{"XDG_CONFIG_HOME": "/cfg"}, "/cfg/zed/settings.json"},
+		{"darwin", "zed", "/Users/a", nil, "/Users/a/.config/zed/settings.json"},
+		{"windows", "zed", `C:\Users\a`, map[string]string{"APPDATA": `C:\R`}, filepath.Join(`C:\R`, "Zed", "settings.json")},
+		{"darwin", "cline", "/Users/a", nil, "/Users/a/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
+		{"windows", "roo-code", `C:\Users\a`, map[string]string{"APPDATA": `C:\R`}, filepath.Join(`C:\R`, "Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json")},
 	}
 	for _, tt := range tests {
 		e := Env{GOOS: tt.goos, Home: tt.home, Getenv: func(k string) string { return tt.vars[k] }}
