@@ -1,6 +1,8 @@
 package mcpshim
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +92,45 @@ func (f *fakeInbox) waitWithdrawn(t *testing.T, id string) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatalf("window %s was not withdrawn", id)
+	}
+}
+
+// The shim is stopped (SIGTERM or SIGINT cancel ServeStdio's context) while
+// a task waits: it hands the window over as at the end of its input.
+func TestTaskHandedOverWhenStopped(t *testing.T) {
+	app := newFakeInbox()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	toServer, in := io.Pipe()
+	out, fromServer := io.Pipe()
+	go io.Copy(io.Discard, out)
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeStdio(ctx, Options{Connect: connectTo(app), Settings: settings.Default()}, toServer, fromServer)
+		fromServer.Close()
+	}()
+	defer in.Close()
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"` + testProtocolVersion + `","capabilities":{},"clientInfo":{"name":"signalled","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"t1","method":"tools/call","params":{"name":"ask_text","arguments":{"question":"Stopped?"},"task":{}}}`,
+	} {
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := <-app.asked
+	app.waitWaiters(t, q.ID, 1)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio did not return when its context ended")
+	}
+	app.waitWaiters(t, q.ID, 0)
+	select {
+	case id := <-app.withdrawn:
+		t.Fatalf("stopping the shim withdrew %s", id)
+	default:
 	}
 }
