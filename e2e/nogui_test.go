@@ -132,13 +132,7 @@ func TestNoGUIAskInChat(t *testing.T) {
 // The headless build (no window app inside) finds no app to talk to and
 // cannot start one: it asks in chat at once instead of waiting for an app.
 func TestHeadlessShimWithoutApp(t *testing.T) {
-	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
-	if headless == "" {
-		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
-	}
-	saved := bin
-	bin = headless
-	defer func() { bin = saved }()
+	headlessBinary(t) // revisions_test.go
 	dir := t.TempDir()
 	c := newMCP(t, "headless", "FEEDBACK_SOCKET="+filepath.Join(dir, "none.sock"))
 	start := time.Now()

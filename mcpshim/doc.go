@@ -48,7 +48,7 @@
 //
 //	client name contains            wait    why
 //	claude-code                     30 min  stdio calls have no per-request timer (MCP_TOOL_TIMEOUT ≈ 28 h)
-//	claude-ai, claude desktop       50 s    Claude Desktop: TypeScript SDK 60 s (4 min in newer builds)
+//	claude-ai, claude desktop       50 s    Claude Desktop: about 60 s for stdio (4 min in newer builds)
 //	cursor                          50 s    no documented limit: assume 60 s
 //	visual studio code, vscode      4 min   Copilot cancels MCP calls at 5 min; progress does not extend it
 //	copilot                         50 s    Copilot CLI, JetBrains, Eclipse: 60 s
@@ -56,6 +56,9 @@
 //	gemini                          9 min   an MCP server's timeout defaults to 10 min
 //	windsurf, cascade               50 s    no documented limit: assume 60 s
 //	cline, roo                      50 s    a server's timeout defaults to 60 s
+//	zed                             50 s    context_server_timeout defaults to 60 s
+//	opencode                        50 s    about 60 s unless experimental.mcp_timeout is raised
+//	goose                           25 s    300 s documented, but sessions kept the old 30 s
 //	anything else                   50 s    under the TypeScript SDK's 60 s request timeout
 //
 // Settings.WaitSeconds overrides a row per client (a key equal to the name,

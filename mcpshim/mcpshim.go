@@ -349,10 +349,14 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	defer h.asks.Done()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer context.AfterFunc(h.base, cancel)()
 	start := time.Now()
 	q := c.p.question
 	q.WaitMS = max(wait.Milliseconds(), 1)
+	onStop := cancel
+	if c.task { // its client comes back after a restart of the shim (taskhandoff.go)
+		onStop = func() { h.handOff(q, log); cancel() }
+	}
+	defer context.AfterFunc(h.base, onStop)()
 	var shownAt atomic.Int64
 	onEvent := func(e ipc.Event) {
 		log.Debug("event", "type", e.Type)

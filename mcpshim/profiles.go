@@ -29,14 +29,17 @@ const defaultWait = 50 * time.Second
 // the client gets defaultWait. See the package comment for the table.
 var waitProfiles = []waitProfile{
 	{[]string{"claude-code"}, 30 * time.Minute, "stdio calls have no per-request timer; MCP_TOOL_TIMEOUT defaults to about 28 h"},
-	{[]string{"claude-ai", "claude desktop"}, defaultWait, "Claude Desktop: the TypeScript SDK's 60 s, 4 min in newer builds; not configurable"},
+	{[]string{"claude-ai", "claude desktop"}, defaultWait, "Claude Desktop: stdio calls cancelled at about 60 s (anthropics/claude-code#63379), a 4 min hard cap in newer builds (#65643); not configurable"},
 	{[]string{"cursor"}, defaultWait, "Cursor: no documented limit; assume the TypeScript SDK's 60 s"},
-	{[]string{"visual studio code", "vscode"}, 4 * time.Minute, "VS Code (Copilot) cancels MCP calls after 5 min; progress does not extend it"},
-	{[]string{"copilot"}, defaultWait, "Copilot CLI and the JetBrains/Eclipse plugins time out at 60 s"},
-	{[]string{"codex"}, defaultWait, "Codex: tool_timeout_sec defaults to 60 s"},
+	{[]string{"visual studio code", "vscode"}, 4 * time.Minute, "VS Code (Copilot) cancels MCP calls after 5 min; progress does not extend it (microsoft/vscode#261734)"},
+	{[]string{"copilot"}, defaultWait, "Copilot CLI and the JetBrains/Eclipse plugins time out at 60 s (microsoft/copilot-for-eclipse#322)"},
+	{[]string{"codex"}, defaultWait, "Codex: tool_timeout_sec defaults to 60 s (docs/config.md); feedback setup codex raises it to 600 s and passes --wait 540"},
 	{[]string{"gemini"}, 9 * time.Minute, "Gemini CLI: an MCP server's timeout defaults to 600 000 ms"},
 	{[]string{"windsurf", "cascade"}, defaultWait, "Windsurf: no documented limit; assume 60 s"},
-	{[]string{"cline", "roo"}, defaultWait, "Cline and Roo Code: a server's timeout defaults to 60 s"},
+	{[]string{"cline", "roo"}, defaultWait, "Cline and Roo Code: a server's timeout defaults to 60 s (docs.cline.bot, docs.roocode.com); feedback setup raises it to 600 s and passes --wait 540"},
+	{[]string{"zed"}, defaultWait, "Zed: context_server_timeout defaults to 60 s, at most 10 min (zed-industries/zed#45378)"},
+	{[]string{"opencode"}, defaultWait, "opencode: calls time out at about 60 s unless experimental.mcp_timeout is raised (anomalyco/opencode#8701), capped at 5 min (#39584)"},
+	{[]string{"goose"}, 25 * time.Second, "Goose: an extension's timeout defaults to 300 s (aaif-goose/goose#8295), but sessions kept the old 30 s default (#9100)"},
 }
 
 // clientWait returns how long a call from client may wait for the human

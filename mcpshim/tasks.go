@@ -23,11 +23,12 @@ import (
 //     created it, which ends as soon as the task is returned: the ask would
 //     be withdrawn at once. The shim runs it detached (context.WithoutCancel)
 //     and cancels it itself when tasks/cancel names the task (taskRegistry).
-//   - Its tasks live in the shim's memory. After a restart of the shim a
-//     tasks/get for an old task fails; the question, though, stays open in
-//     the app under its stable ID, so the same call made again (with or
-//     without params.task) reattaches to it or collects its kept answer, as
-//     the call-again path does.
+//   - Its tasks live in the shim's memory, under random IDs. After a
+//     restart of the shim a tasks/get for an old task fails ("task not
+//     found"); the question, though, stays open in the app under its
+//     stable ID (the shim hands it off as it exits: taskhandoff.go), so
+//     the same call made again (with or without params.task) reattaches to
+//     it or collects its kept answer, as the call-again path does.
 //
 // The 2026-07-28 tasks extension (io.modelcontextprotocol/tasks, SEP-2663:
 // tasks/get carrying the result, tasks/update) is not implemented by

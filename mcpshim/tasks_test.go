@@ -73,14 +73,7 @@ func TestTaskCancelWithdraws(t *testing.T) {
 	if _, status := taskOf(t, r.response(`"c1"`)); status != "cancelled" {
 		t.Errorf("tasks/cancel: %s", status)
 	}
-	select {
-	case got := <-app.withdrawn:
-		if got != q.ID {
-			t.Errorf("withdrawn %s, want %s", got, q.ID)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("tasks/cancel did not withdraw the window")
-	}
+	app.waitWithdrawn(t, q.ID)
 }
 
 // A call without params.task keeps the client's wait and its "call again".

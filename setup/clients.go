@@ -213,6 +213,9 @@ var Clients = []Client{
 	},
 	cursorAgent, // cursoragent.go
 	antigravity, // antigravity.go
+	zed,         // extensions.go
+	cline,       // extensions.go
+	rooCode,     // extensions.go
 }
 
 // Lookup returns the client called name.

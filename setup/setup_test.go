@@ -100,6 +100,9 @@ func TestEveryClientWritesItsOwnShape(t *testing.T) {
 		"cursor":         {".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", "", []string{"mcp"}, nil, ""},
 		"cursor-agent":   {".cursor/mcp.json", ".cursor/mcp.json", "mcpServers", "", []string{"mcp"}, nil, ""},
 		"antigravity":    {".gemini/config/mcp_config.json", ".agents/mcp_config.json", "mcpServers", "", []string{"mcp"}, nil, ""},
+		"zed":            {".config/zed/settings.json", ".zed/settings.json", "context_servers", "", []string{"mcp"}, nil, ""},
+		"cline":          {".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", "", "mcpServers", "", []string{"mcp", "--wait", "540"}, float64(600), "timeout"},
+		"roo-code":       {".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json", ".roo/mcp.json", "mcpServers", "", []string{"mcp", "--wait", "540"}, float64(600), "timeout"},
 		"vscode":         {".config/Code/User/mcp.json", ".vscode/mcp.json", "servers", "stdio", []string{"mcp"}, nil, ""},
 		"windsurf":       {".codeium/windsurf/mcp_config.json", "", "mcpServers", "", []string{"mcp"}, nil, ""},
 		"codex":          {".codex/config.toml", ".codex/config.toml", "mcp_servers", "", []string{"mcp", "--wait", "540"}, int64(600), "tool_timeout_sec"},
@@ -173,7 +176,9 @@ func TestEveryClientWritesItsOwnShape(t *testing.T) {
 // The shim must give up before the client does, so that a long wait ends
 // with "call again" rather than the client's timeout error.
 func TestWaitIsUnderTheClientTimeout(t *testing.T) {
-	for _, name := range []string{"codex", "gemini"} {
+	// The unit of each client's own timeout key.
+	units := map[string]time.Duration{"codex": time.Second, "gemini": time.Millisecond, "cline": time.Second, "roo-code": time.Second}
+	for name, unit := range units {
 		c, _ := Lookup(name)
 		var wait time.Duration
 		var timeout time.Duration
@@ -189,10 +194,8 @@ func TestWaitIsUnderTheClientTimeout(t *testing.T) {
 					t.Fatal(err)
 				}
 				wait = d
-			case "tool_timeout_sec":
-				timeout = time.Duration(f.value.(int64)) * time.Second
-			case "timeout":
-				timeout = time.Duration(f.value.(int64)) * time.Millisecond
+			case "tool_timeout_sec", "timeout":
+				timeout = time.Duration(f.value.(int64)) * unit
 			}
 		}
 		if wait <= 0 || timeout-wait < 30*time.Second {
@@ -437,6 +440,11 @@ func TestPathsPerOS(t *testing.T) {
 		{"linux", "codex", "/home/a", map[string]string{"CODEX_HOME": "/ch"}, "/ch/config.toml"},
 		{"linux", "claude-code", "/home/a", map[string]string{"CLAUDE_CONFIG_DIR": "/cc"}, "/cc/.claude.json"},
 		{"linux", "windsurf", "/home/a", nil, "/home/a/.codeium/windsurf/mcp_config.json"},
+		{"linux", "zed", "/home/a", map[string]string{"XDG_CONFIG_HOME": "/cfg"}, "/cfg/zed/settings.json"},
+		{"darwin", "zed", "/Users/a", nil, "/Users/a/.config/zed/settings.json"},
+		{"windows", "zed", `C:\Users\a`, map[string]string{"APPDATA": `C:\R`}, filepath.Join(`C:\R`, "Zed", "settings.json")},
+		{"darwin", "cline", "/Users/a", nil, "/Users/a/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"},
+		{"windows", "roo-code", `C:\Users\a`, map[string]string{"APPDATA": `C:\R`}, filepath.Join(`C:\R`, "Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings", "mcp_settings.json")},
 	}
 	for _, tt := range tests {
 		e := Env{GOOS: tt.goos, Home: tt.home, Getenv: func(k string) string { return tt.vars[k] }}

@@ -171,6 +171,11 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 			opts.Tools = append(opts.Tools, name)
 		}
 	}
+	// A client that closes the shim's stderr as it stops it (mcp-go's stdio
+	// transport does) must not kill it by SIGPIPE at its next log line: the
+	// shim still ends its calls, withdrawing their windows or handing a
+	// task's over to the app (mcpshim/taskhandoff.go).
+	signal.Ignore(syscall.SIGPIPE)
 	err := mcpshim.ServeStdio(ctx, opts, os.Stdin, os.Stdout)
 	var unknown *mcpshim.UnknownToolError
 	switch {
