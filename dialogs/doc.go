@@ -5,9 +5,13 @@
 // Fyne goroutine, so every behaviour can be driven by fyne.io/fyne/v2/test.
 //
 // Keyboard contract (the README documents it; tests rely on it):
-//   - the reply box has focus when the window opens;
+//   - the reply box has focus when the window opens; without one, the
+//     first option (checkbox or radio button); the focused control has a
+//     ring (focusring.go);
 //   - Ctrl+Enter submits;
-//   - Alt+1 … Alt+9 toggle options 1–9 (numbered through the window);
+//   - Alt+1 … Alt+9 toggle options 1–9 (numbered through the window); in
+//     a one-choice prompt (wire.Prompt.Single, radio.go) they choose, and
+//     the choice replaces the prompt's other;
 //   - Alt+Y / Alt+N answer a yes/no question;
 //   - Escape or closing the window dismisses; with a draft typed it asks first;
 //   - Space or Enter presses the focused button;
@@ -75,6 +79,11 @@
 // with the prompt's header at the top of the page ("Show all" shows the
 // rest); the wheel always scrolls the page. What the keyboard moves to, or
 // types into, is scrolled into view; the focus given on opening is not.
+//
+// What is sent (sending.go, pager.go): a line by Submit says what it
+// sends, and warns of a recommended option still ticked beside the user's
+// pick; with several prompts a pager moves between them, and Submit goes
+// to a prompt never seen and unanswered instead of declining it.
 //
 // Windows come from a Pool and go back to it: a closed question's window is
 // hidden and reused; only one hidden for long is ever closed (see Pool).

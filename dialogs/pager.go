@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,7 +34,7 @@ func (v *View) newPager() *pager {
 	pg.prev = newKeyButton("", theme.NavigateBackIcon(), v, func() { v.goToPrompt(v.current - 1) })
 	pg.next = newKeyButton("", theme.NavigateNextIcon(), v, func() { v.goToPrompt(v.current + 1) })
 	pg.prev.tip, pg.next.tip = i18n.T("question.prev"), i18n.T("question.next")
-	pg.box = container.NewHBox(pg.prev, pg.label, pg.next)
+	pg.box = container.NewVBox(layout.NewSpacer(), container.NewHBox(pg.prev, pg.label, pg.next), layout.NewSpacer())
 	return pg
 }
 

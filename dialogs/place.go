@@ -233,6 +233,7 @@ func (p *Pool) show(w *Window) {
 	}
 	if !w.unfocused {
 		w.win.RequestFocus()
+		w.view.Flash()
 	}
 	w.focusContent()
 	p.places()

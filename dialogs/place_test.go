@@ -227,11 +227,11 @@ func (d *fakeDesk) holdKeys(fyne.Window) func() {
 	return func() { d.held-- }
 }
 
-// A key pressed in the active question window less than TypingGrace ago:
-// the next window opens without the focus (reported by Unfocused), asks
-// for attention, and the typing window keeps the keyboard; once the user
-// types in the new window, it stops asking. Past TypingGrace, or when the
-// typing window is not the active one, a new window takes the focus.
+// While a question window has the focus (typed in, or only clicked), the
+// next window opens without the focus (reported by Unfocused), asks for
+// attention, and the focused window keeps the keyboard; once the user
+// types in the new window, it stops asking. When no question window has
+// the focus, a new window takes it, and flashes its top bar.
 func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 	d := newFakeDesk(t)
 	a := test.NewTempApp(t)
@@ -244,10 +244,16 @@ func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 		return w
 	}
 	typing := open("A")
+	if typing.View().flashes != 1 {
+		t.Errorf("A took the focus and flashed %d times, want once", typing.View().flashes)
+	}
 	d.activeWin = typing.Fyne()
 	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
 
 	b := open("B")
+	if b.View().flashes != 0 {
+		t.Error("B, opened without the focus, flashed")
+	}
 	if !b.Unfocused() || !d.urgent[b.Fyne()] {
 		t.Fatalf("B: unfocused %v, urgent %v; want both", b.Unfocused(), d.urgent[b.Fyne()])
 	}

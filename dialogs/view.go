@@ -2,10 +2,12 @@ package dialogs
 
 import (
 	"context"
+	"image/color"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -108,12 +110,15 @@ type View struct {
 	extendBtn *keyButton           // "+ time"; nil without a countdown
 	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
-	sending   *sendingLine  // what Submit sends (sending.go); nil when not shown
-	pager     *pager        // "‹ Question n of m ›" (pager.go); nil with one prompt
-	current   int           // the prompt the pager is on
-	ctx       *contextBar   // who asks, the context lines, "n of m open" (whoasks.go)
-	onCycle   func(dir int) // moves to the next (1) or previous (-1) open question (set by Window)
-	hintText  string        // the footer's keyboard hint, shown unless a button's tip is
+	sending   *sendingLine      // what Submit sends (sending.go); nil when not shown
+	pager     *pager            // "‹ Question n of m ›" (pager.go); nil with one prompt
+	flash     *canvas.Rectangle // behind the top bar: Flash
+	flashes   int               // times Flash ran (tests)
+	flashAnim *fyne.Animation   // the running flash; nil when none
+	current   int               // the prompt the pager is on
+	ctx       *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
+	onCycle   func(dir int)     // moves to the next (1) or previous (-1) open question (set by Window)
+	hintText  string            // the footer's keyboard hint, shown unless a button's tip is
 
 	focused func() fyne.Focusable // the widget with the keyboard (set by Window)
 	guard   keyGuard              // the input guard (keyguard.go), on in a Window
@@ -458,7 +463,8 @@ func (v *View) build() fyne.CanvasObject {
 		center = container.New(splitLayout{}, v.scroll, v.choices)
 	}
 	v.center = center
-	return container.NewBorder(top, bottom, nil, nil, center)
+	v.flash = canvas.NewRectangle(color.Transparent)
+	return container.NewBorder(container.NewStack(v.flash, top), bottom, nil, nil, center)
 }
 
 func (v *View) footer() fyne.CanvasObject {
@@ -539,6 +545,38 @@ func (v *View) hasKind(k wire.PromptKind) bool {
 		}
 	}
 	return false
+}
+
+// flashFor is how long the top bar of a window that has just taken the
+// focus takes to fade from the primary colour.
+const flashFor = 1200 * time.Millisecond
+
+// Flash marks the window that has just taken the keyboard: its top bar
+// (the title chip, the countdown) lights up in the primary colour and
+// fades, so the user sees which question their keys now go to; the input
+// guard ignores the keys that act for its first moments (keyguard.go).
+func (v *View) Flash() {
+	v.flashes++
+	from := color.NRGBAModel.Convert(theme.Color(theme.ColorNamePrimary)).(color.NRGBA)
+	from.A = 0x90
+	to := from
+	to.A = 0
+	v.StopFlash()
+	v.flashAnim = canvas.NewColorRGBAAnimation(from, to, flashFor, func(c color.Color) {
+		v.flash.FillColor = c
+		v.flash.Refresh()
+	})
+	v.flashAnim.Start()
+}
+
+// StopFlash ends the flash at once (the window closes).
+func (v *View) StopFlash() {
+	if v.flashAnim != nil {
+		v.flashAnim.Stop()
+		v.flashAnim = nil
+		v.flash.FillColor = color.Transparent
+		v.flash.Refresh()
+	}
 }
 
 // WindowTitle is the title of q's window: its summary followed by " — feedback".

@@ -300,6 +300,7 @@ func (w *Window) Focus() {
 	}
 	w.found() // place.go
 	desk.activate(w.win)
+	w.view.Flash()
 	w.focusContent()
 }
 
@@ -322,6 +323,7 @@ func (w *Window) Close() {
 		return
 	}
 	w.view.FlushDraft()
+	w.view.StopFlash()
 	w.closed = true
 	if w.beat != nil {
 		w.beat.Stop()

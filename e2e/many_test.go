@@ -287,7 +287,8 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 }
 
 // Ctrl+PageDown and Ctrl+PageUp move the keyboard between the open
-// questions in the order they opened, wrapping around.
+// questions in the order they opened, wrapping around. The first takes
+// the keyboard; the others open behind it (a question window has the focus).
 func TestCycleShortcutMovesTheKeyboard(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
@@ -298,12 +299,12 @@ func TestCycleShortcutMovesTheKeyboard(t *testing.T) {
 		ch, _ := askApp(t, q)
 		chs = append(chs, ch)
 		wins = append(wins, findWindow(t, q.Title+" — feedback"))
-		waitActive(t, wins[i], "a new question nobody types against")
+		waitActive(t, wins[0], "the first question, with the focus while the others open")
 	}
 	for _, step := range []struct {
 		key  string
 		want int
-	}{{"ctrl+Next", 0}, {"ctrl+Next", 1}, {"ctrl+Prior", 0}, {"ctrl+Prior", 2}} {
+	}{{"ctrl+Next", 1}, {"ctrl+Next", 2}, {"ctrl+Next", 0}, {"ctrl+Prior", 2}} {
 		key(t, step.key)
 		waitActive(t, wins[step.want], step.key)
 	}
