@@ -62,7 +62,7 @@ func TestWindowInSimplifiedChinese(t *testing.T) {
 		t.Errorf("placeholder not in Chinese: %q", placeholders)
 	}
 	v := w.View()
-	if want := "Ctrl+Enter 提交 · Esc 不回答 · Alt+1–2 选项"; v.hintText != want {
+	if want := "Ctrl+Enter 提交 · Esc 不回答"; v.hintText != want {
 		t.Errorf("hint line %q, want %q", v.hintText, want)
 	}
 	if v.extendBtn.tip != "倒计时增加 5 分钟（Alt+T）" {
@@ -97,7 +97,7 @@ func TestYesNoInTraditionalChinese(t *testing.T) {
 			t.Errorf("no %q button among %q", want, buttons)
 		}
 	}
-	if want := "Enter 否 · Esc 不回答 · Alt+Y 是 · Alt+N 否"; w.View().hintText != want {
+	if want := "Enter 否 · Alt+Y 是 · Alt+N 否 · Esc 不回答"; w.View().hintText != want {
 		t.Errorf("hint line %q, want %q", w.View().hintText, want)
 	}
 	i18n.Use(i18n.English)
