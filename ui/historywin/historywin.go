@@ -36,6 +36,7 @@ import (
 
 	"feedback/dialogs/markdown"
 	"feedback/history"
+	"feedback/i18n"
 	"feedback/store"
 	"feedback/wire"
 )
@@ -274,7 +275,8 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 	case full:
 		w.status.SetText(fmt.Sprintf(lang.L("The newest %d questions; search to find older ones."), len(entries)))
 	default:
-		w.status.SetText(count(len(entries), "%d question", "%d questions") + " " + count(len(loops), "in %d loop.", "in %d loops."))
+		// No space between the two in Chinese (i18n.JoinWords).
+		w.status.SetText(i18n.JoinWords(count(len(entries), "%d question", "%d questions"), count(len(loops), "in %d loop.", "in %d loops.")))
 	}
 	if w.loaded != nil {
 		w.loaded("list")
