@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"image"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"feedback/i18n"
 	"feedback/wire"
@@ -289,5 +294,52 @@ func TestLastMinuteIsAWarningBand(t *testing.T) {
 	v.Extend()
 	if v.band.Visible() {
 		t.Error("after + time the band still shows")
+	}
+}
+
+// ink counts the pixels of img in r darker than the background by more
+// than a third (light text on dark: brighter), a measure of how heavy the
+// text is drawn.
+func ink(img image.Image, r image.Rectangle) int {
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := color.GrayModel.Convert(img.At(x, y)).(color.Gray)
+			if c.Y > 0xb0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Chinese on the window's buttons and chips is drawn bold: heavier than
+// the same text in a regular weight (Fyne draws bold CJK like regular, so
+// "提交" on Submit looked like the text around it), as the Markdown
+// renderer draws bold CJK.
+func TestChromeBoldCJKIsHeavier(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(&variantTheme{Theme(), theme.VariantDark}) // light text on dark
+	measure := func(o fyne.CanvasObject) int {
+		w := test.NewWindow(container.NewCenter(o))
+		defer w.Close()
+		w.Resize(fyne.NewSize(240, 80))
+		return ink(w.Canvas().Capture(), image.Rect(0, 0, 240, 80))
+	}
+	for _, text := range []string{"提交", "不回答", "+5 分钟"} {
+		plain := widget.NewButton(text, nil) // Fyne's: bold CJK drawn regular
+		ours := newKeyButton(text, nil, nil, nil)
+		regular := canvas.NewText(text, color.White)
+		bold := canvas.NewText(text, color.White)
+		bold.TextStyle.Bold = true
+		chipBold := newHeavyText(bold, 0, 0)
+		p, o, rg, cb := measure(plain), measure(ours), measure(regular), measure(chipBold)
+		t.Logf("%q: Fyne's button %d, ours %d; regular text %d, our bold %d", text, p, o, rg, cb)
+		if float64(o) < 1.15*float64(p) {
+			t.Errorf("%q on our button has %d pixels of ink, Fyne's bold %d: not heavier", text, o, p)
+		}
+		if float64(cb) < 1.15*float64(rg) {
+			t.Errorf("%q in a chip has %d pixels of ink, regular %d: not heavier", text, cb, rg)
+		}
 	}
 }

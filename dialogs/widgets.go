@@ -199,6 +199,10 @@ func (b *keyButton) KeyUp(k *fyne.KeyEvent) { b.keys.keyUp(k.Name); b.keys.revea
 
 func (b *keyButton) reportsKeys() {}
 
+// CreateRenderer draws a CJK label heavier (heavy.go): Fyne draws bold CJK
+// like regular.
+func (b *keyButton) CreateRenderer() fyne.WidgetRenderer { return heavy(b, b.Button.CreateRenderer()) }
+
 // MouseIn shows the tip.
 func (b *keyButton) MouseIn(e *desktop.MouseEvent) {
 	b.Button.MouseIn(e)
@@ -248,8 +252,7 @@ func newChip(text string) fyne.CanvasObject {
 	label.TextStyle = fyne.TextStyle{Bold: true}
 	label.TextSize = theme.Size(theme.SizeNameCaptionText)
 	pad := theme.Padding()
-	return container.NewHBox(container.NewStack(bg,
-		container.New(&paddedLayout{h: pad * 2, v: pad / 2}, label)))
+	return container.NewHBox(container.NewStack(bg, newHeavyText(label, pad*2, pad/2))) // heavy.go: bold CJK
 }
 
 // caption is secondary text: smaller and in the disabled colour.
@@ -260,24 +263,6 @@ func caption(text string) *widget.RichText {
 	})
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
-}
-
-// paddedLayout insets its objects by h horizontally and v vertically.
-type paddedLayout struct{ h, v float32 }
-
-func (l *paddedLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objects {
-		o.Move(fyne.NewPos(l.h, l.v))
-		o.Resize(fyne.NewSize(size.Width-2*l.h, size.Height-2*l.v))
-	}
-}
-
-func (l *paddedLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
-	var min fyne.Size
-	for _, o := range objects {
-		min = min.Max(o.MinSize())
-	}
-	return min.Add(fyne.NewSize(2*l.h, 2*l.v))
 }
 
 // insetLayout indents its objects from the left.
