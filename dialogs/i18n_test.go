@@ -25,6 +25,8 @@ func texts(o fyne.CanvasObject) (buttons, labels, placeholders []string) {
 			buttons = append(buttons, w.Text)
 		case *widget.Label:
 			labels = append(labels, w.Text)
+		case *heavyLabel:
+			labels = append(labels, w.Text)
 		case *replyEntry:
 			placeholders = append(placeholders, w.PlaceHolder)
 		case *widget.Entry:

@@ -94,7 +94,7 @@ type View struct {
 
 	prompts   []*promptView
 	options   []optionControl // every option of every prompt, in Alt+digit order
-	countdown *widget.Label
+	countdown *heavyLabel
 	content   fyne.CanvasObject
 	body      fyne.CanvasObject    // what scrolls: the question (and the options of several prompts)
 	viewHint  float32              // the page's height while fitSize chooses the window's (layout.go)
@@ -176,7 +176,7 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	case v.limit > 0:
 		v.cd = NewCountdown(v.shownAt.Add(v.limit))
 	}
-	v.countdown = widget.NewLabel("")
+	v.countdown = newHeavyLabel("") // heavy.go: bold Chinese in the last minute
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
 	v.countdown.Alignment = fyne.TextAlignTrailing
 	v.content = v.build()
