@@ -14,6 +14,7 @@
 package ask
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -62,7 +63,6 @@ func (o *options) Set(s string) error {
 // Run parses args (without "ask"), asks and returns the exit code.
 func Run(ctx context.Context, args []string, env Env) int {
 	fs := flag.NewFlagSet("feedback ask", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
 	var opts options
 	var defaults []string
 	fs.Var(&opts, "option", i18n.T("ask.flag.option"))
@@ -77,19 +77,30 @@ func Run(ctx context.Context, args []string, env Env) int {
 	timeout := fs.Int("timeout", 0, i18n.T("ask.flag.timeout"))
 	project := fs.String("project", "", i18n.T("ask.flag.project"))
 	asJSON := fs.Bool("json", false, i18n.T("ask.flag.json"))
+	var out bytes.Buffer // the usage, and what is wrong: to stdout for -h, else stderr
+	fs.SetOutput(&out)
 	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, i18n.T("ask.usage"))
+		fmt.Fprintln(&out, i18n.T("ask.usage"))
 		fs.PrintDefaults()
-		fmt.Fprintln(env.Stderr, i18n.T("ask.exit_status"))
+		fmt.Fprintln(&out, i18n.T("ask.exit_status"))
 	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		io.Copy(env.Stdout, &out)
+		return ExitAnswered
+	case err != nil:
+		io.Copy(env.Stderr, &out)
 		return ExitFailed
-	}
-	if fs.NArg() != 1 {
+	case len(rest) != 1:
 		fs.Usage()
+		io.Copy(env.Stderr, &out)
+		if len(rest) > 1 {
+			fmt.Fprintln(env.Stderr, i18n.T("ask.one_message", map[string]any{"N": len(rest)}))
+		}
 		return ExitFailed
 	}
-	message := fs.Arg(0)
+	message := rest[0]
 	if message == "-" {
 		data, err := io.ReadAll(io.LimitReader(env.Stdin, wire.MaxMarkdownBytes+1))
 		if err != nil {
@@ -152,6 +163,29 @@ func Run(ctx context.Context, args []string, env Env) int {
 	default:
 		fmt.Fprintln(env.Stderr, i18n.T("ask.timeout"))
 		return ExitFailed
+	}
+}
+
+// parseInterspersed parses args with fs, flags before and after the
+// message alike (`feedback ask "Deploy now?" --option yes`), and returns
+// the arguments that are not flags, in order. "--" ends the flags: what
+// follows is taken as it is, a message starting with "-" included.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if len(left) == 0 {
+			return rest, nil
+		}
+		// flag stops at the first non-flag, or after a "--" it consumed.
+		if consumed := args[:len(args)-len(left)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(rest, left...), nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
 	}
 }
 

@@ -170,3 +170,40 @@ func TestNotesFromTheUser(t *testing.T) {
 		t.Errorf("a note with an escape: stderr %q", errOut)
 	}
 }
+
+// Flags may follow the message (`feedback ask "Deploy now?" --option yes`,
+// as the issue's user typed it), and "--" ends them; -h prints the usage
+// on stdout and exits 0; two messages get usage and a line saying what to
+// do, exit 2.
+func TestFlagsAfterTheMessage(t *testing.T) {
+	app := &fakeApp{answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"yes"}}}}}
+	code, out, errOut := runAsk(t, app, "", "Deploy now?", "--option", "yes", "--title", "Deploy", "--option", "no")
+	if code != ExitAnswered || out != "yes\n" {
+		t.Fatalf("flags after the message: exit %d, out %q, stderr %q", code, out, errOut)
+	}
+	if got := app.got; got.Prompts[0].Markdown != "Deploy now?" || got.Title != "Deploy" ||
+		!reflect.DeepEqual(got.Prompts[0].Options, []wire.Option{{Label: "yes"}, {Label: "no"}}) {
+		t.Errorf("question %+v", got)
+	}
+
+	code, _, errOut = runAsk(t, app, "", "--option", "a", "--", "-1 or 1?")
+	if code != ExitAnswered || app.got.Prompts[0].Markdown != "-1 or 1?" {
+		t.Errorf("after --: exit %d, message %q, stderr %q", code, app.got.Prompts[0].Markdown, errOut)
+	}
+
+	for _, h := range []string{"-h", "--help"} {
+		code, out, errOut = runAsk(t, app, "", "Deploy now?", h)
+		if code != 0 || !strings.Contains(out, "usage: feedback ask") || !strings.Contains(out, "-option") || errOut != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want the usage on stdout, exit 0", h, code, out, errOut)
+		}
+	}
+
+	code, out, errOut = runAsk(t, app, "", "Deploy", "now?", "--option", "yes")
+	if code != ExitFailed || out != "" || !strings.Contains(errOut, "usage:") || !strings.Contains(errOut, `quote a message of several words`) {
+		t.Errorf("two messages: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, _, errOut = runAsk(t, app, "", "Deploy?", "--nope")
+	if code != ExitFailed || !strings.Contains(errOut, "flag provided but not defined: -nope") {
+		t.Errorf("unknown flag: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -36,10 +36,11 @@ type UIProcessOptions struct {
 	// OnUnfocused, if set, is called when a window opened without taking
 	// the focus (the user was typing in another one): the app notifies.
 	OnUnfocused func(q wire.Question)
-	// OnUnseenEnd, if set, is called when a window that opened without
-	// the focus ends before the user typed in it (UIEventFound): its agent
-	// withdrew it, or it timed out (timedOut). The app leaves a
-	// notification, so that nothing disappears silently.
+	// OnUnseenEnd, if set, is called when a window ends before the user
+	// typed in it or edited it (UIEventFound, UIEventDraft), whether or
+	// not it opened with the focus: its agent withdrew it, or it timed out
+	// (timedOut). The app leaves a notification, so that nothing
+	// disappears silently. A window shown with a restored draft was seen.
 	OnUnseenEnd func(q wire.Question, timedOut bool)
 	// OnIdle, if set, is called when the UI process exited as asked (its
 	// linger time passed) and none runs: the app is idle from then on.
@@ -80,8 +81,8 @@ type uiWin struct {
 	draft *store.Draft // the latest draft, or the one restored at first
 	cd    *Countdown   // as the UI last reported it
 	seq   uint64
-	// unseen: it opened without the focus and the user has not typed in
-	// it yet.
+	// unseen: the user has not typed in it nor edited it yet (found,
+	// a draft); see UIProcessOptions.OnUnseenEnd.
 	unseen bool
 }
 
@@ -124,7 +125,7 @@ func (u *UIProcess) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 		return
 	}
 	u.seq++
-	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq}
+	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, unseen: draft == nil}
 	u.wins[q.ID] = w
 	u.stopLingerLocked()
 	if p := u.ensureLocked(); p != nil {
@@ -442,9 +443,6 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 		u.mu.Unlock()
 	case UIEventShown:
 		u.failures = 0 // a window made it to the screen: the process works
-		if w != nil && m.Unfocused {
-			w.unseen = true
-		}
 		u.mu.Unlock()
 		if w != nil {
 			w.h.Shown()
@@ -463,6 +461,7 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 			if m.Draft != nil {
 				w.draft = m.Draft
 			}
+			w.unseen = false // an edit: the user was there
 			h = &w.h
 		} else if c, ok := p.closing[m.ID]; ok {
 			h = &c

@@ -430,8 +430,10 @@ func TestUIProcessPrewarm(t *testing.T) {
 	}
 }
 
-// A window that opened without the focus and ends unseen — withdrawn, or
-// timed out — is reported; one the user typed in (found) is not.
+// A window that ends before the user typed in it or edited it — withdrawn,
+// or timed out, whether it opened with the focus or without — is
+// reported; one the user typed in (found) or edited (a draft) is not, nor
+// one shown with a restored draft.
 func TestUIProcessUnseenEnd(t *testing.T) {
 	type end struct {
 		id       string
@@ -443,26 +445,41 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 		OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	for _, id := range []string{"withdrawn", "timedout", "found", "focused"} {
-		u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, nil, h)
+	ids := []string{"withdrawn", "timedout", "found", "focused", "edited", "restored"}
+	for _, id := range ids {
+		var d *store.Draft
+		if id == "restored" {
+			d = &store.Draft{Replies: []wire.Reply{{Text: "typed before a restart"}}}
+		}
+		u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, d, h)
 	}
 	ui := f.next(t)
-	for range 4 {
+	for range ids {
 		ui.expect(t, UIShow)
 	}
 	for _, id := range []string{"withdrawn", "timedout", "found"} {
 		ui.send(t, UIMsg{Type: UIEventShown, ID: id, Unfocused: true})
 	}
-	ui.send(t, UIMsg{Type: UIEventShown, ID: "focused"})
+	for _, id := range []string{"focused", "edited", "restored"} {
+		ui.send(t, UIMsg{Type: UIEventShown, ID: id})
+	}
 	ui.send(t, UIMsg{Type: UIEventFound, ID: "found"})
+	ui.send(t, UIMsg{Type: UIEventDraft, ID: "edited", Draft: &store.Draft{Replies: []wire.Reply{{Selected: []string{"a"}}}}})
 	ui.send(t, UIMsg{Type: UIEventDone, ID: "timedout", Answer: &wire.Answer{Status: wire.StatusTimeout}})
 	if e := receive(t, ends, "unseen end"); e != (end{"timedout", true}) {
 		t.Errorf("end = %+v, want timedout timed out", e)
 	}
-	// The events are applied in order: a done after found is seen.
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "found", Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	// A window that opened with the focus and timed out untouched was not
+	// seen either: the user was away.
 	ui.send(t, UIMsg{Type: UIEventDone, ID: "focused", Answer: &wire.Answer{Status: wire.StatusTimeout}})
-	for u.Open() != 1 { // both done events handled (each reports before it counts)
+	if e := receive(t, ends, "unseen end"); e != (end{"focused", true}) {
+		t.Errorf("end = %+v, want focused timed out", e)
+	}
+	// The events are applied in order: a done after found, or after a draft, is seen.
+	for _, id := range []string{"found", "edited", "restored"} {
+		ui.send(t, UIMsg{Type: UIEventDone, ID: id, Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	}
+	for u.Open() != 1 { // the done events handled (each reports before it counts)
 		time.Sleep(time.Millisecond)
 	}
 	u.Withdraw("withdrawn")
@@ -471,7 +488,7 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 	}
 	select {
 	case e := <-ends:
-		t.Errorf("unexpected end %+v: the found and the focused windows were seen", e)
+		t.Errorf("unexpected end %+v: the found, edited and restored windows were seen", e)
 	default:
 	}
 }

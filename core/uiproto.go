@@ -38,7 +38,7 @@ const (
 	UIEventClosed     = "closed"      // window ID, withdrawn, is closed: nothing more comes for it
 	UIEventQuit       = "quit"        // the answer to UIConfirmQuit: Confirmed
 	UIEventAppWindows = "app_windows" // Open of the app's own windows (history, settings…) are open
-	UIEventFound      = "found"       // window ID, opened without the focus, was found: the user typed in it
+	UIEventFound      = "found"       // window ID was found: the user first typed in it, edited it or came to it
 	UIEventNote       = "note"        // the user sent Note from the note window (notes.go)
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -32,8 +33,8 @@ type attachments struct {
 	limits  imagepipe.Limits
 	strip   *fyne.Container // thumbnail cards
 	problem *widget.Label
-	working *widget.Label   // "Preparing an image…" while busy
-	box     *fyne.Container // strip, working and problem; hidden while all are empty
+	working fyne.CanvasObject // "Preparing an image…" while busy: a card at the strip's end
+	box     *fyne.Container   // strip and problem; hidden while both are empty
 	cards   []fyne.CanvasObject
 	busy    int // images being processed
 }
@@ -45,10 +46,15 @@ func newAttachments(v *View, limits imagepipe.Limits) *attachments {
 	a.problem.Importance = widget.DangerImportance
 	a.problem.Wrapping = fyne.TextWrapWord
 	a.problem.Hide()
-	a.working = widget.NewLabel(i18n.T("attach.preparing"))
-	a.working.Importance = widget.LowImportance
+	// The image being prepared shows as a card as tall as a thumbnail's,
+	// so the window grows once, not once for the words and again for the
+	// image (budget.go).
+	preparing := caption(i18n.T("attach.preparing"))
+	preparing.Wrapping = fyne.TextWrapOff
+	a.working = a.card(container.NewCenter(preparing), "", nil)
 	a.working.Hide()
-	a.box = container.NewVBox(container.NewHScroll(a.strip), a.working, a.problem)
+	a.strip.Add(a.working)
+	a.box = container.NewVBox(container.NewHScroll(a.strip), a.problem)
 	a.box.Hide()
 	return a
 }
@@ -63,6 +69,7 @@ func (a *attachments) add(name string, data []byte) {
 	a.busy++
 	a.working.Show()
 	a.box.Show()
+	a.v.contentChanged() // the window grows for the strip (budget.go)
 	a.v.hold()
 	a.v.async(func() {
 		img, err := imagepipe.Process(name, data, a.limits)
@@ -97,23 +104,41 @@ func (a *attachments) showProblem(msg string) {
 	a.problem.SetText(msg)
 	a.problem.Show()
 	a.box.Show()
+	a.v.contentChanged()
 }
 
 func (a *attachments) addCard(img imagepipe.Image) {
 	thumb := canvas.NewImageFromResource(fyne.NewStaticResource(img.Name, img.Data))
 	thumb.FillMode = canvas.ImageFillContain
 	thumb.SetMinSize(fyne.NewSize(112, 80))
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	info := caption(fmt.Sprintf("%d×%d · %s", img.Width, img.Height, formatSize(len(img.Data))))
-	info.Wrapping = fyne.TextWrapOff
 	var card fyne.CanvasObject
-	remove := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { a.remove(card) })
-	remove.Importance = widget.LowImportance
-	card = container.NewVBox(container.NewStack(bg, thumb), container.NewHBox(info, layout.NewSpacer(), remove))
+	card = a.card(thumb, fmt.Sprintf("%d×%d · %s", img.Width, img.Height, formatSize(len(img.Data))), func() { a.remove(card) })
 	a.cards = append(a.cards, card)
-	a.strip.Add(card)
+	a.strip.Objects = append(a.strip.Objects[:len(a.strip.Objects)-1], card, a.working) // "Preparing" stays last
+	a.strip.Refresh()
 	a.box.Show()
+	a.v.contentChanged()
+}
+
+// card is a thumbnail's card: pic over info and a remove button (none
+// without remove, whose place is kept).
+func (a *attachments) card(pic fyne.CanvasObject, info string, remove func()) fyne.CanvasObject {
+	frame := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	frame.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	frame.SetMinSize(fyne.NewSize(112, 80))
+	text := caption(info)
+	text.Wrapping = fyne.TextWrapOff
+	btn := widget.NewButtonWithIcon("", theme.CancelIcon(), remove)
+	btn.Importance = widget.LowImportance
+	if remove == nil {
+		btn.Disable()
+		btn.Hide()
+	}
+	// A hidden button keeps its row's height: the cards line up.
+	tall := canvas.NewRectangle(color.Transparent)
+	tall.SetMinSize(fyne.NewSize(0, btn.MinSize().Height))
+	row := container.NewStack(tall, container.NewHBox(text, layout.NewSpacer(), btn))
+	return container.NewVBox(container.NewStack(frame, pic), row)
 }
 
 // remove drops the image shown by card.

@@ -44,6 +44,11 @@ func newDialogButton(label string, icon fyne.Resource, tapped func()) *dialogBut
 	return b
 }
 
+// CreateRenderer draws a CJK label heavier (heavy.go).
+func (b *dialogButton) CreateRenderer() fyne.WidgetRenderer {
+	return heavy(b, b.Button.CreateRenderer())
+}
+
 // TypedKey: Enter presses the button, Escape cancels.
 func (b *dialogButton) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {

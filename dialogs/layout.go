@@ -71,9 +71,15 @@ func windowScale(a fyne.App, detected float32) float32 {
 // limit. It never goes below the content's minimum size, which the
 // widgets keep small (long labels wrap).
 func (v *View) fitSize(limit fyne.Size) fyne.Size {
-	minSize := v.content.MinSize()
 	width := min(WindowSize.Width, limit.Width)
-	width = max(width, minSize.Width)
+	width = max(width, v.content.MinSize().Width)
+	return fyne.NewSize(width, v.heightAt(width, limit))
+}
+
+// heightAt is the height a window with v's content needs at width, between
+// MinWindowHeight and limit's height (never below the content's minimum).
+func (v *View) heightAt(width float32, limit fyne.Size) float32 {
+	minSize := v.content.MinSize()
 	// The height the scrolled panes want: wrapped text reports its
 	// height once it has been laid out at a width. Several prompts' messages
 	// are capped by the page's height in the tallest window allowed.
@@ -87,8 +93,7 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 	// pixels short, which would leave the message scrolling by a line.
 	need += 2 * theme.Padding()
 	height := min(max(need, MinWindowHeight), limit.Height)
-	height = max(height, minSize.Height)
-	return fyne.NewSize(width, height)
+	return max(height, minSize.Height)
 }
 
 // naturalHeight is the height p's content takes at width: the height p
@@ -107,15 +112,20 @@ const choicesShare = 0.6
 
 // splitLayout stacks the message pane (objects[0]) over the options pane
 // (objects[1]), both scrolls. When both fit, the message gets what it
-// needs and the options, right under it, the rest; otherwise the options get what they need up to
-// choicesShare of the height (or all that the message leaves), so they
-// are in view however long the message is, and each pane scrolls.
+// needs and the options, right under it, the rest; otherwise the options
+// get what they need up to choicesShare of the height (or all that the
+// message leaves), so they are in view however long the message is, and
+// each pane scrolls. The message comes first: the options never leave it
+// less than messageFloorLines lines (or all of it, if shorter), unless the
+// options' own minimum needs the room.
 type splitLayout struct{}
 
 func (splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	msg, opts := objects[0].(*container.Scroll), objects[1].(*container.Scroll)
 	msgNeed, optNeed := naturalHeight(msg, size.Width), naturalHeight(opts, size.Width)
 	optH := min(optNeed, max(size.Height*choicesShare, size.Height-msgNeed))
+	floor := min(msgNeed, messageFloorLines*lineHeight())
+	optH = min(optH, max(size.Height-floor, 0))
 	optH = max(optH, min(opts.MinSize().Height, size.Height))
 	if msgNeed+optH < size.Height { // room to spare: the options follow the message
 		optH = size.Height - msgNeed
@@ -158,6 +168,7 @@ type promptPane struct {
 	page     func() *container.Scroll
 	expanded bool       // "Show all": the whole message, in the page
 	toggle   *keyButton // "Show all" / "Show less"; shown while the message is cut, or expanded
+	changed  func()     // after a flip: the View's contentChanged
 }
 
 func newPromptPane(content fyne.CanvasObject, page func() *container.Scroll, keys keyHandler) *promptPane {
@@ -184,6 +195,9 @@ func (p *promptPane) flip() {
 	}
 	if page := p.page(); page != nil {
 		page.Refresh() // the page's height changed
+	}
+	if p.changed != nil {
+		p.changed() // the window may grow (budget.go)
 	}
 }
 

@@ -358,10 +358,15 @@ func TestPromptPaneWheelAndShowAll(t *testing.T) {
 	if pane.toggle.Text != "Show less" {
 		t.Errorf("toggle %q, want Show less", pane.toggle.Text)
 	}
+	// The content grew: the window re-fits, as tall as the work area
+	// allows (WindowSize's height here), not 500 as it was (budget.go).
+	if h := w.Fyne().Canvas().Size().Height; h != WindowSize.Height {
+		t.Errorf("after Show all the window is %v high, want %v", h, WindowSize.Height)
+	}
 	test.Tap(pane.toggle)
 	w.Fyne().Content().Refresh()
-	if pane.Size().Height != cut {
-		t.Errorf("after Show less the message is %v high, want %v again", pane.Size().Height, cut)
+	if got := pane.Size().Height; got != pane.limit() || got < cut || got >= pane.Content.MinSize().Height {
+		t.Errorf("after Show less the message is %v high, want cut again at the cap %v of the grown page (was %v)", got, pane.limit(), cut)
 	}
 	// Short messages are not cut and have no button.
 	short := NewWindow(a, question(wire.Prompt{Header: "A", Markdown: "short"}, wire.Prompt{Header: "B", Markdown: "short too"}),

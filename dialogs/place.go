@@ -152,15 +152,19 @@ func (p *Pool) typed(s *slot) {
 	}
 }
 
-// found records that the user came to w, opened without the focus: they
-// typed in it, or moved to it themselves (Focus). It stops asking for
-// attention and tells Options.OnFound, once.
+// found records that the user came to w: they typed in it, edited it
+// (View.edited), or moved to it themselves (Focus). A window opened
+// without the focus stops asking for attention. Options.OnFound hears it
+// once, whether or not the window opened with the focus.
 func (w *Window) found() {
-	if !w.unfocused {
+	if w.unfocused {
+		w.unfocused = false
+		desk.attention(w.win, false)
+	}
+	if w.seen {
 		return
 	}
-	w.unfocused = false
-	desk.attention(w.win, false)
+	w.seen = true
 	if found := w.view.opts.OnFound; found != nil {
 		found()
 	}

@@ -59,7 +59,9 @@ func (v *View) newPromptView(p wire.Prompt) *promptView {
 		}
 	}
 	if pv.entry != nil {
-		pv.entry.OnChanged = func(string) { v.edited(); v.updateSending() }
+		e := pv.entry
+		v.fitReplyRows(e) // a prefilled answer
+		e.OnChanged = func(string) { v.fitReplyRows(e); v.edited(); v.updateSending() }
 	}
 	for _, o := range p.Options {
 		v.addOption(pv, o)

@@ -14,13 +14,17 @@ import (
 )
 
 // The "Sending" line: in a window with options, or with several prompts,
-// a line by the Submit button says what Submit sends as it stands, and
+// the line by the Submit button (the footer's hint line, whose keyboard
+// hint is then behind "?" and F1; a button's tip, the input guard's cue and
+// the closing words still show there) says what Submit sends as it stands, and
 // changes with every choice and keystroke, so that nothing reaches the
 // agent that the user did not see. When a prompt's recommended option (a
 // pre-ticked default of a multi-select prompt) is still ticked beside an
 // option the user ticked, a second line in the warning colour says so: both
 // will be sent. A line, not a question on Submit: it is seen before the
-// user acts, and Ctrl+Enter stays one key press.
+// user acts, and Ctrl+Enter stays one key press. The warning has a row of
+// its own above the footer, shown only while it says something (or while
+// the pager of several prompts is there): the message keeps the height.
 
 // Caps of the Sending line: a label or a reply is cut after so many
 // characters, and a prompt lists so many picks before "+N more".
@@ -33,7 +37,8 @@ const (
 // sendingLine is the line and its warning.
 type sendingLine struct {
 	what, warn *widget.RichText
-	box        *fyne.Container
+	box        *fyne.Container // the warning's row
+	row        fyne.CanvasObject
 }
 
 func newSendingLine() *sendingLine {
@@ -47,7 +52,8 @@ func newSendingLine() *sendingLine {
 	}
 	s := &sendingLine{what: line(theme.ColorNameForeground, false), warn: line(theme.ColorNameWarning, true)}
 	s.warn.Hide()
-	s.box = container.New(&paddedLayout{}, container.NewVBox(s.what, s.warn))
+	s.box = container.New(&paddedLayout{}, s.warn)
+	s.row = s.box
 	return s
 }
 
@@ -69,6 +75,35 @@ func (v *View) updateSending() {
 		v.sending.warn.Hide()
 	} else {
 		v.sending.warn.Show()
+	}
+	v.showSendingRow()
+}
+
+// showSendingRow shows the warning's row while it has something to show.
+func (v *View) showSendingRow() {
+	if v.sending == nil || v.sending.row == nil {
+		return
+	}
+	if v.pager != nil || v.sending.warn.Visible() {
+		v.sending.row.Show()
+	} else {
+		v.sending.row.Hide()
+	}
+}
+
+// showSendingOrHint puts the Sending line in the footer's hint slot while
+// the hint would show its keyboard hint, and the hint while it shows
+// anything else (a button's tip, the input guard's cue, the closing words).
+func (v *View) showSendingOrHint(tip string) {
+	if v.sending == nil {
+		return
+	}
+	if tip == "" && !v.closing {
+		v.hint.Hide()
+		v.sending.what.Show()
+	} else {
+		v.sending.what.Hide()
+		v.hint.Show()
 	}
 }
 

@@ -92,3 +92,19 @@ func luminance(c color.Color) float64 {
 	}
 	return 0.2126*lin(n.R) + 0.7152*lin(n.G) + 0.0722*lin(n.B)
 }
+
+// MinBandContrast is the contrast of the last minute's warning band
+// against the window's background: the band itself must stand out (WCAG's
+// 3:1 for what must be seen), and its text against it has MinTextContrast.
+const MinBandContrast = 3
+
+// WarningBand is the countdown's band in its last minute in the theme
+// variant v: its colour and the colour of the time written on it. A dark
+// orange with white text on a light window; Fyne's orange with near-black
+// text on a dark one (Fyne's own orange with white text is 2.1:1).
+func WarningBand(v fyne.ThemeVariant) (bg, fg color.Color) {
+	if v == theme.VariantDark {
+		return color.NRGBA{R: 0xff, G: 0x98, B: 0x00, A: 0xff}, color.NRGBA{R: 0x17, G: 0x17, B: 0x18, A: 0xff}
+	}
+	return color.NRGBA{R: 0xa8, G: 0x4f, B: 0x00, A: 0xff}, color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
+}

@@ -62,8 +62,9 @@ type Options struct {
 	// runs on the Fyne goroutine and must not block.
 	OnCountdown func(CountdownState)
 	// OnFound, if set, is called on the Fyne goroutine when the user first
-	// types in a window that opened without the focus (Window.Unfocused):
-	// they found it. Must not block.
+	// types in the window, edits its answer (an option, an image) or comes
+	// to it (Window.Focus), whether or not it opened with the focus: they
+	// found it. Must not block.
 	OnFound func()
 }
 
@@ -94,7 +95,7 @@ type View struct {
 
 	prompts   []*promptView
 	options   []optionControl // every option of every prompt, in Alt+digit order
-	countdown *widget.Label
+	countdown *heavyLabel
 	content   fyne.CanvasObject
 	body      fyne.CanvasObject    // what scrolls: the question (and the options of several prompts)
 	viewHint  float32              // the page's height while fitSize chooses the window's (layout.go)
@@ -118,6 +119,12 @@ type View struct {
 	current   int               // the prompt the pager is on
 	ctx       *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
 	onCycle   func(dir int)     // moves to the next (1) or previous (-1) open question (set by Window)
+	engaged   func()            // the user edited the answer: Window.found (set by Window)
+	refit     func()            // grows the window to changed content: Window.refit (budget.go; set by Window)
+	onHelp    func()            // shows the keys dialog: Window.showKeys (keyhelp.go; set by Window)
+	onUrgent  func()            // the last minute began: the window asks for attention once (set by Window)
+	band      *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
+	bandTheme *bandTheme        // the countdown's colours on the band
 	hintText  string            // the footer's keyboard hint, shown unless a button's tip is
 
 	focused func() fyne.Focusable // the widget with the keyboard (set by Window)
@@ -137,6 +144,7 @@ type View struct {
 	cd      Countdown     // countdown.go
 	limit   time.Duration // the question's whole time limit; zero: none
 	closing bool          // the countdown reached zero: the view is about to end (view_countdown.go)
+	urged   bool          // the last minute asked for the window's attention (view_countdown.go)
 	done    bool
 
 	restoring bool        // RestoreDraft is setting the controls: not an edit
@@ -175,8 +183,9 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	case v.limit > 0:
 		v.cd = NewCountdown(v.shownAt.Add(v.limit))
 	}
-	v.countdown = widget.NewLabel("")
+	v.countdown = newHeavyLabel("") // heavy.go: bold Chinese in the last minute
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
+	v.countdown.Alignment = fyne.TextAlignTrailing
 	v.content = v.build()
 	v.updateCountdown(v.shownAt)
 	v.reportCountdown()
@@ -337,6 +346,9 @@ func (v *View) edited() {
 	if v.restoring || v.ended() {
 		return
 	}
+	if v.engaged != nil {
+		v.engaged()
+	}
 	v.hold()
 	v.scheduleDraft()
 }
@@ -351,10 +363,15 @@ func (v *View) showHint(tip string) {
 	if tip == "" {
 		tip = v.hintText
 	}
+	shown := tip
 	if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text != tip {
 		seg.Text = tip
 		v.hint.Refresh()
 	}
+	if shown == v.hintText {
+		shown = ""
+	}
+	v.showSendingOrHint(shown)
 }
 
 func (v *View) build() fyne.CanvasObject {
@@ -363,7 +380,8 @@ func (v *View) build() fyne.CanvasObject {
 	bottom := container.NewVBox()
 	choices := container.NewVBox()
 	single := len(v.q.Prompts) == 1
-	pictures := markdown.NewPictures() // the cap on images is per question
+	pictures := markdown.NewPictures()  // the cap on images is per question
+	pictures.Changed = v.contentChanged // an image loaded: the window may grow
 	for i, p := range v.q.Prompts {
 		pv := v.newPromptView(p)
 		v.prompts = append(v.prompts, pv)
@@ -388,6 +406,7 @@ func (v *View) build() fyne.CanvasObject {
 		} else {
 			to = container.NewVBox()
 			pane := newPromptPane(md, v.page, v)
+			pane.changed = v.contentChanged
 			head := pane.headLine(p.Header, i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.q.Prompts)}))
 			pv.head = head
 			body.Add(head)
@@ -426,31 +445,32 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	if v.wantsSendingLine() {
 		v.sending = newSendingLine()
-		row := fyne.CanvasObject(v.sending.box)
 		if len(v.prompts) > 1 {
 			v.pager = v.newPager()
-			row = container.NewBorder(nil, nil, v.pager.box, nil, v.sending.box)
+			v.sending.row = container.NewBorder(nil, nil, v.pager.box, nil, v.sending.box)
 			v.setCurrent(0)
 		}
-		bottom.Add(row)
-		v.updateSending()
+		bottom.Add(v.sending.row)
 	}
 	bottom.Add(v.footer())
+	if v.sending != nil {
+		v.updateSending()
+	}
 
-	top := container.NewHBox()
+	var chip fyne.CanvasObject
 	if v.q.Title != "" {
 		// Centred: the row is as tall as the countdown's buttons.
-		top.Add(container.NewVBox(layout.NewSpacer(), newChip(v.q.Title), layout.NewSpacer()))
+		chip = container.NewVBox(layout.NewSpacer(), newChip(v.q.Title), layout.NewSpacer())
 	}
-	top.Add(layout.NewSpacer())
-	top.Add(v.countdown)
+	buttons := container.NewHBox()
 	if v.cd.On() {
 		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
 		v.extendBtn.tip = i18n.T("question.extend.tip", map[string]any{"Duration": describeExtend(v.opts.Extend), "Key": mods.withAlt("T")})
 		v.pinBtn = newKeyButton(i18n.T("question.pin"), nil, v, func() { v.TogglePin() })
-		top.Add(v.extendBtn)
-		top.Add(v.pinBtn)
+		buttons.Add(v.extendBtn)
+		buttons.Add(v.pinBtn)
 	}
+	top := container.NewBorder(nil, nil, chip, buttons, v.countdownBand()) // view_countdown.go
 
 	v.body = container.NewPadded(body)
 	v.scroll = container.NewVScroll(v.body)
@@ -472,7 +492,6 @@ func (v *View) footer() fyne.CanvasObject {
 	dismiss := newKeyButton(i18n.T("question.dont_answer"), theme.MediaSkipNextIcon(), v, v.tap(v.RequestDismiss))
 	dismiss.tip = i18n.T("question.dont_answer.tip")
 	buttons := []fyne.CanvasObject{dismiss}
-	hint := i18n.T("hint.dont_answer")
 	if v.att != nil {
 		attach := newKeyButton(i18n.T("question.attach"), theme.FileImageIcon(), v, func() {
 			if v.onAttach != nil && !v.ended() {
@@ -481,15 +500,6 @@ func (v *View) footer() fyne.CanvasObject {
 			}
 		})
 		buttons = append([]fyne.CanvasObject{attach}, buttons...)
-		if v.opts.PasteImage != nil {
-			hint += " · " + i18n.T("hint.image", map[string]any{"Key": mods.withPrimary("V")})
-		}
-	}
-	switch n := min(len(v.options), 9); {
-	case n == 1:
-		hint += " · " + i18n.T("hint.option", map[string]any{"Key": mods.withAlt("1")})
-	case n > 1:
-		hint += " · " + i18n.T("hint.options", map[string]any{"Key": mods.withAlt("1"), "N": n})
 	}
 	if v.hasKind(wire.KindYesNo) {
 		no := newKeyButton(i18n.T("question.no"), theme.CancelIcon(), v, v.tap(func() { v.answerYesNo(false) }))
@@ -502,23 +512,26 @@ func (v *View) footer() fyne.CanvasObject {
 			no.Importance = widget.HighImportance
 		}
 		buttons = append(buttons, no, yes)
-		hint += " · " + i18n.T("hint.yes", map[string]any{"Key": mods.withAlt("Y")}) + " · " + i18n.T("hint.no", map[string]any{"Key": mods.withAlt("N")})
 	}
-	if !(len(v.prompts) == 1 && v.prompts[0].p.Kind == wire.KindYesNo) {
+	if v.hasSubmit() {
 		submit := newKeyButton(i18n.T("question.submit"), theme.MailSendIcon(), v, v.tap(v.Submit))
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
-		hint = i18n.T("hint.submit", map[string]any{"Key": mods.withPrimary("Enter")}) + " · " + hint
-	} else if rec := v.recommended(); rec != "" {
-		hint = i18n.T("hint.enter_"+rec) + " · " + hint // enter(): the recommended answer stands
 	}
-	v.hintText = hint
-	v.hint = caption(hint)
+	v.hintText = v.shortHint() // keyhelp.go: the rest behind "?" and F1
+	v.hint = caption(v.hintText)
 	v.hint.Wrapping = fyne.TextWrapOff
 	v.hint.Truncation = fyne.TextTruncateEllipsis
 	// Apart enough for a button's focus ring (focusring.go) not to touch the next.
 	row := container.New(layout.NewCustomPaddedHBoxLayout(theme.Padding()+focusRingWidth+focusRingGap), buttons...)
-	return container.NewBorder(nil, nil, nil, row, container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer()))
+	var line fyne.CanvasObject = container.New(hintLayout{v}, container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer())) // keyhelp.go
+	// sending.go: what Submit sends, where the keyboard hint was.
+	if v.sending != nil {
+		line = container.NewStack(line, container.NewVBox(layout.NewSpacer(), v.sending.what, layout.NewSpacer()))
+		v.showSendingOrHint("")
+	}
+	hint := container.NewBorder(nil, nil, v.helpButton(), nil, line)
+	return container.NewBorder(nil, nil, nil, row, hint)
 }
 
 // recommended is the answer the caller recommends for a yes/no question

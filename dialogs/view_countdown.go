@@ -1,10 +1,13 @@
 package dialogs
 
 import (
+	"image/color"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/i18n"
@@ -111,16 +114,101 @@ func (v *View) reportCountdown() {
 
 func (v *View) updateCountdown(now time.Time) {
 	v.countdown.SetText(v.cd.Text(now))
-	// The last minute is in the warning colour, with words to say it.
+	// The last minute is a warning band across the row, the time large
+	// and bold in a colour of high contrast on it, with words to say it;
+	// the window asks for attention once (never the focus).
 	imp := widget.MediumImportance
 	if v.cd.Warning(now) {
 		imp = widget.WarningImportance
 	}
 	if v.countdown.Importance != imp {
-		v.countdown.Importance = imp
-		v.countdown.Refresh()
+		v.styleCountdown(imp == widget.WarningImportance)
 	}
 	v.syncCountdownButtons()
+}
+
+// styleCountdown draws the countdown as the warning (warn) or as usual.
+func (v *View) styleCountdown(warn bool) {
+	imp := widget.MediumImportance
+	if warn {
+		imp = widget.WarningImportance
+	}
+	v.countdown.Importance = imp
+	v.countdown.TextStyle = fyne.TextStyle{Monospace: !warn, Bold: warn} // no font is both
+	v.countdown.SizeName = ""
+	if warn {
+		v.countdown.SizeName = theme.SizeNameSubHeadingText
+		v.setBand(true)
+		if !v.urged && v.onUrgent != nil {
+			v.urged = true
+			v.onUrgent()
+		}
+	} else {
+		v.setBand(false)
+	}
+	v.countdown.Refresh()
+}
+
+// urge asks for the user's attention once the last minute begins, through
+// the urgency hint (the window manager flashes the title, a taskbar marks
+// it), unless the window has the focus. It never takes the focus.
+func (w *Window) urge() {
+	if !w.closed && !desk.active(w.win) {
+		desk.attention(w.win, true)
+	}
+}
+
+// countdownBand is the countdown, right-aligned, over the band that is
+// shown in the last minute.
+func (v *View) countdownBand() fyne.CanvasObject {
+	v.band = canvas.NewRectangle(color.Transparent)
+	v.band.CornerRadius = theme.InputRadiusSize()
+	v.band.Hide()
+	v.bandTheme = &bandTheme{}
+	label := container.NewThemeOverride(v.countdown, v.bandTheme)
+	return container.NewStack(v.band, label)
+}
+
+// setBand shows or hides the warning band, in the colours of the theme
+// variant in use.
+func (v *View) setBand(on bool) {
+	if !on {
+		v.band.Hide()
+		v.bandTheme.fg = nil
+		return
+	}
+	variant := theme.VariantLight
+	if a := fyne.CurrentApp(); a != nil {
+		variant = a.Settings().ThemeVariant()
+	}
+	bg, fg := WarningBand(variant)
+	v.band.FillColor = bg
+	v.bandTheme.fg = fg
+	v.band.Show()
+	v.band.Refresh()
+}
+
+// bandTheme is the theme of the countdown's label: on the band, its
+// warning colour is the band's text colour.
+type bandTheme struct{ fg color.Color }
+
+func (t *bandTheme) Color(n fyne.ThemeColorName, variant fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNameWarning && t.fg != nil {
+		return t.fg
+	}
+	return fyne.CurrentApp().Settings().Theme().Color(n, variant)
+}
+
+func (t *bandTheme) Font(s fyne.TextStyle) fyne.Resource {
+	return fyne.CurrentApp().Settings().Theme().Font(s)
+}
+
+func (t *bandTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
+	return fyne.CurrentApp().Settings().Theme().Icon(n)
+}
+
+func (t *bandTheme) Size(n fyne.ThemeSizeName) float32 {
+	return fyne.CurrentApp().Settings().Theme().Size(n)
 }
 
 // syncCountdownButtons enables "+ time" while the countdown runs and the

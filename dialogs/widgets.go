@@ -18,6 +18,8 @@ type keyHandler interface {
 	shortcut(s fyne.Shortcut) bool
 	// escape requests a dismissal.
 	escape()
+	// help shows the window's keys (F1).
+	help()
 	// pasteInto handles a paste into e and reports whether it did.
 	pasteInto(e *replyEntry, s fyne.Shortcut) bool
 	// showHint shows a button's tip in the hint line; "" restores the hint.
@@ -42,6 +44,7 @@ type replyEntry struct {
 	// endOnFocus: the first focus puts the cursor after the text (a
 	// prefilled answer); the entry is laid out by then.
 	endOnFocus bool
+	rows       int // the rows it shows now (budget.go)
 }
 
 // FocusGained moves the cursor after a prefilled text the first time.
@@ -59,7 +62,8 @@ func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.PlaceHolder = placeholder
-	e.SetMinRowsVisible(5)
+	e.rows = replyMinRows // it grows as the user types (budget.go)
+	e.SetMinRowsVisible(replyMinRows)
 	e.ExtendBaseWidget(e)
 	return e
 }
@@ -79,8 +83,12 @@ func (e *replyEntry) AcceptsTab() bool { return false }
 
 // TypedKey turns Escape into a dismissal request.
 func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyEscape {
+	switch k.Name {
+	case fyne.KeyEscape:
 		e.keys.escape()
+		return
+	case HelpKey:
+		e.keys.help()
 		return
 	}
 	e.Entry.TypedKey(k)
@@ -137,6 +145,9 @@ func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
 	case fyne.KeyEscape:
 		c.keys.escape()
 		return
+	case HelpKey:
+		c.keys.help()
+		return
 	case fyne.KeyUp, fyne.KeyDown:
 		if c.move != nil {
 			c.move(c, map[fyne.KeyName]int{fyne.KeyUp: -1, fyne.KeyDown: 1}[k.Name])
@@ -164,10 +175,12 @@ type keyButton struct {
 	focused bool // it has the keyboard: the focus ring shows
 }
 
-// CreateRenderer adds the focus ring (focusring.go) to the button's own.
+// CreateRenderer adds the focus ring (focusring.go) to the button's own,
+// and draws a CJK label heavier (heavy.go): Fyne draws bold CJK like
+// regular.
 func (b *keyButton) CreateRenderer() fyne.WidgetRenderer {
-	return &ringRenderer{WidgetRenderer: b.Button.CreateRenderer(), ring: newFocusRing(), around: whole,
-		focused: func() bool { return b.focused }}
+	return heavy(b, &ringRenderer{WidgetRenderer: b.Button.CreateRenderer(), ring: newFocusRing(), around: whole,
+		focused: func() bool { return b.focused }})
 }
 
 // FocusGained shows the focus ring.
@@ -191,6 +204,9 @@ func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyEscape:
 		b.keys.escape()
+		return
+	case HelpKey:
+		b.keys.help()
 		return
 	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
 		// Space, and Enter as on other desktops, press the focused
@@ -260,8 +276,7 @@ func newChip(text string) fyne.CanvasObject {
 	label.TextStyle = fyne.TextStyle{Bold: true}
 	label.TextSize = theme.Size(theme.SizeNameCaptionText)
 	pad := theme.Padding()
-	return container.NewHBox(container.NewStack(bg,
-		container.New(&paddedLayout{h: pad * 2, v: pad / 2}, label)))
+	return container.NewHBox(container.NewStack(bg, newHeavyText(label, pad*2, pad/2))) // heavy.go: bold CJK
 }
 
 // caption is secondary text: smaller and in the disabled colour.

@@ -112,6 +112,8 @@ func (s *slot) install() {
 		case w == nil:
 		case k.Name == fyne.KeyEscape:
 			w.view.escape()
+		case k.Name == HelpKey:
+			w.view.showKeys()
 		case k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter:
 			w.view.enter(k.Name)
 		}
@@ -210,6 +212,8 @@ type Window struct {
 	// unfocused: Show opened it without the keyboard, the user typing in
 	// another question's window (place.go).
 	unfocused bool
+	// seen: the user typed in it, edited it or came to it (found).
+	seen bool
 
 	beat     *fyne.Animation // the heartbeat: see beat
 	lastTick time.Time       // the countdown's last Tick
@@ -253,6 +257,10 @@ func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)
 	v.post = w.post
 	v.onCycle = func(dir int) { p.cycle(s, dir) }
 	v.guard.typed = func() { p.typed(s) }
+	v.engaged = w.found   // place.go
+	v.refit = w.refit     // budget.go
+	v.onHelp = w.showKeys // keyhelp.go
+	v.onUrgent = w.urge   // view_countdown.go
 	v.enableGuard()
 	s.cur = w
 	w.win.SetContent(v.Content())

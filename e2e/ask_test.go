@@ -111,3 +111,22 @@ func TestAskDismissExitCode(t *testing.T) {
 		t.Fatalf("exit %d, want 1", code)
 	}
 }
+
+// Flags after the message are taken, as a user types them (`feedback ask
+// "Deploy now?" --option yes` printed only the usage), and -h prints the
+// usage on stdout and exits 0 (it exited 2).
+func TestAskFlagsAfterTheMessage(t *testing.T) {
+	requireSession(t)
+	r := startAsk(t, "Deploy now?", "--option", "yes", "--title", "AskAfter")
+	win := findWindow(t, "AskAfter — feedback")
+	activate(t, win)
+	key(t, "alt+1")
+	key(t, "ctrl+Return")
+	if code := r.wait(t); code != 0 || r.stdout.String() != "yes\n" {
+		t.Fatalf("exit %d, stdout %q, want 0 and yes; stderr: %s", code, r.stdout.String(), r.stderr.String())
+	}
+	h := startAsk(t, "-h")
+	if code := h.wait(t); code != 0 || !strings.Contains(h.stdout.String(), "usage: feedback ask") {
+		t.Errorf("-h: exit %d, stdout %q; want 0 and the usage", code, h.stdout.String())
+	}
+}

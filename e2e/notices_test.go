@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"feedback/wire"
 )
@@ -63,5 +64,56 @@ func TestUnfocusedQuestionNotifies(t *testing.T) {
 	key(t, "ctrl+Return")
 	if r := awaitAsk(t, cha); r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Fatalf("A: %+v, %v", r.a, r.err)
+	}
+}
+
+// Two windows that opened with the focus and timed out before the user
+// typed in them leave a notification each ("… stopped waiting: …"), as the
+// README promises (before, only a window that opened without the focus
+// did: two timed-out windows left none); a window the user typed in and
+// its agent then withdrew leaves none.
+func TestTimedOutWindowsNotify(t *testing.T) {
+	requireSession(t)
+	startDunst(t)
+	dunstctl(t, "close-all")
+	ensureApp(t)
+	var chs []<-chan asked
+	for _, title := range []string{"NoticeTimeoutA", "NoticeTimeoutB"} {
+		q := textQuestion(title)
+		q.Client, q.TimeoutSeconds = "e2e-agent", 3
+		ch, _ := askApp(t, q)
+		findWindow(t, title+" — feedback")
+		chs = append(chs, ch)
+	}
+	for _, ch := range chs {
+		if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusTimeout {
+			t.Fatalf("ask: %+v, %v; want timed out", r.a, r.err)
+		}
+	}
+	waitDisplayed(t, 2)
+	dunstctl(t, "close-all")
+	for _, title := range []string{"NoticeTimeoutA", "NoticeTimeoutB"} {
+		found := false
+		for _, e := range history(t) {
+			found = found || strings.Contains(e.Summary, "e2e-agent stopped waiting: "+title)
+		}
+		if !found {
+			t.Errorf("no notification for %s in dunst's history: %+v", title, history(t))
+		}
+	}
+
+	typed := textQuestion("NoticeTypedC")
+	ch, cancel := askApp(t, typed)
+	win := findWindow(t, typed.Title+" — feedback")
+	activate(t, win)
+	typeText(t, "my answer")
+	waitDraft(t, sessionDB(), typed.Title, hasText("my answer"))
+	cancel()
+	awaitAsk(t, ch)
+	windowGone(t, typed.Title+" — feedback", 10*time.Second)
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if n := dunstctl(t, "count", "displayed"); n != "0" {
+			t.Fatalf("a window the user typed in left %s notifications when withdrawn: %+v", n, history(t))
+		}
 	}
 }

@@ -158,9 +158,16 @@ func (l *Localizer) localize(id string, n *int, data []any) string {
 	if len(data) > 0 {
 		cfg.TemplateData = data[0]
 	}
+	marked := spaceless(l.lang) // spaces.go: no stray spaces between CJK words
+	if marked {
+		cfg.TemplateData = markValues(cfg.TemplateData)
+	}
 	s, err := l.localizer().Localize(cfg)
 	if s == "" && err != nil {
 		return id
+	}
+	if marked {
+		s = tidy(s)
 	}
 	return s
 }

@@ -288,6 +288,12 @@ func shortText(s string, n int) string {
 // Pictures loads the pictures of one question. do runs a function on
 // the Fyne goroutine (fyne.Do; tests collect the functions instead).
 type Pictures struct {
+	// Changed, if set, is called on the Fyne goroutine when the height of
+	// the question's Markdown changed after it was first shown: an image
+	// loaded (or failed to), or "Show all" added a part of a long message.
+	// The window holding it may want to grow.
+	Changed func()
+
 	do       func(func())
 	roots    func() []string // directories images may be read from
 	deadline time.Duration   // for reading and decoding one image
@@ -337,6 +343,9 @@ func (l *Pictures) load(p *PictureSegment, then func()) {
 		l.do(func() {
 			p.settle(img, err)
 			then()
+			if l.Changed != nil {
+				l.Changed()
+			}
 		})
 	}()
 }

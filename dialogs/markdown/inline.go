@@ -11,6 +11,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/util"
+
+	"feedback/i18n"
 )
 
 // renderText renders plain text. A hard line break ends the line; a soft line break becomes a
@@ -253,11 +255,7 @@ func joinsWithoutSpace(a, b rune) bool {
 	return isCJK(a) && isCJK(b)
 }
 
-func isCJK(c rune) bool {
-	return unicode.In(c, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
-		(c >= 0x3000 && c <= 0x303f) || // CJK symbols and punctuation
-		(c >= 0xff00 && c <= 0xffef) // half- and full-width forms
-}
+func isCJK(c rune) bool { return i18n.IsCJK(c) }
 
 // isWide reports whether c is a CJK or Hangul character: drawn from a
 // system fallback font, which Fyne never picks in bold (see fauxBold).

@@ -114,6 +114,9 @@ func (md *Widget) showNext() {
 	objs := md.box.Objects
 	md.box.Objects = append(append(objs[:len(objs)-1:len(objs)-1], md.section(src)), objs[len(objs)-1])
 	md.box.Refresh()
+	if md.pictures.Changed != nil {
+		md.pictures.Changed()
+	}
 	go md.pictures.do(md.showNext)
 }
 

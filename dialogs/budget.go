@@ -1,0 +1,131 @@
+package dialogs
+
+import (
+	"image"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
+
+// The window's height budget. The message comes first: it is what the
+// user must read to answer.
+//
+//   - An empty reply box is replyMinRows rows high and grows as the user
+//     types, up to replyMaxRows rows (then it scrolls): it does not take
+//     the message's room before there is anything in it.
+//   - When the content changes after the window was sized (an image
+//     attached or removed, an image of the Markdown loaded, "Show all",
+//     the reply box growing), the window grows to what the content needs,
+//     within the screen's work area (fitSize), and moves up if its bottom
+//     would leave the work area. It never shrinks under the user.
+//   - Where the window cannot grow, the options pane yields to the
+//     message down to messageFloorLines lines (splitLayout).
+
+const (
+	replyMinRows = 2
+	replyMaxRows = 6
+	// messageFloorLines is the least height of the message, in lines of
+	// text, that the options take nothing from (splitLayout).
+	messageFloorLines = 6
+	// replyMeasureBytes bounds the text whose rows are measured; a longer
+	// reply has replyMaxRows rows (measuring is shaping: see reply_wrap.go).
+	replyMeasureBytes = 4096
+)
+
+// lineHeight is the height of a line of the message's text.
+func lineHeight() float32 { return theme.TextSize() * 1.4 }
+
+// fitReplyRows sets the reply box's height to the rows its text takes,
+// between replyMinRows and replyMaxRows, and re-fits the window when it
+// changed.
+func (v *View) fitReplyRows(e *replyEntry) {
+	rows := replyRows(e)
+	if rows == e.rows {
+		return
+	}
+	e.rows = rows
+	e.SetMinRowsVisible(rows)
+	v.contentChanged()
+}
+
+// replyRows is the number of rows e's text takes at e's width, between
+// replyMinRows and replyMaxRows.
+func replyRows(e *replyEntry) int {
+	text := e.Text
+	if text == "" {
+		return replyMinRows
+	}
+	if len(text) > replyMeasureBytes {
+		return replyMaxRows
+	}
+	avail := e.Size().Width - 2*theme.InnerPadding()
+	rows := 0
+	for _, line := range strings.Split(text, "\n") {
+		n := 1
+		if avail > 0 && e.Wrapping != fyne.TextWrapOff && line != "" {
+			w := fyne.MeasureText(line, theme.TextSize(), e.TextStyle).Width
+			n = max(1, int(w/avail)+1)
+		}
+		rows += n
+		if rows >= replyMaxRows {
+			return replyMaxRows
+		}
+	}
+	return max(rows, replyMinRows)
+}
+
+// contentChanged re-fits the window to content that changed after it was
+// sized (see the top of this file). Nothing happens outside a Window.
+func (v *View) contentChanged() {
+	if v.refit != nil && !v.done {
+		v.refit()
+	}
+}
+
+// refit grows the window to the height its content needs, within the
+// work area, at its current width; it never shrinks it. The window moves
+// up when its bottom would leave the work area.
+func (w *Window) refit() {
+	if w.closed {
+		return
+	}
+	cur := w.win.Canvas().Size()
+	if cur.Width <= 0 || cur.Height <= 0 {
+		return // not sized yet: NewWindow sizes it
+	}
+	limit := maxWindowSize(w.pool.app)
+	want := w.view.heightAt(cur.Width, limit)
+	w.view.relayout() // measuring laid the panes out at their natural heights
+	if want <= cur.Height+0.5 {
+		return
+	}
+	w.win.Resize(fyne.NewSize(cur.Width, want))
+	w.keepOnScreen((want - cur.Height) * w.win.Canvas().Scale())
+}
+
+// keepOnScreen moves the window up when, grown by grow screen pixels, its
+// frame would cross the bottom of the work area less ScreenMargin.
+func (w *Window) keepOnScreen(grow float32) {
+	area, ok := monitorArea(w.pool.app)
+	if !ok {
+		return
+	}
+	fr, ok := desk.frame(w.win)
+	if !ok {
+		return
+	}
+	bottom := fr.Max.Y + int(grow+0.5)
+	if over := bottom - (area.Max.Y - ScreenMargin); over > 0 {
+		at := image.Pt(fr.Min.X, max(area.Min.Y+ScreenMargin, fr.Min.Y-over))
+		desk.move(w.win, at)
+		w.slot.placed = image.Rectangle{Min: at, Max: at.Add(image.Pt(fr.Dx(), fr.Dy()+int(grow+0.5)))}
+	}
+}
+
+// relayout lays the panes out again at their own sizes.
+func (v *View) relayout() {
+	for _, p := range v.panes {
+		p.Refresh()
+	}
+}

@@ -1,0 +1,184 @@
+package dialogs
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
+	"feedback/wire"
+)
+
+// The footer's hint line names only the keys that answer (submit, or yes
+// and no) and Escape; it fits beside the buttons in every language. The
+// "?" button at its start, and F1, show every key of the window in a
+// dialog (keyRows).
+
+// HelpKey shows the window's keys.
+const HelpKey = fyne.KeyF1
+
+// hintParts are the footer's hint line, in parts, most important first;
+// the line shows as many as fit (hintLayout).
+func (v *View) hintParts() []string {
+	dont := i18n.T("hint.dont_answer")
+	if v.hasSubmit() {
+		return []string{i18n.T("hint.submit", map[string]any{"Key": mods.withPrimary("Enter")}), dont}
+	}
+	parts := []string{i18n.T("hint.yes", map[string]any{"Key": mods.withAlt("Y")}),
+		i18n.T("hint.no", map[string]any{"Key": mods.withAlt("N")}), dont}
+	if rec := v.recommended(); rec != "" {
+		parts = append([]string{i18n.T("hint.enter_" + rec)}, parts...) // enter(): the recommended answer stands
+	}
+	return parts
+}
+
+// hintSep separates the parts of the hint line.
+const hintSep = " · "
+
+// shortHint is the whole hint line.
+func (v *View) shortHint() string { return strings.Join(v.hintParts(), hintSep) }
+
+// fittingHint is the longest run of the hint's first parts that fits in
+// width (at least the first part).
+func (v *View) fittingHint(width float32) string {
+	parts := v.hintParts()
+	size := theme.Size(theme.SizeNameCaptionText)
+	for n := len(parts); n > 1; n-- {
+		text := strings.Join(parts[:n], hintSep)
+		if fyne.MeasureText(text, size, fyne.TextStyle{}).Width <= width {
+			return text
+		}
+	}
+	return parts[0]
+}
+
+// hintLayout lays out the hint line (its only object) and has it show the
+// parts of the hint that fit the width it gets: a hint cut mid-word is no
+// help. The closing state's words and a button's tip are left as they are.
+type hintLayout struct{ v *View }
+
+func (l hintLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	v := l.v
+	if !v.closing && size.Width > 0 {
+		text := v.fittingHint(size.Width - 2*theme.InnerPadding())
+		if text != v.hintText {
+			old := v.hintText
+			v.hintText = text
+			if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
+				v.showHint("")
+			}
+		}
+	}
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l hintLayout) MinSize(objects []fyne.CanvasObject) fyne.Size { return objects[0].MinSize() }
+
+// hasSubmit reports whether the window has a Submit button: all but a
+// window of one yes/no question.
+func (v *View) hasSubmit() bool {
+	return !(len(v.prompts) == 1 && v.prompts[0].p.Kind == wire.KindYesNo)
+}
+
+// keyRow is one line of the keys dialog: the key and what it does.
+type keyRow struct{ key, does string }
+
+// keyRows lists the keys of this window, in the order of the README's
+// Keyboard table: only those that do something here.
+func (v *View) keyRows() []keyRow {
+	var rows []keyRow
+	add := func(key, id string, data ...any) { rows = append(rows, keyRow{key, i18n.T(id, data...)}) }
+	if v.hasSubmit() {
+		add(mods.withPrimary("Enter"), "keys.submit")
+	}
+	add("Esc", "keys.dont_answer")
+	add("Tab / Shift+Tab", "keys.move")
+	add("Space / Enter", "keys.press")
+	if n := min(len(v.options), 9); n > 0 {
+		add(fmt.Sprintf("%s … %d", mods.withAlt("1"), n), "keys.options", map[string]any{"N": n})
+		add("Up / Down", "keys.up_down")
+	}
+	if v.hasKind(wire.KindYesNo) {
+		add(mods.withAlt("Y")+" / "+mods.withAlt("N"), "keys.yes_no")
+		if rec := v.recommended(); rec != "" && !v.hasSubmit() {
+			add("Enter", "keys.enter_"+rec)
+		}
+	}
+	if v.att != nil {
+		if v.opts.PasteImage != nil {
+			add(mods.withPrimary("V"), "keys.paste")
+		}
+		add(mods.withPrimary("O"), "keys.attach")
+	}
+	if v.cd.On() {
+		add(mods.withAlt("T"), "keys.extend", map[string]any{"Duration": describeExtend(v.opts.Extend)})
+		add(mods.withAlt("P"), "keys.pin")
+	}
+	add("Ctrl+PgDn / Ctrl+PgUp", "keys.cycle")
+	add("F1", "keys.help")
+	return rows
+}
+
+// helpButton is the "?" at the start of the hint line: it shows the keys.
+func (v *View) helpButton() *keyButton {
+	b := newKeyButton("", theme.QuestionIcon(), v, v.showKeys)
+	b.Importance = widget.LowImportance
+	b.tip = i18n.T("keys.tip")
+	return b
+}
+
+// help implements keyHandler: F1.
+func (v *View) help() { v.showKeys() }
+
+// showKeys shows the window's keys (F1, the "?" button); outside a Window
+// it does nothing.
+func (v *View) showKeys() {
+	if v.onHelp != nil && !v.ended() {
+		v.onHelp()
+	}
+}
+
+// keysContent is the keys dialog's table.
+func (v *View) keysContent() fyne.CanvasObject {
+	grid := container.New(layout.NewFormLayout())
+	for _, r := range v.keyRows() {
+		key := widget.NewLabelWithStyle(r.key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
+		does := widget.NewLabel(r.does)
+		does.Wrapping = fyne.TextWrapWord
+		grid.Add(key)
+		grid.Add(does)
+	}
+	return grid
+}
+
+// showKeys shows the keys dialog over the window; Escape, Enter or Close
+// closes it.
+func (w *Window) showKeys() {
+	var d *dialog.CustomDialog
+	closeB := newDialogButton(i18n.T("keys.close"), theme.CancelIcon(), func() { d.Hide() })
+	closeB.cancel = closeB.OnTapped
+	table := w.view.keysContent()
+	d = dialog.NewCustomWithoutButtons(i18n.T("keys.title"), container.NewVScroll(table), w.win)
+	d.SetButtons([]fyne.CanvasObject{closeB})
+	d.SetOnClosed(func() {
+		if !w.closed {
+			w.focusContent()
+		}
+	})
+	size := w.win.Canvas().Size()
+	width := min(560, size.Width*0.95)
+	table.Resize(fyne.NewSize(width, table.MinSize().Height)) // wrapped rows report their height once laid out
+	chrome := 4*theme.Padding() + 2*theme.TextSubHeadingSize() + closeB.MinSize().Height
+	d.Resize(fyne.NewSize(width, min(size.Height*0.9, table.MinSize().Height+chrome)))
+	d.Show()
+	w.win.Canvas().Focus(closeB)
+}
