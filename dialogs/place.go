@@ -102,6 +102,11 @@ type nativeDesk interface {
 	ready(w fyne.Window) bool
 	// active reports whether w is the window with the focus.
 	active(w fyne.Window) bool
+	// focused is the native id of the window with the focus, any
+	// client's; 0 when none or unknown.
+	focused() uint32
+	// activateID gives the focus to the window focused returned.
+	activateID(id uint32)
 	// frame is w's frame (the window manager's decorations included) on
 	// screen.
 	frame(w fyne.Window) (image.Rectangle, bool)
@@ -141,6 +146,8 @@ type noDesk struct{}
 func (noDesk) start()                                    {}
 func (noDesk) ready(fyne.Window) bool                    { return false }
 func (noDesk) active(fyne.Window) bool                   { return false }
+func (noDesk) focused() uint32                           { return 0 }
+func (noDesk) activateID(uint32)                         {}
 func (noDesk) frame(fyne.Window) (image.Rectangle, bool) { return image.Rectangle{}, false }
 func (noDesk) move(fyne.Window, image.Point)             {}
 func (noDesk) quiet(fyne.Window, bool)                   {}
@@ -183,7 +190,8 @@ func (p *Pool) typing() *slot {
 }
 
 // show maps w's window: without the focus while the user types in another
-// question window, cascaded from the last open window's frame.
+// question window or when it is Options.Quiet, cascaded from the last open
+// window's frame.
 func (p *Pool) show(w *Window) {
 	var last *slot
 	if n := len(p.open); n > 0 {
@@ -191,9 +199,14 @@ func (p *Pool) show(w *Window) {
 	}
 	typing := p.typing()
 	w.unfocused = typing != nil && typing != w.slot
+	quiet := w.view.opts.Quiet && !w.unfocused
+	var had uint32 // the window that has the focus, any client's: it keeps it
+	if quiet {
+		had = desk.focused()
+	}
 	mapped := desk.ready(w.win) // the native window exists: its properties can be set before it is mapped
 	if mapped {
-		desk.quiet(w.win, w.unfocused)
+		desk.quiet(w.win, w.unfocused || quiet)
 		desk.attention(w.win, w.unfocused)
 	}
 	// The last window's frame where the Pool put it: the window manager may
@@ -221,6 +234,10 @@ func (p *Pool) show(w *Window) {
 		p.giveBack(typing, w, release)
 	case w.unfocused:
 		desk.stackBelow(w.win, typing.win) // not over the reply being typed
+	case quiet && !mapped && had != 0:
+		// Created as it is mapped, too late to ask that it not take the
+		// focus: the window that had it gets it back.
+		desk.activateID(had)
 	}
 	// The first window is centred again here: a window shown again from
 	// the pool goes back where it was hidden, whatever CenterOnScreen said.
@@ -233,7 +250,7 @@ func (p *Pool) show(w *Window) {
 			p.settle(w, at)
 		}
 	}
-	if !w.unfocused {
+	if !w.unfocused && !quiet {
 		w.win.RequestFocus()
 	}
 	w.focusContent()
