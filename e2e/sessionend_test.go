@@ -124,9 +124,8 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 		a.cmd.Process.Signal(syscall.SIGTERM)
 		a.waitExit(t, 15*time.Second)
 	})
-	// The UI process itself honours SIGTERM (it ignored it): its windows
-	// close, reporting their drafts, it exits, and the app shows the open
-	// question again in a new one.
+	// SIGTERM to the UI process itself (Fyne's own handler ends its loop):
+	// it exits, and the app shows the open question again in a new one.
 	t.Run("UI process", func(t *testing.T) {
 		a := startOwnApp(t)
 		a.waitUp(t)

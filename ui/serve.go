@@ -35,10 +35,10 @@ type Config struct {
 
 // Serve runs the UI process: a Fyne app whose windows the core asks for over
 // ch (the UI protocol, package core), until the core sends core.UIExit or
-// closes ch, or ctx ends (SIGTERM): the windows close as for UIExit, each
-// reporting its draft first. Every window reports its draft, its countdown
-// and its outcome back over ch.
-func Serve(ctx context.Context, ch io.ReadWriteCloser, cfg Config) error {
+// closes ch. Every window reports its draft, its countdown and its outcome
+// back over ch. (SIGTERM and SIGINT end Fyne's loop through Fyne's own
+// handler, on the Fyne goroutine.)
+func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -69,16 +69,6 @@ func Serve(ctx context.Context, ch io.ReadWriteCloser, cfg Config) error {
 	}
 	s := &server{conn: conn, win: u, app: a, log: log, appWins: make(map[string]fyne.Window)}
 	go s.receive()
-	ran := make(chan struct{})
-	defer close(ran)
-	go func() {
-		select {
-		case <-ctx.Done():
-			log.Info("the UI process was told to end", "cause", context.Cause(ctx))
-			s.end()
-		case <-ran:
-		}
-	}()
 	a.Run()
 	u.loopEnded()
 	return nil
@@ -143,13 +133,6 @@ func (s *server) receive() {
 		}
 		s.apply(m)
 	}
-	s.end()
-}
-
-// end closes the windows (each reports its draft first) and ends Fyne's
-// loop, on the Fyne goroutine: a call before the loop runs waits for it
-// (fyne.Do queues), so the toolkit is never told to quit before it started.
-func (s *server) end() {
 	s.win.do(func() {
 		s.win.stop()
 		s.app.Quit()

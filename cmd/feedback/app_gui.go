@@ -24,11 +24,11 @@ func runApp(ctx context.Context, log *slog.Logger) int {
 }
 
 // runUI runs the UI process that the resident app starts for its windows.
-func runUI(ctx context.Context, log *slog.Logger) int {
+func runUI(log *slog.Logger) int {
 	log = log.With("process", "ui")
 	ch, err := ui.InheritedChannel()
 	if err == nil {
-		err = ui.Serve(ctx, ch, ui.Config{Settings: loadSettings(log), Logger: log})
+		err = ui.Serve(ch, ui.Config{Settings: loadSettings(log), Logger: log})
 	}
 	if err != nil {
 		log.Error("the UI process stopped", "err", err)

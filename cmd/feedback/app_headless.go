@@ -23,7 +23,7 @@ func runApp(_ context.Context, log *slog.Logger) int {
 }
 
 // runUI: a headless build has no windows.
-func runUI(_ context.Context, log *slog.Logger) int {
+func runUI(log *slog.Logger) int {
 	log.Error("this feedback is a headless build: it has no windows")
 	return 2
 }

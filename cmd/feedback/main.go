@@ -63,7 +63,7 @@ func run(args []string) int {
 		}
 		return runApp(ctx, log)
 	case "ui": // started by the app for its windows (package ui), not by hand
-		return runUI(ctx, log)
+		return runUI(log)
 	case "mcp":
 		return runMCP(ctx, args, log)
 	case "ask":
