@@ -202,7 +202,7 @@ func (p *Pool) show(w *Window) {
 	quiet := w.view.opts.Quiet && !w.unfocused
 	var had uint32 // the window that has the focus, any client's: it keeps it
 	if quiet {
-		had = desk.focused()
+		had = p.focusKeeper()
 	}
 	mapped := desk.ready(w.win) // the native window exists: its properties can be set before it is mapped
 	if mapped {
@@ -234,10 +234,14 @@ func (p *Pool) show(w *Window) {
 		p.giveBack(typing, w, release)
 	case w.unfocused:
 		desk.stackBelow(w.win, typing.win) // not over the reply being typed
-	case quiet && !mapped && had != 0:
-		// Created as it is mapped, too late to ask that it not take the
-		// focus: the window that had it gets it back.
-		desk.activateID(had)
+	case quiet && had != 0:
+		// A new native window is created as it is mapped, too late to ask
+		// that it not take the focus: the window that had it gets it back,
+		// now and if the window manager focuses this one a moment later.
+		if !mapped {
+			desk.activateID(had)
+		}
+		p.leaveFocus(w, had)
 	}
 	// The first window is centred again here: a window shown again from
 	// the pool goes back where it was hidden, whatever CenterOnScreen said.
@@ -279,6 +283,43 @@ func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
 			}
 			if !w.closed && w.unfocused {
 				desk.attention(w.win, true)
+			}
+		}}
+	anim.Start()
+}
+
+// focusKeeper is the window that keeps the focus while Quiet windows
+// come back: the one that has it, or, when that is one of ours (a window
+// shown quietly a moment ago that the window manager focused), the one
+// that had it before.
+func (p *Pool) focusKeeper() uint32 {
+	had := desk.focused()
+	for _, s := range p.open {
+		if desk.active(s.win) {
+			return p.quietFrom
+		}
+	}
+	p.quietFrom = had
+	return had
+}
+
+// quietFor is how long a Quiet window gives the focus back to the window
+// that had it, should the window manager focus the new window late.
+const quietFor = time.Second
+
+// leaveFocus gives the focus back to had whenever w takes it within
+// quietFor of being shown.
+func (p *Pool) leaveFocus(w *Window, had uint32) {
+	start := time.Now()
+	var anim *fyne.Animation
+	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
+		Tick: func(float32) {
+			if w.closed || time.Since(start) >= quietFor {
+				anim.Stop()
+				return
+			}
+			if desk.active(w.win) {
+				desk.activateID(had)
 			}
 		}}
 	anim.Start()

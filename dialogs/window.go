@@ -46,6 +46,7 @@ type Pool struct {
 	open      []*slot   // windows showing a question, in the order they were shown (place.go)
 	typedIn   *slot     // the window a key last went down in
 	typedAt   time.Time // when
+	quietFrom uint32    // the other program's window that Quiet windows leave the focus with (place.go)
 	all       int       // windows created
 	destroyed int       // windows trimmed
 	turns     int       // event loop turns counted by the trimmer

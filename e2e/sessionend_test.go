@@ -74,6 +74,20 @@ func (a *ownApp) waitUp(t *testing.T) {
 	}
 }
 
+// waitUIProcess waits until the app has started a UI process and returns
+// the pids of its UI processes.
+func (a *ownApp) waitUIProcess(t *testing.T) []int {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if pids := procs.UI(a.cmd.Process.Pid); len(pids) > 0 {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no UI process started")
+		}
+	}
+}
+
 // waitExit waits up to within for the app to exit and checks that it
 // exited 0 with no panic in its output.
 func (a *ownApp) waitExit(t *testing.T, within time.Duration) {
@@ -116,11 +130,7 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 		a := startOwnApp(t)
 		a.waitUp(t)
 		go a.client().Ask(context.Background(), choiceQuestion("TermStarting"), nil)
-		for deadline := time.Now().Add(10 * time.Second); len(procs.UI(a.cmd.Process.Pid)) == 0; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("no UI process started")
-			}
-		}
+		a.waitUIProcess(t)
 		a.cmd.Process.Signal(syscall.SIGTERM)
 		a.waitExit(t, 15*time.Second)
 	})
@@ -130,12 +140,7 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 		a := startOwnApp(t)
 		a.waitUp(t)
 		go a.client().Ask(context.Background(), choiceQuestion("TermUI"), nil)
-		var first []int
-		for deadline := time.Now().Add(10 * time.Second); len(first) == 0; time.Sleep(10 * time.Millisecond) {
-			if first = procs.UI(a.cmd.Process.Pid); len(first) == 0 && time.Now().After(deadline) {
-				t.Fatal("no UI process started")
-			}
-		}
+		first := a.waitUIProcess(t)
 		syscall.Kill(first[0], syscall.SIGTERM)
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 			pids := procs.UI(a.cmd.Process.Pid)
@@ -206,11 +211,7 @@ func TestAppExitsWithItsSession(t *testing.T) {
 			q := choiceQuestion("SessionEnds")
 			q.TimeoutSeconds = 600
 			go a.client().Ask(context.Background(), q, nil)
-			for deadline := time.Now().Add(10 * time.Second); len(procs.UI(a.cmd.Process.Pid)) == 0; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatal("no UI process started")
-				}
-			}
+			a.waitUIProcess(t)
 			victim := x
 			if end == "session bus" {
 				victim = bus

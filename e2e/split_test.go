@@ -90,15 +90,7 @@ func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	screenshot(t, "ui-process-restarted")
 
 	// The untouched window's countdown went on from where it was.
-	log := waitLog(t, logPath, "restored, ", 5*time.Second)
-	m := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(untouched.ID) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`).FindStringSubmatch(log)
-	if m == nil {
-		t.Fatalf("the log does not show %s restored with its countdown:\n%s", untouched.ID, log)
-	}
-	left, err := time.ParseDuration(m[1])
-	if err != nil {
-		t.Fatal(err)
-	}
+	left := restoredLeft(t, logPath, untouched.ID)
 	if max := 600*time.Second - restored.Sub(shown) + time.Second; left > max || left < 500*time.Second {
 		t.Errorf("the countdown came back with %v left, want at most %v (it ran on while the UI process was down)", left, max)
 	}
@@ -117,6 +109,22 @@ func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	if appPID() != app {
 		t.Error("the resident app changed while only its UI process died")
 	}
+}
+
+// restoredLeft reads from the app's log at logPath the time left on
+// question id's countdown when its window was shown again, restored.
+func restoredLeft(t *testing.T, logPath, id string) time.Duration {
+	t.Helper()
+	log := waitLog(t, logPath, "restored, ", 5*time.Second)
+	m := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(id) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("the log does not show %s restored with its countdown:\n%s", id, log)
+	}
+	left, err := time.ParseDuration(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return left
 }
 
 // otherProgramWindow opens a window of another program (xmessage) and

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"path/filepath"
-	"regexp"
 	"slices"
 	"syscall"
 	"testing"
@@ -59,15 +58,7 @@ func TestUIProcessStoppedTimesOutAndRestarts(t *testing.T) {
 		}
 	}
 	findWindow(t, "StopWaiting — feedback")
-	log := waitLog(t, logPath, "restored, ", 5*time.Second)
-	m := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(waiting.ID) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`).FindStringSubmatch(log)
-	if m == nil {
-		t.Fatalf("the log does not show %s with its countdown restored:\n%s", waiting.ID, log)
-	}
-	left, err := time.ParseDuration(m[1])
-	if err != nil {
-		t.Fatal(err)
-	}
+	left := restoredLeft(t, logPath, waiting.ID)
 	if max := 600*time.Second - time.Since(asked) + time.Second; left > max {
 		t.Errorf("the countdown came back with %v left, want at most %v (it ran while the UI process was stopped)", left, max)
 	}
