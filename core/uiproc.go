@@ -376,7 +376,8 @@ func (u *UIProcess) ConfirmQuit(open int) (bool, error) {
 
 // Close ends the UI process: its windows close, each reporting its
 // unreported draft first (through the Hooks, so the inbox records it), and
-// Close waits up to wait for that. Nothing is shown afterwards.
+// Close waits up to wait for that, then kills it. Nothing is shown
+// afterwards.
 func (u *UIProcess) Close(wait time.Duration) {
 	u.mu.Lock()
 	u.stopped = true
@@ -395,8 +396,8 @@ func (u *UIProcess) Close(wait time.Duration) {
 	select {
 	case <-p.ended:
 	case <-time.After(wait):
-		u.log.Warn("the UI process did not exit in time; closing its channel", "wait", wait)
-		p.conn.Close()
+		u.log.Warn("the UI process did not exit in time; killing it", "wait", wait)
+		p.end() // a stopped one too: nothing is left behind
 	}
 }
 

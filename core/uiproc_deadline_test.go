@@ -131,3 +131,19 @@ func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 		t.Errorf("%d windows open, want the one", u.Open())
 	}
 }
+
+// A UI process that does not exit when the app closes (stopped) is killed,
+// not left behind.
+func TestUIProcessCloseKillsAStoppedUI(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	u.Prewarm()
+	ui := f.next(t)
+	close(ui.stop)
+	u.Close(50 * time.Millisecond)
+	select {
+	case <-ui.killed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stopped UI process was left behind")
+	}
+}
