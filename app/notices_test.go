@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -113,7 +112,7 @@ func TestNoticeFailuresLogged(t *testing.T) {
 // notification's texts.
 func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 	cmds := make(chan core.UIMsg, 4)
-	start := func() (io.ReadWriteCloser, func() error, error) {
+	start := func() (core.UIChild, error) {
 		ours, theirs := net.Pipe()
 		conn := core.NewUIConn(theirs)
 		gone := make(chan struct{})
@@ -131,7 +130,7 @@ func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 				}
 			}
 		}()
-		return ours, func() error { <-gone; return nil }, nil
+		return core.UIChild{Channel: ours, Wait: func() error { <-gone; return nil }}, nil
 	}
 	ui := core.NewUIProcess(core.UIProcessOptions{Start: start, Linger: time.Hour})
 	defer ui.Close(time.Second)

@@ -96,9 +96,10 @@ func Run(ctx context.Context, cfg Config) error {
 		inbox    *core.Inbox // set below, before any question comes
 	)
 	ui := core.NewUIProcess(core.UIProcessOptions{
-		Start:       start,
-		Linger:      lingerOf(cfg.Settings),
-		OnUnfocused: notes.unfocused,
+		Start:          start,
+		Linger:         lingerOf(cfg.Settings),
+		DefaultTimeout: cfg.Settings.DefaultTimeout(), // the core owns every deadline (core/uiproc.go)
+		OnUnfocused:    notes.unfocused,
 		// Idle: give the memory the last burst of questions used back to
 		// the system now, not when the runtime's scavenger gets to it.
 		OnIdle: debug.FreeOSMemory,
@@ -159,6 +160,10 @@ func Run(ctx context.Context, cfg Config) error {
 		stop(errUserQuit)
 	}
 	endTray := startTray(inbox, ui, quit, log)
+	// The desktop session ends (its X server, its session bus): so does
+	// the app, instead of living on with nothing to show windows on.
+	endWatch := watchSession(log, stop)
+	defer endWatch()
 
 	var prewarm atomic.Bool
 	prewarm.Store(cfg.Settings.UIPrewarm)
@@ -176,6 +181,7 @@ func Run(ctx context.Context, cfg Config) error {
 				return
 			}
 			ui.SetLinger(lingerOf(s))
+			ui.SetDefaultTimeout(s.DefaultTimeout())
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)
 			retain.Update(s)
@@ -191,6 +197,7 @@ func Run(ctx context.Context, cfg Config) error {
 	select {
 	case <-ctx.Done():
 		log.Info("stopping", "cause", context.Cause(ctx))
+		endWatch() // the display's and the bus's closing from here on is ours
 	case err = <-served:
 		log.Error("the socket server stopped", "err", err)
 	}

@@ -4,22 +4,23 @@ package app
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"syscall"
+
+	"feedback/core"
 )
 
 // StartUIProcess starts this binary's `feedback ui` with one end of a
 // socketpair as its file descriptor 3, the UI protocol's channel (package
 // core): a private channel no other process can reach, closed for the UI
 // process when this one exits however it exits. The UI process logs to
-// this one's stderr.
-func StartUIProcess() (io.ReadWriteCloser, func() error, error) {
+// this one's stderr. Kill is SIGKILL: it ends a stopped process too.
+func StartUIProcess() (core.UIChild, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, nil, fmt.Errorf("finding this binary to start its UI process: %w", err)
+		return core.UIChild{}, fmt.Errorf("finding this binary to start its UI process: %w", err)
 	}
 	syscall.ForkLock.RLock() // no other fork inherits the pair before close-on-exec is set
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
@@ -29,7 +30,7 @@ func StartUIProcess() (io.ReadWriteCloser, func() error, error) {
 	}
 	syscall.ForkLock.RUnlock()
 	if err != nil {
-		return nil, nil, fmt.Errorf("making the UI process's channel: %w", err)
+		return core.UIChild{}, fmt.Errorf("making the UI process's channel: %w", err)
 	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "ui channel"), os.NewFile(uintptr(fds[1]), "ui channel (UI process)")
 	defer theirs.Close()
@@ -38,14 +39,14 @@ func StartUIProcess() (io.ReadWriteCloser, func() error, error) {
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		ours.Close()
-		return nil, nil, fmt.Errorf("starting %s ui: %w", exe, err)
+		return core.UIChild{}, fmt.Errorf("starting %s ui: %w", exe, err)
 	}
 	conn, err := net.FileConn(ours)
 	ours.Close()
 	if err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return nil, nil, fmt.Errorf("the UI process's channel: %w", err)
+		return core.UIChild{}, fmt.Errorf("the UI process's channel: %w", err)
 	}
-	return conn, cmd.Wait, nil
+	return core.UIChild{Channel: conn, Wait: cmd.Wait, Kill: cmd.Process.Kill}, nil
 }

@@ -5,30 +5,32 @@ import (
 	"io"
 	"os"
 	"os/exec"
+
+	"feedback/core"
 )
 
 // StartUIProcess starts this binary's `feedback ui` with its standard input
 // and output as the UI protocol's channel (package core): pipes only this
 // process holds, closed for the UI process when this one exits.
-func StartUIProcess() (io.ReadWriteCloser, func() error, error) {
+func StartUIProcess() (core.UIChild, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, nil, fmt.Errorf("finding this binary to start its UI process: %w", err)
+		return core.UIChild{}, fmt.Errorf("finding this binary to start its UI process: %w", err)
 	}
 	cmd := exec.Command(exe, "ui")
 	cmd.Stderr = os.Stderr
 	w, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, nil, err
+		return core.UIChild{}, err
 	}
 	r, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, nil, err
+		return core.UIChild{}, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("starting %s ui: %w", exe, err)
+		return core.UIChild{}, fmt.Errorf("starting %s ui: %w", exe, err)
 	}
-	return pipes{r, w}, cmd.Wait, nil
+	return core.UIChild{Channel: pipes{r, w}, Wait: cmd.Wait, Kill: cmd.Process.Kill}, nil
 }
 
 // pipes is a channel made of a read and a write pipe.

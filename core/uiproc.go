@@ -20,9 +20,32 @@ const UIExit = "exit"
 // closed, so that a burst of questions finds it warm.
 const DefaultLinger = 2 * time.Minute
 
-// UIStarter starts a UI process and returns the core's end of its channel
-// and a function that waits for the process to exit (and reaps it).
-type UIStarter func() (ch io.ReadWriteCloser, wait func() error, err error)
+// UIChild is a started UI process as the core holds it.
+type UIChild struct {
+	// Channel is the core's end of the UI protocol's channel.
+	Channel io.ReadWriteCloser
+	// Wait waits for the process to exit (and reaps it).
+	Wait func() error
+	// Kill ends the process at once, even a stopped one (SIGKILL); nil
+	// when it cannot be killed (the channel is closed instead).
+	Kill func() error
+}
+
+// UIStarter starts a UI process.
+type UIStarter func() (UIChild, error)
+
+// DefaultHeartbeat is how often the core pings a running UI process, and
+// DefaultHeartbeatMisses how many pings in a row it may leave unanswered
+// before it is taken for hung: killed, and restarted with its windows.
+const (
+	DefaultHeartbeat       = 5 * time.Second
+	DefaultHeartbeatMisses = 3
+)
+
+// DefaultTimeoutGrace is how long after a window's deadline the core waits
+// for the UI process to report the timeout (the window says "Time is up"
+// for dialogs.ClosingFor first) before it ends the question itself.
+const DefaultTimeoutGrace = 3 * time.Second
 
 // UIProcessOptions configure a UIProcess.
 type UIProcessOptions struct {
@@ -46,6 +69,20 @@ type UIProcessOptions struct {
 	// linger time passed) and none runs: the app is idle from then on.
 	OnIdle func()
 	Log    *slog.Logger
+	// DefaultTimeout is the countdown of a question that sets none
+	// (wire.Question.TimeoutSeconds 0): the settings' timeout_seconds;
+	// zero means none.
+	DefaultTimeout time.Duration
+	// Heartbeat is how often a running UI process is pinged (zero:
+	// DefaultHeartbeat) and HeartbeatMisses how many pings in a row it may
+	// leave unanswered (zero: DefaultHeartbeatMisses) before it is killed
+	// and restarted.
+	Heartbeat       time.Duration
+	HeartbeatMisses int
+	// TimeoutGrace is how long past a window's deadline the core waits for
+	// the UI process's own timeout before it times the question out itself
+	// (zero: DefaultTimeoutGrace).
+	TimeoutGrace time.Duration
 	// OnNote, if set, is called with a note the user sent from the note
 	// window (the app keeps it: Inbox.AddNote).
 	OnNote func(UINote)
@@ -55,8 +92,16 @@ type UIProcessOptions struct {
 // process that it starts when a question needs one, and lets go Linger
 // after the last one closed. If the UI process dies while windows are open
 // it is started again (after 0, 1, 2, 4 … 30 s when it keeps dying) and
-// every open window is shown again with its latest draft and its countdown
-// where it was.
+// every open window is shown again, without taking the focus, with its
+// latest draft and its countdown where it was.
+//
+// The core, not the UI process, owns each window's deadline: the UI
+// process reports its countdown (held, pinned, extended), and a window
+// still open TimeoutGrace past its deadline is timed out by the core
+// (StatusTimeout, never an answer) and withdrawn. A running UI process is
+// pinged every Heartbeat; one that leaves HeartbeatMisses pings in a row
+// unanswered (stopped, hung) is logged, killed and restarted like a
+// crashed one.
 type UIProcess struct {
 	opts UIProcessOptions
 	log  *slog.Logger
@@ -81,6 +126,13 @@ type uiWin struct {
 	draft *store.Draft // the latest draft, or the one restored at first
 	cd    *Countdown   // as the UI last reported it
 	seq   uint64
+	since time.Time // when the core showed it
+	// deadline is when the question times out, the core's own record: from
+	// its time limit at first, then as the UI reports its countdown; zero
+	// while there is none (no limit, held, pinned). expire fires
+	// TimeoutGrace after it.
+	deadline time.Time
+	expire   *time.Timer
 	// unseen: the user has not typed in it nor edited it yet (found,
 	// a draft); see UIProcessOptions.OnUnseenEnd.
 	unseen bool
@@ -89,12 +141,16 @@ type uiWin struct {
 // uiProc is one run of the UI process.
 type uiProc struct {
 	conn    *UIConn
+	kill    func() error  // ends the process at once; nil: closing conn is all there is
 	out     chan UIMsg    // commands, sent in order by the writer goroutine
 	ended   chan struct{} // closed when the reader saw the channel close
 	exiting bool          // the core asked it to exit: no restart; guarded by UIProcess.mu
 	// closing are its withdrawn windows whose last draft may still come;
 	// guarded by UIProcess.mu.
 	closing map[string]Hooks
+	// missed counts the pings in a row not answered yet; guarded by
+	// UIProcess.mu.
+	missed int
 }
 
 var _ DraftPresenter = (*UIProcess)(nil)
@@ -104,6 +160,15 @@ var _ DraftPresenter = (*UIProcess)(nil)
 func NewUIProcess(opts UIProcessOptions) *UIProcess {
 	if opts.Linger == 0 {
 		opts.Linger = DefaultLinger
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.HeartbeatMisses <= 0 {
+		opts.HeartbeatMisses = DefaultHeartbeatMisses
+	}
+	if opts.TimeoutGrace <= 0 {
+		opts.TimeoutGrace = DefaultTimeoutGrace
 	}
 	log := opts.Log
 	if log == nil {
@@ -125,8 +190,9 @@ func (u *UIProcess) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 		return
 	}
 	u.seq++
-	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, unseen: draft == nil}
+	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, since: time.Now(), unseen: draft == nil}
 	u.wins[q.ID] = w
+	u.setDeadlineLocked(w, w.since.Add(u.limitOf(q)))
 	u.stopLingerLocked()
 	if p := u.ensureLocked(); p != nil {
 		u.sendLocked(p, showMsg(w))
@@ -138,6 +204,18 @@ func showMsg(w *uiWin) UIMsg {
 	return UIMsg{Type: UIShow, ID: q.ID, Question: &q, Draft: w.draft, Countdown: w.cd}
 }
 
+// restoreMsg shows w again in a new UI process: quietly (it does not take
+// the focus), with its latest draft and its countdown where the core has
+// it — as the UI last reported it, else running to the core's deadline.
+func restoreMsg(w *uiWin) UIMsg {
+	m := showMsg(w)
+	m.Quiet = true
+	if m.Countdown == nil && !w.deadline.IsZero() {
+		m.Countdown = &Countdown{Deadline: w.deadline}
+	}
+	return m
+}
+
 // Withdraw implements Presenter.
 func (u *UIProcess) Withdraw(id string) {
 	u.mu.Lock()
@@ -146,7 +224,7 @@ func (u *UIProcess) Withdraw(id string) {
 	if !ok {
 		return
 	}
-	delete(u.wins, id)
+	u.dropLocked(w)
 	if w.unseen && u.opts.OnUnseenEnd != nil {
 		go u.opts.OnUnseenEnd(w.q, false)
 	}
@@ -164,6 +242,14 @@ func (u *UIProcess) Focus(id string) {
 	if _, ok := u.wins[id]; ok && u.proc != nil {
 		u.sendLocked(u.proc, UIMsg{Type: UIFocus, ID: id})
 	}
+}
+
+// SetDefaultTimeout changes the countdown of the questions that set none,
+// for the windows shown from now on (the settings changed; zero: none).
+func (u *UIProcess) SetDefaultTimeout(d time.Duration) {
+	u.mu.Lock()
+	u.opts.DefaultTimeout = d
+	u.mu.Unlock()
 }
 
 // SetLinger changes the linger time (the settings changed): zero means
@@ -291,7 +377,8 @@ func (u *UIProcess) ConfirmQuit(open int) (bool, error) {
 
 // Close ends the UI process: its windows close, each reporting its
 // unreported draft first (through the Hooks, so the inbox records it), and
-// Close waits up to wait for that. Nothing is shown afterwards.
+// Close waits up to wait for that, then kills it. Nothing is shown
+// afterwards.
 func (u *UIProcess) Close(wait time.Duration) {
 	u.mu.Lock()
 	u.stopped = true
@@ -310,8 +397,8 @@ func (u *UIProcess) Close(wait time.Duration) {
 	select {
 	case <-p.ended:
 	case <-time.After(wait):
-		u.log.Warn("the UI process did not exit in time; closing its channel", "wait", wait)
-		p.conn.Close()
+		u.log.Warn("the UI process did not exit in time; killing it", "wait", wait)
+		p.end() // a stopped one too: nothing is left behind
 	}
 }
 
@@ -324,29 +411,65 @@ func (u *UIProcess) ensureLocked() *uiProc {
 	if u.restart != nil { // backing off after a crash: the timer starts it
 		return nil
 	}
-	ch, wait, err := u.opts.Start()
+	c, err := u.opts.Start()
 	if err != nil {
 		u.log.Error("starting the UI process", "err", err)
 		u.scheduleRestartLocked()
 		return nil
 	}
-	p := &uiProc{conn: NewUIConn(ch), out: make(chan UIMsg, 1024), ended: make(chan struct{}), closing: make(map[string]Hooks)}
+	p := &uiProc{conn: NewUIConn(c.Channel), kill: c.Kill, out: make(chan UIMsg, 1024), ended: make(chan struct{}), closing: make(map[string]Hooks)}
 	u.proc = p
 	go u.write(p)
-	go u.read(p, wait)
+	go u.read(p, c.Wait)
+	go u.heartbeat(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)
 	u.log.Info("UI process started")
 	return p
 }
 
 // sendLocked queues m for p. A UI process that does not take its commands
-// (1024 queued) is taken for hung: its channel is closed and it is
-// restarted like a crashed one.
+// (1024 queued) is taken for hung: it is killed and restarted like a
+// crashed one.
 func (u *UIProcess) sendLocked(p *uiProc, m UIMsg) {
 	select {
 	case p.out <- m:
 	default:
-		u.log.Error("the UI process does not read its commands; restarting it")
-		p.conn.Close()
+		u.log.Error("the UI process does not read its commands; killing and restarting it")
+		p.end()
+	}
+}
+
+// end ends p at once: killed (a stopped process too), its channel closed.
+// Its reader then sees the channel close and restarts it as after a crash.
+func (p *uiProc) end() {
+	if p.kill != nil {
+		p.kill()
+	}
+	p.conn.Close()
+}
+
+// heartbeat pings p every interval until it ends; misses pings in a row
+// unanswered and it is taken for hung (stopped, or no longer reading): the
+// failure is logged and p killed, which restarts it with its windows.
+func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ended:
+			return
+		case <-t.C:
+		}
+		u.mu.Lock()
+		if p.missed >= misses {
+			u.mu.Unlock()
+			u.log.Error("the UI process does not answer (stopped or hung); killing and restarting it",
+				"unanswered_pings", p.missed, "for", time.Duration(p.missed)*interval)
+			p.end()
+			return
+		}
+		p.missed++
+		u.sendLocked(p, UIMsg{Type: UIPing})
+		u.mu.Unlock()
 	}
 }
 
@@ -429,7 +552,7 @@ func (u *UIProcess) scheduleRestartLocked() {
 		sort.Slice(wins, func(i, j int) bool { return wins[i].seq < wins[j].seq })
 		u.log.Info("showing the open windows again in a new UI process", "windows", len(wins))
 		for _, w := range wins {
-			u.sendLocked(p, showMsg(w))
+			u.sendLocked(p, restoreMsg(w))
 		}
 	})
 }
@@ -440,6 +563,9 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 	w := u.wins[m.ID]
 	switch m.Type {
 	case UIEventReady:
+		u.mu.Unlock()
+	case UIEventPong:
+		p.missed = 0
 		u.mu.Unlock()
 	case UIEventShown:
 		u.failures = 0 // a window made it to the screen: the process works
@@ -473,6 +599,11 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 	case UIEventCountdown:
 		if w != nil && m.Countdown != nil {
 			w.cd = m.Countdown
+			var d time.Time
+			if m.Countdown.Running() {
+				d = m.Countdown.Deadline
+			}
+			u.setDeadlineLocked(w, d)
 		}
 		u.mu.Unlock()
 	case UIEventDone:
@@ -480,7 +611,7 @@ func (u *UIProcess) handle(p *uiProc, m UIMsg) {
 			u.mu.Unlock()
 			return
 		}
-		delete(u.wins, m.ID)
+		u.dropLocked(w)
 		u.lingerLocked()
 		u.mu.Unlock()
 		a := *m.Answer
@@ -560,5 +691,68 @@ func (u *UIProcess) stopLingerLocked() {
 	if u.linger != nil {
 		u.linger.Stop()
 		u.linger = nil
+	}
+}
+
+// limitOf is q's time limit: its own, else DefaultTimeout; zero or less
+// means none.
+func (u *UIProcess) limitOf(q wire.Question) time.Duration {
+	switch {
+	case q.TimeoutSeconds > 0:
+		return time.Duration(q.TimeoutSeconds) * time.Second
+	case q.TimeoutSeconds == 0:
+		return u.opts.DefaultTimeout
+	}
+	return 0
+}
+
+// setDeadlineLocked makes d, if after w.since, w's deadline (else it has
+// none) and arms the timer that times w out TimeoutGrace after it.
+func (u *UIProcess) setDeadlineLocked(w *uiWin, d time.Time) {
+	if !d.After(w.since) {
+		d = time.Time{}
+	}
+	if w.expire != nil {
+		w.expire.Stop()
+		w.expire = nil
+	}
+	w.deadline = d
+	if d.IsZero() {
+		return
+	}
+	w.expire = time.AfterFunc(time.Until(d)+u.opts.TimeoutGrace, func() { u.timeOut(w, d) })
+}
+
+// timeOut ends w as timed out if it is still open with deadline d: the UI
+// process did not end it on time (stopped, hung, or down). Its window is
+// withdrawn (a last draft it reports is still recorded).
+func (u *UIProcess) timeOut(w *uiWin, d time.Time) {
+	u.mu.Lock()
+	if u.wins[w.q.ID] != w || !w.deadline.Equal(d) || u.stopped {
+		u.mu.Unlock()
+		return
+	}
+	u.dropLocked(w)
+	u.log.Warn("the UI process did not end a question at its deadline: the app times it out",
+		"id", w.q.ID, "deadline", d, "grace", u.opts.TimeoutGrace, "ui_running", u.proc != nil)
+	if u.proc != nil {
+		u.proc.closing[w.q.ID] = w.h
+		u.sendLocked(u.proc, UIMsg{Type: UIWithdraw, ID: w.q.ID})
+	}
+	u.lingerLocked()
+	u.mu.Unlock()
+	w.h.Done(wire.Answer{QuestionID: w.q.ID, Status: wire.StatusTimeout, ElapsedMS: time.Since(w.since).Milliseconds()})
+	if w.unseen && u.opts.OnUnseenEnd != nil {
+		u.opts.OnUnseenEnd(w.q, true)
+	}
+}
+
+// dropLocked forgets w, which has ended or is withdrawn: its deadline no
+// longer runs.
+func (u *UIProcess) dropLocked(w *uiWin) {
+	delete(u.wins, w.q.ID)
+	if w.expire != nil {
+		w.expire.Stop()
+		w.expire = nil
 	}
 }

@@ -2,8 +2,9 @@ package core
 
 import (
 	"errors"
-	"io"
 	"net"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,11 @@ type fakeProc struct {
 	cmds chan UIMsg
 	gone chan struct{} // closed when the core closed the channel
 	exit chan error    // what wait returns
+	// stop, closed, stops the process (SIGSTOP): it reads no more
+	// commands, answers no ping, until killed (closed by Kill).
+	stop   chan struct{}
+	killed chan struct{}
+	pings  atomic.Int32 // pings answered
 }
 
 // fakeProcs is a UIStarter whose processes the test drives.
@@ -28,18 +34,30 @@ type fakeProcs struct {
 
 func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
 
-func (f *fakeProcs) start() (io.ReadWriteCloser, func() error, error) {
+func (f *fakeProcs) start() (UIChild, error) {
 	if f.fail {
-		return nil, nil, errors.New("no binary")
+		return UIChild{}, errors.New("no binary")
 	}
 	ours, theirs := net.Pipe()
-	ui := &fakeProc{conn: NewUIConn(theirs), cmds: make(chan UIMsg, 64), gone: make(chan struct{}), exit: make(chan error, 1)}
+	ui := &fakeProc{conn: NewUIConn(theirs), cmds: make(chan UIMsg, 64), gone: make(chan struct{}), exit: make(chan error, 1),
+		stop: make(chan struct{}), killed: make(chan struct{})}
 	go func() {
 		defer close(ui.gone)
 		for {
 			m, err := ui.conn.Receive()
 			if err != nil {
 				return
+			}
+			select {
+			case <-ui.stop: // SIGSTOP: nothing more is handled
+				<-ui.killed
+				return
+			default:
+			}
+			if m.Type == UIPing {
+				ui.pings.Add(1)
+				ui.conn.Send(UIMsg{Type: UIEventPong})
+				continue
 			}
 			ui.cmds <- m
 			if m.Type == UIExit {
@@ -50,7 +68,16 @@ func (f *fakeProcs) start() (io.ReadWriteCloser, func() error, error) {
 		}
 	}()
 	f.started <- ui
-	return ours, func() error { return <-ui.exit }, nil
+	var once sync.Once
+	kill := func() error {
+		once.Do(func() {
+			close(ui.killed)
+			ui.conn.Close()
+			ui.exit <- errors.New("signal: killed")
+		})
+		return nil
+	}
+	return UIChild{Channel: ours, Wait: func() error { return <-ui.exit }, Kill: kill}, nil
 }
 
 func (f *fakeProcs) next(t *testing.T) *fakeProc {
@@ -191,6 +218,11 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 	}
 	if m := got["b"]; m.Draft == nil || m.Draft.Replies[0].Text != "restored at first" || m.Countdown != nil {
 		t.Errorf("window b shown again as %+v; want the draft it was shown with and a fresh countdown", m)
+	}
+	for id, m := range got {
+		if !m.Quiet {
+			t.Errorf("window %s shown again taking the focus; want it quiet", id)
+		}
 	}
 	// It still answers through the same hooks.
 	ui2.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusDismissed}})

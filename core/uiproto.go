@@ -22,12 +22,13 @@ import (
 // other process can reach it.
 const (
 	// Commands, core → UI process.
-	UIShow        = "show"         // open a window: Question, Draft, Countdown
+	UIShow        = "show"         // open a window: Question, Draft, Countdown; Quiet: without taking the focus
 	UIWithdraw    = "withdraw"     // close window ID without an answer (its draft is reported first)
 	UIFocus       = "focus"        // raise window ID
 	UIConfirmQuit = "confirm_quit" // ask the user whether to quit with Open questions open
 	UIOpenWindow  = "open_window"  // open an app window: Window names it ("history", "settings", …)
 	UINotify      = "notify"       // show a desktop notification through the toolkit: Title, Body
+	UIPing        = "ping"         // answer UIEventPong at once (the core's heartbeat)
 
 	// Events, UI process → core.
 	UIEventReady      = "ready"       // the UI process runs and takes commands
@@ -40,6 +41,7 @@ const (
 	UIEventAppWindows = "app_windows" // Open of the app's own windows (history, settings…) are open
 	UIEventFound      = "found"       // window ID was found: the user first typed in it, edited it or came to it
 	UIEventNote       = "note"        // the user sent Note from the note window (notes.go)
+	UIEventPong       = "pong"        // the answer to UIPing: the UI process runs and reads its commands
 )
 
 // MaxUIMsgBytes bounds one message of the UI protocol: a question (at most
@@ -57,6 +59,7 @@ type UIMsg struct {
 	Open      int            `json:"open,omitempty"`      // UIConfirmQuit
 	Confirmed bool           `json:"confirmed,omitempty"` // UIEventQuit
 	Unfocused bool           `json:"unfocused,omitempty"` // UIEventShown
+	Quiet     bool           `json:"quiet,omitempty"`     // UIShow: a window shown again after a restart
 	Window    string         `json:"window,omitempty"`    // UIOpenWindow
 	Title     string         `json:"title,omitempty"`     // UINotify
 	Body      string         `json:"body,omitempty"`      // UINotify

@@ -98,6 +98,11 @@ type nativeDesk interface {
 	ready(w fyne.Window) bool
 	// active reports whether w is the window with the focus.
 	active(w fyne.Window) bool
+	// focused is the native id of the window with the focus, any
+	// client's; 0 when none or unknown.
+	focused() uint32
+	// activateID gives the focus to the window focused returned.
+	activateID(id uint32)
 	// frame is w's frame (the window manager's decorations included) on
 	// screen.
 	frame(w fyne.Window) (image.Rectangle, bool)
@@ -137,6 +142,8 @@ type noDesk struct{}
 func (noDesk) start()                                    {}
 func (noDesk) ready(fyne.Window) bool                    { return false }
 func (noDesk) active(fyne.Window) bool                   { return false }
+func (noDesk) focused() uint32                           { return 0 }
+func (noDesk) activateID(uint32)                         {}
 func (noDesk) frame(fyne.Window) (image.Rectangle, bool) { return image.Rectangle{}, false }
 func (noDesk) move(fyne.Window, image.Point)             {}
 func (noDesk) quiet(fyne.Window, bool)                   {}
@@ -185,7 +192,8 @@ func (p *Pool) typing() *slot {
 }
 
 // show maps w's window: without the focus while the user types in another
-// question window, cascaded from the last open window's frame.
+// question window or when it is Options.Quiet, cascaded from the last open
+// window's frame.
 func (p *Pool) show(w *Window) {
 	var last *slot
 	if n := len(p.open); n > 0 {
@@ -193,9 +201,14 @@ func (p *Pool) show(w *Window) {
 	}
 	typing := p.typing()
 	w.unfocused = typing != nil && typing != w.slot
+	quiet := w.view.opts.Quiet && !w.unfocused
+	var had uint32 // the window that has the focus, any client's: it keeps it
+	if quiet {
+		had = p.focusKeeper()
+	}
 	mapped := desk.ready(w.win) // the native window exists: its properties can be set before it is mapped
 	if mapped {
-		desk.quiet(w.win, w.unfocused)
+		desk.quiet(w.win, w.unfocused || quiet)
 		desk.attention(w.win, w.unfocused)
 	}
 	// The last window's frame where the Pool put it: the window manager may
@@ -223,6 +236,14 @@ func (p *Pool) show(w *Window) {
 		p.giveBack(typing, w, release)
 	case w.unfocused:
 		desk.stackBelow(w.win, typing.win) // not over the reply being typed
+	case quiet && had != 0:
+		// A new native window is created as it is mapped, too late to ask
+		// that it not take the focus: the window that had it gets it back,
+		// now and if the window manager focuses this one a moment later.
+		if !mapped {
+			desk.activateID(had)
+		}
+		p.leaveFocus(w, had)
 	}
 	// The first window is centred again here: a window shown again from
 	// the pool goes back where it was hidden, whatever CenterOnScreen said.
@@ -235,7 +256,7 @@ func (p *Pool) show(w *Window) {
 			p.settle(w, at)
 		}
 	}
-	if !w.unfocused {
+	if !w.unfocused && !quiet {
 		w.win.RequestFocus()
 		w.view.Flash()
 	}
@@ -265,6 +286,43 @@ func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
 			}
 			if !w.closed && w.unfocused {
 				desk.attention(w.win, true)
+			}
+		}}
+	anim.Start()
+}
+
+// focusKeeper is the window that keeps the focus while Quiet windows
+// come back: the one that has it, or, when that is one of ours (a window
+// shown quietly a moment ago that the window manager focused), the one
+// that had it before.
+func (p *Pool) focusKeeper() uint32 {
+	had := desk.focused()
+	for _, s := range p.open {
+		if desk.active(s.win) {
+			return p.quietFrom
+		}
+	}
+	p.quietFrom = had
+	return had
+}
+
+// quietFor is how long a Quiet window gives the focus back to the window
+// that had it, should the window manager focus the new window late.
+const quietFor = time.Second
+
+// leaveFocus gives the focus back to had whenever w takes it within
+// quietFor of being shown.
+func (p *Pool) leaveFocus(w *Window, had uint32) {
+	start := time.Now()
+	var anim *fyne.Animation
+	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
+		Tick: func(float32) {
+			if w.closed || time.Since(start) >= quietFor {
+				anim.Stop()
+				return
+			}
+			if desk.active(w.win) {
+				desk.activateID(had)
 			}
 		}}
 	anim.Start()

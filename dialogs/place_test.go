@@ -203,8 +203,10 @@ type fakeDesk struct {
 	urgent    map[fyne.Window]bool
 	below     map[fyne.Window]fyne.Window
 	activated []fyne.Window
-	grabs     int // times the keys were held
-	held      int // keys held and not released
+	other     uint32   // another program's window that has the focus (activeWin nil)
+	gaveTo    []uint32 // activateID's arguments
+	grabs     int      // times the keys were held
+	held      int      // keys held and not released
 }
 
 func newFakeDesk(t *testing.T) *fakeDesk {
@@ -221,6 +223,17 @@ func (d *fakeDesk) quiet(w fyne.Window, on bool)     { d.quieted[w] = on }
 func (d *fakeDesk) attention(w fyne.Window, on bool) { d.urgent[w] = on }
 func (d *fakeDesk) stackBelow(w, s fyne.Window)      { d.below[w] = s }
 func (d *fakeDesk) activate(w fyne.Window)           { d.activated = append(d.activated, w); d.activeWin = w }
+func (d *fakeDesk) focused() uint32 {
+	if d.activeWin != nil {
+		return 1
+	}
+	return d.other
+}
+func (d *fakeDesk) activateID(id uint32) {
+	d.gaveTo = append(d.gaveTo, id)
+	d.activeWin = nil
+	d.other = id
+}
 func (d *fakeDesk) holdKeys(fyne.Window) func() {
 	d.grabs++
 	d.held++
@@ -330,5 +343,40 @@ func TestReusedWindowOpensQuietlyUnderTheTypingWindow(t *testing.T) {
 	again.Show()
 	if !again.Unfocused() || !d.quieted[again.Fyne()] || d.below[again.Fyne()] != typing.Fyne() {
 		t.Errorf("reused B: unfocused %v, quiet %v, under A %v", again.Unfocused(), d.quieted[again.Fyne()], d.below[again.Fyne()] == typing.Fyne())
+	}
+}
+
+// A Quiet window (shown again after its process restarted) does not take
+// the focus: a new native window gives it back to the window that had it,
+// a reused one is mapped asking not to be focused; neither asks for
+// attention or reports itself unfocused (nothing for the user to find).
+func TestQuietWindowLeavesTheFocusWhereItIs(t *testing.T) {
+	d := newFakeDesk(t)
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	d.other = 77 // the user's editor
+	fresh := p.NewWindow(question(wire.Prompt{Markdown: "restored"}), Options{Now: c.Now, Quiet: true}, func(wire.Answer) {})
+	fresh.Show()
+	if len(d.gaveTo) != 1 || d.gaveTo[0] != 77 || d.other != 77 {
+		t.Errorf("new quiet window: focus given to %v, want back to 77", d.gaveTo)
+	}
+	if fresh.Unfocused() || d.urgent[fresh.Fyne()] {
+		t.Errorf("quiet window: unfocused %v, urgent %v; want neither", fresh.Unfocused(), d.urgent[fresh.Fyne()])
+	}
+	native := fresh.Fyne()
+	fresh.Close()
+	d.mapped[native] = true
+	again := p.NewWindow(question(wire.Prompt{Markdown: "restored too"}), Options{Now: c.Now, Quiet: true}, func(wire.Answer) {})
+	again.Show()
+	if again.Fyne() != native || !d.quieted[native] {
+		t.Errorf("reused quiet window: reused %v, mapped quiet %v", again.Fyne() == native, d.quieted[native])
+	}
+	// Not quiet: it takes the focus as usual.
+	again.Close()
+	normal := p.NewWindow(question(wire.Prompt{Markdown: "asked"}), Options{Now: c.Now}, func(wire.Answer) {})
+	normal.Show()
+	if d.quieted[normal.Fyne()] || len(d.gaveTo) != 1 {
+		t.Errorf("a normal window: mapped quiet %v, focus given away %v", d.quieted[normal.Fyne()], d.gaveTo)
 	}
 }

@@ -66,6 +66,11 @@ type Options struct {
 	// to it (Window.Focus), whether or not it opened with the focus: they
 	// found it. Must not block.
 	OnFound func()
+	// Quiet shows the window without taking the focus: it comes back after
+	// a restart of its process, and the user may be busy elsewhere. The
+	// window that had the focus keeps it (or gets it back once the window
+	// manager has mapped this one).
+	Quiet bool
 }
 
 // Defaults of Options.

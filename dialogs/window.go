@@ -44,6 +44,7 @@ type Pool struct {
 	app       fyne.App
 	idle      []*slot // hidden windows, the longest hidden first
 	open      []*slot // windows showing a question, in the order they were shown (place.go)
+	quietFrom uint32  // the other program's window that Quiet windows leave the focus with (place.go)
 	all       int     // windows created
 	destroyed int     // windows trimmed
 	turns     int     // event loop turns counted by the trimmer

@@ -133,17 +133,34 @@ func (x *x11Conn) cardinals(win xproto.Window, prop string, typ xproto.Atom, n u
 }
 
 func (d *x11Desk) active(w fyne.Window) bool {
-	x, id := d.conn(), xid(w)
-	if x == nil || id == 0 {
-		return false
+	id := xid(w)
+	return id != 0 && d.focused() == uint32(id)
+}
+
+func (d *x11Desk) focused() uint32 {
+	x := d.conn()
+	if x == nil {
+		return 0
 	}
 	v := x.cardinals(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 1)
 	if len(v) == 1 {
-		return xproto.Window(v[0]) == id
+		return v[0]
 	}
 	// No EWMH window manager: the X focus itself.
 	f, err := xproto.GetInputFocus(x.c).Reply()
-	return err == nil && f.Focus == id
+	if err != nil || f.Focus == xproto.InputFocusPointerRoot {
+		return 0
+	}
+	return uint32(f.Focus)
+}
+
+func (d *x11Desk) activateID(id uint32) {
+	x := d.conn()
+	if x == nil || id == 0 {
+		return
+	}
+	x.clientMessage(xproto.Window(id), "_NET_ACTIVE_WINDOW", ewmhSourcePager, xproto.TimeCurrentTime)
+	x.c.Sync()
 }
 
 func (d *x11Desk) frame(w fyne.Window) (image.Rectangle, bool) {

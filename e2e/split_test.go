@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -49,7 +50,8 @@ func writeSettings(t *testing.T, json string) string {
 // The UI process killed (kill -9) with two windows open: the resident app
 // starts another, and both windows come back — the one being typed in with
 // its draft (submitting sends it), the untouched one with its countdown
-// where it was, not from the start.
+// where it was, not from the start — quietly: the user, gone to another
+// program meanwhile, keeps the focus there.
 func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
@@ -71,6 +73,9 @@ func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	// from a fresh start by more than the log's rounding.
 	time.Sleep(3 * time.Second)
 
+	elsewhere := otherProgramWindow(t)
+	activate(t, elsewhere)
+
 	killed := waitUIPIDs(t, app, 1, 5*time.Second)[0]
 	syscall.Kill(killed, syscall.SIGKILL)
 	windowGone(t, "UIKillTyped — feedback", 5*time.Second)
@@ -80,19 +85,13 @@ func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	}
 	win := findWindow(t, "UIKillTyped — feedback")
 	findWindow(t, "UIKillCountdown — feedback")
+	restored := time.Now()
+	keepsFocus(t, elsewhere, 2*time.Second)
 	screenshot(t, "ui-process-restarted")
 
 	// The untouched window's countdown went on from where it was.
-	log := waitLog(t, logPath, "restored, ", 5*time.Second)
-	m := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(untouched.ID) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`).FindStringSubmatch(log)
-	if m == nil {
-		t.Fatalf("the log does not show %s restored with its countdown:\n%s", untouched.ID, log)
-	}
-	left, err := time.ParseDuration(m[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if max := 600*time.Second - time.Since(shown) + time.Second; left > max || left < 500*time.Second {
+	left := restoredLeft(t, logPath, untouched.ID)
+	if max := 600*time.Second - restored.Sub(shown) + time.Second; left > max || left < 500*time.Second {
 		t.Errorf("the countdown came back with %v left, want at most %v (it ran on while the UI process was down)", left, max)
 	}
 
@@ -109,6 +108,47 @@ func TestUIProcessKilledWindowsComeBack(t *testing.T) {
 	}
 	if appPID() != app {
 		t.Error("the resident app changed while only its UI process died")
+	}
+}
+
+// restoredLeft reads from the app's log at logPath the time left on
+// question id's countdown when its window was shown again, restored.
+func restoredLeft(t *testing.T, logPath, id string) time.Duration {
+	t.Helper()
+	log := waitLog(t, logPath, "restored, ", 5*time.Second)
+	m := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(id) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("the log does not show %s restored with its countdown:\n%s", id, log)
+	}
+	left, err := time.ParseDuration(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return left
+}
+
+// otherProgramWindow opens a window of another program (xmessage) and
+// returns its id: where the user works while questions come back.
+func otherProgramWindow(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("xmessage", "-title", "OtherProgram", "the user's work")
+	cmd.Env = append(os.Environ(), env...)
+	if err := cmd.Start(); err != nil {
+		t.Skipf("no xmessage: %v", err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return findWindow(t, "OtherProgram")
+}
+
+// keepsFocus checks that win stays the active window for d.
+func keepsFocus(t *testing.T, win string, d time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		out, err := xdo("getactivewindow").Output()
+		if got := strings.TrimSpace(string(out)); err == nil && got != win {
+			name, _ := xdo("getwindowname", got).Output()
+			t.Fatalf("the focus went to %s (%q); want it kept by %s", got, strings.TrimSpace(string(name)), win)
+		}
 	}
 }
 

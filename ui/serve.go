@@ -36,7 +36,8 @@ type Config struct {
 // Serve runs the UI process: a Fyne app whose windows the core asks for over
 // ch (the UI protocol, package core), until the core sends core.UIExit or
 // closes ch. Every window reports its draft, its countdown and its outcome
-// back over ch.
+// back over ch. (SIGTERM and SIGINT end Fyne's loop through Fyne's own
+// handler, on the Fyne goroutine.)
 func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	log := cfg.Logger
 	if log == nil {
@@ -47,6 +48,13 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	defer conn.Close()
 	if err := launch.CheckDisplay(); err != nil {
 		return err
+	}
+	if path, err := fynePreferencesPath(ID); err == nil { // before Fyne reads it (fyneprefs.go)
+		if did, err := repairPreferences(path); err != nil {
+			log.Warn("Fyne's preferences file", "path", path, "err", err)
+		} else if did != "" {
+			log.Warn("Fyne's preferences file was unreadable", "path", path, "repair", did)
+		}
 	}
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
@@ -119,6 +127,10 @@ func (s *server) receive() {
 		if m.Type == core.UIExit {
 			break
 		}
+		if m.Type == core.UIPing { // answered here, off the Fyne goroutine: this process reads its commands
+			s.send(core.UIMsg{Type: core.UIEventPong})
+			continue
+		}
 		s.apply(m)
 	}
 	s.win.do(func() {
@@ -134,7 +146,7 @@ func (s *server) apply(m core.UIMsg) {
 			s.log.Warn("a show command without a question", "id", m.ID)
 			return
 		}
-		s.show(*m.Question, m.Draft, m.Countdown)
+		s.show(*m.Question, m.Draft, m.Countdown, m.Quiet)
 		s.keepAlive()
 	case core.UIWithdraw:
 		id := m.ID
@@ -157,14 +169,15 @@ func (s *server) apply(m core.UIMsg) {
 }
 
 // show opens the window of q, with draft and the countdown where it was
-// (after a restart of this process), reporting everything back.
-func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown) {
+// (after a restart of this process), reporting everything back; quiet: it
+// does not take the focus (shown again after a restart).
+func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown, quiet bool) {
 	id := q.ID
 	unfocused := false // set before Shown, on the Fyne goroutine
 	h := core.Hooks{
 		Shown: func() {
 			s.send(core.UIMsg{Type: core.UIEventShown, ID: id, Unfocused: unfocused})
-			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd), "unfocused", unfocused)
+			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd), "unfocused", unfocused, "quiet", quiet)
 		},
 		Draft: func(d store.Draft) { s.send(core.UIMsg{Type: core.UIEventDraft, ID: id, Draft: &d}) },
 		Done:  func(a wire.Answer) { s.send(core.UIMsg{Type: core.UIEventDone, ID: id, Answer: &a}) },
@@ -174,6 +187,7 @@ func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown) {
 			s.send(core.UIMsg{Type: core.UIEventCountdown, ID: id, Countdown: &c})
 		})
 		o.OnFound = func() { s.send(core.UIMsg{Type: core.UIEventFound, ID: id}) }
+		o.Quiet = quiet
 	}, h, func() { unfocused = true })
 }
 

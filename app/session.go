@@ -1,0 +1,62 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// ErrSessionEnded is the cause of the app's end when the desktop session
+// it started in ended: its display's connection was lost or its session
+// D-Bus disconnected. Nothing can be shown any more; a shim starts the app
+// again in the next session.
+var ErrSessionEnded = errors.New("the desktop session ended")
+
+// watchSession calls end, once, with an error wrapping ErrSessionEnded when
+// the session the app runs in ends: the connection it holds to its display
+// is lost (watchDisplay, per platform) or the session bus it had at start
+// disconnects. It holds two idle connections and two blocked goroutines,
+// nothing that wakes up. stop lets both go without calling end.
+func watchSession(log *slog.Logger, end func(error)) (stop func()) {
+	var (
+		stopped atomic.Bool // set before our own closes: they are no end
+		once    sync.Once
+	)
+	gone := func(why error) {
+		if !stopped.Load() {
+			once.Do(func() { end(fmt.Errorf("%w: %w", ErrSessionEnded, why)) })
+		}
+	}
+	stopDisplay := watchDisplay(log, gone)
+	stopBus := watchBus(log, gone)
+	return func() {
+		if !stopped.Swap(true) {
+			stopDisplay()
+			stopBus()
+		}
+	}
+}
+
+// watchBus calls gone when the session bus named by
+// DBUS_SESSION_BUS_ADDRESS (set by the session, or by trayHostReachable
+// from the per-user bus) disconnects. Without one it watches nothing.
+func watchBus(log *slog.Logger, gone func(error)) (stop func()) {
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		return func() {}
+	}
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		log.Info("not watching the session bus", "err", err)
+		return func() {}
+	}
+	go func() {
+		<-conn.Context().Done()
+		gone(errors.New("the session D-Bus disconnected"))
+	}()
+	return func() { conn.Close() }
+}
