@@ -13,9 +13,9 @@ import (
 	"time"
 )
 
-// shotsDir is where the window-size tests also save their screenshots
+// saveShot screenshots name; the window-size tests also save their screenshots
 // when FEEDBACK_SHOTS names a directory (for a person to look at).
-func shotsDir(t *testing.T, name, win string) {
+func saveShot(t *testing.T, name, win string) {
 	t.Helper()
 	screenshot(t, name)
 	if dir := os.Getenv("FEEDBACK_SHOTS"); dir != "" {
@@ -70,7 +70,7 @@ func TestPasteGrowsTheWindow(t *testing.T) {
 	waitDraft(t, sessionDB(), "RoomPaste", hasImages(1))
 	// The card: an 80-unit thumbnail over its size and remove button.
 	h1 := waitHeight(t, win, h0+100)
-	shotsDir(t, "room-paste", win)
+	saveShot(t, "room-paste", win)
 	if h1 < h0+100 {
 		t.Errorf("after a paste the window is %d px high, was %d: want it grown by the card (>= 100 px)", h1, h0)
 	}
@@ -117,7 +117,7 @@ func TestLateMarkdownImageGrowsTheWindow(t *testing.T) {
 	h := waitHeight(t, win, 500)
 	_, _, w, _ := geometry(t, win)
 	waitPainted(t, win, w, h)
-	shotsDir(t, "room-markdown-image", win)
+	saveShot(t, "room-markdown-image", win)
 	if h < 500 {
 		t.Errorf("the window is %d px high once its 320 px image loaded, want >= 500", h)
 	}
