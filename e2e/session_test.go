@@ -117,10 +117,17 @@ func newMCP(t *testing.T, name string, extraEnv ...string) *client.Client {
 // client's own Start wires notifications and the server's requests.
 func newMCPClient(t *testing.T, name string, opts []client.ClientOption, extraEnv ...string) *client.Client {
 	t.Helper()
+	shimEnv := append(append([]string(nil), env...), extraEnv...)
+	return startMCPClient(t, name, opts, bin, []string{"mcp"}, shimEnv)
+}
+
+// startMCPClient starts command with args (a shim) under a real MCP client,
+// its environment the test's plus shimEnv, and initializes it.
+func startMCPClient(t *testing.T, name string, opts []client.ClientOption, command string, args, shimEnv []string) *client.Client {
+	t.Helper()
 	w := &testWriter{t: t, prefix: name + " shim: "}
 	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
-	shimEnv := append(append([]string(nil), env...), extraEnv...)
-	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(w))
+	tr := transport.NewStdioWithOptions(command, shimEnv, args, transport.WithCommandStderrWriter(w))
 	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion("2025-11-25")}, opts...)...)
 	// The process lives as long as Start's context: not bounded by the timeout below.
 	if err := c.Start(context.Background()); err != nil {
@@ -206,8 +213,14 @@ func xdo(args ...string) *exec.Cmd {
 // findWindow waits until exactly one visible window is titled title and returns its id.
 func findWindow(t *testing.T, title string) string {
 	t.Helper()
+	return findWindowWithin(t, title, 20*time.Second)
+}
+
+// findWindowWithin is findWindow waiting at most within.
+func findWindowWithin(t *testing.T, title string, within time.Duration) string {
+	t.Helper()
 	pattern := "^" + regexp.QuoteMeta(title) + "$"
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
 		if ids := strings.Fields(string(out)); len(ids) == 1 {
@@ -215,7 +228,7 @@ func findWindow(t *testing.T, title string) string {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("no window titled %q appeared within 20 s", title)
+	t.Fatalf("no window titled %q appeared within %v", title, within)
 	return ""
 }
 
