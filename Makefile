@@ -40,6 +40,15 @@ build-windows: ## cross-build the Windows app bin/windows/feedback.exe (cgo, min
 		$(GO) build -trimpath -ldflags '$(LDFLAGS) -H windowsgui' -o bin/windows/feedback.exe ./cmd/feedback
 	FEEDBACK_WINDOWS_EXE=$(CURDIR)/bin/windows/feedback.exe $(GO) test -count=1 -run TestWindowsSubsystems ./cmd/feedback
 
+.PHONY: test-windows
+test-windows: build-windows ## the Windows app under wine + Xvfb: a throw-away prefix with the ProcessPrng stand-in (scripts/wine), its Windows-only unit tests, then the end-to-end tests (e2e/windows_test.go)
+	@scripts/deps.sh test
+	CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc $(GO) build -trimpath -o bin/windows/winprobe.exe ./e2e/internal/winprobe
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o bin/windows/tests/ ./ipc ./clipimage ./setup ./userdirs
+	time FEEDBACK_WINDOWS_EXE=$(CURDIR)/bin/windows/feedback.exe FEEDBACK_WINPROBE_EXE=$(CURDIR)/bin/windows/winprobe.exe \
+		scripts/xsession.sh scripts/wine/session.sh scripts/wine/test.sh bin/windows/tests \
+		$(GO) test -count=1 -v -timeout 10m -run 'TestWindows' ./e2e/
+
 .PHONY: run
 run: build ## build, install what is missing, start the app and pop a demo question
 	@scripts/deps.sh run
@@ -51,7 +60,7 @@ test: ## install what is missing, run the unit tests, then the end-to-end tests 
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting" >&2; exit 1; }
 	$(GO) test -race -count=1 ./...
-	$(MAKE) --no-print-directory cross build-windows smoke-wayland
+	$(MAKE) --no-print-directory cross test-windows smoke-wayland
 	$(MAKE) --no-print-directory e2e
 	$(MAKE) --no-print-directory test-package
 

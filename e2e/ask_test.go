@@ -19,9 +19,15 @@ type askRun struct {
 
 func startAsk(t *testing.T, args ...string) *askRun {
 	t.Helper()
-	r := &askRun{done: make(chan error, 1)}
-	r.cmd = exec.Command(bin, append([]string{"ask"}, args...)...)
-	r.cmd.Env = append(os.Environ(), env...)
+	cmd := exec.Command(bin, append([]string{"ask"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	return startAskCmd(t, cmd)
+}
+
+// startAskCmd starts cmd, a `feedback ask` ready to run, in the background.
+func startAskCmd(t *testing.T, cmd *exec.Cmd) *askRun {
+	t.Helper()
+	r := &askRun{cmd: cmd, done: make(chan error, 1)}
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -39,6 +45,9 @@ func (r *askRun) wait(t *testing.T) int {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
 			return exit.ExitCode()
+		}
+		if errors.Is(err, exec.ErrWaitDelay) {
+			return 0 // exited 0; a child held its output past cmd.WaitDelay (wine's services)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -132,9 +132,16 @@ func newMCPClientAt(t *testing.T, name, version string, opts []client.ClientOpti
 // another process than the test's).
 func startMCPClient(t *testing.T, name, version, command string, args []string, opts []client.ClientOption, extraEnv ...string) *client.Client {
 	t.Helper()
+	return startMCPClientEnv(t, name, version, command, args, opts, append(append([]string(nil), env...), extraEnv...))
+}
+
+// startMCPClientEnv starts command with args (a shim) under a real MCP
+// client speaking version, with shimEnv as its whole environment (the
+// Windows shim under wine has its own), and initializes it.
+func startMCPClientEnv(t *testing.T, name, version, command string, args []string, opts []client.ClientOption, shimEnv []string) *client.Client {
+	t.Helper()
 	w := &testWriter{t: t, prefix: name + " shim: "}
 	t.Cleanup(w.stop) // registered first, so it runs after the client is closed
-	shimEnv := append(append([]string(nil), env...), extraEnv...)
 	tr := transport.NewStdioWithOptions(command, shimEnv, args, transport.WithCommandStderrWriter(w))
 	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...)
 	// The process lives as long as Start's context: not bounded by the timeout below.
@@ -224,8 +231,14 @@ func xdo(args ...string) *exec.Cmd {
 // findWindow waits until exactly one visible window is titled title and returns its id.
 func findWindow(t *testing.T, title string) string {
 	t.Helper()
+	return findWindowWithin(t, title, 20*time.Second)
+}
+
+// findWindowWithin is findWindow waiting at most within.
+func findWindowWithin(t *testing.T, title string, within time.Duration) string {
+	t.Helper()
 	pattern := "^" + regexp.QuoteMeta(title) + "$"
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
 		if ids := strings.Fields(string(out)); len(ids) == 1 {
@@ -233,7 +246,7 @@ func findWindow(t *testing.T, title string) string {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("no window titled %q appeared within 20 s", title)
+	t.Fatalf("no window titled %q appeared within %v", title, within)
 	return ""
 }
 

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +74,15 @@ func TestWindowsPipeGrantsOnlyTheUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	conn, err := dialEndpoint(context.Background(), path)
+	go func() { // a client reaches only an instance that is accepting
+		if c, err := l.Accept(); err == nil {
+			defer c.Close()
+			io.Copy(io.Discard, c)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := dialEndpoint(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +121,10 @@ func TestWindowsDialRefusesAPipeOwnedBySomeoneElse(t *testing.T) {
 		t.Skipf("cannot create a pipe owned by another principal here: %v", err)
 	}
 	defer l.Close()
-	_, err = dialEndpoint(context.Background(), path)
+	go acceptAll(l) // clients reach only an instance that is accepting
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = dialEndpoint(ctx, path)
 	if !errors.Is(err, ErrUntrustedEndpoint) {
 		t.Fatalf("dial: %v, want ErrUntrustedEndpoint", err)
 	}
@@ -127,8 +140,27 @@ func TestWindowsConnectSeesNoPipeAsNotRunning(t *testing.T) {
 	}
 }
 
+// acceptAll accepts connections on l and holds them until l is closed.
+func acceptAll(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+	}
+}
+
 func TestWindowsStartDetachedWritesTheLog(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "logs", "app.log")
+	dir, err := os.MkdirTemp("", "detached")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Best effort, not t.TempDir: the child may still hold the log, and
+	// wine 8.0 cannot remove a directory through Go 1.26's os.RemoveAll
+	// ("Invalid function").
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	log := filepath.Join(dir, "logs", "app.log")
 	cmd := filepath.Join(os.Getenv("SystemRoot"), "System32", "cmd.exe")
 	if err := StartDetached(cmd, []string{"/c", "echo detached-ok"}, log); err != nil {
 		t.Fatal(err)

@@ -128,9 +128,19 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 		if errors.Is(err, ErrNoDisplay) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w (the app's log: %s)", err, LogPath())
+		return nil, withLog(err, LogPath())
 	}
 	return c, nil
+}
+
+// withLog adds the app's log at path to err when there is one: an app that
+// was never started from here (another one holds the endpoint, or the app
+// ran from a console) has written nothing there.
+func withLog(err error, path string) error {
+	if _, serr := os.Stat(path); serr != nil {
+		return err
+	}
+	return fmt.Errorf("%w (the app's log: %s)", err, path)
 }
 
 // remoteHint says where to look when this machine cannot run the app and

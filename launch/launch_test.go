@@ -3,6 +3,7 @@ package launch
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -111,5 +112,21 @@ func TestConnectRemoteSaysWhereTheAppIs(t *testing.T) {
 				t.Errorf("message sends the user to this machine's app or log: %s", msg)
 			}
 		})
+	}
+}
+
+// A failure names the app's log only when there is one to read.
+func TestWithLogNamesOnlyALogThatExists(t *testing.T) {
+	cause := errors.New("nothing answered")
+	missing := filepath.Join(t.TempDir(), "app.log")
+	if err := withLog(cause, missing); err.Error() != cause.Error() {
+		t.Errorf("with no log: %q, want %q", err, cause)
+	}
+	if err := os.WriteFile(missing, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := withLog(cause, missing)
+	if !strings.Contains(err.Error(), missing) || !errors.Is(err, cause) {
+		t.Errorf("with a log: %q, want it named and the cause kept", err)
 	}
 }

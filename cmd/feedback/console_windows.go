@@ -4,6 +4,9 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+
+	"feedback/launch"
 
 	"golang.org/x/sys/windows"
 )
@@ -18,9 +21,31 @@ import (
 // typed at its prompt, though it does inside a .bat script: see the README.)
 func init() {
 	if len(os.Args) < 2 || os.Args[1] == "app" {
-		return // the app itself: no console wanted
+		logWithoutStderr() // the app itself: no console wanted
+		return
 	}
 	attachParentConsole()
+}
+
+// logWithoutStderr gives the app started with no standard error (from the
+// Run key at login, Explorer, a shortcut: a GUI program gets no handles
+// there) its log file, launch.LogPath (%LOCALAPPDATA%\feedback\app.log),
+// the file every message that names the app's log points to. Started by
+// feedback mcp or ask (ipc.StartDetached) or from a console, it has one.
+func logWithoutStderr() {
+	if h, err := windows.GetStdHandle(windows.STD_ERROR_HANDLE); err == nil && h != 0 && h != windows.InvalidHandle {
+		return
+	}
+	path := launch.LogPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	windows.SetStdHandle(windows.STD_ERROR_HANDLE, windows.Handle(f.Fd())) // the UI process inherits it
+	os.Stderr = f
 }
 
 var procAttachConsole = windows.NewLazySystemDLL("kernel32.dll").NewProc("AttachConsole")
