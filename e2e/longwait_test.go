@@ -56,15 +56,17 @@ func TestProgressHeartbeat(t *testing.T) {
 		ch <- callResult{res, err}
 	}()
 	win := findWindow(t, "Heartbeat — feedback")
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // two heartbeats arrived
+	// Two heartbeats arrived, the last saying the window is open (the app
+	// told the shim it was shown: that can come after xdotool sees it).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		mu.Lock()
-		n := len(progress)
+		n, open := len(progress), len(messages) > 0 && strings.HasPrefix(messages[len(messages)-1], "waiting for the user — window open ")
 		mu.Unlock()
-		if n >= 2 {
+		if n >= 2 && open {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d progress notifications within 10 s", n)
+			t.Fatalf("%d progress notifications within 10 s, the last saying the window is open: %v", n, open)
 		}
 	}
 	activate(t, win)
