@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"syscall"
@@ -49,6 +50,10 @@ type Pool struct {
 	destroyed int     // windows trimmed
 	turns     int     // event loop turns counted by the trimmer
 	trimmer   *fyne.Animation
+	// Log is where the Pool says it replaced a window another X client
+	// destroyed (lost.go); nil: slog.Default(). Set it before the first
+	// window.
+	Log *slog.Logger
 }
 
 // Trimming the hidden windows.
@@ -78,6 +83,8 @@ func NewPool(a fyne.App) *Pool {
 func (p *Pool) Windows() (made, idle, destroyed int) { return p.all, len(p.idle), p.destroyed }
 
 func (p *Pool) take(title string) *slot {
+	p.renewLost() // lost.go: never a lost window for the next question
+	//
 	if n := len(p.idle); n > 0 { // the most recently hidden: the longest hidden are first to go
 		s := p.idle[n-1]
 		p.idle = p.idle[:n-1]
@@ -287,6 +294,7 @@ func (w *Window) Show() {
 		return
 	}
 	w.pool.show(w)
+	watchXErrors() // lost.go: GLFW has its display now
 	if w.beat == nil {
 		w.lastTick = time.Now()
 		w.beat = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
@@ -351,6 +359,7 @@ func (w *Window) heartbeat() {
 	if w.closed {
 		return
 	}
+	w.pool.renewLost() // lost.go
 	w.mu.Lock()
 	posted := w.posted
 	w.posted = nil

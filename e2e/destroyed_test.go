@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,19 +16,26 @@ import (
 )
 
 // Another X client destroys a question's window (XDestroyWindow; any
-// client may): the question is not lost — its window comes back, and the
-// user's answer in it reaches the caller. (Today the UI process dies of
-// it: Xlib's default handler exits on the BadDrawable of Mesa's next
-// XShmPutImage into the destroyed window, and the app shows the window
-// again in a new UI process, quietly, with its draft and countdown.)
+// client may): the UI process survives it (its X error handler ignores
+// the BadDrawable of Mesa's next frame into the destroyed window, where
+// Xlib's default handler exited) and shows the question again in a new
+// window, with the draft typed in the old one; the user's answer in it
+// reaches the caller.
 func TestWindowDestroyedByAnotherClientComesBack(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
-	startApp(t)
+	db := filepath.Join(t.TempDir(), "feedback.db")
+	startApp(t, "FEEDBACK_DB="+db)
+	app := appPID()
 	q := choiceQuestion("Destroyed")
 	q.TimeoutSeconds = 600
 	ch, _ := askApp(t, q)
 	win := findWindow(t, "Destroyed — feedback")
+	ui := waitUIPIDs(t, app, 1, 5*time.Second)[0]
+	activate(t, win)
+	typeText(t, "typed before the destroy")
+	waitDraftOf(t, db, q.ID, hasText("typed before the destroy"))
+
 	id, err := strconv.ParseUint(win, 10, 32)
 	if err != nil {
 		t.Fatal(err)
@@ -37,13 +48,34 @@ func TestWindowDestroyedByAnotherClientComesBack(t *testing.T) {
 	if err := xproto.DestroyWindowChecked(x, xproto.Window(id)).Check(); err != nil {
 		t.Fatalf("destroying window %s: %v", win, err)
 	}
-	// The window is gone at once; another comes back (the X id may be
-	// the same: a new client can get the old one's resource ids).
-	windowGone(t, "Destroyed — feedback", 5*time.Second)
-	again := findWindow(t, "Destroyed — feedback")
+	// The window is gone once the request is checked; another comes back.
+	again := windowOtherThan(t, "Destroyed — feedback", win)
+	if pids := uiPIDs(app); !slices.Equal(pids, []int{ui}) {
+		t.Fatalf("the app's UI processes are %v, want %d still: an X error on a window we no longer own ended it", pids, ui)
+	}
+	screenshot(t, "destroyed-window-back")
 	activate(t, again)
 	key(t, "ctrl+Return")
-	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered {
-		t.Fatalf("answer = %+v, %v; want the answer given in the window that came back", r.a, r.err)
+	r := awaitAsk(t, ch)
+	if r.err != nil || r.a.Status != wire.StatusAnswered || len(r.a.Replies) != 1 || r.a.Replies[0].Text != "typed before the destroy" {
+		t.Fatalf("answer = %+v, %v; want the draft typed before the window was destroyed, answered in the window that came back", r.a, r.err)
 	}
+	if pids := uiPIDs(app); !slices.Equal(pids, []int{ui}) {
+		t.Errorf("the app's UI processes are %v after the answer, want %d still", pids, ui)
+	}
+}
+
+// windowOtherThan waits for the one visible window titled title whose id is
+// not old, and returns its id.
+func windowOtherThan(t *testing.T, title, old string) string {
+	t.Helper()
+	pattern := "^" + regexp.QuoteMeta(title) + "$"
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
+		if ids := strings.Fields(string(out)); len(ids) == 1 && ids[0] != old {
+			return ids[0]
+		}
+	}
+	t.Fatalf("no window titled %q other than %s appeared within 20 s", title, old)
+	return ""
 }

@@ -64,6 +64,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	opts := windowOptions(cfg.Settings)
 	opts.InputGuard = inputGuard(log)
 	u := newWindows(a, opts)
+	u.pool.Log = log // a window another X client destroyed (dialogs/lost.go)
 	if path, err := settings.Path(); err == nil {
 		defer watchSettings(u, path, opts.InputGuard, log, nil)()
 	}
