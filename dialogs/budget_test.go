@@ -371,5 +371,16 @@ func TestChromeBoldCJKIsHeavier(t *testing.T) {
 		if float64(cb) < 1.15*float64(rg) {
 			t.Errorf("%q in a chip has %d pixels of ink, regular %d: not heavier", text, cb, rg)
 		}
+		// The context bar's labels ("来自 claude-code"): a bold segment
+		// among others.
+		segs := func() []widget.RichTextSegment {
+			return []widget.RichTextSegment{
+				&widget.TextSegment{Text: text + " ", Style: widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Bold: true}}},
+				&widget.TextSegment{Text: "x", Style: widget.RichTextStyleInline}}
+		}
+		fr, hr := measure(widget.NewRichText(segs()...)), measure(newHeavyRichText(segs()...))
+		if float64(hr) < 1.15*float64(fr) {
+			t.Errorf("%q bold in the context bar has %d pixels of ink, Fyne's %d: not heavier", text, hr, fr)
+		}
 	}
 }

@@ -192,3 +192,60 @@ func newHeavyLabel(text string) *heavyLabel {
 
 // CreateRenderer wraps the label's renderer.
 func (l *heavyLabel) CreateRenderer() fyne.WidgetRenderer { return heavy(l, l.Label.CreateRenderer()) }
+
+// heavyRichText is a rich text whose bold CJK runs are drawn heavier,
+// whatever its segments (the context bar's "来自"): its renderer draws
+// each bold canvas.Text it lays out that holds CJK a second time, a device
+// pixel to the right.
+type heavyRichText struct{ widget.RichText }
+
+func newHeavyRichText(segs ...widget.RichTextSegment) *heavyRichText {
+	t := &heavyRichText{}
+	t.Segments = segs
+	t.Scroll = container.ScrollNone // as widget.NewRichText: the zero value scrolls
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// CreateRenderer wraps the rich text's own renderer.
+func (t *heavyRichText) CreateRenderer() fyne.WidgetRenderer {
+	return &heavyTextRenderer{WidgetRenderer: t.RichText.CreateRenderer(), owner: t}
+}
+
+// heavyTextRenderer adds the copies of heavyRichText's bold CJK texts.
+type heavyTextRenderer struct {
+	fyne.WidgetRenderer
+	owner fyne.Widget
+	extra []fyne.CanvasObject
+}
+
+func (r *heavyTextRenderer) Layout(s fyne.Size) {
+	r.WidgetRenderer.Layout(s)
+	r.place()
+}
+
+func (r *heavyTextRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.place()
+}
+
+func (r *heavyTextRenderer) Objects() []fyne.CanvasObject {
+	objs := r.WidgetRenderer.Objects()
+	if len(r.extra) == 0 {
+		return objs
+	}
+	return append(objs[:len(objs):len(objs)], r.extra...)
+}
+
+// place makes the copies for the bold CJK texts laid out now.
+func (r *heavyTextRenderer) place() {
+	r.extra = r.extra[:0]
+	px := devicePixel(r.owner)
+	for _, o := range r.WidgetRenderer.Objects() {
+		t, ok := o.(*canvas.Text)
+		if !ok || !t.Visible() || !t.TextStyle.Bold || !hasWide(t.Text) {
+			continue
+		}
+		r.extra = append(r.extra, heavyCopies(t.Text, t.Position(), t.Color, t.TextSize, t.TextStyle, px)...)
+	}
+}

@@ -22,8 +22,8 @@ import (
 // to say.
 type contextBar struct {
 	box  *fyne.Container
-	text *widget.RichText
-	n, m int // "n of m open"; m < 2: not shown
+	text *heavyRichText // bold CJK drawn heavier (heavy.go)
+	n, m int            // "n of m open"; m < 2: not shown
 }
 
 // SetOpenPlace tells the window it is the n-th of m open questions; the
@@ -66,7 +66,7 @@ func (v *View) OpenPlace() (n, m int) {
 // contextBlock builds the context bar, hidden when it has nothing to show
 // yet.
 func (v *View) contextBlock() fyne.CanvasObject {
-	rt := widget.NewRichText(v.contextSegments()...)
+	rt := newHeavyRichText(v.contextSegments()...)
 	rt.Wrapping = fyne.TextWrapWord
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
