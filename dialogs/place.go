@@ -199,9 +199,12 @@ func (p *Pool) show(w *Window) {
 	if n := len(p.open); n > 0 {
 		last = p.open[n-1]
 	}
+	// A Quiet window (shown again after the UI process restarted) leaves
+	// the focus where it is, any program's (focusKeeper); else a window
+	// opens unfocused while one of ours has the focus.
+	quiet := w.view.opts.Quiet
 	typing := p.typing()
-	w.unfocused = typing != nil && typing != w.slot
-	quiet := w.view.opts.Quiet && !w.unfocused
+	w.unfocused = !quiet && typing != nil && typing != w.slot
 	var had uint32 // the window that has the focus, any client's: it keeps it
 	if quiet {
 		had = p.focusKeeper()
