@@ -220,6 +220,9 @@ func TestContextNamesTheClient(t *testing.T) {
 	for _, rt := range findAll[*widget.RichText](v.body) {
 		text += rt.String()
 	}
+	for _, rt := range findAll[*heavyRichText](v.body) { // the context bar (heavy.go)
+		text += rt.String()
+	}
 	if !strings.Contains(text, "From claude-code") {
 		t.Errorf("context bar %q does not name the client", text)
 	}
