@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -44,19 +45,43 @@ func watchSession(log *slog.Logger, end func(error)) (stop func()) {
 
 // watchBus calls gone when the session bus named by
 // DBUS_SESSION_BUS_ADDRESS (set by the session, or by trayHostReachable
-// from the per-user bus) disconnects. Without one it watches nothing.
+// from the per-user bus) disconnects. Without one, and on Windows and
+// macOS (a bus address there is a Linux session's, passed on, say, by
+// wine), it watches nothing. It connects in the background: the app serves
+// its socket without waiting for the bus (under wine a connection to a
+// Unix socket path can take many seconds).
 func watchBus(log *slog.Logger, gone func(error)) (stop func()) {
-	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
 		return func() {}
 	}
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		log.Info("not watching the session bus", "err", err)
-		return func() {}
-	}
+	var (
+		mu      sync.Mutex // guards conn and stopped
+		conn    *dbus.Conn
+		stopped bool
+	)
 	go func() {
-		<-conn.Context().Done()
+		c, err := dbus.ConnectSessionBus()
+		if err != nil {
+			log.Info("not watching the session bus", "err", err)
+			return
+		}
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
+			c.Close()
+			return
+		}
+		conn = c
+		mu.Unlock()
+		<-c.Context().Done()
 		gone(errors.New("the session D-Bus disconnected"))
 	}()
-	return func() { conn.Close() }
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		if conn != nil {
+			conn.Close()
+		}
+	}
 }
