@@ -185,7 +185,16 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 	if client == "" || ctx.Err() != nil {
 		return a
 	}
-	ch := make(chan []store.Note) // unbuffered: a hand-over only while withNotes waits
+	// The notes are handed over through ch unless the caller gave up
+	// waiting first (gaveUp, under mu): then they are put back, for the
+	// next outcome. (An unbuffered hand-over with a default lost the race
+	// to a recorder that ran before the caller waited: the notes went back
+	// and the outcome waited lookupTimeout for nothing.)
+	var (
+		mu     sync.Mutex
+		gaveUp bool
+	)
+	ch := make(chan []store.Note, 1)
 	queued := in.rec.enqueue(func(p Persister) {
 		k := in.notes(p)
 		notes, err := k.TakeNotes(client, q.Project)
@@ -194,17 +203,15 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 			close(ch)
 			return
 		}
-		if len(notes) == 0 {
-			close(ch)
-			return
-		}
-		select {
-		case ch <- notes:
-		default: // nobody waits any more: they wait for the next outcome
+		mu.Lock()
+		defer mu.Unlock()
+		if len(notes) > 0 && gaveUp { // nobody waits any more: they wait for the next outcome
 			if err := k.PutBackNotes(notes); err != nil {
 				in.log.Error("notes for an agent lost: taken, not delivered and not put back", "client", client, "notes", len(notes), "err", err)
 			}
+			return
 		}
+		ch <- notes // buffered: never blocks
 	})
 	if !queued {
 		return a
@@ -221,9 +228,24 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 			a.Notes = append(a.Notes, n.Text)
 		}
 		in.log.Info("notes for an agent delivered with an outcome", "id", a.QuestionID, "client", client, "notes", len(notes), "status", a.Status)
+		return a
 	case <-t.C:
 		in.log.Warn("an outcome goes without the notes for its agent: the database is slow", "id", a.QuestionID, "waited", lookupTimeout)
 	case <-ctx.Done():
+	}
+	mu.Lock()
+	gaveUp = true
+	mu.Unlock()
+	select {
+	case notes := <-ch: // handed over just before: back for the next outcome
+		if len(notes) > 0 {
+			in.rec.enqueue(func(p Persister) {
+				if err := in.notes(p).PutBackNotes(notes); err != nil {
+					in.log.Error("notes for an agent lost: taken, not delivered and not put back", "client", client, "notes", len(notes), "err", err)
+				}
+			})
+		}
+	default:
 	}
 	return a
 }
