@@ -1,8 +1,5 @@
 //go:build unix
 
-// Package safefiletest helps the tests that put a FIFO, a device or a link
-// where feedback keeps a file: making one, and failing a test that blocks
-// on it instead of hanging the test binary.
 package safefiletest
 
 import (
