@@ -110,9 +110,9 @@ func (s *server) send(m core.UIMsg) {
 	}
 }
 
-// receive reads the core's commands until UIExit or the channel closes,
-// then ends the app: the windows close (reporting their drafts first) and
-// Fyne's loop returns.
+// receive reads the core's commands until UIExit, then ends the app: the
+// windows close (reporting their drafts first) and Fyne's loop returns.
+// When the channel closes (the app is gone) the process exits at once.
 func (s *server) receive() {
 	// The loop starts before a.Run returns control: fyne.Do queues until
 	// it runs, so the first command is not lost.
@@ -123,7 +123,13 @@ func (s *server) receive() {
 			if !errors.Is(err, io.EOF) {
 				s.log.Error("reading the core's commands", "err", err)
 			}
-			break
+			// The app is gone (it quit, or died): nobody takes a draft or an
+			// answer any more, and it keeps what it was sent. The process
+			// ends at once rather than through Fyne's teardown, which can
+			// crash on a pointer event for a window it has just destroyed
+			// (glfw SetInputMode on a nil window in processMouseMoved, seen
+			// when the app quit while a window was under the pointer).
+			os.Exit(0)
 		}
 		if m.Type == core.UIExit {
 			break
