@@ -101,10 +101,24 @@ func (t *tray) follow(inbox *core.Inbox, done chan struct{}) {
 			t.pending = nil
 			t.mu.Unlock()
 			if f != nil {
-				f()
+				t.safely(f)
 			}
 		}
 	}
+}
+
+// safely runs f, a change of the tray. fyne.io/systray panics when the
+// session bus it draws on fails (prop.SetMust: "write: broken pipe" once
+// the session's D-Bus is gone, as the app itself ends with its session):
+// a tray that cannot be drawn must not take the app, and the answers it is
+// delivering, down with it.
+func (t *tray) safely(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.log.Warn("the tray could not be updated", "err", r)
+		}
+	}()
+	f()
 }
 
 // render shows the tray's view of items and do not disturb (core.Tray):
