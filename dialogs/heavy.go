@@ -77,7 +77,8 @@ func devicePixel(o fyne.CanvasObject) float32 {
 }
 
 // heavyRenderer is a widget's renderer with the bold CJK of its one-line
-// rich texts (a button's label) drawn heavier.
+// rich texts (a button's label) or of its own bold texts (a rich text's
+// segments) drawn heavier.
 type heavyRenderer struct {
 	fyne.WidgetRenderer
 	owner fyne.Widget
@@ -112,6 +113,12 @@ func (r *heavyRenderer) place() {
 	r.extra = r.extra[:0]
 	px := devicePixel(r.owner)
 	for _, o := range r.WidgetRenderer.Objects() {
+		if t, ok := o.(*canvas.Text); ok { // a rich text's own segment (heavyRichText)
+			if t.Visible() && t.TextStyle.Bold && hasWide(t.Text) {
+				r.extra = append(r.extra, heavyCopies(t.Text, t.Position(), t.Color, t.TextSize, t.TextStyle, px)...)
+			}
+			continue
+		}
 		rt, ok := o.(*widget.RichText)
 		if !ok || !rt.Visible() || len(rt.Segments) != 1 {
 			continue
@@ -207,45 +214,8 @@ func newHeavyRichText(segs ...widget.RichTextSegment) *heavyRichText {
 	return t
 }
 
-// CreateRenderer wraps the rich text's own renderer.
+// CreateRenderer wraps the rich text's own renderer: its objects are the
+// canvas.Texts of its segments (heavyRenderer.place).
 func (t *heavyRichText) CreateRenderer() fyne.WidgetRenderer {
-	return &heavyTextRenderer{WidgetRenderer: t.RichText.CreateRenderer(), owner: t}
-}
-
-// heavyTextRenderer adds the copies of heavyRichText's bold CJK texts.
-type heavyTextRenderer struct {
-	fyne.WidgetRenderer
-	owner fyne.Widget
-	extra []fyne.CanvasObject
-}
-
-func (r *heavyTextRenderer) Layout(s fyne.Size) {
-	r.WidgetRenderer.Layout(s)
-	r.place()
-}
-
-func (r *heavyTextRenderer) Refresh() {
-	r.WidgetRenderer.Refresh()
-	r.place()
-}
-
-func (r *heavyTextRenderer) Objects() []fyne.CanvasObject {
-	objs := r.WidgetRenderer.Objects()
-	if len(r.extra) == 0 {
-		return objs
-	}
-	return append(objs[:len(objs):len(objs)], r.extra...)
-}
-
-// place makes the copies for the bold CJK texts laid out now.
-func (r *heavyTextRenderer) place() {
-	r.extra = r.extra[:0]
-	px := devicePixel(r.owner)
-	for _, o := range r.WidgetRenderer.Objects() {
-		t, ok := o.(*canvas.Text)
-		if !ok || !t.Visible() || !t.TextStyle.Bold || !hasWide(t.Text) {
-			continue
-		}
-		r.extra = append(r.extra, heavyCopies(t.Text, t.Position(), t.Color, t.TextSize, t.TextStyle, px)...)
-	}
+	return heavy(t, t.RichText.CreateRenderer())
 }
