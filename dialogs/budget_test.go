@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/markdown"
 	"feedback/i18n"
 	"feedback/wire"
 )
@@ -125,9 +126,12 @@ func TestWindowGrowsForAnAttachment(t *testing.T) {
 // An image of the Markdown loads after the window was sized (in the app
 // always: the window is sized on the Fyne goroutine before any load can
 // report back; e2e TestLateMarkdownImageGrowsTheWindow): the window grows
-// to show it, within the work area. Here the load may win the race, so
-// the window is first made as small as the placeholder left it.
+// to show it, within the work area. The test holds the load until the
+// window is as small as the placeholder left it.
 func TestWindowGrowsForALateMarkdownImage(t *testing.T) {
+	loaded := make(chan func(), 1)
+	newPictures = func() *markdown.Pictures { return markdown.NewPicturesOn(func(f func()) { loaded <- f }) }
+	t.Cleanup(func() { newPictures = markdown.NewPictures })
 	a := test.NewTempApp(t)
 	limit := fyne.NewSize(1600-2*ScreenMargin, 1000-2*ScreenMargin)
 	img := base64.StdEncoding.EncodeToString(pngOf(t, 400, 300))
@@ -136,13 +140,14 @@ func TestWindowGrowsForALateMarkdownImage(t *testing.T) {
 	v := w.View()
 	w.Show()
 	defer w.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(findAll[*fyne.Container](v.body)) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
 	small := fyne.NewSize(WindowSize.Width, 300)
 	w.Fyne().Resize(small)
-	v.contentChanged() // what the image's load calls (markdown.Pictures.Changed)
+	select {
+	case settle := <-loaded:
+		settle() // what fyne.Do runs: the picture settles and Pictures.Changed re-fits
+	case <-time.After(10 * time.Second):
+		t.Fatal("the image never loaded")
+	}
 	want := v.heightAt(WindowSize.Width, maxWindowSize(a))
 	if h := w.Fyne().Canvas().Size().Height; h+0.5 < want || h <= small.Height {
 		t.Errorf("after the image loaded the window is %v high, want the %v its content needs", h, want)

@@ -159,6 +159,10 @@ type View struct {
 	dirtyFrom time.Time   // the first unreported edit (see MaxDraftInterval)
 }
 
+// newPictures returns the loader of a question's images (a test runs the
+// finished loads itself: markdown.NewPicturesOn).
+var newPictures = markdown.NewPictures
+
 // NewView builds the view of q. onDone receives the one Answer.
 func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	if opts.Images == (imagepipe.Limits{}) {
@@ -385,7 +389,7 @@ func (v *View) build() fyne.CanvasObject {
 	bottom := container.NewVBox()
 	choices := container.NewVBox()
 	single := len(v.q.Prompts) == 1
-	pictures := markdown.NewPictures()  // the cap on images is per question
+	pictures := newPictures()           // the cap on images is per question
 	pictures.Changed = v.contentChanged // an image loaded: the window may grow
 	for i, p := range v.q.Prompts {
 		pv := v.newPromptView(p)

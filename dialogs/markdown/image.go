@@ -302,7 +302,15 @@ type Pictures struct {
 
 // NewPictures returns the loader of a window's question.
 func NewPictures() *Pictures {
-	return &Pictures{do: fyne.Do, roots: defaultImageRoots, deadline: pictureDeadline}
+	return NewPicturesOn(fyne.Do)
+}
+
+// NewPicturesOn returns a loader that hands each finished load to do,
+// which must run it on the Fyne goroutine. The app's is fyne.Do; a test
+// of a window collects the loads and runs them when it is ready (Fyne's
+// test driver runs fyne.Do on the calling goroutine, the loader's).
+func NewPicturesOn(do func(func())) *Pictures {
+	return &Pictures{do: do, roots: defaultImageRoots, deadline: pictureDeadline}
 }
 
 // defaultImageRoots is the user's home directory.
