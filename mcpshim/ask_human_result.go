@@ -14,7 +14,7 @@ import (
 )
 
 // ask_human_result, the companion of ask_human: it collects the choice of a
-// request that answered pending. It never opens a window (AttachOnly).
+// request that answered pending. It never opens a window (attach-only).
 const maxResultWaitSeconds = 300
 
 //go:embed schemas/ask_human_result.json
@@ -44,8 +44,9 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 	}
 	req := env.requests.get(id) // nil when another process asked (the shim was restarted)
 	return prepared{
-		question: wire.Question{ID: id, Source: askHumanName, AttachOnly: true},
-		wait:     wait,
+		question:   wire.Question{ID: id, Source: askHumanName},
+		attachOnly: true,
+		wait:       wait,
 		pending: func(a wire.Answer) *mcp.CallToolResult {
 			r := req
 			if r == nil { // another process asked: the app said what it kept

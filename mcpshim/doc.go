@@ -1,6 +1,6 @@
 // Package mcpshim is the MCP stdio server behind `feedback mcp`: it offers
 // human-feedback tools to an agent's MCP client, turns each tool call into an
-// wire.Question, hands it to the feedback app through an Asker, and renders the
+// wire.Question, hands it to the feedback app through an ipc.Asker, and renders the
 // app's wire.Answer as MCP content. It never imports the GUI toolkit, and it
 // never writes anything but protocol messages to its output: logs go to
 // Options.Logger.
@@ -75,7 +75,7 @@
 // attachments intact (another session never gets its answer); once
 // answered the ID is free, and the same question asked later opens a new
 // window. The app, not the shim, keeps such a window (the call asks it to
-// wait at most the client's wait, wire.Question.WaitMS, and the app ends
+// wait at most the client's wait, wire.Ask.Wait, and the app ends
 // the call "pending"): for an hour, or its countdown if longer, for the
 // caller to come back, across a restart of the shim (the client restarted
 // it) and of the app (it shows the window again); an outcome given

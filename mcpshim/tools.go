@@ -55,6 +55,9 @@ func (e callEnv) questionID(tool string, q wire.Question) string {
 // prepared is a normalised call, ready to be asked.
 type prepared struct {
 	question wire.Question
+	// attachOnly asks without opening a window (wire.Ask.AttachOnly): the
+	// question has only its ID and Source.
+	attachOnly bool
 	// render turns the app's Answer into the tool result. It is total.
 	render func(wire.Answer) *mcp.CallToolResult
 	// ignored names the compatibility arguments that were given and ignored,

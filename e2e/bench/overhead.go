@@ -98,7 +98,7 @@ func askDirect(socket string, calls int) ([]time.Duration, error) {
 		if err != nil {
 			return nil, err
 		}
-		a, err := c.Ask(ctx, q, nil)
+		a, err := c.Ask(ctx, wire.Ask{Question: q}, nil)
 		d := time.Since(t0)
 		if err != nil {
 			return nil, err
