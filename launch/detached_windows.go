@@ -1,6 +1,6 @@
 //go:build windows
 
-package ipc
+package launch
 
 import (
 	"errors"
@@ -25,17 +25,17 @@ import (
 // the environment is inherited. It returns once the process has started.
 func StartDetached(exe string, args []string, logPath string) error {
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("ipc: create log directory: %w", err)
+		return fmt.Errorf("launch: create log directory: %w", err)
 	}
 	// Never through a link at the log's path, never a FIFO there.
 	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("ipc: open log: %w", err)
+		return fmt.Errorf("launch: open log: %w", err)
 	}
 	defer logf.Close() // the child has its own handle
 	null, err := os.Open(os.DevNull)
 	if err != nil {
-		return fmt.Errorf("ipc: %w", err)
+		return fmt.Errorf("launch: %w", err)
 	}
 	defer null.Close()
 
@@ -54,7 +54,7 @@ func StartDetached(exe string, args []string, logPath string) error {
 		cmd, err = start(flags)
 	}
 	if err != nil {
-		return fmt.Errorf("ipc: start %s: %w", exe, err)
+		return fmt.Errorf("launch: start %s: %w", exe, err)
 	}
 	go cmd.Wait() // release the process handle when it exits before we do
 	return nil

@@ -1,4 +1,6 @@
-package ipc
+//go:build unix
+
+package launch
 
 import (
 	"context"
@@ -10,19 +12,56 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"feedback/ipc"
+	"feedback/wire"
 )
 
+// answerAll answers every question at once.
+var answerAll = askerFunc(func(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+	return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
+})
+
+// socketPath returns a socket path in a fresh private directory, short
+// enough for a Unix socket (t.TempDir() can be too long).
+func socketPath(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "s.sock")
+}
+
+// serve serves an app that answers everything at path until the test ends.
+func serve(t *testing.T, path string) {
+	t.Helper()
+	l, err := ipc.Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ipc.NewServer(answerAll, ipc.ServerOptions{})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	t.Cleanup(func() {
+		s.Shutdown(context.Background())
+		<-done
+	})
+}
+
 func TestConnectAlreadyRunning(t *testing.T) {
-	c := startServer(t, answerAll, ServerOptions{})
+	path := socketPath(t)
+	serve(t, path)
 	start := func() error { t.Error("start called for a running app"); return nil }
-	if _, err := Connect(context.Background(), c.Path, start, time.Second); err != nil {
+	if _, err := connectAt(context.Background(), path, start, time.Second); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestConnectStartsApp(t *testing.T) {
 	path := socketPath(t)
-	s := NewServer(answerAll, ServerOptions{})
+	s := ipc.NewServer(answerAll, ipc.ServerOptions{})
 	served := make(chan error, 1)
 	t.Cleanup(func() {
 		s.Shutdown(context.Background())
@@ -33,7 +72,7 @@ func TestConnectStartsApp(t *testing.T) {
 		starts.Add(1)
 		// Like a real app: up a little later, in another "process".
 		time.AfterFunc(100*time.Millisecond, func() {
-			l, err := Listen(path)
+			l, err := ipc.Listen(path)
 			if err != nil {
 				served <- err
 				return
@@ -42,14 +81,15 @@ func TestConnectStartsApp(t *testing.T) {
 		})
 		return nil
 	}
-	c, err := Connect(context.Background(), path, start, 10*time.Second)
+	c, err := connectAt(context.Background(), path, start, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := starts.Load(); n != 1 {
 		t.Errorf("start called %d times, want 1", n)
 	}
-	if _, err := c.Ask(context.Background(), question("q"), nil); err != nil {
+	q := wire.Ask{Question: wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Proceed?"}}}}
+	if _, err := c.Ask(context.Background(), q, nil); err != nil {
 		t.Errorf("Ask after Connect: %v", err)
 	}
 }
@@ -70,12 +110,12 @@ func TestConnectFails(t *testing.T) {
 			path := socketPath(t)
 			const wait = 200 * time.Millisecond
 			begin := time.Now()
-			_, err := Connect(context.Background(), path, tt.start, wait)
+			_, err := connectAt(context.Background(), path, tt.start, wait)
 			if !errors.Is(err, tt.wantErr) {
-				t.Errorf("Connect() error = %v, want %v", err, tt.wantErr)
+				t.Errorf("connectAt() error = %v, want %v", err, tt.wantErr)
 			}
 			if d := time.Since(begin); d > wait+5*time.Second {
-				t.Errorf("Connect took %v with wait %v", d, wait)
+				t.Errorf("connectAt took %v with wait %v", d, wait)
 			}
 		})
 	}
@@ -84,9 +124,9 @@ func TestConnectFails(t *testing.T) {
 func TestConnectContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	start := func() error { cancel(); return nil }
-	_, err := Connect(ctx, socketPath(t), start, time.Hour)
+	_, err := connectAt(ctx, socketPath(t), start, time.Hour)
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Connect() error = %v, want context.Canceled", err)
+		t.Errorf("connectAt() error = %v, want context.Canceled", err)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ipc
+package launch
 
 import (
 	"fmt"
@@ -20,17 +20,17 @@ import (
 // it exits while the caller still runs.
 func StartDetached(exe string, args []string, logPath string) error {
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("ipc: create log directory: %w", err)
+		return fmt.Errorf("launch: create log directory: %w", err)
 	}
 	// Never through a link at the log's path, never a FIFO there.
 	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return fmt.Errorf("ipc: open log: %w", err)
+		return fmt.Errorf("launch: open log: %w", err)
 	}
 	defer logf.Close() // the child has its own copy
 	null, err := os.Open(os.DevNull)
 	if err != nil {
-		return fmt.Errorf("ipc: %w", err)
+		return fmt.Errorf("launch: %w", err)
 	}
 	defer null.Close()
 
@@ -40,7 +40,7 @@ func StartDetached(exe string, args []string, logPath string) error {
 	cmd.Stderr = logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("ipc: start %s: %w", exe, err)
+		return fmt.Errorf("launch: start %s: %w", exe, err)
 	}
 	go cmd.Wait() // no zombie if it exits before we do; *os.File stdio means Wait copies nothing
 	return nil
