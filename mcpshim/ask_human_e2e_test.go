@@ -339,3 +339,27 @@ func TestE2EAskHumanMetadataTooLarge(t *testing.T) {
 		t.Errorf("isError = %v, %q", res.IsError, text)
 	}
 }
+
+// The request lives in one place, the app's copy with the question: the
+// shim that asked it keeps none, so ask_human_result renders what the app
+// returns (here changed behind the shim's back), in the shim that asked as
+// in any other.
+func TestE2EAskHumanResultReadsTheAppsRequest(t *testing.T) {
+	inbox := newFakeInbox()
+	c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings()})
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"run_id": "run-asked"}))
+	if got := jsonResult(t, res); got["status"] != "pending" || got["run_id"] != "run-asked" {
+		t.Fatalf("first call: %v", got)
+	}
+	q := <-inbox.asked
+	inbox.keepCallerData(t, q.ID, `{"choices":[{"id":"yes","label":"Ship it"},{"id":"app-no","label":"Hold"}],"run_id":"run-kept","asked_at":"2026-01-02T09:00:00Z","timeout_seconds":0}`)
+	got := jsonResult(t, callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 0}))
+	if got["status"] != "pending" || got["run_id"] != "run-kept" {
+		t.Errorf("pending again: %v; want the app's run_id", got)
+	}
+	inbox.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Hold"}}}})
+	got = jsonResult(t, callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID}))
+	if got["status"] != "answered" || got["choice_id"] != "app-no" || got["run_id"] != "run-kept" {
+		t.Errorf("collected: %v; want the app's choice id and run_id", got)
+	}
+}

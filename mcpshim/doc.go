@@ -248,10 +248,12 @@
 //
 // declined is the window closed, or submitted with no choice; expired is
 // the countdown reaching zero. Neither is an error. run_id, trace_id,
-// metadata, callback_url and the label → id mapping are remembered by this
-// server process: ask_human_result served by another process (after a
-// restart) returns choice_label without choice_id, says so in message, and
-// posts no callback.
+// metadata, callback_url and the label → id mapping are kept in one place,
+// by the app with the question (its CallerData, across restarts of the
+// shim and of the app), and returned with "pending" and with the outcome:
+// ask_human_result rebuilds the request from there in any server process.
+// Only an outcome the app returns without it (not reached) comes back with
+// choice_label and no choice_id, says so in message, and posts no callback.
 //
 // When callback_url is set, the server POSTs, once per request and when it
 // learns a final outcome (answered, declined or expired; from either tool),

@@ -174,6 +174,19 @@ func (f *fakeInbox) answer(t *testing.T, id string, a wire.Answer) {
 	}
 }
 
+// keepCallerData replaces what the app keeps with the open question (window
+// id) as the caller's data.
+func (f *fakeInbox) keepCallerData(t *testing.T, id string, data string) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e := f.open[id]
+	if e == nil {
+		t.Fatalf("question %s is not open", id)
+	}
+	e.q.CallerData = []byte(data)
+}
+
 // waiters returns how many callers wait on window id.
 func (f *fakeInbox) waiters(id string) int {
 	f.mu.Lock()

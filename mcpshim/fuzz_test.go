@@ -95,7 +95,7 @@ func FuzzTools(f *testing.F) {
 			return
 		}
 		d := tools[int(which)%len(tools)]
-		env := callEnv{requests: newRequestStore(), notify: func(webhook) {}, client: "fuzz"}
+		env := callEnv{notify: func(webhook) {}, client: "fuzz"}
 		env.settings.PendingWaitSeconds = 30
 		p, err := d.prepare(args, env)
 		if err != nil {

@@ -114,7 +114,7 @@ func TestStableQuestionID(t *testing.T) {
 	}
 	// Through the dialects: the same arguments give the same ID, other
 	// arguments another.
-	env := callEnv{settings: settings.Default(), client: "claude-code", requests: newRequestStore()}
+	env := callEnv{settings: settings.Default(), client: "claude-code"}
 	args := map[string]any{"message": "Ship it?"}
 	p1, _ := prepareInteractiveFeedback(args, env)
 	p2, _ := prepareInteractiveFeedback(map[string]any{"message": "Ship it?"}, env)

@@ -127,7 +127,6 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	h.env = callEnv{
 		settings: opts.Settings,
 		session:  opts.Session,
-		requests: newRequestStore(),
 		notify:   h.webhookPoster(opts.HTTPClient),
 	}
 	for _, d := range selected {

@@ -30,9 +30,6 @@ type dialect struct {
 // callEnv is what a dialect may read besides the arguments.
 type callEnv struct {
 	settings settings.Settings
-	// requests remembers the ask_human calls that returned pending, for
-	// ask_human_result. Shared by every call of one server.
-	requests *requestStore
 	// notify posts a callback_url notification in the background; it never
 	// blocks and its failures are only logged.
 	notify func(webhook)
