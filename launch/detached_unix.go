@@ -4,12 +4,8 @@ package launch
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
-
-	"feedback/safefile"
 )
 
 // StartDetached starts exe with args in a session of its own, so that it
@@ -19,19 +15,11 @@ import (
 // It returns once the process has started; a background goroutine reaps it if
 // it exits while the caller still runs.
 func StartDetached(exe string, args []string, logPath string) error {
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("launch: create log directory: %w", err)
-	}
-	// Never through a link at the log's path, never a FIFO there.
-	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	null, logf, err := detachedStdio(logPath)
 	if err != nil {
-		return fmt.Errorf("launch: open log: %w", err)
+		return err
 	}
 	defer logf.Close() // the child has its own copy
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		return fmt.Errorf("launch: %w", err)
-	}
 	defer null.Close()
 
 	cmd := exec.Command(exe, args...)

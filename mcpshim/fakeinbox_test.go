@@ -160,10 +160,7 @@ func (f *fakeInbox) answer(t *testing.T, id string, a wire.Answer) {
 	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	e := f.open[id]
-	if e == nil {
-		t.Fatalf("question %s is not open", id)
-	}
+	e := f.openLocked(t, id)
 	delete(f.open, id)
 	a.QuestionID = id
 	a.CallerData = e.q.CallerData
@@ -180,11 +177,17 @@ func (f *fakeInbox) keepCallerData(t *testing.T, id string, data string) {
 	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.openLocked(t, id).q.CallerData = []byte(data)
+}
+
+// openLocked returns the open question with window id, or fails the test.
+func (f *fakeInbox) openLocked(t *testing.T, id string) *fakeEntry {
+	t.Helper()
 	e := f.open[id]
 	if e == nil {
 		t.Fatalf("question %s is not open", id)
 	}
-	e.q.CallerData = []byte(data)
+	return e
 }
 
 // waiters returns how many callers wait on window id.
