@@ -305,7 +305,7 @@ func (in *Inbox) openLocked(r wire.Ask, draft *store.Draft) (*entry, error) {
 		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 	}
 	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
-		in.log.Warn("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
+		in.log.Info("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
 		return nil, &wire.Error{Code: wire.CodeTooMany, Message: fmt.Sprintf(
 			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
 	}

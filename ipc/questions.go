@@ -76,7 +76,11 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 			e = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 		}
 		st.write(Event{Type: EventError, Error: e}, true)
-		log.Warn("ipc: question failed", "err", err)
+		if e.Code == wire.CodeInternal {
+			log.Warn("ipc: question failed", "err", err)
+		} else { // the Asker refused it and said why: the caller's to act on
+			log.Info("ipc: question refused", "err", err)
+		}
 	default:
 		st.write(Event{Type: EventAnswer, Answer: &ans}, true)
 		log.Info("ipc: question closed", "status", ans.Status)
