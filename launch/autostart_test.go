@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +174,33 @@ func TestStartDetached(t *testing.T) {
 	}
 	if sid == 0 || sid != pid {
 		t.Errorf("child is not a session leader (session %d, pid %d)", sid, pid)
+	}
+}
+
+// An app of another protocol version (one left running across an upgrade)
+// is refused at once with a mismatch that names both versions: nothing is
+// started, nothing waited for, no question sent.
+func TestConnectAtRefusesAnotherProtocol(t *testing.T) {
+	path := socketPath(t)
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		w.Header().Set(ipc.HeaderProtocol, "1")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"code":"protocol","message":"no such path: `+r.URL.Path+`"}`)
+	})}
+	go hs.Serve(l)
+	t.Cleanup(func() { hs.Close() })
+	start := func() error { t.Error("start called for a running app of another protocol"); return nil }
+	_, err = connectAt(context.Background(), path, start, time.Minute)
+	if !errors.Is(err, ipc.ErrProtocolMismatch) || !strings.Contains(err.Error(), "speaks protocol 1") {
+		t.Fatalf("connectAt = %v, want ErrProtocolMismatch naming protocol 1", err)
+	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("%d requests reached the app, want the one hello", n)
 	}
 }
