@@ -146,10 +146,7 @@ type View struct {
 	after func(d time.Duration, f func()) (stop func() bool)
 
 	shownAt time.Time
-	cd      Countdown     // countdown.go
-	limit   time.Duration // the question's whole time limit; zero: none
-	closing bool          // the countdown reached zero: the view is about to end (view_countdown.go)
-	urged   bool          // the last minute asked for the window's attention (view_countdown.go)
+	cd      Countdown // countdown.go: what the countdown says and whether it reached zero (the closing state)
 	done    bool
 
 	restoring bool        // RestoreDraft is setting the controls: not an edit
@@ -180,17 +177,11 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	}
 	v.confirm = func(_, _ string, ok func()) { ok() }
 	v.shownAt = v.now()
-	switch timeout := q.TimeoutSeconds; {
-	case timeout > 0:
-		v.limit = time.Duration(timeout) * time.Second
-	case timeout == 0 && opts.DefaultTimeout > 0:
-		v.limit = opts.DefaultTimeout
-	}
-	switch {
-	case opts.Countdown != nil:
-		v.cd = RestoreCountdown(*opts.Countdown)
-	case v.limit > 0:
-		v.cd = NewCountdown(v.shownAt.Add(v.limit))
+	limit := TimeLimit(q.TimeoutSeconds, opts.DefaultTimeout)
+	if opts.Countdown != nil {
+		v.cd = RestoreCountdown(*opts.Countdown, limit)
+	} else {
+		v.cd = NewCountdown(v.shownAt, limit)
 	}
 	v.countdown = newHeavyLabel("") // heavy.go: bold Chinese in the last minute
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
