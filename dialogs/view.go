@@ -149,11 +149,8 @@ type View struct {
 	cd      Countdown // countdown.go: what the countdown says and whether it reached zero (the closing state)
 	done    bool
 
-	restoring bool        // RestoreDraft is setting the controls: not an edit
-	dirty     bool        // an edit not yet reported through OnDraft
-	draftStop func() bool // cancels the pending OnDraft; nil when none
-	draftGen  int         // identifies the pending OnDraft, so a stale timer does nothing
-	dirtyFrom time.Time   // the first unreported edit (see MaxDraftInterval)
+	restoring bool      // RestoreDraft is setting the controls: not an edit
+	drafts    debouncer // debounce.go: when the edits are reported through OnDraft (draft.go)
 }
 
 // newPictures returns the loader of a question's images (a test runs the
@@ -176,6 +173,8 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 		v.now = time.Now
 	}
 	v.confirm = func(_, _ string, ok func()) { ok() }
+	v.drafts = debouncer{quiet: opts.DraftDelay, most: MaxDraftInterval, report: v.reportDraft,
+		after: func(d time.Duration, f func()) func() bool { return v.after(d, f) }}
 	v.shownAt = v.now()
 	limit := TimeLimit(q.TimeoutSeconds, opts.DefaultTimeout)
 	if opts.Countdown != nil {
@@ -334,7 +333,7 @@ func (v *View) finish(a wire.Answer, at time.Time) {
 		return
 	}
 	v.done = true
-	v.cancelDraft()
+	v.drafts.Cancel()
 	a.QuestionID = v.q.ID
 	a.ElapsedMS = at.Sub(v.shownAt).Milliseconds()
 	v.onDone(a)
