@@ -10,6 +10,10 @@ import (
 // The countdown on its own, with the time given by the test: no toolkit,
 // no clock.
 
+// t0 is when every test's clock starts (here, so that the state types'
+// tests build without the rest of the package: TestStateIsToolkitFree).
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
 func TestCountdownRunsToItsDeadline(t *testing.T) {
 	c := NewCountdown(t0, 90*time.Second)
 	if !c.On() || !c.Running() || c.Held() || c.Pinned() {

@@ -75,7 +75,7 @@ func TestDebouncer(t *testing.T) {
 			{500 * ms, "", []time.Duration{500 * ms}},
 			{time.Hour, "", []time.Duration{500 * ms}},
 		}},
-		{name: "edits that never pause are reported every MaxDraftInterval", steps: append(typing,
+		{name: "edits that never pause are reported at most a second apart", steps: append(typing,
 			step{time.Hour, "", []time.Duration{1000 * ms, 2000 * ms, 2300 * ms}})},
 		{name: "a flush reports at once, and its timer then does nothing", steps: []step{
 			{0, "edit", nil},
@@ -103,7 +103,7 @@ func TestDebouncer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ft := &fakeTimers{now: t0}
 			var reports []time.Duration
-			d := debouncer{quiet: DefaultDraftDelay, most: MaxDraftInterval, after: ft.after,
+			d := debouncer{quiet: 300 * ms, most: time.Second, after: ft.after,
 				report: func() { reports = append(reports, ft.now.Sub(t0)) }}
 			for i, s := range tc.steps {
 				ft.advance(t0.Add(s.at))

@@ -131,7 +131,7 @@ func TestKeyGuardTellsOfKeys(t *testing.T) {
 	if typed != 0 {
 		t.Fatal("the guard told of a key while off")
 	}
-	g.enable(DefaultInputGuard, t0)
+	g.enable(600*time.Millisecond, t0)
 	g.keyDown("a", t0)
 	g.keyDown("b", t0.Add(time.Second))
 	if typed != 2 {
