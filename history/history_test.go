@@ -1,6 +1,7 @@
 package history
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,23 @@ func TestMarkdownIsInert(t *testing.T) {
 	for _, want := range []string{"␛]0;owned␇", "␛[2J", "␛]52;c;cm0gLXJmIH4=␇", "␛]8;;https://evil.example␛\\", `\u009b2J`, "> line 2\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no visible %q in:\n%s", want, out)
+		}
+	}
+}
+
+// The model is not a command: neither it nor the History window that shows
+// it links flag or the command's package (history/historycmd).
+func TestModelIsNotACommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go tool")
+	}
+	out, err := exec.Command("go", "list", "-deps", "feedback/history", "feedback/ui/historywin").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "flag" || dep == "feedback/history/historycmd" {
+			t.Errorf("the history model or the History window links %s", dep)
 		}
 	}
 }
