@@ -10,25 +10,14 @@ import (
 	"feedback/wire"
 )
 
-var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-
-func q(id, client, loop, phase, text string) wire.Question {
-	qq := wire.Question{ID: id, Source: "interactive_feedback", Client: client,
-		Prompts: []wire.Prompt{{Markdown: text}}}
-	if loop != "" {
-		qq.Context = []wire.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: phase}}
-	}
-	return qq
-}
-
 // The project a question is grouped under is its Project (the shim fills it
 // from project_directory or the client's roots), else a "Project" context
 // line.
 func TestGroupsByProject(t *testing.T) {
-	fromShim := q("a", "cursor", "L", "p", "A?")
-	fromShim.Project = "shop"
-	fromLine := q("b", "cursor", "L", "p", "B?")
-	fromLine.Context = append(fromLine.Context, wire.Field{Label: "Project", Value: "site"})
+	loop := wire.Field{Label: "Loop", Value: "L"}
+	fromShim := wire.Question{ID: "a", Client: "cursor", Project: "shop", Context: []wire.Field{loop}}
+	fromLine := wire.Question{ID: "b", Client: "cursor", Context: []wire.Field{loop, {Label: "Project", Value: "site"}}}
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	loops := ByLoop([]store.Entry{{Question: fromShim, AskedAt: t0}, {Question: fromLine, AskedAt: t0.Add(time.Minute)}})
 	if len(loops) != 1 || len(loops[0].Groups) != 2 {
 		t.Fatalf("loops = %+v, want one loop with two groups", loops)
