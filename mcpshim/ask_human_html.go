@@ -427,14 +427,20 @@ func (w *htmlWriter) open(tag string, attrs map[string]string, selfClosing bool)
 		w.brk(breakPara)
 		w.heading = int(tag[1] - '0')
 	case tag == "ul" || tag == "ol":
-		if len(w.lists) > 0 || len(w.blocks) > 0 && !w.blocks[len(w.blocks)-1].quote {
-			w.brk(breakItem)
-		} else {
-			w.brk(breakPara)
-		}
 		l := htmlList{ordered: tag == "ol", next: 1}
 		if n, err := strconv.Atoi(strings.TrimSpace(attrs["start"])); err == nil && n >= 0 && n < 1e9 {
 			l.next = n
+		}
+		inItem := len(w.lists) > 0 || len(w.blocks) > 0 && !w.blocks[len(w.blocks)-1].quote
+		switch {
+		case !inItem:
+			w.brk(breakPara)
+		case l.ordered && l.next != 1 && w.marker == "":
+			// After the item's text: a list numbered from other than 1
+			// cannot interrupt a paragraph (CommonMark), a blank line can.
+			w.brk(breakPara)
+		default:
+			w.brk(breakItem)
 		}
 		w.lists = append(w.lists, l)
 	case tag == "li":

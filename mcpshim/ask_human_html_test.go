@@ -36,6 +36,8 @@ func TestHTMLMarkdownKeepsStructure(t *testing.T) {
 			"<ol start=\"3\">\n<li>c</li>\n<li>d</li>\n</ol>\n"},
 		{"nested list", "<ul><li>a<ul><li>a1</li></ul></li><li>b</li></ul>",
 			"<ul>\n<li>a\n<ul>\n<li>a1</li>\n</ul>\n</li>\n<li>b</li>\n</ul>\n"},
+		{"nested list from 3 after text", `<ul><li>two<ol start="3"><li>three</li></ol></li></ul>`,
+			"<ul>\n<li>\n<p>two</p>\n<ol start=\"3\">\n<li>three</li>\n</ol>\n</li>\n</ul>\n"},
 		{"paragraphs in items stay tight", "<ul><li><p>a</p></li><li><p>b</p></li></ul>",
 			"<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n"},
 		{"quote", "<blockquote><p>q1</p><p>q2</p></blockquote>",
