@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"feedback/assets"
+	"feedback/dialogs"
 	"feedback/notify"
 	"feedback/ui"
+	"feedback/wire"
 )
 
 // The app's id and name where packages other than assets spell them agree
@@ -19,5 +21,8 @@ func TestMetadataAgrees(t *testing.T) {
 	}
 	if notify.DefaultAppName != assets.AppName {
 		t.Errorf("notify.DefaultAppName = %q, FyneApp.toml's Name is %q", notify.DefaultAppName, assets.AppName)
+	}
+	if got := dialogs.WindowTitle(wire.Question{}); got != assets.AppName {
+		t.Errorf("an untitled question's window is titled %q, FyneApp.toml's Name is %q", got, assets.AppName)
 	}
 }
