@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -11,12 +10,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// visibleWindows counts the visible windows titled exactly title.
-func visibleWindows(title string) int {
-	out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
-	return len(strings.Fields(string(out)))
-}
 
 // A call with a progress token gets progress while the window is open,
 // increasing, and none after its result.
@@ -100,10 +93,9 @@ func TestProgressHeartbeat(t *testing.T) {
 // window) and returns the answer typed in it.
 func TestCallAgainSameWindow(t *testing.T) {
 	requireSession(t)
-	c := newMCP(t, "callagain", "FEEDBACK_MAX_WAIT=3")
+	c := newMCP(t, "callagain", "FEEDBACK_MAX_WAIT=3", "FEEDBACK_PROGRESS_INTERVAL=200ms")
+	progress := watchProgress(c)
 	args := map[string]any{"message": "Long thought needed", "header_label": "CallAgain"}
-	kept := logCount("question kept open for its caller to come back")
-	attached := logCount("caller attached to an open question")
 	start := time.Now()
 	first := call(c, "interactive_feedback", args)
 	win := findWindow(t, "CallAgain — feedback")
@@ -120,12 +112,12 @@ func TestCallAgainSameWindow(t *testing.T) {
 	if sc := structured(t, r); sc["status"] != "pending" {
 		t.Errorf("structuredContent = %v", sc)
 	}
-	waitLogCount(t, "question kept open for its caller to come back", kept+1) // the app decided: it stays
+	waitStore(t, sessionDB(), "the question kept open", keptOpen("CallAgain")) // the app decided: it stays
 	if n := visibleWindows("CallAgain — feedback"); n != 1 {
 		t.Fatalf("%d windows after the call-again result, want the one still open", n)
 	}
-	second := call(c, "interactive_feedback", args)
-	waitLogCount(t, "caller attached to an open question", attached+1) // the app decided: no new window
+	second := callWithProgress(c, "interactive_feedback", args, "again")
+	progress.waitShown(t, "again") // the app has put its window for the call made again on screen
 	if n := visibleWindows("CallAgain — feedback"); n != 1 {
 		t.Fatalf("%d windows after calling again, want 1", n)
 	}
@@ -185,22 +177,6 @@ func TestCancelledCallClosesWindow(t *testing.T) {
 	t.Logf("the window closed %v after the cancel", time.Since(start).Round(time.Millisecond))
 	if err := <-errc; err == nil {
 		t.Error("the cancelled call returned no error")
-	}
-}
-
-// logCount counts the lines of the session app's log that contain want.
-func logCount(want string) int {
-	data, _ := os.ReadFile(appLog)
-	return strings.Count(string(data), want)
-}
-
-// waitLogCount waits until the session app's log holds n lines with want.
-func waitLogCount(t *testing.T, want string, n int) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); logCount(want) < n; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the app's log has %d lines with %q, want %d", logCount(want), want, n)
-		}
 	}
 }
 

@@ -170,6 +170,11 @@ type callResult struct {
 
 // call calls tool in the background; the result arrives on the channel.
 func call(c *client.Client, tool string, args map[string]any) <-chan callResult {
+	return callWithProgress(c, tool, args, "")
+}
+
+// callWithProgress is call asking for progress under token (none if "").
+func callWithProgress(c *client.Client, tool string, args map[string]any, token string) <-chan callResult {
 	ch := make(chan callResult, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -177,6 +182,9 @@ func call(c *client.Client, tool string, args map[string]any) <-chan callResult 
 		req := mcp.CallToolRequest{}
 		req.Params.Name = tool
 		req.Params.Arguments = args
+		if token != "" {
+			req.Params.Meta = &mcp.Meta{ProgressToken: token}
+		}
 		res, err := c.CallTool(ctx, req)
 		ch <- callResult{res, err}
 	}()
