@@ -35,6 +35,9 @@ func TestDNDScheduleHoldsThenLiveChangeReleases(t *testing.T) {
 		t.Errorf("Off is checked under the schedule:\n%s", dumpEntries(s.menu, "  "))
 	}
 	noWindowOpens(t, "Scheduled — feedback")
+	if pids := uiPIDs(appPID()); len(pids) > 0 { // its window was never asked for
+		t.Fatalf("the app started UI processes %v for a question held back", pids)
+	}
 	screenshot(t, "dnd-schedule-no-window")
 
 	path := filepath.Join(strings.TrimPrefix(cfg, "XDG_CONFIG_HOME="), "feedback", "settings.json")

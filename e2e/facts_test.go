@@ -184,17 +184,17 @@ func noWindow(t *testing.T, title string) {
 }
 
 // windowOpens is how long a question's window takes at most, here, from
-// the app's deciding to show it to its being on screen (a UI process
-// started cold included).
+// the app's deciding to show it to its being on screen when a UI process
+// runs (starting one takes longer: see uiPIDs).
 const windowOpens = 2 * time.Second
 
 // noWindowOpens checks that no window titled title opens: after a fact
 // saying the app has the question (its tray entry), nothing shows for as
-// long as a window takes to open. This wait proves a negative; nothing
+// long as a window takes to open. This wait proves a negative: nothing
 // outside the app marks a question it decided not to show.
 func noWindowOpens(t *testing.T, title string) {
 	t.Helper()
-	for deadline := time.Now().Add(windowOpens); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(windowOpens); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		noWindow(t, title)
 	}
 }
