@@ -19,14 +19,16 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	_ "modernc.org/sqlite"
 
+	"feedback/e2e/internal/procs"
 	"feedback/store"
 )
 
-// Waiting on facts instead of time, and never on the app's log (its
-// wording is for people): what the app wrote to its database, which
-// windows are on screen and what they show, and what the MCP client is
-// told. The tray's waits are in tray_test.go, the UI processes' in
-// split_test.go.
+// The waits of the end-to-end tests, on facts instead of time and never
+// on the app's log (its wording is for people): what the app wrote to its
+// database, which windows are on screen and what they show, the app's UI
+// processes, and what the MCP client is told. The focus (activate,
+// keepsFocus) and the tray (waitTray) are waited on beside the code that
+// drives them.
 
 // waitFor polls ok until it holds; after within the test fails, saying
 // what it waited for.
@@ -34,7 +36,7 @@ func waitFor(t *testing.T, what string, within time.Duration, ok func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(within); !ok(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("no %s within %v", what, within)
+			t.Fatalf("waited %v for %s", within, what)
 		}
 	}
 }
@@ -169,10 +171,48 @@ func recorded(t *testing.T, path, id string) bool {
 	return n > 0
 }
 
-// visibleWindows counts the visible windows titled exactly title.
-func visibleWindows(title string) int {
+// windowsTitled lists the visible windows titled exactly title.
+func windowsTitled(title string) []string {
 	out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
-	return len(strings.Fields(string(out)))
+	return strings.Fields(string(out))
+}
+
+// visibleWindows counts the visible windows titled exactly title.
+func visibleWindows(title string) int { return len(windowsTitled(title)) }
+
+// findWindow waits until exactly one visible window is titled title and returns its id.
+func findWindow(t *testing.T, title string) string {
+	t.Helper()
+	return findWindowWithin(t, title, 20*time.Second)
+}
+
+// findWindowWithin is findWindow waiting at most within.
+func findWindowWithin(t *testing.T, title string, within time.Duration) string {
+	t.Helper()
+	var ids []string
+	waitFor(t, fmt.Sprintf("one window titled %q", title), within, func() bool {
+		ids = windowsTitled(title)
+		return len(ids) == 1
+	})
+	return ids[0]
+}
+
+// windowOtherThan waits for the one visible window titled title whose id is
+// not old, and returns its id.
+func windowOtherThan(t *testing.T, title, old string) string {
+	t.Helper()
+	var ids []string
+	waitFor(t, fmt.Sprintf("one window titled %q other than %s", title, old), 20*time.Second, func() bool {
+		ids = windowsTitled(title)
+		return len(ids) == 1 && ids[0] != old
+	})
+	return ids[0]
+}
+
+// windowGone waits until no visible window is titled title.
+func windowGone(t *testing.T, title string, within time.Duration) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("the windows titled %q to close", title), within, func() bool { return visibleWindows(title) == 0 })
 }
 
 // noWindow checks that no visible window is titled title now.
@@ -196,6 +236,25 @@ func noWindowOpens(t *testing.T, title string) {
 	t.Helper()
 	for deadline := time.Now().Add(windowOpens); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		noWindow(t, title)
+	}
+}
+
+// uiPIDs returns the pids of app's UI processes.
+func uiPIDs(app int) []int { return procs.UI(app) }
+
+// waitUIPIDs waits until the app has n UI processes and returns them.
+func waitUIPIDs(t *testing.T, app, n int, within time.Duration) []int {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		pids := uiPIDs(app)
+		if len(pids) == n {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the app has UI processes %v, want %d", pids, n)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -230,7 +289,7 @@ func watchProgress(c *client.Client) *progressOf {
 // one is visible by then.
 func (p *progressOf) waitShown(t *testing.T, token string) {
 	t.Helper()
-	waitFor(t, "progress saying the window is open to call "+token, 10*time.Second, func() bool {
+	waitFor(t, "progress telling call "+token+" that its window is open", 10*time.Second, func() bool {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		return slices.ContainsFunc(p.msgs[token], func(m string) bool { return strings.HasPrefix(m, "waiting for the user — window open ") })

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -191,8 +190,7 @@ func TestTwoSessionsIdenticalQuestion(t *testing.T) {
 	second := call(newMCP(t, "twin"), "interactive_feedback", args)
 	var win2 string
 	for deadline := time.Now().Add(20 * time.Second); win2 == ""; time.Sleep(50 * time.Millisecond) {
-		out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
-		for _, w := range strings.Fields(string(out)) {
+		for _, w := range windowsTitled(title) {
 			if w != win1 {
 				win2 = w
 			}

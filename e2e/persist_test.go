@@ -229,7 +229,7 @@ func TestCorruptDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	logPath := startApp(t, "FEEDBACK_DB="+db)
-	waitFor(t, "corrupt file kept aside and fresh database", 10*time.Second, func() bool {
+	waitFor(t, "the corrupt file kept aside and a fresh database", 10*time.Second, func() bool {
 		moved, _ := filepath.Glob(db + ".corrupt-*")
 		return len(moved) > 0 && schemaVersion(db) > 0
 	})
@@ -297,7 +297,7 @@ func TestLockedDatabase(t *testing.T) {
 	t.Run("while running", func(t *testing.T) {
 		db := filepath.Join(t.TempDir(), "feedback.db")
 		startApp(t, "FEEDBACK_DB="+db)
-		waitFor(t, "database set up by the app", 10*time.Second, func() bool { return schemaVersion(db) > 0 })
+		waitFor(t, "the database set up by the app", 10*time.Second, func() bool { return schemaVersion(db) > 0 })
 		lockDatabaseWAL(t, db)
 		q := choiceQuestion("LockedLater")
 		start := time.Now()

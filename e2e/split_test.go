@@ -10,28 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/e2e/internal/procs"
 	"feedback/wire"
 )
-
-// uiPIDs returns the pids of app's UI processes.
-func uiPIDs(app int) []int { return procs.UI(app) }
-
-// waitUIPIDs waits until the app has n UI processes and returns them.
-func waitUIPIDs(t *testing.T, app, n int, within time.Duration) []int {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		pids := uiPIDs(app)
-		if len(pids) == n {
-			return pids
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the app has UI processes %v, want %d", pids, n)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // writeSettings writes settings.json under a new config directory and
 // returns the XDG_CONFIG_HOME=… variable for it.
@@ -121,7 +101,7 @@ func restoredLeft(t *testing.T, logPath, id string) time.Duration {
 	t.Helper()
 	shown := regexp.MustCompile(`msg="window shown" .*id=` + regexp.QuoteMeta(id) + ` draft_restored=false countdown="restored, ([0-9ms]+) left"`)
 	var m []string
-	waitFor(t, "restored countdown of "+id+" in the app's log", 5*time.Second, func() bool {
+	waitFor(t, "the restored countdown of "+id+" in the app's log", 5*time.Second, func() bool {
 		log, _ := os.ReadFile(logPath)
 		m = shown.FindStringSubmatch(string(log))
 		return m != nil
