@@ -347,6 +347,47 @@ func (s *xscreen) pixels(t *testing.T, win string, r image.Rectangle) []byte {
 	return img.Data
 }
 
+// warningBands are the colours of the band a question's window shows
+// behind its countdown in the last minute (dialogs.WarningBand: dark and
+// light theme), and nowhere else.
+var warningBands = [][3]byte{{0xff, 0x98, 0x00}, {0xa8, 0x4f, 0x00}}
+
+// warningBand reports whether win shows the countdown's last-minute band:
+// a few hundred pixels of its colour in the top rows, where the countdown
+// is (a small read: the X server also draws the windows).
+func (s *xscreen) warningBand(t *testing.T, win string) bool {
+	t.Helper()
+	id, err := strconv.ParseUint(win, 10, 32)
+	if err != nil {
+		t.Fatalf("window id %q: %v", win, err)
+	}
+	g, err := xproto.GetGeometry(s.x, xproto.Drawable(id)).Reply()
+	if err != nil {
+		return false // gone or going: no band
+	}
+	img, err := xproto.GetImage(s.x, xproto.ImageFormatZPixmap, xproto.Drawable(id), 0, 0, g.Width, min(g.Height, 120), 0xffffffff).Reply()
+	if err != nil {
+		return false
+	}
+	n := 0
+	for i := 0; i+3 < len(img.Data); i += 4 { // BGRX
+		if slices.Contains(warningBands, [3]byte{img.Data[i+2], img.Data[i+1], img.Data[i]}) {
+			n++
+		}
+	}
+	return n >= 300
+}
+
+// waitWarningBand waits until win shows its countdown's last-minute band.
+func (s *xscreen) waitWarningBand(t *testing.T, win string, within time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !s.warningBand(t, win); time.Sleep(250 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for the last minute's band in window %s", within, win)
+		}
+	}
+}
+
 // waitRedrawn waits until the rectangle r of win differs from before and
 // then holds still for a few frames: what was asked for is drawn there.
 func (s *xscreen) waitRedrawn(t *testing.T, win string, r image.Rectangle, before []byte) {
