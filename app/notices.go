@@ -20,9 +20,9 @@ type Notifier interface {
 	Dismiss(ctx context.Context, id notify.ID) error
 }
 
-// desktopEntry is the packaged .desktop file's name (packaging/nfpm.yaml),
+// desktopEntry is the packaged .desktop file's name (FyneApp.toml's ID),
 // which lets the notification server show the app's name and icon.
-const desktopEntry = "io.feedback.app"
+const desktopEntry = assets.AppID
 
 // defaultNotifier is the system's notifier with the app's icon, or nil
 // (logged) if it cannot be made.

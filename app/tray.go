@@ -34,7 +34,7 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
 	<-ready
-	systray.SetTitle("feedback")
+	systray.SetTitle(assets.AppName)
 	t.render(nil)
 	done := make(chan struct{})
 	go t.follow(inbox, done)

@@ -11,8 +11,9 @@ import (
 // draws what it says. It runs to a deadline; "+ time" extends it; an edit
 // by the user holds it for good (the user is answering); pinning removes
 // the deadline and unpinning gives back the time that was left. In its
-// last minute it warns. Nothing in it reads a clock: every method that
-// depends on the time is told it.
+// last minute it warns, and asks for the user's attention once (Urge); at
+// zero it closes (Expire), and then nothing changes it any more. Nothing
+// in it reads a clock: every method that depends on the time is told it.
 
 // CountdownState is a countdown as it stands, to carry it across a restart
 // of the process that shows the window (Options.Countdown,
@@ -38,21 +39,45 @@ type Countdown struct {
 	held     bool          // an edit stopped it for good
 	pinned   bool          // the user removed the deadline
 	left     time.Duration // while pinned: what was left, given back on unpin
+	whole    time.Duration // the question's whole time limit, given back on an unpin that kept nothing
+	closing  bool          // it reached zero (Expire): the question is ending
+	urged    bool          // the last minute asked for the user's attention (Urge)
 }
 
 // warnUnder is the time left from which the countdown warns.
 const warnUnder = 60 * time.Second
 
-// NewCountdown returns a countdown running to deadline; a zero deadline is
-// no countdown.
-func NewCountdown(deadline time.Time) Countdown {
-	return Countdown{on: !deadline.IsZero(), deadline: deadline}
+// TimeLimit is a question's whole time limit: timeoutSeconds when it is
+// more than zero, def (the app's default) when it is zero, and none (zero)
+// otherwise or when def is zero or less.
+func TimeLimit(timeoutSeconds int, def time.Duration) time.Duration {
+	switch {
+	case timeoutSeconds > 0:
+		return time.Duration(timeoutSeconds) * time.Second
+	case timeoutSeconds == 0 && def > 0:
+		return def
+	}
+	return 0
 }
 
-// RestoreCountdown returns the countdown s describes.
-func RestoreCountdown(s CountdownState) Countdown {
-	return Countdown{on: !s.Deadline.IsZero() || s.Held || s.Pinned,
-		deadline: s.Deadline, held: s.Held, pinned: s.Pinned, left: max(s.Left, 0)}
+// NewCountdown returns a countdown running from start for limit (see
+// TimeLimit); a limit of zero or less is no countdown.
+func NewCountdown(start time.Time, limit time.Duration) Countdown {
+	if limit <= 0 {
+		return Countdown{}
+	}
+	return Countdown{on: true, deadline: start.Add(limit), whole: limit}
+}
+
+// RestoreCountdown returns the countdown s describes, of a question whose
+// whole time limit is limit (given back on an unpin when s kept nothing).
+// The zero state is no countdown.
+func RestoreCountdown(s CountdownState, limit time.Duration) Countdown {
+	if s.Deadline.IsZero() && !s.Held && !s.Pinned {
+		return Countdown{}
+	}
+	return Countdown{on: true, deadline: s.Deadline, held: s.Held, pinned: s.Pinned,
+		left: max(s.Left, 0), whole: max(limit, 0)}
 }
 
 // State is the countdown as it stands, for RestoreCountdown.
@@ -69,6 +94,30 @@ func (c Countdown) State() CountdownState {
 
 // On reports whether there is a countdown at all (running, held or pinned).
 func (c Countdown) On() bool { return c.on }
+
+// Expire reports whether the countdown reaches zero at now, once: a
+// running countdown past its deadline closes, and from then on it is
+// Closing and cannot be extended, held or pinned.
+func (c *Countdown) Expire(now time.Time) bool {
+	if c.closing || !c.Expired(now) {
+		return false
+	}
+	c.closing = true
+	return true
+}
+
+// Closing reports whether the countdown has reached zero (Expire).
+func (c Countdown) Closing() bool { return c.closing }
+
+// Urge reports whether to ask for the user's attention at now: true the
+// first time it is asked while the countdown warns, never again after.
+func (c *Countdown) Urge(now time.Time) bool {
+	if c.urged || !c.Warning(now) {
+		return false
+	}
+	c.urged = true
+	return true
+}
 
 // Running reports whether the countdown is counting down.
 func (c Countdown) Running() bool { return c.on && !c.held && !c.pinned }
@@ -100,7 +149,7 @@ func (c Countdown) Warning(now time.Time) bool {
 
 // Extend adds d to a running countdown and reports whether it did.
 func (c *Countdown) Extend(d time.Duration) bool {
-	if !c.Running() || d <= 0 {
+	if !c.Running() || c.closing || d <= 0 {
 		return false
 	}
 	c.deadline = c.deadline.Add(d)
@@ -110,7 +159,7 @@ func (c *Countdown) Extend(d time.Duration) bool {
 // Hold stops the countdown for good and reports whether that changed
 // anything.
 func (c *Countdown) Hold() bool {
-	if !c.on || c.held {
+	if !c.on || c.held || c.closing {
 		return false
 	}
 	c.held = true
@@ -118,21 +167,21 @@ func (c *Countdown) Hold() bool {
 }
 
 // CanPin reports whether TogglePin would do something: there is a
-// countdown and no edit holds it.
-func (c Countdown) CanPin() bool { return c.on && !c.held }
+// countdown, no edit holds it and it has not reached zero.
+func (c Countdown) CanPin() bool { return c.on && !c.held && !c.closing }
 
 // TogglePin removes the deadline at now, keeping what was left, or, when
-// pinned, restarts the countdown at now with what was left (whole, when
-// nothing was kept: see CountdownState.Left). It reports whether it did
-// anything.
-func (c *Countdown) TogglePin(now time.Time, whole time.Duration) bool {
+// pinned, restarts the countdown at now with what was left (the whole
+// time limit, when nothing was kept: see CountdownState.Left). It reports
+// whether it did anything.
+func (c *Countdown) TogglePin(now time.Time) bool {
 	if !c.CanPin() {
 		return false
 	}
 	if c.pinned {
 		left := c.left
 		if left <= 0 {
-			left = whole
+			left = c.whole
 		}
 		c.pinned, c.left = false, 0
 		c.deadline = now.Add(left)
@@ -152,7 +201,7 @@ func (c Countdown) Text(now time.Time) string {
 		return i18n.T("countdown.held")
 	case c.pinned:
 		return i18n.T("countdown.pinned")
-	case c.Expired(now):
+	case c.closing, c.Expired(now):
 		return i18n.T("countdown.closing")
 	}
 	// Rounded, so that a tick a little early or late reads the whole second.

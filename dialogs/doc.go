@@ -18,9 +18,10 @@
 //   - Ctrl+V pastes an image from the clipboard (text still pastes as text),
 //     Ctrl+O opens the Attach… picker, and dropped image files are attached;
 //   - Alt+T is the "+ time" button, Alt+P the pin (see Countdown);
-//   - the input guard (keyguard.go): these keys act only if they went down
-//     in this window, and not in the first Options.InputGuard (600 ms)
-//     after it took the focus; typed text is never lost.
+//   - the input guard (keyguard.go; its state and rules are a plain type,
+//     guard.go): these keys act only if they went down in this window, and
+//     not in the first Options.InputGuard (600 ms) after it took the focus;
+//     typed text is never lost.
 //
 // On macOS Cmd takes Ctrl's place (Cmd+Enter, Cmd+V, Cmd+O) and the Option
 // key is Alt; keys.go holds the choice and the names the hint line shows.
@@ -68,8 +69,8 @@
 //
 // Drafts: with Options.OnDraft the view reports the whole draft (replies
 // and images) when the user pauses typing (Options.DraftDelay, 300 ms), at
-// least once a second while they keep typing, and when it closes without
-// an answer; RestoreDraft puts a stored draft back without counting as an
+// least once a second while they keep typing (when is decided by a plain
+// type, debounce.go), and when it closes without an answer; RestoreDraft puts a stored draft back without counting as an
 // edit, holding the countdown as the typing did.
 //
 // Layout (layout.go): the window opens as tall as its question needs,
@@ -84,6 +85,12 @@
 // sends, and warns of a recommended option still ticked beside the user's
 // pick; with several prompts a pager moves between them, and Submit goes
 // to a prompt never seen and unanswered instead of declining it.
+//
+// State apart from the widgets: the countdown (countdown.go), the draft's
+// debouncer (debounce.go) and the input guard (guard.go) are plain types
+// that import no toolkit, read no clock and are tested on their own
+// (TestStateIsToolkitFree); the View holds them, feeds them the user's
+// edits and keys with the time, and draws what they say.
 //
 // Windows come from a Pool and go back to it: a closed question's window is
 // hidden and reused; only one hidden for long is ever closed (see Pool).

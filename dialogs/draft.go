@@ -16,9 +16,9 @@ import (
 )
 
 // Drafts: every edit (typing, an option, an image added or removed) marks
-// the view dirty and (re)starts a timer; when the user pauses for
-// Options.DraftDelay, or MaxDraftInterval after the first unreported edit
-// if they never pause, the view reports the whole draft through
+// the view dirty and (re)starts a timer (debounce.go); when the user pauses
+// for Options.DraftDelay, or MaxDraftInterval after the first unreported
+// edit if they never pause, the view reports the whole draft through
 // Options.OnDraft. Closing the view without an answer reports a draft that
 // is still dirty at once, so nothing typed is lost when the question is
 // withdrawn. An answer ends the drafts: no draft is reported after it.
@@ -42,57 +42,26 @@ func (v *View) onFyne(f func()) {
 	fyne.Do(f)
 }
 
-// scheduleDraft reports the draft once the user has paused.
+// scheduleDraft reports the draft once the user has paused (debounce.go).
 func (v *View) scheduleDraft() {
 	if v.opts.OnDraft == nil || v.done {
 		return
 	}
-	now := v.now()
-	if !v.dirty {
-		v.dirtyFrom = now
-	}
-	v.dirty = true
-	if v.draftStop != nil {
-		v.draftStop()
-	}
-	v.draftGen++
-	gen := v.draftGen
-	// Continuous typing never pauses: the draft is still reported at most
-	// MaxDraftInterval after the first unreported edit.
-	delay := min(v.opts.DraftDelay, max(v.dirtyFrom.Add(MaxDraftInterval).Sub(now), 0))
-	v.draftStop = v.after(delay, func() {
-		if gen == v.draftGen {
-			v.draftStop = nil
-			v.FlushDraft()
-		}
-	})
-}
-
-// cancelDraft drops a pending report: the question has ended.
-func (v *View) cancelDraft() {
-	if v.draftStop != nil {
-		v.draftStop()
-		v.draftStop = nil
-	}
-	v.draftGen++
-	v.dirty = false
+	v.drafts.Edited(v.now())
 }
 
 // FlushDraft reports the draft now if an edit is unreported; the window
 // calls it when it closes without an answer. It does nothing once the view
 // has ended.
 func (v *View) FlushDraft() {
-	if !v.dirty || v.done || v.opts.OnDraft == nil {
+	if v.done || v.opts.OnDraft == nil {
 		return
 	}
-	if v.draftStop != nil {
-		v.draftStop()
-		v.draftStop = nil
-	}
-	v.draftGen++
-	v.dirty = false
-	v.opts.OnDraft(v.Draft())
+	v.drafts.Flush()
 }
+
+// reportDraft hands the draft as it stands to Options.OnDraft.
+func (v *View) reportDraft() { v.opts.OnDraft(v.Draft()) }
 
 // Draft is the user's unfinished answer as it stands.
 func (v *View) Draft() Draft {

@@ -30,99 +30,43 @@ import (
 // checkboxes and buttons, and through the canvas when nothing is focused.
 // While a widget that reports no key presses has the focus (a link in the
 // Markdown, a radio button) only the time rule applies.
+//
+// The guard's state and rules are a plain type with no toolkit (keyGuard,
+// guard.go); this file feeds it Fyne's keys and shortcuts and shows its cue.
 
 // DefaultInputGuard is how long after taking the focus a window ignores
 // the keys that act.
 const DefaultInputGuard = 600 * time.Millisecond
 
-// guardCueFor is how long the hint line says that a key was ignored.
-const guardCueFor = 3 * time.Second
-
 // guardCue is the hint line's text when a key was ignored (the README
 // explains the rule; a longer text is cut off).
 func guardCue() string { return i18n.T("question.key_ignored") }
 
-// keyGuard tracks which keys this window saw go down. Touched on the Fyne
-// goroutine only.
-type keyGuard struct {
-	on      bool // guarding; a view without a window (tests) is unguarded
-	delay   time.Duration
-	until   time.Time // keys that act are ignored before this
-	down    map[fyne.KeyName]bool
-	tainted map[fyne.KeyName]bool // seen down during the guard: held from before
-	cueTill time.Time             // the hint shows guardCue until then
-	typed   func()                // a key went down in the window (place.go); nil: nothing to tell
+// modifierKeys are the keys of each modifier, left and right.
+var modifierKeys = []struct {
+	mod  fyne.KeyModifier
+	keys [2]string
+}{
+	{fyne.KeyModifierControl, [2]string{string(desktop.KeyControlLeft), string(desktop.KeyControlRight)}},
+	{fyne.KeyModifierAlt, [2]string{string(desktop.KeyAltLeft), string(desktop.KeyAltRight)}},
+	{fyne.KeyModifierShift, [2]string{string(desktop.KeyShiftLeft), string(desktop.KeyShiftRight)}},
+	{fyne.KeyModifierSuper, [2]string{string(desktop.KeySuperLeft), string(desktop.KeySuperRight)}},
 }
 
-// arm starts the guard: the window has just taken the focus. What was held
-// before is unknown, so nothing counts as down.
-func (g *keyGuard) arm(now time.Time) {
-	g.until = now.Add(g.delay)
-	g.down = map[fyne.KeyName]bool{}
-	g.tainted = map[fyne.KeyName]bool{}
-}
-
-func (g *keyGuard) keyDown(k fyne.KeyName, now time.Time) {
-	if g.typed != nil {
-		g.typed()
-	}
-	if g.down == nil {
-		g.arm(time.Time{})
-	}
-	if now.Before(g.until) || g.tainted[k] {
-		g.tainted[k] = true
-		return
-	}
-	g.down[k] = true
-}
-
-func (g *keyGuard) keyUp(k fyne.KeyName) {
-	delete(g.down, k)
-	delete(g.tainted, k)
-}
-
-// allowsKey reports whether k, pressed now, may act. tracked is false while
-// the focused widget does not report key presses: then only time counts.
-func (g *keyGuard) allowsKey(k fyne.KeyName, now time.Time, tracked bool) bool {
-	if !g.on {
-		return true
-	}
-	if now.Before(g.until) {
-		return false
-	}
-	return !tracked || g.down[k]
-}
-
-// allows reports whether the shortcut s, typed now, may act: the key and
-// each of its modifiers went down in this window after the guard.
-func (g *keyGuard) allows(s fyne.Shortcut, now time.Time, tracked bool) bool {
-	if !g.on {
-		return true
-	}
+// chordOf is the shortcut s as the guard (guard.go) sees it: its key and,
+// for each of its modifiers, the modifier's keys. ok is false for a
+// shortcut that names no key (a menu's).
+func chordOf(s fyne.Shortcut) (key string, mods [][2]string, ok bool) {
 	cs, ok := s.(*desktop.CustomShortcut)
 	if !ok {
-		return !now.Before(g.until)
+		return "", nil, false
 	}
-	if !g.allowsKey(cs.KeyName, now, tracked) {
-		return false
-	}
-	if !tracked {
-		return true
-	}
-	for _, m := range []struct {
-		mod         fyne.KeyModifier
-		left, right fyne.KeyName
-	}{
-		{fyne.KeyModifierControl, desktop.KeyControlLeft, desktop.KeyControlRight},
-		{fyne.KeyModifierAlt, desktop.KeyAltLeft, desktop.KeyAltRight},
-		{fyne.KeyModifierShift, desktop.KeyShiftLeft, desktop.KeyShiftRight},
-		{fyne.KeyModifierSuper, desktop.KeySuperLeft, desktop.KeySuperRight},
-	} {
-		if cs.Modifier&m.mod != 0 && !g.down[m.left] && !g.down[m.right] {
-			return false
+	for _, m := range modifierKeys {
+		if cs.Modifier&m.mod != 0 {
+			mods = append(mods, m.keys)
 		}
 	}
-	return true
+	return string(cs.KeyName), mods, true
 }
 
 // keyReporter is implemented by the widgets that pass their key presses to
@@ -134,24 +78,12 @@ type keyReporter interface {
 
 // ArmGuard starts the input guard: the window has just taken (or asked
 // for) the keyboard.
-func (v *View) ArmGuard() {
-	if v.guard.on {
-		v.guard.arm(v.now())
-	}
-}
+func (v *View) ArmGuard() { v.guard.arm(v.now()) }
 
 // keyDown and keyUp implement keyHandler: a key went down or up in this window.
-func (v *View) keyDown(k fyne.KeyName) {
-	if v.guard.on {
-		v.guard.keyDown(k, v.now())
-	}
-}
+func (v *View) keyDown(k fyne.KeyName) { v.guard.keyDown(string(k), v.now()) }
 
-func (v *View) keyUp(k fyne.KeyName) {
-	if v.guard.on {
-		v.guard.keyUp(k)
-	}
-}
+func (v *View) keyUp(k fyne.KeyName) { v.guard.keyUp(string(k)) }
 
 // keysTracked reports whether the guard sees the key presses now: nothing
 // is focused (the canvas reports them) or a keyReporter is.
@@ -168,7 +100,12 @@ func (v *View) keysTracked() bool {
 
 // allowShortcut reports whether s may act now; if not, the hint says why.
 func (v *View) allowShortcut(s fyne.Shortcut) bool {
-	if v.guard.allows(s, v.now(), v.keysTracked()) {
+	now := v.now()
+	allowed := v.guard.settled(now)
+	if key, mods, ok := chordOf(s); ok {
+		allowed = v.guard.allowsChord(key, mods, now, v.keysTracked())
+	}
+	if allowed {
 		return true
 	}
 	v.showGuardCue()
@@ -178,7 +115,7 @@ func (v *View) allowShortcut(s fyne.Shortcut) bool {
 // allowKey implements keyHandler: whether the key k (Escape, Space on a
 // button) may act now; if not, the hint says why.
 func (v *View) allowKey(k fyne.KeyName) bool {
-	if v.guard.allowsKey(k, v.now(), v.keysTracked()) {
+	if v.guard.allowsKey(string(k), v.now(), v.keysTracked()) {
 		return true
 	}
 	v.showGuardCue()
@@ -188,7 +125,7 @@ func (v *View) allowKey(k fyne.KeyName) bool {
 // allowTap reports whether a click on an answering button may act: not
 // during the guard, when a click meant for another window can land here.
 func (v *View) allowTap() bool {
-	if !v.guard.on || !v.now().Before(v.guard.until) {
+	if v.guard.settled(v.now()) {
 		return true
 	}
 	v.showGuardCue()
@@ -196,17 +133,16 @@ func (v *View) allowTap() bool {
 }
 
 func (v *View) showGuardCue() {
-	v.guard.cueTill = v.now().Add(guardCueFor)
+	v.guard.cue(v.now())
 	v.showHint(guardCue())
 }
 
 // expireGuardCue restores the hint line once the cue has been shown long
 // enough; Tick calls it.
 func (v *View) expireGuardCue(now time.Time) {
-	if v.guard.cueTill.IsZero() || now.Before(v.guard.cueTill) {
+	if !v.guard.cueOver(now) {
 		return
 	}
-	v.guard.cueTill = time.Time{}
 	if text, ok := v.hintSegmentText(); ok && text == guardCue() {
 		v.showHint("")
 	}
@@ -241,14 +177,11 @@ func (v *View) guarded(s fyne.Shortcut) bool {
 
 // enableGuard turns the input guard on (a Window does) and arms it.
 func (v *View) enableGuard() {
-	v.guard.on = true
-	switch d := v.opts.InputGuard; {
-	case d == 0:
-		v.guard.delay = DefaultInputGuard
-	case d > 0:
-		v.guard.delay = d
+	d := v.opts.InputGuard
+	if d == 0 {
+		d = DefaultInputGuard
 	}
-	v.guard.arm(v.now())
+	v.guard.enable(d, v.now())
 }
 
 // tap wraps an answering button's action in the guard's click rule.

@@ -65,7 +65,7 @@ type hintLayout struct{ v *View }
 
 func (l hintLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	v := l.v
-	if !v.closing && size.Width > 0 {
+	if !v.Closing() && size.Width > 0 {
 		text := v.fittingHint(size.Width - 2*theme.InnerPadding())
 		if text != v.hintText {
 			old := v.hintText

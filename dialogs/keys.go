@@ -51,7 +51,7 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		}
 		return true
 	}
-	if v.closing {
+	if v.Closing() {
 		return true // nothing acts in the closing state, nor types
 	}
 	if v.guard.on && v.guarded(s) && !v.allowShortcut(s) {

@@ -98,7 +98,7 @@ func (v *View) showSendingOrHint(tip string) {
 	if v.sending == nil {
 		return
 	}
-	if tip == "" && !v.closing {
+	if tip == "" && !v.Closing() {
 		v.hint.Hide()
 		v.sending.what.Show()
 	} else {

@@ -92,29 +92,26 @@ type Draft struct {
 // Content() in a window, call Tick about once a second, and it calls onDone
 // exactly once with the outcome. All methods run on the Fyne goroutine.
 type View struct {
-	q       wire.Question
-	opts    Options
-	now     func() time.Time
-	onDone  func(wire.Answer)
-	confirm func(title, message string, ok func()) // asks before discarding a draft
+	q           wire.Question
+	opts        Options
+	now         func() time.Time
+	onDone      func(wire.Answer)
+	windowHooks // what a Window plugs in
 
 	prompts   []*promptView
 	options   []optionControl // every option of every prompt, in Alt+digit order
 	countdown *heavyLabel
 	content   fyne.CanvasObject
-	body      fyne.CanvasObject    // what scrolls: the question (and the options of several prompts)
-	viewHint  float32              // the page's height while fitSize chooses the window's (layout.go)
-	scroll    *container.Scroll    // holds body
-	choices   *container.Scroll    // a single prompt's options, under the message; nil if none
-	panes     []*container.Scroll  // scroll and choices
-	center    fyne.CanvasObject    // the panes as laid out
-	focus     fyne.Focusable       // the reply box to focus on open, if any
-	att       *attachments         // images; nil when the window has no reply box
-	onAttach  func()               // opens the file picker (set by Window)
-	async     func(func())         // runs slow work off the Fyne goroutine; tests run it inline
-	focusOn   func(fyne.Focusable) // gives a widget the keyboard (set by Window)
-	extendBtn *keyButton           // "+ time"; nil without a countdown
-	pinBtn    *keyButton           // pins the question (no deadline); nil without a countdown
+	body      fyne.CanvasObject   // what scrolls: the question (and the options of several prompts)
+	viewHint  float32             // the page's height while fitSize chooses the window's (layout.go)
+	scroll    *container.Scroll   // holds body
+	choices   *container.Scroll   // a single prompt's options, under the message; nil if none
+	panes     []*container.Scroll // scroll and choices
+	center    fyne.CanvasObject   // the panes as laid out
+	focus     fyne.Focusable      // the reply box to focus on open, if any
+	att       *attachments        // images; nil when the window has no reply box
+	extendBtn *keyButton          // "+ time"; nil without a countdown
+	pinBtn    *keyButton          // pins the question (no deadline); nil without a countdown
 	hint      *widget.RichText
 	sending   *sendingLine      // what Submit sends (sending.go); nil when not shown
 	pager     *pager            // "‹ Question n of m ›" (pager.go); nil with one prompt
@@ -123,40 +120,45 @@ type View struct {
 	flashAnim *fyne.Animation   // the running flash; nil when none
 	current   int               // the prompt the pager is on
 	ctx       *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
-	onCycle   func(dir int)     // moves to the next (1) or previous (-1) open question (set by Window)
-	engaged   func()            // the user edited the answer: Window.found (set by Window)
-	refit     func()            // grows the window to changed content: Window.refit (budget.go; set by Window)
-	onHelp    func()            // shows the keys dialog: Window.showKeys (keyhelp.go; set by Window)
-	onUrgent  func()            // the last minute began: the window asks for attention once (set by Window)
 	band      *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
 	bandTheme *bandTheme        // the countdown's colours on the band
 	hintText  string            // the footer's keyboard hint, shown unless a button's tip is
-
-	focused func() fyne.Focusable // the widget with the keyboard (set by Window)
-	guard   keyGuard              // the input guard (keyguard.go), on in a Window
-	post    func(func())          // runs f on the Fyne goroutine from any goroutine; nil: fyne.Do
 
 	// lastFocus is the focused widget the heartbeat last saw, focusSeen
 	// whether it saw one yet (followFocus, layout.go).
 	lastFocus fyne.Focusable
 	focusSeen bool
 
+	// The state with rules of its own is kept in plain types that import no
+	// toolkit (TestStateIsToolkitFree); the view drives them and draws what
+	// they say.
+	shownAt   time.Time
+	cd        Countdown // countdown.go: what the countdown says and whether it reached zero (the closing state)
+	guard     keyGuard  // guard.go: the input guard (keyguard.go), on in a Window
+	drafts    debouncer // debounce.go: when the edits are reported through OnDraft (draft.go)
+	restoring bool      // RestoreDraft is setting the controls: not an edit
+	done      bool
+}
+
+// windowHooks are what a Window plugs into its View (NewWindow sets
+// them). A View alone, as in tests, has confirm, async and after at their
+// defaults and the others nil.
+type windowHooks struct {
+	confirm  func(title, message string, ok func()) // asks before discarding a draft
+	onAttach func()                                 // opens the file picker
+	focusOn  func(fyne.Focusable)                   // gives a widget the keyboard
+	focused  func() fyne.Focusable                  // the widget with the keyboard
+	onCycle  func(dir int)                          // moves to the next (1) or previous (-1) open question
+	engaged  func()                                 // the user edited the answer: Window.found
+	refit    func()                                 // grows the window to changed content: Window.refit (budget.go)
+	onHelp   func()                                 // shows the keys dialog: Window.showKeys (keyhelp.go)
+	onUrgent func()                                 // the last minute began: the window asks for attention once
+	post     func(func())                           // runs f on the Fyne goroutine from any goroutine; nil: fyne.Do
+	async    func(func())                           // runs slow work off the Fyne goroutine; tests run it inline
+
 	// after runs f on the Fyne goroutine once d has passed, unless the
 	// returned stop is called first; tests drive it by hand.
 	after func(d time.Duration, f func()) (stop func() bool)
-
-	shownAt time.Time
-	cd      Countdown     // countdown.go
-	limit   time.Duration // the question's whole time limit; zero: none
-	closing bool          // the countdown reached zero: the view is about to end (view_countdown.go)
-	urged   bool          // the last minute asked for the window's attention (view_countdown.go)
-	done    bool
-
-	restoring bool        // RestoreDraft is setting the controls: not an edit
-	dirty     bool        // an edit not yet reported through OnDraft
-	draftStop func() bool // cancels the pending OnDraft; nil when none
-	draftGen  int         // identifies the pending OnDraft, so a stale timer does nothing
-	dirtyFrom time.Time   // the first unreported edit (see MaxDraftInterval)
 }
 
 // newPictures returns the loader of a question's images (a test runs the
@@ -174,23 +176,20 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	if opts.DraftDelay <= 0 {
 		opts.DraftDelay = DefaultDraftDelay
 	}
-	v := &View{q: q, opts: opts, now: opts.Now, onDone: onDone, async: func(f func()) { go f() }, after: afterOnFyne}
+	v := &View{q: q, opts: opts, now: opts.Now, onDone: onDone,
+		windowHooks: windowHooks{async: func(f func()) { go f() }, after: afterOnFyne}}
 	if v.now == nil {
 		v.now = time.Now
 	}
 	v.confirm = func(_, _ string, ok func()) { ok() }
+	v.drafts = debouncer{quiet: opts.DraftDelay, most: MaxDraftInterval, report: v.reportDraft,
+		after: func(d time.Duration, f func()) func() bool { return v.after(d, f) }}
 	v.shownAt = v.now()
-	switch timeout := q.TimeoutSeconds; {
-	case timeout > 0:
-		v.limit = time.Duration(timeout) * time.Second
-	case timeout == 0 && opts.DefaultTimeout > 0:
-		v.limit = opts.DefaultTimeout
-	}
-	switch {
-	case opts.Countdown != nil:
-		v.cd = RestoreCountdown(*opts.Countdown)
-	case v.limit > 0:
-		v.cd = NewCountdown(v.shownAt.Add(v.limit))
+	limit := TimeLimit(q.TimeoutSeconds, opts.DefaultTimeout)
+	if opts.Countdown != nil {
+		v.cd = RestoreCountdown(*opts.Countdown, limit)
+	} else {
+		v.cd = NewCountdown(v.shownAt, limit)
 	}
 	v.countdown = newHeavyLabel("") // heavy.go: bold Chinese in the last minute
 	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
@@ -343,7 +342,7 @@ func (v *View) finish(a wire.Answer, at time.Time) {
 		return
 	}
 	v.done = true
-	v.cancelDraft()
+	v.drafts.Cancel()
 	a.QuestionID = v.q.ID
 	a.ElapsedMS = at.Sub(v.shownAt).Milliseconds()
 	v.onDone(a)

@@ -33,7 +33,7 @@ func (v *View) Tick(now time.Time) {
 	if v.ended() {
 		return
 	}
-	if v.cd.Expired(now) {
+	if v.cd.Expire(now) {
 		v.expire(now)
 		return
 	}
@@ -41,7 +41,7 @@ func (v *View) Tick(now time.Time) {
 	v.expireGuardCue(now)
 }
 
-// expire enters the closing state at now, the countdown at zero.
+// expire enters the closing state at now: the countdown reached zero.
 func (v *View) expire(now time.Time) {
 	a := wire.Answer{Status: wire.StatusTimeout}
 	why := i18n.T("countdown.timeout_nobody")
@@ -50,7 +50,6 @@ func (v *View) expire(now time.Time) {
 		a.Auto = true
 		why = i18n.T("countdown.timeout_draft")
 	}
-	v.closing = true
 	v.updateCountdown(now)
 	disableAll(v.content)
 	v.hintText = why
@@ -60,11 +59,11 @@ func (v *View) expire(now time.Time) {
 
 // Closing reports whether the countdown has reached zero and the view is
 // about to end (see Tick).
-func (v *View) Closing() bool { return v.closing }
+func (v *View) Closing() bool { return v.cd.Closing() }
 
 // ended reports whether the view takes no more input: it has reported its
 // answer, or it is closing.
-func (v *View) ended() bool { return v.done || v.closing }
+func (v *View) ended() bool { return v.done || v.cd.Closing() }
 
 // Countdown is the countdown's state as it stands (see Options.Countdown).
 func (v *View) Countdown() CountdownState { return v.cd.State() }
@@ -84,7 +83,7 @@ func (v *View) Extend() bool {
 // that must not lapse, or, pressed again, restores the countdown with the
 // time that was left. It reports whether there was a countdown to pin.
 func (v *View) TogglePin() bool {
-	if v.ended() || !v.cd.TogglePin(v.now(), v.limit) {
+	if v.ended() || !v.cd.TogglePin(v.now()) {
 		return false
 	}
 	v.countdownChanged()
@@ -122,13 +121,13 @@ func (v *View) updateCountdown(now time.Time) {
 		imp = widget.WarningImportance
 	}
 	if v.countdown.Importance != imp {
-		v.styleCountdown(imp == widget.WarningImportance)
+		v.styleCountdown(imp == widget.WarningImportance, now)
 	}
 	v.syncCountdownButtons()
 }
 
-// styleCountdown draws the countdown as the warning (warn) or as usual.
-func (v *View) styleCountdown(warn bool) {
+// styleCountdown draws the countdown as the warning (warn) or as usual at now.
+func (v *View) styleCountdown(warn bool, now time.Time) {
 	imp := widget.MediumImportance
 	if warn {
 		imp = widget.WarningImportance
@@ -139,8 +138,7 @@ func (v *View) styleCountdown(warn bool) {
 	if warn {
 		v.countdown.SizeName = theme.SizeNameSubHeadingText
 		v.setBand(true)
-		if !v.urged && v.onUrgent != nil {
-			v.urged = true
+		if v.onUrgent != nil && v.cd.Urge(now) {
 			v.onUrgent()
 		}
 	} else {

@@ -19,8 +19,6 @@ import (
 	"feedback/wire"
 )
 
-var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-
 // clock is a settable time source, and runs the view's timers by hand.
 type clock struct {
 	now     time.Time

@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -63,19 +61,4 @@ func TestWindowDestroyedByAnotherClientComesBack(t *testing.T) {
 	if pids := uiPIDs(app); !slices.Equal(pids, []int{ui}) {
 		t.Errorf("the app's UI processes are %v after the answer, want %d still", pids, ui)
 	}
-}
-
-// windowOtherThan waits for the one visible window titled title whose id is
-// not old, and returns its id.
-func windowOtherThan(t *testing.T, title, old string) string {
-	t.Helper()
-	pattern := "^" + regexp.QuoteMeta(title) + "$"
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
-		if ids := strings.Fields(string(out)); len(ids) == 1 && ids[0] != old {
-			return ids[0]
-		}
-	}
-	t.Fatalf("no window titled %q other than %s appeared within 20 s", title, old)
-	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"feedback/safefile/safefiletest"
+	"feedback/wire"
 )
 
 // hostileConfig returns an XDG_CONFIG_HOME=… whose settings.json is made
@@ -100,9 +101,9 @@ func TestCommandsWithFIFOsExitAtOnce(t *testing.T) {
 }
 
 // The app started with a link at the database path refuses it (persistence
-// off, the log says why and names the path) and leaves the link's target
-// as it was: it used to make the target 0600 and move the link aside as
-// corrupt.
+// off, the log says why and names the path: for people, read once a
+// question has been through the app) and leaves the link's target as it
+// was: it used to make the target 0600 and move the link aside as corrupt.
 func TestAppRefusesALinkedDatabase(t *testing.T) {
 	requireSession(t)
 	dir := t.TempDir()
@@ -115,8 +116,16 @@ func TestAppRefusesALinkedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	logPath := startApp(t, "FEEDBACK_DB="+db)
-	log := waitLog(t, logPath, "persistence is off", 10*time.Second)
-	if !strings.Contains(log, db) || !strings.Contains(log, "is a symbolic link") {
+	// A question goes through the app: it looked for its draft in the
+	// database it was given, so it has opened or refused it.
+	q := choiceQuestion("LinkedDB")
+	ch, _ := askApp(t, q)
+	activate(t, findWindow(t, "LinkedDB — feedback"))
+	key(t, "Escape")
+	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusDismissed {
+		t.Fatalf("answer = %+v, %v", r.a, r.err)
+	}
+	if log, _ := os.ReadFile(logPath); !strings.Contains(string(log), db) || !strings.Contains(string(log), "is a symbolic link") {
 		t.Errorf("the log does not say why:\n%s", log)
 	}
 	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o644 {

@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -11,12 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
-
-// visibleWindows counts the visible windows titled exactly title.
-func visibleWindows(title string) int {
-	out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
-	return len(strings.Fields(string(out)))
-}
 
 // A call with a progress token gets progress while the window is open,
 // increasing, and none after its result.
@@ -100,10 +92,9 @@ func TestProgressHeartbeat(t *testing.T) {
 // window) and returns the answer typed in it.
 func TestCallAgainSameWindow(t *testing.T) {
 	requireSession(t)
-	c := newMCP(t, "callagain", "FEEDBACK_MAX_WAIT=3")
+	c := newMCP(t, "callagain", "FEEDBACK_MAX_WAIT=3", "FEEDBACK_PROGRESS_INTERVAL=200ms")
+	progress := watchProgress(c)
 	args := map[string]any{"message": "Long thought needed", "header_label": "CallAgain"}
-	kept := logCount("question kept open for its caller to come back")
-	attached := logCount("caller attached to an open question")
 	start := time.Now()
 	first := call(c, "interactive_feedback", args)
 	win := findWindow(t, "CallAgain — feedback")
@@ -120,12 +111,12 @@ func TestCallAgainSameWindow(t *testing.T) {
 	if sc := structured(t, r); sc["status"] != "pending" {
 		t.Errorf("structuredContent = %v", sc)
 	}
-	waitLogCount(t, "question kept open for its caller to come back", kept+1) // the app decided: it stays
+	waitStore(t, sessionDB(), "the question kept open", keptOpen("CallAgain")) // the app decided: it stays
 	if n := visibleWindows("CallAgain — feedback"); n != 1 {
 		t.Fatalf("%d windows after the call-again result, want the one still open", n)
 	}
-	second := call(c, "interactive_feedback", args)
-	waitLogCount(t, "caller attached to an open question", attached+1) // the app decided: no new window
+	second := callWithProgress(c, "interactive_feedback", args, "again")
+	progress.waitShown(t, "again") // the app has put its window for the call made again on screen
 	if n := visibleWindows("CallAgain — feedback"); n != 1 {
 		t.Fatalf("%d windows after calling again, want 1", n)
 	}
@@ -188,22 +179,6 @@ func TestCancelledCallClosesWindow(t *testing.T) {
 	}
 }
 
-// logCount counts the lines of the session app's log that contain want.
-func logCount(want string) int {
-	data, _ := os.ReadFile(appLog)
-	return strings.Count(string(data), want)
-}
-
-// waitLogCount waits until the session app's log holds n lines with want.
-func waitLogCount(t *testing.T, want string, n int) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); logCount(want) < n; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the app's log has %d lines with %q, want %d", logCount(want), want, n)
-		}
-	}
-}
-
 // Two sessions (two shims of the same client) asking the identical
 // question at once get a window each, and each the answer given in its own.
 func TestTwoSessionsIdenticalQuestion(t *testing.T) {
@@ -215,8 +190,7 @@ func TestTwoSessionsIdenticalQuestion(t *testing.T) {
 	second := call(newMCP(t, "twin"), "interactive_feedback", args)
 	var win2 string
 	for deadline := time.Now().Add(20 * time.Second); win2 == ""; time.Sleep(50 * time.Millisecond) {
-		out, _ := xdo("search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title)+"$").Output()
-		for _, w := range strings.Fields(string(out)) {
+		for _, w := range windowsTitled(title) {
 			if w != win1 {
 				win2 = w
 			}

@@ -39,7 +39,7 @@ func TestNoteForAnAgent(t *testing.T) {
 	screenshot(t, "note-window")
 	key(t, "ctrl+Return")
 	windowGone(t, "Note for an agent", 5*time.Second)
-	waitLog(t, logPath, "note for an agent kept until its next result", 5*time.Second)
+	waitStore(t, db, "the note", noteKept(note))
 
 	stopApp()
 	launchApp(t, logPath, "FEEDBACK_DB="+db)
@@ -108,7 +108,8 @@ func TestNoteWindowInChinese(t *testing.T) {
 func TestNoteForFeedbackAsk(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
-	logPath := startApp(t, "FEEDBACK_DB="+filepath.Join(t.TempDir(), "feedback.db"))
+	db := filepath.Join(t.TempDir(), "feedback.db")
+	startApp(t, "FEEDBACK_DB="+db)
 	askOnce := func(title, reply string) *askRun {
 		t.Helper()
 		r := startAsk(t, "--title", title, "Question "+title)
@@ -128,7 +129,7 @@ func TestNoteForFeedbackAsk(t *testing.T) {
 	typeText(t, "The build is green now.")
 	key(t, "ctrl+Return")
 	windowGone(t, "Note for an agent", 5*time.Second)
-	waitLog(t, logPath, "note for an agent kept until its next result", 5*time.Second)
+	waitStore(t, db, "the note", noteKept("The build is green now."))
 
 	r := askOnce("AskNoteSecond", "two")
 	if want := "feedback ask: a note from the user, not an answer to this question: The build is green now.\n"; r.stderr.String() != want {

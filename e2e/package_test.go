@@ -24,6 +24,9 @@ import (
 // test-package`: FEEDBACK_TARXZ is the tarball, FEEDBACK_DEB the .deb,
 // FEEDBACK_VERSION the version they were built with.
 
+// fyneAppToml is the one source of the app's metadata, which the packages carry.
+const fyneAppToml = "../FyneApp.toml"
+
 // The tarball from `fyne package` carries FyneApp.toml's metadata in its
 // .desktop file, the icon, and a stripped binary that knows its version.
 func TestPackageTarball(t *testing.T) {
@@ -50,8 +53,8 @@ func TestPackageTarball(t *testing.T) {
 		return found
 	}
 
-	meta := fyneAppMetadata(t, "../cmd/feedback/FyneApp.toml")
-	entry := desktopEntry(t, find("/share/applications/io.feedback.app.desktop"))
+	meta := fyneAppMetadata(t, fyneAppToml)
+	entry := desktopEntry(t, find("/share/applications/"+meta["ID"]+".desktop"))
 	for key, want := range map[string]string{
 		"Type":        "Application",
 		"Name":        meta["Name"],
@@ -70,7 +73,7 @@ func TestPackageTarball(t *testing.T) {
 		}
 	}
 
-	icon, err := os.Open(find("/share/pixmaps/io.feedback.app.png"))
+	icon, err := os.Open(find("/share/pixmaps/" + meta["ID"] + ".png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,10 +103,11 @@ func TestPackageDeb(t *testing.T) {
 	}
 	checkDepends(t, bin, fields["Depends"])
 
+	id := fyneAppMetadata(t, fyneAppToml)["ID"]
 	files := []string{
 		"/usr/bin/feedback",
-		"/usr/share/applications/io.feedback.app.desktop",
-		"/usr/share/icons/hicolor/256x256/apps/io.feedback.app.png",
+		"/usr/share/applications/" + id + ".desktop",
+		"/usr/share/icons/hicolor/256x256/apps/" + id + ".png",
 	}
 	out, err := exec.Command("dpkg-deb", "-c", deb).Output()
 	if err != nil {

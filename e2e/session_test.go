@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -170,6 +169,11 @@ type callResult struct {
 
 // call calls tool in the background; the result arrives on the channel.
 func call(c *client.Client, tool string, args map[string]any) <-chan callResult {
+	return callWithProgress(c, tool, args, "")
+}
+
+// callWithProgress is call asking for progress under token (none if "").
+func callWithProgress(c *client.Client, tool string, args map[string]any, token string) <-chan callResult {
 	ch := make(chan callResult, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -177,6 +181,9 @@ func call(c *client.Client, tool string, args map[string]any) <-chan callResult 
 		req := mcp.CallToolRequest{}
 		req.Params.Name = tool
 		req.Params.Arguments = args
+		if token != "" {
+			req.Params.Meta = &mcp.Meta{ProgressToken: token}
+		}
 		res, err := c.CallTool(ctx, req)
 		ch <- callResult{res, err}
 	}()
@@ -226,43 +233,6 @@ func xdo(args ...string) *exec.Cmd {
 	cmd := exec.Command("xdotool", args...)
 	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
 	return cmd
-}
-
-// findWindow waits until exactly one visible window is titled title and returns its id.
-func findWindow(t *testing.T, title string) string {
-	t.Helper()
-	return findWindowWithin(t, title, 20*time.Second)
-}
-
-// findWindowWithin is findWindow waiting at most within.
-func findWindowWithin(t *testing.T, title string, within time.Duration) string {
-	t.Helper()
-	pattern := "^" + regexp.QuoteMeta(title) + "$"
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
-		if ids := strings.Fields(string(out)); len(ids) == 1 {
-			return ids[0]
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("no window titled %q appeared within %v", title, within)
-	return ""
-}
-
-// windowGone waits until no visible window is titled title.
-func windowGone(t *testing.T, title string, within time.Duration) {
-	t.Helper()
-	pattern := "^" + regexp.QuoteMeta(title) + "$"
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		out, _ := xdo("search", "--onlyvisible", "--name", pattern).Output()
-		if strings.TrimSpace(string(out)) == "" {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("the window %q was still open after %v", title, within)
 }
 
 // activate gives win the keyboard.

@@ -1,17 +1,15 @@
-// Package history prints the questions the app has kept and their outcomes
-// (`feedback history`): grouped by loop (its objective; each question's
-// phase and iteration), then by client and project, as Markdown or JSON.
-// It reads the database only (store.OpenReadOnly) and imports no GUI code.
+// Package history is the model of the questions the app has kept and their
+// outcomes: grouped by loop (its objective; each question's phase and
+// iteration), then by client and project (ByLoop), written as Markdown or
+// JSON. The command `feedback history` (history/historycmd) and the History
+// window (ui/historywin) both show it. It does no I/O of its own beyond the
+// writer it is given, and imports neither flag nor any GUI code.
 package history
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,95 +17,6 @@ import (
 	"feedback/termtext"
 	"feedback/wire"
 )
-
-// Env is what Run needs from the process.
-type Env struct {
-	Stdout, Stderr io.Writer
-	Getenv         func(string) string
-	Now            func() time.Time
-	// DefaultPath is the database used when FEEDBACK_DB is unset.
-	DefaultPath func() (string, error)
-}
-
-// StdEnv is the process's own environment.
-func StdEnv() Env {
-	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Now: time.Now, DefaultPath: store.DefaultPath}
-}
-
-const usage = `usage: feedback history [--json] [--loop ID] [--since DUR] [--search TEXT]
-Prints every question the app kept and its outcome (answered, dismissed,
-timed out, withdrawn, open), grouped by loop, then by client and project.
-  --json         JSON instead of Markdown
-  --loop ID      only the questions of this loop_id
-  --since DUR    only questions asked in the last DUR (90m, 36h, 7d)
-  --search TEXT  only questions whose text or reply contains TEXT
-The database is $FEEDBACK_DB, else ~/.local/share/feedback/feedback.db.
-`
-
-// Run runs `feedback history` with args; it returns the exit status: 0
-// printed (maybe nothing), 1 the database could not be read, 2 bad usage.
-func Run(args []string, env Env) int {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "")
-	loop := fs.String("loop", "", "")
-	since := fs.String("since", "", "")
-	search := fs.String("search", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, usage)
-			return 0
-		}
-		fmt.Fprintf(env.Stderr, "feedback history: %v\n%s", err, usage)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "feedback history: unexpected argument %q\n%s", fs.Arg(0), usage)
-		return 2
-	}
-	f := store.Filter{LoopID: *loop, Search: *search}
-	if *since != "" {
-		d, err := ParseSince(*since)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "feedback history: --since %q: %v\n", *since, err)
-			return 2
-		}
-		f.Since = env.Now().Add(-d)
-	}
-	path := env.Getenv("FEEDBACK_DB")
-	if path == "off" {
-		fmt.Fprintln(env.Stderr, "feedback history: FEEDBACK_DB=off: the app keeps no history")
-		return 1
-	}
-	if path == "" {
-		var err error
-		if path, err = env.DefaultPath(); err != nil {
-			fmt.Fprintln(env.Stderr, "feedback history:", err)
-			return 1
-		}
-	}
-	s, err := store.OpenReadOnly(path)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "feedback history:", err)
-		return 1
-	}
-	defer s.Close()
-	entries, err := s.Find(f)
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "feedback history:", err)
-		return 1
-	}
-	loops := ByLoop(entries)
-	if *asJSON {
-		if err := WriteJSON(env.Stdout, loops); err != nil {
-			fmt.Fprintln(env.Stderr, "feedback history:", err)
-			return 1
-		}
-		return 0
-	}
-	io.WriteString(env.Stdout, Markdown(loops))
-	return 0
-}
 
 // WriteJSON writes loops as `feedback history --json` prints them (and the
 // History window exports them): {"loops": [...]}, indented.
@@ -117,22 +26,6 @@ func WriteJSON(w io.Writer, loops []Loop) error {
 	return enc.Encode(struct {
 		Loops []Loop `json:"loops"`
 	}{loops})
-}
-
-// ParseSince reads a duration: Go's (90m, 36h) or whole days (7d).
-func ParseSince(s string) (time.Duration, error) {
-	if n, ok := strings.CutSuffix(s, "d"); ok {
-		days, err := strconv.Atoi(n)
-		if err != nil || days < 0 || days > 36500 {
-			return 0, errors.New("want a duration such as 90m, 36h or 7d")
-		}
-		return time.Duration(days) * 24 * time.Hour, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, errors.New("want a duration such as 90m, 36h or 7d")
-	}
-	return d, nil
 }
 
 // Loop is the questions of one loop_id ("" for questions asked outside a loop).

@@ -15,18 +15,53 @@ import (
 // every text is escaped, so nothing in it becomes Markdown or HTML; scripts,
 // styles, comments and unknown tags are dropped (their text kept, except in
 // htmlHidden elements); images are their alt text in brackets. The work is
-// one pass over the tokens: nesting deeper than htmlMaxDepth is flattened,
-// inline markers past htmlMaxMarks are dropped (each line break closes and
-// reopens the open ones), tables keep htmlMaxColumns columns, and once the
-// output passes htmlMaxMarkdown the conversion stops and the text alone is
-// shown (htmlText).
+// one pass over the tokens: nesting deeper than htmlFull.depth is flattened,
+// inline markers past htmlFull.marks are dropped (each line break closes and
+// reopens the open ones), tables keep htmlFull.columns columns. Once the
+// output passes htmlMaxMarkdown the same converter runs again with the
+// htmlFlat limits, which keep every text with its paragraphs and lines but
+// no nesting, inline markers or links: its output is at most about three
+// times the HTML's size (an escaped or replaced character, a code fence).
+//
+// One converter, ours, rather than an HTML-to-Markdown library: the one we
+// weighed (github.com/JohannesKaufmann/html-to-markdown/v2, MIT) fails
+// outright past 512 nested elements (x/net/html's limit), pads a 5,000-column
+// table to 1.3 MB from 50 KB, keeps javascript: links and turns <img src> into
+// a Markdown image the window would load from a local path, and escapes only
+// what it judges needed; holding it behind our caps, link and image rules and
+// escaping would have kept most of this file as plugins and a fallback, and
+// moved golang.org/x/net and x/text ahead for the whole app.
 
-const (
-	htmlMaxDepth    = 6          // nested lists and quotes
-	htmlMaxMarks    = 8          // inline markers open at once (bold in italic in a link…)
-	htmlMaxColumns  = 16         // columns of a table
-	htmlMaxMarkdown = 256 * 1024 // the converted Markdown
+const htmlMaxMarkdown = 256 * 1024 // the converted Markdown
+
+// htmlLimits bound one conversion.
+type htmlLimits struct {
+	depth   int // nested lists and quotes
+	marks   int // inline markers open at once (bold in italic in a link…)
+	columns int // columns of a table
+}
+
+var (
+	// htmlFull keeps the structure.
+	htmlFull = htmlLimits{depth: 6, marks: 8, columns: 16}
+	// htmlFlat keeps the text, paragraphs, lines, headings, rules and code.
+	htmlFlat = htmlLimits{depth: 0, marks: 0, columns: 1}
 )
+
+// htmlBlocks end a line of text.
+var htmlBlocks = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "dd": true, "div": true,
+	"dl": true, "dt": true, "fieldset": true, "figcaption": true, "figure": true, "footer": true,
+	"form": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"header": true, "hr": true, "main": true, "nav": true, "ol": true, "p": true, "pre": true,
+	"section": true, "table": true, "tr": true, "ul": true, "caption": true, "details": true, "summary": true,
+}
+
+// htmlHidden are elements whose content is never text.
+var htmlHidden = map[string]bool{
+	"script": true, "style": true, "noscript": true, "template": true, "head": true,
+	"iframe": true, "object": true, "svg": true, "math": true, "select": true,
+}
 
 // Tags whose content is a paragraph, or that separate paragraphs.
 var htmlParagraphs = map[string]bool{
@@ -43,7 +78,20 @@ var htmlInline = map[string]string{
 
 // htmlMarkdown converts an HTML document or fragment to Markdown (see above).
 func htmlMarkdown(src string) string {
-	w := &htmlWriter{}
+	if md, ok := convertHTML(src, htmlFull); ok {
+		return md
+	}
+	md, ok := convertHTML(src, htmlFlat)
+	if !ok { // not reached for content within maxContentBytes: a guard
+		md = strings.ToValidUTF8(md[:htmlMaxMarkdown], "")
+	}
+	return md
+}
+
+// convertHTML converts src within lim; ok is false when the Markdown passed
+// htmlMaxMarkdown (md is then cut short or whole, but over the cap).
+func convertHTML(src string, lim htmlLimits) (md string, ok bool) {
+	w := &htmlWriter{lim: lim}
 	z := html.NewTokenizer(strings.NewReader(src))
 	hidden := 0
 	for {
@@ -52,7 +100,7 @@ func htmlMarkdown(src string) string {
 			break
 		}
 		if len(w.b) > htmlMaxMarkdown {
-			return literalMarkdown(htmlText(src))
+			return string(w.b), false
 		}
 		name, hasAttr := z.TagName()
 		tag := string(name)
@@ -84,11 +132,40 @@ func htmlMarkdown(src string) string {
 			}
 		}
 	}
-	md := w.finish()
-	if len(md) > htmlMaxMarkdown {
-		return literalMarkdown(htmlText(src))
+	md = w.finish()
+	return md, len(md) <= htmlMaxMarkdown
+}
+
+// tagAttrs returns the attributes of the current tag that the converter uses.
+func tagAttrs(z *html.Tokenizer, more bool) map[string]string {
+	attrs := map[string]string{}
+	for more {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if key := string(k); key == "href" || key == "alt" || key == "start" {
+			attrs[key] = string(v)
+		}
 	}
-	return md
+	return attrs
+}
+
+// collapseSpace collapses runs of white space to one space, dropping a
+// leading one at the start of a line.
+func collapseSpace(s string, atLineStart bool) string {
+	var b strings.Builder
+	space := atLineStart
+	for _, r := range s {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' {
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Breaks pending before the next text, weakest first.
@@ -114,6 +191,7 @@ type htmlList struct {
 
 // htmlWriter writes the Markdown of a stream of HTML tokens.
 type htmlWriter struct {
+	lim     htmlLimits
 	b       []byte
 	fresh   bool // nothing on the current line after its prefix
 	pending int  // break before the next text
@@ -124,11 +202,11 @@ type htmlWriter struct {
 
 	blocks []htmlContainer
 	lists  []htmlList
-	deep   int // containers not opened, past htmlMaxDepth
+	deep   int // containers not opened, past lim.depth
 
 	marks   []string       // inline markers open, in order
 	written []bool         // whether each mark was written (it had text)
-	dropped map[string]int // markers opened past htmlMaxMarks, not written
+	dropped map[string]int // markers opened past lim.marks, not written
 	link    string         // destination of the open link, "" for none
 
 	code  *strings.Builder // an open inline <code>
@@ -314,7 +392,7 @@ func (w *htmlWriter) open(tag string, attrs map[string]string, selfClosing bool)
 					t.header = true
 				}
 				w.closeCell()
-				t.cell = &htmlWriter{}
+				t.cell = &htmlWriter{lim: w.lim}
 				return
 			}
 		}
@@ -349,14 +427,20 @@ func (w *htmlWriter) open(tag string, attrs map[string]string, selfClosing bool)
 		w.brk(breakPara)
 		w.heading = int(tag[1] - '0')
 	case tag == "ul" || tag == "ol":
-		if len(w.lists) > 0 || len(w.blocks) > 0 && !w.blocks[len(w.blocks)-1].quote {
-			w.brk(breakItem)
-		} else {
-			w.brk(breakPara)
-		}
 		l := htmlList{ordered: tag == "ol", next: 1}
 		if n, err := strconv.Atoi(strings.TrimSpace(attrs["start"])); err == nil && n >= 0 && n < 1e9 {
 			l.next = n
+		}
+		inItem := len(w.lists) > 0 || len(w.blocks) > 0 && !w.blocks[len(w.blocks)-1].quote
+		switch {
+		case !inItem:
+			w.brk(breakPara)
+		case l.ordered && l.next != 1 && w.marker == "":
+			// After the item's text: a list numbered from other than 1
+			// cannot interrupt a paragraph (CommonMark), a blank line can.
+			w.brk(breakPara)
+		default:
+			w.brk(breakItem)
 		}
 		w.lists = append(w.lists, l)
 	case tag == "li":
@@ -483,9 +567,9 @@ func (w *htmlWriter) close(tag string) {
 	}
 }
 
-// push opens a container unless the nesting is already htmlMaxDepth deep.
+// push opens a container unless the nesting is already lim.depth deep.
 func (w *htmlWriter) push(c htmlContainer) bool {
-	if len(w.blocks) >= htmlMaxDepth {
+	if len(w.blocks) >= w.lim.depth {
 		w.deep++
 		return false
 	}
@@ -509,7 +593,7 @@ func (w *htmlWriter) pop(quote bool) {
 
 // mark opens an inline marker; it is written before the next text.
 func (w *htmlWriter) mark(m string) {
-	if len(w.marks) >= htmlMaxMarks {
+	if len(w.marks) >= w.lim.marks {
 		if w.dropped == nil {
 			w.dropped = map[string]int{}
 		}
@@ -618,11 +702,7 @@ func (w *htmlWriter) closeCell() {
 	text := strings.TrimSpace(strings.ReplaceAll(string(c.b), "\\\n", " "))
 	text = strings.ReplaceAll(text, "\n", " ")
 	row := &t.rows[len(t.rows)-1]
-	if len(*row) < htmlMaxColumns {
-		*row = append(*row, text)
-	} else {
-		(*row)[htmlMaxColumns-1] += " " + text
-	}
+	*row = append(*row, text) // cells past lim.columns are joined in writeTable
 }
 
 // writeTable writes a GFM table of t's rows; the first row is the header.
@@ -630,6 +710,9 @@ func (w *htmlWriter) writeTable(t *htmlTable) {
 	cols := 0
 	var rows [][]string
 	for _, r := range t.rows {
+		if n := w.lim.columns; len(r) > n { // the last column takes the cells past it
+			r = append(r[:n-1:n-1], strings.Join(r[n-1:], " "))
+		}
 		if len(r) > 0 {
 			rows = append(rows, r)
 			cols = max(cols, len(r))

@@ -36,6 +36,8 @@ func TestHTMLMarkdownKeepsStructure(t *testing.T) {
 			"<ol start=\"3\">\n<li>c</li>\n<li>d</li>\n</ol>\n"},
 		{"nested list", "<ul><li>a<ul><li>a1</li></ul></li><li>b</li></ul>",
 			"<ul>\n<li>a\n<ul>\n<li>a1</li>\n</ul>\n</li>\n<li>b</li>\n</ul>\n"},
+		{"nested list from 3 after text", `<ul><li>two<ol start="3"><li>three</li></ol></li></ul>`,
+			"<ul>\n<li>\n<p>two</p>\n<ol start=\"3\">\n<li>three</li>\n</ol>\n</li>\n</ul>\n"},
 		{"paragraphs in items stay tight", "<ul><li><p>a</p></li><li><p>b</p></li></ul>",
 			"<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n"},
 		{"quote", "<blockquote><p>q1</p><p>q2</p></blockquote>",
@@ -99,6 +101,82 @@ func TestHTMLMarkdownIsBounded(t *testing.T) {
 				t.Errorf("%d bytes of Markdown", len(md))
 			}
 			_ = toHTML(t, md)
+		})
+	}
+}
+
+// HTML whose structured Markdown would pass htmlMaxMarkdown (a long link
+// reopened at every line break, lines deep in lists numbered from a billion)
+// is converted again without nesting, inline markers or links: every word
+// and line is kept, headings and code blocks stay what they are, and the
+// Markdown is within the cap.
+func TestHTMLMarkdownFallsBackToFlat(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		in    string
+		words int
+	}{
+		{"long link over breaks", `<h2>Title</h2><pre>code</pre><a href="https://e.com/` + strings.Repeat("a", 30000) + `">` +
+			strings.Repeat("<br>word", 2000), 2000},
+		{"deep numbered lists", "<h2>Title</h2><pre>code</pre>" + strings.Repeat(`<ol start="999999990">`, 6) +
+			strings.Repeat("<li>word", 5000), 5000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.in) > maxContentBytes {
+				t.Fatalf("%d bytes: the content cap is %d", len(tc.in), maxContentBytes)
+			}
+			if _, ok := convertHTML(tc.in, htmlFull); ok {
+				t.Fatal("the structured Markdown fits: not a test of the fallback")
+			}
+			md := htmlMarkdown(tc.in)
+			if len(md) > htmlMaxMarkdown {
+				t.Fatalf("%d bytes of Markdown", len(md))
+			}
+			out := toHTML(t, md)
+			if n := strings.Count(out, "word"); n != tc.words {
+				t.Errorf("%d of %d words shown", n, tc.words)
+			}
+			if n := strings.Count(out, "<br>"); n < tc.words-1 {
+				t.Errorf("%d line breaks, want %d", n, tc.words-1)
+			}
+			for _, want := range []string{"<h2>Title</h2>", "<pre><code>code\n</code></pre>"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q in the fallback's rendering", want)
+				}
+			}
+			if strings.Contains(out, "<a ") || strings.Contains(out, "<ol") || strings.Contains(out, "raw HTML omitted") {
+				t.Errorf("the fallback kept links, lists or raw HTML: %.300q", out)
+			}
+		})
+	}
+}
+
+// The flat conversion needs no fallback of its own: on the HTML that
+// grows most in Markdown (escaped or invalid characters, backtick fences,
+// headings, rules, breaks, one-column rows) it stays within the cap.
+func TestHTMLFlatIsWithinTheCap(t *testing.T) {
+	fill := func(unit string) string { return strings.Repeat(unit, maxContentBytes/len(unit)) }
+	for _, tc := range []struct{ name, in string }{
+		{"punctuation", fill("!")},
+		{"invalid UTF-8", fill("\xff")},
+		{"NUL", fill("\x00")},
+		{"backticks in code", "<code>" + fill("`")[12:] + "</code>"},
+		{"backticks in pre", "<pre>" + fill("`")[11:] + "</pre>"},
+		{"headings", fill("<h6>!")},
+		{"rules", fill("<hr>")},
+		{"breaks", fill("<br>!")},
+		{"items", fill("<li>!")},
+		{"rows", "<table>" + fill("<tr><td>!")[7:]},
+		{"cells", "<table><tr>" + fill("<td>!")[11:]},
+		{"images", fill("<img alt=!>")},
+		{"quotes", fill("<blockquote>!")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			md, ok := convertHTML(tc.in, htmlFlat)
+			if !ok {
+				t.Errorf("%d bytes of flat Markdown from %d bytes", len(md), len(tc.in))
+			}
+			t.Logf("%d bytes from %d", len(md), len(tc.in))
 		})
 	}
 }

@@ -238,29 +238,6 @@ func TestLiteralMarkdown(t *testing.T) {
 	}
 }
 
-func TestHTMLText(t *testing.T) {
-	for _, tc := range []struct{ name, in, want string }{
-		{"paragraphs", "<p>one</p><p>two  words</p>", "one\ntwo words"},
-		{"entities", "<p>a &amp; b &lt;c&gt; &eacute; &#x4F60;</p>", "a & b <c> é 你"},
-		{"script and style", "<style>p{}</style><p>x</p><script>alert('<p>')</script><noscript>n</noscript>", "x"},
-		{"head", "<html><head><title>T</title></head><body>b</body></html>", "b"},
-		{"list", "<ul><li>a</li><li>b <b>bold</b></li></ul>", "- a\n- b bold"},
-		{"br and pre", "x<br>y<pre>  keep\n   this</pre>", "x\ny\n  keep\n   this"},
-		{"link", `<a href="https://e.com/x">site</a> <a href="javascript:alert(1)">js</a>`, "site (https://e.com/x) js"},
-		{"image alt", `<img src="x.png" alt="diagram">`, "[diagram]"},
-		{"table", "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>", "a | b\n1 | 2"},
-		{"comment", "a<!-- secret -->b", "ab"},
-		{"unclosed", "<div><p>open <b>bold", "open bold"},
-		{"not html", "just text", "just text"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := htmlText(tc.in); got != tc.want {
-				t.Errorf("htmlText(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		})
-	}
-}
-
 func TestImageMarkdown(t *testing.T) {
 	for _, tc := range []struct{ name, in, want, wantErr string }{
 		{"data URI", "data:image/png;base64,iVBORw0KGgo=", "![Ti\\*tle](<data:image/png;base64,iVBORw0KGgo=>)", ""},

@@ -11,12 +11,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"feedback/assets"
 	"feedback/safefile"
 )
 
 // AppID is the app's reverse-DNS identifier (FyneApp.toml's ID), the
 // LaunchAgent's label.
-const AppID = "io.feedback.app"
+const AppID = assets.AppID
 
 // runValue is the name of the value under the Windows Run key.
 const runValue = "feedback"

@@ -25,7 +25,7 @@ import (
 
 	"feedback/ask"
 	"feedback/doctor"
-	"feedback/history"
+	"feedback/history/historycmd"
 	"feedback/i18n"
 	"feedback/ipc"
 	"feedback/launch"
@@ -86,7 +86,7 @@ func run(args []string) int {
 		env.Headless = launch.Starter == nil
 		return setup.Run(args, env)
 	case "history":
-		return history.Run(args, history.StdEnv())
+		return historycmd.Run(args, historycmd.StdEnv())
 	case "version", "--version":
 		fmt.Println("feedback", version)
 		return 0

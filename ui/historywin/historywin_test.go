@@ -20,7 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs"
-	"feedback/history"
+	"feedback/history/historycmd"
 	"feedback/store"
 	"feedback/wire"
 )
@@ -354,7 +354,7 @@ func TestExportIsFeedbackHistoryOutput(t *testing.T) {
 	h.wait(t, "list")
 	cli := func(args ...string) string {
 		var out, errb bytes.Buffer
-		code := history.Run(args, history.Env{Stdout: &out, Stderr: &errb, Now: time.Now,
+		code := historycmd.Run(args, historycmd.Env{Stdout: &out, Stderr: &errb, Now: time.Now,
 			Getenv:      func(k string) string { return map[string]string{"FEEDBACK_DB": path}[k] },
 			DefaultPath: func() (string, error) { return "", os.ErrNotExist }})
 		if code != 0 {

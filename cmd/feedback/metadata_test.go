@@ -1,0 +1,28 @@
+//go:build !headless
+
+package main
+
+import (
+	"testing"
+
+	"feedback/assets"
+	"feedback/dialogs"
+	"feedback/notify"
+	"feedback/ui"
+	"feedback/wire"
+)
+
+// The app's id and name where packages other than assets spell them agree
+// with assets.AppID and assets.AppName, which agree with FyneApp.toml
+// (assets.TestMetadataIsFyneAppToml).
+func TestMetadataAgrees(t *testing.T) {
+	if ui.ID != assets.AppID {
+		t.Errorf("ui.ID = %q, FyneApp.toml's ID is %q", ui.ID, assets.AppID)
+	}
+	if notify.DefaultAppName != assets.AppName {
+		t.Errorf("notify.DefaultAppName = %q, FyneApp.toml's Name is %q", notify.DefaultAppName, assets.AppName)
+	}
+	if got := dialogs.WindowTitle(wire.Question{}); got != assets.AppName {
+		t.Errorf("an untitled question's window is titled %q, FyneApp.toml's Name is %q", got, assets.AppName)
+	}
+}
