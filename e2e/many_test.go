@@ -48,6 +48,21 @@ func waitActive(t *testing.T, win, what string) {
 	}
 }
 
+// askedAttention waits until win, a question's window that opened without
+// the focus, asks for the user's attention: dialogs/place.go sets that
+// once the focus is back with the window the user was in.
+func askedAttention(t *testing.T, win string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(xprop(t, win, "_NET_WM_STATE"), "_NET_WM_STATE_DEMANDS_ATTENTION") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("window %s does not ask for attention (the active window is %s)", win, activeWindow())
+		}
+	}
+}
+
 // xprop reads a property of win with xprop.
 func xprop(t *testing.T, win, prop string) string {
 	t.Helper()
@@ -252,9 +267,14 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 		t.Fatalf("the first ask: %+v, %v; want pending", r.a, r.err)
 	}
 	wp := findWindow(t, polled.Title+" — feedback")
+	waitActive(t, wp, "the polled question, the one window")
 	other := textQuestion("InUse")
 	cho, _ := askApp(t, other)
 	wo := findWindow(t, other.Title+" — feedback")
+	// The new window opens without the focus, which goes back to the polled
+	// one. Only once that is done does the user move to the new one:
+	// sooner, the give-back could land after the activation.
+	askedAttention(t, wo)
 	activate(t, wo)
 	if !above(t, wo, wp) {
 		t.Fatalf("the window in use is not on top: %v", stacking(t))
