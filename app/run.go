@@ -16,6 +16,7 @@ import (
 	"feedback/notify"
 	"feedback/settings"
 	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -95,6 +96,7 @@ func Run(ctx context.Context, cfg Config) error {
 		quitting atomic.Bool
 		inbox    *core.Inbox // set below, before any question comes
 	)
+	dbPath := core.DatabasePath(cfg.Database, log)
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start:          start,
 		Linger:         lingerOf(cfg.Settings),
@@ -116,12 +118,17 @@ func Run(ctx context.Context, cfg Config) error {
 			}
 		},
 		Log:    log.With("part", "ui"),
-		OnNote: func(n core.UINote) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
+		OnNote: func(n uiproto.Note) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
+		// The UI process must be this build: one of another (the binary
+		// was replaced by an upgrade, where StartUIProcess cannot start
+		// this build's) is ended and the user told to restart.
+		Build:      cfg.Version,
+		OnMismatch: func(error) { notes.upgraded() },
+		Database:   dbPath, // the History window reads it
 	})
 	if notes.n == nil && !notify.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
-	dbPath := core.DatabasePath(cfg.Database, log)
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
 	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
 		p, err := core.OpenStore(dbPath, log)

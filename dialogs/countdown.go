@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"feedback/i18n"
+	"feedback/wire"
 )
 
 // The countdown of a question, free of any toolkit: the View drives it and
@@ -13,23 +14,6 @@ import (
 // the deadline and unpinning gives back the time that was left. In its
 // last minute it warns. Nothing in it reads a clock: every method that
 // depends on the time is told it.
-
-// CountdownState is a countdown as it stands, to carry it across a restart
-// of the process that shows the window (Options.Countdown,
-// Options.OnCountdown). A zero Deadline with neither Held nor Pinned is no
-// countdown.
-type CountdownState struct {
-	// Deadline is when a running countdown reaches zero.
-	Deadline time.Time `json:"deadline,omitzero"`
-	// Held: an edit stopped the countdown for good; Deadline means nothing.
-	Held bool `json:"held,omitzero"`
-	// Pinned: the user removed the deadline; Deadline means nothing.
-	Pinned bool `json:"pinned,omitzero"`
-	// Left is, while Pinned, the time that was left when the user pinned,
-	// given back when they unpin. Zero (a state saved without it) gives
-	// back the question's whole time limit instead.
-	Left time.Duration `json:"left,omitzero"`
-}
 
 // Countdown is a question's countdown. The zero value is no countdown.
 type Countdown struct {
@@ -50,17 +34,17 @@ func NewCountdown(deadline time.Time) Countdown {
 }
 
 // RestoreCountdown returns the countdown s describes.
-func RestoreCountdown(s CountdownState) Countdown {
+func RestoreCountdown(s wire.Countdown) Countdown {
 	return Countdown{on: !s.Deadline.IsZero() || s.Held || s.Pinned,
 		deadline: s.Deadline, held: s.Held, pinned: s.Pinned, left: max(s.Left, 0)}
 }
 
 // State is the countdown as it stands, for RestoreCountdown.
-func (c Countdown) State() CountdownState {
+func (c Countdown) State() wire.Countdown {
 	if !c.on {
-		return CountdownState{}
+		return wire.Countdown{}
 	}
-	s := CountdownState{Deadline: c.deadline, Held: c.held, Pinned: c.pinned}
+	s := wire.Countdown{Deadline: c.deadline, Held: c.held, Pinned: c.pinned}
 	if c.pinned {
 		s.Left = c.left
 	}
@@ -123,7 +107,7 @@ func (c Countdown) CanPin() bool { return c.on && !c.held }
 
 // TogglePin removes the deadline at now, keeping what was left, or, when
 // pinned, restarts the countdown at now with what was left (whole, when
-// nothing was kept: see CountdownState.Left). It reports whether it did
+// nothing was kept: see wire.Countdown.Left). It reports whether it did
 // anything.
 func (c *Countdown) TogglePin(now time.Time, whole time.Duration) bool {
 	if !c.CanPin() {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"feedback/wire"
 )
 
 // The countdown on its own, with the time given by the test: no toolkit,
@@ -62,7 +64,7 @@ func TestCountdownNone(t *testing.T) {
 	if got := c.Text(t0); got != "No time limit" {
 		t.Errorf("text %q", got)
 	}
-	if c.State() != (CountdownState{}) || NewCountdown(time.Time{}).On() {
+	if c.State() != (wire.Countdown{}) || NewCountdown(time.Time{}).On() {
 		t.Error("no countdown is not the zero state")
 	}
 }
@@ -140,12 +142,12 @@ func TestCountdownState(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		c    Countdown
-		want CountdownState
+		want wire.Countdown
 	}{
-		{"none", Countdown{}, CountdownState{}},
-		{"running", running, CountdownState{Deadline: t0.Add(time.Minute)}},
-		{"held", held, CountdownState{Deadline: t0.Add(time.Minute), Held: true}},
-		{"pinned", pinned, CountdownState{Deadline: t0.Add(time.Minute), Pinned: true, Left: 45 * time.Second}},
+		{"none", Countdown{}, wire.Countdown{}},
+		{"running", running, wire.Countdown{Deadline: t0.Add(time.Minute)}},
+		{"held", held, wire.Countdown{Deadline: t0.Add(time.Minute), Held: true}},
+		{"pinned", pinned, wire.Countdown{Deadline: t0.Add(time.Minute), Pinned: true, Left: 45 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.c.State()
@@ -156,7 +158,7 @@ func TestCountdownState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back CountdownState
+			var back wire.Countdown
 			if err := json.Unmarshal(data, &back); err != nil || !back.Deadline.Equal(s.Deadline) || back.Held != s.Held || back.Pinned != s.Pinned || back.Left != s.Left {
 				t.Fatalf("through JSON %s: %+v, %v", data, back, err)
 			}
@@ -168,7 +170,7 @@ func TestCountdownState(t *testing.T) {
 	}
 	// A pinned state saved without what was left gives back the whole
 	// time limit on unpin, never an instant timeout.
-	c := RestoreCountdown(CountdownState{Pinned: true})
+	c := RestoreCountdown(wire.Countdown{Pinned: true})
 	if !c.On() || !c.Pinned() {
 		t.Fatal("a pinned state without a deadline is no countdown")
 	}
@@ -177,7 +179,7 @@ func TestCountdownState(t *testing.T) {
 		t.Errorf("left after unpinning = %v, want the whole 10m0s", got)
 	}
 	// A held state without a deadline is a held countdown.
-	if h := RestoreCountdown(CountdownState{Held: true}); !h.On() || h.Text(t0) != "Countdown held" {
+	if h := RestoreCountdown(wire.Countdown{Held: true}); !h.On() || h.Text(t0) != "Countdown held" {
 		t.Errorf("held state restored as %+v", h)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jezek/xgb/xproto"
 
 	"feedback/store"
+	"feedback/wire"
 )
 
 // Waiting on facts instead of time: what the app wrote to its database,
@@ -30,14 +31,14 @@ func sessionDB() string {
 // question titled title, a draft that ok accepts, and returns it. A draft
 // is written once the window has the user's edit (typed text, an attached
 // image that has been processed).
-func waitDraft(t *testing.T, path, title string, ok func(store.Draft) bool) store.Draft {
+func waitDraft(t *testing.T, path, title string, ok func(wire.Draft) bool) wire.Draft {
 	t.Helper()
 	s, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatalf("opening the app's database: %v", err)
 	}
 	defer s.Close()
-	var last store.Draft
+	var last wire.Draft
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		open, err := s.Open()
 		if err != nil {
@@ -65,24 +66,24 @@ func waitDraft(t *testing.T, path, title string, ok func(store.Draft) bool) stor
 }
 
 // hasImages accepts a draft with n images.
-func hasImages(n int) func(store.Draft) bool {
-	return func(d store.Draft) bool { return len(d.Images) == n }
+func hasImages(n int) func(wire.Draft) bool {
+	return func(d wire.Draft) bool { return len(d.Images) == n }
 }
 
 // hasText accepts a draft whose first reply is text.
-func hasText(text string) func(store.Draft) bool {
-	return func(d store.Draft) bool { return len(d.Replies) > 0 && d.Replies[0].Text == text }
+func hasText(text string) func(wire.Draft) bool {
+	return func(d wire.Draft) bool { return len(d.Replies) > 0 && d.Replies[0].Text == text }
 }
 
 // waitDraftOf is waitDraft for a question id at path.
-func waitDraftOf(t *testing.T, path, id string, ok func(store.Draft) bool) store.Draft {
+func waitDraftOf(t *testing.T, path, id string, ok func(wire.Draft) bool) wire.Draft {
 	t.Helper()
 	s, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatalf("opening the app's database: %v", err)
 	}
 	defer s.Close()
-	var last store.Draft
+	var last wire.Draft
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		d, found, err := s.Draft(id)
 		if err != nil {

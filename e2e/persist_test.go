@@ -116,7 +116,7 @@ func awaitAsk(t *testing.T, ch <-chan asked) asked {
 
 // storedDraft reads question id's draft from the database at path, waiting
 // for the app's writer to get there.
-func storedDraft(t *testing.T, path, id string) store.Draft {
+func storedDraft(t *testing.T, path, id string) wire.Draft {
 	t.Helper()
 	s, err := store.Open(path, nil)
 	if err != nil {
@@ -160,7 +160,7 @@ func TestDraftSurvivesACrash(t *testing.T) {
 	typeText(t, "Online, but after the backup.")
 	key(t, "alt+2")
 	// Saved as the user typed, the second option included: no flush before the kill.
-	waitDraftOf(t, db, q.ID, func(d store.Draft) bool { return len(d.Replies) == 1 && len(d.Replies[0].Selected) == 2 })
+	waitDraftOf(t, db, q.ID, func(d wire.Draft) bool { return len(d.Replies) == 1 && len(d.Replies[0].Selected) == 2 })
 
 	syscall.Kill(appPID(), syscall.SIGKILL)
 	if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrAppGone) {
