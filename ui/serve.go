@@ -47,6 +47,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 		log = slog.New(slog.DiscardHandler)
 	}
 	defer profileOnSignal(log)() // FEEDBACK_UI_CPUPROFILE (cpuprofile_unix.go)
+	nameProcess()
 	conn := uiproto.NewUIConn(ch)
 	defer conn.Close()
 	// First, before Fyne starts: the app sends no command until it has
