@@ -56,7 +56,7 @@ type UIProcessOptions struct {
 	// the focus (the user was typing in another one): the app notifies.
 	OnUnfocused func(q wire.Question)
 	// OnUnseenEnd, if set, is called when a window ends before the user
-	// typed in it or edited it (UIEventFound, UIEventDraft), whether or
+	// typed in it or edited it (uiproto.Found, uiproto.DraftChanged), whether or
 	// not it opened with the focus: its agent withdrew it, or it timed out
 	// (timedOut). The app leaves a notification, so that nothing
 	// disappears silently. A window shown with a restored draft was seen.
@@ -119,7 +119,7 @@ type UIProcess struct {
 	linger   *time.Timer       // ends the UI process once no window is open
 	restart  *time.Timer       // starts it again after a crash
 	failures int               // consecutive crashes or failed starts: the backoff
-	quitAsk  chan bool         // the pending UIConfirmQuit's answer
+	quitAsk  chan bool         // the pending ConfirmQuit's answer
 	appWins  int               // the app's own windows open in the UI process (history, settings…)
 	stopped  bool
 	seq      uint64 // orders windows for a restart
