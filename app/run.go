@@ -50,6 +50,24 @@ func lingerOf(s settings.Settings) time.Duration {
 	return time.Duration(s.UILingerSeconds) * time.Second
 }
 
+// uiSettings are what the UI process takes from s: the language of its
+// words and the question windows' options.
+func uiSettings(s settings.Settings) *uiproto.Settings {
+	const mib = 1 << 20
+	return &uiproto.Settings{
+		Language:             s.Language,
+		DefaultTimeout:       s.DefaultTimeout(),
+		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
+		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
+		Images: uiproto.ImageLimits{
+			MaxCount:      s.Images.MaxCount,
+			MaxEdge:       s.Images.MaxEdge,
+			MaxImageBytes: s.Images.MaxMiB * mib,
+			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
+		},
+	}
+}
+
 // errUserQuit is the cause of the app's end when the user chose Quit.
 var errUserQuit = errors.New("the user quit")
 
@@ -124,7 +142,8 @@ func Run(ctx context.Context, cfg Config) error {
 		// this build's) is ended and the user told to restart.
 		Build:      cfg.Version,
 		OnMismatch: func(error) { notes.upgraded() },
-		Database:   dbPath, // the History window reads it
+		Database:   dbPath,                   // the History window reads it
+		Settings:   uiSettings(cfg.Settings), // only the app reads and watches the settings file
 	})
 	if notes.n == nil && !notify.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
@@ -188,6 +207,7 @@ func Run(ctx context.Context, cfg Config) error {
 				return
 			}
 			ui.SetLinger(lingerOf(s))
+			ui.SetSettings(*uiSettings(s))
 			ui.SetDefaultTimeout(s.DefaultTimeout())
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)

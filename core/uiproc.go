@@ -93,6 +93,9 @@ type UIProcessOptions struct {
 	// Database is the app's database, sent to the UI process with the
 	// History window, which reads it: only the app computes its path.
 	Database string
+	// Settings, if set, are sent first to each UI process (SetSettings
+	// changes them): only the app reads the settings file.
+	Settings *uiproto.Settings
 }
 
 // UIProcess is the resident app's Presenter: the windows live in a UI
@@ -274,6 +277,18 @@ func (u *UIProcess) SetLinger(d time.Duration) {
 	u.mu.Unlock()
 }
 
+// SetSettings changes the settings the UI process applies to its words
+// and to the windows opened from now on (the settings changed): sent to
+// the running UI process, and first to each one started from now on.
+func (u *UIProcess) SetSettings(s uiproto.Settings) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.opts.Settings = &s
+	if u.proc != nil {
+		u.sendLocked(u.proc, s)
+	}
+}
+
 // Open reports how many windows are open.
 func (u *UIProcess) Open() int {
 	u.mu.Lock()
@@ -435,6 +450,9 @@ func (u *UIProcess) ensureLocked() *uiProc {
 	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, out: make(chan uiproto.Command, 1024),
 		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks)}
 	u.proc = p
+	if u.opts.Settings != nil { // before any window
+		u.sendLocked(p, *u.opts.Settings)
+	}
 	go u.write(p)
 	go u.read(p, c.Wait)
 	go u.heartbeat(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)

@@ -85,3 +85,32 @@ func TestUIProcessSameBuildIsGreeted(t *testing.T) {
 		t.Errorf("show %+v", m)
 	}
 }
+
+// The settings go first to each UI process, before any window, and again
+// to the running one when they change: the UI process reads no settings
+// file of its own.
+func TestUIProcessSendsTheSettings(t *testing.T) {
+	f := newFakeProcs()
+	first := uiproto.Settings{Language: "zh-Hans", Extend: time.Minute}
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Settings: &first})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	if s := expect[uiproto.Settings](t, ui); s != first {
+		t.Errorf("settings %+v, want %+v", s, first)
+	}
+	expect[uiproto.Show](t, ui)
+	changed := uiproto.Settings{Language: "en", Extend: 2 * time.Minute}
+	u.SetSettings(changed)
+	if s := expect[uiproto.Settings](t, ui); s != changed {
+		t.Errorf("settings %+v after the change, want %+v", s, changed)
+	}
+	// A new UI process (after a crash) gets the settings in force first.
+	ui.crash()
+	ui2 := f.next(t)
+	if s := expect[uiproto.Settings](t, ui2); s != changed {
+		t.Errorf("the restarted UI process got settings %+v, want %+v", s, changed)
+	}
+	expect[uiproto.Show](t, ui2)
+}

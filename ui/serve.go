@@ -19,7 +19,6 @@ import (
 	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/launch"
-	"feedback/settings"
 	"feedback/uiproto"
 	"feedback/wire"
 )
@@ -29,8 +28,7 @@ const ID = "io.feedback.app"
 
 // Config is what Serve needs.
 type Config struct {
-	Settings settings.Settings
-	Logger   *slog.Logger
+	Logger *slog.Logger
 	// Build is this binary's build (what `feedback version` prints), said
 	// in the Hello: the app ends a UI process of another build.
 	Build string
@@ -68,17 +66,24 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
-	// Before any window: every word in the user's language.
-	useLanguage(i18n.Choose(cfg.Settings.Language, i18n.Locales()))
-	opts := windowOptions(cfg.Settings)
-	opts.InputGuard = inputGuard(log)
-	u := newWindows(a, opts)
-	u.pool.Log = log // a window another X client destroyed (dialogs/lost.go)
-	if path, err := settings.Path(); err == nil {
-		defer watchSettings(u, path, opts.InputGuard, log, nil)()
+	// The app's settings come first (only the app reads the settings
+	// file): before any window, every word in the user's language.
+	first, err := conn.Receive()
+	if err != nil {
+		return fmt.Errorf("the app's first command: %w", err)
 	}
-	s := &server{conn: conn, win: u, app: a, log: log, appWins: make(map[uiproto.WindowName]fyne.Window)}
-	go s.receive()
+	set, ok := first.(uiproto.Settings)
+	if ok {
+		first = nil
+	} else {
+		log.Warn("the app sent no settings first: the defaults apply", "type", first.Type())
+	}
+	useLanguage(i18n.Choose(set.Language, i18n.Locales()))
+	guard := inputGuard(log)
+	u := newWindows(a, windowOptions(set, guard))
+	u.pool.Log = log // a window another X client destroyed (dialogs/lost.go)
+	s := &server{conn: conn, win: u, app: a, log: log, guard: guard, appWins: make(map[uiproto.WindowName]fyne.Window)}
+	go s.receive(first)
 	a.Run()
 	u.loopEnded()
 	return nil
@@ -92,6 +97,8 @@ type server struct {
 	app  fyne.App
 	log  *slog.Logger
 	kept bool // keepAlive made its window; on the Fyne goroutine only
+	// guard is the windows' input guard (FEEDBACK_INPUT_GUARD_MS).
+	guard time.Duration
 	// appWins are the app's own windows open (history, settings…), by
 	// name; on the Fyne goroutine only.
 	appWins map[uiproto.WindowName]fyne.Window
@@ -124,9 +131,17 @@ func (s *server) send(m uiproto.Event) {
 // When the channel closes (the app is gone) the process exits at once.
 // (The loop starts before a.Run returns control: fyne.Do queues until it
 // runs, so the first command is not lost.)
-func (s *server) receive() {
-	for {
-		m, err := s.conn.Receive()
+func (s *server) receive(first uiproto.Command) {
+	for m := first; ; m = nil {
+		var err error
+		if m == nil {
+			m, err = s.conn.Receive()
+		}
+		var unknown *uiproto.UnknownTypeError
+		if errors.As(err, &unknown) { // its line is read: the next one is whole
+			s.log.Warn("unknown command from the core", "type", unknown.Type)
+			continue
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				s.log.Error("reading the core's commands", "err", err)
@@ -157,6 +172,8 @@ func (s *server) receive() {
 // apply carries out one command (Exit and Ping are the reader's).
 func (s *server) apply(cmd uiproto.Command) {
 	switch m := cmd.(type) {
+	case uiproto.Settings:
+		s.win.applySettings(m, s.guard, s.log)
 	case uiproto.Show:
 		s.show(m.Question, m.Draft, m.Countdown, m.Quiet)
 		s.keepAlive()
@@ -216,20 +233,21 @@ func describeCountdown(cd *wire.Countdown) string {
 	return "restored, " + time.Until(cd.Deadline).Round(time.Second).String() + " left"
 }
 
-// windowOptions turns the settings into the question windows' options.
-func windowOptions(s settings.Settings) dialogs.Options {
-	const mib = 1 << 20
+// windowOptions turns the app's settings into the question windows'
+// options, with the input guard guard.
+func windowOptions(s uiproto.Settings, guard time.Duration) dialogs.Options {
 	return dialogs.Options{
-		DefaultTimeout: s.DefaultTimeout(),
+		DefaultTimeout: s.DefaultTimeout,
 		Images: imagepipe.Limits{
 			MaxCount:      s.Images.MaxCount,
 			MaxEdge:       s.Images.MaxEdge,
-			MaxImageBytes: s.Images.MaxMiB * mib,
-			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
+			MaxImageBytes: s.Images.MaxImageBytes,
+			MaxTotalBytes: s.Images.MaxTotalBytes,
 		},
 		PasteImage:           pasteImage,
-		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
+		Extend:               s.Extend,
 		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
+		InputGuard:           guard,
 	}
 }
 

@@ -36,7 +36,7 @@ type message interface{ Type() string }
 
 // The decoders of each side's messages by type.
 var (
-	commands = table(as[Show, Command], as[Withdraw, Command], as[Focus, Command], as[ConfirmQuit, Command],
+	commands = table(as[Settings, Command], as[Show, Command], as[Withdraw, Command], as[Focus, Command], as[ConfirmQuit, Command],
 		as[OpenWindow, Command], as[Notify, Command], as[Ping, Command], as[Exit, Command])
 	events = table(as[Hello, Event], as[Shown, Event], as[DraftChanged, Event], as[CountdownChanged, Event],
 		as[Done, Event], as[Closed, Event], as[Found, Event], as[QuitAnswer, Event], as[AppWindows, Event],

@@ -26,6 +26,7 @@ func TestRoundTrip(t *testing.T) {
 	at := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC)
 	draft := &wire.Draft{Replies: []wire.Reply{{Text: "half"}}, Images: []wire.Image{{MIME: "image/png", Data: []byte{1, 2}}}}
 	cmds := []Command{
+		Settings{Language: "zh-Hans", DefaultTimeout: time.Minute, Extend: 2 * time.Minute, Images: ImageLimits{MaxCount: 4, MaxEdge: 2048}},
 		Show{Question: wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Go?"}}}, Draft: draft,
 			Countdown: &wire.Countdown{Deadline: at}, Quiet: true},
 		Withdraw{ID: "q"}, Focus{ID: "q"}, ConfirmQuit{Open: 2},

@@ -2,6 +2,7 @@ package uiproto
 
 import (
 	"fmt"
+	"time"
 
 	"feedback/wire"
 )
@@ -10,8 +11,8 @@ import (
 // change of a message that an older or newer peer would misread.
 const Version = 1
 
-// Command is a message from the app to the UI process: one of Show,
-// Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Exit.
+// Command is a message from the app to the UI process: one of Settings,
+// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Exit.
 type Command interface {
 	// Type is the message's name on the wire ("show", …).
 	Type() string
@@ -29,6 +30,22 @@ type Event interface {
 
 // Commands.
 type (
+	// Settings are what the UI process takes from the user's settings:
+	// the language of its words and the options of the question windows
+	// opened from now on. The app sends them first to each UI process and
+	// again whenever the settings change: only the app reads and watches
+	// the settings file.
+	Settings struct {
+		// Language is the settings' choice ("": the system's).
+		Language string `json:"language,omitempty"`
+		// DefaultTimeout is the countdown of a question that sets none
+		// (zero: none).
+		DefaultTimeout time.Duration `json:"default_timeout,omitempty"`
+		// Extend is what "+ time" adds to a countdown.
+		Extend               time.Duration `json:"extend,omitempty"`
+		SubmitDraftOnTimeout bool          `json:"submit_draft_on_timeout,omitempty"`
+		Images               ImageLimits   `json:"images"`
+	}
 	// Show opens the window of Question, with Draft and Countdown where
 	// they were (after a restart of the UI process; nil: fresh); Quiet: it
 	// does not take the focus (a window shown again after a restart).
@@ -129,6 +146,14 @@ type (
 	Pong struct{}
 )
 
+// ImageLimits bound the images the user attaches in a question window.
+type ImageLimits struct {
+	MaxCount      int `json:"max_count"`
+	MaxEdge       int `json:"max_edge"`
+	MaxImageBytes int `json:"max_image_bytes"`
+	MaxTotalBytes int `json:"max_total_bytes"`
+}
+
 // WindowName names one of the app's own windows (OpenWindow).
 type WindowName string
 
@@ -147,6 +172,7 @@ type NoteChoices struct {
 	Waiting []wire.Note       `json:"waiting,omitempty"`
 }
 
+func (Settings) Type() string    { return "settings" }
 func (Show) Type() string        { return "show" }
 func (Withdraw) Type() string    { return "withdraw" }
 func (Focus) Type() string       { return "focus" }
@@ -156,6 +182,7 @@ func (Notify) Type() string      { return "notify" }
 func (Ping) Type() string        { return "ping" }
 func (Exit) Type() string        { return "exit" }
 
+func (Settings) command()    {}
 func (Show) command()        {}
 func (Withdraw) command()    {}
 func (Focus) command()       {}
