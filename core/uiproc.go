@@ -165,6 +165,9 @@ type uiProc struct {
 	// missed counts the pings in a row not answered yet; guarded by
 	// UIProcess.mu.
 	missed int
+	// images are the images of each window's drafts this process sent
+	// (each crosses once); guarded by UIProcess.mu.
+	images map[string]*uiproto.DraftImages
 }
 
 var _ DraftPresenter = (*UIProcess)(nil)
@@ -448,7 +451,8 @@ func (u *UIProcess) ensureLocked() *uiProc {
 		return nil
 	}
 	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, out: make(chan uiproto.Command, 1024),
-		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks)}
+		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks),
+		images: make(map[string]*uiproto.DraftImages)}
 	u.proc = p
 	if u.opts.Settings != nil { // before any window
 		u.sendLocked(p, *u.opts.Settings)
@@ -678,9 +682,11 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 			u.setDeadlineLocked(w, d)
 		}
 	case uiproto.Done:
+		delete(p.images, e.ID)
 		return u.doneLocked(e)
 	case uiproto.Closed:
 		delete(p.closing, e.ID)
+		delete(p.images, e.ID)
 	case uiproto.Note:
 		if on := u.opts.OnNote; on != nil {
 			after = append(after, func() { on(e) })
@@ -709,21 +715,34 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 	return after
 }
 
-// draftLocked records the draft of an open window, or hands the last draft
-// of a withdrawn one to its hooks.
+// draftLocked rebuilds the whole draft e reports (its images crossed
+// once: uiproto.DraftImages) and records it for an open window, or hands
+// the last draft of a withdrawn one to its hooks.
 func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged) []func() {
 	var h Hooks
-	if w := u.wins[e.ID]; w != nil {
-		d := e.Draft
-		w.draft = &d
-		w.unseen = false // an edit: the user was there
+	w := u.wins[e.ID]
+	if w != nil {
 		h = w.h
 	} else if c, ok := p.closing[e.ID]; ok {
 		h = c
 	} else {
 		return nil
 	}
-	return []func(){func() { h.Draft(e.Draft) }}
+	imgs := p.images[e.ID]
+	if imgs == nil {
+		imgs = &uiproto.DraftImages{}
+		p.images[e.ID] = imgs
+	}
+	d, err := imgs.Apply(e)
+	if err != nil {
+		u.log.Warn("a draft from the UI process ignored", "id", e.ID, "err", err)
+		return nil
+	}
+	if w != nil {
+		w.draft = &d
+		w.unseen = false // an edit: the user was there
+	}
+	return []func(){func() { h.Draft(d) }}
 }
 
 // doneLocked ends the window of e with its answer.

@@ -163,6 +163,13 @@ func receive[T any](t *testing.T, c chan T, what string) T {
 	}
 }
 
+// draftEvent is the event a UI process sends for d, the first draft of
+// window id.
+func draftEvent(id string, d wire.Draft) uiproto.DraftChanged {
+	var e uiproto.DraftEncoder
+	return e.Encode(id, d)
+}
+
 func draftOf(text string) wire.Draft {
 	return wire.Draft{Replies: []wire.Reply{{Text: text}}}
 }
@@ -182,7 +189,7 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 	}
 	ui.send(t, uiproto.Shown{ID: "q1"})
 	receive(t, l.shown, "shown")
-	ui.send(t, uiproto.DraftChanged{ID: "q1", Draft: wire.Draft{Replies: []wire.Reply{{Text: "ha"}}}})
+	ui.send(t, draftEvent("q1", wire.Draft{Replies: []wire.Reply{{Text: "ha"}}}))
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "ha" {
 		t.Errorf("draft = %+v", d)
 	}
@@ -221,7 +228,7 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 	ui.send(t, uiproto.Shown{ID: "a"})
 	ui.send(t, uiproto.CountdownChanged{ID: "a", Countdown: wire.Countdown{Deadline: deadline}})
 	typed := draftOf("half a sentence")
-	ui.send(t, uiproto.DraftChanged{ID: "a", Draft: typed})
+	ui.send(t, draftEvent("a", typed))
 	receive(t, l1.drafts, "draft")
 	ui.crash()
 
@@ -337,7 +344,7 @@ func TestUIProcessDraftAfterWithdraw(t *testing.T) {
 	u.Withdraw("a")
 	expect[uiproto.Withdraw](t, ui)
 	last := draftOf("the last keys")
-	ui.send(t, uiproto.DraftChanged{ID: "a", Draft: last})
+	ui.send(t, draftEvent("a", last))
 	ui.send(t, uiproto.Closed{ID: "a"})
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "the last keys" {
 		t.Errorf("draft = %+v", d)
@@ -399,7 +406,7 @@ func TestUIProcessClose(t *testing.T) {
 	}()
 	// The fake's reader closes its end after exit; send the draft before.
 	last := draftOf("typed before quitting")
-	ui.send(t, uiproto.DraftChanged{ID: "a", Draft: last})
+	ui.send(t, draftEvent("a", last))
 	u.Close(2 * time.Second)
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "typed before quitting" {
 		t.Errorf("draft = %+v", d)
@@ -492,7 +499,7 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 		ui.send(t, uiproto.Shown{ID: id})
 	}
 	ui.send(t, uiproto.Found{ID: "found"})
-	ui.send(t, uiproto.DraftChanged{ID: "edited", Draft: wire.Draft{Replies: []wire.Reply{{Selected: []string{"a"}}}}})
+	ui.send(t, draftEvent("edited", wire.Draft{Replies: []wire.Reply{{Selected: []string{"a"}}}}))
 	ui.send(t, uiproto.Done{ID: "timedout", Answer: wire.Answer{Status: wire.StatusTimeout}})
 	if e := receive(t, ends, "unseen end"); e != (end{"timedout", true}) {
 		t.Errorf("end = %+v, want timedout timed out", e)

@@ -201,13 +201,14 @@ func (s *server) apply(cmd uiproto.Command) {
 // does not take the focus (shown again after a restart).
 func (s *server) show(q wire.Question, draft *wire.Draft, cd *wire.Countdown, quiet bool) {
 	id := q.ID
-	unfocused := false // set before Shown, on the Fyne goroutine
+	unfocused := false              // set before Shown, on the Fyne goroutine
+	var drafts uiproto.DraftEncoder // its drafts' images cross once; on the Fyne goroutine
 	h := hooks{
 		Shown: func() {
 			s.send(uiproto.Shown{ID: id, Unfocused: unfocused})
 			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd), "unfocused", unfocused, "quiet", quiet)
 		},
-		Draft: func(d wire.Draft) { s.send(uiproto.DraftChanged{ID: id, Draft: d}) },
+		Draft: func(d wire.Draft) { s.send(drafts.Encode(id, d)) },
 		Done:  func(a wire.Answer) { s.send(uiproto.Done{ID: id, Answer: a}) },
 	}
 	s.win.show(q, draft, func(o *dialogs.Options) {

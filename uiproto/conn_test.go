@@ -35,7 +35,7 @@ func TestRoundTrip(t *testing.T) {
 		Notify{Title: "t", Body: "b"}, Ping{}, Exit{},
 	}
 	evs := []Event{
-		Hello{Protocol: Version, Build: "1.2.3"}, Shown{ID: "q", Unfocused: true}, DraftChanged{ID: "q", Draft: *draft},
+		Hello{Protocol: Version, Build: "1.2.3"}, Shown{ID: "q", Unfocused: true}, DraftChanged{ID: "q", Replies: draft.Replies, Images: []DraftImage{{Ref: "1", Image: &draft.Images[0]}, {Ref: "2"}}},
 		CountdownChanged{ID: "q", Countdown: wire.Countdown{Pinned: true, Left: time.Minute}},
 		Done{ID: "q", Answer: wire.Answer{Status: wire.StatusAnswered}}, Closed{ID: "q"}, Found{ID: "q"},
 		QuitAnswer{Confirmed: true}, AppWindows{Open: 1}, Note{Client: "codex", Text: "n"}, Pong{},

@@ -104,10 +104,12 @@ type (
 		ID        string `json:"id"`
 		Unfocused bool   `json:"unfocused,omitempty"`
 	}
-	// DraftChanged is the user's draft in window ID.
+	// DraftChanged is the user's draft in window ID: its replies, and its
+	// images by reference (draft.go: DraftEncoder, DraftImages).
 	DraftChanged struct {
-		ID    string     `json:"id"`
-		Draft wire.Draft `json:"draft"`
+		ID      string       `json:"id"`
+		Replies []wire.Reply `json:"replies,omitempty"`
+		Images  []DraftImage `json:"images,omitempty"`
 	}
 	// CountdownChanged: window ID's countdown is now Countdown.
 	CountdownChanged struct {
