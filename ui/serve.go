@@ -69,6 +69,9 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	// The app's settings come first (only the app reads the settings
 	// file): before any window, every word in the user's language.
 	first, err := conn.Receive()
+	if errors.Is(err, io.EOF) { // the app is gone already
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("the app's first command: %w", err)
 	}
