@@ -92,6 +92,10 @@ func (s *notices) withdrawnUnseen(q wire.Question) {
 	s.send(q.ID, notify.Withdrawn(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
 }
 
+// upgraded tells the user that the app's binary was replaced under it and
+// its windows cannot open until they restart it.
+func (s *notices) upgraded() { s.send("", notify.Upgraded()) }
+
 func (s *notices) send(id string, note notify.Notification) {
 	if s.n == nil {
 		return

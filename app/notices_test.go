@@ -14,6 +14,7 @@ import (
 
 	"feedback/core"
 	"feedback/notify"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -111,10 +112,11 @@ func TestNoticeFailuresLogged(t *testing.T) {
 // to the UI process, whose toolkit shows them: a notify command with the
 // notification's texts.
 func TestUINotifierSendsToTheUIProcess(t *testing.T) {
-	cmds := make(chan core.UIMsg, 4)
+	cmds := make(chan uiproto.Command, 4)
 	start := func() (core.UIChild, error) {
 		ours, theirs := net.Pipe()
-		conn := core.NewUIConn(theirs)
+		conn := uiproto.NewUIConn(theirs)
+		go conn.Send(uiproto.Hello{Protocol: uiproto.Version})
 		gone := make(chan struct{})
 		go func() {
 			defer close(gone)
@@ -124,7 +126,7 @@ func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 					return
 				}
 				cmds <- m
-				if m.Type == core.UIExit {
+				if _, ok := m.(uiproto.Exit); ok {
 					conn.Close()
 					return
 				}
@@ -139,7 +141,7 @@ func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 	s.wait()
 	select {
 	case m := <-cmds:
-		if m.Type != core.UINotify || m.Title == "" || !strings.Contains(m.Title+m.Body, question().Client) {
+		if n, ok := m.(uiproto.Notify); !ok || n.Title == "" || !strings.Contains(n.Title+n.Body, question().Client) {
 			t.Errorf("command %+v, want a notify with the asking client", m)
 		}
 	case <-time.After(5 * time.Second):

@@ -16,6 +16,7 @@ import (
 	"feedback/notify"
 	"feedback/settings"
 	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -47,6 +48,24 @@ func lingerOf(s settings.Settings) time.Duration {
 		return -1
 	}
 	return time.Duration(s.UILingerSeconds) * time.Second
+}
+
+// uiSettings are what the UI process takes from s: the language of its
+// words and the question windows' options.
+func uiSettings(s settings.Settings) *uiproto.Settings {
+	const mib = 1 << 20
+	return &uiproto.Settings{
+		Language:             s.Language,
+		DefaultTimeout:       s.DefaultTimeout(),
+		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
+		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
+		Images: uiproto.ImageLimits{
+			MaxCount:      s.Images.MaxCount,
+			MaxEdge:       s.Images.MaxEdge,
+			MaxImageBytes: s.Images.MaxMiB * mib,
+			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
+		},
+	}
 }
 
 // errUserQuit is the cause of the app's end when the user chose Quit.
@@ -95,6 +114,7 @@ func Run(ctx context.Context, cfg Config) error {
 		quitting atomic.Bool
 		inbox    *core.Inbox // set below, before any question comes
 	)
+	dbPath := core.DatabasePath(cfg.Database, log)
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start:          start,
 		Linger:         lingerOf(cfg.Settings),
@@ -116,12 +136,18 @@ func Run(ctx context.Context, cfg Config) error {
 			}
 		},
 		Log:    log.With("part", "ui"),
-		OnNote: func(n core.UINote) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
+		OnNote: func(n uiproto.Note) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
+		// The UI process must be this build: one of another (the binary
+		// was replaced by an upgrade, where StartUIProcess cannot start
+		// this build's) is ended and the user told to restart.
+		Build:      cfg.Version,
+		OnMismatch: func(error) { notes.upgraded() },
+		Database:   dbPath,                   // the History window reads it
+		Settings:   uiSettings(cfg.Settings), // only the app reads and watches the settings file
 	})
 	if notes.n == nil && !notify.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
-	dbPath := core.DatabasePath(cfg.Database, log)
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
 	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
 		p, err := core.OpenStore(dbPath, log)
@@ -181,6 +207,7 @@ func Run(ctx context.Context, cfg Config) error {
 				return
 			}
 			ui.SetLinger(lingerOf(s))
+			ui.SetSettings(*uiSettings(s))
 			ui.SetDefaultTimeout(s.DefaultTimeout())
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)

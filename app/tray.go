@@ -11,6 +11,7 @@ import (
 
 	"feedback/assets"
 	"feedback/core"
+	"feedback/uiproto"
 	"feedback/userdirs"
 )
 
@@ -197,9 +198,9 @@ func (t *tray) action(a core.MenuAction) func() {
 			}
 		}
 	case core.ActionHistory:
-		return func() { t.ui.OpenWindow("history") }
+		return func() { t.ui.OpenWindow(uiproto.WindowHistory) }
 	case core.ActionSettings:
-		return func() { t.ui.OpenWindow("settings") }
+		return func() { t.ui.OpenWindow(uiproto.WindowSettings) }
 	case core.ActionNote: // the choices come from the database: off the menu's goroutine
 		return func() { go t.ui.OpenNoteWindow(t.inbox.NoteChoices()) }
 	case core.ActionQuit:

@@ -14,9 +14,13 @@ import (
 
 // StartUIProcess starts this binary's `feedback ui` with one end of a
 // socketpair as its file descriptor 3, the UI protocol's channel (package
-// core): a private channel no other process can reach, closed for the UI
+// uiproto): a private channel no other process can reach, closed for the UI
 // process when this one exits however it exits. The UI process logs to
 // this one's stderr. Kill is SIGKILL: it ends a stopped process too.
+//
+// It is this very build even after an upgrade replaced the binary's file
+// under the running app, where the system allows (selfExecutable); where
+// it does not, the UI process's Hello tells the app (core.UIProcess).
 func StartUIProcess() (core.UIChild, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -34,7 +38,8 @@ func StartUIProcess() (core.UIChild, error) {
 	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "ui channel"), os.NewFile(uintptr(fds[1]), "ui channel (UI process)")
 	defer theirs.Close()
-	cmd := exec.Command(exe, "ui")
+	cmd := exec.Command(selfExecutable(exe), "ui")
+	cmd.Args[0] = exe                   // its name in ps, whichever file it runs from
 	cmd.ExtraFiles = []*os.File{theirs} // fd 3
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"feedback/safefile"
 	"feedback/settings"
-	"feedback/store"
+	"feedback/wire"
 )
 
 // Do not disturb in the inbox. While it is active a new question opens no
@@ -156,7 +156,7 @@ type dndControl struct {
 // heldBack is a question held back by do-not-disturb.
 type heldBack struct {
 	e     *entry
-	draft *store.Draft
+	draft *wire.Draft
 }
 
 // UseDND has the inbox keep its do-not-disturb state in s: the stored state
@@ -409,7 +409,7 @@ func (in *Inbox) dndExpired() {
 // holdBack is the hook of Inbox.show: while do-not-disturb is active it
 // queues e (unless the user raised it) and reports true; its window opens
 // when do-not-disturb ends or the user raises it.
-func (in *Inbox) holdBack(e *entry, draft *store.Draft) bool {
+func (in *Inbox) holdBack(e *entry, draft *wire.Draft) bool {
 	in.dndExpired()
 	d := &in.dnd
 	d.mu.Lock()

@@ -8,9 +8,11 @@
 //
 // The inbox (inbox.go) talks to the windows through the Presenter
 // interface. UIProcess (uiproc.go) is the Presenter of the resident app: it
-// speaks the UI protocol (uiproto.go) to the UI process over a private
-// channel (an inherited socket), restarts it if it dies and shows every
-// open window again with its draft and its countdown.
+// speaks the UI protocol (package uiproto) to the UI process over a private
+// channel (an inherited socket), checks that its Hello is of the app's build
+// and protocol (one of another build, as after an upgrade replaced the
+// binary, is ended and not restarted), restarts it if it dies and shows
+// every open window again with its draft and its countdown.
 //
 // Persistence (persist.go): questions, drafts and answers are kept in a
 // SQLite database (package store) at $FEEDBACK_DB, else

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"feedback/ipc"
-	"feedback/store"
 	"feedback/wire"
 )
 
@@ -35,14 +34,14 @@ type DraftPresenter interface {
 	// it. The window calls h.Shown once it is on screen, h.Draft with the
 	// user's draft as they edit, and h.Done exactly once with the outcome,
 	// unless Withdraw came first.
-	ShowDraft(q wire.Question, draft *store.Draft, h Hooks)
+	ShowDraft(q wire.Question, draft *wire.Draft, h Hooks)
 }
 
 // Hooks are a window's calls back into the inbox, from any goroutine; none
 // of them blocks.
 type Hooks struct {
 	Shown func()
-	Draft func(store.Draft)
+	Draft func(wire.Draft)
 	Done  func(wire.Answer)
 }
 
@@ -230,7 +229,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 	_, busy := in.open[askID]
 	in.mu.Unlock()
 
-	var draft *store.Draft
+	var draft *wire.Draft
 	if e == nil {
 		// A second window (the id is taken by a caller that waits) restores
 		// no draft: the draft is the first window's.
@@ -299,7 +298,7 @@ func (in *Inbox) attachLocked(r wire.Ask) *entry {
 // ID, or, when a window of that id is open (its caller still waits), under
 // an id of its own. It refuses an attach-only ask (nothing to attach to)
 // and one beyond MaxOpen.
-func (in *Inbox) openLocked(r wire.Ask, draft *store.Draft) (*entry, error) {
+func (in *Inbox) openLocked(r wire.Ask, draft *wire.Draft) (*entry, error) {
 	q := r.Question
 	if r.AttachOnly {
 		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
@@ -322,7 +321,7 @@ func (in *Inbox) openLocked(r wire.Ask, draft *store.Draft) (*entry, error) {
 }
 
 // show puts e's window on screen.
-func (in *Inbox) show(e *entry, draft *store.Draft) {
+func (in *Inbox) show(e *entry, draft *wire.Draft) {
 	if in.holdBack(e, draft) { // do not disturb: it waits in the tray (dnd.go)
 		in.notify()
 		return
@@ -331,7 +330,7 @@ func (in *Inbox) show(e *entry, draft *store.Draft) {
 	id := e.q.ID
 	h := Hooks{
 		Shown: func() { once.Do(func() { close(e.shown) }) },
-		Draft: func(d store.Draft) { in.rec.draft(id, d) },
+		Draft: func(d wire.Draft) { in.rec.draft(id, d) },
 		Done:  func(a wire.Answer) { in.answered(e, a) },
 	}
 	if dp, ok := in.p.(DraftPresenter); ok {
@@ -575,13 +574,13 @@ func (in *Inbox) reopen(p Persister) {
 	now := time.Now()
 	type shown struct {
 		e     *entry
-		draft *store.Draft
+		draft *wire.Draft
 	}
 	var show []shown
 	for _, l := range left {
 		id := l.Question.ID
 		if l.KeptOpen {
-			var draft *store.Draft
+			var draft *wire.Draft
 			if d, ok, err := p.Draft(id); err == nil && ok {
 				draft = &d
 			}

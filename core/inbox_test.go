@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"feedback/ipc"
-	"feedback/store"
 	"feedback/wire"
 )
 
@@ -19,7 +18,7 @@ import (
 type fakeUI struct {
 	mu        sync.Mutex
 	shown     map[string]Hooks
-	restored  map[string]*store.Draft // the draft each Show restored
+	restored  map[string]*wire.Draft // the draft each Show restored
 	shows     int
 	withdrawn []string
 	focused   []string
@@ -27,14 +26,14 @@ type fakeUI struct {
 }
 
 func newFakeUI() *fakeUI {
-	return &fakeUI{shown: map[string]Hooks{}, restored: map[string]*store.Draft{}, showCh: make(chan string, 16)}
+	return &fakeUI{shown: map[string]Hooks{}, restored: map[string]*wire.Draft{}, showCh: make(chan string, 16)}
 }
 
 func (f *fakeUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	f.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
+	f.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(wire.Draft) {}, Done: done})
 }
 
-func (f *fakeUI) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
+func (f *fakeUI) ShowDraft(q wire.Question, draft *wire.Draft, h Hooks) {
 	f.mu.Lock()
 	f.shown[q.ID] = h
 	f.restored[q.ID] = draft
@@ -45,7 +44,7 @@ func (f *fakeUI) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 }
 
 // draft reports d as the user's draft of question id, as the window would.
-func (f *fakeUI) draft(id string, d store.Draft) {
+func (f *fakeUI) draft(id string, d wire.Draft) {
 	f.mu.Lock()
 	h := f.shown[id]
 	f.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -20,54 +21,36 @@ import (
 // NoteKeeper keeps the notes waiting for their agents; *store.Store
 // implements it. A Persister that does not is given an in-memory one.
 type NoteKeeper interface {
-	AddNote(store.Note) (store.Note, error)
+	AddNote(wire.Note) (wire.Note, error)
 	// TakeNotes reads and deletes the notes of client (for any project or
 	// for project), oldest first.
-	TakeNotes(client, project string) ([]store.Note, error)
+	TakeNotes(client, project string) ([]wire.Note, error)
 	// PutBackNotes keeps again notes taken that reached nobody.
-	PutBackNotes([]store.Note) error
-	Notes() ([]store.Note, error)
-	NoteTargets() ([]store.NoteTarget, error)
-}
-
-// UIWindowNote is UIOpenWindow's Window for the note window.
-const UIWindowNote = "note"
-
-// UINote is a note as the note window sends it (UIEventNote).
-type UINote struct {
-	Client  string `json:"client"`
-	Project string `json:"project,omitempty"` // "": any project of the client
-	Text    string `json:"text"`
-}
-
-// NoteChoices is what the note window offers (UIOpenWindow "note"): the
-// clients and projects that asked questions, most recent first, and the
-// notes still waiting, oldest first.
-type NoteChoices struct {
-	Targets []store.NoteTarget `json:"targets,omitempty"`
-	Waiting []store.Note       `json:"waiting,omitempty"`
+	PutBackNotes([]wire.Note) error
+	Notes() ([]wire.Note, error)
+	NoteTargets() ([]wire.NoteTarget, error)
 }
 
 // OpenNoteWindow has the UI process open the note window with c.
-func (u *UIProcess) OpenNoteWindow(c NoteChoices) {
-	u.openWindow(UIMsg{Type: UIOpenWindow, Window: UIWindowNote, NoteChoices: &c})
+func (u *UIProcess) OpenNoteWindow(c uiproto.NoteChoices) {
+	u.openWindow(uiproto.OpenWindow{Window: uiproto.WindowNote, Note: &c})
 }
 
 // memNotes keeps notes in memory: the inbox without a database.
 type memNotes struct {
 	mu     sync.Mutex
-	notes  []store.Note
+	notes  []wire.Note
 	nextID int64
 }
 
-func (m *memNotes) AddNote(n store.Note) (store.Note, error) {
-	if err := store.CheckNote(n); err != nil {
-		return store.Note{}, err
+func (m *memNotes) AddNote(n wire.Note) (wire.Note, error) {
+	if err := wire.CheckNote(n); err != nil {
+		return wire.Note{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.notes) >= wire.MaxPendingNotes {
-		return store.Note{}, store.ErrTooManyNotes
+		return wire.Note{}, store.ErrTooManyNotes
 	}
 	m.nextID++
 	n.ID = m.nextID
@@ -78,10 +61,10 @@ func (m *memNotes) AddNote(n store.Note) (store.Note, error) {
 	return n, nil
 }
 
-func (m *memNotes) TakeNotes(client, project string) ([]store.Note, error) {
+func (m *memNotes) TakeNotes(client, project string) ([]wire.Note, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var taken, kept []store.Note
+	var taken, kept []wire.Note
 	for _, n := range m.notes {
 		if noteFor(n, client, project) {
 			taken = append(taken, n)
@@ -93,25 +76,25 @@ func (m *memNotes) TakeNotes(client, project string) ([]store.Note, error) {
 	return taken, nil
 }
 
-func (m *memNotes) PutBackNotes(ns []store.Note) error {
+func (m *memNotes) PutBackNotes(ns []wire.Note) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.notes = append(append([]store.Note(nil), ns...), m.notes...)
+	m.notes = append(append([]wire.Note(nil), ns...), m.notes...)
 	return nil
 }
 
-func (m *memNotes) Notes() ([]store.Note, error) {
+func (m *memNotes) Notes() ([]wire.Note, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]store.Note(nil), m.notes...), nil
+	return append([]wire.Note(nil), m.notes...), nil
 }
 
-func (m *memNotes) NoteTargets() ([]store.NoteTarget, error) { return nil, nil }
+func (m *memNotes) NoteTargets() ([]wire.NoteTarget, error) { return nil, nil }
 
 // noteFor reports whether n is for a question of client and project: the
 // store's rule (names trimmed, else exactly as written: client names are
 // self-declared; a note naming no project is for any).
-func noteFor(n store.Note, client, project string) bool {
+func noteFor(n wire.Note, client, project string) bool {
 	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
 	return same(n.Client, client) && (n.Project == "" || same(n.Project, project))
 }
@@ -126,11 +109,11 @@ func (in *Inbox) notes(p Persister) NoteKeeper {
 
 // AddNote keeps a note of the user's for the next outcome delivered to a
 // question of n.Client (and n.Project, unless ""). It is checked at once
-// (store.CheckNote) and written on the recorder's goroutine; a note the
+// (wire.CheckNote) and written on the recorder's goroutine; a note the
 // keeper refuses then (too many waiting, a database error) is logged.
-func (in *Inbox) AddNote(n UINote) error {
-	note := store.Note{Client: n.Client, Project: n.Project, Text: n.Text, Created: time.Now()}
-	if err := store.CheckNote(note); err != nil {
+func (in *Inbox) AddNote(n uiproto.Note) error {
+	note := wire.Note{Client: n.Client, Project: n.Project, Text: n.Text, Created: time.Now()}
+	if err := wire.CheckNote(note); err != nil {
 		in.log.Warn("note for an agent refused", "client", n.Client, "err", err)
 		return err
 	}
@@ -148,11 +131,11 @@ func (in *Inbox) AddNote(n UINote) error {
 // NoteChoices lists, for the note window, the clients and projects that
 // asked and the notes waiting; nothing when the database does not answer
 // within lookupTimeout.
-func (in *Inbox) NoteChoices() NoteChoices {
-	ch := make(chan NoteChoices, 1)
+func (in *Inbox) NoteChoices() uiproto.NoteChoices {
+	ch := make(chan uiproto.NoteChoices, 1)
 	queued := in.rec.enqueue(func(p Persister) {
 		k := in.notes(p)
-		var c NoteChoices
+		var c uiproto.NoteChoices
 		var err error
 		if c.Targets, err = k.NoteTargets(); err != nil {
 			in.log.Warn("listing the clients for the note window", "err", err)
@@ -163,7 +146,7 @@ func (in *Inbox) NoteChoices() NoteChoices {
 		ch <- c
 	})
 	if !queued { // quitting
-		return NoteChoices{}
+		return uiproto.NoteChoices{}
 	}
 	t := time.NewTimer(lookupTimeout)
 	defer t.Stop()
@@ -172,7 +155,7 @@ func (in *Inbox) NoteChoices() NoteChoices {
 		return c
 	case <-t.C:
 		in.log.Warn("the note window opens without its choices: the database is slow", "waited", lookupTimeout)
-		return NoteChoices{}
+		return uiproto.NoteChoices{}
 	}
 }
 
@@ -194,7 +177,7 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 		mu     sync.Mutex
 		gaveUp bool
 	)
-	ch := make(chan []store.Note, 1)
+	ch := make(chan []wire.Note, 1)
 	queued := in.rec.enqueue(func(p Persister) {
 		k := in.notes(p)
 		notes, err := k.TakeNotes(client, q.Project)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -52,10 +53,10 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			must(in.AddNote(UINote{Client: "claude-code", Text: "use the staging database"}))
-			must(in.AddNote(UINote{Client: "claude-code", Project: "api", Text: "only for api"}))
-			must(in.AddNote(UINote{Client: "Claude-Code", Text: "for the client that calls itself Claude-Code"}))
-			if in.AddNote(UINote{Client: "claude-code", Text: "  "}) == nil {
+			must(in.AddNote(uiproto.Note{Client: "claude-code", Text: "use the staging database"}))
+			must(in.AddNote(uiproto.Note{Client: "claude-code", Project: "api", Text: "only for api"}))
+			must(in.AddNote(uiproto.Note{Client: "Claude-Code", Text: "for the client that calls itself Claude-Code"}))
+			if in.AddNote(uiproto.Note{Client: "claude-code", Text: "  "}) == nil {
 				t.Fatal("an empty note was accepted")
 			}
 
@@ -108,7 +109,7 @@ func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 	if a := in.withNotes(ctx, qq.Question, wire.Answer{}); a.Notes != nil {
 		t.Fatal("a caller that went away took the notes")
 	}
-	if err := in.AddNote(UINote{Client: "codex", Text: "rebase first"}); err != nil {
+	if err := in.AddNote(uiproto.Note{Client: "codex", Text: "rebase first"}); err != nil {
 		t.Fatal(err)
 	}
 	qq.Wait = 0
@@ -126,11 +127,11 @@ func TestNotesSurviveARestart(t *testing.T) {
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
 	answerOf(t, in, ui, clientQ("first", "gemini", "site"), wire.StatusAnswered)
-	if err := in.AddNote(UINote{Client: "gemini", Text: "after the restart"}); err != nil {
+	if err := in.AddNote(uiproto.Note{Client: "gemini", Text: "after the restart"}); err != nil {
 		t.Fatal(err)
 	}
 	c := in.NoteChoices()
-	if want := []store.NoteTarget{{Client: "gemini", Project: "site"}}; !reflect.DeepEqual(c.Targets, want) || len(c.Waiting) != 1 {
+	if want := []wire.NoteTarget{{Client: "gemini", Project: "site"}}; !reflect.DeepEqual(c.Targets, want) || len(c.Waiting) != 1 {
 		t.Fatalf("NoteChoices = %+v", c)
 	}
 	in.Close(2 * time.Second)
@@ -152,7 +153,7 @@ type slowNotes struct {
 	took    chan struct{}
 }
 
-func (s slowNotes) TakeNotes(client, project string) ([]store.Note, error) {
+func (s slowNotes) TakeNotes(client, project string) ([]wire.Note, error) {
 	<-s.release
 	defer close(s.took)
 	return s.memNotes.TakeNotes(client, project)
@@ -163,7 +164,7 @@ func (s slowNotes) TakeNotes(client, project string) ([]store.Note, error) {
 // the next outcome.
 func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
 	slow := slowNotes{memNotes: &memNotes{}, release: make(chan struct{}), took: make(chan struct{})}
-	if _, err := slow.AddNote(store.Note{Client: "c", Text: "x"}); err != nil {
+	if _, err := slow.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	in := NewPersistentInbox(newFakeUI(), nil, func() (Persister, error) { return slow, nil })

@@ -26,8 +26,8 @@ type Persister interface {
 	SetKeptOpen(id string, on bool) error
 	// LeftOpen lists the questions the last run left open.
 	LeftOpen() ([]store.Left, error)
-	SaveDraft(id string, d store.Draft) error
-	Draft(id string) (store.Draft, bool, error)
+	SaveDraft(id string, d wire.Draft) error
+	Draft(id string) (wire.Draft, bool, error)
 	SaveAnswer(a wire.Answer, at time.Time, delivered bool) error
 	MarkWithdrawn(id string, at time.Time) error
 	MarkDelivered(id string) error
@@ -43,8 +43,8 @@ type NoPersistence struct{}
 func (NoPersistence) SaveQuestionAs(wire.Question, string, time.Time, bool) error { return nil }
 func (NoPersistence) SetKeptOpen(string, bool) error                              { return nil }
 func (NoPersistence) LeftOpen() ([]store.Left, error)                             { return nil, nil }
-func (NoPersistence) SaveDraft(string, store.Draft) error                         { return nil }
-func (NoPersistence) Draft(string) (store.Draft, bool, error)                     { return store.Draft{}, false, nil }
+func (NoPersistence) SaveDraft(string, wire.Draft) error                          { return nil }
+func (NoPersistence) Draft(string) (wire.Draft, bool, error)                      { return wire.Draft{}, false, nil }
 func (NoPersistence) SaveAnswer(wire.Answer, time.Time, bool) error               { return nil }
 func (NoPersistence) MarkWithdrawn(string, time.Time) error                       { return nil }
 func (NoPersistence) MarkDelivered(string) error                                  { return nil }
@@ -71,7 +71,7 @@ type recorder struct {
 	p       Persister  // nil until open has returned
 	off     bool       // open failed: persistence is off
 	queue   []func(Persister)
-	drafts  map[string]store.Draft // the latest unwritten draft of each question
+	drafts  map[string]wire.Draft // the latest unwritten draft of each question
 	closing bool
 	failing bool // the last call failed
 }
@@ -82,7 +82,7 @@ type recorder struct {
 // fails the recorder logs it once and keeps nothing (opened is not called).
 func newRecorder(open func() (Persister, error), log *slog.Logger, opened func(Persister)) *recorder {
 	r := &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
-		drafts: make(map[string]store.Draft)}
+		drafts: make(map[string]wire.Draft)}
 	go r.run(open, opened)
 	return r
 }
@@ -143,7 +143,7 @@ func (r *recorder) do(what, id string, f func(Persister) error) {
 
 // draft queues d as the draft of question id, replacing a draft of id that
 // is queued and not yet written.
-func (r *recorder) draft(id string, d store.Draft) {
+func (r *recorder) draft(id string, d wire.Draft) {
 	r.mu.Lock()
 	_, queued := r.drafts[id]
 	r.drafts[id] = d
@@ -163,7 +163,7 @@ func (r *recorder) draft(id string, d store.Draft) {
 // found is what the database holds for a question about to open.
 type found struct {
 	answer *wire.Answer // an answer nobody received yet
-	draft  *store.Draft // what the user had typed
+	draft  *wire.Draft  // what the user had typed
 }
 
 // lookup returns the undelivered answer of the questions asked as id or,

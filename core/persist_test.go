@@ -22,13 +22,13 @@ import (
 type fakeStore struct {
 	mu          sync.Mutex
 	calls       []string
-	drafts      map[string]store.Draft
+	drafts      map[string]wire.Draft
 	undelivered map[string]wire.Answer
 	gate        chan struct{} // when not nil, every call waits for it to close
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{drafts: map[string]store.Draft{}, undelivered: map[string]wire.Answer{}}
+	return &fakeStore{drafts: map[string]wire.Draft{}, undelivered: map[string]wire.Answer{}}
 }
 
 func (f *fakeStore) record(format string, args ...any) {
@@ -68,7 +68,7 @@ func (f *fakeStore) LeftOpen() ([]store.Left, error) {
 	return nil, nil
 }
 
-func (f *fakeStore) SaveDraft(id string, d store.Draft) error {
+func (f *fakeStore) SaveDraft(id string, d wire.Draft) error {
 	f.record("draft %s %q", id, d.Replies[0].Text)
 	f.mu.Lock()
 	f.drafts[id] = d
@@ -76,7 +76,7 @@ func (f *fakeStore) SaveDraft(id string, d store.Draft) error {
 	return nil
 }
 
-func (f *fakeStore) Draft(id string) (store.Draft, bool, error) {
+func (f *fakeStore) Draft(id string) (wire.Draft, bool, error) {
 	f.record("read draft %s", id)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -141,8 +141,8 @@ func TestPersistsQuestionDraftAndAnswer(t *testing.T) {
 	in, ui := inboxWith(fs)
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
-	ui.draft("a", store.Draft{Replies: []wire.Reply{{Text: "hal"}}})
-	ui.draft("a", store.Draft{Replies: []wire.Reply{{Text: "half"}}})
+	ui.draft("a", wire.Draft{Replies: []wire.Reply{{Text: "hal"}}})
+	ui.draft("a", wire.Draft{Replies: []wire.Reply{{Text: "half"}}})
 	ui.answer("a", wire.Answer{QuestionID: "a", Status: wire.StatusAnswered})
 	if r := result(t, ch); r.err != nil {
 		t.Fatal(r.err)
@@ -163,7 +163,7 @@ func TestWithdrawnQuestionIsMarked(t *testing.T) {
 	ui.waitShown(t, "w")
 	cancel()
 	result(t, ch)
-	ui.draft("w", store.Draft{Replies: []wire.Reply{{Text: "kept"}}}) // the window's last draft, as it closes
+	ui.draft("w", wire.Draft{Replies: []wire.Reply{{Text: "kept"}}}) // the window's last draft, as it closes
 	wantCalls(t, in, fs, "question w", "withdrawn w", `draft w "kept"`)
 }
 
@@ -204,7 +204,7 @@ func TestStoredAnswerIsReturnedAtOnce(t *testing.T) {
 
 func TestStoredDraftIsRestored(t *testing.T) {
 	fs := newFakeStore()
-	d := store.Draft{Replies: []wire.Reply{{Selected: []string{"B"}, Text: "typed before the crash"}}}
+	d := wire.Draft{Replies: []wire.Reply{{Selected: []string{"B"}, Text: "typed before the crash"}}}
 	fs.drafts["d"] = d
 	in, ui := inboxWith(fs)
 	ch := ask(context.Background(), in, q("d"))
@@ -231,7 +231,7 @@ func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 	}
 	drafted := make(chan struct{})
 	go func() {
-		ui.draft("slow", store.Draft{Replies: []wire.Reply{{Text: "x"}}})
+		ui.draft("slow", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
 		close(drafted)
 	}()
 	select {
@@ -252,7 +252,7 @@ func TestNoDatabaseStillAsks(t *testing.T) {
 	in := NewPersistentInbox(ui, nil, func() (Persister, error) { return nil, errors.New("locked") })
 	ch := ask(context.Background(), in, q("n"))
 	ui.waitShown(t, "n")
-	ui.draft("n", store.Draft{Replies: []wire.Reply{{Text: "x"}}})
+	ui.draft("n", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
 	ui.answer("n", wire.Answer{QuestionID: "n", Status: wire.StatusAnswered})
 	if r := result(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
@@ -272,7 +272,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	draftQ := q("crash")
 	go in.Ask(context.Background(), draftQ, func(ipc.Event) {}) // the app dies before an answer
 	ui.waitShown(t, "crash")
-	want := store.Draft{Replies: []wire.Reply{{Text: "typed before the crash"}}}
+	want := wire.Draft{Replies: []wire.Reply{{Text: "typed before the crash"}}}
 	ui.draft("crash", want)
 	kq := q("kept")
 	kq.KeepOpen = true
@@ -343,7 +343,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 		t.Fatalf("first call: %v, want ErrPending", r.err)
 	}
 	ui.waitShown(t, "human")
-	ui.draft("human", store.Draft{Replies: []wire.Reply{{Text: "half"}}})
+	ui.draft("human", wire.Draft{Replies: []wire.Reply{{Text: "half"}}})
 	go in.Ask(context.Background(), q("waiting"), func(ipc.Event) {})
 	ui.waitShown(t, "waiting")
 	in.Close(5 * time.Second) // what was written before the crash

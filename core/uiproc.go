@@ -8,13 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
-
-// UIExit is the command that ends the UI process: it closes every window
-// (each reports its unreported draft first), then its end of the channel.
-const UIExit = "exit"
 
 // DefaultLinger is how long the UI process stays after its last window
 // closed, so that a burst of questions finds it warm.
@@ -60,7 +56,7 @@ type UIProcessOptions struct {
 	// the focus (the user was typing in another one): the app notifies.
 	OnUnfocused func(q wire.Question)
 	// OnUnseenEnd, if set, is called when a window ends before the user
-	// typed in it or edited it (UIEventFound, UIEventDraft), whether or
+	// typed in it or edited it (uiproto.Found, uiproto.DraftChanged), whether or
 	// not it opened with the focus: its agent withdrew it, or it timed out
 	// (timedOut). The app leaves a notification, so that nothing
 	// disappears silently. A window shown with a restored draft was seen.
@@ -85,7 +81,21 @@ type UIProcessOptions struct {
 	TimeoutGrace time.Duration
 	// OnNote, if set, is called with a note the user sent from the note
 	// window (the app keeps it: Inbox.AddNote).
-	OnNote func(UINote)
+	OnNote func(uiproto.Note)
+	// Build is the app's build (what `feedback version` prints): a UI
+	// process must say the same, and uiproto.Version, in its Hello.
+	Build string
+	// OnMismatch, if set, is called once when a UI process is of another
+	// build or protocol than the app (its binary was replaced under the
+	// running app): that process is ended and no other is started, so the
+	// user is told to restart the app (questions stay open and persisted).
+	OnMismatch func(error)
+	// Database is the app's database, sent to the UI process with the
+	// History window, which reads it: only the app computes its path.
+	Database string
+	// Settings, if set, are sent first to each UI process (SetSettings
+	// changes them): only the app reads the settings file.
+	Settings *uiproto.Settings
 }
 
 // UIProcess is the resident app's Presenter: the windows live in a UI
@@ -112,10 +122,13 @@ type UIProcess struct {
 	linger   *time.Timer       // ends the UI process once no window is open
 	restart  *time.Timer       // starts it again after a crash
 	failures int               // consecutive crashes or failed starts: the backoff
-	quitAsk  chan bool         // the pending UIConfirmQuit's answer
+	quitAsk  chan bool         // the pending ConfirmQuit's answer
 	appWins  int               // the app's own windows open in the UI process (history, settings…)
 	stopped  bool
 	seq      uint64 // orders windows for a restart
+	// mismatch, once set, is why no UI process is started any more: one
+	// was of another build (see UIProcessOptions.OnMismatch).
+	mismatch error
 }
 
 // uiWin is an open window as the core remembers it, enough to show it
@@ -123,8 +136,8 @@ type UIProcess struct {
 type uiWin struct {
 	q     wire.Question
 	h     Hooks
-	draft *store.Draft // the latest draft, or the one restored at first
-	cd    *Countdown   // as the UI last reported it
+	draft *wire.Draft     // the latest draft, or the one restored at first
+	cd    *wire.Countdown // as the UI last reported it
 	seq   uint64
 	since time.Time // when the core showed it
 	// deadline is when the question times out, the core's own record: from
@@ -140,17 +153,21 @@ type uiWin struct {
 
 // uiProc is one run of the UI process.
 type uiProc struct {
-	conn    *UIConn
-	kill    func() error  // ends the process at once; nil: closing conn is all there is
-	out     chan UIMsg    // commands, sent in order by the writer goroutine
-	ended   chan struct{} // closed when the reader saw the channel close
-	exiting bool          // the core asked it to exit: no restart; guarded by UIProcess.mu
+	conn    *uiproto.AppConn
+	kill    func() error         // ends the process at once; nil: closing conn is all there is
+	out     chan uiproto.Command // commands, sent in order by the writer goroutine once greeted
+	greeted chan struct{}        // closed when its Hello matched the app's: commands flow
+	ended   chan struct{}        // closed when the reader saw the channel close
+	exiting bool                 // the core asked it to exit: no restart; guarded by UIProcess.mu
 	// closing are its withdrawn windows whose last draft may still come;
 	// guarded by UIProcess.mu.
 	closing map[string]Hooks
 	// missed counts the pings in a row not answered yet; guarded by
 	// UIProcess.mu.
 	missed int
+	// images are the images of each window's drafts this process sent
+	// (each crosses once); guarded by UIProcess.mu.
+	images map[string]*uiproto.DraftImages
 }
 
 var _ DraftPresenter = (*UIProcess)(nil)
@@ -179,11 +196,11 @@ func NewUIProcess(opts UIProcessOptions) *UIProcess {
 
 // Show implements Presenter.
 func (u *UIProcess) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
+	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(wire.Draft) {}, Done: done})
 }
 
 // ShowDraft implements DraftPresenter.
-func (u *UIProcess) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
+func (u *UIProcess) ShowDraft(q wire.Question, draft *wire.Draft, h Hooks) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.stopped {
@@ -199,19 +216,18 @@ func (u *UIProcess) ShowDraft(q wire.Question, draft *store.Draft, h Hooks) {
 	}
 }
 
-func showMsg(w *uiWin) UIMsg {
-	q := w.q
-	return UIMsg{Type: UIShow, ID: q.ID, Question: &q, Draft: w.draft, Countdown: w.cd}
+func showMsg(w *uiWin) uiproto.Show {
+	return uiproto.Show{Question: w.q, Draft: w.draft, Countdown: w.cd}
 }
 
 // restoreMsg shows w again in a new UI process: quietly (it does not take
 // the focus), with its latest draft and its countdown where the core has
 // it — as the UI last reported it, else running to the core's deadline.
-func restoreMsg(w *uiWin) UIMsg {
+func restoreMsg(w *uiWin) uiproto.Show {
 	m := showMsg(w)
 	m.Quiet = true
 	if m.Countdown == nil && !w.deadline.IsZero() {
-		m.Countdown = &Countdown{Deadline: w.deadline}
+		m.Countdown = &wire.Countdown{Deadline: w.deadline}
 	}
 	return m
 }
@@ -230,7 +246,7 @@ func (u *UIProcess) Withdraw(id string) {
 	}
 	if u.proc != nil {
 		u.proc.closing[id] = w.h
-		u.sendLocked(u.proc, UIMsg{Type: UIWithdraw, ID: id})
+		u.sendLocked(u.proc, uiproto.Withdraw{ID: id})
 	}
 	u.lingerLocked()
 }
@@ -240,7 +256,7 @@ func (u *UIProcess) Focus(id string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if _, ok := u.wins[id]; ok && u.proc != nil {
-		u.sendLocked(u.proc, UIMsg{Type: UIFocus, ID: id})
+		u.sendLocked(u.proc, uiproto.Focus{ID: id})
 	}
 }
 
@@ -262,6 +278,18 @@ func (u *UIProcess) SetLinger(d time.Duration) {
 	u.mu.Lock()
 	u.opts.Linger = d
 	u.mu.Unlock()
+}
+
+// SetSettings changes the settings the UI process applies to its words
+// and to the windows opened from now on (the settings changed): sent to
+// the running UI process, and first to each one started from now on.
+func (u *UIProcess) SetSettings(s uiproto.Settings) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.opts.Settings = &s
+	if u.proc != nil {
+		u.sendLocked(u.proc, s)
+	}
 }
 
 // Open reports how many windows are open.
@@ -293,14 +321,17 @@ func (u *UIProcess) Prewarm() {
 }
 
 // OpenWindow has the UI process open one of the app's own windows
-// ("history", "settings"), starting it if needed.
-func (u *UIProcess) OpenWindow(name string) {
-	u.openWindow(UIMsg{Type: UIOpenWindow, Window: name})
+// (uiproto.WindowHistory, uiproto.WindowSettings), starting it if needed.
+func (u *UIProcess) OpenWindow(name uiproto.WindowName) {
+	m := uiproto.OpenWindow{Window: name}
+	if name == uiproto.WindowHistory {
+		m.Database = u.opts.Database
+	}
+	u.openWindow(m)
 }
 
-// openWindow sends m, an UIOpenWindow command, starting the UI process if
-// needed.
-func (u *UIProcess) openWindow(m UIMsg) {
+// openWindow sends m, starting the UI process if needed.
+func (u *UIProcess) openWindow(m uiproto.OpenWindow) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.stopped {
@@ -325,7 +356,7 @@ func (u *UIProcess) Notify(title, body string) {
 		return
 	}
 	if p := u.ensureLocked(); p != nil {
-		u.sendLocked(p, UIMsg{Type: UINotify, Title: title, Body: body})
+		u.sendLocked(p, uiproto.Notify{Title: title, Body: body})
 		u.lingerLocked()
 	}
 }
@@ -354,7 +385,7 @@ func (u *UIProcess) ConfirmQuit(open int) (bool, error) {
 	}
 	ask := make(chan bool, 1)
 	u.quitAsk = ask
-	u.sendLocked(p, UIMsg{Type: UIConfirmQuit, Open: open})
+	u.sendLocked(p, uiproto.ConfirmQuit{Open: open})
 	u.mu.Unlock()
 
 	var yes, ok bool
@@ -408,7 +439,9 @@ func (u *UIProcess) ensureLocked() *uiProc {
 	if u.proc != nil {
 		return u.proc
 	}
-	if u.restart != nil { // backing off after a crash: the timer starts it
+	// Backing off after a crash (the timer starts it), or of another
+	// build than the app (no point in starting it again).
+	if u.restart != nil || u.mismatch != nil {
 		return nil
 	}
 	c, err := u.opts.Start()
@@ -417,8 +450,13 @@ func (u *UIProcess) ensureLocked() *uiProc {
 		u.scheduleRestartLocked()
 		return nil
 	}
-	p := &uiProc{conn: NewUIConn(c.Channel), kill: c.Kill, out: make(chan UIMsg, 1024), ended: make(chan struct{}), closing: make(map[string]Hooks)}
+	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, out: make(chan uiproto.Command, 1024),
+		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks),
+		images: make(map[string]*uiproto.DraftImages)}
 	u.proc = p
+	if u.opts.Settings != nil { // before any window
+		u.sendLocked(p, *u.opts.Settings)
+	}
 	go u.write(p)
 	go u.read(p, c.Wait)
 	go u.heartbeat(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)
@@ -429,7 +467,7 @@ func (u *UIProcess) ensureLocked() *uiProc {
 // sendLocked queues m for p. A UI process that does not take its commands
 // (1024 queued) is taken for hung: it is killed and restarted like a
 // crashed one.
-func (u *UIProcess) sendLocked(p *uiProc, m UIMsg) {
+func (u *UIProcess) sendLocked(p *uiProc, m uiproto.Command) {
 	select {
 	case p.out <- m:
 	default:
@@ -468,17 +506,23 @@ func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
 			return
 		}
 		p.missed++
-		u.sendLocked(p, UIMsg{Type: UIPing})
+		u.sendLocked(p, uiproto.Ping{})
 		u.mu.Unlock()
 	}
 }
 
+// write sends p's commands in order, from the moment its Hello matched.
 func (u *UIProcess) write(p *uiProc) {
+	select {
+	case <-p.greeted:
+	case <-p.ended:
+		return
+	}
 	for {
 		select {
 		case m := <-p.out:
 			if err := p.conn.Send(m); err != nil {
-				u.log.Warn("sending to the UI process", "type", m.Type, "err", err)
+				u.log.Warn("sending to the UI process", "type", m.Type(), "err", err)
 				p.conn.Close()
 				return
 			}
@@ -488,16 +532,16 @@ func (u *UIProcess) write(p *uiProc) {
 	}
 }
 
-// read handles p's events until its channel closes, then reaps it and,
-// unless it was asked to exit, shows the open windows in a new one.
+// read checks p's Hello, then handles its events until its channel
+// closes; then it reaps p and, unless it was asked to exit or is of another
+// build, shows the open windows in a new one.
 func (u *UIProcess) read(p *uiProc, wait func() error) {
-	var err error
-	for {
-		var m UIMsg
-		if m, err = p.conn.Receive(); err != nil {
-			break
+	err := u.greet(p)
+	for err == nil {
+		var ev uiproto.Event
+		if ev, err = p.conn.Receive(); err == nil {
+			u.handle(p, ev)
 		}
-		u.handle(p, m)
 	}
 	p.conn.Close()
 	close(p.ended)
@@ -516,11 +560,50 @@ func (u *UIProcess) read(p *uiProc, wait func() error) {
 		}
 		return
 	}
+	if u.mismatch != nil {
+		u.log.Error("the UI process is of another build than the app: no UI process is started until the app is restarted",
+			"err", u.mismatch, "open_windows", len(u.wins))
+		return
+	}
 	u.log.Error("the UI process ended unexpectedly", "read", err, "exit", werr, "open_windows", len(u.wins))
 	if len(u.wins) == 0 {
 		return
 	}
 	u.scheduleRestartLocked()
+}
+
+// greet reads p's first event, which must be a Hello of the app's build and
+// protocol; then p's commands flow. A UI process that says anything else
+// (another build: the binary was replaced under the running app; an older
+// one that does not say hello) is ended, and no other is started
+// (UIProcessOptions.OnMismatch). An error closing the channel first is
+// returned as it is: a crash.
+func (u *UIProcess) greet(p *uiProc) error {
+	ev, err := p.conn.Receive()
+	var unknown *uiproto.UnknownTypeError
+	if err != nil && !errors.As(err, &unknown) { // the channel broke: a crash
+		return err
+	}
+	if err == nil {
+		hello, ok := ev.(uiproto.Hello)
+		if !ok {
+			hello.Build = "(said " + ev.Type() + " first)"
+		}
+		err = uiproto.CheckHello(uiproto.Hello{Protocol: uiproto.Version, Build: u.opts.Build}, hello)
+	}
+	if err == nil {
+		close(p.greeted)
+		return nil
+	}
+	u.mu.Lock()
+	first := u.mismatch == nil
+	u.mismatch = err
+	u.mu.Unlock()
+	p.end()
+	if first && u.opts.OnMismatch != nil {
+		go u.opts.OnMismatch(err)
+	}
+	return err
 }
 
 // scheduleRestartLocked starts the UI process again after a backoff and
@@ -557,100 +640,128 @@ func (u *UIProcess) scheduleRestartLocked() {
 	})
 }
 
-// handle applies one event of p.
-func (u *UIProcess) handle(p *uiProc, m UIMsg) {
+// handle applies one event of p: its state under the lock, then the
+// hooks it calls (the inbox's, the app's) after the unlock.
+func (u *UIProcess) handle(p *uiProc, ev uiproto.Event) {
 	u.mu.Lock()
-	w := u.wins[m.ID]
-	switch m.Type {
-	case UIEventReady:
-		u.mu.Unlock()
-	case UIEventPong:
+	after := u.applyLocked(p, ev)
+	u.mu.Unlock()
+	for _, f := range after {
+		f()
+	}
+}
+
+// applyLocked applies ev to the state and returns what to call once the
+// lock is released.
+func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
+	switch e := ev.(type) {
+	case uiproto.Pong:
 		p.missed = 0
-		u.mu.Unlock()
-	case UIEventShown:
+	case uiproto.Shown:
 		u.failures = 0 // a window made it to the screen: the process works
-		u.mu.Unlock()
-		if w != nil {
-			w.h.Shown()
-			if m.Unfocused && u.opts.OnUnfocused != nil {
-				u.opts.OnUnfocused(w.q)
+		if w := u.wins[e.ID]; w != nil {
+			after = append(after, w.h.Shown)
+			if e.Unfocused && u.opts.OnUnfocused != nil {
+				after = append(after, func() { u.opts.OnUnfocused(w.q) })
 			}
 		}
-	case UIEventFound:
-		if w != nil {
+	case uiproto.Found:
+		if w := u.wins[e.ID]; w != nil {
 			w.unseen = false
 		}
-		u.mu.Unlock()
-	case UIEventDraft:
-		var h *Hooks
-		if w != nil {
-			if m.Draft != nil {
-				w.draft = m.Draft
-			}
-			w.unseen = false // an edit: the user was there
-			h = &w.h
-		} else if c, ok := p.closing[m.ID]; ok {
-			h = &c
-		}
-		u.mu.Unlock()
-		if h != nil && m.Draft != nil {
-			h.Draft(*m.Draft)
-		}
-	case UIEventCountdown:
-		if w != nil && m.Countdown != nil {
-			w.cd = m.Countdown
+	case uiproto.DraftChanged:
+		return u.draftLocked(p, e)
+	case uiproto.CountdownChanged:
+		if w := u.wins[e.ID]; w != nil {
+			cd := e.Countdown
+			w.cd = &cd
 			var d time.Time
-			if m.Countdown.Running() {
-				d = m.Countdown.Deadline
+			if cd.Running() {
+				d = cd.Deadline
 			}
 			u.setDeadlineLocked(w, d)
 		}
-		u.mu.Unlock()
-	case UIEventDone:
-		if w == nil || m.Answer == nil {
-			u.mu.Unlock()
-			return
+	case uiproto.Done:
+		delete(p.images, e.ID)
+		return u.doneLocked(e)
+	case uiproto.Closed:
+		delete(p.closing, e.ID)
+		delete(p.images, e.ID)
+	case uiproto.Note:
+		if on := u.opts.OnNote; on != nil {
+			after = append(after, func() { on(e) })
 		}
-		u.dropLocked(w)
-		u.lingerLocked()
-		u.mu.Unlock()
-		a := *m.Answer
-		a.QuestionID = m.ID
-		w.h.Done(a)
-		if w.unseen && a.Status == wire.StatusTimeout && u.opts.OnUnseenEnd != nil {
-			u.opts.OnUnseenEnd(w.q, true)
-		}
-	case UIEventClosed:
-		delete(p.closing, m.ID)
-		u.mu.Unlock()
-	case UIEventNote:
-		u.mu.Unlock()
-		if m.Note != nil && u.opts.OnNote != nil {
-			u.opts.OnNote(*m.Note)
-		}
-	case UIEventAppWindows:
+	case uiproto.AppWindows:
 		if u.proc == p || u.proc == nil {
-			u.appWins = max(m.Open, 0)
+			u.appWins = max(e.Open, 0)
 		}
 		if u.appWins == 0 {
 			u.lingerLocked()
 		} else {
 			u.stopLingerLocked()
 		}
-		u.mu.Unlock()
-	case UIEventQuit:
-		ask := u.quitAsk
-		u.mu.Unlock()
-		if ask != nil {
-			select {
-			case ask <- m.Confirmed:
-			default:
-			}
+	case uiproto.QuitAnswer:
+		if ask := u.quitAsk; ask != nil {
+			after = append(after, func() {
+				select {
+				case ask <- e.Confirmed:
+				default:
+				}
+			})
 		}
-	default:
-		u.mu.Unlock()
-		u.log.Warn("unknown event from the UI process", "type", m.Type)
+	default: // a second Hello
+		u.log.Warn("unexpected event from the UI process", "type", ev.Type())
 	}
+	return after
+}
+
+// draftLocked rebuilds the whole draft e reports (its images crossed
+// once: uiproto.DraftImages) and records it for an open window, or hands
+// the last draft of a withdrawn one to its hooks.
+func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged) []func() {
+	var h Hooks
+	w := u.wins[e.ID]
+	if w != nil {
+		h = w.h
+	} else if c, ok := p.closing[e.ID]; ok {
+		h = c
+	} else {
+		return nil
+	}
+	imgs := p.images[e.ID]
+	if imgs == nil {
+		imgs = &uiproto.DraftImages{}
+		p.images[e.ID] = imgs
+	}
+	d, err := imgs.Apply(e)
+	if err != nil {
+		u.log.Warn("a draft from the UI process ignored", "id", e.ID, "err", err)
+		return nil
+	}
+	if w != nil {
+		w.draft = &d
+		w.unseen = false // an edit: the user was there
+	}
+	return []func(){func() { h.Draft(d) }}
+}
+
+// doneLocked ends the window of e with its answer.
+func (u *UIProcess) doneLocked(e uiproto.Done) []func() {
+	w := u.wins[e.ID]
+	if w == nil {
+		return nil
+	}
+	u.dropLocked(w)
+	u.lingerLocked()
+	a := e.Answer
+	a.QuestionID = e.ID
+	unseenTimeout := w.unseen && a.Status == wire.StatusTimeout && u.opts.OnUnseenEnd != nil
+	return []func(){func() {
+		w.h.Done(a)
+		if unseenTimeout {
+			u.opts.OnUnseenEnd(w.q, true)
+		}
+	}}
 }
 
 // lingerLocked ends the UI process Linger from now if no window is open and
@@ -681,7 +792,7 @@ func (u *UIProcess) lingerLocked() {
 // running one: a window shown from now on starts another.
 func (u *UIProcess) exitLocked(p *uiProc) {
 	p.exiting = true
-	u.sendLocked(p, UIMsg{Type: UIExit})
+	u.sendLocked(p, uiproto.Exit{})
 	if u.proc == p {
 		u.proc = nil
 	}
@@ -737,7 +848,7 @@ func (u *UIProcess) timeOut(w *uiWin, d time.Time) {
 		"id", w.q.ID, "deadline", d, "grace", u.opts.TimeoutGrace, "ui_running", u.proc != nil)
 	if u.proc != nil {
 		u.proc.closing[w.q.ID] = w.h
-		u.sendLocked(u.proc, UIMsg{Type: UIWithdraw, ID: w.q.ID})
+		u.sendLocked(u.proc, uiproto.Withdraw{ID: w.q.ID})
 	}
 	u.lingerLocked()
 	u.mu.Unlock()

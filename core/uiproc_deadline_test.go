@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -19,7 +20,7 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	start := time.Now()
 	u.ShowDraft(wire.Question{ID: "q", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	a := receive(t, l.done, "the core's timeout")
 	if took := time.Since(start); took < time.Second || took > 3*time.Second {
 		t.Errorf("timed out after %v, want just after the 1 s deadline and its grace", took)
@@ -27,14 +28,14 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	if a.Status != wire.StatusTimeout || a.QuestionID != "q" || len(a.Replies) != 0 {
 		t.Errorf("outcome = %+v, want a timeout with no reply", a)
 	}
-	if m := ui.expect(t, UIWithdraw); m.ID != "q" {
+	if m := expect[uiproto.Withdraw](t, ui); m.ID != "q" {
 		t.Errorf("withdraw = %+v", m)
 	}
 	if u.Open() != 0 {
 		t.Errorf("%d windows open after the timeout", u.Open())
 	}
 	// The UI's own late outcome is not a second one.
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "q", Answer: &wire.Answer{Status: wire.StatusAnswered}})
+	ui.send(t, uiproto.Done{ID: "q", Answer: wire.Answer{Status: wire.StatusAnswered}})
 	select {
 	case a := <-l.done:
 		t.Errorf("a second outcome %+v", a)
@@ -50,7 +51,7 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 	u.SetDefaultTimeout(300 * time.Millisecond)
 	l, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
-	f.next(t).expect(t, UIShow)
+	expect[uiproto.Show](t, f.next(t))
 	if a := receive(t, l.done, "the core's timeout"); a.Status != wire.StatusTimeout {
 		t.Errorf("outcome = %+v, want a timeout", a)
 	}
@@ -76,11 +77,11 @@ func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	u.ShowDraft(wire.Question{ID: "held", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "H"}}}, nil, hh)
 	u.ShowDraft(wire.Question{ID: "ext", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "E"}}}, nil, he)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
+	expect[uiproto.Show](t, ui)
 	extended := time.Now().Add(1500 * time.Millisecond)
-	ui.send(t, UIMsg{Type: UIEventCountdown, ID: "held", Countdown: &Countdown{Deadline: time.Now().Add(time.Second), Held: true}})
-	ui.send(t, UIMsg{Type: UIEventCountdown, ID: "ext", Countdown: &Countdown{Deadline: extended}})
+	ui.send(t, uiproto.CountdownChanged{ID: "held", Countdown: wire.Countdown{Deadline: time.Now().Add(time.Second), Held: true}})
+	ui.send(t, uiproto.CountdownChanged{ID: "ext", Countdown: wire.Countdown{Deadline: extended}})
 	a := receive(t, le.done, "the extended question's timeout")
 	if a.Status != wire.StatusTimeout || time.Now().Before(extended) {
 		t.Errorf("extended question ended %+v at %v, want a timeout after %v", a, time.Now(), extended)
@@ -120,7 +121,7 @@ func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 		t.Fatal("the stopped UI process was not killed")
 	}
 	ui2 := f.next(t)
-	m := ui2.expect(t, UIShow)
+	m := expect[uiproto.Show](t, ui2)
 	if !m.Quiet {
 		t.Error("the window came back taking the focus; want it quiet")
 	}

@@ -2,34 +2,40 @@ package core
 
 import (
 	"errors"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
-// fakeProc is a UI process run by a test: it records the commands it gets
-// and sends the events the test tells it to.
+// fakeProc is a UI process run by a test: it says hello, records the
+// commands it gets and sends the events the test tells it to.
 type fakeProc struct {
-	conn *UIConn
-	cmds chan UIMsg
+	conn *uiproto.UIConn
+	cmds chan uiproto.Command
 	gone chan struct{} // closed when the core closed the channel
 	exit chan error    // what wait returns
 	// stop, closed, stops the process (SIGSTOP): it reads no more
 	// commands, answers no ping, until killed (closed by Kill).
 	stop   chan struct{}
-	killed chan struct{}
-	pings  atomic.Int32 // pings answered
+	killed chan struct{} // closed by Kill
+	pings  atomic.Int32  // pings answered
 }
 
 // fakeProcs is a UIStarter whose processes the test drives.
 type fakeProcs struct {
 	started chan *fakeProc
 	fail    bool
+	// hello is what each process says first (zero: the app's own Hello
+	// of an app with no Build).
+	hello uiproto.Event
+	// raw, if set, is written as the first line instead of hello.
+	raw string
 }
 
 func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
@@ -39,8 +45,17 @@ func (f *fakeProcs) start() (UIChild, error) {
 		return UIChild{}, errors.New("no binary")
 	}
 	ours, theirs := net.Pipe()
-	ui := &fakeProc{conn: NewUIConn(theirs), cmds: make(chan UIMsg, 64), gone: make(chan struct{}), exit: make(chan error, 1),
+	ui := &fakeProc{conn: uiproto.NewUIConn(theirs), cmds: make(chan uiproto.Command, 64), gone: make(chan struct{}), exit: make(chan error, 1),
 		stop: make(chan struct{}), killed: make(chan struct{})}
+	hello := f.hello
+	if hello == nil {
+		hello = uiproto.Hello{Protocol: uiproto.Version}
+	}
+	if f.raw != "" {
+		go io.WriteString(theirs, f.raw+"\n")
+	} else {
+		go ui.conn.Send(hello)
+	}
 	go func() {
 		defer close(ui.gone)
 		for {
@@ -54,13 +69,13 @@ func (f *fakeProcs) start() (UIChild, error) {
 				return
 			default:
 			}
-			if m.Type == UIPing {
+			if _, ok := m.(uiproto.Ping); ok {
 				ui.pings.Add(1)
-				ui.conn.Send(UIMsg{Type: UIEventPong})
+				ui.conn.Send(uiproto.Pong{})
 				continue
 			}
 			ui.cmds <- m
-			if m.Type == UIExit {
+			if _, ok := m.(uiproto.Exit); ok {
 				ui.conn.Close()
 				ui.exit <- nil
 				return
@@ -91,24 +106,27 @@ func (f *fakeProcs) next(t *testing.T) *fakeProc {
 	}
 }
 
-func (ui *fakeProc) expect(t *testing.T, typ string) UIMsg {
+// expect returns ui's next command, which must be a T.
+func expect[T uiproto.Command](t *testing.T, ui *fakeProc) T {
 	t.Helper()
+	var want T
 	select {
 	case m := <-ui.cmds:
-		if m.Type != typ {
-			t.Fatalf("command %q (%+v), want %q", m.Type, m, typ)
+		got, ok := m.(T)
+		if !ok {
+			t.Fatalf("command %q (%+v), want %q", m.Type(), m, want.Type())
 		}
-		return m
+		return got
 	case <-time.After(5 * time.Second):
-		t.Fatalf("no %q command", typ)
-		return UIMsg{}
+		t.Fatalf("no %q command", want.Type())
+		return want
 	}
 }
 
-func (ui *fakeProc) send(t *testing.T, m UIMsg) {
+func (ui *fakeProc) send(t *testing.T, m uiproto.Event) {
 	t.Helper()
 	if err := ui.conn.Send(m); err != nil {
-		t.Fatalf("sending %s: %v", m.Type, err)
+		t.Fatalf("sending %s: %v", m.Type(), err)
 	}
 }
 
@@ -120,15 +138,15 @@ func (ui *fakeProc) crash() {
 
 type hookLog struct {
 	shown  chan struct{}
-	drafts chan store.Draft
+	drafts chan wire.Draft
 	done   chan wire.Answer
 }
 
 func newHooks() (*hookLog, Hooks) {
-	l := &hookLog{shown: make(chan struct{}, 8), drafts: make(chan store.Draft, 8), done: make(chan wire.Answer, 8)}
+	l := &hookLog{shown: make(chan struct{}, 8), drafts: make(chan wire.Draft, 8), done: make(chan wire.Answer, 8)}
 	return l, Hooks{
 		Shown: func() { l.shown <- struct{}{} },
-		Draft: func(d store.Draft) { l.drafts <- d },
+		Draft: func(d wire.Draft) { l.drafts <- d },
 		Done:  func(a wire.Answer) { l.done <- a },
 	}
 }
@@ -145,8 +163,15 @@ func receive[T any](t *testing.T, c chan T, what string) T {
 	}
 }
 
-func draftOf(text string) store.Draft {
-	return store.Draft{Replies: []wire.Reply{{Text: text}}}
+// draftEvent is the event a UI process sends for d, the first draft of
+// window id.
+func draftEvent(id string, d wire.Draft) uiproto.DraftChanged {
+	var e uiproto.DraftEncoder
+	return e.Encode(id, d)
+}
+
+func draftOf(text string) wire.Draft {
+	return wire.Draft{Replies: []wire.Reply{{Text: text}}}
 }
 
 // A window's whole life crosses the channel: the UI process is started for
@@ -159,16 +184,16 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 	q := wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: "Go?"}}}
 	u.ShowDraft(q, nil, h)
 	ui := f.next(t)
-	if m := ui.expect(t, UIShow); m.ID != "q1" || m.Question == nil || m.Question.Prompts[0].Markdown != "Go?" || m.Draft != nil || m.Countdown != nil {
+	if m := expect[uiproto.Show](t, ui); m.Question.ID != "q1" || m.Question.Prompts[0].Markdown != "Go?" || m.Draft != nil || m.Countdown != nil {
 		t.Fatalf("show = %+v", m)
 	}
-	ui.send(t, UIMsg{Type: UIEventShown, ID: "q1"})
+	ui.send(t, uiproto.Shown{ID: "q1"})
 	receive(t, l.shown, "shown")
-	ui.send(t, UIMsg{Type: UIEventDraft, ID: "q1", Draft: &store.Draft{Replies: []wire.Reply{{Text: "ha"}}}})
+	ui.send(t, draftEvent("q1", wire.Draft{Replies: []wire.Reply{{Text: "ha"}}}))
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "ha" {
 		t.Errorf("draft = %+v", d)
 	}
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "q1", Answer: &wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}}})
+	ui.send(t, uiproto.Done{ID: "q1", Answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}}})
 	if a := receive(t, l.done, "answer"); a.QuestionID != "q1" || a.Replies[0].Text != "yes" {
 		t.Errorf("answer = %+v", a)
 	}
@@ -177,7 +202,7 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 	}
 	// A second question goes to the same, still running, process.
 	u.ShowDraft(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "And?"}}}, nil, h)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	select {
 	case <-f.started:
 		t.Error("a second UI process was started while the first runs")
@@ -197,21 +222,21 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 	restored := draftOf("restored at first")
 	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, &restored, h2)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
+	expect[uiproto.Show](t, ui)
 	deadline := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	ui.send(t, UIMsg{Type: UIEventShown, ID: "a"})
-	ui.send(t, UIMsg{Type: UIEventCountdown, ID: "a", Countdown: &Countdown{Deadline: deadline}})
+	ui.send(t, uiproto.Shown{ID: "a"})
+	ui.send(t, uiproto.CountdownChanged{ID: "a", Countdown: wire.Countdown{Deadline: deadline}})
 	typed := draftOf("half a sentence")
-	ui.send(t, UIMsg{Type: UIEventDraft, ID: "a", Draft: &typed})
+	ui.send(t, draftEvent("a", typed))
 	receive(t, l1.drafts, "draft")
 	ui.crash()
 
 	ui2 := f.next(t)
-	got := map[string]UIMsg{}
+	got := map[string]uiproto.Show{}
 	for range 2 {
-		m := ui2.expect(t, UIShow)
-		got[m.ID] = m
+		m := expect[uiproto.Show](t, ui2)
+		got[m.Question.ID] = m
 	}
 	if m := got["a"]; m.Draft == nil || m.Draft.Replies[0].Text != "half a sentence" || m.Countdown == nil || !m.Countdown.Deadline.Equal(deadline) {
 		t.Errorf("window a shown again as %+v (draft %+v, countdown %+v); want its draft and its countdown", m, m.Draft, m.Countdown)
@@ -225,7 +250,7 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 		}
 	}
 	// It still answers through the same hooks.
-	ui2.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusDismissed}})
+	ui2.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusDismissed}})
 	if a := receive(t, l1.done, "answer"); a.Status != wire.StatusDismissed {
 		t.Errorf("answer = %+v", a)
 	}
@@ -239,9 +264,9 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	u.Withdraw("a")
-	ui.expect(t, UIWithdraw)
+	expect[uiproto.Withdraw](t, ui)
 	ui.crash()
 	<-ui.gone
 	for deadline := time.Now().Add(5 * time.Second); u.Running(); time.Sleep(5 * time.Millisecond) {
@@ -255,7 +280,7 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 	default:
 	}
 	u.ShowDraft(wire.Question{ID: "c", Prompts: []wire.Prompt{{Markdown: "C"}}}, nil, h)
-	f.next(t).expect(t, UIShow)
+	expect[uiproto.Show](t, f.next(t))
 }
 
 // After its last window the UI process stays for the linger time, then is
@@ -267,16 +292,16 @@ func TestUIProcessLingersThenExits(t *testing.T) {
 	l, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusAnswered}})
+	expect[uiproto.Show](t, ui)
+	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
 	receive(t, l.done, "answer")
-	ui.expect(t, UIExit)
+	expect[uiproto.Exit](t, ui)
 	<-ui.gone
 	if u.Running() {
 		t.Error("the UI process counts as running after it was told to exit")
 	}
 	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
-	f.next(t).expect(t, UIShow)
+	expect[uiproto.Show](t, f.next(t))
 }
 
 // A question arriving during the linger keeps the process: no exit.
@@ -287,9 +312,9 @@ func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	u.Withdraw("a")
-	ui.expect(t, UIWithdraw)
+	expect[uiproto.Withdraw](t, ui)
 	u.mu.Lock()
 	lingering := u.linger != nil
 	u.mu.Unlock()
@@ -297,7 +322,7 @@ func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
 		t.Fatal("no linger timer after the last window closed")
 	}
 	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	u.mu.Lock()
 	lingering = u.linger != nil
 	u.mu.Unlock()
@@ -315,12 +340,12 @@ func TestUIProcessDraftAfterWithdraw(t *testing.T) {
 	l, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	u.Withdraw("a")
-	ui.expect(t, UIWithdraw)
+	expect[uiproto.Withdraw](t, ui)
 	last := draftOf("the last keys")
-	ui.send(t, UIMsg{Type: UIEventDraft, ID: "a", Draft: &last})
-	ui.send(t, UIMsg{Type: UIEventClosed, ID: "a"})
+	ui.send(t, draftEvent("a", last))
+	ui.send(t, uiproto.Closed{ID: "a"})
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "the last keys" {
 		t.Errorf("draft = %+v", d)
 	}
@@ -343,21 +368,21 @@ func TestUIProcessConfirmQuit(t *testing.T) {
 	}
 	c := ask()
 	ui := f.next(t)
-	if m := ui.expect(t, UIConfirmQuit); m.Open != 2 {
+	if m := expect[uiproto.ConfirmQuit](t, ui); m.Open != 2 {
 		t.Errorf("confirm_quit = %+v", m)
 	}
-	ui.send(t, UIMsg{Type: UIEventQuit, Confirmed: true})
+	ui.send(t, uiproto.QuitAnswer{Confirmed: true})
 	if r := receive(t, c, "quit answer"); !r.yes || r.err != nil {
 		t.Errorf("ConfirmQuit = %v, %v; want true", r.yes, r.err)
 	}
 	c = ask()
-	ui.expect(t, UIConfirmQuit)
-	ui.send(t, UIMsg{Type: UIEventQuit, Confirmed: false})
+	expect[uiproto.ConfirmQuit](t, ui)
+	ui.send(t, uiproto.QuitAnswer{Confirmed: false})
 	if r := receive(t, c, "quit answer"); r.yes || r.err != nil {
 		t.Errorf("ConfirmQuit = %v, %v; want false", r.yes, r.err)
 	}
 	c = ask()
-	ui.expect(t, UIConfirmQuit)
+	expect[uiproto.ConfirmQuit](t, ui)
 	ui.crash()
 	if r := receive(t, c, "quit answer"); r.yes || !errors.Is(r.err, ErrNoUI) {
 		t.Errorf("ConfirmQuit after a crash = %v, %v; want ErrNoUI", r.yes, r.err)
@@ -372,16 +397,16 @@ func TestUIProcessClose(t *testing.T) {
 	l, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	go func() {
 		m := <-ui.cmds // the exit: report the draft first, as the windows close
-		if m.Type != UIExit {
-			t.Errorf("command %q, want exit", m.Type)
+		if _, ok := m.(uiproto.Exit); !ok {
+			t.Errorf("command %q, want exit", m.Type())
 		}
 	}()
 	// The fake's reader closes its end after exit; send the draft before.
 	last := draftOf("typed before quitting")
-	ui.send(t, UIMsg{Type: UIEventDraft, ID: "a", Draft: &last})
+	ui.send(t, draftEvent("a", last))
 	u.Close(2 * time.Second)
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "typed before quitting" {
 		t.Errorf("draft = %+v", d)
@@ -410,31 +435,9 @@ func TestUIProcessStartFailureRetries(t *testing.T) {
 	if !retrying {
 		t.Fatal("no retry scheduled after a failed start")
 	}
-	if m := f.next(t).expect(t, UIShow); m.ID != "a" {
+	if m := expect[uiproto.Show](t, f.next(t)); m.Question.ID != "a" {
 		t.Errorf("show = %+v", m)
 	}
-}
-
-// The protocol refuses a message over its bound instead of reading on.
-func TestUIConnBoundsAMessage(t *testing.T) {
-	a, b := net.Pipe()
-	defer a.Close()
-	c := NewUIConn(b)
-	go func() {
-		chunk := make([]byte, 1<<20)
-		for i := range chunk {
-			chunk[i] = 'x'
-		}
-		for range MaxUIMsgBytes/len(chunk) + 2 {
-			if _, err := a.Write(chunk); err != nil {
-				return
-			}
-		}
-	}()
-	if _, err := c.Receive(); !errors.Is(err, errUIMsgTooLong) {
-		t.Errorf("Receive = %v, want errUIMsgTooLong", err)
-	}
-	c.Close()
 }
 
 // Prewarm starts the UI process with no window; it lingers and exits like
@@ -448,7 +451,7 @@ func TestUIProcessPrewarm(t *testing.T) {
 	u.Prewarm() // running: nothing more
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	select {
 	case <-f.started:
 		t.Error("a second UI process was started")
@@ -479,37 +482,37 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 	_, h := newHooks()
 	ids := []string{"withdrawn", "timedout", "found", "focused", "edited", "restored"}
 	for _, id := range ids {
-		var d *store.Draft
+		var d *wire.Draft
 		if id == "restored" {
-			d = &store.Draft{Replies: []wire.Reply{{Text: "typed before a restart"}}}
+			d = &wire.Draft{Replies: []wire.Reply{{Text: "typed before a restart"}}}
 		}
 		u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, d, h)
 	}
 	ui := f.next(t)
 	for range ids {
-		ui.expect(t, UIShow)
+		expect[uiproto.Show](t, ui)
 	}
 	for _, id := range []string{"withdrawn", "timedout", "found"} {
-		ui.send(t, UIMsg{Type: UIEventShown, ID: id, Unfocused: true})
+		ui.send(t, uiproto.Shown{ID: id, Unfocused: true})
 	}
 	for _, id := range []string{"focused", "edited", "restored"} {
-		ui.send(t, UIMsg{Type: UIEventShown, ID: id})
+		ui.send(t, uiproto.Shown{ID: id})
 	}
-	ui.send(t, UIMsg{Type: UIEventFound, ID: "found"})
-	ui.send(t, UIMsg{Type: UIEventDraft, ID: "edited", Draft: &store.Draft{Replies: []wire.Reply{{Selected: []string{"a"}}}}})
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "timedout", Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	ui.send(t, uiproto.Found{ID: "found"})
+	ui.send(t, draftEvent("edited", wire.Draft{Replies: []wire.Reply{{Selected: []string{"a"}}}}))
+	ui.send(t, uiproto.Done{ID: "timedout", Answer: wire.Answer{Status: wire.StatusTimeout}})
 	if e := receive(t, ends, "unseen end"); e != (end{"timedout", true}) {
 		t.Errorf("end = %+v, want timedout timed out", e)
 	}
 	// A window that opened with the focus and timed out untouched was not
 	// seen either: the user was away.
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "focused", Answer: &wire.Answer{Status: wire.StatusTimeout}})
+	ui.send(t, uiproto.Done{ID: "focused", Answer: wire.Answer{Status: wire.StatusTimeout}})
 	if e := receive(t, ends, "unseen end"); e != (end{"focused", true}) {
 		t.Errorf("end = %+v, want focused timed out", e)
 	}
 	// The events are applied in order: a done after found, or after a draft, is seen.
 	for _, id := range []string{"found", "edited", "restored"} {
-		ui.send(t, UIMsg{Type: UIEventDone, ID: id, Answer: &wire.Answer{Status: wire.StatusTimeout}})
+		ui.send(t, uiproto.Done{ID: id, Answer: wire.Answer{Status: wire.StatusTimeout}})
 	}
 	for u.Open() != 1 { // the done events handled (each reports before it counts)
 		time.Sleep(time.Millisecond)
@@ -534,13 +537,13 @@ func TestUIProcessOnIdle(t *testing.T) {
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	ui.expect(t, UIShow)
+	expect[uiproto.Show](t, ui)
 	select {
 	case <-idle:
 		t.Fatal("idle with a window open")
 	default:
 	}
-	ui.send(t, UIMsg{Type: UIEventDone, ID: "a", Answer: &wire.Answer{Status: wire.StatusAnswered}})
-	ui.expect(t, UIExit)
+	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
+	expect[uiproto.Exit](t, ui)
 	receive(t, idle, "idle")
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"feedback/i18n"
+	"feedback/wire"
 )
 
 // The countdown of a question, free of any toolkit: the View drives it and
@@ -14,23 +15,6 @@ import (
 // last minute it warns, and asks for the user's attention once (Urge); at
 // zero it closes (Expire), and then nothing changes it any more. Nothing
 // in it reads a clock: every method that depends on the time is told it.
-
-// CountdownState is a countdown as it stands, to carry it across a restart
-// of the process that shows the window (Options.Countdown,
-// Options.OnCountdown). A zero Deadline with neither Held nor Pinned is no
-// countdown.
-type CountdownState struct {
-	// Deadline is when a running countdown reaches zero.
-	Deadline time.Time `json:"deadline,omitzero"`
-	// Held: an edit stopped the countdown for good; Deadline means nothing.
-	Held bool `json:"held,omitzero"`
-	// Pinned: the user removed the deadline; Deadline means nothing.
-	Pinned bool `json:"pinned,omitzero"`
-	// Left is, while Pinned, the time that was left when the user pinned,
-	// given back when they unpin. Zero (a state saved without it) gives
-	// back the question's whole time limit instead.
-	Left time.Duration `json:"left,omitzero"`
-}
 
 // Countdown is a question's countdown. The zero value is no countdown.
 type Countdown struct {
@@ -72,7 +56,7 @@ func NewCountdown(start time.Time, limit time.Duration) Countdown {
 // RestoreCountdown returns the countdown s describes, of a question whose
 // whole time limit is limit (given back on an unpin when s kept nothing).
 // The zero state is no countdown.
-func RestoreCountdown(s CountdownState, limit time.Duration) Countdown {
+func RestoreCountdown(s wire.Countdown, limit time.Duration) Countdown {
 	if s.Deadline.IsZero() && !s.Held && !s.Pinned {
 		return Countdown{}
 	}
@@ -81,11 +65,11 @@ func RestoreCountdown(s CountdownState, limit time.Duration) Countdown {
 }
 
 // State is the countdown as it stands, for RestoreCountdown.
-func (c Countdown) State() CountdownState {
+func (c Countdown) State() wire.Countdown {
 	if !c.on {
-		return CountdownState{}
+		return wire.Countdown{}
 	}
-	s := CountdownState{Deadline: c.deadline, Held: c.held, Pinned: c.pinned}
+	s := wire.Countdown{Deadline: c.deadline, Held: c.held, Pinned: c.pinned}
 	if c.pinned {
 		s.Left = c.left
 	}
@@ -172,7 +156,7 @@ func (c Countdown) CanPin() bool { return c.on && !c.held && !c.closing }
 
 // TogglePin removes the deadline at now, keeping what was left, or, when
 // pinned, restarts the countdown at now with what was left (the whole
-// time limit, when nothing was kept: see CountdownState.Left). It reports
+// time limit, when nothing was kept: see wire.Countdown.Left). It reports
 // whether it did anything.
 func (c *Countdown) TogglePin(now time.Time) bool {
 	if !c.CanPin() {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"feedback/wire"
 )
 
 // The countdown on its own, with the time given by the test: no toolkit,
@@ -66,7 +68,7 @@ func TestCountdownNone(t *testing.T) {
 	if got := c.Text(t0); got != "No time limit" {
 		t.Errorf("text %q", got)
 	}
-	if c.State() != (CountdownState{}) || NewCountdown(t0, 0).On() {
+	if c.State() != (wire.Countdown{}) || NewCountdown(t0, 0).On() {
 		t.Error("no countdown is not the zero state")
 	}
 }
@@ -144,12 +146,12 @@ func TestCountdownState(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		c    Countdown
-		want CountdownState
+		want wire.Countdown
 	}{
-		{"none", Countdown{}, CountdownState{}},
-		{"running", running, CountdownState{Deadline: t0.Add(time.Minute)}},
-		{"held", held, CountdownState{Deadline: t0.Add(time.Minute), Held: true}},
-		{"pinned", pinned, CountdownState{Deadline: t0.Add(time.Minute), Pinned: true, Left: 45 * time.Second}},
+		{"none", Countdown{}, wire.Countdown{}},
+		{"running", running, wire.Countdown{Deadline: t0.Add(time.Minute)}},
+		{"held", held, wire.Countdown{Deadline: t0.Add(time.Minute), Held: true}},
+		{"pinned", pinned, wire.Countdown{Deadline: t0.Add(time.Minute), Pinned: true, Left: 45 * time.Second}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.c.State()
@@ -160,7 +162,7 @@ func TestCountdownState(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var back CountdownState
+			var back wire.Countdown
 			if err := json.Unmarshal(data, &back); err != nil || !back.Deadline.Equal(s.Deadline) || back.Held != s.Held || back.Pinned != s.Pinned || back.Left != s.Left {
 				t.Fatalf("through JSON %s: %+v, %v", data, back, err)
 			}
@@ -172,7 +174,7 @@ func TestCountdownState(t *testing.T) {
 	}
 	// A pinned state saved without what was left gives back the whole
 	// time limit on unpin, never an instant timeout.
-	c := RestoreCountdown(CountdownState{Pinned: true}, 10*time.Minute)
+	c := RestoreCountdown(wire.Countdown{Pinned: true}, 10*time.Minute)
 	if !c.On() || !c.Pinned() {
 		t.Fatal("a pinned state without a deadline is no countdown")
 	}
@@ -181,7 +183,7 @@ func TestCountdownState(t *testing.T) {
 		t.Errorf("left after unpinning = %v, want the whole 10m0s", got)
 	}
 	// A held state without a deadline is a held countdown.
-	if h := RestoreCountdown(CountdownState{Held: true}, time.Minute); !h.On() || h.Text(t0) != "Countdown held" {
+	if h := RestoreCountdown(wire.Countdown{Held: true}, time.Minute); !h.On() || h.Text(t0) != "Countdown held" {
 		t.Errorf("held state restored as %+v", h)
 	}
 }

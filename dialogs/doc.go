@@ -47,7 +47,7 @@
 // with the setting on does a restored draft let the countdown run.)
 // Options.Countdown starts a window with the countdown another window of
 // the question had (a restart of the UI process), and Options.OnCountdown
-// hears each change of it (CountdownState).
+// hears each change of it (wire.Countdown).
 //
 // Question content is hostile, and nothing in it may stall the Fyne
 // goroutine, which draws every window:

@@ -64,8 +64,8 @@ func (v *View) FlushDraft() {
 func (v *View) reportDraft() { v.opts.OnDraft(v.Draft()) }
 
 // Draft is the user's unfinished answer as it stands.
-func (v *View) Draft() Draft {
-	d := Draft{Replies: make([]wire.Reply, len(v.prompts))}
+func (v *View) Draft() wire.Draft {
+	d := wire.Draft{Replies: make([]wire.Reply, len(v.prompts))}
 	for i, p := range v.prompts {
 		d.Replies[i] = p.draftReply()
 	}
@@ -83,7 +83,7 @@ func (v *View) Draft() Draft {
 // draft is sent at zero). Replies beyond the prompts and labels no option has are ignored
 // (the question may have changed); an image that no longer fits the limits
 // is named in the attachments' problem line.
-func (v *View) RestoreDraft(d Draft) {
+func (v *View) RestoreDraft(d wire.Draft) {
 	if v.ended() {
 		return
 	}

@@ -14,12 +14,12 @@ import (
 // drafts collects the drafts a view reports and drives its debounce timer
 // by hand.
 type drafts struct {
-	got     []Draft
+	got     []wire.Draft
 	pending []func() // timers started, in order
 	delays  []time.Duration
 }
 
-func (d *drafts) report(dr Draft) { d.got = append(d.got, dr) }
+func (d *drafts) report(dr wire.Draft) { d.got = append(d.got, dr) }
 
 func (d *drafts) after(delay time.Duration, f func()) func() bool {
 	d.pending = append(d.pending, f)
@@ -60,7 +60,7 @@ func TestDraftIsReportedWhenTheUserPauses(t *testing.T) {
 		t.Errorf("delay = %v, want %v", d.delays[0], DefaultDraftDelay)
 	}
 	d.fire()
-	want := []Draft{{Replies: []wire.Reply{{Selected: []string{"B"}, Text: "half"}}}}
+	want := []wire.Draft{{Replies: []wire.Reply{{Selected: []string{"B"}, Text: "half"}}}}
 	if !reflect.DeepEqual(d.got, want) {
 		t.Errorf("drafts = %+v, want one: %+v", d.got, want)
 	}
@@ -138,7 +138,7 @@ func TestRestoreDraft(t *testing.T) {
 			Options: []wire.Option{{Label: "By type", Default: true}, {Label: "Other", FreeText: true}}},
 	}}
 	img := pngOf(t, 64, 32)
-	draft := Draft{
+	draft := wire.Draft{
 		Replies: []wire.Reply{
 			{Selected: []string{"Tests", "Docs"}, Text: "keep the API"},
 			{Selected: []string{"Other"}, Text: "by project"},
@@ -189,7 +189,7 @@ func TestRestoreDraft(t *testing.T) {
 
 func TestRestoreDraftToleratesAChangedQuestion(t *testing.T) {
 	v, _, _ := newDraftView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}}), Options{})
-	v.RestoreDraft(Draft{
+	v.RestoreDraft(wire.Draft{
 		Replies: []wire.Reply{{Selected: []string{"gone"}, Text: "t"}, {Text: "no such prompt"}},
 		Images:  []wire.Image{{MIME: "image/png", Name: "bad.png", Data: []byte("not an image")}},
 	})
@@ -208,7 +208,7 @@ func TestRestoredMultiLineDraftContinuesAtTheEnd(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	long := "first line\n" + strings.Repeat("a rather long second line that wraps ", 6)
-	w.View().RestoreDraft(Draft{Replies: []wire.Reply{{Text: long}}})
+	w.View().RestoreDraft(wire.Draft{Replies: []wire.Reply{{Text: long}}})
 	test.Type(w.View().prompts[0].entry, "END")
 	w.View().Submit()
 	if got := r.only(t).Replies[0].Text; got != long+"END" {

@@ -43,7 +43,7 @@ type Options struct {
 	// after their last edit, and once more when the view is closed without
 	// an answer while an edit is unreported (see FlushDraft). It runs on the
 	// Fyne goroutine and must not block: hand the draft to another goroutine.
-	OnDraft func(Draft)
+	OnDraft func(wire.Draft)
 	// DraftDelay is the quiet time after an edit before OnDraft; zero means
 	// DefaultDraftDelay.
 	DraftDelay time.Duration
@@ -55,12 +55,12 @@ type Options struct {
 	// of a fresh one from the question's time limit: the state OnCountdown
 	// last reported, carried across a restart of the process that shows
 	// the window. A Deadline already past closes the view at the first Tick.
-	Countdown *CountdownState
+	Countdown *wire.Countdown
 	// OnCountdown, if set, receives the countdown's state whenever it
 	// changes: once when the view is built, then on "+ time", on the hold
 	// an edit (or a restored draft) puts on it, and on pin and unpin. It
 	// runs on the Fyne goroutine and must not block.
-	OnCountdown func(CountdownState)
+	OnCountdown func(wire.Countdown)
 	// OnFound, if set, is called on the Fyne goroutine when the user first
 	// types in the window, edits its answer (an option, an image) or comes
 	// to it (Window.Focus), whether or not it opened with the focus: they
@@ -78,15 +78,6 @@ const (
 	DefaultExtend     = 5 * time.Minute
 	DefaultDraftDelay = 300 * time.Millisecond
 )
-
-// Draft is the user's unfinished answer: one Reply per prompt, with the
-// options as they are selected now and the text as typed (a choice's
-// free-text field too, even while its option is unselected), and the
-// attached images.
-type Draft struct {
-	Replies []wire.Reply
-	Images  []wire.Image
-}
 
 // View is the content of a question window. Create it with NewView, place
 // Content() in a window, call Tick about once a second, and it calls onDone

@@ -66,7 +66,7 @@ func (v *View) Closing() bool { return v.cd.Closing() }
 func (v *View) ended() bool { return v.done || v.cd.Closing() }
 
 // Countdown is the countdown's state as it stands (see Options.Countdown).
-func (v *View) Countdown() CountdownState { return v.cd.State() }
+func (v *View) Countdown() wire.Countdown { return v.cd.State() }
 
 // Extend adds Options.Extend to a running countdown (the "+ time" button,
 // Alt+T) and reports whether it did. It is not an edit: the countdown keeps

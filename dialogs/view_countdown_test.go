@@ -148,17 +148,17 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		setting bool
-		draft   *Draft
+		draft   *wire.Draft
 		want    wire.Answer
 	}{
-		{"text", true, &Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}},
+		{"text", true, &wire.Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}},
 			wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Auto: true, ElapsedMS: 60000,
 				Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}},
-		{"options only", true, &Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}},
+		{"options only", true, &wire.Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}},
 			wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Auto: true, ElapsedMS: 60000,
 				Replies: []wire.Reply{{Selected: []string{"B"}}}}},
 		{"empty draft", true, nil, wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 60000}},
-		{"blank text", true, &Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "  \n"}}},
+		{"blank text", true, &wire.Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "  \n"}}},
 			wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 60000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,7 +175,7 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 	}
 	t.Run("images", func(t *testing.T) {
 		v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{SubmitDraftOnTimeout: true})
-		v.RestoreDraft(Draft{Images: []wire.Image{{MIME: "image/png", Name: "a.png", Data: pngOf(t, 8, 8)}}})
+		v.RestoreDraft(wire.Draft{Images: []wire.Image{{MIME: "image/png", Name: "a.png", Data: pngOf(t, 8, 8)}}})
 		v.Tick(t0.Add(time.Minute))
 		c.fire()
 		if got := r.only(t); !got.Auto || len(got.Images) != 1 {
@@ -193,12 +193,12 @@ func TestRestoredDraftKeepsTheCountdownHeld(t *testing.T) {
 	prompt := wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}, {Label: "B"}}}
 	for _, tc := range []struct {
 		name string
-		d    Draft
+		d    wire.Draft
 		held bool
 	}{
-		{"text", Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}, true},
-		{"an option changed", Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}}, true},
-		{"nothing of the user's", Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: " "}}}, false},
+		{"text", wire.Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: "half done"}}}, true},
+		{"an option changed", wire.Draft{Replies: []wire.Reply{{Selected: []string{"B"}}}}, true},
+		{"nothing of the user's", wire.Draft{Replies: []wire.Reply{{Selected: []string{"A"}, Text: " "}}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, r, c := newTestView(t, timed(60, prompt), Options{})
@@ -226,7 +226,7 @@ func TestRestoredDraftKeepsTheCountdownHeld(t *testing.T) {
 func TestRestoredCountdown(t *testing.T) {
 	q := timed(600, wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}})
 	t.Run("30 s left", func(t *testing.T) {
-		v, r, c := newTestView(t, q, Options{Countdown: &CountdownState{Deadline: t0.Add(30 * time.Second)}})
+		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Deadline: t0.Add(30 * time.Second)}})
 		if got := v.countdown.Text; got != "0:30 left · closes soon" {
 			t.Errorf("countdown = %q, want 0:30 left · closes soon", got)
 		}
@@ -240,7 +240,7 @@ func TestRestoredCountdown(t *testing.T) {
 		}
 	})
 	t.Run("held", func(t *testing.T) {
-		v, r, c := newTestView(t, q, Options{Countdown: &CountdownState{Deadline: t0.Add(-time.Hour), Held: true}})
+		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Deadline: t0.Add(-time.Hour), Held: true}})
 		if got := v.countdown.Text; got != "Countdown held" {
 			t.Errorf("countdown = %q", got)
 		}
@@ -254,7 +254,7 @@ func TestRestoredCountdown(t *testing.T) {
 		}
 	})
 	t.Run("pinned", func(t *testing.T) {
-		v, r, c := newTestView(t, q, Options{Countdown: &CountdownState{Pinned: true, Left: 45 * time.Second}})
+		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Pinned: true, Left: 45 * time.Second}})
 		if got := v.countdown.Text; got != "Pinned · no time limit" || v.pinBtn.Text != "Unpin" {
 			t.Errorf("countdown = %q, pin button %q", got, v.pinBtn.Text)
 		}
@@ -269,13 +269,13 @@ func TestRestoredCountdown(t *testing.T) {
 		}
 	})
 	t.Run("none", func(t *testing.T) {
-		v, _, _ := newTestView(t, q, Options{Countdown: &CountdownState{}})
+		v, _, _ := newTestView(t, q, Options{Countdown: &wire.Countdown{}})
 		if got := v.countdown.Text; got != "No time limit" || v.extendBtn != nil {
 			t.Errorf("countdown = %q, + time %v", got, v.extendBtn)
 		}
 	})
 	t.Run("past its deadline", func(t *testing.T) {
-		v, r, c := newTestView(t, q, Options{Countdown: &CountdownState{Deadline: t0.Add(-time.Second)}})
+		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Deadline: t0.Add(-time.Second)}})
 		v.Tick(t0)
 		if !v.Closing() || len(r.answers) != 0 {
 			t.Fatalf("closing %v, answers %+v: want the closing state first", v.Closing(), r.answers)
@@ -290,10 +290,10 @@ func TestRestoredCountdown(t *testing.T) {
 // OnCountdown hears every change of the countdown: the first state, "+
 // time", the hold of an edit (once), pin and unpin.
 func TestOnCountdown(t *testing.T) {
-	var got []CountdownState
+	var got []wire.Countdown
 	v, _, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}),
-		Options{Extend: time.Minute, OnCountdown: func(s CountdownState) { got = append(got, s) }})
-	want := []CountdownState{{Deadline: t0.Add(time.Minute)}}
+		Options{Extend: time.Minute, OnCountdown: func(s wire.Countdown) { got = append(got, s) }})
+	want := []wire.Countdown{{Deadline: t0.Add(time.Minute)}}
 	check := func(step string) {
 		t.Helper()
 		if !reflect.DeepEqual(got, want) {
@@ -304,18 +304,18 @@ func TestOnCountdown(t *testing.T) {
 	v.Tick(t0.Add(10 * time.Second))
 	check("a tick") // time passing is no change of state
 	v.shortcut(alt("T"))
-	want = append(want, CountdownState{Deadline: t0.Add(2 * time.Minute)})
+	want = append(want, wire.Countdown{Deadline: t0.Add(2 * time.Minute)})
 	check("Alt+T")
 	c.now = t0.Add(30 * time.Second)
 	test.Tap(v.pinBtn)
-	want = append(want, CountdownState{Deadline: t0.Add(2 * time.Minute), Pinned: true, Left: 90 * time.Second})
+	want = append(want, wire.Countdown{Deadline: t0.Add(2 * time.Minute), Pinned: true, Left: 90 * time.Second})
 	check("pinning")
 	c.now = t0.Add(time.Hour)
 	v.TogglePin()
-	want = append(want, CountdownState{Deadline: t0.Add(time.Hour + 90*time.Second)})
+	want = append(want, wire.Countdown{Deadline: t0.Add(time.Hour + 90*time.Second)})
 	check("unpinning")
 	test.Type(v.prompts[0].entry, "ab")
-	want = append(want, CountdownState{Deadline: t0.Add(time.Hour + 90*time.Second), Held: true})
+	want = append(want, wire.Countdown{Deadline: t0.Add(time.Hour + 90*time.Second), Held: true})
 	check("typing")
 	if v.Countdown() != want[len(want)-1] {
 		t.Errorf("Countdown() = %+v", v.Countdown())
@@ -389,7 +389,7 @@ func TestClosingState(t *testing.T) {
 // marked Auto, after the closing state.
 func TestClosingStateSubmitsTheDraft(t *testing.T) {
 	v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{SubmitDraftOnTimeout: true})
-	v.RestoreDraft(Draft{Replies: []wire.Reply{{Text: "half done"}}})
+	v.RestoreDraft(wire.Draft{Replies: []wire.Reply{{Text: "half done"}}})
 	v.Tick(t0.Add(time.Minute))
 	if !v.Closing() || len(r.answers) != 0 {
 		t.Fatal("no closing state")

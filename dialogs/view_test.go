@@ -345,7 +345,7 @@ func TestWindowLooks(t *testing.T) {
 			Markdown: "Drop the legacy `users_v1` table?",
 			Options:  []wire.Option{{Label: "Drop it"}, {Label: "Keep a backup first", Default: true}},
 		}}}, func(w *Window) {
-			w.View().RestoreDraft(Draft{Replies: []wire.Reply{{Selected: []string{"Keep a backup first"},
+			w.View().RestoreDraft(wire.Draft{Replies: []wire.Reply{{Selected: []string{"Keep a backup first"},
 				Text: "Only after the export has been verified."}}})
 			w.View().TogglePin()
 		}},

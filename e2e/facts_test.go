@@ -21,6 +21,7 @@ import (
 
 	"feedback/e2e/internal/procs"
 	"feedback/store"
+	"feedback/wire"
 )
 
 // The waits of the end-to-end tests, on facts instead of time and never
@@ -55,14 +56,14 @@ func sessionDB() string {
 // question titled title, a draft that ok accepts, and returns it. A draft
 // is written once the window has the user's edit (typed text, an attached
 // image that has been processed).
-func waitDraft(t *testing.T, path, title string, ok func(store.Draft) bool) store.Draft {
+func waitDraft(t *testing.T, path, title string, ok func(wire.Draft) bool) wire.Draft {
 	t.Helper()
 	s, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatalf("opening the app's database: %v", err)
 	}
 	defer s.Close()
-	var last store.Draft
+	var last wire.Draft
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		open, err := s.Open()
 		if err != nil {
@@ -129,7 +130,7 @@ func keptOpen(title string) func(*store.Store) (bool, error) {
 func noteKept(text string) func(*store.Store) (bool, error) {
 	return func(s *store.Store) (bool, error) {
 		notes, err := s.Notes()
-		return slices.ContainsFunc(notes, func(n store.Note) bool { return n.Text == text }), err
+		return slices.ContainsFunc(notes, func(n wire.Note) bool { return n.Text == text }), err
 	}
 }
 
@@ -297,24 +298,24 @@ func (p *progressOf) waitShown(t *testing.T, token string) {
 }
 
 // hasImages accepts a draft with n images.
-func hasImages(n int) func(store.Draft) bool {
-	return func(d store.Draft) bool { return len(d.Images) == n }
+func hasImages(n int) func(wire.Draft) bool {
+	return func(d wire.Draft) bool { return len(d.Images) == n }
 }
 
 // hasText accepts a draft whose first reply is text.
-func hasText(text string) func(store.Draft) bool {
-	return func(d store.Draft) bool { return len(d.Replies) > 0 && d.Replies[0].Text == text }
+func hasText(text string) func(wire.Draft) bool {
+	return func(d wire.Draft) bool { return len(d.Replies) > 0 && d.Replies[0].Text == text }
 }
 
 // waitDraftOf is waitDraft for a question id at path.
-func waitDraftOf(t *testing.T, path, id string, ok func(store.Draft) bool) store.Draft {
+func waitDraftOf(t *testing.T, path, id string, ok func(wire.Draft) bool) wire.Draft {
 	t.Helper()
 	s, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatalf("opening the app's database: %v", err)
 	}
 	defer s.Close()
-	var last store.Draft
+	var last wire.Draft
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		d, found, err := s.Draft(id)
 		if err != nil {

@@ -16,7 +16,6 @@ import (
 	_ "modernc.org/sqlite"
 
 	"feedback/ipc"
-	"feedback/store"
 	"feedback/wire"
 )
 
@@ -127,7 +126,7 @@ func TestDraftSurvivesACrash(t *testing.T) {
 	typeText(t, "Online, but after the backup.")
 	key(t, "alt+2")
 	// Saved as the user typed, the second option included: no flush before the kill.
-	waitDraftOf(t, db, q.ID, func(d store.Draft) bool { return len(d.Replies) == 1 && len(d.Replies[0].Selected) == 2 })
+	waitDraftOf(t, db, q.ID, func(d wire.Draft) bool { return len(d.Replies) == 1 && len(d.Replies[0].Selected) == 2 })
 
 	syscall.Kill(appPID(), syscall.SIGKILL)
 	if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrAppGone) {
@@ -175,7 +174,7 @@ func TestCancelKeepsTheDraft(t *testing.T) {
 	if r := awaitAsk(t, ch); !errors.Is(r.err, context.Canceled) {
 		t.Fatalf("ask = %+v, %v; want context.Canceled", r.a, r.err)
 	}
-	waitDraftOf(t, db, q.ID, func(d store.Draft) bool { return len(d.Replies) == 1 && d.Replies[0].Text == "half a thought" })
+	waitDraftOf(t, db, q.ID, func(d wire.Draft) bool { return len(d.Replies) == 1 && d.Replies[0].Text == "half a thought" })
 
 	ch, _ = askApp(t, q)
 	win = findWindow(t, title)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/store"
+	"feedback/wire"
 )
 
 // The app is killed (SIGKILL) while a question is open: the shim restarts
@@ -23,7 +23,7 @@ func TestAppKilledMidQuestion(t *testing.T) {
 	activate(t, win)
 	typeText(t, "typed before the crash")
 	// The app saved it: the fact the crash must not lose.
-	waitDraft(t, sessionDB(), "Survivor", func(d store.Draft) bool {
+	waitDraft(t, sessionDB(), "Survivor", func(d wire.Draft) bool {
 		return len(d.Replies) > 0 && strings.Contains(d.Replies[0].Text, "typed before the crash")
 	})
 	old := appPID()

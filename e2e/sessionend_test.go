@@ -29,6 +29,12 @@ type ownApp struct {
 // of its own; it does not wait for it to answer.
 func startOwnApp(t *testing.T, extraEnv ...string) *ownApp {
 	t.Helper()
+	return startOwnAppFrom(t, bin, extraEnv...)
+}
+
+// startOwnAppFrom is startOwnApp running the binary at exe.
+func startOwnAppFrom(t *testing.T, exe string, extraEnv ...string) *ownApp {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "fbown") // short: a socket path
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +45,7 @@ func startOwnApp(t *testing.T, extraEnv ...string) *ownApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.cmd = exec.Command(bin)
+	a.cmd = exec.Command(exe)
 	a.cmd.Env = append(append(append(os.Environ(), env...), "FEEDBACK_SOCKET="+a.socket, "FEEDBACK_DB=off"), extraEnv...)
 	a.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	a.cmd.Stdout, a.cmd.Stderr = a.out, a.out

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"feedback/settings"
-
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"feedback/settings"
+	"feedback/wire"
 )
 
 func TestSelectTools(t *testing.T) {
@@ -94,5 +95,13 @@ func TestE2EToolSelection(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"ask_human", "ask_human_result"}) {
 		t.Errorf("tools = %v", got)
+	}
+}
+
+// The list the Settings window offers (wire.ToolNames, which does not link
+// the MCP server) is the shim's own table, in its order.
+func TestToolNamesAreTheWireList(t *testing.T) {
+	if got, want := ToolNames(), wire.ToolNames(); !slices.Equal(got, want) {
+		t.Errorf("mcpshim.ToolNames() = %q, wire.ToolNames() = %q: add the tool to both", got, want)
 	}
 }

@@ -48,6 +48,13 @@ func Withdrawn(client, project, title string) Notification {
 	}
 }
 
+// Upgraded is the notification shown when the app's binary was replaced
+// under the running app (a package upgrade) and its windows cannot open
+// until the user restarts it.
+func Upgraded() Notification {
+	return Notification{Summary: i18n.T("notify.upgraded"), Body: i18n.T("notify.upgraded_body")}
+}
+
 // who names the client in a sentence; "An agent" when unknown.
 func who(client string) string {
 	if c := clientName(client); c != "" {

@@ -15,7 +15,7 @@ func BenchmarkSaveDraft(b *testing.B) {
 	text := "The user is typing a reasonably long reply, a sentence or two of it. "
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		d := Draft{Replies: []wire.Reply{{Selected: []string{"Left"}, Text: text + fmt.Sprint(i)}}}
+		d := wire.Draft{Replies: []wire.Reply{{Selected: []string{"Left"}, Text: text + fmt.Sprint(i)}}}
 		if err := s.SaveDraft("q", d); err != nil {
 			b.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func BenchmarkSaveDraftWithImage(b *testing.B) {
 	img := []wire.Image{{MIME: "image/png", Data: bytes.Repeat([]byte{1, 2, 3, 4}, 1<<18)}}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		d := Draft{Replies: []wire.Reply{{Text: fmt.Sprint("typing ", i)}}, Images: img}
+		d := wire.Draft{Replies: []wire.Reply{{Text: fmt.Sprint("typing ", i)}}, Images: img}
 		if err := s.SaveDraft("q", d); err != nil {
 			b.Fatal(err)
 		}

@@ -8,17 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
-	"time"
 
 	"feedback/wire"
 )
-
-// Draft is the user's unfinished answer to a question.
-type Draft struct {
-	Replies   []wire.Reply
-	Images    []wire.Image
-	UpdatedAt time.Time // UTC on the way out; zero on the way in means now
-}
 
 // Kinds of image rows.
 const (
@@ -32,7 +24,7 @@ const (
 // UPSERT of the replies; only a change of images rewrites them.
 // A draft for a question that has already ended is ignored (a late save
 // racing the submit); one for an unknown question fails with ErrNotFound.
-func (s *Store) SaveDraft(id string, d Draft) error {
+func (s *Store) SaveDraft(id string, d wire.Draft) error {
 	if s == nil {
 		return nil
 	}
@@ -79,18 +71,18 @@ func (s *Store) SaveDraft(id string, d Draft) error {
 }
 
 // Draft returns the draft of question id, and whether there is one.
-func (s *Store) Draft(id string) (Draft, bool, error) {
+func (s *Store) Draft(id string) (wire.Draft, bool, error) {
 	if s == nil {
-		return Draft{}, false, nil
+		return wire.Draft{}, false, nil
 	}
 	// One statement, so the replies and the images are one snapshot.
 	rows, err := s.st.selectDraft.QueryContext(context.Background(), id)
 	if err != nil {
-		return Draft{}, false, wrap("draft "+id, err)
+		return wire.Draft{}, false, wrap("draft "+id, err)
 	}
 	defer rows.Close()
 	var (
-		d       Draft
+		d       wire.Draft
 		found   bool
 		replies string
 		at      int64
@@ -98,7 +90,7 @@ func (s *Store) Draft(id string) (Draft, bool, error) {
 	for rows.Next() {
 		var img nullImage
 		if err := rows.Scan(&replies, &at, &img.mime, &img.name, &img.data); err != nil {
-			return Draft{}, false, wrap("draft "+id, err)
+			return wire.Draft{}, false, wrap("draft "+id, err)
 		}
 		found = true
 		if img.mime.Valid {
@@ -106,13 +98,13 @@ func (s *Store) Draft(id string) (Draft, bool, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return Draft{}, false, wrap("draft "+id, err)
+		return wire.Draft{}, false, wrap("draft "+id, err)
 	}
 	if !found {
-		return Draft{}, false, nil
+		return wire.Draft{}, false, nil
 	}
 	if err := json.Unmarshal([]byte(replies), &d.Replies); err != nil {
-		return Draft{}, false, fmt.Errorf("store: draft %s: decode: %w", id, err)
+		return wire.Draft{}, false, fmt.Errorf("store: draft %s: decode: %w", id, err)
 	}
 	d.UpdatedAt = fromMS(at)
 	return d, true, nil

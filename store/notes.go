@@ -3,58 +3,23 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"feedback/wire"
 )
-
-// Note is a note the user wrote for an agent: it waits here until the next
-// outcome delivered to a question of Client (and of Project, unless "")
-// takes it.
-type Note struct {
-	ID      int64     `json:"id,omitempty"`
-	Client  string    `json:"client"`
-	Project string    `json:"project,omitempty"`
-	Text    string    `json:"text"`
-	Created time.Time `json:"created"`
-}
 
 // ErrTooManyNotes: wire.MaxPendingNotes notes already wait for their
 // clients.
 var ErrTooManyNotes = fmt.Errorf("%d notes already wait for their agents: wait until one is delivered", wire.MaxPendingNotes)
 
-// CheckNote says what is wrong with a note before it is kept: an empty or
-// overlong client name or text, a project over wire.MaxProjectBytes, or
-// text that is not UTF-8. Client and project are compared trimmed.
-func CheckNote(n Note) error {
-	client, project := strings.TrimSpace(n.Client), strings.TrimSpace(n.Project)
-	switch {
-	case client == "":
-		return errors.New("choose the agent's client the note is for")
-	case len(client) > wire.MaxNoteClientBytes:
-		return fmt.Errorf("the client name is %d bytes, at most %d", len(client), wire.MaxNoteClientBytes)
-	case len(project) > wire.MaxProjectBytes:
-		return fmt.Errorf("the project name is %d bytes, at most %d", len(project), wire.MaxProjectBytes)
-	case strings.TrimSpace(n.Text) == "":
-		return errors.New("the note is empty")
-	case len(n.Text) > wire.MaxNoteBytes:
-		return fmt.Errorf("the note is %d bytes, at most %d (4 KiB)", len(n.Text), wire.MaxNoteBytes)
-	case !utf8.ValidString(n.Text) || !utf8.ValidString(client) || !utf8.ValidString(project):
-		return errors.New("the note is not valid UTF-8")
-	}
-	return nil
-}
-
 // AddNote keeps n (its ID and a zero Created are filled in) until TakeNotes
 // takes it. A note CheckNote refuses fails with that reason; beyond
 // wire.MaxPendingNotes waiting notes it fails with ErrTooManyNotes.
-func (s *Store) AddNote(n Note) (Note, error) {
-	if err := CheckNote(n); err != nil {
-		return Note{}, fmt.Errorf("store: add note: %w", err)
+func (s *Store) AddNote(n wire.Note) (wire.Note, error) {
+	if err := wire.CheckNote(n); err != nil {
+		return wire.Note{}, fmt.Errorf("store: add note: %w", err)
 	}
 	if s == nil {
 		return n, nil
@@ -75,12 +40,12 @@ func (s *Store) AddNote(n Note) (Note, error) {
 		return insertNote(ctx, tx, &n)
 	})
 	if err != nil {
-		return Note{}, err
+		return wire.Note{}, err
 	}
 	return n, nil
 }
 
-func insertNote(ctx context.Context, tx *sql.Tx, n *Note) error {
+func insertNote(ctx context.Context, tx *sql.Tx, n *wire.Note) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO notes (client, project, text, created) VALUES (?, ?, ?, ?)`,
 		n.Client, n.Project, n.Text, ms(n.Created))
 	if err != nil {
@@ -94,12 +59,12 @@ func insertNote(ctx context.Context, tx *sql.Tx, n *Note) error {
 // client (exactly as written, surrounding blanks aside: client names are
 // self-declared, so "CLAUDE-CODE" is not claude-code) that name no project
 // or name project (likewise), oldest first. Nothing waits: nil.
-func (s *Store) TakeNotes(client, project string) ([]Note, error) {
+func (s *Store) TakeNotes(client, project string) ([]wire.Note, error) {
 	client, project = strings.TrimSpace(client), strings.TrimSpace(project)
 	if s == nil || client == "" {
 		return nil, nil
 	}
-	var notes []Note
+	var notes []wire.Note
 	err := s.inTx("take notes", func(ctx context.Context, tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, client, project, text, created FROM notes
 			WHERE client = ? AND (project = '' OR project = ?)
@@ -126,7 +91,7 @@ func (s *Store) TakeNotes(client, project string) ([]Note, error) {
 
 // PutBackNotes keeps again notes that TakeNotes took but that reached
 // nobody, with their times, whatever the number waiting.
-func (s *Store) PutBackNotes(notes []Note) error {
+func (s *Store) PutBackNotes(notes []wire.Note) error {
 	if s == nil || len(notes) == 0 {
 		return nil
 	}
@@ -141,7 +106,7 @@ func (s *Store) PutBackNotes(notes []Note) error {
 }
 
 // Notes lists the notes waiting, oldest first.
-func (s *Store) Notes() ([]Note, error) {
+func (s *Store) Notes() ([]wire.Note, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -153,11 +118,11 @@ func (s *Store) Notes() ([]Note, error) {
 	return notes, wrap("list notes", err)
 }
 
-func scanNotes(rows *sql.Rows) ([]Note, error) {
+func scanNotes(rows *sql.Rows) ([]wire.Note, error) {
 	defer rows.Close()
-	var notes []Note
+	var notes []wire.Note
 	for rows.Next() {
-		var n Note
+		var n wire.Note
 		var created int64
 		if err := rows.Scan(&n.ID, &n.Client, &n.Project, &n.Text, &created); err != nil {
 			return nil, err
@@ -168,20 +133,13 @@ func scanNotes(rows *sql.Rows) ([]Note, error) {
 	return notes, rows.Err()
 }
 
-// NoteTarget is a client, and a project of it ("" when its questions named
-// none), that has asked questions: a choice for the note window.
-type NoteTarget struct {
-	Client  string `json:"client"`
-	Project string `json:"project,omitempty"`
-}
-
 // MaxNoteTargets bounds NoteTargets.
 const MaxNoteTargets = 50
 
 // NoteTargets lists the clients and projects of the stored questions
 // (the client as wire.NoteClient names it), the most recently asked first,
 // at most MaxNoteTargets.
-func (s *Store) NoteTargets() ([]NoteTarget, error) {
+func (s *Store) NoteTargets() ([]wire.NoteTarget, error) {
 	if s == nil {
 		return nil, nil
 	}
@@ -196,9 +154,9 @@ func (s *Store) NoteTargets() ([]NoteTarget, error) {
 		return nil, wrap("list note targets", err)
 	}
 	defer rows.Close()
-	var ts []NoteTarget
+	var ts []wire.NoteTarget
 	for rows.Next() {
-		var t NoteTarget
+		var t wire.NoteTarget
 		if err := rows.Scan(&t.Client, &t.Project); err != nil {
 			return nil, wrap("list note targets", err)
 		}

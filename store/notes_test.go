@@ -11,7 +11,7 @@ import (
 	"feedback/wire"
 )
 
-func noteTexts(ns []Note) []string {
+func noteTexts(ns []wire.Note) []string {
 	var s []string
 	for _, n := range ns {
 		s = append(s, n.Text)
@@ -25,7 +25,7 @@ func noteTexts(ns []Note) []string {
 // CLAUDE-CODE takes nothing of claude-code's (issue 19).
 func TestTakeNotes(t *testing.T) {
 	s, _ := newStore(t)
-	for _, n := range []Note{
+	for _, n := range []wire.Note{
 		{Client: "claude-code", Text: "first", Created: at(1)},
 		{Client: " claude-code ", Project: "web", Text: "web only", Created: at(2)},
 		{Client: "claude-code", Project: "api", Text: "api only", Created: at(3)},
@@ -65,7 +65,7 @@ func TestTakeNotes(t *testing.T) {
 // Notes survive closing and opening the database.
 func TestNotesSurviveReopen(t *testing.T) {
 	s, path := newStore(t)
-	if _, err := s.AddNote(Note{Client: "codex", Text: "keep me"}); err != nil {
+	if _, err := s.AddNote(wire.Note{Client: "codex", Text: "keep me"}); err != nil {
 		t.Fatal(err)
 	}
 	must(t, s.Close())
@@ -81,7 +81,7 @@ func TestNotesSurviveReopen(t *testing.T) {
 // wire.MaxPendingNotes wait; PutBackNotes returns taken notes past the cap.
 func TestNoteBounds(t *testing.T) {
 	s, _ := newStore(t)
-	for name, n := range map[string]Note{
+	for name, n := range map[string]wire.Note{
 		"no client":    {Client: "  ", Text: "x"},
 		"empty":        {Client: "c", Text: " \n "},
 		"too long":     {Client: "c", Text: strings.Repeat("x", wire.MaxNoteBytes+1)},
@@ -93,15 +93,15 @@ func TestNoteBounds(t *testing.T) {
 			t.Errorf("%s: AddNote accepted it", name)
 		}
 	}
-	if _, err := s.AddNote(Note{Client: "c", Text: strings.Repeat("x", wire.MaxNoteBytes)}); err != nil {
+	if _, err := s.AddNote(wire.Note{Client: "c", Text: strings.Repeat("x", wire.MaxNoteBytes)}); err != nil {
 		t.Fatalf("a note of exactly 4 KiB: %v", err)
 	}
 	for i := 1; i < wire.MaxPendingNotes; i++ {
-		if _, err := s.AddNote(Note{Client: "c", Text: "n"}); err != nil {
+		if _, err := s.AddNote(wire.Note{Client: "c", Text: "n"}); err != nil {
 			t.Fatalf("note %d: %v", i+1, err)
 		}
 	}
-	if _, err := s.AddNote(Note{Client: "d", Text: "one too many"}); !errors.Is(err, ErrTooManyNotes) {
+	if _, err := s.AddNote(wire.Note{Client: "d", Text: "one too many"}); !errors.Is(err, ErrTooManyNotes) {
 		t.Fatalf("note %d: err = %v, want ErrTooManyNotes", wire.MaxPendingNotes+1, err)
 	}
 	taken, err := s.TakeNotes("c", "")
@@ -109,7 +109,7 @@ func TestNoteBounds(t *testing.T) {
 	if len(taken) != wire.MaxPendingNotes {
 		t.Fatalf("took %d notes, want %d", len(taken), wire.MaxPendingNotes)
 	}
-	if _, err := s.AddNote(Note{Client: "d", Text: "now there is room"}); err != nil {
+	if _, err := s.AddNote(wire.Note{Client: "d", Text: "now there is room"}); err != nil {
 		t.Fatal(err)
 	}
 	must(t, s.PutBackNotes(taken))
@@ -137,7 +137,7 @@ func TestNoteTargets(t *testing.T) {
 	}
 	got, err := s.NoteTargets()
 	must(t, err)
-	want := []NoteTarget{{Client: wire.ClientAsk}, {Client: "claude-code", Project: "web"}, {Client: "claude-code"}}
+	want := []wire.NoteTarget{{Client: wire.ClientAsk}, {Client: "claude-code", Project: "web"}, {Client: "claude-code"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("NoteTargets = %+v, want %+v", got, want)
 	}
@@ -152,7 +152,7 @@ func TestMigrateToNotes(t *testing.T) {
 	must(t, err)
 	must(t, db.Close())
 	s := openAt(t, path)
-	if _, err := s.AddNote(Note{Client: "c", Text: "x"}); err != nil {
+	if _, err := s.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -160,10 +160,10 @@ func TestMigrateToNotes(t *testing.T) {
 // A nil Store keeps nothing and fails nothing, but still checks the note.
 func TestNotesNilStore(t *testing.T) {
 	var s *Store
-	if _, err := s.AddNote(Note{Client: "c", Text: "x"}); err != nil {
+	if _, err := s.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
 		t.Error(err)
 	}
-	if _, err := s.AddNote(Note{Client: "c"}); err == nil {
+	if _, err := s.AddNote(wire.Note{Client: "c"}); err == nil {
 		t.Error("an empty note accepted")
 	}
 	if n, err := s.TakeNotes("c", ""); n != nil || err != nil {

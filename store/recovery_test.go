@@ -22,7 +22,7 @@ func realDB(t *testing.T, path string) []byte {
 	must(t, err)
 	for _, id := range []string{"a", "b", "c", "d"} {
 		must(t, s.SaveQuestion(question(id, "L"), at(0)))
-		must(t, s.SaveDraft(id, Draft{Replies: []wire.Reply{{Text: strings.Repeat(id, 3000)}},
+		must(t, s.SaveDraft(id, wire.Draft{Replies: []wire.Reply{{Text: strings.Repeat(id, 3000)}},
 			Images: []wire.Image{{MIME: "image/png", Data: bytes.Repeat([]byte(id), 50_000)}}}))
 	}
 	must(t, s.Close())
@@ -100,7 +100,7 @@ func TestCorruptFileWithWAL(t *testing.T) {
 	s, err := open(path, nil, testBusy)
 	must(t, err)
 	must(t, s.SaveQuestion(question("late", ""), at(1)))
-	must(t, s.SaveDraft("late", Draft{Replies: []wire.Reply{{Text: "in the WAL"}}}))
+	must(t, s.SaveDraft("late", wire.Draft{Replies: []wire.Reply{{Text: "in the WAL"}}}))
 	wal, err := os.ReadFile(path + "-wal") // before Close checkpoints it
 	must(t, err)
 	must(t, s.Close())
@@ -166,7 +166,7 @@ func TestLockedWrite(t *testing.T) {
 	lockWith(t, path)
 
 	start := time.Now()
-	err := s.SaveDraft("q", Draft{Replies: []wire.Reply{{Text: "typing"}}})
+	err := s.SaveDraft("q", wire.Draft{Replies: []wire.Reply{{Text: "typing"}}})
 	took := time.Since(start)
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("SaveDraft on a locked database = %v; want ErrLocked", err)

@@ -24,7 +24,7 @@ func TestRetainImageBound(t *testing.T) {
 	must(t, s.SaveQuestion(question("t4", ""), at(4)))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "t4", Status: wire.StatusTimeout}, at(5), true))
 	must(t, s.SaveQuestion(question("o5", ""), at(0))) // the oldest of all, but open
-	must(t, s.SaveDraft("o5", Draft{Replies: []wire.Reply{{Text: "typing"}}, Images: mib(9)}))
+	must(t, s.SaveDraft("o5", wire.Draft{Replies: []wire.Reply{{Text: "typing"}}, Images: mib(9)}))
 	fi0, _ := os.Stat(path)
 
 	p, err := s.Retain(Retention{MaxImageBytes: 2<<20 + 100}, at(60))

@@ -22,7 +22,7 @@ func TestQuestionDraftAnswerHistory(t *testing.T) {
 	q := question("q1", "loop-7")
 	must(t, s.SaveQuestion(q, at(0)))
 
-	draft := Draft{Replies: []wire.Reply{{Selected: []string{"Left"}, Text: "half-typed"}}, UpdatedAt: at(1)}
+	draft := wire.Draft{Replies: []wire.Reply{{Selected: []string{"Left"}, Text: "half-typed"}}, UpdatedAt: at(1)}
 	must(t, s.SaveDraft("q1", draft))
 	got, ok, err := s.Draft("q1")
 	must(t, err)
@@ -131,7 +131,7 @@ func TestSaveQuestionAgain(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := newStore(t)
 			must(t, s.SaveQuestion(question("q", ""), at(0)))
-			must(t, s.SaveDraft("q", Draft{Replies: []wire.Reply{{Text: "typing"}}}))
+			must(t, s.SaveDraft("q", wire.Draft{Replies: []wire.Reply{{Text: "typing"}}}))
 			tt.end(s)
 			q2 := question("q", "")
 			q2.Title = "asked again"
@@ -163,7 +163,7 @@ func TestRestoreAfterCrash(t *testing.T) {
 	s, path := newStore(t)
 	q := question("q1", "loop")
 	must(t, s.SaveQuestion(q, at(0)))
-	draft := Draft{
+	draft := wire.Draft{
 		Replies:   []wire.Reply{{Text: "what I typed before the crash"}},
 		Images:    []wire.Image{{MIME: "image/png", Name: "shot.png", Data: []byte("\x89PNG fake")}},
 		UpdatedAt: at(1),
@@ -229,13 +229,13 @@ func TestImagesRoundTrip(t *testing.T) {
 		}
 	}
 
-	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "a"}}, Images: images}))
+	must(t, s.SaveDraft("q1", wire.Draft{Replies: []wire.Reply{{Text: "a"}}, Images: images}))
 	d, _, err := s.Draft("q1")
 	must(t, err)
 	check("draft", d.Images, images)
 
 	// Typing with the same images: the fast path keeps them.
-	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "ab"}}, Images: images}))
+	must(t, s.SaveDraft("q1", wire.Draft{Replies: []wire.Reply{{Text: "ab"}}, Images: images}))
 	d, _, err = s.Draft("q1")
 	must(t, err)
 	check("draft after typing", d.Images, images)
@@ -243,14 +243,14 @@ func TestImagesRoundTrip(t *testing.T) {
 		t.Fatalf("draft text = %q; want ab", d.Replies[0].Text)
 	}
 	// One image removed, then all of them.
-	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "abc"}}, Images: images[1:]}))
+	must(t, s.SaveDraft("q1", wire.Draft{Replies: []wire.Reply{{Text: "abc"}}, Images: images[1:]}))
 	d, _, _ = s.Draft("q1")
 	check("draft with one removed", d.Images, images[1:])
-	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "abcd"}}}))
+	must(t, s.SaveDraft("q1", wire.Draft{Replies: []wire.Reply{{Text: "abcd"}}}))
 	d, _, _ = s.Draft("q1")
 	check("draft without images", d.Images, nil)
 	// And one added back to a text-only draft.
-	must(t, s.SaveDraft("q1", Draft{Replies: []wire.Reply{{Text: "abcde"}}, Images: images[:1]}))
+	must(t, s.SaveDraft("q1", wire.Draft{Replies: []wire.Reply{{Text: "abcde"}}, Images: images[:1]}))
 	d, _, _ = s.Draft("q1")
 	check("draft with one added", d.Images, images[:1])
 
@@ -310,7 +310,7 @@ func TestPrune(t *testing.T) {
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "old0", Status: wire.StatusAnswered, Images: img}, at(10), true))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "old1", Status: wire.StatusTimeout}, at(10), false))
 	must(t, s.MarkWithdrawn("old2", at(10)))
-	must(t, s.SaveDraft("old2", Draft{Replies: []wire.Reply{{Text: "x"}}, Images: img}))
+	must(t, s.SaveDraft("old2", wire.Draft{Replies: []wire.Reply{{Text: "x"}}, Images: img}))
 	// old3 stays open; new is answered after the cutoff.
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "new", Status: wire.StatusAnswered}, at(101), true))
 
@@ -340,7 +340,7 @@ func TestPrune(t *testing.T) {
 
 func TestNotFound(t *testing.T) {
 	s, _ := newStore(t)
-	if err := s.SaveDraft("nope", Draft{}); !errors.Is(err, ErrNotFound) {
+	if err := s.SaveDraft("nope", wire.Draft{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("SaveDraft(unknown) = %v; want ErrNotFound", err)
 	}
 	if err := s.SaveAnswer(wire.Answer{QuestionID: "nope", Status: wire.StatusAnswered}, time.Time{}, true); !errors.Is(err, ErrNotFound) {
@@ -368,12 +368,12 @@ func TestConcurrentSaveDraft(t *testing.T) {
 		wg.Go(func() {
 			id := fmt.Sprint("q", w)
 			for i := range saves {
-				d := Draft{Replies: []wire.Reply{{Text: strings.Repeat("x", i+1)}}}
+				d := wire.Draft{Replies: []wire.Reply{{Text: strings.Repeat("x", i+1)}}}
 				if i%10 == 0 { // now and then with an image, to take the slow path
 					d.Images = []wire.Image{{MIME: "image/png", Data: []byte{byte(w), byte(i)}}}
 				}
 				errs <- s.SaveDraft(id, d)
-				errs <- s.SaveDraft("shared", Draft{Replies: []wire.Reply{{Text: id}}})
+				errs <- s.SaveDraft("shared", wire.Draft{Replies: []wire.Reply{{Text: id}}})
 			}
 		})
 	}
@@ -448,7 +448,7 @@ func TestLoopID(t *testing.T) {
 func TestNilStoreKeepsNothing(t *testing.T) {
 	var s *Store
 	must(t, s.SaveQuestion(question("q", ""), time.Time{}))
-	must(t, s.SaveDraft("q", Draft{}))
+	must(t, s.SaveDraft("q", wire.Draft{}))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered}, time.Time{}, false))
 	must(t, s.MarkDelivered("q"))
 	must(t, s.MarkWithdrawn("q", time.Time{}))
@@ -496,8 +496,8 @@ func TestDraftImageChangedInPlace(t *testing.T) {
 	one := []wire.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{1}, 4096)}}
 	two := []wire.Image{{MIME: "image/png", Name: "x.png", Data: bytes.Repeat([]byte{1}, 4096)}}
 	two[0].Data[2000] = 2
-	must(t, s.SaveDraft("q", Draft{Images: one}))
-	must(t, s.SaveDraft("q", Draft{Images: two}))
+	must(t, s.SaveDraft("q", wire.Draft{Images: one}))
+	must(t, s.SaveDraft("q", wire.Draft{Images: two}))
 	d, _, err := s.Draft("q")
 	must(t, err)
 	if len(d.Images) != 1 || !bytes.Equal(d.Images[0].Data, two[0].Data) {

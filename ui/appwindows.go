@@ -1,40 +1,40 @@
 package ui
 
 import (
-	"log/slog"
-
 	"fyne.io/fyne/v2"
 
-	"feedback/core"
-	"feedback/mcpshim"
 	"feedback/settings"
 	"feedback/ui/historywin"
 	"feedback/ui/settingswin"
+	"feedback/uiproto"
+	"feedback/wire"
 )
 
 // appWindowMakers make the app's own windows that the core opens by name
-// (core.UIOpenWindow), on the Fyne goroutine. Each window reports when it
+// (uiproto.OpenWindow), on the Fyne goroutine. Each window reports when it
 // closes through closed, so the UI process knows it may linger and exit.
-var appWindowMakers = map[string]func(s *server, m core.UIMsg, closed func()) fyne.Window{
-	"settings": func(s *server, _ core.UIMsg, closed func()) fyne.Window {
+var appWindowMakers = map[uiproto.WindowName]func(s *server, m uiproto.OpenWindow, closed func()) fyne.Window{
+	uiproto.WindowSettings: func(s *server, _ uiproto.OpenWindow, closed func()) fyne.Window {
 		path, err := settings.Path()
 		if err != nil {
 			s.log.Error("no settings file to edit", "err", err)
 			return nil
 		}
-		return settingswin.New(s.app, settingswin.Options{Path: path, Tools: mcpshim.ToolNames(), OnClosed: closed}).Fyne()
+		return settingswin.New(s.app, settingswin.Options{Path: path, Tools: wire.ToolNames(), OnClosed: closed}).Fyne()
 	},
-	"history": func(s *server, _ core.UIMsg, closed func()) fyne.Window {
-		return historywin.New(s.app, historywin.Options{DBPath: core.DatabasePath("", slog.New(slog.DiscardHandler)), OnClosed: closed}).Fyne()
+	// The app sends the path of its database (only it computes it); the
+	// window opens it read-only.
+	uiproto.WindowHistory: func(s *server, m uiproto.OpenWindow, closed func()) fyne.Window {
+		return historywin.New(s.app, historywin.Options{DBPath: m.Database, OnClosed: closed}).Fyne()
 	},
-	core.UIWindowNote: func(s *server, m core.UIMsg, closed func()) fyne.Window { // note.go
-		return noteWindow(s.app, m.NoteChoices, func(n core.UINote) { s.send(core.UIMsg{Type: core.UIEventNote, Note: &n}) }, closed)
+	uiproto.WindowNote: func(s *server, m uiproto.OpenWindow, closed func()) fyne.Window { // note.go
+		return noteWindow(s.app, m.Note, func(n uiproto.Note) { s.send(n) }, closed)
 	},
 }
 
 // openAppWindow shows the app window m names, or raises it if it is open
 // already, and reports how many app windows are open.
-func (s *server) openAppWindow(m core.UIMsg) {
+func (s *server) openAppWindow(m uiproto.OpenWindow) {
 	s.keepAlive() // first: closing the window must not close the process's last one
 	s.win.do(func() {
 		if w, ok := s.appWins[m.Window]; ok {
@@ -67,5 +67,5 @@ func (s *server) openAppWindow(m core.UIMsg) {
 // reportAppWindows tells the core how many app windows are open; on the
 // Fyne goroutine.
 func (s *server) reportAppWindows() {
-	s.send(core.UIMsg{Type: core.UIEventAppWindows, Open: len(s.appWins)})
+	s.send(uiproto.AppWindows{Open: len(s.appWins)})
 }

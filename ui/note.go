@@ -13,14 +13,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/core"
-	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
 // The note window ("Note for an agent…" in the tray): the user writes a
 // note for a client, and a project of it or any; the core keeps it until
-// the next result that client receives (core/notes.go).
+// the next result that client receives (the app's core/notes.go).
 
 // NoteTitle is the note window's title (ASCII, so that xdotool anchors on it).
 const NoteTitle = "Note for an agent"
@@ -48,12 +47,12 @@ const (
 // noteWindow opens the note window with c's choices: send gets the note
 // the user sent, closed is called once the window has closed. On the Fyne
 // goroutine.
-func noteWindow(a fyne.App, c *core.NoteChoices, send func(core.UINote), closed func()) fyne.Window {
+func noteWindow(a fyne.App, c *uiproto.NoteChoices, send func(uiproto.Note), closed func()) fyne.Window {
 	if c == nil {
-		c = &core.NoteChoices{}
+		c = &uiproto.NoteChoices{}
 	}
 	w := a.NewWindow(lang.L(NoteTitle))
-	n := newNoteForm(*c, func(note core.UINote) {
+	n := newNoteForm(*c, func(note uiproto.Note) {
 		send(note)
 		w.Close()
 	}, w.Close)
@@ -80,7 +79,7 @@ type noteForm struct {
 	projects map[string][]string
 }
 
-func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *noteForm {
+func newNoteForm(c uiproto.NoteChoices, send func(uiproto.Note), cancel func()) *noteForm {
 	f := &noteForm{}
 	projects := map[string][]string{} // by client, as listed
 	var clients []string
@@ -112,8 +111,8 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 	f.size.Importance = widget.LowImportance
 
 	f.submit = func() {
-		note := core.UINote{Client: strings.TrimSpace(f.client.Text), Project: strings.TrimSpace(f.project.Text), Text: f.text.Text}
-		err := store.CheckNote(store.Note{Client: note.Client, Project: note.Project, Text: note.Text})
+		note := uiproto.Note{Client: strings.TrimSpace(f.client.Text), Project: strings.TrimSpace(f.project.Text), Text: f.text.Text}
+		err := wire.CheckNote(wire.Note{Client: note.Client, Project: note.Project, Text: note.Text})
 		if err == nil && len(c.Waiting) >= wire.MaxPendingNotes {
 			err = fmt.Errorf(lang.L(noteFull), len(c.Waiting))
 		}
@@ -159,7 +158,7 @@ func newNoteForm(c core.NoteChoices, send func(core.UINote), cancel func()) *not
 
 // waitingSummary names the notes still waiting: "Waiting: 2 notes (codex 1,
 // claude-code · web 1)"; "" for none.
-func waitingSummary(ns []store.Note) string {
+func waitingSummary(ns []wire.Note) string {
 	if len(ns) == 0 {
 		return ""
 	}

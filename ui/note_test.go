@@ -8,8 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/core"
-	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -18,10 +17,10 @@ import (
 // Ctrl+Enter; a bad note is refused in the window with its reason.
 func TestNoteWindow(t *testing.T) {
 	a := test.NewTempApp(t)
-	choices := &core.NoteChoices{Targets: []store.NoteTarget{{Client: "codex", Project: "web"}, {Client: "claude-code"}, {Client: "codex", Project: "api"}}}
-	var sent []core.UINote
+	choices := &uiproto.NoteChoices{Targets: []wire.NoteTarget{{Client: "codex", Project: "web"}, {Client: "claude-code"}, {Client: "codex", Project: "api"}}}
+	var sent []uiproto.Note
 	closed := false
-	w := noteWindow(a, choices, func(n core.UINote) { sent = append(sent, n) }, func() { closed = true })
+	w := noteWindow(a, choices, func(n uiproto.Note) { sent = append(sent, n) }, func() { closed = true })
 	w.Show()
 	f := formOf(t, w)
 	if f.client.Text != "codex" || f.project.Text != "web" {
@@ -48,7 +47,7 @@ func TestNoteWindow(t *testing.T) {
 	f.project.SetText("")
 	f.text.SetText("Stop after the tests pass.")
 	f.text.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierControl})
-	want := core.UINote{Client: "gemini-cli", Text: "Stop after the tests pass."}
+	want := uiproto.Note{Client: "gemini-cli", Text: "Stop after the tests pass."}
 	if len(sent) != 1 || sent[0] != want {
 		t.Fatalf("sent %+v, want %+v", sent, want)
 	}
@@ -60,12 +59,12 @@ func TestNoteWindow(t *testing.T) {
 // With wire.MaxPendingNotes waiting, Send says so and sends nothing.
 func TestNoteWindowFull(t *testing.T) {
 	a := test.NewTempApp(t)
-	c := &core.NoteChoices{}
+	c := &uiproto.NoteChoices{}
 	for range wire.MaxPendingNotes {
-		c.Waiting = append(c.Waiting, store.Note{Client: "codex", Text: "n"})
+		c.Waiting = append(c.Waiting, wire.Note{Client: "codex", Text: "n"})
 	}
 	sent := 0
-	w := noteWindow(a, c, func(core.UINote) { sent++ }, func() {})
+	w := noteWindow(a, c, func(uiproto.Note) { sent++ }, func() {})
 	w.Show()
 	f := formOf(t, w)
 	f.client.SetText("codex")

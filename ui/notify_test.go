@@ -7,8 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/core"
 	"feedback/dialogs"
+	"feedback/uiproto"
 )
 
 // The core's notify command is shown through the toolkit (Fyne's
@@ -16,9 +16,9 @@ import (
 // its own (Windows, macOS).
 func TestNotifyCommandSendsANotification(t *testing.T) {
 	a := test.NewTempApp(t)
-	s := &server{win: newWindows(a, dialogs.Options{}), app: a, log: slog.New(slog.DiscardHandler), appWins: map[string]fyne.Window{}}
+	s := &server{win: newWindows(a, dialogs.Options{}), app: a, log: slog.New(slog.DiscardHandler), appWins: map[uiproto.WindowName]fyne.Window{}}
 	want := fyne.NewNotification("claude-code asks", "shop — Shall I refactor?")
 	test.AssertNotificationSent(t, want, func() {
-		s.apply(core.UIMsg{Type: core.UINotify, Title: want.Title, Body: want.Content})
+		s.apply(uiproto.Notify{Title: want.Title, Body: want.Content})
 	})
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -14,13 +15,11 @@ import (
 
 	"feedback/assets"
 	"feedback/clipimage"
-	"feedback/core"
 	"feedback/dialogs"
 	"feedback/i18n"
 	"feedback/imagepipe"
 	"feedback/launch"
-	"feedback/settings"
-	"feedback/store"
+	"feedback/uiproto"
 	"feedback/wire"
 )
 
@@ -29,13 +28,15 @@ const ID = "io.feedback.app"
 
 // Config is what Serve needs.
 type Config struct {
-	Settings settings.Settings
-	Logger   *slog.Logger
+	Logger *slog.Logger
+	// Build is this binary's build (what `feedback version` prints), said
+	// in the Hello: the app ends a UI process of another build.
+	Build string
 }
 
 // Serve runs the UI process: a Fyne app whose windows the core asks for over
-// ch (the UI protocol, package core), until the core sends core.UIExit or
-// closes ch. Every window reports its draft, its countdown and its outcome
+// ch (the UI protocol, package uiproto), until the core sends uiproto.Exit
+// or closes ch. Its first event is uiproto.Hello with cfg.Build. Every window reports its draft, its countdown and its outcome
 // back over ch. (SIGTERM and SIGINT end Fyne's loop through Fyne's own
 // handler, on the Fyne goroutine.)
 func Serve(ch io.ReadWriteCloser, cfg Config) error {
@@ -44,8 +45,14 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 		log = slog.New(slog.DiscardHandler)
 	}
 	defer profileOnSignal(log)() // FEEDBACK_UI_CPUPROFILE (cpuprofile_unix.go)
-	conn := core.NewUIConn(ch)
+	nameProcess()
+	conn := uiproto.NewUIConn(ch)
 	defer conn.Close()
+	// First, before Fyne starts: the app sends no command until it has
+	// checked that this process is of its build.
+	if err := conn.Send(uiproto.Hello{Protocol: uiproto.Version, Build: cfg.Build}); err != nil {
+		return fmt.Errorf("greeting the app: %w", err)
+	}
 	if err := launch.CheckDisplay(); err != nil {
 		return err
 	}
@@ -59,17 +66,27 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
-	// Before any window: every word in the user's language.
-	useLanguage(i18n.Choose(cfg.Settings.Language, i18n.Locales()))
-	opts := windowOptions(cfg.Settings)
-	opts.InputGuard = inputGuard(log)
-	u := newWindows(a, opts)
-	u.pool.Log = log // a window another X client destroyed (dialogs/lost.go)
-	if path, err := settings.Path(); err == nil {
-		defer watchSettings(u, path, opts.InputGuard, log, nil)()
+	// The app's settings come first (only the app reads the settings
+	// file): before any window, every word in the user's language.
+	first, err := conn.Receive()
+	if errors.Is(err, io.EOF) { // the app is gone already
+		return nil
 	}
-	s := &server{conn: conn, win: u, app: a, log: log, appWins: make(map[string]fyne.Window)}
-	go s.receive()
+	if err != nil {
+		return fmt.Errorf("the app's first command: %w", err)
+	}
+	set, ok := first.(uiproto.Settings)
+	if ok {
+		first = nil
+	} else {
+		log.Warn("the app sent no settings first: the defaults apply", "type", first.Type())
+	}
+	useLanguage(i18n.Choose(set.Language, i18n.Locales()))
+	guard := inputGuard(log)
+	u := newWindows(a, windowOptions(set, guard))
+	u.pool.Log = log // a window another X client destroyed (dialogs/lost.go)
+	s := &server{conn: conn, win: u, app: a, log: log, guard: guard, appWins: make(map[uiproto.WindowName]fyne.Window)}
+	go s.receive(first)
 	a.Run()
 	u.loopEnded()
 	return nil
@@ -78,14 +95,16 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 // server applies the core's commands to the windows and reports their
 // events back.
 type server struct {
-	conn *core.UIConn
+	conn *uiproto.UIConn
 	win  *windows
 	app  fyne.App
 	log  *slog.Logger
 	kept bool // keepAlive made its window; on the Fyne goroutine only
+	// guard is the windows' input guard (FEEDBACK_INPUT_GUARD_MS).
+	guard time.Duration
 	// appWins are the app's own windows open (history, settings…), by
 	// name; on the Fyne goroutine only.
-	appWins map[string]fyne.Window
+	appWins map[uiproto.WindowName]fyne.Window
 }
 
 // keepAlive makes, once, a hidden window of our own: Fyne quits when its
@@ -104,21 +123,28 @@ func (s *server) keepAlive() {
 
 // send reports an event to the core; a closed channel means the core is
 // gone, and the process ends with its next receive.
-func (s *server) send(m core.UIMsg) {
+func (s *server) send(m uiproto.Event) {
 	if err := s.conn.Send(m); err != nil {
-		s.log.Debug("reporting to the core", "type", m.Type, "err", err)
+		s.log.Debug("reporting to the core", "type", m.Type(), "err", err)
 	}
 }
 
-// receive reads the core's commands until UIExit, then ends the app: the
+// receive reads the core's commands until Exit, then ends the app: the
 // windows close (reporting their drafts first) and Fyne's loop returns.
 // When the channel closes (the app is gone) the process exits at once.
-func (s *server) receive() {
-	// The loop starts before a.Run returns control: fyne.Do queues until
-	// it runs, so the first command is not lost.
-	s.send(core.UIMsg{Type: core.UIEventReady})
-	for {
-		m, err := s.conn.Receive()
+// (The loop starts before a.Run returns control: fyne.Do queues until it
+// runs, so the first command is not lost.)
+func (s *server) receive(first uiproto.Command) {
+	for m := first; ; m = nil {
+		var err error
+		if m == nil {
+			m, err = s.conn.Receive()
+		}
+		var unknown *uiproto.UnknownTypeError
+		if errors.As(err, &unknown) { // its line is read: the next one is whole
+			s.log.Warn("unknown command from the core", "type", unknown.Type)
+			continue
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				s.log.Error("reading the core's commands", "err", err)
@@ -131,11 +157,11 @@ func (s *server) receive() {
 			// when the app quit while a window was under the pointer).
 			os.Exit(0)
 		}
-		if m.Type == core.UIExit {
+		if _, ok := m.(uiproto.Exit); ok {
 			break
 		}
-		if m.Type == core.UIPing { // answered here, off the Fyne goroutine: this process reads its commands
-			s.send(core.UIMsg{Type: core.UIEventPong})
+		if _, ok := m.(uiproto.Ping); ok { // answered here, off the Fyne goroutine: this process reads its commands
+			s.send(uiproto.Pong{})
 			continue
 		}
 		s.apply(m)
@@ -146,60 +172,58 @@ func (s *server) receive() {
 	})
 }
 
-func (s *server) apply(m core.UIMsg) {
-	switch m.Type {
-	case core.UIShow:
-		if m.Question == nil {
-			s.log.Warn("a show command without a question", "id", m.ID)
-			return
-		}
-		s.show(*m.Question, m.Draft, m.Countdown, m.Quiet)
+// apply carries out one command (Exit and Ping are the reader's).
+func (s *server) apply(cmd uiproto.Command) {
+	switch m := cmd.(type) {
+	case uiproto.Settings:
+		s.win.applySettings(m, s.guard, s.log)
+	case uiproto.Show:
+		s.show(m.Question, m.Draft, m.Countdown, m.Quiet)
 		s.keepAlive()
-	case core.UIWithdraw:
+	case uiproto.Withdraw:
 		id := m.ID
-		s.win.withdraw(id, func() { s.send(core.UIMsg{Type: core.UIEventClosed, ID: id}) })
-	case core.UIFocus:
+		s.win.withdraw(id, func() { s.send(uiproto.Closed{ID: id}) })
+	case uiproto.Focus:
 		s.win.Focus(m.ID)
-	case core.UINotify:
-		title, body := m.Title, m.Body
-		s.win.do(func() { s.app.SendNotification(fyne.NewNotification(title, body)) })
-	case core.UIOpenWindow:
+	case uiproto.Notify:
+		s.win.do(func() { s.app.SendNotification(fyne.NewNotification(m.Title, m.Body)) })
+	case uiproto.OpenWindow:
 		s.openAppWindow(m)
-	case core.UIConfirmQuit:
+	case uiproto.ConfirmQuit:
 		s.keepAlive() // first: closing the dialog must not close the last window
 		s.win.do(func() {
-			confirmQuit(s.app, m.Open, func(yes bool) { s.send(core.UIMsg{Type: core.UIEventQuit, Confirmed: yes}) })
+			confirmQuit(s.app, m.Open, func(yes bool) { s.send(uiproto.QuitAnswer{Confirmed: yes}) })
 		})
 	default:
-		s.log.Warn("unknown command from the core", "type", m.Type)
+		s.log.Warn("unexpected command from the core", "type", cmd.Type())
 	}
 }
 
 // show opens the window of q, with draft and the countdown where it was
 // (after a restart of this process), reporting everything back; quiet: it
 // does not take the focus (shown again after a restart).
-func (s *server) show(q wire.Question, draft *store.Draft, cd *core.Countdown, quiet bool) {
+func (s *server) show(q wire.Question, draft *wire.Draft, cd *wire.Countdown, quiet bool) {
 	id := q.ID
-	unfocused := false // set before Shown, on the Fyne goroutine
-	h := core.Hooks{
+	unfocused := false              // set before Shown, on the Fyne goroutine
+	var drafts uiproto.DraftEncoder // its drafts' images cross once; on the Fyne goroutine
+	h := hooks{
 		Shown: func() {
-			s.send(core.UIMsg{Type: core.UIEventShown, ID: id, Unfocused: unfocused})
+			s.send(uiproto.Shown{ID: id, Unfocused: unfocused})
 			s.log.Info("window shown", "id", id, "draft_restored", draft != nil, "countdown", describeCountdown(cd), "unfocused", unfocused, "quiet", quiet)
 		},
-		Draft: func(d store.Draft) { s.send(core.UIMsg{Type: core.UIEventDraft, ID: id, Draft: &d}) },
-		Done:  func(a wire.Answer) { s.send(core.UIMsg{Type: core.UIEventDone, ID: id, Answer: &a}) },
+		Draft: func(d wire.Draft) { s.send(drafts.Encode(id, d)) },
+		Done:  func(a wire.Answer) { s.send(uiproto.Done{ID: id, Answer: a}) },
 	}
 	s.win.show(q, draft, func(o *dialogs.Options) {
-		countdownOptions(o, cd, func(c core.Countdown) {
-			s.send(core.UIMsg{Type: core.UIEventCountdown, ID: id, Countdown: &c})
-		})
-		o.OnFound = func() { s.send(core.UIMsg{Type: core.UIEventFound, ID: id}) }
+		o.Countdown = cd // as it stood in the last UI process; nil: a fresh one
+		o.OnCountdown = func(c wire.Countdown) { s.send(uiproto.CountdownChanged{ID: id, Countdown: c}) }
+		o.OnFound = func() { s.send(uiproto.Found{ID: id}) }
 		o.Quiet = quiet
 	}, h, func() { unfocused = true })
 }
 
 // describeCountdown says how a window's countdown starts, for the log.
-func describeCountdown(cd *core.Countdown) string {
+func describeCountdown(cd *wire.Countdown) string {
 	switch {
 	case cd == nil:
 		return "fresh"
@@ -213,31 +237,21 @@ func describeCountdown(cd *core.Countdown) string {
 	return "restored, " + time.Until(cd.Deadline).Round(time.Second).String() + " left"
 }
 
-// countdownOptions has a window start with cd, the countdown as it stood
-// in the last UI process (nil: a fresh one), and report its changes.
-func countdownOptions(o *dialogs.Options, cd *core.Countdown, report func(core.Countdown)) {
-	if cd != nil {
-		o.Countdown = &dialogs.CountdownState{Deadline: cd.Deadline, Held: cd.Held, Pinned: cd.Pinned, Left: cd.Left}
-	}
-	o.OnCountdown = func(s dialogs.CountdownState) {
-		report(core.Countdown{Deadline: s.Deadline, Held: s.Held, Pinned: s.Pinned, Left: s.Left})
-	}
-}
-
-// windowOptions turns the settings into the question windows' options.
-func windowOptions(s settings.Settings) dialogs.Options {
-	const mib = 1 << 20
+// windowOptions turns the app's settings into the question windows'
+// options, with the input guard guard.
+func windowOptions(s uiproto.Settings, guard time.Duration) dialogs.Options {
 	return dialogs.Options{
-		DefaultTimeout: s.DefaultTimeout(),
+		DefaultTimeout: s.DefaultTimeout,
 		Images: imagepipe.Limits{
 			MaxCount:      s.Images.MaxCount,
 			MaxEdge:       s.Images.MaxEdge,
-			MaxImageBytes: s.Images.MaxMiB * mib,
-			MaxTotalBytes: s.Images.MaxTotalMiB * mib,
+			MaxImageBytes: s.Images.MaxImageBytes,
+			MaxTotalBytes: s.Images.MaxTotalBytes,
 		},
 		PasteImage:           pasteImage,
-		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
+		Extend:               s.Extend,
 		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
+		InputGuard:           guard,
 	}
 }
 

@@ -6,13 +6,11 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"feedback/core"
 	"feedback/dialogs"
-	"feedback/store"
 	"feedback/wire"
 )
 
-// windows is the Fyne Presenter: one dialogs.Window per open question,
+// windows shows the question windows: one dialogs.Window per open question,
 // all from one dialogs.Pool (a closed question's window is hidden and
 // reused, not destroyed at once: see Pool).
 type windows struct {
@@ -25,7 +23,13 @@ type windows struct {
 	stopped atomic.Bool                // the app is quitting: no more work on the Fyne goroutine
 }
 
-var _ core.DraftPresenter = (*windows)(nil)
+// hooks are what a question window reports: when it is on screen, each
+// draft, and its outcome.
+type hooks struct {
+	Shown func()
+	Draft func(wire.Draft)
+	Done  func(wire.Answer)
+}
 
 func newWindows(a fyne.App, opts dialogs.Options) *windows {
 	return &windows{app: a, opts: opts, pool: dialogs.NewPool(a), open: make(map[string]*dialogs.Window), ended: make(chan struct{})}
@@ -69,23 +73,13 @@ func (u *windows) loopEnded() {
 	close(u.ended)
 }
 
-// Show implements core.Presenter.
-func (u *windows) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	u.ShowDraft(q, nil, core.Hooks{Shown: shown, Draft: func(store.Draft) {}, Done: done})
-}
-
-// ShowDraft implements core.DraftPresenter.
-func (u *windows) ShowDraft(q wire.Question, draft *store.Draft, h core.Hooks) {
-	u.show(q, draft, nil, h, nil)
-}
-
 // show opens a window for q with draft, if not nil, restored into it;
 // adjust, if not nil, adjusts the window's options on the Fyne goroutine;
 // unfocused, if not nil, is called before h.Shown when the window opened
 // without the focus (the user was typing in another).
-func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs.Options), h core.Hooks, unfocused func()) {
+func (u *windows) show(q wire.Question, draft *wire.Draft, adjust func(*dialogs.Options), h hooks, unfocused func()) {
 	opts := u.options()
-	opts.OnDraft = func(d dialogs.Draft) { h.Draft(store.Draft{Replies: d.Replies, Images: d.Images}) }
+	opts.OnDraft = h.Draft
 	u.do(func() {
 		if _, ok := u.open[q.ID]; ok { // shown already (a repeated command): nothing to do,
 			return // and no raise: only the user's action raises a window
@@ -100,7 +94,7 @@ func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs
 		u.open[q.ID] = w
 		w.Show()
 		if draft != nil { // once shown, so the cursor lands at the end of the laid-out text
-			w.View().RestoreDraft(dialogs.Draft{Replies: draft.Replies, Images: draft.Images})
+			w.View().RestoreDraft(*draft)
 		}
 		if unfocused != nil && w.Unfocused() {
 			unfocused()
@@ -108,9 +102,6 @@ func (u *windows) show(q wire.Question, draft *store.Draft, adjust func(*dialogs
 		h.Shown()
 	})
 }
-
-// Withdraw implements core.Presenter.
-func (u *windows) Withdraw(id string) { u.withdraw(id, nil) }
 
 // withdraw closes the window of question id without an answer (it reports
 // its unreported draft first), then calls closed, if not nil, on the Fyne
@@ -127,7 +118,7 @@ func (u *windows) withdraw(id string, closed func()) {
 	})
 }
 
-// Focus implements core.Presenter.
+// Focus raises the window of question id.
 func (u *windows) Focus(id string) {
 	u.do(func() {
 		if w, ok := u.open[id]; ok {

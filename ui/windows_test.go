@@ -5,9 +5,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"feedback/core"
 	"feedback/dialogs"
-	"feedback/store"
 	"feedback/wire"
 )
 
@@ -17,11 +15,11 @@ import (
 func TestStopClosesWindowsAndEndsFyneWork(t *testing.T) {
 	a := test.NewTempApp(t)
 	u := newWindows(a, dialogs.Options{})
-	var drafts []store.Draft
+	var drafts []wire.Draft
 	q := wire.Question{ID: "q1", Title: "Stop", Prompts: []wire.Prompt{{Markdown: "?"}}}
-	u.ShowDraft(q, nil, core.Hooks{Shown: func() {}, Draft: func(d store.Draft) { drafts = append(drafts, d) }, Done: func(wire.Answer) {
+	u.show(q, nil, nil, hooks{Shown: func() {}, Draft: func(d wire.Draft) { drafts = append(drafts, d) }, Done: func(wire.Answer) {
 		t.Error("quitting answered the question")
-	}})
+	}}, nil)
 	w := u.open["q1"]
 	if w == nil {
 		t.Fatal("no window")
@@ -36,7 +34,7 @@ func TestStopClosesWindowsAndEndsFyneWork(t *testing.T) {
 	}
 	ran := false
 	u.do(func() { ran = true })
-	u.Show(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "?"}}}, func() { ran = true }, func(wire.Answer) {})
+	u.show(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "?"}}}, nil, nil, hooks{Shown: func() { ran = true }, Done: func(wire.Answer) {}}, nil)
 	if ran || len(u.open) != 0 {
 		t.Error("work ran on the Fyne goroutine after stop")
 	}

@@ -28,7 +28,7 @@ func runUI(log *slog.Logger) int {
 	log = log.With("process", "ui")
 	ch, err := ui.InheritedChannel()
 	if err == nil {
-		err = ui.Serve(ch, ui.Config{Settings: loadSettings(log), Logger: log})
+		err = ui.Serve(ch, ui.Config{Logger: log, Build: version}) // the settings come from the app
 	}
 	if err != nil {
 		log.Error("the UI process stopped", "err", err)

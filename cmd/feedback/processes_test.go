@@ -31,11 +31,6 @@ var processEntries = map[string][]string{
 // and their language (loadSettings), and Fyne's quiet locale (an init).
 var everyProcess = []string{"feedback/settings", "feedback/i18n", "feedback/cmd/feedback/internal/quietlocale"}
 
-// pendingRows name packages the README's table lists before they exist
-// here (another branch of the same change adds them); they are checked
-// like any other once they exist.
-var pendingRows = map[string]bool{"feedback/uiproto": true}
-
 // processRow is a row of the README's package table.
 type processRow struct {
 	packages []string // import paths; "x/..." for x and everything under it
@@ -93,9 +88,7 @@ func TestProcessTable(t *testing.T) {
 	for _, row := range rows {
 		for _, p := range row.packages {
 			if !slices.ContainsFunc(module, func(m string) bool { return matches(p, m) }) {
-				if !pendingRows[p] {
-					t.Errorf("README's package table lists %s, which does not exist", p)
-				}
+				t.Errorf("README's package table lists %s, which does not exist", p)
 				continue
 			}
 			checkClaims(t, p, row.job)

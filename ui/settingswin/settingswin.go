@@ -42,7 +42,7 @@ type Options struct {
 	// so beside them; nil means os.Getenv.
 	Getenv func(string) string
 	// Tools are the MCP tools the "tools" setting may list
-	// (mcpshim.ToolNames()), shown as checkboxes; empty shows a
+	// (wire.ToolNames(), the shim's tools), shown as checkboxes; empty shows a
 	// comma-separated entry instead.
 	Tools []string
 	// OnSaved is called on the Fyne goroutine after a save with the values

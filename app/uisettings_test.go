@@ -1,0 +1,26 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"feedback/settings"
+	"feedback/uiproto"
+)
+
+// The UI process gets from the app what it used to read from the settings
+// file itself: the language and the question windows' options, images in
+// bytes.
+func TestUISettings(t *testing.T) {
+	s := settings.Default()
+	s.Language = "zh-Hant"
+	s.ExtendSeconds = 90
+	s.TimeoutSeconds = 300
+	s.SubmitDraftOnTimeout = true
+	s.Images = settings.ImageSettings{MaxCount: 3, MaxEdge: 1000, MaxMiB: 2, MaxTotalMiB: 5}
+	want := uiproto.Settings{Language: "zh-Hant", DefaultTimeout: s.DefaultTimeout(), Extend: 90 * time.Second,
+		SubmitDraftOnTimeout: true, Images: uiproto.ImageLimits{MaxCount: 3, MaxEdge: 1000, MaxImageBytes: 2 << 20, MaxTotalBytes: 5 << 20}}
+	if got := *uiSettings(s); got != want {
+		t.Errorf("uiSettings = %+v, want %+v", got, want)
+	}
+}
