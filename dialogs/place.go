@@ -403,3 +403,29 @@ func (p *Pool) cycle(s *slot, dir int) {
 
 // Open reports how many questions the pool shows now.
 func (p *Pool) Open() int { return len(p.open) }
+
+// Showing returns the open window showing the question id, or nil. The
+// pool is the one record of the windows open in this process: the UI
+// process finds a question's window here, keeping no map of its own.
+func (p *Pool) Showing(id string) *Window {
+	for _, s := range p.open {
+		if w := s.live(); w != nil && w.view.q.ID == id {
+			return w
+		}
+	}
+	return nil
+}
+
+// CloseAll closes every open window (each reports its unreported draft
+// first), the last shown first.
+func (p *Pool) CloseAll() {
+	for n := len(p.open); n > 0; n = len(p.open) {
+		s := p.open[n-1]
+		if w := s.live(); w != nil {
+			w.Close() // Close → put → closed takes s out of open
+		}
+		if len(p.open) == n { // not taken out (a window closed already): do it here
+			p.open = p.open[:n-1]
+		}
+	}
+}

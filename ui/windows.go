@@ -15,12 +15,11 @@ import (
 // reused, not destroyed at once: see Pool).
 type windows struct {
 	app     fyne.App
-	optsMu  sync.Mutex                 // guards opts: replaced when the settings change (livesettings.go)
-	opts    dialogs.Options            // of the windows opened from now on
-	pool    *dialogs.Pool              // touched on the Fyne goroutine only
-	open    map[string]*dialogs.Window // touched on the Fyne goroutine only
-	ended   chan struct{}              // closed when the Fyne loop has returned: nothing to call into
-	stopped atomic.Bool                // the app is quitting: no more work on the Fyne goroutine
+	optsMu  sync.Mutex      // guards opts: replaced when the settings change (livesettings.go)
+	opts    dialogs.Options // of the windows opened from now on
+	pool    *dialogs.Pool   // touched on the Fyne goroutine only
+	ended   chan struct{}   // closed when the Fyne loop has returned: nothing to call into
+	stopped atomic.Bool     // the app is quitting: no more work on the Fyne goroutine
 }
 
 // hooks are what a question window reports: when it is on screen, each
@@ -32,7 +31,7 @@ type hooks struct {
 }
 
 func newWindows(a fyne.App, opts dialogs.Options) *windows {
-	return &windows{app: a, opts: opts, pool: dialogs.NewPool(a), open: make(map[string]*dialogs.Window), ended: make(chan struct{})}
+	return &windows{app: a, opts: opts, pool: dialogs.NewPool(a), ended: make(chan struct{})}
 }
 
 // do runs f on the Fyne goroutine, unless the app is quitting or the loop
@@ -61,10 +60,7 @@ func (u *windows) stop() {
 	if u.stopped.Swap(true) {
 		return
 	}
-	for id, w := range u.open {
-		delete(u.open, id)
-		w.Close()
-	}
+	u.pool.CloseAll()
 }
 
 // loopEnded records that the Fyne loop has returned; call it once.
@@ -81,17 +77,13 @@ func (u *windows) show(q wire.Question, draft *wire.Draft, adjust func(*dialogs.
 	opts := u.options()
 	opts.OnDraft = h.Draft
 	u.do(func() {
-		if _, ok := u.open[q.ID]; ok { // shown already (a repeated command): nothing to do,
+		if u.pool.Showing(q.ID) != nil { // shown already (a repeated command): nothing to do,
 			return // and no raise: only the user's action raises a window
 		}
 		if adjust != nil {
 			adjust(&opts)
 		}
-		w := u.pool.NewWindow(q, opts, func(a wire.Answer) {
-			delete(u.open, q.ID)
-			h.Done(a)
-		})
-		u.open[q.ID] = w
+		w := u.pool.NewWindow(q, opts, h.Done)
 		w.Show()
 		if draft != nil { // once shown, so the cursor lands at the end of the laid-out text
 			w.View().RestoreDraft(*draft)
@@ -108,8 +100,7 @@ func (u *windows) show(q wire.Question, draft *wire.Draft, adjust func(*dialogs.
 // goroutine.
 func (u *windows) withdraw(id string, closed func()) {
 	u.do(func() {
-		if w, ok := u.open[id]; ok {
-			delete(u.open, id)
+		if w := u.pool.Showing(id); w != nil {
 			w.Close()
 		}
 		if closed != nil {
@@ -121,7 +112,7 @@ func (u *windows) withdraw(id string, closed func()) {
 // Focus raises the window of question id.
 func (u *windows) Focus(id string) {
 	u.do(func() {
-		if w, ok := u.open[id]; ok {
+		if w := u.pool.Showing(id); w != nil {
 			w.Focus()
 		}
 	})
