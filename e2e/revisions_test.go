@@ -30,15 +30,24 @@ var revisionForms = []struct {
 	{"2024-11-05", false},
 }
 
-// headlessBinary points bin at FEEDBACK_HEADLESS_BIN for the test (it has
-// no window app inside and starts fast), or skips.
+// headlessBinary points bin at a copy of FEEDBACK_HEADLESS_BIN alone in a
+// directory for the test (it has no window app inside, starts fast, and
+// with no feedback beside it starts none), or skips.
 func headlessBinary(t *testing.T) {
 	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
 	if headless == "" {
 		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
 	}
+	data, err := os.ReadFile(headless)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(t.TempDir(), filepath.Base(headless))
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	saved := bin
-	bin = headless
+	bin = alone
 	t.Cleanup(func() { bin = saved })
 }
 
