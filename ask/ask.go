@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"feedback/i18n"
+	"feedback/ipc"
 	"feedback/launch"
 	"feedback/termtext"
 	"feedback/wire"
@@ -37,9 +38,6 @@ const (
 	ExitFailed    = 2 // also: timed out
 )
 
-// Asker delivers a question; *ipc.Client is one.
-type Asker = launch.Asker
-
 // Env is what Run reads and writes.
 type Env struct {
 	Stdin          io.Reader
@@ -47,7 +45,7 @@ type Env struct {
 	// Connect reaches the app, starting it when needed; it is called again
 	// to restart the app when it went away while the question was open. An
 	// Asker that is also an io.Closer is closed when its Ask returns.
-	Connect func(ctx context.Context) (Asker, error)
+	Connect func(ctx context.Context) (ipc.Asker, error)
 	// NewID returns a fresh question id.
 	NewID func() string
 }
@@ -130,7 +128,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 
 	// Like the shim: when the app crashes while the question is open, it is
 	// started again and asked the same question (its draft restored).
-	a, err := launch.AskRestarting(ctx, env.Connect, q, nil, nil)
+	a, err := launch.AskRestarting(ctx, env.Connect, wire.Ask{Question: q}, nil, nil)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			err = errors.New(i18n.T("ask.interrupted"))
@@ -220,6 +218,6 @@ func Plain(a wire.Answer) string {
 }
 
 // StdEnv is the process's environment.
-func StdEnv(connect func(ctx context.Context) (Asker, error), newID func() string) Env {
+func StdEnv(connect func(ctx context.Context) (ipc.Asker, error), newID func() string) Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID}
 }

@@ -137,7 +137,7 @@ func TestDNDCallerGetsPendingThenTheAnswer(t *testing.T) {
 	in, ui, _ := dndInbox(t)
 	in.SetDND(DNDHour)
 	wq := q("long")
-	wq.WaitMS = 30
+	wq.Wait = 30 * time.Millisecond
 	r := result(t, ask(context.Background(), in, wq))
 	if !errors.Is(r.err, ipc.ErrPending) || r.a.Status != "" || len(r.a.Replies) != 0 {
 		t.Fatalf("first call: %+v, %v; want ErrPending and no answer", r.a, r.err)
@@ -145,7 +145,7 @@ func TestDNDCallerGetsPendingThenTheAnswer(t *testing.T) {
 	if len(r.events) != 0 {
 		t.Errorf("events %+v under do not disturb, want none (no window shown)", r.events)
 	}
-	wq.WaitMS = 0
+	wq.Wait = 0
 	ch := ask(context.Background(), in, wq)
 	eventually(t, "the caller attached", func() bool {
 		in.mu.Lock()
@@ -320,7 +320,7 @@ func TestDNDWithdrawnWhileHeldBack(t *testing.T) {
 // disturb.
 func TestDNDHoldsBackQuestionsShownAgainAfterARestart(t *testing.T) {
 	ui := newFakeUI()
-	fs := &leftStore{fakeStore: newFakeStore(), left: []store.Left{{Question: q("kept"), AskID: "kept", AskedAt: time.Now(), KeptOpen: true}}}
+	fs := &leftStore{fakeStore: newFakeStore(), left: []store.Left{{Question: q("kept").Question, AskID: "kept", AskedAt: time.Now(), KeptOpen: true}}}
 	gate := make(chan struct{})
 	in := NewPersistentInbox(ui, nil, func() (Persister, error) { <-gate; return fs, nil })
 	defer in.Close(time.Second)

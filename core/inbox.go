@@ -67,7 +67,7 @@ type Item struct {
 // asking while another caller still waits on the identical question (same
 // id) gets a second window, with an id of its own (the ask id, "#", a
 // random suffix); a caller coming back for it asks with the first id. An
-// AttachOnly ask attaches to any window of its id.
+// attach-only ask (wire.Ask.AttachOnly) attaches to any window of its id.
 //
 // With a Persister it records each question when it opens, its drafts as
 // the user types, whether it is kept open for a caller that comes back, and
@@ -106,16 +106,17 @@ const DefaultHold = time.Hour
 // entry is one open question (one window). Several callers may wait on it:
 // asking again with its id attaches to it.
 type entry struct {
-	q       wire.Question // as shown: q.ID is the window's own id
-	askID   string        // the id its callers ask with
-	since   time.Time
-	waiters int           // guarded by Inbox.mu
-	kept    bool          // kept open for a caller that comes back; guarded by Inbox.mu
-	hold    *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
-	shown   chan struct{} // closed when the window is on screen
-	done    chan struct{} // closed when answer is set
-	answer  wire.Answer
-	at      time.Time // when answer was given
+	q        wire.Question // as shown: q.ID is the window's own id
+	askID    string        // the id its callers ask with
+	since    time.Time
+	keepOpen bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
+	waiters  int           // guarded by Inbox.mu
+	kept     bool          // kept open for a caller that comes back; guarded by Inbox.mu
+	hold     *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
+	shown    chan struct{} // closed when the window is on screen
+	done     chan struct{} // closed when answer is set
+	answer   wire.Answer
+	at       time.Time // when answer was given
 }
 
 // NewInbox returns an empty inbox that shows questions through p and
@@ -197,33 +198,35 @@ func (in *Inbox) notify() {
 	}
 }
 
-// Ask shows q (or attaches to the window of its id that nobody waits for)
-// and waits for the answer. When ctx ends first the caller has gone away:
-// the question is withdrawn once no caller waits for it any more (unless
-// q.KeepOpen), and Ask returns ctx.Err(). When q.WaitMS runs out first the
-// caller will come back: the question stays open and Ask returns
-// ipc.ErrPending. A kept answer for q.ID, in memory or in the database, is
-// returned at once; a stored draft is restored into the new window. Beyond
-// MaxOpen open questions a new one is refused with wire.CodeTooMany.
+// Ask shows r.Question (or attaches to the window of its id that nobody
+// waits for) and waits for the answer. When ctx ends first the caller has
+// gone away: the question is withdrawn once no caller waits for it any
+// more (unless the ask that opened it said KeepOpen), and Ask returns
+// ctx.Err(). When r.Wait runs out first the caller will come back: the
+// question stays open and Ask returns ipc.ErrPending. A kept answer for
+// the question's ID, in memory or in the database, is returned at once; a
+// stored draft is restored into the new window. Beyond MaxOpen open
+// questions a new one is refused with wire.CodeTooMany: the inbox is
+// where the app's cap on open questions is enforced (ipc counts none).
 //
-// The outcome carries the notes the user wrote for q's client meanwhile
-// (notes.go); a pending or failed ask carries none.
-func (in *Inbox) Ask(ctx context.Context, q wire.Question, emit func(ipc.Event)) (wire.Answer, error) {
-	a, err := in.ask(ctx, q, emit)
+// The outcome carries the notes the user wrote for the question's client
+// meanwhile (notes.go); a pending or failed ask carries none.
+func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wire.Answer, error) {
+	a, err := in.ask(ctx, r, emit)
 	if err == nil {
-		a = in.withNotes(ctx, q, a)
+		a = in.withNotes(ctx, r.Question, a)
 	}
 	return a, err
 }
 
-func (in *Inbox) ask(ctx context.Context, q wire.Question, emit func(ipc.Event)) (wire.Answer, error) {
-	askID := q.ID
+func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wire.Answer, error) {
+	askID := r.Question.ID
 	in.mu.Lock()
 	if a, ok := in.takeKeptLocked(askID); ok {
 		in.mu.Unlock()
 		return a, nil
 	}
-	e := in.attachLocked(q)
+	e := in.attachLocked(r)
 	_, busy := in.open[askID]
 	in.mu.Unlock()
 
@@ -250,9 +253,9 @@ func (in *Inbox) ask(ctx context.Context, q wire.Question, emit func(ipc.Event))
 			in.mu.Unlock()
 			return a, nil
 		}
-		if e = in.attachLocked(q); e == nil {
+		if e = in.attachLocked(r); e == nil {
 			var err error
-			if e, err = in.openLocked(q, draft); err != nil {
+			if e, err = in.openLocked(r, draft); err != nil {
 				in.mu.Unlock()
 				return wire.Answer{}, err
 			}
@@ -262,16 +265,17 @@ func (in *Inbox) ask(ctx context.Context, q wire.Question, emit func(ipc.Event))
 			in.mu.Unlock()
 		}
 	}
-	return in.wait(ctx, e, askID, q.WaitMS, emit)
+	return in.wait(ctx, e, askID, r.Wait, emit)
 }
 
-// attachLocked attaches the caller of q to the window it comes back to, if
-// there is one: a window of q.ID that nobody waits for (the oldest), or for
-// an AttachOnly ask any window of q.ID.
-func (in *Inbox) attachLocked(q wire.Question) *entry {
+// attachLocked attaches the caller of r to the window it comes back to, if
+// there is one: a window of its question's ID that nobody waits for (the
+// oldest), or for an attach-only ask any window of that ID.
+func (in *Inbox) attachLocked(r wire.Ask) *entry {
+	id := r.Question.ID
 	var found *entry
 	for _, e := range in.open {
-		if e.askID != q.ID || (e.waiters > 0 && !q.AttachOnly) {
+		if e.askID != id || (e.waiters > 0 && !r.AttachOnly) {
 			continue
 		}
 		if found == nil || e.waiters < found.waiters ||
@@ -287,32 +291,32 @@ func (in *Inbox) attachLocked(q wire.Question) *entry {
 		found.hold.Stop()
 		found.hold = nil
 	}
-	in.log.Info("caller attached to an open question", "id", q.ID, "window", found.q.ID, "attach_only", q.AttachOnly)
+	in.log.Info("caller attached to an open question", "id", id, "window", found.q.ID, "attach_only", r.AttachOnly)
 	return found
 }
 
-// openLocked opens a window for q with one waiter: under q.ID, or, when a
-// window of that id is open (its caller still waits), under an id of its
-// own. It refuses an AttachOnly ask (nothing to attach to) and one beyond
-// MaxOpen.
-func (in *Inbox) openLocked(q wire.Question, draft *store.Draft) (*entry, error) {
-	if q.AttachOnly {
+// openLocked opens a window for r's question with one waiter: under its
+// ID, or, when a window of that id is open (its caller still waits), under
+// an id of its own. It refuses an attach-only ask (nothing to attach to)
+// and one beyond MaxOpen.
+func (in *Inbox) openLocked(r wire.Ask, draft *store.Draft) (*entry, error) {
+	q := r.Question
+	if r.AttachOnly {
 		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 	}
 	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
-		in.log.Warn("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
+		in.log.Info("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
 		return nil, &wire.Error{Code: wire.CodeTooMany, Message: fmt.Sprintf(
 			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
 	}
 	askID := q.ID
-	q.WaitMS = 0 // the caller's, not the question's
 	if _, taken := in.open[askID]; taken {
 		q.ID = askID + "#" + wire.NewID()[:8]
 	}
-	e := &entry{q: q, askID: askID, since: time.Now(), waiters: 1, shown: make(chan struct{}), done: make(chan struct{})}
+	e := &entry{q: q, askID: askID, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{})}
 	in.open[q.ID] = e
-	sq, since := e.q, e.since
-	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since) })
+	sq, since, keep := e.q, e.since, e.keepOpen
+	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
 	in.log.Info("question opened", "id", askID, "window", q.ID, "source", q.Source, "client", q.Client, "draft_restored", draft != nil)
 	return e, nil
 }
@@ -339,11 +343,11 @@ func (in *Inbox) show(e *entry, draft *store.Draft) {
 }
 
 // wait waits, as one of e's callers, for its answer, the caller going away
-// (ctx) or the caller's wait running out (waitMS).
-func (in *Inbox) wait(ctx context.Context, e *entry, askID string, waitMS int64, emit func(ipc.Event)) (wire.Answer, error) {
+// (ctx) or the caller's wait running out (wait, when positive).
+func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(ipc.Event)) (wire.Answer, error) {
 	var waitC <-chan time.Time
-	if waitMS > 0 {
-		t := time.NewTimer(time.Duration(waitMS) * time.Millisecond)
+	if wait > 0 {
+		t := time.NewTimer(wait)
 		defer t.Stop()
 		waitC = t.C
 	}
@@ -453,7 +457,7 @@ func (in *Inbox) keepLocked(askID string, a wire.Answer) {
 }
 
 // leave drops one caller of e that went away; the last one to leave
-// withdraws the question unless it is q.KeepOpen. An answer that came in
+// withdraws the question unless it is e.keepOpen. An answer that came in
 // while the last caller was leaving reached nobody: it is kept for the next
 // ask with its id.
 func (in *Inbox) leave(e *entry) {
@@ -471,7 +475,7 @@ func (in *Inbox) leave(e *entry) {
 		}
 	}
 	last := e.waiters == 0 && in.open[e.q.ID] == e
-	withdraw := last && !e.q.KeepOpen
+	withdraw := last && !e.keepOpen
 	if withdraw {
 		in.withdrawLocked(e)
 	} else if last {
@@ -585,7 +589,7 @@ func (in *Inbox) reopen(p Persister) {
 			_, taken := in.open[id]
 			full := in.MaxOpen > 0 && len(in.open) >= in.MaxOpen
 			if !taken && !full {
-				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, kept: true,
+				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
 					shown: make(chan struct{}), done: make(chan struct{})}
 				in.open[id] = e
 				in.holdLocked(e)

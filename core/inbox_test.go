@@ -90,7 +90,7 @@ type askResult struct {
 	events []ipc.Event
 }
 
-func ask(ctx context.Context, in *Inbox, q wire.Question) <-chan askResult {
+func ask(ctx context.Context, in *Inbox, q wire.Ask) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
 		var r askResult
@@ -111,8 +111,14 @@ func result(t *testing.T, ch <-chan askResult) askResult {
 	}
 }
 
-func q(id string) wire.Question {
-	return wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "question " + id}}}
+// q is the plain ask of a question with the given id.
+func q(id string) wire.Ask {
+	return wire.Ask{Question: wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "question " + id}}}}
+}
+
+// attach is the attach-only ask of the question with id.
+func attach(id string) wire.Ask {
+	return wire.Ask{Question: wire.Question{ID: id}, AttachOnly: true}
 }
 
 func TestAskReturnsTheAnswer(t *testing.T) {
@@ -193,8 +199,8 @@ func TestCallerComingBackAttaches(t *testing.T) {
 	ui := newFakeUI()
 	in := NewInbox(ui, nil)
 	wq := q("again")
-	wq.WaitMS = 20
-	wq.CallerData = []byte(`{"k":1}`)
+	wq.Wait = 20 * time.Millisecond
+	wq.Question.CallerData = []byte(`{"k":1}`)
 	r := result(t, ask(context.Background(), in, wq))
 	if !errors.Is(r.err, ipc.ErrPending) || r.a.QuestionID != "again" || string(r.a.CallerData) != `{"k":1}` {
 		t.Fatalf("first call: %+v, %v; want ErrPending with the caller data", r.a, r.err)
@@ -203,7 +209,7 @@ func TestCallerComingBackAttaches(t *testing.T) {
 	if len(ui.withdrawn) != 0 || len(in.Items()) != 1 {
 		t.Fatalf("the window did not stay (withdrawn %v)", ui.withdrawn)
 	}
-	wq.WaitMS = 0
+	wq.Wait = 0
 	ch := ask(context.Background(), in, wq)
 	waitFor(t, func() bool { return waiters(in, "again") == 1 })
 	ui.answer("again", wire.Answer{Status: wire.StatusAnswered})
@@ -221,7 +227,7 @@ func TestHoldWithdrawsTheAbandoned(t *testing.T) {
 	in := NewInbox(ui, nil)
 	in.Hold = 30 * time.Millisecond
 	wq := q("abandoned")
-	wq.WaitMS = 1
+	wq.Wait = 1 * time.Millisecond
 	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
 		t.Fatal(r.err)
 	}
@@ -239,7 +245,7 @@ func TestCapCountsKeptOpen(t *testing.T) {
 	in.MaxOpen = 3
 	for i := range 2 {
 		wq := q(fmt.Sprint("kept", i))
-		wq.WaitMS = 1
+		wq.Wait = 1 * time.Millisecond
 		if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
 			t.Fatal(r.err)
 		}
@@ -295,7 +301,7 @@ func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 	// The window may still report an answer it raced with: nobody receives
 	// it now, so it is kept for the next ask with the id.
 	ui.answer("gone", wire.Answer{QuestionID: "gone", Status: wire.StatusAnswered})
-	r := result(t, ask(context.Background(), in, wire.Question{ID: "gone", AttachOnly: true}))
+	r := result(t, ask(context.Background(), in, attach("gone")))
 	if r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Errorf("the answer given as the caller left: %+v, %v", r.a, r.err)
 	}
@@ -307,7 +313,7 @@ func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := ask(ctx1, in, q("x"))
 	ui.waitShown(t, "x")
-	second := ask(context.Background(), in, wire.Question{ID: "x", AttachOnly: true})
+	second := ask(context.Background(), in, attach("x"))
 	waitFor(t, func() bool { return waiters(in, "x") == 2 })
 	cancel1()
 	result(t, first)
@@ -327,7 +333,7 @@ func TestOnChangeListsOpenQuestions(t *testing.T) {
 	var last []Item
 	in.OnChange(func(f func()) { f() }, func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
 	qq := q("t")
-	qq.Title, qq.Client = "Deploy", "claude-code"
+	qq.Question.Title, qq.Question.Client = "Deploy", "claude-code"
 	items := func() []Item { mu.Lock(); defer mu.Unlock(); return last }
 	ch := ask(context.Background(), in, qq)
 	ui.waitShown(t, "t")
@@ -370,7 +376,7 @@ func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 
 	again := q("k")
 	again.AttachOnly = true
-	again.Prompts = nil
+	again.Question.Prompts = nil
 	r := result(t, ask(context.Background(), in, again))
 	if r.err != nil || !reflect.DeepEqual(r.a, want) {
 		t.Fatalf("coming back: %+v, %v", r.a, r.err)
@@ -387,7 +393,7 @@ func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	in := NewInbox(ui, nil)
 	ch := ask(context.Background(), in, q("o"))
 	ui.waitShown(t, "o")
-	attach := wire.Question{ID: "o", AttachOnly: true}
+	attach := attach("o")
 	ch2 := ask(context.Background(), in, attach)
 	waitFor(t, func() bool { return waiters(in, "o") == 2 })
 	ui.answer("o", wire.Answer{QuestionID: "o", Status: wire.StatusAnswered})
@@ -414,7 +420,7 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 		go cancel()
 		ui.answer(id, wire.Answer{QuestionID: id, Status: wire.StatusAnswered})
 		first := result(t, ch)
-		later := result(t, ask(context.Background(), in, wire.Question{ID: id, AttachOnly: true}))
+		later := result(t, ask(context.Background(), in, attach(id)))
 		got := 0
 		if first.err == nil {
 			got++

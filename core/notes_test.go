@@ -13,21 +13,21 @@ import (
 	"feedback/wire"
 )
 
-func clientQ(id, client, project string) wire.Question {
+func clientQ(id, client, project string) wire.Ask {
 	qq := q(id)
-	qq.Client, qq.Project = client, project
+	qq.Question.Client, qq.Question.Project = client, project
 	return qq
 }
 
 // answerOf asks qq, answers it with status and returns what the caller got.
-func answerOf(t *testing.T, in *Inbox, ui *fakeUI, qq wire.Question, status wire.Status) wire.Answer {
+func answerOf(t *testing.T, in *Inbox, ui *fakeUI, qq wire.Ask, status wire.Status) wire.Answer {
 	t.Helper()
 	ch := ask(context.Background(), in, qq)
-	ui.waitShown(t, qq.ID)
-	ui.answer(qq.ID, wire.Answer{Status: status})
+	ui.waitShown(t, qq.Question.ID)
+	ui.answer(qq.Question.ID, wire.Answer{Status: status})
 	r := result(t, ch)
 	if r.err != nil {
-		t.Fatalf("ask %s: %v", qq.ID, r.err)
+		t.Fatalf("ask %s: %v", qq.Question.ID, r.err)
 	}
 	return r.a
 }
@@ -95,7 +95,7 @@ func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 	ui := newFakeUI()
 	in := NewInbox(ui, nil)
 	qq := clientQ("k", "codex", "")
-	qq.WaitMS = 1
+	qq.Wait = 1 * time.Millisecond
 	r := result(t, ask(context.Background(), in, qq))
 	if r.err == nil {
 		t.Fatal("want a pending ask")
@@ -105,13 +105,13 @@ func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if a := in.withNotes(ctx, qq, wire.Answer{}); a.Notes != nil {
+	if a := in.withNotes(ctx, qq.Question, wire.Answer{}); a.Notes != nil {
 		t.Fatal("a caller that went away took the notes")
 	}
 	if err := in.AddNote(UINote{Client: "codex", Text: "rebase first"}); err != nil {
 		t.Fatal(err)
 	}
-	qq.WaitMS = 0
+	qq.Wait = 0
 	r = result(t, ask(context.Background(), in, qq))
 	if r.err != nil || !reflect.DeepEqual(r.a.Notes, []string{"rebase first"}) {
 		t.Fatalf("collected kept answer: %+v, %v", r.a, r.err)
@@ -168,7 +168,7 @@ func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
 	}
 	in := NewPersistentInbox(newFakeUI(), nil, func() (Persister, error) { return slow, nil })
 	defer in.Close(time.Second)
-	if a := in.withNotes(context.Background(), clientQ("q", "c", ""), wire.Answer{}); a.Notes != nil {
+	if a := in.withNotes(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
 		t.Fatalf("notes %q delivered past the timeout", a.Notes)
 	}
 	close(slow.release)

@@ -18,8 +18,9 @@ import (
 // recorder, on the recorder's goroutine.
 type Persister interface {
 	// SaveQuestionAs records q, whose callers ask as askID (q.ID but for
-	// a second window of an identical question).
-	SaveQuestionAs(q wire.Question, askID string, askedAt time.Time) error
+	// a second window of an identical question), and whether its ask said
+	// keepOpen (wire.Ask.KeepOpen; store.Left.KeepOpen after a restart).
+	SaveQuestionAs(q wire.Question, askID string, askedAt time.Time, keepOpen bool) error
 	// SetKeptOpen records that the open question id stays open for a caller
 	// that comes back: after a crash it is shown again.
 	SetKeptOpen(id string, on bool) error
@@ -39,16 +40,16 @@ type Persister interface {
 // NoPersistence keeps nothing: the app without a database, and tests.
 type NoPersistence struct{}
 
-func (NoPersistence) SaveQuestionAs(wire.Question, string, time.Time) error { return nil }
-func (NoPersistence) SetKeptOpen(string, bool) error                        { return nil }
-func (NoPersistence) LeftOpen() ([]store.Left, error)                       { return nil, nil }
-func (NoPersistence) SaveDraft(string, store.Draft) error                   { return nil }
-func (NoPersistence) Draft(string) (store.Draft, bool, error)               { return store.Draft{}, false, nil }
-func (NoPersistence) SaveAnswer(wire.Answer, time.Time, bool) error         { return nil }
-func (NoPersistence) MarkWithdrawn(string, time.Time) error                 { return nil }
-func (NoPersistence) MarkDelivered(string) error                            { return nil }
-func (NoPersistence) Undelivered(string) (wire.Answer, bool, error)         { return wire.Answer{}, false, nil }
-func (NoPersistence) Close() error                                          { return nil }
+func (NoPersistence) SaveQuestionAs(wire.Question, string, time.Time, bool) error { return nil }
+func (NoPersistence) SetKeptOpen(string, bool) error                              { return nil }
+func (NoPersistence) LeftOpen() ([]store.Left, error)                             { return nil, nil }
+func (NoPersistence) SaveDraft(string, store.Draft) error                         { return nil }
+func (NoPersistence) Draft(string) (store.Draft, bool, error)                     { return store.Draft{}, false, nil }
+func (NoPersistence) SaveAnswer(wire.Answer, time.Time, bool) error               { return nil }
+func (NoPersistence) MarkWithdrawn(string, time.Time) error                       { return nil }
+func (NoPersistence) MarkDelivered(string) error                                  { return nil }
+func (NoPersistence) Undelivered(string) (wire.Answer, bool, error)               { return wire.Answer{}, false, nil }
+func (NoPersistence) Close() error                                                { return nil }
 
 // lookupTimeout bounds how long a new question waits for the database
 // before its window opens without a restored draft.

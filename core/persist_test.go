@@ -49,7 +49,11 @@ func (f *fakeStore) log() []string {
 	return slices.Clone(f.calls)
 }
 
-func (f *fakeStore) SaveQuestionAs(q wire.Question, _ string, _ time.Time) error {
+func (f *fakeStore) SaveQuestionAs(q wire.Question, _ string, _ time.Time, keepOpen bool) error {
+	if keepOpen {
+		f.record("question %s keep-open", q.ID)
+		return nil
+	}
 	f.record("question %s", q.ID)
 	return nil
 }
@@ -174,11 +178,11 @@ func TestAnswerNobodyReceivedIsStoredUndelivered(t *testing.T) {
 	cancel()
 	result(t, ch)
 	ui.answer("k", wire.Answer{QuestionID: "k", Status: wire.StatusAnswered})
-	r := result(t, ask(context.Background(), in, wire.Question{ID: "k", AttachOnly: true}))
+	r := result(t, ask(context.Background(), in, attach("k")))
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	wantCalls(t, in, fs, "question k", "answer k answered delivered=false", "delivered k")
+	wantCalls(t, in, fs, "question k keep-open", "answer k answered delivered=false", "delivered k")
 }
 
 // After a restart the kept answer is only in the database: an ask with its
@@ -284,11 +288,11 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	ui = newFakeUI()
 	in = NewPersistentInbox(ui, nil, open)
 	defer in.Close(5 * time.Second)
-	r := result(t, ask(context.Background(), in, wire.Question{ID: "kept", AttachOnly: true}))
+	r := result(t, ask(context.Background(), in, attach("kept")))
 	if r.err != nil || !reflect.DeepEqual(r.a.Replies, answer.Replies) {
 		t.Fatalf("kept answer after the restart: %+v, %v", r.a, r.err)
 	}
-	r = result(t, ask(context.Background(), in, wire.Question{ID: "kept", AttachOnly: true}))
+	r = result(t, ask(context.Background(), in, attach("kept")))
 	if !errors.Is(r.err, &wire.Error{Code: wire.CodeNotFound}) {
 		t.Errorf("the kept answer was delivered twice: %v", r.err)
 	}
@@ -333,8 +337,8 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
 	kq := q("human")
-	kq.WaitMS = 10
-	kq.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
+	kq.Wait = 10 * time.Millisecond
+	kq.Question.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
 	if r := result(t, ask(context.Background(), in, kq)); !errors.Is(r.err, ipc.ErrPending) {
 		t.Fatalf("first call: %v, want ErrPending", r.err)
 	}
@@ -351,11 +355,11 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	if got := ui.restored["human"]; got == nil || got.Replies[0].Text != "half" {
 		t.Errorf("restored draft = %+v", got)
 	}
-	ch := ask(context.Background(), in, wire.Question{ID: "human", AttachOnly: true})
+	ch := ask(context.Background(), in, attach("human"))
 	waitFor(t, func() bool { return waiters(in, "human") == 1 })
 	ui.answer("human", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"A"}}}})
 	r := result(t, ch)
-	if r.err != nil || string(r.a.CallerData) != string(kq.CallerData) {
+	if r.err != nil || string(r.a.CallerData) != string(kq.Question.CallerData) {
 		t.Fatalf("after the crash: %+v, %v", r.a, r.err)
 	}
 	if len(in.Items()) != 0 {
@@ -373,7 +377,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	first := ask(context.Background(), in, q("dup"))
 	ui.waitShown(t, "dup")
 	wq := q("dup")
-	wq.WaitMS = 10
+	wq.Wait = 10 * time.Millisecond
 	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
 		t.Fatalf("second caller: %v", r.err)
 	}
@@ -387,8 +391,38 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 
 	in = NewPersistentInbox(newFakeUI(), nil, open)
 	defer in.Close(5 * time.Second)
-	r := result(t, ask(context.Background(), in, wire.Question{ID: "dup", AttachOnly: true}))
+	r := result(t, ask(context.Background(), in, attach("dup")))
 	if r.err != nil || r.a.Replies[0].Text != "mine" || r.a.QuestionID != "dup" {
 		t.Fatalf("coming back after the restart: %+v, %v", r.a, r.err)
+	}
+}
+
+// After a restart a question whose ask said KeepOpen still outlives its
+// callers: one that comes back and cancels leaves it open; a question
+// kept open only because its caller's wait ran out is withdrawn as usual.
+func TestKeepOpenOutlivesARestart(t *testing.T) {
+	for _, keep := range []bool{true, false} {
+		t.Run(fmt.Sprint("keep_open=", keep), func(t *testing.T) {
+			fs := &leftStore{fakeStore: newFakeStore(), left: []store.Left{
+				{Question: q("r").Question, AskID: "r", AskedAt: time.Now(), KeptOpen: true, KeepOpen: keep}}}
+			in, ui := inboxWith(fs)
+			defer in.Close(time.Second)
+			ui.waitShown(t, "r")
+			ctx, cancel := context.WithCancel(context.Background())
+			ch := ask(ctx, in, attach("r"))
+			eventually(t, "the caller attached", func() bool {
+				in.mu.Lock()
+				defer in.mu.Unlock()
+				return in.open["r"] != nil && in.open["r"].waiters == 1
+			})
+			cancel()
+			result(t, ch)
+			ui.mu.Lock()
+			withdrawn := slices.Contains(ui.withdrawn, "r")
+			ui.mu.Unlock()
+			if withdrawn == keep {
+				t.Errorf("withdrawn = %v after its caller left, want %v", withdrawn, !keep)
+			}
+		})
 	}
 }

@@ -156,8 +156,8 @@ func TestWindowChurnOverIPC(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			_, err := c.Ask(ctx, wire.Question{ID: wire.NewID(), Title: title, Source: "e2e",
-				Prompts: []wire.Prompt{{Markdown: "Churn " + strings.Repeat("text ", 40)}}}, nil)
+			_, err := c.Ask(ctx, wire.Ask{Question: wire.Question{ID: wire.NewID(), Title: title, Source: "e2e",
+				Prompts: []wire.Prompt{{Markdown: "Churn " + strings.Repeat("text ", 40)}}}}, nil)
 			done <- err
 		}()
 		scr.waitMapped(t, title+" — feedback", 10*time.Second, done)
@@ -192,8 +192,8 @@ func openBurst(t *testing.T, scr *xscreen, c *ipc.Client, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := c.Ask(ctx, wire.Question{ID: wire.NewID(), Title: fmt.Sprintf("Burst%d-%d", n, j), Source: "e2e",
-				Prompts: []wire.Prompt{{Markdown: "Burst"}}}, nil)
+			_, err := c.Ask(ctx, wire.Ask{Question: wire.Question{ID: wire.NewID(), Title: fmt.Sprintf("Burst%d-%d", n, j), Source: "e2e",
+				Prompts: []wire.Prompt{{Markdown: "Burst"}}}}, nil)
 			dones[j] <- err
 		}()
 	}

@@ -21,9 +21,9 @@ import (
 	"feedback/wire"
 )
 
-// loadShims is how many `feedback mcp` processes ask at once: the server's
-// cap on open questions (ipc.ServerOptions.MaxOpen defaults to it).
-const loadShims = 64
+// loadShims is how many `feedback mcp` processes ask at once: the app's
+// cap on open questions (wire.MaxOpenQuestions, which the inbox enforces).
+const loadShims = wire.MaxOpenQuestions
 
 // TestSixtyFourShimsAtOnce starts 64 real shims against one app on a real
 // socket — the app's server and inbox, with a double in place of the windows
@@ -98,9 +98,9 @@ func TestSixtyFourShimsAtOnce(t *testing.T) {
 		}
 		checkBurst(t, fa, askers, results)
 
-		// The slots are free again. A slot is released when the server's
-		// handler returns, just after the answer is written, so a caller
-		// that asks again at once may still find the cap full: retry briefly.
+		// The slots are free again. A slot is released when the inbox
+		// takes the answer, which may reach this caller's shim before the
+		// last ones are taken: retry briefly.
 		var tooMany int
 		for {
 			res, err = extra.askWithin(ctx, "a question after the others", p)
@@ -137,7 +137,7 @@ func (a *loadApp) start(t *testing.T, p *fakeapp.Presenter) {
 	t.Helper()
 	a.logs.Reset()
 	log := slog.New(slog.NewTextHandler(&a.logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	app, err := fakeapp.Start(a.dir, p, ipc.ServerOptions{Version: "load", Logger: log, MaxOpen: loadShims})
+	app, err := fakeapp.Start(a.dir, p, ipc.ServerOptions{Version: "load", Logger: log})
 	if err != nil {
 		t.Fatalf("starting the fake app: %v", err)
 	}

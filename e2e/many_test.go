@@ -247,8 +247,7 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
 	polled := textQuestion("Polled")
-	polled.WaitMS = 200
-	ch, _ := askApp(t, polled)
+	ch, _ := askAppAs(t, wire.Ask{Question: polled, Wait: 200 * time.Millisecond})
 	if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrPending) {
 		t.Fatalf("the first ask: %+v, %v; want pending", r.a, r.err)
 	}
@@ -261,9 +260,7 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 		t.Fatalf("the window in use is not on top: %v", stacking(t))
 	}
 	for _, attach := range []bool{true, false} {
-		again := polled
-		again.AttachOnly = attach
-		ch, _ := askApp(t, again)
+		ch, _ := askAppAs(t, wire.Ask{Question: polled, Wait: 200 * time.Millisecond, AttachOnly: attach})
 		if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrPending) {
 			t.Fatalf("attach-only %v: %+v, %v; want pending", attach, r.a, r.err)
 		}
@@ -276,9 +273,7 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 	}
 	key(t, "Escape")
 	awaitAsk(t, cho)
-	done := polled
-	done.WaitMS = 0
-	ch, _ = askApp(t, done)
+	ch, _ = askAppAs(t, wire.Ask{Question: polled})
 	activate(t, wp)
 	key(t, "Escape")
 	if r := awaitAsk(t, ch); r.err != nil || r.a.Status != wire.StatusDismissed {

@@ -77,11 +77,17 @@ type asked struct {
 // askApp asks q over the socket in the background; cancel withdraws it.
 func askApp(t *testing.T, q wire.Question) (<-chan asked, context.CancelFunc) {
 	t.Helper()
+	return askAppAs(t, wire.Ask{Question: q})
+}
+
+// askAppAs is askApp for an ask with a wait, attach-only or keep-open.
+func askAppAs(t *testing.T, r wire.Ask) (<-chan asked, context.CancelFunc) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	ch := make(chan asked, 1)
 	go func() {
-		a, err := appClient().Ask(ctx, q, nil)
+		a, err := appClient().Ask(ctx, r, nil)
 		ch <- asked{a, err}
 	}()
 	return ch, cancel
@@ -189,10 +195,9 @@ func TestKeptAnswerSurvivesARestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "feedback.db")
 	logPath := startApp(t, "FEEDBACK_DB="+db)
 	q := choiceQuestion("KeptAnswer")
-	q.KeepOpen = true
 	title := "KeptAnswer — feedback"
 
-	ch, cancel := askApp(t, q)
+	ch, cancel := askAppAs(t, wire.Ask{Question: q, KeepOpen: true})
 	win := findWindow(t, title)
 	cancel() // the agent stopped waiting; the window stays
 	awaitAsk(t, ch)
@@ -205,13 +210,13 @@ func TestKeptAnswerSurvivesARestart(t *testing.T) {
 	stopApp()
 	launchApp(t, logPath, "FEEDBACK_DB="+db)
 	start := time.Now()
-	r := awaitAsk(t, func() <-chan asked { c, _ := askApp(t, q); return c }())
+	r := awaitAsk(t, func() <-chan asked { c, _ := askAppAs(t, wire.Ask{Question: q, KeepOpen: true}); return c }())
 	if r.err != nil || r.a.Status != wire.StatusAnswered || r.a.Replies[0].Text != "answered while nobody waited" {
 		t.Fatalf("after the restart: %+v, %v", r.a, r.err)
 	}
 	t.Logf("the kept answer came back in %v", time.Since(start).Round(time.Millisecond))
 	// Delivered: the next ask with the id opens a new round.
-	attach := wire.Question{ID: q.ID, AttachOnly: true}
+	attach := wire.Ask{Question: wire.Question{ID: q.ID}, AttachOnly: true}
 	ctx, cancelAttach := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancelAttach()
 	if _, err := appClient().Ask(ctx, attach, nil); !errors.Is(err, &wire.Error{Code: wire.CodeNotFound}) {

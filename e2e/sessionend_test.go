@@ -13,6 +13,7 @@ import (
 
 	"feedback/e2e/internal/procs"
 	"feedback/ipc"
+	"feedback/wire"
 )
 
 // ownApp is an app started by a test itself, on a socket of its own, with
@@ -129,7 +130,7 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 	t.Run("UI process starting", func(t *testing.T) {
 		a := startOwnApp(t)
 		a.waitUp(t)
-		go a.client().Ask(context.Background(), choiceQuestion("TermStarting"), nil)
+		go a.client().Ask(context.Background(), wire.Ask{Question: choiceQuestion("TermStarting")}, nil)
 		a.waitUIProcess(t)
 		a.cmd.Process.Signal(syscall.SIGTERM)
 		a.waitExit(t, 15*time.Second)
@@ -139,7 +140,7 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 	t.Run("UI process", func(t *testing.T) {
 		a := startOwnApp(t)
 		a.waitUp(t)
-		go a.client().Ask(context.Background(), choiceQuestion("TermUI"), nil)
+		go a.client().Ask(context.Background(), wire.Ask{Question: choiceQuestion("TermUI")}, nil)
 		first := a.waitUIProcess(t)
 		syscall.Kill(first[0], syscall.SIGTERM)
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -210,7 +211,7 @@ func TestAppExitsWithItsSession(t *testing.T) {
 			a.waitUp(t)
 			q := choiceQuestion("SessionEnds")
 			q.TimeoutSeconds = 600
-			go a.client().Ask(context.Background(), q, nil)
+			go a.client().Ask(context.Background(), wire.Ask{Question: q}, nil)
 			a.waitUIProcess(t)
 			victim := x
 			if end == "session bus" {

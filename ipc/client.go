@@ -131,14 +131,15 @@ func (c *Client) hello(ctx context.Context, query string) (Hello, error) {
 	return h, nil
 }
 
-// Ask asks q and blocks until the app answers. onEvent, if not nil, is called
-// for every event in order, the final one included. It returns the Answer, or
-// the app's *Error (when the app refuses or fails the question), or
-// ErrPending (q.WaitMS ran out; the question stays open), or an error
-// wrapping ErrAppGone when the app goes away first. Cancelling ctx withdraws
-// the question: the app closes its window, and Ask returns ctx's error.
-func (c *Client) Ask(ctx context.Context, q wire.Question, onEvent func(Event)) (wire.Answer, error) {
-	body, err := json.Marshal(q)
+// Ask asks a.Question as a says and blocks until the app answers. onEvent,
+// if not nil, is called for every event in order, the final one included.
+// It returns the Answer, or the app's *Error (when the app refuses or fails
+// the question), or ErrPending (a.Wait ran out; the question stays open),
+// or an error wrapping ErrAppGone when the app goes away first. Cancelling
+// ctx withdraws the question: the app closes its window, and Ask returns
+// ctx's error. A *Client is an Asker.
+func (c *Client) Ask(ctx context.Context, a wire.Ask, onEvent func(Event)) (wire.Answer, error) {
+	body, err := json.Marshal(a)
 	if err != nil {
 		return wire.Answer{}, fmt.Errorf("ipc: encode question: %w", err)
 	}
@@ -169,7 +170,7 @@ func (c *Client) Ask(ctx context.Context, q wire.Question, onEvent func(Event)) 
 			}
 			return *ev.Answer, nil
 		case EventPending:
-			return wire.Answer{QuestionID: q.ID, CallerData: ev.CallerData}, ErrPending
+			return wire.Answer{QuestionID: a.Question.ID, CallerData: ev.CallerData}, ErrPending
 		case EventError:
 			if ev.Error == nil {
 				return wire.Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)

@@ -1,12 +1,14 @@
 // Package ipc is the local protocol between the feedback app and its callers
 // (the MCP shim and `feedback ask`): HTTP/1.1 over a per-user Unix domain
-// socket, versioned paths (/v1/…), and one long-lived POST per question whose
-// response streams Events as newline-delimited JSON.
+// socket, versioned paths (/v2/…, ProtocolVersion), and one long-lived POST
+// per question, its body a wire.Ask, whose response streams Events as
+// newline-delimited JSON. It is the transport only: starting the app when
+// nothing listens (NotListening) is launch's job.
 //
-// wire.go holds the wire types and nothing else; the endpoint, server and
-// client are built on the standard library only (plus golang.org/x/sys and,
-// on Windows, github.com/Microsoft/go-winio), so the package can be used by a
-// headless shim without pulling in the GUI toolkit.
+// protocol.go holds the protocol's types (Hello, Event, Asker); the
+// endpoint, server and client are built on the standard library only (plus
+// golang.org/x/sys and, on Windows, github.com/Microsoft/go-winio), so the
+// package can be used by a headless shim without pulling in the GUI toolkit.
 //
 // # Who is at the other end (Unix)
 //

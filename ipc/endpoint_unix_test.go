@@ -277,42 +277,6 @@ func TestCheckPeerOfTheListener(t *testing.T) {
 	}
 }
 
-// Connect neither starts the app nor waits for it at an untrusted endpoint:
-// it returns the refusal at once, and ends its wait as soon as a started app
-// turns out to be behind one.
-func TestConnectRefusesUntrustedEndpoint(t *testing.T) {
-	t.Run("before starting", func(t *testing.T) {
-		path := socketPath(t)
-		byteCounter(t, path)
-		chmod(t, filepath.Dir(path), 0o755)
-		start := func() error { t.Error("start called for an untrusted endpoint"); return nil }
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_, err := Connect(ctx, path, start, time.Minute)
-		if !errors.Is(err, ErrUntrustedEndpoint) {
-			t.Fatalf("Connect = %v, want ErrUntrustedEndpoint", err)
-		}
-	})
-	t.Run("while waiting", func(t *testing.T) {
-		path := socketPath(t)
-		start := func() error {
-			byteCounter(t, path)
-			chmod(t, filepath.Dir(path), 0o755)
-			return nil
-		}
-		done := make(chan error, 1)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		go func() {
-			_, err := Connect(ctx, path, start, time.Minute)
-			done <- err
-		}()
-		if err := within(t, done, "Connect to give up"); !errors.Is(err, ErrUntrustedEndpoint) {
-			t.Fatalf("Connect = %v, want ErrUntrustedEndpoint", err)
-		}
-	})
-}
-
 // Listen never follows a symbolic link for the socket directory: it refuses
 // it and leaves the target alone (it used to make the target, a user's
 // home, 0700).

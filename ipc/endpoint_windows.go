@@ -97,10 +97,10 @@ func checkFree(path string) error {
 		return fmt.Errorf("%w (something answers on %s)", ErrAlreadyRunning, path)
 	case errors.Is(err, ErrUntrustedEndpoint):
 		return err
-	case notListening(err):
+	case NotListening(err):
 		return nil
 	}
-	return &NameTakenError{Path: path, Err: reason(err)}
+	return &NameTakenError{Path: path, Err: Reason(err)}
 }
 
 // NameTakenError: the pipe's name is held by a process that does not

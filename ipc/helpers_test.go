@@ -9,15 +9,15 @@ import (
 )
 
 // askFunc adapts a function to Asker.
-type askFunc func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error)
+type askFunc func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error)
 
-func (f askFunc) Ask(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
-	return f(ctx, q, emit)
+func (f askFunc) Ask(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	return f(ctx, a, emit)
 }
 
 // answerAll answers every question at once.
-var answerAll = askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
-	return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
+var answerAll = askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
 })
 
 // socketPath returns a fresh endpoint for one test: a socket path in a
@@ -67,9 +67,9 @@ func serveFake(t *testing.T, h http.Handler) string {
 	return path
 }
 
-// question returns a valid question with the given id.
-func question(id string) wire.Question {
-	return wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "Proceed?", Kind: wire.KindYesNo}}}
+// question returns the ask of a valid question with the given id.
+func question(id string) wire.Ask {
+	return wire.Ask{Question: wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: "Proceed?", Kind: wire.KindYesNo}}}}
 }
 
 // within fails the test unless ch delivers within a generous bound.

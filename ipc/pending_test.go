@@ -6,27 +6,28 @@ import (
 	"feedback/wire"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An Asker returning ErrPending ends the stream with EventPending carrying
 // the caller data; Client.Ask returns ErrPending with it.
 func TestPendingReachesTheCaller(t *testing.T) {
-	var gotWait int64
-	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
-		gotWait = q.WaitMS
+	var gotWait time.Duration
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+		gotWait = a.Wait
 		emit(Event{Type: EventPending}) // a final event from the Asker is dropped
-		return wire.Answer{QuestionID: q.ID, CallerData: q.CallerData}, ErrPending
+		return wire.Answer{QuestionID: a.Question.ID, CallerData: a.Question.CallerData}, ErrPending
 	}), ServerOptions{})
 	q := question("p")
-	q.WaitMS = 1500
-	q.CallerData = []byte(`{"choices":["a"]}`)
+	q.Wait = 1500 * time.Millisecond
+	q.Question.CallerData = []byte(`{"choices":["a"]}`)
 	var events []EventType
 	a, err := c.Ask(context.Background(), q, func(e Event) { events = append(events, e.Type) })
 	if !errors.Is(err, ErrPending) || a.QuestionID != "p" || string(a.CallerData) != `{"choices":["a"]}` {
 		t.Fatalf("Ask = %+v, %v; want ErrPending with the caller data", a, err)
 	}
-	if gotWait != 1500 {
-		t.Errorf("the Asker saw wait_ms %d", gotWait)
+	if gotWait != 1500*time.Millisecond {
+		t.Errorf("the Asker saw a wait of %v", gotWait)
 	}
 	if len(events) != 2 || events[0] != EventQueued || events[1] != EventPending {
 		t.Errorf("events = %v, want queued, pending", events)
@@ -35,12 +36,12 @@ func TestPendingReachesTheCaller(t *testing.T) {
 
 func TestValidateWaitAndCallerData(t *testing.T) {
 	q := question("v")
-	q.WaitMS = -1
+	q.Wait = -time.Millisecond
 	if err := q.Validate(); err == nil || !strings.Contains(err.Error(), "wait_ms") {
 		t.Errorf("negative wait: %v", err)
 	}
 	q = question("v")
-	q.CallerData = []byte(`"` + strings.Repeat("x", wire.MaxCallerDataBytes) + `"`)
+	q.Question.CallerData = []byte(`"` + strings.Repeat("x", wire.MaxCallerDataBytes) + `"`)
 	if err := q.Validate(); err == nil || !strings.Contains(err.Error(), "caller_data: at most") {
 		t.Errorf("large caller data: %v", err)
 	}

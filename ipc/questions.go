@@ -19,11 +19,11 @@ import (
 const bodyReadTimeout = 30 * time.Second
 
 // handleQuestion serves POST PathQuestions: it decodes and validates the
-// question, then streams Events while the Asker asks it.
+// wire.Ask, then streams Events while the Asker asks it.
 func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Now().Add(s.bodyTimeout)) // unsupported in tests: ignore
-	q, err := decodeQuestion(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	a, err := decodeAsk(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
 		// The read deadline stays, and the connection closes after the
 		// reply: what is left of the body is read (to be discarded) only
@@ -38,7 +38,7 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc.SetReadDeadline(time.Time{}) // the answer streams for as long as the user takes
-	if err := q.Validate(); err != nil {
+	if err := a.Validate(); err != nil {
 		var e *wire.Error
 		if !errors.As(err, &e) {
 			e = &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
@@ -46,16 +46,9 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, e)
 		return
 	}
-	select {
-	case s.open <- struct{}{}:
-		defer func() { <-s.open }()
-	default:
-		writeError(w, http.StatusTooManyRequests, &wire.Error{Code: wire.CodeTooMany,
-			Message: fmt.Sprintf("%d questions are already open; answer or close some first", cap(s.open))})
-		return
-	}
 
 	ctx := r.Context()
+	q := a.Question
 	log := s.log.With("id", q.ID, "source", q.Source, "client", q.Client)
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
@@ -63,7 +56,7 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	st.write(Event{Type: EventQueued}, false)
 	log.Info("ipc: question open")
 
-	ans, err := s.ask(ctx, q, func(ev Event) {
+	ans, err := s.ask(ctx, a, func(ev Event) {
 		if ev.Type == EventAnswer || ev.Type == EventError || ev.Type == EventPending {
 			log.Warn("ipc: Asker emitted a final event; dropped", "type", ev.Type)
 			return
@@ -83,7 +76,11 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 			e = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 		}
 		st.write(Event{Type: EventError, Error: e}, true)
-		log.Warn("ipc: question failed", "err", err)
+		if e.Code == wire.CodeInternal {
+			log.Warn("ipc: question failed", "err", err)
+		} else { // the Asker refused it and said why: the caller's to act on
+			log.Info("ipc: question refused", "err", err)
+		}
 	default:
 		st.write(Event{Type: EventAnswer, Answer: &ans}, true)
 		log.Info("ipc: question closed", "status", ans.Status)
@@ -91,38 +88,41 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 }
 
 // ask calls the Asker, turning a panic into CodeInternal.
-func (s *Server) ask(ctx context.Context, q wire.Question, emit func(Event)) (a wire.Answer, err error) {
+func (s *Server) ask(ctx context.Context, a wire.Ask, emit func(Event)) (ans wire.Answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("ipc: Asker panicked", "id", q.ID, "panic", p, "stack", string(debug.Stack()))
+			s.log.Error("ipc: Asker panicked", "id", a.Question.ID, "panic", p, "stack", string(debug.Stack()))
 			err = &wire.Error{Code: wire.CodeInternal, Message: "the app failed while asking (see its log)"}
 		}
 	}()
-	return s.asker.Ask(ctx, q, emit)
+	return s.asker.Ask(ctx, a, emit)
 }
 
-// decodeQuestion decodes exactly one JSON question from r. Unknown fields are
+// decodeAsk decodes exactly one JSON wire.Ask from r. Unknown fields are
 // ignored (a newer caller may send more); anything after the value is an error.
-func decodeQuestion(r io.Reader) (wire.Question, error) {
-	var q wire.Question
+func decodeAsk(r io.Reader) (wire.Ask, error) {
+	var a wire.Ask
 	dec := json.NewDecoder(r)
-	if err := dec.Decode(&q); err != nil {
-		return q, err
+	if err := dec.Decode(&a); err != nil {
+		return a, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
 			err = errors.New("unexpected data after the question")
 		}
-		return q, err
+		return a, err
 	}
-	return q, nil
+	return a, nil
 }
 
-// decodeFailure maps an error of decodeQuestion to a status and an *Error.
+// decodeFailure maps an error of decodeAsk to a status and an *Error.
 func decodeFailure(err error) (int, *wire.Error) {
 	var tooLarge *http.MaxBytesError
 	var te *json.UnmarshalTypeError
+	var we *wire.Error
 	switch {
+	case errors.As(err, &we): // wire.Ask refused a field
+		return http.StatusBadRequest, we
 	case errors.As(err, &tooLarge):
 		return http.StatusRequestEntityTooLarge, &wire.Error{Code: wire.CodeInvalid,
 			Message: fmt.Sprintf("the question is larger than %d bytes", MaxBodyBytes)}

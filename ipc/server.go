@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"feedback/wire"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,38 +16,25 @@ import (
 	"time"
 )
 
-// Asker is what the app does with a question.
-type Asker interface {
-	// Ask shows q and blocks until the user answers, the question times out,
-	// or ctx ends. When ctx ends the caller has gone away: Ask withdraws the
-	// question (closes its window) and returns promptly; its result is dropped.
-	//
-	// emit reports progress (EventShown) to the caller. It may be called from
-	// any goroutine, is safe after Ask returned (it does nothing then), and
-	// ignores EventAnswer and EventError: the final event is written from
-	// Ask's result. An *Error returned by Ask reaches the caller with its
-	// code; any other error as CodeInternal.
-	Ask(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error)
-}
-
 // ServerOptions configures a Server. The zero value is usable.
 type ServerOptions struct {
 	Version string       // the app's build version, reported by PathHello
 	Logger  *slog.Logger // nil discards
-	MaxOpen int          // questions open at once; more are refused with CodeTooMany. 0 means 64
 	// OnGreet, if set, is called (on the request's goroutine; it must not
 	// block) when a shim greets the app as its MCP client initializes
 	// (Client.Greet).
 	OnGreet func()
 }
 
-// Server serves the protocol on a listener, handing questions to an Asker.
+// Server serves the protocol on a listener, handing each request to an
+// Asker. It bounds the size of a request and the time its body takes to
+// arrive; how many questions may be open is the Asker's to say (the app's
+// inbox refuses one too many with wire.CodeTooMany).
 type Server struct {
 	asker   Asker
 	version string
 	onGreet func()
 	log     *slog.Logger
-	open    chan struct{} // a token per open question; its capacity is MaxOpen
 	hs      *http.Server
 	cancel  context.CancelFunc // ends every request's context, on Shutdown
 
@@ -62,16 +50,12 @@ func NewServer(a Asker, opts ServerOptions) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if opts.MaxOpen <= 0 {
-		opts.MaxOpen = 64
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		asker:   a,
 		version: opts.Version,
 		onGreet: opts.OnGreet,
 		log:     log,
-		open:    make(chan struct{}, opts.MaxOpen),
 		cancel:  cancel,
 		fresh:   make(map[net.Conn]struct{}),
 
@@ -144,7 +128,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST "+PathQuestions, s.handleQuestion)
 	mux.HandleFunc(PathQuestions, methodNotAllowed(http.MethodPost))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, &wire.Error{Code: wire.CodeProtocol, Message: "no such path: " + r.URL.Path})
+		writeError(w, http.StatusNotFound, &wire.Error{Code: wire.CodeProtocol,
+			Message: fmt.Sprintf("no such path: %s (this app speaks protocol %d)", r.URL.Path, ProtocolVersion)})
 	})
 	return s.guard(mux)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"feedback/wire"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -30,7 +31,7 @@ func TestHello(t *testing.T) {
 
 func TestAskRoundTrip(t *testing.T) {
 	want := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"A"}, Text: "because"}}, ElapsedMS: 42}
-	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
 		emit(Event{Type: EventShown})
 		emit(Event{Type: EventAnswer, Answer: &wire.Answer{Status: wire.StatusDismissed}}) // not the Asker's to send: dropped
 		return want, nil
@@ -52,20 +53,20 @@ func TestAskRoundTrip(t *testing.T) {
 func TestAskErrors(t *testing.T) {
 	tests := []struct {
 		name      string
-		q         wire.Question
+		q         wire.Ask
 		err       error // returned by the Asker
 		panics    bool
 		wantCode  wire.ErrorCode
 		wantInMsg string
 	}{
-		{name: "invalid question", q: wire.Question{ID: "q"}, wantCode: wire.CodeInvalid, wantInMsg: "prompts"},
+		{name: "invalid question", q: wire.Ask{Question: wire.Question{ID: "q"}}, wantCode: wire.CodeInvalid, wantInMsg: "prompts"},
 		{name: "app refuses", q: question("q"), err: &wire.Error{Code: wire.CodeNoDisplay, Message: "no display"}, wantCode: wire.CodeNoDisplay, wantInMsg: "no display"},
 		{name: "app fails", q: question("q"), err: errors.New("boom"), wantCode: wire.CodeInternal, wantInMsg: "boom"},
 		{name: "app panics", q: question("q"), panics: true, wantCode: wire.CodeInternal, wantInMsg: "log"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := startServer(t, askFunc(func(context.Context, wire.Question, func(Event)) (wire.Answer, error) {
+			c := startServer(t, askFunc(func(context.Context, wire.Ask, func(Event)) (wire.Answer, error) {
 				if tt.panics {
 					panic("bug")
 				}
@@ -84,22 +85,25 @@ func TestAskErrors(t *testing.T) {
 }
 
 func TestHTTPErrors(t *testing.T) {
-	valid := `{"id":"q","prompts":[{"markdown":"Go?"}]}`
-	tooLarge := `{"id":"q","prompts":[{"markdown":"` + strings.Repeat("a", MaxBodyBytes) + `"}]}`
+	valid := `{"question":{"id":"q","prompts":[{"markdown":"Go?"}]}}`
+	tooLarge := `{"question":{"id":"q","prompts":[{"markdown":"` + strings.Repeat("a", MaxBodyBytes) + `"}]}}`
 	tests := []struct {
 		name, method, path, body string
 		origin                   bool
 		wantStatus               int
 		wantCode                 wire.ErrorCode
 	}{
-		{"unknown fields are fine", "POST", PathQuestions, `{"id":"q","future":1,"prompts":[{"markdown":"Go?","x":[]}]}`, false, 200, ""},
+		{"unknown fields are fine", "POST", PathQuestions, `{"question":{"id":"q","future":1,"prompts":[{"markdown":"Go?","x":[]}]},"later":2}`, false, 200, ""},
 		{"hello from a browser", "GET", PathHello, "", true, 403, wire.CodeProtocol},
 		{"question from a browser", "POST", PathQuestions, valid, true, 403, wire.CodeProtocol},
 		{"malformed JSON", "POST", PathQuestions, `{"id":`, false, 400, wire.CodeProtocol},
 		{"trailing garbage", "POST", PathQuestions, valid + `x`, false, 400, wire.CodeProtocol},
 		{"two values", "POST", PathQuestions, valid + valid, false, 400, wire.CodeProtocol},
 		{"empty body", "POST", PathQuestions, "", false, 400, wire.CodeProtocol},
-		{"wrong type", "POST", PathQuestions, `{"id":"q","prompts":"Go?"}`, false, 400, wire.CodeInvalid},
+		{"wrong type", "POST", PathQuestions, `{"question":{"id":"q","prompts":"Go?"}}`, false, 400, wire.CodeInvalid},
+		{"wait out of range", "POST", PathQuestions, `{"question":{"id":"q","prompts":[{"markdown":"Go?"}]},"wait_ms":-5}`, false, 400, wire.CodeInvalid},
+		{"a protocol 1 question on this path", "POST", PathQuestions, `{"id":"q","prompts":[{"markdown":"Go?"}]}`, false, 400, wire.CodeProtocol},
+		{"a protocol 1 caller", "POST", "/v1/questions", `{"id":"q","prompts":[{"markdown":"Go?"}]}`, false, 404, wire.CodeProtocol},
 		{"too large", "POST", PathQuestions, tooLarge, false, 413, wire.CodeInvalid},
 		{"unknown path", "GET", "/v1/nope", "", false, 404, wire.CodeProtocol},
 		{"wrong method", "GET", PathQuestions, "", false, 405, wire.CodeProtocol},
@@ -139,7 +143,7 @@ func TestHTTPErrors(t *testing.T) {
 func TestAskCancelWithdraws(t *testing.T) {
 	started := make(chan struct{})
 	withdrawn := make(chan struct{})
-	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
 		close(started)
 		<-ctx.Done()
 		close(withdrawn)
@@ -160,31 +164,45 @@ func TestAskCancelWithdraws(t *testing.T) {
 	}
 }
 
-func TestAskTooMany(t *testing.T) {
-	started := make(chan struct{}, 1)
+// The server does not count questions: how many may be open is the
+// Asker's to say (the app's inbox counts its windows, kept ones included).
+// Every caller reaches the Asker, more than the inbox's cap included, and
+// a refusal from the Asker reaches its caller with its code.
+func TestServerLeavesTheCapToTheAsker(t *testing.T) {
+	const n = wire.MaxOpenQuestions + 2
+	arrived := make(chan struct{}, n)
 	release := make(chan struct{})
-	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
-		started <- struct{}{}
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+		if a.Question.ID == "refused" {
+			return wire.Answer{}, &wire.Error{Code: wire.CodeTooMany, Message: "64 questions are open"}
+		}
+		arrived <- struct{}{}
 		select {
 		case <-release:
-			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
+			return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
 		case <-ctx.Done():
 			return wire.Answer{}, ctx.Err()
 		}
-	}), ServerOptions{MaxOpen: 1})
+	}), ServerOptions{})
 
-	errc := make(chan error, 1)
-	go func() {
-		_, err := c.Ask(context.Background(), question("first"), nil)
-		errc <- err
-	}()
-	within(t, started, "the first question to open")
-	if _, err := c.Ask(context.Background(), question("second"), nil); !errors.Is(err, &wire.Error{Code: wire.CodeTooMany}) {
-		t.Errorf("second Ask() error = %v, want CodeTooMany", err)
+	errc := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := c.Ask(context.Background(), question(fmt.Sprint("q", i)), nil)
+			errc <- err
+		}()
+	}
+	for i := range n {
+		within(t, arrived, fmt.Sprintf("question %d of %d to reach the Asker", i+1, n))
+	}
+	if _, err := c.Ask(context.Background(), question("refused"), nil); !errors.Is(err, &wire.Error{Code: wire.CodeTooMany}) {
+		t.Errorf("the Asker's refusal: error = %v, want CodeTooMany", err)
 	}
 	close(release)
-	if err := within(t, errc, "the first Ask to return"); err != nil {
-		t.Errorf("first Ask() error = %v", err)
+	for range n {
+		if err := within(t, errc, "an Ask to return"); err != nil {
+			t.Errorf("Ask() error = %v", err)
+		}
 	}
 }
 
@@ -196,7 +214,7 @@ func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
 	}
 	started := make(chan struct{})
 	withdrawn := make(chan struct{})
-	s := NewServer(askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
+	s := NewServer(askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
 		close(started)
 		<-ctx.Done()
 		close(withdrawn)
@@ -225,9 +243,9 @@ func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
 
 func TestEmitAfterAskReturnedIsDropped(t *testing.T) {
 	emits := make(chan func(Event), 1)
-	c := startServer(t, askFunc(func(ctx context.Context, q wire.Question, emit func(Event)) (wire.Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
 		emits <- emit
-		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered}, nil
+		return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
 	}), ServerOptions{})
 	if _, err := c.Ask(context.Background(), question("q"), nil); err != nil {
 		t.Fatal(err)
@@ -239,8 +257,9 @@ func TestEmitAfterAskReturnedIsDropped(t *testing.T) {
 // never panic, and answer 200 or a 4xx.
 func FuzzDecodeQuestion(f *testing.F) {
 	for _, seed := range []string{
-		`{"id":"q","prompts":[{"markdown":"Go?","kind":"choice","options":[{"label":"A"},{"label":"B"}]}]}`,
-		`{"id":"q","prompts":[{"markdown":"Go?"}],"context":[{"label":"l","value":"v"}],"timeout_seconds":-1}`,
+		`{"question":{"id":"q","prompts":[{"markdown":"Go?","kind":"choice","options":[{"label":"A"},{"label":"B"}]}]}}`,
+		`{"question":{"id":"q","prompts":[{"markdown":"Go?"}],"context":[{"label":"l","value":"v"}],"timeout_seconds":-1},"wait_ms":5}`,
+		`{"question":{"id":"q"},"attach_only":true,"wait_ms":1e999}`, `{"question":null}`,
 		``, `{`, `null`, `[]`, `{"id":"q","prompts":"x"}`, `{"id":"q"} {}`, `{"id":1e999}`,
 	} {
 		f.Add([]byte(seed))
@@ -262,7 +281,7 @@ func TestShutdownWithASilentConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(askFunc(func(ctx context.Context, q wire.Question, _ func(Event)) (wire.Answer, error) {
+	srv := NewServer(askFunc(func(ctx context.Context, a wire.Ask, _ func(Event)) (wire.Answer, error) {
 		return wire.Answer{}, nil
 	}), ServerOptions{})
 	go srv.Serve(l)

@@ -1,5 +1,8 @@
 // Package launch finds the running feedback app and starts it when it is
-// not running. It is shared by `feedback mcp` and `feedback ask` and, like
+// not running: it starts the app's process detached (StartDetached, per
+// OS), polls the socket until the app answers (Connect), and asks again
+// after the app went away mid-question (AskRestarting). ipc only carries
+// the protocol. It is shared by `feedback mcp` and `feedback ask` and, like
 // ipc, uses no GUI code.
 package launch
 
@@ -95,7 +98,7 @@ func StartExe(exe string) error {
 	if err := CheckDisplay(); err != nil {
 		return err
 	}
-	return ipc.StartDetached(exe, nil, LogPath())
+	return StartDetached(exe, nil, LogPath())
 }
 
 // AppName and ShimName are the file names of the window app and of the
@@ -144,17 +147,17 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, StartWait+helloWait)
 	defer cancel()
-	c, err := ipc.Connect(cctx, path, Starter, StartWait)
+	c, err := connectAt(cctx, path, Starter, StartWait)
 	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
-		err = fmt.Errorf("%w: the app at %s did not answer within %v", ipc.ErrNotRunning, path, StartWait+helloWait)
+		err = fmt.Errorf("%w: the app at %s did not answer within %v", ErrNotRunning, path, StartWait+helloWait)
 	}
 	if err != nil {
 		if errors.Is(err, ipc.ErrUntrustedEndpoint) {
 			return nil, err // says what to do; the app's log has nothing to add
 		}
-		if Starter == nil && errors.Is(err, ipc.ErrNotRunning) {
-			// ipc's "start the feedback app first" is not for this machine.
-			return nil, fmt.Errorf("%w: nothing answers at %s; %s", ipc.ErrNotRunning, path, remoteHint(path))
+		if Starter == nil && errors.Is(err, ErrNotRunning) {
+			// connectAt's "start the feedback app first" is not for this machine.
+			return nil, fmt.Errorf("%w: nothing answers at %s; %s", ErrNotRunning, path, remoteHint(path))
 		}
 		if Starter == nil || (errors.Is(err, ErrNoDisplay) && os.Getenv(ipc.EnvSocket) != "") {
 			// The app, if any, runs on another machine: its log is there.

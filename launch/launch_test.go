@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"feedback/ipc"
 )
 
 func TestHasDisplay(t *testing.T) {
@@ -68,7 +66,7 @@ func TestConnectWithoutStarter(t *testing.T) {
 	defer func() { Starter = saved }()
 	start := time.Now()
 	_, err := Connect(context.Background())
-	if !errors.Is(err, ipc.ErrNotRunning) {
+	if !errors.Is(err, ErrNotRunning) {
 		t.Fatalf("Connect = %v, want ErrNotRunning", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -90,7 +88,7 @@ func TestConnectRemoteSaysWhereTheAppIs(t *testing.T) {
 		starter func() error
 		want    error
 	}{
-		{"headless build", nil, ipc.ErrNotRunning},
+		{"headless build", nil, ErrNotRunning},
 		{"no display", Start, ErrNoDisplay},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

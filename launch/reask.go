@@ -12,11 +12,6 @@ import (
 	"feedback/wire"
 )
 
-// Asker delivers a question to the app; *ipc.Client is one.
-type Asker interface {
-	Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
-}
-
 // MaxRestarts bounds how often one question restarts an app that went away
 // while it was open; RestartBackoff[i] is the pause before restart i+1 (a
 // variable for tests).
@@ -32,24 +27,24 @@ func (e *NotReachedError) Error() string { return e.Err.Error() }
 func (e *NotReachedError) Unwrap() error { return e.Err }
 
 // AskRestarting connects to the app (connect starts it when none runs, as
-// Connect does) and asks q. When the app goes away while the question is
+// Connect does) and asks a. When the app goes away while the question is
 // open (ipc.ErrAppGone: it crashed or was killed), it connects again, which
 // restarts the app, and asks the same question again, same ID, at most
 // MaxRestarts times, pausing RestartBackoff between: the new app restores
-// the draft the user had typed. A positive q.WaitMS is the caller's whole
+// the draft the user had typed. A positive a.Wait is the caller's whole
 // wait: each ask after a restart waits what is left of it (at least 1 ms).
 // An Asker that is also an io.Closer is closed when its Ask returns.
 //
 // A failure to connect before anything was asked is a *NotReachedError;
 // ctx ending returns ctx.Err(); any other error is the last Ask's. log may
 // be nil.
-func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, error), q wire.Question, onEvent func(ipc.Event), log *slog.Logger) (wire.Answer, error) {
+func AskRestarting(ctx context.Context, connect func(context.Context) (ipc.Asker, error), a wire.Ask, onEvent func(ipc.Event), log *slog.Logger) (wire.Answer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	var deadline time.Time
-	if q.WaitMS > 0 {
-		deadline = time.Now().Add(time.Duration(q.WaitMS) * time.Millisecond)
+	if a.Wait > 0 {
+		deadline = time.Now().Add(a.Wait)
 	}
 	var last error
 	for attempt := 0; attempt <= MaxRestarts; attempt++ {
@@ -61,7 +56,7 @@ func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, er
 				return wire.Answer{}, ctx.Err()
 			}
 			if !deadline.IsZero() {
-				q.WaitMS = max(time.Until(deadline).Milliseconds(), 1)
+				a.Wait = max(time.Until(deadline), time.Millisecond)
 			}
 		}
 		asker, err := connect(ctx)
@@ -75,7 +70,7 @@ func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, er
 			last = fmt.Errorf("restarting the feedback app: %w", err)
 			continue
 		}
-		a, err := asker.Ask(ctx, q, onEvent)
+		ans, err := asker.Ask(ctx, a, onEvent)
 		if cl, ok := asker.(io.Closer); ok {
 			cl.Close()
 		}
@@ -84,9 +79,9 @@ func AskRestarting(ctx context.Context, connect func(context.Context) (Asker, er
 				log.Info("answered after restarting the feedback app", "restarts", attempt)
 			}
 			if ctx.Err() != nil && err != nil {
-				return a, ctx.Err()
+				return ans, ctx.Err()
 			}
-			return a, err
+			return ans, err
 		}
 		last = err
 	}

@@ -10,10 +10,10 @@ import (
 	"feedback/wire"
 )
 
-type askerFunc func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
+type askerFunc func(ctx context.Context, a wire.Ask, onEvent func(ipc.Event)) (wire.Answer, error)
 
-func (f askerFunc) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
-	return f(ctx, q, onEvent)
+func (f askerFunc) Ask(ctx context.Context, a wire.Ask, onEvent func(ipc.Event)) (wire.Answer, error) {
+	return f(ctx, a, onEvent)
 }
 
 // After a crash the same question is asked again with what is left of the
@@ -23,26 +23,26 @@ func TestAskRestartingKeepsTheWait(t *testing.T) {
 	old := RestartBackoff
 	RestartBackoff = []time.Duration{20 * time.Millisecond}
 	t.Cleanup(func() { RestartBackoff = old })
-	var waits []int64
-	app := askerFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
-		waits = append(waits, q.WaitMS)
+	var waits []time.Duration
+	app := askerFunc(func(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+		waits = append(waits, a.Wait)
 		if len(waits) == 1 {
 			return wire.Answer{}, ipc.ErrAppGone
 		}
 		return wire.Answer{}, ipc.ErrPending
 	})
-	connect := func(context.Context) (Asker, error) { return app, nil }
-	_, err := AskRestarting(context.Background(), connect, wire.Question{ID: "w", WaitMS: 1000}, nil, nil)
+	connect := func(context.Context) (ipc.Asker, error) { return app, nil }
+	_, err := AskRestarting(context.Background(), connect, wire.Ask{Question: wire.Question{ID: "w"}, Wait: time.Second}, nil, nil)
 	if !errors.Is(err, ipc.ErrPending) {
 		t.Fatalf("err = %v, want ErrPending", err)
 	}
-	if len(waits) != 2 || waits[0] != 1000 || waits[1] >= 1000-20 || waits[1] < 1 {
+	if len(waits) != 2 || waits[0] != time.Second || waits[1] >= time.Second-20*time.Millisecond || waits[1] < time.Millisecond {
 		t.Errorf("waits asked = %v; want 1000, then what was left", waits)
 	}
 
-	down := func(context.Context) (Asker, error) { return nil, errors.New("refused") }
+	down := func(context.Context) (ipc.Asker, error) { return nil, errors.New("refused") }
 	var nr *NotReachedError
-	if _, err := AskRestarting(context.Background(), down, wire.Question{ID: "d"}, nil, nil); !errors.As(err, &nr) {
+	if _, err := AskRestarting(context.Background(), down, wire.Ask{Question: wire.Question{ID: "d"}}, nil, nil); !errors.As(err, &nr) {
 		t.Errorf("err = %v, want *NotReachedError", err)
 	}
 }

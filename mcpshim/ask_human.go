@@ -71,9 +71,12 @@ type humanChoice struct {
 	Label string `json:"label"`
 }
 
-// humanRequest is what the shim remembers of one ask_human call: enough to
-// map the chosen label back to its id, to pass run_id, trace_id and metadata
-// through, and to post the callback once.
+// humanRequest is what one ask_human call asked: enough to map the chosen
+// label back to its id, to pass run_id, trace_id and metadata through, and
+// to post the callback once. The shim keeps none of them: the app keeps
+// each with its question (humanData, the question's CallerData) and
+// returns it with "pending" and with the outcome, so ask_human_result, in
+// this shim or in one started later, rebuilds it from there (requestOf).
 type humanRequest struct {
 	id          string
 	choices     []humanChoice
@@ -110,12 +113,9 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 		question: q,
 		ignored:  ignored,
 		wait:     pendingWait(env),
-		pending: func(wire.Answer) *mcp.CallToolResult {
-			env.requests.put(req)
-			return humanPending(req.id, req)
-		},
-		render: func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) },
-		chat:   func(cause error) *mcp.CallToolResult { return humanNeedsInput(q, req, cause) },
+		pending:  func(wire.Answer) *mcp.CallToolResult { return humanPending(req.id, req) },
+		render:   func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) },
+		chat:     func(cause error) *mcp.CallToolResult { return humanNeedsInput(q, req, cause) },
 	}, nil
 }
 
@@ -411,19 +411,16 @@ func humanPending(id string, req *humanRequest) *mcp.CallToolResult {
 	return humanToolResult(res)
 }
 
-// settleHuman renders a final outcome, forgets the request and posts its
-// callback (once per request). req may be nil when this server did not ask
-// the question.
+// settleHuman renders a final outcome and posts its callback (once per
+// request). req may be nil when the app returned no request with the
+// outcome.
 func settleHuman(a wire.Answer, id string, req *humanRequest, env callEnv) *mcp.CallToolResult {
 	res, ok := humanOutcome(a, id, req, time.Now())
 	if !ok {
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended request %s with an unknown status %q; the human's choice is unknown. Update the feedback app and this MCP server to the same version, then call ask_human again.", id, a.Status))
 	}
-	if req != nil {
-		env.requests.remove(id)
-		if req.callbackURL != "" && req.settled.CompareAndSwap(false, true) && env.notify != nil {
-			env.notify(webhook{url: req.callbackURL, body: webhookBodyOf(res)})
-		}
+	if req != nil && req.callbackURL != "" && req.settled.CompareAndSwap(false, true) && env.notify != nil {
+		env.notify(webhook{url: req.callbackURL, body: webhookBodyOf(res)})
 	}
 	return humanToolResult(res)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"feedback/ipc"
 	"feedback/settings"
 	"feedback/wire"
 
@@ -106,7 +107,7 @@ func TestE2EAskHumanPendingThenCollected(t *testing.T) {
 	if !jsonEqual(got, want) {
 		t.Errorf("pending result = %v\nwant %v", got, want)
 	}
-	if q.KeepOpen || q.WaitMS != 1000 || len(q.CallerData) == 0 || q.TimeoutSeconds != 120 || q.Client != "shim-test" || q.Prompts[0].Markdown != `Release notes\: \*fast\*` || !q.Prompts[0].Options[0].Default {
+	if a := inbox.askOf(q.ID); a.KeepOpen || a.AttachOnly || a.Wait != time.Second || len(q.CallerData) == 0 || q.TimeoutSeconds != 120 || q.Client != "shim-test" || q.Prompts[0].Markdown != `Release notes\: \*fast\*` || !q.Prompts[0].Options[0].Default {
 		t.Errorf("question = %+v", q)
 	}
 	hook.none(t)
@@ -226,7 +227,7 @@ func TestE2EAskHumanCallbackUntrusted(t *testing.T) {
 }
 
 func TestE2EAskHumanInvalid(t *testing.T) {
-	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("unused") }})
+	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("unused") }})
 	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": "http://x"}))
 	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, "Invalid arguments for ask_human: callback_url: must be an absolute https:// URL") {
 		t.Errorf("isError = %v, %q", res.IsError, text)
@@ -240,7 +241,7 @@ func TestE2EAskHumanInvalid(t *testing.T) {
 // ask_human_result when the app cannot be reached: an error that says the
 // request is still pending.
 func TestE2EAskHumanResultAppDown(t *testing.T) {
-	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("dial: refused") }})
+	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("dial: refused") }})
 	res := callNamed(t, c, "ask_human_result", map[string]any{"request_id": "abc"})
 	if text := resultText(t, res); !res.IsError || text != `The feedback app could not be asked about request_id "abc" (dial: refused). Nothing was collected: the request is still pending, call ask_human_result again later.` {
 		t.Errorf("isError = %v, %q", res.IsError, text)
@@ -336,5 +337,29 @@ func TestE2EAskHumanMetadataTooLarge(t *testing.T) {
 	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"metadata": map[string]any{"blob": strings.Repeat("x", wire.MaxCallerDataBytes)}}))
 	if text := resultText(t, res); !res.IsError || !strings.Contains(text, "metadata: too large") || !strings.Contains(text, fmt.Sprint(wire.MaxCallerDataBytes)) {
 		t.Errorf("isError = %v, %q", res.IsError, text)
+	}
+}
+
+// The request lives in one place, the app's copy with the question: the
+// shim that asked it keeps none, so ask_human_result renders what the app
+// returns (here changed behind the shim's back), in the shim that asked as
+// in any other.
+func TestE2EAskHumanResultReadsTheAppsRequest(t *testing.T) {
+	inbox := newFakeInbox()
+	c := startShim(t, Options{Connect: connectTo(inbox), Settings: humanSettings()})
+	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"run_id": "run-asked"}))
+	if got := jsonResult(t, res); got["status"] != "pending" || got["run_id"] != "run-asked" {
+		t.Fatalf("first call: %v", got)
+	}
+	q := <-inbox.asked
+	inbox.keepCallerData(t, q.ID, `{"choices":[{"id":"yes","label":"Ship it"},{"id":"app-no","label":"Hold"}],"run_id":"run-kept","asked_at":"2026-01-02T09:00:00Z","timeout_seconds":0}`)
+	got := jsonResult(t, callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID, "wait_seconds": 0}))
+	if got["status"] != "pending" || got["run_id"] != "run-kept" {
+		t.Errorf("pending again: %v; want the app's run_id", got)
+	}
+	inbox.answer(t, q.ID, wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Hold"}}}})
+	got = jsonResult(t, callNamed(t, c, "ask_human_result", map[string]any{"request_id": q.ID}))
+	if got["status"] != "answered" || got["choice_id"] != "app-no" || got["run_id"] != "run-kept" {
+		t.Errorf("collected: %v; want the app's choice id and run_id", got)
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // ask_human_result, the companion of ask_human: it collects the choice of a
-// request that answered pending. It never opens a window (AttachOnly).
+// request that answered pending. It never opens a window (attach-only).
 const maxResultWaitSeconds = 300
 
 //go:embed schemas/ask_human_result.json
@@ -42,27 +42,16 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 	if err != nil {
 		return prepared{}, err
 	}
-	req := env.requests.get(id) // nil when another process asked (the shim was restarted)
 	return prepared{
-		question: wire.Question{ID: id, Source: askHumanName, AttachOnly: true},
-		wait:     wait,
-		pending: func(a wire.Answer) *mcp.CallToolResult {
-			r := req
-			if r == nil { // another process asked: the app said what it kept
-				r = requestOf(id, a.CallerData)
-			}
-			return humanPending(id, r)
-		},
-		render: func(a wire.Answer) *mcp.CallToolResult {
-			r := req
-			if r == nil { // another process asked: the app returned what it kept
-				r = requestOf(id, a.CallerData)
-			}
-			return settleHuman(a, id, r, env)
-		},
+		question:   wire.Question{ID: id, Source: askHumanName},
+		attachOnly: true,
+		wait:       wait,
+		// The request is the one the app kept with the question and
+		// returned (its CallerData), whichever shim asked it.
+		pending: func(a wire.Answer) *mcp.CallToolResult { return humanPending(id, requestOf(id, a.CallerData)) },
+		render:  func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, id, requestOf(id, a.CallerData), env) },
 		fail: func(err error) *mcp.CallToolResult {
 			if errors.Is(err, &wire.Error{Code: wire.CodeNotFound}) {
-				env.requests.remove(id)
 				return mcp.NewToolResultError(fmt.Sprintf(textUnknownRequest, id))
 			}
 			return mcp.NewToolResultError(fmt.Sprintf("The feedback app could not be asked about request_id %q (%s). Nothing was collected: the request is still pending, call ask_human_result again later.", id, failureCause(err)))

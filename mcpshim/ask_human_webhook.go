@@ -8,74 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 )
-
-// requestStore remembers the ask_human requests that answered pending, so
-// that ask_human_result can map the chosen label back to its id, pass
-// run_id, trace_id and metadata through and post the callback. It lives as
-// long as the server: a request asked by another `feedback mcp` process is
-// not in it.
-type requestStore struct {
-	mu   sync.Mutex               // guards byID
-	byID map[string]*humanRequest // by request id
-}
-
-// Bounds of the store: a request is forgotten storeGrace after its window's
-// timeout, and the oldest beyond maxStored are dropped.
-const (
-	storeGrace = time.Hour
-	maxStored  = 1024
-)
-
-func newRequestStore() *requestStore {
-	return &requestStore{byID: make(map[string]*humanRequest)}
-}
-
-// put remembers r, forgetting expired requests.
-func (s *requestStore) put(r *humanRequest) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := time.Now()
-	var oldest *humanRequest
-	for id, o := range s.byID {
-		if now.After(o.askedAt.Add(o.timeout + storeGrace)) {
-			delete(s.byID, id)
-			continue
-		}
-		if oldest == nil || o.askedAt.Before(oldest.askedAt) {
-			oldest = o
-		}
-	}
-	if len(s.byID) >= maxStored && oldest != nil {
-		delete(s.byID, oldest.id)
-	}
-	s.byID[r.id] = r
-}
-
-// get returns the request with id, or nil.
-func (s *requestStore) get(id string) *humanRequest {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.byID[id]
-}
-
-// remove forgets the request with id.
-func (s *requestStore) remove(id string) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.byID, id)
-}
 
 // webhook is one callback_url notification.
 type webhook struct {

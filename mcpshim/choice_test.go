@@ -542,10 +542,10 @@ func TestE2EChoiceTools(t *testing.T) {
 func TestE2EChoiceAppUnreachable(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		connect func(context.Context) (Asker, error)
+		connect func(context.Context) (ipc.Asker, error)
 		cause   string
 	}{
-		{"connect fails", func(context.Context) (Asker, error) { return nil, errors.New("no app") }, "(no app)"},
+		{"connect fails", func(context.Context) (ipc.Asker, error) { return nil, errors.New("no app") }, "(no app)"},
 		{"connection breaks", connectTo(askFunc(func(context.Context, wire.Question, func(ipc.Event)) (wire.Answer, error) {
 			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: "DISPLAY is not set"}
 		})), "(no_display: DISPLAY is not set)"},

@@ -47,7 +47,7 @@ var revisionRows = []struct {
 }
 
 // matrixClient is the name the matrix's client gives; its wait profile is
-// claude-code's, so the question's WaitMS shows that the name was read.
+// claude-code's, so the ask's Wait shows that the name was read.
 const matrixClient = "claude-code-matrix"
 
 // humanWords is what the fake human types into a reply box.
@@ -204,8 +204,8 @@ func matrixAnswered(t *testing.T, version string) {
 			t.Errorf("%s: the app was told the client is %q, want %q", tool.name, q.Client, matrixClient)
 		}
 		if tool.name == "interactive_feedback" {
-			if want := clientWait(matrixClient, settings.Settings{}).Milliseconds(); q.WaitMS != want {
-				t.Errorf("interactive_feedback: WaitMS %d, want the client's profile %d", q.WaitMS, want)
+			if want, got := clientWait(matrixClient, settings.Settings{}), app.askOf(q.ID).Wait; got != want {
+				t.Errorf("interactive_feedback: wait %v, want the client's profile %v", got, want)
 			}
 			var images int
 			for _, b := range res.Content {

@@ -1,6 +1,6 @@
 // Package mcpshim is the MCP stdio server behind `feedback mcp`: it offers
 // human-feedback tools to an agent's MCP client, turns each tool call into an
-// wire.Question, hands it to the feedback app through an Asker, and renders the
+// wire.Question, hands it to the feedback app through an ipc.Asker, and renders the
 // app's wire.Answer as MCP content. It never imports the GUI toolkit, and it
 // never writes anything but protocol messages to its output: logs go to
 // Options.Logger.
@@ -75,7 +75,7 @@
 // attachments intact (another session never gets its answer); once
 // answered the ID is free, and the same question asked later opens a new
 // window. The app, not the shim, keeps such a window (the call asks it to
-// wait at most the client's wait, wire.Question.WaitMS, and the app ends
+// wait at most the client's wait, wire.Ask.Wait, and the app ends
 // the call "pending"): for an hour, or its countdown if longer, for the
 // caller to come back, across a restart of the shim (the client restarted
 // it) and of the app (it shows the window again); an outcome given
@@ -248,10 +248,12 @@
 //
 // declined is the window closed, or submitted with no choice; expired is
 // the countdown reaching zero. Neither is an error. run_id, trace_id,
-// metadata, callback_url and the label → id mapping are remembered by this
-// server process: ask_human_result served by another process (after a
-// restart) returns choice_label without choice_id, says so in message, and
-// posts no callback.
+// metadata, callback_url and the label → id mapping are kept in one place,
+// by the app with the question (its CallerData, across restarts of the
+// shim and of the app), and returned with "pending" and with the outcome:
+// ask_human_result rebuilds the request from there in any server process.
+// Only an outcome the app returns without it (not reached) comes back with
+// choice_label and no choice_id, says so in message, and posts no callback.
 //
 // When callback_url is set, the server POSTs, once per request and when it
 // learns a final outcome (answered, declined or expired; from either tool),

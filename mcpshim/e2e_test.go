@@ -27,16 +27,16 @@ import (
 
 const testProtocolVersion = "2025-11-25"
 
-// askFunc is a fake Asker.
+// askFunc is a fake ipc.Asker of the question alone.
 type askFunc func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
 
-func (f askFunc) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
-	return f(ctx, q, onEvent)
+func (f askFunc) Ask(ctx context.Context, a wire.Ask, onEvent func(ipc.Event)) (wire.Answer, error) {
+	return f(ctx, a.Question, onEvent)
 }
 
 // connectTo returns a Connect that always yields a.
-func connectTo(a Asker) func(context.Context) (Asker, error) {
-	return func(context.Context) (Asker, error) { return a, nil }
+func connectTo(a ipc.Asker) func(context.Context) (ipc.Asker, error) {
+	return func(context.Context) (ipc.Asker, error) { return a, nil }
 }
 
 // syncBuffer is a log sink shared by the server's goroutines.
@@ -192,7 +192,7 @@ func TestE2ECallAnswered(t *testing.T) {
 		t.Errorf("question = %+v", got)
 	}
 	if !asker.closed.Load() {
-		t.Error("the Asker was not closed after the call")
+		t.Error("the ipc.Asker was not closed after the call")
 	}
 	if log := logs.String(); !strings.Contains(log, "ignoring compatibility arguments") || !strings.Contains(log, "fields=\"[timeout timeout_seconds]\"") {
 		t.Errorf("no debug line for the ignored timeout and timeout_seconds:\n%s", log)
@@ -201,7 +201,7 @@ func TestE2ECallAnswered(t *testing.T) {
 
 // closingAsker records that it was closed.
 type closingAsker struct {
-	Asker
+	ipc.Asker
 	closed atomic.Bool
 }
 
@@ -212,7 +212,7 @@ func (c *closingAsker) Close() error {
 
 func TestE2ECallInvalid(t *testing.T) {
 	var called atomic.Bool
-	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { called.Store(true); return nil, errors.New("unused") }})
+	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { called.Store(true); return nil, errors.New("unused") }})
 	for _, tc := range []struct {
 		name string
 		args any
@@ -240,7 +240,7 @@ func TestE2ECallInvalid(t *testing.T) {
 // the question and its options come back for the agent to ask in chat.
 func TestE2EConnectFails(t *testing.T) {
 	cause := "dial unix /run/user/1000/feedback/sock: connect: no such file or directory"
-	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New(cause) }})
+	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New(cause) }})
 	res := callTool(t, c, map[string]any{"message": "Ship it?", "predefined_options": []any{"Yes", "Not yet"}})
 	text := resultText(t, res)
 	want := "The feedback window cannot be shown (" + cause + "). Nothing was answered. Ask the user this in chat yourself and wait for their reply; do not guess:\n\n" +
@@ -342,7 +342,7 @@ func TestE2ECancel(t *testing.T) {
 	select {
 	case <-started:
 	case <-time.After(5 * time.Second):
-		t.Fatal("the question never reached the Asker")
+		t.Fatal("the question never reached the ipc.Asker")
 	}
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
@@ -351,9 +351,9 @@ func TestE2ECancel(t *testing.T) {
 	select {
 	case err := <-cancelled:
 		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Asker's ctx ended with %v", err)
+			t.Errorf("ipc.Asker's ctx ended with %v", err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("the Asker's context was not cancelled")
+		t.Fatal("the ipc.Asker's context was not cancelled")
 	}
 }

@@ -11,16 +11,16 @@ import (
 	"feedback/wire"
 )
 
-// fakeInbox is an Asker that follows the app's inbox rules (app.Inbox), so
-// the shim is tested against the contract it relies on:
-//   - a caller whose WaitMS runs out gets ipc.ErrPending (with the
+// fakeInbox is an ipc.Asker that follows the app's inbox rules
+// (core.Inbox), so the shim is tested against the contract it relies on:
+//   - a caller whose Wait runs out gets ipc.ErrPending (with the
 //     question's CallerData) and the question stays open;
 //   - a caller asking with the id of an open question nobody waits for
 //     attaches to it; one asking while another caller waits on the same id
 //     opens a second window; an AttachOnly ask attaches to any window of
 //     its id, or collects its kept answer, or fails with CodeNotFound;
-//   - the last caller to go away (ctx) withdraws the question, unless it is
-//     KeepOpen;
+//   - the last caller to go away (ctx) withdraws the question, unless the
+//     ask that opened it said KeepOpen;
 //   - an answer nobody waits for is kept for the next ask with the id, once.
 type fakeInbox struct {
 	mu      sync.Mutex
@@ -30,6 +30,8 @@ type fakeInbox struct {
 	windows int
 	// asked receives every question that opened a window (its window id).
 	asked chan wire.Question
+	// opened holds the ask that opened each window, by window id (askOf).
+	opened map[string]wire.Ask
 	// withdrawn receives the window id of every question withdrawn.
 	withdrawn chan string
 	// changed is closed and replaced whenever a caller arrives or leaves.
@@ -39,15 +41,16 @@ type fakeInbox struct {
 }
 
 type fakeEntry struct {
-	q       wire.Question
-	askID   string
-	waiters int
-	done    chan struct{}
-	answer  wire.Answer
+	q        wire.Question
+	askID    string
+	keepOpen bool
+	waiters  int
+	done     chan struct{}
+	answer   wire.Answer
 }
 
 func newFakeInbox() *fakeInbox {
-	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string][]wire.Answer{},
+	return &fakeInbox{open: map[string]*fakeEntry{}, kept: map[string][]wire.Answer{}, opened: map[string]wire.Ask{},
 		asked: make(chan wire.Question, 64), withdrawn: make(chan string, 64), changed: make(chan struct{})}
 }
 
@@ -56,7 +59,15 @@ func (f *fakeInbox) changedLocked() {
 	f.changed = make(chan struct{})
 }
 
-func (f *fakeInbox) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
+// askOf returns the ask that opened window id.
+func (f *fakeInbox) askOf(id string) wire.Ask {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.opened[id]
+}
+
+func (f *fakeInbox) Ask(ctx context.Context, r wire.Ask, onEvent func(ipc.Event)) (wire.Answer, error) {
+	q := r.Question
 	f.mu.Lock()
 	f.asks++
 	if k := f.kept[q.ID]; len(k) > 0 {
@@ -68,18 +79,19 @@ func (f *fakeInbox) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.E
 	}
 	var e *fakeEntry
 	for _, o := range f.open {
-		if o.askID == q.ID && (o.waiters == 0 || q.AttachOnly) {
+		if o.askID == q.ID && (o.waiters == 0 || r.AttachOnly) {
 			e = o
 			break
 		}
 	}
 	if e == nil {
-		if q.AttachOnly {
+		if r.AttachOnly {
 			f.mu.Unlock()
 			return wire.Answer{}, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 		}
 		if f.auto != nil {
 			f.windows++
+			f.opened[q.ID] = r
 			f.mu.Unlock()
 			f.asked <- q
 			a := f.auto(q)
@@ -90,8 +102,9 @@ func (f *fakeInbox) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.E
 		if _, taken := f.open[q.ID]; taken {
 			wq.ID = fmt.Sprintf("%s#%d", q.ID, f.windows)
 		}
-		e = &fakeEntry{q: wq, askID: q.ID, done: make(chan struct{})}
+		e = &fakeEntry{q: wq, askID: q.ID, keepOpen: r.KeepOpen, done: make(chan struct{})}
 		f.open[wq.ID] = e
+		f.opened[wq.ID] = r
 		f.windows++
 		f.asked <- wq
 	}
@@ -102,8 +115,8 @@ func (f *fakeInbox) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.E
 		onEvent(ipc.Event{Type: ipc.EventShown})
 	}
 	var waitC <-chan time.Time
-	if q.WaitMS > 0 {
-		t := time.NewTimer(time.Duration(q.WaitMS) * time.Millisecond)
+	if r.Wait > 0 {
+		t := time.NewTimer(r.Wait)
 		defer t.Stop()
 		waitC = t.C
 	}
@@ -129,7 +142,7 @@ func (f *fakeInbox) Ask(ctx context.Context, q wire.Question, onEvent func(ipc.E
 		f.mu.Lock()
 		e.waiters--
 		f.changedLocked()
-		withdraw := e.waiters == 0 && f.open[e.q.ID] == e && !e.q.KeepOpen
+		withdraw := e.waiters == 0 && f.open[e.q.ID] == e && !e.keepOpen
 		if withdraw {
 			delete(f.open, e.q.ID)
 		}
@@ -147,10 +160,7 @@ func (f *fakeInbox) answer(t *testing.T, id string, a wire.Answer) {
 	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	e := f.open[id]
-	if e == nil {
-		t.Fatalf("question %s is not open", id)
-	}
+	e := f.openLocked(t, id)
 	delete(f.open, id)
 	a.QuestionID = id
 	a.CallerData = e.q.CallerData
@@ -159,6 +169,25 @@ func (f *fakeInbox) answer(t *testing.T, id string, a wire.Answer) {
 	if e.waiters == 0 {
 		f.kept[e.askID] = append(f.kept[e.askID], a)
 	}
+}
+
+// keepCallerData replaces what the app keeps with the open question (window
+// id) as the caller's data.
+func (f *fakeInbox) keepCallerData(t *testing.T, id string, data string) {
+	t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.openLocked(t, id).q.CallerData = []byte(data)
+}
+
+// openLocked returns the open question with window id, or fails the test.
+func (f *fakeInbox) openLocked(t *testing.T, id string) *fakeEntry {
+	t.Helper()
+	e := f.open[id]
+	if e == nil {
+		t.Fatalf("question %s is not open", id)
+	}
+	return e
 }
 
 // waiters returns how many callers wait on window id.

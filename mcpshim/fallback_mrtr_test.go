@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"feedback/ipc"
 	"feedback/settings"
 	"feedback/wire"
 )
@@ -59,7 +60,7 @@ func TestFormRetryAfterRestart(t *testing.T) {
 	first.closeAndDrain() // the client restarts the shim: the first has exited
 
 	var asked atomic.Int32
-	connect := func(context.Context) (Asker, error) {
+	connect := func(context.Context) (ipc.Asker, error) {
 		asked.Add(1)
 		return nil, errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 	}

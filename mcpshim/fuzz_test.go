@@ -95,7 +95,7 @@ func FuzzTools(f *testing.F) {
 			return
 		}
 		d := tools[int(which)%len(tools)]
-		env := callEnv{requests: newRequestStore(), notify: func(webhook) {}, client: "fuzz"}
+		env := callEnv{notify: func(webhook) {}, client: "fuzz"}
 		env.settings.PendingWaitSeconds = 30
 		p, err := d.prepare(args, env)
 		if err != nil {
@@ -110,10 +110,10 @@ func FuzzTools(f *testing.F) {
 			return
 		}
 		q := p.question
-		if err := q.Validate(); err != nil {
+		if err := (&wire.Ask{Question: q, AttachOnly: p.attachOnly}).Validate(); err != nil {
 			t.Fatalf("%s: Validate: %v\nargs: %s", d.tool.Name, err, data)
 		}
-		if q.Source != d.tool.Name && !q.AttachOnly {
+		if q.Source != d.tool.Name && !p.attachOnly {
 			t.Fatalf("%s: Source %q", d.tool.Name, q.Source)
 		}
 		var labels []string

@@ -114,7 +114,7 @@ func TestStableQuestionID(t *testing.T) {
 	}
 	// Through the dialects: the same arguments give the same ID, other
 	// arguments another.
-	env := callEnv{settings: settings.Default(), client: "claude-code", requests: newRequestStore()}
+	env := callEnv{settings: settings.Default(), client: "claude-code"}
 	args := map[string]any{"message": "Ship it?"}
 	p1, _ := prepareInteractiveFeedback(args, env)
 	p2, _ := prepareInteractiveFeedback(map[string]any{"message": "Ship it?"}, env)
@@ -154,8 +154,8 @@ func TestCallAgainReattaches(t *testing.T) {
 		t.Errorf("structuredContent = %v", sc)
 	}
 	q := <-app.asked
-	if q.WaitMS != 1000 {
-		t.Errorf("the app was asked to wait %d ms, want the client's 1000", q.WaitMS)
+	if w := app.askOf(q.ID).Wait; w != time.Second {
+		t.Errorf("the app was asked to wait %v, want the client's 1s", w)
 	}
 	select {
 	case id := <-app.withdrawn:
@@ -345,12 +345,13 @@ type goneApp struct {
 	connects atomic.Int32
 }
 
-func (g *goneApp) connect(context.Context) (Asker, error) {
+func (g *goneApp) connect(context.Context) (ipc.Asker, error) {
 	g.connects.Add(1)
 	return g, nil
 }
 
-func (g *goneApp) Ask(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+func (g *goneApp) Ask(ctx context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+	q := a.Question
 	g.ids <- q.ID
 	if int(g.asks.Add(1)) <= g.n {
 		return wire.Answer{}, fmt.Errorf("%w: unexpected EOF", ipc.ErrAppGone)
@@ -527,7 +528,7 @@ func startShimWith(t *testing.T, opts Options, copts ...client.ClientOption) *cl
 	return c
 }
 
-var noDisplay = func(context.Context) (Asker, error) {
+var noDisplay = func(context.Context) (ipc.Asker, error) {
 	return nil, errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 }
 
@@ -703,7 +704,7 @@ func TestUntrustedEndpointIsNamedInTheForm(t *testing.T) {
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
 			Content: map[string]any{"answer": "A"}}}, nil
 	})
-	untrusted := func(context.Context) (Asker, error) {
+	untrusted := func(context.Context) (ipc.Asker, error) {
 		return nil, &launch.NotReachedError{Err: &ipc.EndpointError{Path: "/run/user/1000/feedback", Reason: "it is owned by uid 65534, not by you", Owner: 65534}}
 	}
 	c := startShimWith(t, Options{Connect: untrusted}, client.WithElicitationHandler(accept))

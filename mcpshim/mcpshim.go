@@ -23,22 +23,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// Asker delivers a question to the app and waits for the outcome. onEvent may be nil.
-//
-// Ask returns when the question ends (an Answer), when ctx ends (ctx.Err()),
-// or when it fails: an *ipc.Error is the app refusing the question, any
-// other error is a transport failure.
-type Asker interface {
-	Ask(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
-}
-
 // Options configures the MCP server.
 type Options struct {
 	// Connect is called lazily, once per question asked of the app, and
 	// again for each restart when the app went away (it may start the app);
-	// its error sends the call to the no-GUI fallback. An Asker that is also
-	// an io.Closer is closed when its Ask returns.
-	Connect func(ctx context.Context) (Asker, error)
+	// its error sends the call to the no-GUI fallback. An ipc.Asker that
+	// is also an io.Closer is closed when its Ask returns.
+	Connect func(ctx context.Context) (ipc.Asker, error)
 	// Greet, if set, is called once the client has initialized: it says
 	// hello to the app if one runs (never starting it), so the app can
 	// start its UI process ahead of the first question (ui_prewarm).
@@ -136,7 +127,6 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	h.env = callEnv{
 		settings: opts.Settings,
 		session:  opts.Session,
-		requests: newRequestStore(),
 		notify:   h.webhookPoster(opts.HTTPClient),
 	}
 	for _, d := range selected {
@@ -231,7 +221,7 @@ func logger(opts Options) *slog.Logger {
 
 // handler serves the tool calls of every dialect.
 type handler struct {
-	connect        func(ctx context.Context) (Asker, error)
+	connect        func(ctx context.Context) (ipc.Asker, error)
 	log            *slog.Logger
 	env            callEnv
 	roots          rootsCache         // the project each client's roots name
@@ -316,7 +306,7 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 	}
 	q := p.question
 	log := h.log.With("tool", c.tool, "question", q.ID)
-	if err := q.Validate(); err != nil { // a normaliser bug: say so rather than send it
+	if err := (&wire.Ask{Question: q, AttachOnly: p.attachOnly}).Validate(); err != nil { // a normaliser bug: say so rather than send it
 		log.Error("normalised question is invalid", "err", err)
 		return mcp.NewToolResultError(fmt.Sprintf("The %s arguments could not be turned into a valid question (%v). Simplify the arguments and call %s again.", c.tool, err, c.tool)), nil
 	}
@@ -339,7 +329,7 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 }
 
 // askApp asks the app, which waits for the answer at most wait for this
-// call (wire.Question.WaitMS): then the call returns the dialect's "call
+// call (wire.Ask.Wait): then the call returns the dialect's "call
 // again" result, and the app keeps the window open, and its answer, for
 // the call made again with the same ID, from this process or from a new
 // one (the client restarted the shim). A call the client cancels withdraws
@@ -350,11 +340,10 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	q := c.p.question
-	q.WaitMS = max(wait.Milliseconds(), 1)
+	a := wire.Ask{Question: c.p.question, Wait: max(wait.Truncate(time.Millisecond), time.Millisecond), AttachOnly: c.p.attachOnly}
 	onStop := cancel
 	if c.task { // its client comes back after a restart of the shim (taskhandoff.go)
-		onStop = func() { h.handOff(q, log); cancel() }
+		onStop = func() { h.handOff(a.Question, log); cancel() }
 	}
 	defer context.AfterFunc(h.base, onStop)()
 	var shownAt atomic.Int64
@@ -371,14 +360,13 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 		return "", time.Time{}
 	}
 	hb := startHeartbeat(ctx, h.progressEvery, c.token, shown, log)
-	connect := func(ctx context.Context) (launch.Asker, error) { return h.connect(ctx) }
-	a, err := launch.AskRestarting(ctx, connect, q, onEvent, log)
+	ans, err := launch.AskRestarting(ctx, h.connect, a, onEvent, log)
 	hb.stop()
 	if errors.Is(err, ipc.ErrPending) && ctx.Err() == nil {
 		log.Info("not answered within the client's wait: call again; the app keeps the window open", "waited", wait)
-		return c.pending(a), nil
+		return c.pending(ans), nil
 	}
-	return h.outcome(ctx, c, a, err, start, wait, log)
+	return h.outcome(ctx, c, ans, err, start, wait, log)
 }
 
 // waitAsks waits, at most d, for the asks in progress to end (they end
@@ -416,7 +404,7 @@ func (h *handler) outcome(ctx context.Context, c call, a wire.Answer, err error,
 		return nil, ctx.Err()
 	}
 	var ce *launch.NotReachedError
-	if !q.AttachOnly && (errors.As(err, &ce) || errors.Is(err, &wire.Error{Code: wire.CodeNoDisplay})) {
+	if !p.attachOnly && (errors.As(err, &ce) || errors.Is(err, &wire.Error{Code: wire.CodeNoDisplay})) {
 		return h.noGUI(ctx, c, err, wait-time.Since(start), log)
 	}
 	return c.failure(err, log), nil

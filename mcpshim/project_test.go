@@ -57,7 +57,7 @@ func (f rootsFunc) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.
 }
 
 // recordingAsker answers every question at once and keeps the last one.
-func recordingAsker(got chan<- wire.Question) Asker {
+func recordingAsker(got chan<- wire.Question) ipc.Asker {
 	return askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
 		got <- q
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil

@@ -22,9 +22,9 @@ import (
 // or collects the answer the app kept meanwhile.
 //
 // The app withdraws a question when its last caller goes away, and keeps
-// it open when a caller's wait (wire.Question.WaitMS) runs out. So when the
+// it open when a caller's wait (wire.Ask.Wait) runs out. So when the
 // shim stops while a task's ask waits, handOff first attaches a second,
-// short caller (AttachOnly, handoffWait) to the window, and only then is
+// short caller (wire.Ask.AttachOnly, handoffWait) to the window, and only then is
 // the task's own ask ended: it is not the last caller, and when the second
 // caller's wait runs out the app keeps the question open for Hold (an hour,
 // or the countdown and a minute). A shim that is killed (SIGKILL) cannot
@@ -46,7 +46,7 @@ func (h *handler) handOff(q wire.Question, log *slog.Logger) {
 	attached := make(chan struct{})
 	var once sync.Once
 	done := func() { once.Do(func() { close(attached) }) }
-	q.AttachOnly, q.WaitMS = true, handoffWait.Milliseconds()
+	a := wire.Ask{Question: q, Wait: handoffWait, AttachOnly: true}
 	h.asks.Add(1)
 	go func() {
 		defer h.asks.Done()
@@ -58,7 +58,7 @@ func (h *handler) handOff(q wire.Question, log *slog.Logger) {
 			log.Warn("task's question not handed off at exit: the app is not reachable", "err", err)
 			return
 		}
-		_, err = app.Ask(ctx, q, func(e ipc.Event) {
+		_, err = app.Ask(ctx, a, func(e ipc.Event) {
 			if e.Type == ipc.EventShown {
 				done()
 			}

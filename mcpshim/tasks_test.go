@@ -46,7 +46,7 @@ func TestTaskOutlivesTheCallWait(t *testing.T) {
 		t.Fatalf("tools/call as a task: %q %q", id, status)
 	}
 	q := <-app.asked
-	if got := time.Duration(q.WaitMS) * time.Millisecond; got < 15*time.Minute {
+	if got := app.askOf(q.ID).Wait; got < 15*time.Minute {
 		t.Errorf("the task waits %v for the human, want no client wait (at least 15 min)", got)
 	}
 	time.Sleep(1500 * time.Millisecond) // past the per-call wait: a call would have returned "call again"
@@ -84,8 +84,8 @@ func TestCallWithoutTaskKeepsItsWait(t *testing.T) {
 	r := startRawShim(t, Options{Connect: connectTo(app), Settings: s})
 	r.send(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"ask_text","arguments":{"question":"Quick?"}}}`)
 	q := <-app.asked
-	if q.WaitMS != 1000 {
-		t.Errorf("WaitMS %d, want the per-call wait 1000", q.WaitMS)
+	if w := app.askOf(q.ID).Wait; w != time.Second {
+		t.Errorf("wait %v, want the per-call wait 1s", w)
 	}
 	if res := r.response(`"c1"`); !strings.Contains(string(res.Result), "Call ask_text again") {
 		t.Errorf("after the client's wait: %s", res.raw)

@@ -30,9 +30,6 @@ type dialect struct {
 // callEnv is what a dialect may read besides the arguments.
 type callEnv struct {
 	settings settings.Settings
-	// requests remembers the ask_human calls that returned pending, for
-	// ask_human_result. Shared by every call of one server.
-	requests *requestStore
 	// notify posts a callback_url notification in the background; it never
 	// blocks and its failures are only logged.
 	notify func(webhook)
@@ -55,6 +52,9 @@ func (e callEnv) questionID(tool string, q wire.Question) string {
 // prepared is a normalised call, ready to be asked.
 type prepared struct {
 	question wire.Question
+	// attachOnly asks without opening a window (wire.Ask.AttachOnly): the
+	// question has only its ID and Source.
+	attachOnly bool
 	// render turns the app's Answer into the tool result. It is total.
 	render func(wire.Answer) *mcp.CallToolResult
 	// ignored names the compatibility arguments that were given and ignored,

@@ -127,7 +127,7 @@ func TestE2EUserInteract(t *testing.T) {
 }
 
 func TestE2EUserInteractAppDown(t *testing.T) {
-	c := startShim(t, Options{Connect: func(context.Context) (Asker, error) { return nil, errors.New("no app") }})
+	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("no app") }})
 	res := callNamed(t, c, "user_interact", map[string]any{"question": "q"})
 	// The seed's MCP surface: pending with the question, for the host to ask.
 	if g := jsonResult(t, res); res.IsError || !jsonEqual(g, map[string]any{"outcome": "pending", "question": "q"}) {

@@ -18,10 +18,8 @@ func TestLeftOpenAndKeptOpen(t *testing.T) {
 	must(t, s.SaveQuestion(question("waited", ""), at(0)))
 	must(t, s.SaveQuestion(question("kept", ""), at(1)))
 	must(t, s.SetKeptOpen("kept", true))
-	flagged := question("flag", "")
-	flagged.KeepOpen = true
-	must(t, s.SaveQuestion(flagged, at(2)))
-	must(t, s.SaveQuestionAs(question("dup#1", ""), "dup", at(3)))
+	must(t, s.SaveQuestionAs(question("flag", ""), "", at(2), true))
+	must(t, s.SaveQuestionAs(question("dup#1", ""), "dup", at(3), false))
 	must(t, s.SaveQuestion(question("ended", ""), at(4)))
 	must(t, s.SetKeptOpen("ended", true))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "ended", Status: wire.StatusAnswered}, at(5), true))
@@ -29,14 +27,14 @@ func TestLeftOpenAndKeptOpen(t *testing.T) {
 	left, err := s.LeftOpen()
 	must(t, err)
 	type row struct {
-		ID, AskID string
-		Kept      bool
+		ID, AskID      string
+		Kept, KeepOpen bool
 	}
 	var got []row
 	for _, l := range left {
-		got = append(got, row{l.Question.ID, l.AskID, l.KeptOpen})
+		got = append(got, row{l.Question.ID, l.AskID, l.KeptOpen, l.KeepOpen})
 	}
-	want := []row{{"waited", "waited", false}, {"kept", "kept", true}, {"flag", "flag", true}, {"dup#1", "dup", false}}
+	want := []row{{"waited", "waited", false, false}, {"kept", "kept", true, false}, {"flag", "flag", true, true}, {"dup#1", "dup", false, false}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("LeftOpen = %+v\nwant %+v", got, want)
 	}
@@ -64,8 +62,8 @@ func TestLeftOpenAndKeptOpen(t *testing.T) {
 func TestUndeliveredOfSecondWindows(t *testing.T) {
 	s, _ := newStore(t)
 	must(t, s.SaveQuestion(question("q", ""), at(0)))
-	must(t, s.SaveQuestionAs(question("q#b", ""), "q", at(1)))
-	must(t, s.SaveQuestionAs(question("q#c", ""), "q", at(2)))
+	must(t, s.SaveQuestionAs(question("q#b", ""), "q", at(1), false))
+	must(t, s.SaveQuestionAs(question("q#c", ""), "q", at(2), false))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q#c", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "c"}}}, at(3), false))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered}, at(4), true))
 	must(t, s.SaveAnswer(wire.Answer{QuestionID: "q#b", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "b"}}}, at(5), false))

@@ -55,13 +55,15 @@ func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
 //     own in History (Entry.Record "<id>#<n>"); the id is open again with
 //     asked_at and no answer. Nothing the user answered is overwritten.
 func (s *Store) SaveQuestion(q wire.Question, askedAt time.Time) error {
-	return s.SaveQuestionAs(q, "", askedAt)
+	return s.SaveQuestionAs(q, "", askedAt, false)
 }
 
 // SaveQuestionAs is SaveQuestion for a second window of a question: q.ID
 // is the window's own id, askID the id its callers ask with (Undelivered
 // finds its answer under askID too). An empty askID is SaveQuestion.
-func (s *Store) SaveQuestionAs(q wire.Question, askID string, askedAt time.Time) error {
+// keepOpen records that the ask asked to keep it open even when every
+// caller has gone away (wire.Ask.KeepOpen; see Left).
+func (s *Store) SaveQuestionAs(q wire.Question, askID string, askedAt time.Time, keepOpen bool) error {
 	if s == nil {
 		return nil
 	}
@@ -71,7 +73,7 @@ func (s *Store) SaveQuestionAs(q wire.Question, askID string, askedAt time.Time)
 	if q.ID == "" {
 		return errors.New("store: save question: empty id")
 	}
-	js, err := json.Marshal(q)
+	js, err := json.Marshal(storedQuestion{Question: q, KeepOpen: keepOpen})
 	if err != nil {
 		return fmt.Errorf("store: save question %q: %w", q.ID, err)
 	}
@@ -174,6 +176,14 @@ func (s *Store) Open() ([]wire.Question, error) {
 	return qs, wrap("open questions", rows.Err())
 }
 
+// storedQuestion is the question column: the question's JSON, and beside
+// its fields the ask's keep_open (where wire.Question itself carried it
+// before wire.Ask did, so older rows read the same).
+type storedQuestion struct {
+	wire.Question
+	KeepOpen bool `json:"keep_open,omitempty"`
+}
+
 // Left is a question the last run left open.
 type Left struct {
 	Question wire.Question
@@ -181,8 +191,11 @@ type Left struct {
 	// second window (SaveQuestionAs).
 	AskID string
 	// KeptOpen: open with nobody waiting, for its caller to come back
-	// (SetKeptOpen, or Question.KeepOpen); the app shows it again.
+	// (SetKeptOpen, or KeepOpen); the app shows it again.
 	KeptOpen bool
+	// KeepOpen: its ask asked to keep it open even when every caller goes
+	// away (SaveQuestionAs's keepOpen).
+	KeepOpen bool
 	AskedAt  time.Time
 }
 
@@ -203,19 +216,21 @@ func (s *Store) LeftOpen() ([]Left, error) {
 		var (
 			js      string
 			l       Left
+			sq      storedQuestion
 			kept    int64
 			askedAt int64
 		)
 		if err := rows.Scan(&js, &l.AskID, &kept, &askedAt); err != nil {
 			return nil, wrap("left open", err)
 		}
-		if err := json.Unmarshal([]byte(js), &l.Question); err != nil {
+		if err := json.Unmarshal([]byte(js), &sq); err != nil {
 			return nil, fmt.Errorf("store: left open: decode: %w", err)
 		}
+		l.Question, l.KeepOpen = sq.Question, sq.KeepOpen
 		if l.AskID == "" {
 			l.AskID = l.Question.ID
 		}
-		l.KeptOpen = kept != 0 || l.Question.KeepOpen
+		l.KeptOpen = kept != 0 || l.KeepOpen
 		l.AskedAt = fromMS(askedAt)
 		out = append(out, l)
 	}

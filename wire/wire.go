@@ -21,9 +21,9 @@ const (
 	// those kept open for a caller to come back included; another is
 	// refused with CodeTooMany.
 	MaxOpenQuestions = 64
-	// MaxTimeoutSeconds bounds Question.TimeoutSeconds and, in
-	// milliseconds, Question.WaitMS: 24 hours, the longest a tool's
-	// timeout may be; a bigger one would overflow a time.Duration.
+	// MaxTimeoutSeconds bounds Question.TimeoutSeconds and Ask.Wait
+	// (MaxWait): 24 hours, the longest a tool's timeout may be; a bigger
+	// one would overflow a time.Duration.
 	MaxTimeoutSeconds = 86400
 )
 
@@ -50,21 +50,6 @@ type Question struct {
 	// TimeoutSeconds is the countdown: 0 means the app's default setting,
 	// a negative value means no countdown.
 	TimeoutSeconds int `json:"timeout_seconds,omitempty"`
-	// KeepOpen keeps the window open when every caller has gone away, even
-	// by cancelling; its answer is then kept and handed to the next ask with
-	// the same ID. A caller that can cancel uses WaitMS instead.
-	KeepOpen bool `json:"keep_open,omitempty"`
-	// AttachOnly never opens a window: the ask attaches to the open question
-	// with this ID, or collects its kept answer, or fails with CodeNotFound.
-	// Prompts may be empty.
-	AttachOnly bool `json:"attach_only,omitempty"`
-	// WaitMS, when positive, is how long this caller waits: with no answer
-	// by then the app ends the stream with EventPending and keeps the
-	// question open, and its answer, for the caller to come back with the
-	// same ID ("call again"). A caller that goes away before (cancels)
-	// withdraws the question as usual. It is this caller's, not the
-	// question's: each ask sets its own.
-	WaitMS int64 `json:"wait_ms,omitempty"`
 	// CallerData is opaque to the app: kept with the question (across app
 	// restarts too) and returned in its Answer and its EventPending, so a
 	// caller that was restarted can still render the outcome (ask_human's
@@ -188,7 +173,7 @@ const (
 	CodeNoDisplay ErrorCode = "no_display" // the app cannot show windows
 	CodeProtocol  ErrorCode = "protocol"   // version mismatch or a malformed request
 	CodeInternal  ErrorCode = "internal"
-	CodeNotFound  ErrorCode = "not_found" // an AttachOnly ask for a question that is neither open nor kept
+	CodeNotFound  ErrorCode = "not_found" // an Ask.AttachOnly for a question that is neither open nor kept
 )
 
 // Error is the body of a non-2xx response and of an EventError.
@@ -208,9 +193,18 @@ func (e *Error) Is(target error) bool {
 // Validate reports the first problem that makes q unusable, as an *Error
 // with CodeInvalid whose message names the field and the rule.
 func (q *Question) Validate() error {
-	invalid := func(format string, args ...any) error {
-		return &Error{Code: CodeInvalid, Message: fmt.Sprintf(format, args...)}
+	if err := q.validateFields(); err != nil {
+		return err
 	}
+	return q.validatePrompts()
+}
+
+func invalid(format string, args ...any) error {
+	return &Error{Code: CodeInvalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// validateFields checks everything but the prompts.
+func (q *Question) validateFields() error {
 	if q.ID == "" {
 		return invalid("id: must not be empty")
 	}
@@ -220,18 +214,17 @@ func (q *Question) Validate() error {
 	if len(q.Project) > MaxProjectBytes {
 		return invalid("project: at most %d bytes, got %d", MaxProjectBytes, len(q.Project))
 	}
-	if q.WaitMS < 0 || q.WaitMS > MaxTimeoutSeconds*1000 {
-		return invalid("wait_ms: must be from 0 to %d, got %d", MaxTimeoutSeconds*1000, q.WaitMS)
-	}
 	if q.TimeoutSeconds > MaxTimeoutSeconds {
 		return invalid("timeout_seconds: at most %d (24 hours), got %d", MaxTimeoutSeconds, q.TimeoutSeconds)
 	}
 	if len(q.CallerData) > MaxCallerDataBytes {
 		return invalid("caller_data: at most %d bytes, got %d", MaxCallerDataBytes, len(q.CallerData))
 	}
-	if q.AttachOnly && len(q.Prompts) == 0 {
-		return nil
-	}
+	return nil
+}
+
+// validatePrompts checks the prompts.
+func (q *Question) validatePrompts() error {
 	if len(q.Prompts) == 0 {
 		return invalid("prompts: at least one prompt is required")
 	}

@@ -31,7 +31,7 @@ func init() {
 // Run key at login, Explorer, a shortcut: a GUI program gets no handles
 // there) its log file, launch.LogPath (%LOCALAPPDATA%\feedback\app.log),
 // the file every message that names the app's log points to. Started by
-// feedback mcp or ask (ipc.StartDetached) or from a console, it has one.
+// feedback mcp or ask (launch.StartDetached) or from a console, it has one.
 func logWithoutStderr() {
 	if h, err := windows.GetStdHandle(windows.STD_ERROR_HANDLE); err == nil && h != 0 && h != windows.InvalidHandle {
 		return

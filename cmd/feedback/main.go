@@ -27,6 +27,7 @@ import (
 	"feedback/doctor"
 	"feedback/history/historycmd"
 	"feedback/i18n"
+	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
 	"feedback/settings"
@@ -68,7 +69,7 @@ func run(args []string) int {
 		return runMCP(ctx, args, log)
 	case "ask":
 		loadSettings(slog.New(slog.DiscardHandler)) // its language: the lines ask writes
-		return ask.Run(ctx, args, ask.StdEnv(connectAsk, wire.NewID))
+		return ask.Run(ctx, args, ask.StdEnv(connect, wire.NewID))
 	case "doctor":
 		env, err := doctor.StdEnv(version, !hasApp)
 		if err != nil {
@@ -148,7 +149,7 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 		fmt.Fprintf(os.Stderr, "feedback mcp: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	opts := mcpshim.Options{Connect: connectShim, Greet: launch.Greet, Logger: log, Version: version, Settings: loadSettings(log), Session: mcpshim.ParentSession()}
+	opts := mcpshim.Options{Connect: connect, Greet: launch.Greet, Logger: log, Version: version, Settings: loadSettings(log), Session: mcpshim.ParentSession()}
 	if *wait > 0 { // the wait of every client (key "*"), below any the user set per client
 		opts.Settings.WaitSeconds = maps.Clone(opts.Settings.WaitSeconds)
 		if opts.Settings.WaitSeconds == nil {
@@ -189,15 +190,9 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 	return 0
 }
 
-func connectShim(ctx context.Context) (mcpshim.Asker, error) {
-	c, err := launch.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-func connectAsk(ctx context.Context) (ask.Asker, error) {
+// connect reaches the app for the shim and `feedback ask`, starting it when
+// none runs (launch.Connect); never a nil *ipc.Client in a non-nil Asker.
+func connect(ctx context.Context) (ipc.Asker, error) {
 	c, err := launch.Connect(ctx)
 	if err != nil {
 		return nil, err

@@ -19,10 +19,12 @@ var processEntries = map[string][]string{
 	"app": {"feedback/app", "feedback/setup", "feedback/launch"},
 	// feedback ui: ui.Serve.
 	"ui": {"feedback/ui"},
-	// feedback mcp: mcpshim.ServeStdio over launch.Connect and launch.Greet.
-	"shim": {"feedback/mcpshim", "feedback/launch"},
-	// feedback ask, doctor, setup, history; ask's question ids (wire.NewID).
-	"cli": {"feedback/ask", "feedback/doctor", "feedback/setup", "feedback/history/historycmd", "feedback/launch", "feedback/wire"},
+	// feedback mcp: mcpshim.ServeStdio over launch.Connect (an ipc.Asker)
+	// and launch.Greet.
+	"shim": {"feedback/mcpshim", "feedback/launch", "feedback/ipc"},
+	// feedback ask, doctor, setup, history; ask's question ids (wire.NewID)
+	// and its connection (an ipc.Asker).
+	"cli": {"feedback/ask", "feedback/doctor", "feedback/setup", "feedback/history/historycmd", "feedback/launch", "feedback/wire", "feedback/ipc"},
 }
 
 // everyProcess are the packages run calls in every process: the settings

@@ -94,11 +94,11 @@ func askDirect(socket string, calls int) ([]time.Duration, error) {
 		q := wire.Question{ID: fmt.Sprintf("direct-%d", i), Source: "bench",
 			Prompts: []wire.Prompt{{Markdown: fmt.Sprintf("Direct question %d?", i)}}}
 		t0 := time.Now()
-		c, err := ipc.Connect(ctx, socket, nil, 0)
-		if err != nil {
+		c := &ipc.Client{Path: socket}
+		if _, err := c.Hello(ctx); err != nil {
 			return nil, err
 		}
-		a, err := c.Ask(ctx, q, nil)
+		a, err := c.Ask(ctx, wire.Ask{Question: q}, nil)
 		d := time.Since(t0)
 		if err != nil {
 			return nil, err

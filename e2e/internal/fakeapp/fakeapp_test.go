@@ -54,14 +54,14 @@ func TestConcurrentAsks(t *testing.T) {
 			errs := make([]error, n)
 			var wg sync.WaitGroup
 			for i := range n {
-				wg.Go(func() { answers[i], errs[i] = c.Ask(ctx, testQuestion(i), nil) })
+				wg.Go(func() { answers[i], errs[i] = c.Ask(ctx, wire.Ask{Question: testQuestion(i)}, nil) })
 			}
 			if hold {
 				ids, err := p.WaitShown(ctx, n)
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = c.Ask(ctx, testQuestion(n), nil)
+				_, err = c.Ask(ctx, wire.Ask{Question: testQuestion(n)}, nil)
 				if !isTooMany(err) {
 					t.Errorf("the 65th open question: err = %v, want too_many", err)
 				}

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package ipc
+package launch
 
 import (
 	"errors"
@@ -9,5 +9,5 @@ import (
 
 // StartDetached is not supported on this system.
 func StartDetached(exe string, args []string, logPath string) error {
-	return fmt.Errorf("ipc: start %s: %w", exe, errors.ErrUnsupported)
+	return fmt.Errorf("launch: start %s: %w", exe, errors.ErrUnsupported)
 }

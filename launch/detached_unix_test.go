@@ -1,6 +1,6 @@
 //go:build unix
 
-package ipc
+package launch
 
 import (
 	"errors"

@@ -1,15 +1,11 @@
 //go:build unix
 
-package ipc
+package launch
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
-
-	"feedback/safefile"
 )
 
 // StartDetached starts exe with args in a session of its own, so that it
@@ -19,19 +15,11 @@ import (
 // It returns once the process has started; a background goroutine reaps it if
 // it exits while the caller still runs.
 func StartDetached(exe string, args []string, logPath string) error {
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("ipc: create log directory: %w", err)
-	}
-	// Never through a link at the log's path, never a FIFO there.
-	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	null, logf, err := detachedStdio(logPath)
 	if err != nil {
-		return fmt.Errorf("ipc: open log: %w", err)
+		return err
 	}
 	defer logf.Close() // the child has its own copy
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		return fmt.Errorf("ipc: %w", err)
-	}
 	defer null.Close()
 
 	cmd := exec.Command(exe, args...)
@@ -40,7 +28,7 @@ func StartDetached(exe string, args []string, logPath string) error {
 	cmd.Stderr = logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("ipc: start %s: %w", exe, err)
+		return fmt.Errorf("launch: start %s: %w", exe, err)
 	}
 	go cmd.Wait() // no zombie if it exits before we do; *os.File stdio means Wait copies nothing
 	return nil

@@ -1,28 +1,69 @@
-package ipc
+//go:build unix
+
+package launch
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"feedback/ipc"
+	"feedback/wire"
 )
 
+// answerAll answers every question at once.
+var answerAll = askerFunc(func(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+	return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
+})
+
+// socketPath returns a socket path in a fresh private directory, short
+// enough for a Unix socket (t.TempDir() can be too long).
+func socketPath(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fbl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "s.sock")
+}
+
+// serve serves an app that answers everything at path until the test ends.
+func serve(t *testing.T, path string) {
+	t.Helper()
+	l, err := ipc.Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ipc.NewServer(answerAll, ipc.ServerOptions{})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(l) }()
+	t.Cleanup(func() {
+		s.Shutdown(context.Background())
+		<-done
+	})
+}
+
 func TestConnectAlreadyRunning(t *testing.T) {
-	c := startServer(t, answerAll, ServerOptions{})
+	path := socketPath(t)
+	serve(t, path)
 	start := func() error { t.Error("start called for a running app"); return nil }
-	if _, err := Connect(context.Background(), c.Path, start, time.Second); err != nil {
+	if _, err := connectAt(context.Background(), path, start, time.Second); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestConnectStartsApp(t *testing.T) {
 	path := socketPath(t)
-	s := NewServer(answerAll, ServerOptions{})
+	s := ipc.NewServer(answerAll, ipc.ServerOptions{})
 	served := make(chan error, 1)
 	t.Cleanup(func() {
 		s.Shutdown(context.Background())
@@ -33,7 +74,7 @@ func TestConnectStartsApp(t *testing.T) {
 		starts.Add(1)
 		// Like a real app: up a little later, in another "process".
 		time.AfterFunc(100*time.Millisecond, func() {
-			l, err := Listen(path)
+			l, err := ipc.Listen(path)
 			if err != nil {
 				served <- err
 				return
@@ -42,14 +83,15 @@ func TestConnectStartsApp(t *testing.T) {
 		})
 		return nil
 	}
-	c, err := Connect(context.Background(), path, start, 10*time.Second)
+	c, err := connectAt(context.Background(), path, start, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := starts.Load(); n != 1 {
 		t.Errorf("start called %d times, want 1", n)
 	}
-	if _, err := c.Ask(context.Background(), question("q"), nil); err != nil {
+	q := wire.Ask{Question: wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Proceed?"}}}}
+	if _, err := c.Ask(context.Background(), q, nil); err != nil {
 		t.Errorf("Ask after Connect: %v", err)
 	}
 }
@@ -70,12 +112,12 @@ func TestConnectFails(t *testing.T) {
 			path := socketPath(t)
 			const wait = 200 * time.Millisecond
 			begin := time.Now()
-			_, err := Connect(context.Background(), path, tt.start, wait)
+			_, err := connectAt(context.Background(), path, tt.start, wait)
 			if !errors.Is(err, tt.wantErr) {
-				t.Errorf("Connect() error = %v, want %v", err, tt.wantErr)
+				t.Errorf("connectAt() error = %v, want %v", err, tt.wantErr)
 			}
 			if d := time.Since(begin); d > wait+5*time.Second {
-				t.Errorf("Connect took %v with wait %v", d, wait)
+				t.Errorf("connectAt took %v with wait %v", d, wait)
 			}
 		})
 	}
@@ -84,9 +126,9 @@ func TestConnectFails(t *testing.T) {
 func TestConnectContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	start := func() error { cancel(); return nil }
-	_, err := Connect(ctx, socketPath(t), start, time.Hour)
+	_, err := connectAt(ctx, socketPath(t), start, time.Hour)
 	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Connect() error = %v, want context.Canceled", err)
+		t.Errorf("connectAt() error = %v, want context.Canceled", err)
 	}
 }
 
@@ -132,5 +174,33 @@ func TestStartDetached(t *testing.T) {
 	}
 	if sid == 0 || sid != pid {
 		t.Errorf("child is not a session leader (session %d, pid %d)", sid, pid)
+	}
+}
+
+// An app of another protocol version (one left running across an upgrade)
+// is refused at once with a mismatch that names both versions: nothing is
+// started, nothing waited for, no question sent.
+func TestConnectAtRefusesAnotherProtocol(t *testing.T) {
+	path := socketPath(t)
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked atomic.Int32
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		w.Header().Set(ipc.HeaderProtocol, "1")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"code":"protocol","message":"no such path: `+r.URL.Path+`"}`)
+	})}
+	go hs.Serve(l)
+	t.Cleanup(func() { hs.Close() })
+	start := func() error { t.Error("start called for a running app of another protocol"); return nil }
+	_, err = connectAt(context.Background(), path, start, time.Minute)
+	if !errors.Is(err, ipc.ErrProtocolMismatch) || !strings.Contains(err.Error(), "speaks protocol 1") {
+		t.Fatalf("connectAt = %v, want ErrProtocolMismatch naming protocol 1", err)
+	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("%d requests reached the app, want the one hello", n)
 	}
 }

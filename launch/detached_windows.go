@@ -1,18 +1,14 @@
 //go:build windows
 
-package ipc
+package launch
 
 import (
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 
 	"golang.org/x/sys/windows"
-
-	"feedback/safefile"
 )
 
 // StartDetached starts exe with args so that it outlives the caller and shows
@@ -24,19 +20,11 @@ import (
 // stdout and stderr are appended to logPath (its directory is created), and
 // the environment is inherited. It returns once the process has started.
 func StartDetached(exe string, args []string, logPath string) error {
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		return fmt.Errorf("ipc: create log directory: %w", err)
-	}
-	// Never through a link at the log's path, never a FIFO there.
-	logf, err := safefile.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	null, logf, err := detachedStdio(logPath)
 	if err != nil {
-		return fmt.Errorf("ipc: open log: %w", err)
+		return err
 	}
-	defer logf.Close() // the child has its own handle
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		return fmt.Errorf("ipc: %w", err)
-	}
+	defer logf.Close() // the child has its own copy
 	defer null.Close()
 
 	start := func(flags uint32) (*exec.Cmd, error) {
@@ -54,7 +42,7 @@ func StartDetached(exe string, args []string, logPath string) error {
 		cmd, err = start(flags)
 	}
 	if err != nil {
-		return fmt.Errorf("ipc: start %s: %w", exe, err)
+		return fmt.Errorf("launch: start %s: %w", exe, err)
 	}
 	go cmd.Wait() // release the process handle when it exits before we do
 	return nil

@@ -1,0 +1,67 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"feedback/ipc"
+)
+
+// ErrNotRunning is returned (wrapped) by Connect when nothing answers on the
+// socket: the app is not running, or was started and did not come up in time.
+var ErrNotRunning = errors.New("launch: the feedback app is not running")
+
+// pollInterval is how often connectAt retries while the app starts.
+const pollInterval = 20 * time.Millisecond
+
+// connectAt returns a Client for the app listening at path, starting it if
+// needed. If nothing listens there (no socket, or a stale one:
+// ipc.NotListening), connectAt calls start once (nil means do not start: it
+// fails with ErrNotRunning), then retries Hello every 20 ms until it
+// answers, wait has elapsed, or ctx ends. Any other failure of the first
+// Hello, such as ipc.ErrProtocolMismatch or an endpoint refused as
+// untrusted (ipc.ErrUntrustedEndpoint), is returned as is, without starting
+// anything; either one while polling ends the wait at once.
+func connectAt(ctx context.Context, path string, start func() error, wait time.Duration) (*ipc.Client, error) {
+	c := &ipc.Client{Path: path}
+	_, err := c.Hello(ctx)
+	if err == nil {
+		return c, nil
+	}
+	if !ipc.NotListening(err) {
+		return nil, err
+	}
+	if start == nil {
+		return nil, fmt.Errorf("%w: nothing answers at %s (%v); start the feedback app first", ErrNotRunning, path, ipc.Reason(err))
+	}
+	if err := start(); err != nil {
+		return nil, fmt.Errorf("launch: start the feedback app: %w", err)
+	}
+
+	pctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-pctx.Done():
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("%w: started it, but nothing answered at %s within %v (last error: %v); check the app's log",
+				ErrNotRunning, path, wait, ipc.Reason(err))
+		case <-tick.C:
+		}
+		_, herr := c.Hello(pctx)
+		switch {
+		case herr == nil:
+			return c, nil
+		case errors.Is(herr, ipc.ErrProtocolMismatch), errors.Is(herr, ipc.ErrUntrustedEndpoint):
+			return nil, herr // waiting cannot help
+		case pctx.Err() == nil:
+			err = herr // a half-started app may fail in other ways: keep trying
+		}
+	}
+}
