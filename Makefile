@@ -20,7 +20,7 @@ deps: ## install the missing system packages for building
 	@scripts/deps.sh build
 
 .PHONY: build
-build: deps ## build bin/feedback
+build: deps build-headless ## build bin/feedback, and beside it bin/feedback-headless: the shim feedback setup writes in MCP clients' configs
 	@$(GO) list -trimpath -f '{{if .Stale}}First build: compiling the C parts of Fyne (GLFW, OpenGL) takes a few minutes, up to 15 on a small busy machine, and prints nothing meanwhile; later builds take seconds.{{end}}' \
 		fyne.io/fyne/v2/internal/driver/glfw 2>/dev/null | grep . >&2 || true
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/feedback

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"encoding/json"
 	"image/png"
 	"os"
 	"os/exec"
@@ -85,6 +86,33 @@ func TestPackageTarball(t *testing.T) {
 	exe := find("/bin/feedback")
 	checkStripped(t, exe)
 	checkVersion(t, exe)
+	shim := find("/bin/feedback-headless")
+	if filepath.Dir(shim) != filepath.Dir(exe) {
+		t.Errorf("the shim %s is not beside the app %s", shim, exe)
+	}
+	checkStripped(t, shim)
+	checkVersion(t, shim)
+
+	// fyne's Makefile installs the shim beside the app, and uninstalls it.
+	dest := t.TempDir()
+	makeIn := func(target string) {
+		t.Helper()
+		cmd := exec.Command("make", target, "DESTDIR="+dest, "PREFIX=/usr")
+		cmd.Dir = filepath.Dir(find("/Makefile"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("make %s: %v\n%s", target, err, out)
+		}
+	}
+	makeIn("install")
+	for _, f := range []string{"feedback", "feedback-headless"} {
+		if _, err := os.Stat(filepath.Join(dest, "usr", "bin", f)); err != nil {
+			t.Errorf("after make install: %v", err)
+		}
+	}
+	makeIn("uninstall")
+	if _, err := os.Stat(filepath.Join(dest, "usr", "bin", "feedback-headless")); !os.IsNotExist(err) {
+		t.Errorf("after make uninstall: %v", err)
+	}
 }
 
 // The .deb installs with apt-get, pulls in what the binary links, puts
@@ -106,6 +134,7 @@ func TestPackageDeb(t *testing.T) {
 	id := fyneAppMetadata(t, fyneAppToml)["ID"]
 	files := []string{
 		"/usr/bin/feedback",
+		"/usr/bin/feedback-headless",
 		"/usr/share/applications/" + id + ".desktop",
 		"/usr/share/icons/hicolor/256x256/apps/" + id + ".png",
 	}
@@ -146,11 +175,13 @@ func TestPackageDeb(t *testing.T) {
 		t.Errorf("feedback on PATH: %q, %v; want /usr/bin/feedback", p, err)
 	}
 	checkVersion(t, "/usr/bin/feedback")
+	checkSetupWritesTheShim(t, "/usr/bin/feedback", "/usr/bin/feedback-headless")
 
-	// The installed ask starts the installed app on a socket of its own.
+	// The installed shim (what MCP clients run) starts the installed app
+	// beside it on a socket of its own.
 	sock := filepath.Join(t.TempDir(), "deb.sock")
 	askEnv := append(append(cleanLocaleEnv(), env...), "FEEDBACK_SOCKET="+sock, "LANG=C.UTF-8")
-	r := startProgram(t, "feedback", askEnv, "ask", "--title", "DebAsk", "Installed from the package?")
+	r := startProgram(t, "feedback-headless", askEnv, "ask", "--title", "DebAsk", "Installed from the package?")
 	win := findWindow(t, "DebAsk — feedback")
 	app := &ipc.Client{Path: sock}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -173,7 +204,7 @@ func TestPackageDeb(t *testing.T) {
 		t.Errorf("stdout = %q, want the reply", got)
 	}
 	if s := r.stderr.String(); s != "" {
-		t.Errorf("the installed feedback ask wrote to stderr under LANG=C.UTF-8:\n%s", s)
+		t.Errorf("the installed feedback-headless ask wrote to stderr under LANG=C.UTF-8:\n%s", s)
 	}
 	stopPID(h.PID)
 
@@ -577,5 +608,27 @@ func TestReadmeGoVersion(t *testing.T) {
 		if string(s[1]) != string(m[1]) {
 			t.Errorf("the README asks for Go %s, go.mod for %s", s[1], m[1])
 		}
+	}
+}
+
+// checkSetupWritesTheShim: `app setup claude-code`, in a throw-away home,
+// writes shim as the MCP server's command.
+func checkSetupWritesTheShim(t *testing.T, app, shim string) {
+	t.Helper()
+	home := t.TempDir()
+	cmd := exec.Command(app, "setup", "claude-code")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s setup claude-code: %v\n%s", app, err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(home, ".claude.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		MCPServers map[string]struct{ Command string } `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.MCPServers["feedback"].Command != shim {
+		t.Errorf("feedback setup wrote %v (%v), want the command %s:\n%s", doc.MCPServers, err, shim, data)
 	}
 }

@@ -30,16 +30,32 @@ var revisionForms = []struct {
 	{"2024-11-05", false},
 }
 
-// headlessBinary points bin at FEEDBACK_HEADLESS_BIN for the test (it has
-// no window app inside and starts fast), or skips.
+// headlessBinary points bin at headlessAlone for the test, or skips.
 func headlessBinary(t *testing.T) {
+	alone := headlessAlone(t)
+	saved := bin
+	bin = alone
+	t.Cleanup(func() { bin = saved })
+}
+
+// headlessAlone is a copy of FEEDBACK_HEADLESS_BIN alone in a directory
+// (it has no window app inside, starts fast, and with no feedback beside it
+// starts none: what a server or a container holds), or skips.
+func headlessAlone(t *testing.T) string {
+	t.Helper()
 	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
 	if headless == "" {
 		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
 	}
-	saved := bin
-	bin = headless
-	t.Cleanup(func() { bin = saved })
+	data, err := os.ReadFile(headless)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := filepath.Join(t.TempDir(), filepath.Base(headless))
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return alone
 }
 
 // Without a display, each revision's client lists the tools, gets a clear

@@ -247,10 +247,7 @@ func reverse(s string) string {
 }
 
 func TestSSHForward(t *testing.T) {
-	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
-	if headless == "" {
-		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
-	}
+	headless := headlessAlone(t) // revisions_test.go
 	lab := newSSHLab(t, true)
 
 	desktop := filepath.Join(lab.dir, "desktop")
@@ -323,10 +320,7 @@ func TestSSHForward(t *testing.T) {
 // file left by a dropped connection blocks the next RemoteForward: the
 // reason the recipe asks for it on the remote side.
 func TestSSHReconnectNeedsServerSideUnlink(t *testing.T) {
-	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
-	if headless == "" {
-		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
-	}
+	headless := headlessAlone(t) // revisions_test.go
 	lab := newSSHLab(t, false)
 	desktop := filepath.Join(lab.dir, "desktop")
 	os.Mkdir(desktop, 0o700)
@@ -357,10 +351,7 @@ func TestSSHReconnectNeedsServerSideUnlink(t *testing.T) {
 // CLI) bounds every call's wait: past it the call says "call again" while
 // the question stays open, well before the client's own timeout.
 func TestShimWaitFlag(t *testing.T) {
-	headless := os.Getenv("FEEDBACK_HEADLESS_BIN")
-	if headless == "" {
-		t.Skip("needs FEEDBACK_HEADLESS_BIN (see `make e2e`)")
-	}
+	headless := headlessAlone(t) // revisions_test.go
 	dir, err := os.MkdirTemp("", "fbwait")
 	if err != nil {
 		t.Fatal(err)

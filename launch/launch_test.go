@@ -128,3 +128,27 @@ func TestWithLogNamesOnlyALogThatExists(t *testing.T) {
 		t.Errorf("with a log: %q, want it named and the cause kept", err)
 	}
 }
+
+// Beside finds a regular file next to an executable, through a symbolic
+// link to that executable (/usr/local/bin/feedback → /opt/feedback/feedback),
+// and nothing else.
+func TestBeside(t *testing.T) {
+	dir := t.TempDir()
+	app := filepath.Join(dir, "opt", AppName)
+	os.MkdirAll(filepath.Join(dir, "opt", "sub"), 0o755)
+	os.WriteFile(app, []byte("app"), 0o755)
+	link := filepath.Join(dir, AppName)
+	if err := os.Symlink(app, link); err != nil {
+		t.Skip(err)
+	}
+	if got := Beside(link, ShimName); got != "" {
+		t.Errorf("no shim yet: Beside = %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, "opt", ShimName), []byte("shim"), 0o755)
+	if got, want := Beside(link, ShimName), filepath.Join(dir, "opt", ShimName); got != want {
+		t.Errorf("Beside = %q, want %q", got, want)
+	}
+	if got := Beside(app, "sub"); got != "" {
+		t.Errorf("a directory: Beside = %q", got)
+	}
+}

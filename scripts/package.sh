@@ -43,10 +43,26 @@ fynepackage() {
   (cd "$stage/out" && "$fyne" package --os "$1" --release --src "$stage/src" --executable "$stage/feedback")
 }
 
+# The shim that feedback setup writes in MCP clients' configs: the headless
+# build (no window toolkit: it answers initialize in half the time), which
+# the tarball and the .deb install beside the app (launch.ShimName).
+shimname=feedback-headless
+shim=$(dirname "$bin")/$shimname
+
 case $what in
 tarxz)
+  [ -f "$shim" ] || { echo "package.sh: no $shim beside $bin (make build-headless)" >&2; exit 1; }
   fynepackage linux
-  mv "$stage/out/feedback.tar.xz" "$tarball"
+  # add the shim beside the binary, and to every install/uninstall rule of
+  # fyne's Makefile that handles the binary
+  mkdir "$stage/tar"
+  tar -xJf "$stage/out/feedback.tar.xz" -C "$stage/tar"
+  appbin=$(find "$stage/tar" -path '*/usr/*bin/feedback' -print -quit)
+  [ -n "$appbin" ] || { echo "package.sh: fyne's tarball has no bin/feedback" >&2; exit 1; }
+  install -m 0755 "$shim" "$(dirname "$appbin")/$shimname"
+  mk=$(find "$stage/tar" -name Makefile -print -quit)
+  [ -n "$mk" ] && sed -i '/\/bin\/$(Exec)$/{p;s/\$(Exec)/'"$shimname"'/g}' "$mk" && grep -q "bin/$shimname" "$mk" || { echo "package.sh: fyne's Makefile: no install rule for the binary to extend" >&2; exit 1; }
+  (cd "$stage/tar" && tar -cJf "$tarball" --owner=0 --group=0 -- *)
   echo "$tarball"
   ;;
 app)
@@ -60,7 +76,7 @@ deb)
   mkdir "$stage/tree"
   tar -xJf "$tarball" -C "$stage/tree"
   # the tarball's tree is usr/local/… or usr/…, whichever the build machine has
-  for f in bin/feedback share/applications/"$appid".desktop share/pixmaps/"$appid".png; do
+  for f in bin/feedback bin/$shimname share/applications/"$appid".desktop share/pixmaps/"$appid".png; do
     src=$(find "$stage/tree" -path "*/usr/*$f" -print -quit)
     [ -n "$src" ] || { echo "package.sh: $f is missing from $tarball" >&2; exit 1; }
     mv "$src" "$stage/"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"feedback/ipc"
+	"feedback/launch"
 )
 
 // ServerName is the key the feedback server is registered under in every
@@ -30,7 +31,8 @@ const (
 // Env is what setup reads from the machine; StdEnv fills it from the
 // process, tests from a temporary home.
 type Env struct {
-	Exe      string // absolute path of this feedback binary: the command written
+	Exe      string // absolute path of this feedback binary: what autostart runs
+	Shim     string // the command written in MCP clients' configs when set (see Command); else Exe
 	Home     string // the user's home directory
 	GOOS     string // runtime.GOOS
 	Dir      string // the project directory for --scope project (the working directory)
@@ -41,6 +43,17 @@ type Env struct {
 	Stdout   io.Writer
 	Stderr   io.Writer
 	Now      func() time.Time
+}
+
+// Command is the command written in MCP clients' configs: the shim
+// installed beside this binary (feedback-headless: the same MCP server
+// without the window toolkit, so it answers initialize in about half the
+// time, and it starts this app when none runs), else this binary.
+func (e Env) Command() string {
+	if e.Shim != "" {
+		return e.Shim
+	}
+	return e.Exe
 }
 
 // StdEnv returns the Env of this process.
@@ -61,7 +74,7 @@ func StdEnv() (Env, error) {
 		return Env{}, err
 	}
 	socket, _ := ipc.SocketPath()
-	return Env{Exe: exe, Home: home, GOOS: runtime.GOOS, Dir: dir, Socket: socket, Getenv: os.Getenv,
+	return Env{Exe: exe, Shim: launch.Beside(exe, launch.ShimName), Home: home, GOOS: runtime.GOOS, Dir: dir, Socket: socket, Getenv: os.Getenv,
 		LookPath: exec.LookPath, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now}, nil
 }
 

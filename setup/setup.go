@@ -116,7 +116,7 @@ func configure(e Env, c Client, scope Scope, socket string, write bool) (Result,
 	if err != nil {
 		return res, err
 	}
-	fields := c.Entry(e.Exe, socket)
+	fields := c.Entry(e.Command(), socket)
 	var out []byte
 	switch c.format {
 	case formatTOML:
@@ -171,7 +171,7 @@ func (r Result) report(w io.Writer, e Env) {
 		return
 	}
 	if r.Scope == ScopeProject {
-		fmt.Fprintf(w, "  note: it names this machine's %s; others who share the project need their own path\n", e.Exe)
+		fmt.Fprintf(w, "  note: it names this machine's %s; others who share the project need their own path\n", e.Command())
 	}
 	fmt.Fprintf(w, "Restart %s (or reload its MCP servers) to use it.\n", r.Client.Title)
 }
@@ -239,10 +239,10 @@ func list(e Env) int {
 		switch {
 		case s.Err != nil:
 			state = "cannot tell: " + s.Err.Error()
-		case s.SetUp && s.Command == e.Exe:
+		case s.SetUp && s.Command == e.Command():
 			state = "set up"
 		case s.SetUp:
-			state = fmt.Sprintf("set up, runs %s (feedback setup %s points it at this binary)", s.Command, s.Client.Name)
+			state = fmt.Sprintf("set up, runs %s (feedback setup %s points it at %s)", s.Command, s.Client.Name, e.Command())
 		}
 		fmt.Fprintf(e.Stdout, "%-15s %-40s %s\n", s.Client.Name, s.Found, state)
 	}

@@ -13,6 +13,9 @@ import (
 	"feedback/ui"
 )
 
+// hasApp: this build has the window app.
+const hasApp = true
+
 // runApp runs the tray-resident app.
 func runApp(ctx context.Context, log *slog.Logger) int {
 	spath, _ := settings.Path() // none: nothing to watch

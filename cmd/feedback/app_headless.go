@@ -5,13 +5,34 @@ package main
 import (
 	"context"
 	"log/slog"
+	"os"
 
 	"feedback/launch"
 )
 
-// This binary cannot start the window app: the shim and feedback ask only
-// use one that already runs, else fall back (elicitation, chat).
-func init() { launch.Starter = nil }
+// hasApp: this build has no window app.
+const hasApp = false
+
+// This binary cannot start the window app itself. Installed beside one (the
+// shim that feedback setup writes in the clients' configs: the tarball and
+// the .deb ship feedback-headless next to feedback), it starts that app;
+// alone, the shim and feedback ask only use an app that already runs, else
+// fall back (elicitation, chat).
+func init() { launch.Starter = appBeside() }
+
+// appBeside starts the window app installed beside this executable, or is
+// nil when there is none.
+func appBeside() func() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	app := launch.Beside(exe, launch.AppName)
+	if app == "" {
+		return nil
+	}
+	return func() error { return launch.StartExe(app) }
+}
 
 // runApp: a headless build (go build -tags headless) carries only the MCP
 // shim and feedback ask, for machines that reach an app elsewhere (an SSH

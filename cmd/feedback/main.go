@@ -59,7 +59,7 @@ func run(args []string) int {
 	}
 	switch cmd {
 	case "", "app":
-		if launch.Starter != nil { // a binary with the window app
+		if hasApp {
 			applyStartAtLogin(log)
 		}
 		return runApp(ctx, log)
@@ -71,7 +71,7 @@ func run(args []string) int {
 		loadSettings(slog.New(slog.DiscardHandler)) // its language: the lines ask writes
 		return ask.Run(ctx, args, ask.StdEnv(connect, wire.NewID))
 	case "doctor":
-		env, err := doctor.StdEnv(version, launch.Starter == nil)
+		env, err := doctor.StdEnv(version, !hasApp)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "feedback doctor:", err)
 			return 1
@@ -83,7 +83,7 @@ func run(args []string) int {
 			fmt.Fprintln(os.Stderr, "feedback setup:", err)
 			return 1
 		}
-		env.Headless = launch.Starter == nil
+		env.Headless = !hasApp
 		return setup.Run(args, env)
 	case "history":
 		return historycmd.Run(args, historycmd.StdEnv())

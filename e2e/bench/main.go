@@ -7,7 +7,8 @@
 //   - popup after idle (idle.go): the same with no UI process running (the
 //     app set to let it go with its last window), beside `zenity
 //     --question` spawned the same way;
-//   - shim start: from starting `feedback mcp` to its initialize reply;
+//   - shim start (shimstart.go): from starting the command `feedback setup`
+//     writes to its initialize reply, beside `feedback mcp` in the same run;
 //   - idle (idle.go): the resident app's CPU share and RSS once no window is
 //     open and its UI process has exited, beside a bare Fyne tray app (what
 //     the resident app cost before the split) measured the same way;
@@ -26,7 +27,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -65,7 +65,15 @@ func main() {
 	rounds := flag.Int("rounds", 10, "bursts of 64 simultaneous calls for the overhead")
 	mdOnly := flag.Bool("markdown", false, "only the Markdown layout and typing figures")
 	afterIdleOnly := flag.Bool("after-idle", false, "only the popup after idle, zenity, and (with -idle > 0) the idle figures")
+	shimOnly := flag.Bool("shim-start", false, "only the shim start: the command feedback setup writes beside feedback mcp")
 	flag.Parse()
+	if *shimOnly {
+		if err := shimStartOnlyRun(*runs); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *afterIdleOnly {
 		if err := afterIdleOnlyRun(*runs, *idle); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
@@ -132,11 +140,9 @@ func run(runs int, idle time.Duration, calls, rounds int, mdOnly bool) error {
 		return fmt.Errorf("window latency: %w", err)
 	}
 	report("tools/call → window mapped, warm", lat, targetLatency)
-	start, err := s.shimStart(runs)
-	if err != nil {
+	if err := shimStartFigures(bin, dir, s.env, runs); err != nil {
 		return fmt.Errorf("shim start: %w", err)
 	}
-	report("shim start → initialize reply", start, targetStart)
 	if err := s.markdownFigures(runs); err != nil {
 		return fmt.Errorf("markdown: %w", err)
 	}
@@ -301,42 +307,6 @@ func dismiss(title string) error {
 		return fmt.Errorf("xdotool: %v: %s", err, out)
 	}
 	return nil
-}
-
-// shimStart times `feedback mcp` from exec to its initialize reply.
-func (s *session) shimStart(runs int) ([]time.Duration, error) {
-	const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n"
-	var out []time.Duration
-	for i := range runs + 2 {
-		cmd := exec.Command(s.bin, "mcp")
-		cmd.Env = s.env
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		t0 := time.Now()
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		if _, err := stdin.Write([]byte(initLine)); err != nil {
-			return nil, err
-		}
-		line, err := bufio.NewReader(stdout).ReadString('\n')
-		d := time.Since(t0)
-		stdin.Close()
-		cmd.Wait()
-		if err != nil || !strings.Contains(line, `"serverInfo"`) {
-			return nil, fmt.Errorf("no initialize reply: %q %v", line, err)
-		}
-		if i >= 2 {
-			out = append(out, d)
-		}
-	}
-	return out, nil
 }
 
 // idleCost samples pid's CPU time and RSS over d.
