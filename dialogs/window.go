@@ -39,11 +39,10 @@ import (
 // first), when no event for it can still be pending, and only beyond
 // keepIdle hidden windows: a burst of questions does not keep its windows'
 // memory (~14 MB each with Mesa's llvmpipe) for good. Once no question has
-// been open for quietTurns, the rest go too: a hidden window keeps what its
-// last questions drew (Fyne frees a canvas's textures and widget renderers
-// only as it paints it, or closes it), which after large Markdown was
-// hundreds of MB; the next question then makes a new window. Fyne destroys
-// the rest when the app quits. See docs/upstream/fyne-close-segv.md.
+// been open for quietTurns, all but quietKeep go too (a hidden window keeps
+// what its last questions drew: Fyne frees a canvas's textures and widget
+// renderers only as it paints or closes it) and the heap they used is
+// returned to the system. Fyne destroys the rest when the app quits. See docs/upstream/fyne-close-segv.md.
 //
 // A Pool and its windows are used on the Fyne goroutine only.
 type Pool struct {
@@ -69,7 +68,8 @@ type Pool struct {
 const (
 	keepIdle   = 4    // hidden windows kept for the next questions
 	trimAfter  = 300  // loop turns (5 s at Fyne's 60 Hz) a window stays hidden before it may go
-	quietTurns = 1800 // loop turns (30 s) with no question open after which no hidden window is kept
+	quietTurns = 1800 // loop turns (30 s) with no question open after which only quietKeep hidden windows are kept
+	quietKeep  = 1    // hidden windows kept once quiet: the next question's window is ready, its GL context made
 )
 
 // slot is one native window and the question it shows now, if any. Its
@@ -207,43 +207,35 @@ func (p *Pool) put(s *slot) {
 	s.hiddenTurn = p.turns
 	p.lastPut = p.turns
 	p.idle = append(p.idle, s)
-	if len(p.idle) > p.keep(false) && p.trimmer == nil {
+	if (len(p.idle) > keepIdle || len(p.open) == 0) && p.trimmer == nil {
 		p.trimmer = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
 			Curve: fyne.AnimationLinear, Tick: func(float32) { p.turns++; p.trim() }}
 		p.trimmer.Start()
 	}
 }
 
-// keep returns how many hidden windows the pool keeps: keepIdle while a
-// question is open, none once none has been for quietTurns (quiet), or in
-// the end (quiet false) when none is open now.
-func (p *Pool) keep(quiet bool) int {
-	switch {
-	case len(p.open) > 0:
-		return keepIdle
-	case quiet && p.turns-p.lastPut < quietTurns:
-		return keepIdle
-	}
-	return 0
-}
-
-// trim closes the hidden windows beyond those kept (keep) that have been
-// hidden for trimAfter loop turns, and stops once no more will go. It runs
-// on an animation, that is inside Fyne's loop, once per turn after GLFW's
-// events were polled, and never after the loop has ended.
+// trim closes the hidden windows beyond keepIdle that have been hidden for
+// trimAfter loop turns and, once no question has been open for quietTurns,
+// those beyond quietKeep, then lets their memory go (release) and stops.
+// It runs on an animation, that is inside Fyne's loop, once per turn after
+// GLFW's events were polled, and never after the loop has ended.
 func (p *Pool) trim() {
-	keep, closed := p.keep(true), false
+	quiet := len(p.open) == 0 && p.turns-p.lastPut >= quietTurns
+	keep := keepIdle
+	if quiet {
+		keep = quietKeep
+	}
 	for len(p.idle) > keep && p.turns-p.idle[0].hiddenTurn >= trimAfter {
 		s := p.idle[0]
 		p.idle = p.idle[1:]
 		s.win.Close()
 		p.destroyed++
-		closed = true
 	}
-	if len(p.idle) <= p.keep(false) && p.trimmer != nil {
+	done := len(p.idle) <= keep && (quiet || len(p.open) > 0)
+	if done && p.trimmer != nil {
 		p.trimmer.Stop()
 		p.trimmer = nil
-		if closed && len(p.open) == 0 && p.release != nil {
+		if quiet && p.release != nil {
 			p.release()
 		}
 	}
