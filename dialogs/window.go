@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -37,8 +38,11 @@ import (
 // trimAfter turns of Fyne's event loop (each turn polls GLFW's events
 // first), when no event for it can still be pending, and only beyond
 // keepIdle hidden windows: a burst of questions does not keep its windows'
-// memory (~14 MB each with Mesa's llvmpipe) for good. Fyne destroys the
-// rest when the app quits. See docs/upstream/fyne-close-segv.md.
+// memory (~14 MB each with Mesa's llvmpipe) for good. Once no question has
+// been open for quietTurns, all but quietKeep go too (a hidden window keeps
+// what its last questions drew: Fyne frees a canvas's textures and widget
+// renderers only as it paints or closes it) and the heap they used is
+// returned to the system. Fyne destroys the rest when the app quits. See docs/upstream/fyne-close-segv.md.
 //
 // A Pool and its windows are used on the Fyne goroutine only.
 type Pool struct {
@@ -49,7 +53,11 @@ type Pool struct {
 	all       int     // windows created
 	destroyed int     // windows trimmed
 	turns     int     // event loop turns counted by the trimmer
+	lastPut   int     // turns when the last window was hidden
 	trimmer   *fyne.Animation
+	// release runs once the pool closed its hidden windows after a quiet
+	// time, when their memory can go back to the system (releaseMemory).
+	release func()
 	// Log is where the Pool says it replaced a window another X client
 	// destroyed (lost.go); nil: slog.Default(). Set it before the first
 	// window.
@@ -58,8 +66,10 @@ type Pool struct {
 
 // Trimming the hidden windows.
 const (
-	keepIdle  = 4   // hidden windows kept for the next questions
-	trimAfter = 300 // loop turns (5 s at Fyne's 60 Hz) a window stays hidden before it may go
+	keepIdle   = 4    // hidden windows kept for the next questions
+	trimAfter  = 300  // loop turns (5 s at Fyne's 60 Hz) a window stays hidden before it may go
+	quietTurns = 1800 // loop turns (30 s) with no question open after which only quietKeep hidden windows are kept
+	quietKeep  = 1    // hidden windows kept once quiet: the next question's window is ready, its GL context made
 )
 
 // slot is one native window and the question it shows now, if any. Its
@@ -75,7 +85,18 @@ type slot struct {
 // NewPool returns an empty pool of windows of a.
 func NewPool(a fyne.App) *Pool {
 	desk.start() // place.go
-	return &Pool{app: a}
+	return &Pool{app: a, release: releaseMemory}
+}
+
+// releaseMemory returns the heap the closed windows' questions used to the
+// system, a moment after their windows were destroyed (on a later turn of
+// Fyne's loop). Go's scavenger would keep most of it: no collection runs
+// while nothing is shown, so the heap goal stays that of the burst.
+func releaseMemory() {
+	go func() {
+		time.Sleep(2 * time.Second)
+		debug.FreeOSMemory()
+	}()
 }
 
 // Windows reports how many native windows the pool has made, how many of
@@ -184,8 +205,9 @@ func (p *Pool) put(s *slot) {
 	}
 	s.win.SetContent(canvas.NewRectangle(color.Transparent)) // let the question's widgets go
 	s.hiddenTurn = p.turns
+	p.lastPut = p.turns
 	p.idle = append(p.idle, s)
-	if len(p.idle) > keepIdle && p.trimmer == nil {
+	if (len(p.idle) > keepIdle || len(p.open) == 0) && p.trimmer == nil {
 		p.trimmer = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever,
 			Curve: fyne.AnimationLinear, Tick: func(float32) { p.turns++; p.trim() }}
 		p.trimmer.Start()
@@ -193,19 +215,29 @@ func (p *Pool) put(s *slot) {
 }
 
 // trim closes the hidden windows beyond keepIdle that have been hidden for
-// trimAfter loop turns. It runs on an animation, that is inside Fyne's
-// loop, once per turn after GLFW's events were polled, and never after the
-// loop has ended.
+// trimAfter loop turns and, once no question has been open for quietTurns,
+// those beyond quietKeep, then lets their memory go (release) and stops.
+// It runs on an animation, that is inside Fyne's loop, once per turn after
+// GLFW's events were polled, and never after the loop has ended.
 func (p *Pool) trim() {
-	for len(p.idle) > keepIdle && p.turns-p.idle[0].hiddenTurn >= trimAfter {
+	quiet := len(p.open) == 0 && p.turns-p.lastPut >= quietTurns
+	keep := keepIdle
+	if quiet {
+		keep = quietKeep
+	}
+	for len(p.idle) > keep && p.turns-p.idle[0].hiddenTurn >= trimAfter {
 		s := p.idle[0]
 		p.idle = p.idle[1:]
 		s.win.Close()
 		p.destroyed++
 	}
-	if len(p.idle) <= keepIdle && p.trimmer != nil {
+	done := len(p.idle) <= keep && (quiet || len(p.open) > 0)
+	if done && p.trimmer != nil {
 		p.trimmer.Stop()
 		p.trimmer = nil
+		if quiet && p.release != nil {
+			p.release()
+		}
 	}
 }
 

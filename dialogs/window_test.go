@@ -147,7 +147,10 @@ func TestPoolTrimsLongHiddenWindows(t *testing.T) {
 	if p.trimmer == nil {
 		t.Fatal("no trimmer with more than keepIdle hidden windows")
 	}
-	p.turns = p.idle[0].hiddenTurn + trimAfter - 1 // (the test driver ticks an animation once as it starts)
+	for _, s := range p.idle { // hidden on one turn (the test driver ticks an animation once as it starts)
+		s.hiddenTurn = p.turns
+	}
+	p.turns += trimAfter - 1
 	p.trim()
 	if _, idle, destroyed := p.Windows(); idle != keepIdle+3 || destroyed != 0 {
 		t.Fatalf("before trimAfter turns: idle %d, destroyed %d", idle, destroyed)
@@ -158,10 +161,61 @@ func TestPoolTrimsLongHiddenWindows(t *testing.T) {
 	if made, idle, destroyed := p.Windows(); made != keepIdle+3 || idle != keepIdle || destroyed != 3 {
 		t.Fatalf("made %d, idle %d, destroyed %d; want %d, %d, 3", made, idle, destroyed, keepIdle+3, keepIdle)
 	}
-	if p.trimmer != nil {
-		t.Error("the trimmer still runs with nothing to trim")
-	}
-	if w := p.NewWindow(question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(wire.Answer) {}); w.Fyne() != kept {
+	w := p.NewWindow(question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(wire.Answer) {})
+	if w.Fyne() != kept {
 		t.Error("the most recently hidden window was not the one reused")
+	}
+	w.Show()
+	p.trim()
+	if p.trimmer != nil {
+		t.Error("the trimmer still runs with a question open and nothing to trim")
+	}
+}
+
+// Once no question has been open for quietTurns, the pool closes the hidden
+// windows but quietKeep (each keeps the textures and renderers of what it
+// showed until it is painted again), lets the memory go, once, and stops.
+func TestPoolClosesHiddenWindowsWhenQuiet(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	released := 0
+	p.release = func() { released++ }
+	c := &clock{now: t0}
+	var open []*Window
+	for range quietKeep + 2 {
+		open = append(open, p.NewWindow(question(wire.Prompt{Markdown: "# big"}), Options{Now: c.Now}, func(wire.Answer) {}))
+	}
+	for _, w := range open {
+		w.Show()
+		w.Close()
+	}
+	if p.trimmer == nil {
+		t.Fatal("no trimmer once the last question closed")
+	}
+	p.turns = p.lastPut + quietTurns - 1
+	p.trim()
+	if _, idle, destroyed := p.Windows(); idle != quietKeep+2 || destroyed != 0 || released != 0 {
+		t.Fatalf("before quietTurns: idle %d, destroyed %d, released %d", idle, destroyed, released)
+	}
+	p.turns++
+	p.trim()
+	if made, idle, destroyed := p.Windows(); made != quietKeep+2 || idle != quietKeep || destroyed != 2 {
+		t.Fatalf("after quietTurns: made %d, idle %d, destroyed %d; want %d, %d, 2", made, idle, destroyed, quietKeep+2, quietKeep)
+	}
+	kept := p.idle[len(p.idle)-1].win
+	if p.trimmer != nil || released != 1 {
+		t.Errorf("trimmer running %v, released %d times; want stopped, once", p.trimmer != nil, released)
+	}
+	for _, left := range a.Driver().AllWindows() {
+		for _, w := range open[:2] { // the longest hidden
+			if left == w.Fyne() {
+				t.Error("a hidden window beyond quietKeep was not closed")
+			}
+		}
+	}
+	// the next question gets the kept window
+	w := p.NewWindow(question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, func(wire.Answer) {})
+	if w.Fyne() != kept {
+		t.Error("the kept window was not reused")
 	}
 }

@@ -300,6 +300,17 @@ func (t *flowText) measure() {
 		size, style := t.runSize(i)
 		t.sizes[i] = size
 		t.heights[i] = m.lineHeight(size, style)
+		var ascii [128]float32 // this run's widths of ASCII characters: no lock, no hashing
+		width := func(r rune) float32 {
+			if r >= 0 && r < 128 && ascii[r] > 0 {
+				return ascii[r]
+			}
+			w := m.width(r, size, style)
+			if r >= 0 && r < 128 {
+				ascii[r] = w
+			}
+			return w
+		}
 		text := run.text
 		a := flowAtom{run: i}
 		n := 0 // runes in the atom
@@ -326,7 +337,7 @@ func (t *flowText) measure() {
 					if r2 == '\n' || !unicode.IsSpace(r2) {
 						break
 					}
-					a.space += m.width(r2, size, style)
+					a.space += width(r2)
 					off += s2
 				}
 				a.end, a.spaceEnd, a.brk = end, off, true
@@ -336,7 +347,7 @@ func (t *flowText) measure() {
 				continue
 			case isCJK(r):
 				closeAtom(off, true)
-				a.width = m.width(r, size, style)
+				a.width = width(r)
 				n = 1
 				off += size1
 				closeAtom(off, true)
@@ -345,7 +356,7 @@ func (t *flowText) measure() {
 				if n == maxAtomRunes {
 					closeAtom(off, false)
 				}
-				a.width += m.width(r, size, style)
+				a.width += width(r)
 				n++
 			}
 			off += size1

@@ -45,7 +45,7 @@ func (q *QuoteSegment) Update(o fyne.CanvasObject) {
 	}
 	if v.seg != q {
 		v.seg = q
-		v.text.Segments = q.Content
+		v.text = newBlocks(q.Content)
 	}
 	v.Refresh()
 }
@@ -62,17 +62,16 @@ func (q *QuoteSegment) Unselect() {}
 // quoteBarWidth is the width of the bar left of a quote.
 const quoteBarWidth = 3
 
-// quoteView draws a QuoteSegment: a bar and a wrapping RichText of the content.
+// quoteView draws a QuoteSegment: a bar and a column of the content's blocks.
 type quoteView struct {
 	widget.BaseWidget
 	seg  *QuoteSegment
 	bar  *canvas.Rectangle
-	text *widget.RichText
+	text fyne.CanvasObject // see newBlocks
 }
 
 func newQuoteView(q *QuoteSegment) *quoteView {
-	v := &quoteView{seg: q, bar: canvas.NewRectangle(nil), text: widget.NewRichText(q.Content...)}
-	v.text.Wrapping = fyne.TextWrapWord
+	v := &quoteView{seg: q, bar: canvas.NewRectangle(nil), text: newBlocks(q.Content)}
 	v.ExtendBaseWidget(v)
 	return v
 }

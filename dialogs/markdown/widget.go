@@ -399,7 +399,7 @@ type listView struct {
 	b       *listBlock
 	bullets []fyne.CanvasObject // a bullet, a number, a check box or a number and a check box
 	texts   []*canvas.Text      // the bullets' and numbers' texts
-	items   []*widget.RichText
+	items   []fyne.CanvasObject // each item's blocks (see newBlocks)
 	objs    []fyne.CanvasObject
 }
 
@@ -428,8 +428,7 @@ func (v *listView) build() {
 				bullet = box
 			}
 		}
-		rt := widget.NewRichText(item...)
-		rt.Wrapping = fyne.TextWrapWord
+		rt := newBlocks(item)
 		v.bullets = append(v.bullets, bullet)
 		v.items = append(v.items, rt)
 		v.objs = append(v.objs, bullet, rt)

@@ -38,8 +38,8 @@ func (s *session) warmUICost(d time.Duration) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB (%v; the cost of the linger time and of ui_prewarm)\n",
-		"UI process lingering, no window", cpu, rss, d)
+	fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB %v after the last window of the Markdown figures (target %d MiB; the cost of the linger time and of ui_prewarm)\n",
+		"UI process lingering, no window", cpu, rss, d, targetBurstRSS)
 	return nil
 }
 

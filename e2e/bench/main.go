@@ -56,6 +56,7 @@ const (
 	targetBurst     = 50 * time.Millisecond  // p99 of 64 calls at once, windowless
 	targetIdleCPU   = 0.2                    // % of one core, resident app after the linger
 	targetIdleRSS   = 40                     // MiB, resident app after the linger
+	targetBurstRSS  = 120                    // MiB, UI process a minute after the Markdown figures' last window
 )
 
 func main() {
