@@ -129,8 +129,8 @@ func (s *server) send(m uiproto.Event) {
 	}
 }
 
-// receive reads the core's commands until Exit, then ends the app: the
-// windows close (reporting their drafts first) and Fyne's loop returns.
+// receive reads the core's commands until Exit, then ends the process:
+// the windows close (reporting their drafts first) and it exits.
 // When the channel closes (the app is gone) the process exits at once.
 // (The loop starts before a.Run returns control: fyne.Do queues until it
 // runs, so the first command is not lost.)
@@ -155,7 +155,8 @@ func (s *server) receive(first uiproto.Command) {
 			// crash on a pointer event for a window it has just destroyed
 			// (glfw SetInputMode on a nil window in processMouseMoved, seen
 			// when the app quit while a window was under the pointer).
-			os.Exit(0)
+			exitProcess(0)
+			return
 		}
 		if _, ok := m.(uiproto.Exit); ok {
 			break
@@ -166,11 +167,21 @@ func (s *server) receive(first uiproto.Command) {
 		}
 		s.apply(m)
 	}
+	// The windows close, each reporting its draft first (sent before stop
+	// returns), and the process ends there rather than through Fyne's
+	// teardown: that can crash on a pointer event for a window it has
+	// just destroyed (glfw SetInputMode on a nil window in
+	// processMouseMoved), as when the app quit while a window it had just
+	// shown was under the pointer (e2e TestSIGTERMAtAnyMoment).
 	s.win.do(func() {
 		s.win.stop()
-		s.app.Quit()
+		exitProcess(0)
 	})
 }
+
+// exitProcess ends the UI process (a variable for the tests, which run in
+// the test binary's own process).
+var exitProcess = os.Exit
 
 // apply carries out one command (Exit and Ping are the reader's).
 func (s *server) apply(cmd uiproto.Command) {
