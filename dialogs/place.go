@@ -280,7 +280,7 @@ func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
 	var anim *fyne.Animation
 	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
 		Tick: func(float32) {
-			if !desk.active(typing.win) && time.Since(start) < keysHeldFor {
+			if holding(typing, w.slot, time.Since(start)) {
 				return
 			}
 			anim.Stop()
@@ -292,6 +292,18 @@ func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
 			}
 		}}
 	anim.Start()
+}
+
+// holding reports whether the keys stay held for the typing window since
+// after a new window w opened: while the window manager hands the focus
+// to w (or to none) and back, up to keysHeldFor. They go once typing has
+// the focus again, or as soon as the user is in another window (say the
+// tray's Quit confirmation, just opened): its keys are its own.
+func holding(typing, w *slot, since time.Duration) bool {
+	if since >= keysHeldFor || desk.active(typing.win) {
+		return false
+	}
+	return desk.active(w.win) || desk.focused() == 0
 }
 
 // focusKeeper is the window that keeps the focus while Quiet windows

@@ -5,6 +5,7 @@ import (
 	"image"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -378,5 +379,42 @@ func TestQuietWindowLeavesTheFocusWhereItIs(t *testing.T) {
 	normal.Show()
 	if d.quieted[normal.Fyne()] || len(d.gaveTo) != 1 {
 		t.Errorf("a normal window: mapped quiet %v, focus given away %v", d.quieted[normal.Fyne()], d.gaveTo)
+	}
+}
+
+// The keys held for the typing window while a new window opens go as
+// soon as the focus is back with it, or with any other window the user
+// moved to (the tray's Quit confirmation took Enter after a question
+// opened, and the held keys sent it to the question instead), and at the
+// latest after keysHeldFor; they stay while the new window or none has
+// the focus (the window manager's hand-over).
+func TestHeldKeysGoWhenTheUserIsElsewhere(t *testing.T) {
+	d := newFakeDesk(t)
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	typing := p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
+	typing.Show()
+	b := p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
+	b.Show()
+	quit := a.NewWindow("Quit feedback?")
+	for _, tc := range []struct {
+		name   string
+		active fyne.Window
+		other  uint32
+		since  time.Duration
+		want   bool
+	}{
+		{"the new window has the focus", b.Fyne(), 0, 0, true},
+		{"no window has the focus", nil, 0, 0, true},
+		{"the typing window has it back", typing.Fyne(), 0, 0, false},
+		{"another of the app's windows has it", quit, 0, 0, false},
+		{"another program's window has it", nil, 77, 0, false},
+		{"held long enough", b.Fyne(), 0, keysHeldFor, false},
+	} {
+		d.activeWin, d.other = tc.active, tc.other
+		if got := holding(typing.slot, b.slot, tc.since); got != tc.want {
+			t.Errorf("%s: holding %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
