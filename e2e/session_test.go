@@ -240,26 +240,37 @@ func activate(t *testing.T, win string) {
 	t.Helper()
 	xdotool(t, "windowactivate", "--sync", win)
 	// The window manager has made win the active window (a fact, read back;
-	// the property can be briefly unreadable while it changes). Keys typed
-	// from now on reach the window after its focus-in: X keeps the order.
-	// A window that just opened or came back quietly gives the focus back
-	// to the one that had it for up to a second (dialogs/place.go): as a
-	// user clicks again, the activation is repeated each second.
+	// the property can be briefly unreadable while it changes), and it has
+	// stayed so for activeSettles: a window that just opened without the
+	// focus gives it back to the one the user was in, and one that came
+	// back quietly does so for up to a second (dialogs/place.go), which
+	// can land after this activation. As a user clicks again, the
+	// activation is repeated each second until it holds. Keys typed from
+	// then on reach the window after its focus-in: X keeps the order.
 	last := time.Now()
+	var since time.Time // when win last became the active window; zero: it is not
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		out, err := xdo("getactivewindow").Output()
-		if err == nil && strings.TrimSpace(string(out)) == win {
+		switch active := err == nil && strings.TrimSpace(string(out)) == win; {
+		case active && since.IsZero():
+			since = time.Now()
+		case active && time.Since(since) >= activeSettles:
 			return
-		}
-		if time.Since(last) > time.Second {
-			xdo("windowactivate", win).Run()
-			last = time.Now()
+		case !active:
+			since = time.Time{}
+			if time.Since(last) > time.Second {
+				xdo("windowactivate", win).Run()
+				last = time.Now()
+			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("window %s did not become the active window (%s, %v)", win, strings.TrimSpace(string(out)), err)
 		}
 	}
 }
+
+// activeSettles is how long activate waits for an activation to hold.
+const activeSettles = 300 * time.Millisecond
 
 // typeText types s into the focused window. For characters outside the
 // keyboard map xdotool remaps a spare keycode per character, and a client that
