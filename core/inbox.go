@@ -357,6 +357,11 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 			emit(ipc.Event{Type: ipc.EventShown})
 			shown = nil
 		case <-e.done:
+			select {
+			case <-shown: // shown, then answered before this loop saw it: the caller hears both, in order
+				emit(ipc.Event{Type: ipc.EventShown})
+			default:
+			}
 			return forCaller(e.answer, askID), nil
 		case <-ctx.Done():
 			in.leave(e)
