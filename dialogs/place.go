@@ -276,11 +276,11 @@ const keysHeldFor = 750 * time.Millisecond
 // and has the new window w ask for attention (it lost that state when the
 // window manager focused it).
 func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
-	start := time.Now()
+	h := &handOver{typing: typing, w: w.slot, start: time.Now()}
 	var anim *fyne.Animation
 	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
 		Tick: func(float32) {
-			if holding(typing, w.slot, time.Since(start)) {
+			if h.step(time.Now()) {
 				return
 			}
 			anim.Stop()
@@ -292,6 +292,35 @@ func (p *Pool) giveBack(typing *slot, w *Window, release func()) {
 			}
 		}}
 	anim.Start()
+}
+
+// handOver is the focus coming back to the window the user types in
+// after a new window w opened.
+type handOver struct {
+	typing, w    *slot
+	start, asked time.Time // asked: when typing was last activated again
+}
+
+// askAgainEvery spaces the activations of the typing window while the
+// window manager keeps the focus on the new one.
+const askAgainEvery = 100 * time.Millisecond
+
+// step reports whether the keys stay held at now (holding). While they
+// are and the new window has the focus, the typing window is activated
+// again: the window manager can focus a new window after the activation
+// that followed its mapping, and the user would be left in it, their
+// next keys held for the other window and then not (an Escape meant for
+// the window they saw went to the one they had been in: e2e
+// TestTrayBadgeAndDoNotDisturb).
+func (h *handOver) step(now time.Time) bool {
+	if !holding(h.typing, h.w, now.Sub(h.start)) {
+		return false
+	}
+	if desk.active(h.w.win) && now.Sub(h.asked) >= askAgainEvery {
+		desk.activate(h.typing.win)
+		h.asked = now
+	}
+	return true
 }
 
 // holding reports whether the keys stay held for the typing window since

@@ -418,3 +418,40 @@ func TestHeldKeysGoWhenTheUserIsElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// While the keys are held, a window manager that focuses the new window
+// after the typing window was given the focus back has it given back
+// again, at most every askAgainEvery; once the typing window has it, the
+// hand-over ends and a later move to the new window is the user's.
+func TestFocusIsGivenBackAgainWhileTheKeysAreHeld(t *testing.T) {
+	d := newFakeDesk(t)
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	typing := p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
+	typing.Show()
+	b := p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
+	b.Show()
+	d.activated = nil
+	h := &handOver{typing: typing.slot, w: b.slot, start: t0}
+
+	d.activeWin = b.Fyne() // the window manager focused B late
+	if !h.step(t0.Add(10 * time.Millisecond)) {
+		t.Fatal("the hand-over ended while the new window has the focus")
+	}
+	if len(d.activated) != 1 || d.activated[0] != typing.Fyne() {
+		t.Fatalf("activated %v, want the typing window once", d.activated)
+	}
+	d.activeWin = b.Fyne() // and again, at once
+	h.step(t0.Add(50 * time.Millisecond))
+	if len(d.activated) != 1 {
+		t.Errorf("activated again within %v: %d times", askAgainEvery, len(d.activated))
+	}
+	h.step(t0.Add(10*time.Millisecond + askAgainEvery))
+	if len(d.activated) != 2 {
+		t.Errorf("not activated again after %v: %d activations", askAgainEvery, len(d.activated))
+	}
+	if h.step(t0.Add(200 * time.Millisecond)) { // the typing window has it (the fake's activate)
+		t.Error("the hand-over goes on with the typing window focused")
+	}
+}
