@@ -118,6 +118,7 @@ func Run(ctx context.Context, cfg Config) error {
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start:          start,
 		Linger:         lingerOf(cfg.Settings),
+		Sleep:          cfg.Settings.UISleep,
 		DefaultTimeout: cfg.Settings.DefaultTimeout(), // the core owns every deadline (core/uiproc.go)
 		OnUnfocused:    notes.unfocused,
 		// Idle: give the memory the last burst of questions used back to
@@ -207,13 +208,14 @@ func Run(ctx context.Context, cfg Config) error {
 				return
 			}
 			ui.SetLinger(lingerOf(s))
+			ui.SetSleep(s.UISleep)
 			ui.SetSettings(*uiSettings(s))
 			ui.SetDefaultTimeout(s.DefaultTimeout())
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)
 			retain.Update(s)
 			inbox.SetDNDSchedule(s.DNDSchedule) // valid: Watch reports checked settings only
-			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm,
+			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm, "ui_sleep", s.UISleep,
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}

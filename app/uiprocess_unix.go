@@ -17,6 +17,8 @@ import (
 // uiproto): a private channel no other process can reach, closed for the UI
 // process when this one exits however it exits. The UI process logs to
 // this one's stderr. Kill is SIGKILL: it ends a stopped process too.
+// Where it dies with the app whatever ends the app (dieWithParent), it
+// can sleep: Stop and Continue are SIGSTOP and SIGCONT.
 //
 // It is this very build even after an upgrade replaced the binary's file
 // under the running app, where the system allows (selfExecutable); where
@@ -42,6 +44,7 @@ func StartUIProcess() (core.UIChild, error) {
 	cmd.Args[0] = exe                   // its name in ps, whichever file it runs from
 	cmd.ExtraFiles = []*os.File{theirs} // fd 3
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	sleeps := dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		ours.Close()
 		return core.UIChild{}, fmt.Errorf("starting %s ui: %w", exe, err)
@@ -53,5 +56,10 @@ func StartUIProcess() (core.UIChild, error) {
 		cmd.Wait()
 		return core.UIChild{}, fmt.Errorf("the UI process's channel: %w", err)
 	}
-	return core.UIChild{Channel: conn, Wait: cmd.Wait, Kill: cmd.Process.Kill}, nil
+	c := core.UIChild{Channel: conn, Wait: cmd.Wait, Kill: cmd.Process.Kill}
+	if sleeps {
+		c.Stop = func() error { return cmd.Process.Signal(syscall.SIGSTOP) }
+		c.Continue = func() error { return cmd.Process.Signal(syscall.SIGCONT) }
+	}
+	return c, nil
 }

@@ -25,6 +25,11 @@ type UIChild struct {
 	// Kill ends the process at once, even a stopped one (SIGKILL); nil
 	// when it cannot be killed (the channel is closed instead).
 	Kill func() error
+	// Stop and Continue stop the process (SIGSTOP) and let it go on
+	// (SIGCONT); nil where it cannot sleep: a stopped process must die
+	// with the app (Linux's parent-death signal), or it would stay behind
+	// when the app is killed.
+	Stop, Continue func() error
 }
 
 // UIStarter starts a UI process.
@@ -62,9 +67,16 @@ type UIProcessOptions struct {
 	// disappears silently. A window shown with a restored draft was seen.
 	OnUnseenEnd func(q wire.Question, timedOut bool)
 	// OnIdle, if set, is called when the UI process exited as asked (its
-	// linger time passed) and none runs: the app is idle from then on.
+	// linger time passed) and none runs, or went to sleep (Sleep): the
+	// app is idle from then on.
 	OnIdle func()
-	Log    *slog.Logger
+	// Sleep: once the linger time has passed, the UI process is stopped
+	// (no CPU; it keeps its memory) instead of ended, where it can be
+	// (UIChild.Stop) and says it may be (uiproto.Sleeping), and let go on
+	// by the next command: the next window opens as fast as in a running
+	// one. Where it cannot sleep it ends as without Sleep.
+	Sleep bool
+	Log   *slog.Logger
 	// DefaultTimeout is the countdown of a question that sets none
 	// (wire.Question.TimeoutSeconds 0): the settings' timeout_seconds;
 	// zero means none.
@@ -159,6 +171,11 @@ type uiProc struct {
 	greeted chan struct{}        // closed when its Hello matched the app's: commands flow
 	ended   chan struct{}        // closed when the reader saw the channel close
 	exiting bool                 // the core asked it to exit: no restart; guarded by UIProcess.mu
+	stop    func() error         // UIChild.Stop and Continue: nil where it cannot sleep
+	cont    func() error
+	// sleepAsked: Sleep was sent and no command since, so its Sleeping may
+	// stop it; asleep: it is stopped. Guarded by UIProcess.mu.
+	sleepAsked, asleep bool
 	// closing are its withdrawn windows whose last draft may still come;
 	// guarded by UIProcess.mu.
 	closing map[string]Hooks
@@ -278,6 +295,19 @@ func (u *UIProcess) SetLinger(d time.Duration) {
 	u.mu.Lock()
 	u.opts.Linger = d
 	u.mu.Unlock()
+}
+
+// SetSleep changes whether the UI process sleeps once the linger time
+// has passed (the settings changed); one asleep now ends when it is
+// turned off.
+func (u *UIProcess) SetSleep(on bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.opts.Sleep = on
+	if p := u.proc; !on && p != nil && (p.asleep || p.sleepAsked) {
+		u.log.Info("sleeping turned off: the UI process exits")
+		u.exitLocked(p)
+	}
 }
 
 // SetSettings changes the settings the UI process applies to its words
@@ -450,7 +480,7 @@ func (u *UIProcess) ensureLocked() *uiProc {
 		u.scheduleRestartLocked()
 		return nil
 	}
-	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, out: make(chan uiproto.Command, 1024),
+	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, stop: c.Stop, cont: c.Continue, out: make(chan uiproto.Command, 1024),
 		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks),
 		images: make(map[string]*uiproto.DraftImages)}
 	u.proc = p
@@ -464,10 +494,29 @@ func (u *UIProcess) ensureLocked() *uiProc {
 	return p
 }
 
-// sendLocked queues m for p. A UI process that does not take its commands
-// (1024 queued) is taken for hung: it is killed and restarted like a
-// crashed one.
+// sendLocked queues m for p, waking p first if it sleeps (it lingers
+// again from then on). A UI process that does not take its commands (1024
+// queued) is taken for hung: it is killed and restarted like a crashed
+// one.
 func (u *UIProcess) sendLocked(p *uiProc, m uiproto.Command) {
+	p.sleepAsked = false
+	if p.asleep {
+		p.asleep = false
+		p.missed = 0
+		if err := p.cont(); err != nil {
+			u.log.Error("waking the UI process", "err", err)
+		}
+		u.log.Info("UI process woken", "for", m.Type())
+		if _, exit := m.(uiproto.Exit); !exit {
+			defer u.lingerLocked() // it sleeps again once idle
+		}
+	}
+	u.queueLocked(p, m)
+}
+
+// queueLocked queues m for p as it is (the heartbeat's pings neither wake
+// p nor take back a Sleep).
+func (u *UIProcess) queueLocked(p *uiProc, m uiproto.Command) {
 	select {
 	case p.out <- m:
 	default:
@@ -498,6 +547,10 @@ func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
 		case <-t.C:
 		}
 		u.mu.Lock()
+		if p.asleep { // stopped on purpose: not pinged
+			u.mu.Unlock()
+			continue
+		}
 		if p.missed >= misses {
 			u.mu.Unlock()
 			u.log.Error("the UI process does not answer (stopped or hung); killing and restarting it",
@@ -506,7 +559,7 @@ func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
 			return
 		}
 		p.missed++
-		u.sendLocked(p, uiproto.Ping{})
+		u.queueLocked(p, uiproto.Ping{})
 		u.mu.Unlock()
 	}
 }
@@ -657,6 +710,8 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 	switch e := ev.(type) {
 	case uiproto.Pong:
 		p.missed = 0
+	case uiproto.Sleeping:
+		return u.sleepLocked(p, e)
 	case uiproto.Shown:
 		u.failures = 0 // a window made it to the screen: the process works
 		if w := u.wins[e.ID]; w != nil {
@@ -778,6 +833,12 @@ func (u *UIProcess) lingerLocked() {
 		if u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
 			return
 		}
+		if u.opts.Sleep && p.stop != nil && p.cont != nil {
+			u.log.Info("no window open: the UI process goes to sleep", "linger", u.opts.Linger)
+			u.sendLocked(p, uiproto.Sleep{})
+			p.sleepAsked = true
+			return
+		}
 		u.log.Info("no window open: the UI process exits", "linger", u.opts.Linger)
 		u.exitLocked(p)
 	}
@@ -786,6 +847,31 @@ func (u *UIProcess) lingerLocked() {
 		return
 	}
 	u.linger = time.AfterFunc(u.opts.Linger, end)
+}
+
+// sleepLocked stops p, which said it may sleep, if nothing was sent to it
+// since it was asked and it is still idle; one that refused ends.
+func (u *UIProcess) sleepLocked(p *uiProc, e uiproto.Sleeping) (after []func()) {
+	if !p.sleepAsked || u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
+		return nil // a command came after the Sleep: it stays awake for it
+	}
+	p.sleepAsked = false
+	if e.Refused != "" {
+		u.log.Info("the UI process cannot sleep: it exits", "why", e.Refused)
+		u.exitLocked(p)
+		return nil
+	}
+	if err := p.stop(); err != nil {
+		u.log.Warn("stopping the UI process: it exits instead", "err", err)
+		u.exitLocked(p)
+		return nil
+	}
+	p.asleep = true
+	u.log.Info("UI process asleep")
+	if u.opts.OnIdle != nil {
+		after = append(after, u.opts.OnIdle)
+	}
+	return after
 }
 
 // exitLocked asks p, the running UI process, to exit. It is no longer the

@@ -25,6 +25,11 @@ type fakeProc struct {
 	stop   chan struct{}
 	killed chan struct{} // closed by Kill
 	pings  atomic.Int32  // pings answered
+	// asleep, while not nil, holds the process as UIChild.Stop does until
+	// Continue closes it; stops and conts count those calls.
+	mu           sync.Mutex
+	asleep       chan struct{}
+	stops, conts atomic.Int32
 }
 
 // fakeProcs is a UIStarter whose processes the test drives.
@@ -36,6 +41,8 @@ type fakeProcs struct {
 	hello uiproto.Event
 	// raw, if set, is written as the first line instead of hello.
 	raw string
+	// sleeps: its processes can be stopped and continued (UIChild.Stop).
+	sleeps bool
 }
 
 func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
@@ -62,6 +69,16 @@ func (f *fakeProcs) start() (UIChild, error) {
 			m, err := ui.conn.Receive()
 			if err != nil {
 				return
+			}
+			ui.mu.Lock()
+			asleep := ui.asleep
+			ui.mu.Unlock()
+			if asleep != nil { // stopped: the command waits in the channel
+				select {
+				case <-asleep:
+				case <-ui.killed:
+					return
+				}
 			}
 			select {
 			case <-ui.stop: // SIGSTOP: nothing more is handled
@@ -92,7 +109,27 @@ func (f *fakeProcs) start() (UIChild, error) {
 		})
 		return nil
 	}
-	return UIChild{Channel: ours, Wait: func() error { return <-ui.exit }, Kill: kill}, nil
+	c := UIChild{Channel: ours, Wait: func() error { return <-ui.exit }, Kill: kill}
+	if f.sleeps {
+		c.Stop = func() error {
+			ui.stops.Add(1)
+			ui.mu.Lock()
+			ui.asleep = make(chan struct{})
+			ui.mu.Unlock()
+			return nil
+		}
+		c.Continue = func() error {
+			ui.conts.Add(1)
+			ui.mu.Lock()
+			if ui.asleep != nil {
+				close(ui.asleep)
+				ui.asleep = nil
+			}
+			ui.mu.Unlock()
+			return nil
+		}
+	}
+	return c, nil
 }
 
 func (f *fakeProcs) next(t *testing.T) *fakeProc {

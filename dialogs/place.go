@@ -122,6 +122,9 @@ type nativeDesk interface {
 	// holdKeys sends every key press to w, whichever window has the focus,
 	// until release is called; nil when it cannot.
 	holdKeys(w fyne.Window) (release func())
+	// ownsSelection reports whether this process owns a selection the
+	// user copied (CLIPBOARD, PRIMARY); known is false when it cannot tell.
+	ownsSelection() (owns, known bool)
 }
 
 // noFocusOnShow stops the toolkit from focusing the windows it shows from
@@ -151,6 +154,7 @@ func (noDesk) attention(fyne.Window, bool)               {}
 func (noDesk) activate(w fyne.Window)                    { w.RequestFocus() }
 func (noDesk) stackBelow(fyne.Window, fyne.Window)       {}
 func (noDesk) holdKeys(fyne.Window) func()               { return nil }
+func (noDesk) ownsSelection() (bool, bool)               { return false, false }
 
 // typed records that a key went down in s's window.
 func (p *Pool) typed(s *slot) {
@@ -441,6 +445,12 @@ func (p *Pool) cycle(s *slot, dir int) {
 		w.Focus()
 	}
 }
+
+// HoldsSelection reports whether this process owns a selection the user
+// copied from one of its windows (CLIPBOARD, PRIMARY): while it does,
+// stopping it would hang every program that pastes. known is false when
+// the window system cannot tell.
+func HoldsSelection() (holds, known bool) { return desk.ownsSelection() }
 
 // Open reports how many questions the pool shows now.
 func (p *Pool) Open() int { return len(p.open) }

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver"
 	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/res"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -36,6 +37,7 @@ type x11Desk struct {
 type x11Conn struct {
 	c    *xgb.Conn
 	root xproto.Window
+	res  bool // the X-Resource extension answers (ownsSelection)
 	atom map[string]xproto.Atom
 }
 
@@ -43,7 +45,7 @@ type x11Conn struct {
 const x11DialTimeout = 2 * time.Second
 
 var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_WM_USER_TIME", "_NET_WM_STATE",
-	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_FRAME_EXTENTS", "_NET_RESTACK_WINDOW"}
+	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_FRAME_EXTENTS", "_NET_RESTACK_WINDOW", "CLIPBOARD"}
 
 // conn returns the connection, starting the dial on the first call; nil
 // while it is not up.
@@ -86,7 +88,7 @@ func (d *x11Desk) dial() {
 			}
 		}
 	}()
-	x := &x11Conn{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, atom: map[string]xproto.Atom{}}
+	x := &x11Conn{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, res: res.Init(c) == nil, atom: map[string]xproto.Atom{}}
 	for _, name := range x11Atoms {
 		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
 		if err != nil {
@@ -116,6 +118,34 @@ func xid(w fyne.Window) xproto.Window {
 }
 
 func (d *x11Desk) start() { d.conn() }
+
+// ownsSelection reports whether this process owns the CLIPBOARD or
+// PRIMARY selection (through GLFW's connection, whose hidden helper window
+// takes what Fyne copies): the X server names the owner's process
+// (X-Resource's client ids). known is false when it cannot tell.
+func (d *x11Desk) ownsSelection() (owns, known bool) {
+	x := d.conn()
+	if x == nil || !x.res {
+		return false, false
+	}
+	for _, sel := range []xproto.Atom{x.atom["CLIPBOARD"], xproto.AtomPrimary} {
+		r, err := xproto.GetSelectionOwner(x.c, sel).Reply()
+		if err != nil {
+			return false, false
+		}
+		if r.Owner == 0 {
+			continue
+		}
+		ids, err := res.QueryClientIds(x.c, 1, []res.ClientIdSpec{{Client: uint32(r.Owner), Mask: res.ClientIdMaskLocalClientPID}}).Reply()
+		if err != nil || len(ids.Ids) != 1 || len(ids.Ids[0].Value) != 1 {
+			return false, false
+		}
+		if int(ids.Ids[0].Value[0]) == os.Getpid() {
+			return true, true
+		}
+	}
+	return false, true
+}
 
 func (d *x11Desk) ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
 

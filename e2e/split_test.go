@@ -142,12 +142,13 @@ func keepsFocus(t *testing.T, win string, d time.Duration) {
 	t.Logf("the focus left %s for at most %v", win, longest.Round(time.Millisecond))
 }
 
-// No window open for ui_linger_seconds: the UI process exits and the
-// resident app stays, answering; the next question starts a new UI process.
+// No window open for ui_linger_seconds, with ui_sleep off: the UI
+// process exits and the resident app stays, answering; the next question
+// starts a new UI process.
 func TestUIProcessLingersThenExits(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
-	startApp(t, writeSettings(t, `{"ui_linger_seconds": 1}`))
+	startApp(t, writeSettings(t, `{"ui_linger_seconds": 1, "ui_sleep": false}`))
 	app := appPID()
 	if pids := uiPIDs(app); len(pids) != 0 {
 		t.Fatalf("UI processes %v before any question", pids)
@@ -251,7 +252,7 @@ func TestUIPrewarm(t *testing.T) {
 
 // History… and Settings… in the tray open their windows in the UI process
 // (again: raised, not doubled); an open one keeps the UI process past its
-// linger time, and closing the last lets it go.
+// linger time, and closing the last lets it go to sleep.
 func TestTrayOpensHistoryAndSettings(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
@@ -279,7 +280,7 @@ func TestTrayOpensHistoryAndSettings(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond)
 	findWindow(t, "feedback settings")
 	findWindow(t, "feedback history")
-	waitUIPIDs(t, app, 1, time.Second)
+	ui := waitUIPIDs(t, app, 1, time.Second)[0]
 
 	// Closed the way a user does (the window manager's close: Alt+F4 in
 	// openbox), not destroyed under the app.
@@ -289,11 +290,12 @@ func TestTrayOpensHistoryAndSettings(t *testing.T) {
 	activate(t, findWindow(t, "feedback history"))
 	key(t, "alt+F4")
 	windowGone(t, "feedback history", 5*time.Second)
-	waitUIPIDs(t, app, 0, 10*time.Second)
+	waitUIState(t, ui, 'T', 10*time.Second) // asleep (ui_sleep): no window keeps it
 }
 
 // A saved settings.json applies to the running app without a restart: a
-// shorter ui_linger_seconds lets the UI process go sooner.
+// shorter ui_linger_seconds with ui_sleep off lets the UI process exit
+// sooner.
 func TestResidentAppAppliesSettingsLive(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
@@ -301,7 +303,7 @@ func TestResidentAppAppliesSettingsLive(t *testing.T) {
 	startApp(t, cfg)
 	app := appPID()
 	path := filepath.Join(strings.TrimPrefix(cfg, "XDG_CONFIG_HOME="), "feedback", "settings.json")
-	if err := os.WriteFile(path+".tmp", []byte(`{"ui_linger_seconds": 1}`), 0o600); err != nil {
+	if err := os.WriteFile(path+".tmp", []byte(`{"ui_linger_seconds": 1, "ui_sleep": false}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(path+".tmp", path); err != nil { // as editors and the Settings window save

@@ -81,6 +81,12 @@ type Settings struct {
 	// costs the UI process's memory and the GUI driver's ticks for the
 	// linger time (BENCHMARKS.md). Default false.
 	UIPrewarm bool `json:"ui_prewarm"`
+	// UISleep: once the linger time has passed, the UI process is paused
+	// (SIGSTOP: no CPU, its memory kept) rather than ended, so the next
+	// question opens as fast as in a running one; where it cannot be
+	// (not Linux, not X11, a window of it holds the clipboard) it ends.
+	// Default true.
+	UISleep bool `json:"ui_sleep"`
 	// DNDSchedule is daily quiet hours, local time: "22:00-08:00" (the end
 	// before the start crosses midnight); "" is none (the default). Inside
 	// them do not disturb is on as the tray's "On" makes it (package core).
@@ -122,6 +128,7 @@ func Default() Settings {
 		RetentionDays:      30,
 		RetentionImageMiB:  256,
 		UILingerSeconds:    120,
+		UISleep:            true,
 	}
 }
 

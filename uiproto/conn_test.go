@@ -32,13 +32,13 @@ func TestRoundTrip(t *testing.T) {
 		Withdraw{ID: "q"}, Focus{ID: "q"}, ConfirmQuit{Open: 2},
 		OpenWindow{Window: WindowNote, Note: &NoteChoices{Targets: []wire.NoteTarget{{Client: "codex"}}}},
 		OpenWindow{Window: WindowHistory, Database: "/tmp/feedback.db"},
-		Notify{Title: "t", Body: "b"}, Ping{}, Exit{},
+		Notify{Title: "t", Body: "b"}, Ping{}, Sleep{}, Exit{},
 	}
 	evs := []Event{
 		Hello{Protocol: Version, Build: "1.2.3"}, Shown{ID: "q", Unfocused: true}, DraftChanged{ID: "q", Replies: draft.Replies, Images: []DraftImage{{Ref: "1", Image: &draft.Images[0]}, {Ref: "2"}}},
 		CountdownChanged{ID: "q", Countdown: wire.Countdown{Pinned: true, Left: time.Minute}},
 		Done{ID: "q", Answer: wire.Answer{Status: wire.StatusAnswered}}, Closed{ID: "q"}, Found{ID: "q"},
-		QuitAnswer{Confirmed: true}, AppWindows{Open: 1}, Note{Client: "codex", Text: "n"}, Pong{},
+		QuitAnswer{Confirmed: true}, AppWindows{Open: 1}, Note{Client: "codex", Text: "n"}, Pong{}, Sleeping{Refused: "clipboard"},
 	}
 	app, ui := pipe(t)
 	go func() {

@@ -9,10 +9,10 @@ import (
 
 // Version is the protocol's version, sent in Hello. Change it with any
 // change of a message that an older or newer peer would misread.
-const Version = 1
+const Version = 2
 
 // Command is a message from the app to the UI process: one of Settings,
-// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Exit.
+// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Sleep, Exit.
 type Command interface {
 	// Type is the message's name on the wire ("show", …).
 	Type() string
@@ -21,7 +21,7 @@ type Command interface {
 
 // Event is a message from the UI process to the app: one of Hello, Shown,
 // DraftChanged, CountdownChanged, Done, Closed, Found, QuitAnswer,
-// AppWindows, Note, Pong.
+// AppWindows, Note, Pong, Sleeping.
 type Event interface {
 	// Type is the message's name on the wire ("hello", …).
 	Type() string
@@ -85,6 +85,9 @@ type (
 	}
 	// Ping asks for a Pong at once: the app's heartbeat.
 	Ping struct{}
+	// Sleep asks the UI process, with no window open, whether it may be
+	// stopped (SIGSTOP) until the next command: it answers Sleeping.
+	Sleep struct{}
 	// Exit ends the UI process: every window closes (each reports its
 	// unreported draft first), then its end of the channel.
 	Exit struct{}
@@ -146,6 +149,12 @@ type (
 	}
 	// Pong answers Ping.
 	Pong struct{}
+	// Sleeping answers Sleep: the UI process may be stopped now, unless
+	// Refused says why not (say, one of its windows holds the clipboard:
+	// a stopped owner would hang every program that pastes).
+	Sleeping struct {
+		Refused string `json:"refused,omitempty"`
+	}
 )
 
 // ImageLimits bound the images the user attaches in a question window.
@@ -182,6 +191,7 @@ func (ConfirmQuit) Type() string { return "confirm_quit" }
 func (OpenWindow) Type() string  { return "open_window" }
 func (Notify) Type() string      { return "notify" }
 func (Ping) Type() string        { return "ping" }
+func (Sleep) Type() string       { return "sleep" }
 func (Exit) Type() string        { return "exit" }
 
 func (Settings) command()    {}
@@ -192,6 +202,7 @@ func (ConfirmQuit) command() {}
 func (OpenWindow) command()  {}
 func (Notify) command()      {}
 func (Ping) command()        {}
+func (Sleep) command()       {}
 func (Exit) command()        {}
 
 func (Hello) Type() string            { return "hello" }
@@ -205,6 +216,7 @@ func (QuitAnswer) Type() string       { return "quit" }
 func (AppWindows) Type() string       { return "app_windows" }
 func (Note) Type() string             { return "note" }
 func (Pong) Type() string             { return "pong" }
+func (Sleeping) Type() string         { return "sleeping" }
 
 func (Hello) event()            {}
 func (Shown) event()            {}
@@ -217,6 +229,7 @@ func (QuitAnswer) event()       {}
 func (AppWindows) event()       {}
 func (Note) event()             {}
 func (Pong) event()             {}
+func (Sleeping) event()         {}
 
 // MismatchError is CheckHello's error: the UI process speaks another
 // protocol, or is another build, than the app (its binary was replaced

@@ -43,40 +43,98 @@ func (s *session) warmUICost(d time.Duration) error {
 	return nil
 }
 
-// afterIdle measures, in a session whose app lets its UI process go with
-// its last window (ui_linger_seconds 0): the popup with no UI process
-// running, beside zenity spawned the same way; then the resident app's idle
-// cost, beside a bare Fyne tray app.
-func afterIdle(bin, dir string, runs int, idle time.Duration) error {
-	cold := filepath.Join(dir, "cold")
-	if err := os.MkdirAll(filepath.Join(cold, "config", "feedback"), 0o700); err != nil {
-		return err
+// waitAsleep waits until app's UI process is stopped (ui_sleep): it
+// went to sleep after its last window.
+func waitAsleep(app int) (pid int, err error) {
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if pids := uiProcesses(app); len(pids) == 1 && procs.State(pids[0]) == 'T' {
+			return pids[0], nil
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("the UI process did not go to sleep after its last window (UI processes %v)", uiProcesses(app))
+		}
 	}
-	if err := os.WriteFile(filepath.Join(cold, "config", "feedback", "settings.json"), []byte(`{"ui_linger_seconds": 0}`), 0o600); err != nil {
-		return err
+}
+
+// idleSession starts an app of its own in dir/name with the settings
+// file settings.
+func idleSession(bin, dir, name, settings string) (*session, error) {
+	home := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Join(home, "config", "feedback"), 0o700); err != nil {
+		return nil, err
 	}
-	s := &session{bin: bin, socket: filepath.Join(cold, "s.sock")}
+	if err := os.WriteFile(filepath.Join(home, "config", "feedback", "settings.json"), []byte(settings), 0o600); err != nil {
+		return nil, err
+	}
+	s := &session{bin: bin, socket: filepath.Join(home, "s.sock")}
 	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
-		"XDG_STATE_HOME="+filepath.Join(cold, "state"), "XDG_CONFIG_HOME="+filepath.Join(cold, "config"),
-		"XDG_DATA_HOME="+filepath.Join(cold, "data"))
-	if err := s.startApp(); err != nil {
+		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_DATA_HOME="+filepath.Join(home, "data"))
+	return s, s.startApp()
+}
+
+// afterIdle measures the popup after idle both ways a UI process can be
+// after its linger time (ui_linger_seconds 0: at once): asleep (ui_sleep,
+// the default) and gone (ui_sleep false: a new one starts), beside zenity
+// spawned the same way, and what the sleeping one keeps; then the
+// resident app's idle cost, beside a bare Fyne tray app.
+func afterIdle(bin, dir string, runs int, idle time.Duration) error {
+	asleep, err := idleSession(bin, dir, "asleep", `{"ui_linger_seconds": 0}`)
+	if err != nil {
+		return err
+	}
+	app := asleep.app.Process.Pid
+	calls := 0 // the first question starts the UI process; from then on it sleeps between them
+	var firstRSS float64
+	slept, err := asleep.windowLatency(runs, func() error {
+		calls++
+		if calls == 1 {
+			return nil
+		}
+		pid, err := waitAsleep(app)
+		if calls == 2 {
+			firstRSS = rssMiB(pid)
+		}
+		return err
+	})
+	if err != nil {
+		asleep.stopApp()
+		return fmt.Errorf("popup, UI process asleep: %w", err)
+	}
+	report("tools/call → window mapped, UI asleep", slept, targetAfterIdle)
+	if pid, err := waitAsleep(app); err == nil {
+		cpu, rss, err := idleCost(pid, min(idle, 10*time.Second))
+		if err == nil {
+			fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB after %d questions, %.0f MiB after one (what ui_sleep keeps)\n",
+				"UI process asleep", cpu, rss, calls, firstRSS)
+			if os.Getenv("FEEDBACK_BENCH_SMAPS") != "" {
+				smaps, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+				fmt.Printf("%s", smaps)
+			}
+		}
+	}
+	asleep.stopApp()
+
+	s, err := idleSession(bin, dir, "cold", `{"ui_linger_seconds": 0, "ui_sleep": false}`)
+	if err != nil {
 		return err
 	}
 	defer s.stopApp()
-	app := s.app.Process.Pid
-
+	app = s.app.Process.Pid
 	lat, err := s.windowLatency(runs, func() error { return waitNoUI(app) })
 	if err != nil {
 		return fmt.Errorf("popup after idle: %w", err)
 	}
-	report("tools/call → window mapped, idle", lat, targetAfterIdle)
+	report("tools/call → window mapped, no UI", lat, targetAfterIdle)
 	z, err := zenityLatency(runs)
 	if err != nil {
 		fmt.Printf("%-32s not measured: %v\n", "zenity --question → mapped", err)
 	} else {
 		report("zenity --question → mapped", z, targetAfterIdle)
 		slices.Sort(lat)
-		fmt.Printf("%-32s %.2f (median popup after idle / median zenity)\n", "", float64(lat[len(lat)/2])/float64(z[len(z)/2]))
+		slices.Sort(slept)
+		fmt.Printf("%-32s %.2f asleep, %.2f with no UI process (median popup after idle / median zenity)\n", "",
+			float64(slept[len(slept)/2])/float64(z[len(z)/2]), float64(lat[len(lat)/2])/float64(z[len(z)/2]))
 	}
 
 	if idle <= 0 {

@@ -311,7 +311,7 @@ func dismiss(title string) error {
 }
 
 // idleCost samples pid's CPU time and RSS over d.
-func idleCost(pid int, d time.Duration) (cpuPercent, rssMiB float64, err error) {
+func idleCost(pid int, d time.Duration) (cpuPercent, rss float64, err error) {
 	t0, err := cpuTicks(pid)
 	if err != nil {
 		return 0, 0, err
@@ -324,17 +324,25 @@ func idleCost(pid int, d time.Duration) (cpuPercent, rssMiB float64, err error) 
 	}
 	const clkTck = 100 // USER_HZ on Linux
 	cpuPercent = float64(t1-t0) / clkTck / time.Since(start).Seconds() * 100
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+		return 0, 0, err
+	}
+	return cpuPercent, rssMiB(pid), nil
+}
+
+// rssMiB is pid's resident set in MiB (0 if it cannot be read).
+func rssMiB(pid int) float64 {
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0, err
+		return 0
 	}
 	for _, line := range strings.Split(string(status), "\n") {
 		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
 			kb, _ := strconv.ParseFloat(f[1], 64)
-			rssMiB = kb / 1024
+			return kb / 1024
 		}
 	}
-	return cpuPercent, rssMiB, nil
+	return 0
 }
 
 // cpuTicks is utime+stime of pid, in clock ticks.

@@ -197,6 +197,8 @@ func TestSettingsGolden(t *testing.T) {
 	test.AssertImageMatches(t, "settings.png", w.Fyne().Canvas().Capture())
 	w.tabs.SelectIndex(1)
 	test.AssertImageMatches(t, "settings-agents.png", w.Fyne().Canvas().Capture())
+	w.tabs.SelectIndex(3) // the linger time and ui_sleep, with what sleeping keeps
+	test.AssertImageMatches(t, "settings-app.png", w.Fyne().Canvas().Capture())
 }
 
 // Save greyed by a field on another page, scrolled away: the summary by

@@ -44,3 +44,17 @@ func parent(pid int) int {
 	ppid, _ := strconv.Atoi(fields[1])
 	return ppid
 }
+
+// State is pid's state letter from /proc/PID/stat ('R', 'S', 'T' when
+// stopped…), or 0 when it does not exist.
+func State(pid int) byte {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(fields) < 1 || fields[0] == "" {
+		return 0
+	}
+	return fields[0][0]
+}
