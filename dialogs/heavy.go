@@ -187,19 +187,6 @@ func (l *heavyTextLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	return objects[0].MinSize().Add(fyne.NewSize(2*l.h, 2*l.v))
 }
 
-// heavyLabel is a label that draws its bold CJK heavier (one line).
-type heavyLabel struct{ widget.Label }
-
-func newHeavyLabel(text string) *heavyLabel {
-	l := &heavyLabel{}
-	l.Text = text
-	l.ExtendBaseWidget(l)
-	return l
-}
-
-// CreateRenderer wraps the label's renderer.
-func (l *heavyLabel) CreateRenderer() fyne.WidgetRenderer { return heavy(l, l.Label.CreateRenderer()) }
-
 // heavyRichText is a rich text whose bold CJK runs are drawn heavier,
 // whatever its segments (the context bar's "来自"): its renderer draws
 // each bold canvas.Text it lays out that holds CJK a second time, a device

@@ -25,7 +25,7 @@ func texts(o fyne.CanvasObject) (buttons, labels, placeholders []string) {
 			buttons = append(buttons, w.Text)
 		case *widget.Label:
 			labels = append(labels, w.Text)
-		case *heavyLabel:
+		case *countdownLabel:
 			labels = append(labels, w.Text)
 		case *replyEntry:
 			placeholders = append(placeholders, w.PlaceHolder)

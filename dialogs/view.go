@@ -91,7 +91,7 @@ type View struct {
 
 	prompts   []*promptView
 	options   []optionControl // every option of every prompt, in Alt+digit order
-	countdown *heavyLabel
+	countdown *countdownLabel
 	content   fyne.CanvasObject
 	body      fyne.CanvasObject   // what scrolls: the question (and the options of several prompts)
 	viewHint  float32             // the page's height while fitSize chooses the window's (layout.go)
@@ -112,7 +112,6 @@ type View struct {
 	current   int               // the prompt the pager is on
 	ctx       *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
 	band      *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
-	bandTheme *bandTheme        // the countdown's colours on the band
 	hintText  string            // the footer's keyboard hint, shown unless a button's tip is
 
 	// lastFocus is the focused widget the heartbeat last saw, focusSeen
@@ -182,9 +181,7 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	} else {
 		v.cd = NewCountdown(v.shownAt, limit)
 	}
-	v.countdown = newHeavyLabel("") // heavy.go: bold Chinese in the last minute
-	v.countdown.TextStyle = fyne.TextStyle{Monospace: true}
-	v.countdown.Alignment = fyne.TextAlignTrailing
+	v.countdown = newCountdownLabel() // view_countdown.go
 	v.content = v.build()
 	v.updateCountdown(v.shownAt)
 	v.reportCountdown()

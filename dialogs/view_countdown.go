@@ -162,9 +162,7 @@ func (v *View) countdownBand() fyne.CanvasObject {
 	v.band = canvas.NewRectangle(color.Transparent)
 	v.band.CornerRadius = theme.InputRadiusSize()
 	v.band.Hide()
-	v.bandTheme = &bandTheme{}
-	label := container.NewThemeOverride(v.countdown, v.bandTheme)
-	return container.NewStack(v.band, label)
+	return container.NewStack(v.band, v.countdown)
 }
 
 // setBand shows or hides the warning band, in the colours of the theme
@@ -172,41 +170,100 @@ func (v *View) countdownBand() fyne.CanvasObject {
 func (v *View) setBand(on bool) {
 	if !on {
 		v.band.Hide()
-		v.bandTheme.fg = nil
+		v.countdown.fg = nil
 		return
 	}
 	variant := theme.VariantLight
 	if a := fyne.CurrentApp(); a != nil {
 		variant = a.Settings().ThemeVariant()
 	}
-	bg, fg := WarningBand(variant)
-	v.band.FillColor = bg
-	v.bandTheme.fg = fg
+	v.band.FillColor, v.countdown.fg = WarningBand(variant)
 	v.band.Show()
 	v.band.Refresh()
 }
 
-// bandTheme is the theme of the countdown's label: on the band, its
-// warning colour is the band's text colour.
-type bandTheme struct{ fg color.Color }
+// countdownLabel is the countdown: a label (one right-aligned line, bold
+// CJK drawn heavier) drawn in fg, when set, on the warning band
+// (WarningBand's foreground). Not a label under a theme override: Fyne
+// caches the fonts of each override scope for good, and a scope per
+// window loaded every font again for each question (~6 MiB each, 475 MiB
+// of a UI process's heap after the Markdown benchmark).
+type countdownLabel struct {
+	heavyRichText
+	Text       string
+	Importance widget.Importance // MediumImportance, or WarningImportance in the last minute
+	TextStyle  fyne.TextStyle
+	SizeName   fyne.ThemeSizeName // "": the text size
+	fg         color.Color        // the text's colour on the band; nil: the theme's for Importance
+}
 
-func (t *bandTheme) Color(n fyne.ThemeColorName, variant fyne.ThemeVariant) color.Color {
-	if n == theme.ColorNameWarning && t.fg != nil {
-		return t.fg
+func newCountdownLabel() *countdownLabel {
+	l := &countdownLabel{TextStyle: fyne.TextStyle{Monospace: true}}
+	l.Segments = []widget.RichTextSegment{&widget.TextSegment{}}
+	l.Scroll = container.ScrollNone
+	l.sync()
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// SetText shows s.
+func (l *countdownLabel) SetText(s string) {
+	l.Text = s
+	l.Refresh()
+}
+
+// Refresh draws the label's fields.
+func (l *countdownLabel) Refresh() {
+	l.sync()
+	l.heavyRichText.Refresh()
+}
+
+// CreateRenderer draws the rich text's texts in fg when it is set.
+func (l *countdownLabel) CreateRenderer() fyne.WidgetRenderer {
+	return &countdownRenderer{WidgetRenderer: l.heavyRichText.CreateRenderer(), l: l}
+}
+
+type countdownRenderer struct {
+	fyne.WidgetRenderer
+	l *countdownLabel
+}
+
+func (r *countdownRenderer) Layout(s fyne.Size) {
+	r.WidgetRenderer.Layout(s)
+	r.paint()
+}
+
+func (r *countdownRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.paint()
+}
+
+// paint colours the texts the rich text (and the heavy copies) laid out
+// with the theme's colour in fg.
+func (r *countdownRenderer) paint() {
+	if r.l.fg == nil {
+		return
 	}
-	return fyne.CurrentApp().Settings().Theme().Color(n, variant)
+	for _, o := range r.WidgetRenderer.Objects() {
+		if t, ok := o.(*canvas.Text); ok {
+			t.Color = r.l.fg
+		}
+	}
 }
 
-func (t *bandTheme) Font(s fyne.TextStyle) fyne.Resource {
-	return fyne.CurrentApp().Settings().Theme().Font(s)
-}
-
-func (t *bandTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
-	return fyne.CurrentApp().Settings().Theme().Icon(n)
-}
-
-func (t *bandTheme) Size(n fyne.ThemeSizeName) float32 {
-	return fyne.CurrentApp().Settings().Theme().Size(n)
+// sync puts the fields into the one segment, as widget.Label does.
+func (l *countdownLabel) sync() {
+	col := theme.ColorNameForeground
+	if l.Importance == widget.WarningImportance {
+		col = theme.ColorNameWarning
+	}
+	size := l.SizeName
+	if size == "" {
+		size = theme.SizeNameText
+	}
+	seg := l.Segments[0].(*widget.TextSegment)
+	seg.Text = l.Text
+	seg.Style = widget.RichTextStyle{Alignment: fyne.TextAlignTrailing, ColorName: col, Inline: true, TextStyle: l.TextStyle, SizeName: size}
 }
 
 // syncCountdownButtons enables "+ time" while the countdown runs and the

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -20,7 +21,8 @@ var profileFor = 10 * time.Second
 // on (say, lingering with no window): with FEEDBACK_UI_CPUPROFILE set to a
 // path, each SIGUSR1 the process receives writes a CPU profile of the next
 // profileFor to PATH.N and, at its end, the goroutines' stacks to
-// PATH.N.goroutines (N = 1, 2…), for `go tool pprof BINARY PATH.N`.
+// PATH.N.goroutines and its live heap to PATH.N.heap (N = 1, 2…), for
+// `go tool pprof BINARY PATH.N`.
 // Without the variable it does nothing. Call the returned function to stop.
 func profileOnSignal(log *slog.Logger) (stop func()) {
 	path := os.Getenv("FEEDBACK_UI_CPUPROFILE")
@@ -81,6 +83,15 @@ func profile(name string, done <-chan struct{}) error {
 	}
 	defer g.Close()
 	if err := pprof.Lookup("goroutine").WriteTo(g, 1); err != nil {
+		return err
+	}
+	h, err := os.Create(name + ".heap")
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	runtime.GC() // the live heap, not the last collection's
+	if err := pprof.Lookup("heap").WriteTo(h, 0); err != nil {
 		return err
 	}
 	return f.Close()
