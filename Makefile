@@ -67,7 +67,7 @@ test: ## install what is missing, run the unit tests, then the end-to-end tests 
 .PHONY: e2e
 e2e: build build-headless ## the end-to-end tests only: the built binary, a real MCP client, real windows under Xvfb
 	@scripts/deps.sh test
-	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 15m ./e2e/
+	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 20m ./e2e/
 
 .PHONY: bench
 bench: build ## measure popups (warm, after idle, zenity), shim start-up, Markdown, typing, idle cost vs a bare Fyne tray, under Xvfb (medians)

@@ -67,11 +67,11 @@ func TestUnfocusedQuestionNotifies(t *testing.T) {
 	}
 }
 
-// Two windows that opened with the focus and timed out before the user
-// typed in them leave a notification each ("… stopped waiting: …"), as the
-// README promises (before, only a window that opened without the focus
-// did: two timed-out windows left none); a window the user typed in and
-// its agent then withdrew leaves none.
+// Two windows that timed out before the user typed in them leave a
+// notification each ("… stopped waiting: …"), whether or not they opened
+// with the focus, as the README promises (before, only a window that
+// opened without the focus did: two timed-out windows left none); a
+// window the user typed in and its agent then withdrew leaves none.
 func TestTimedOutWindowsNotify(t *testing.T) {
 	requireSession(t)
 	startDunst(t)
@@ -90,17 +90,20 @@ func TestTimedOutWindowsNotify(t *testing.T) {
 			t.Fatalf("ask: %+v, %v; want timed out", r.a, r.err)
 		}
 	}
-	waitDisplayed(t, 2)
-	dunstctl(t, "close-all")
-	for _, title := range []string{"NoticeTimeoutA", "NoticeTimeoutB"} {
-		found := false
+	// Each leaves its notice. (B may also have announced itself, "… asks",
+	// if it opened while A had the focus: that is not what is tested.)
+	stopped := func(title string) bool {
 		for _, e := range history(t) {
-			found = found || strings.Contains(e.Summary, "e2e-agent stopped waiting: "+title)
+			if strings.Contains(e.Summary, "e2e-agent stopped waiting: "+title) {
+				return true
+			}
 		}
-		if !found {
-			t.Errorf("no notification for %s in dunst's history: %+v", title, history(t))
-		}
+		return false
 	}
+	waitFor(t, "a notice for each timed-out window", 10*time.Second, func() bool {
+		dunstctl(t, "close-all")
+		return stopped("NoticeTimeoutA") && stopped("NoticeTimeoutB")
+	})
 
 	typed := textQuestion("NoticeTypedC")
 	ch, cancel := askApp(t, typed)

@@ -67,10 +67,14 @@ func startDunst(t *testing.T) *dunst {
 	}
 	t.Cleanup(func() { conn.Close() })
 	d := &dunst{conn: conn}
-	var running bool
-	if err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.freedesktop.Notifications").Store(&running); err != nil {
-		t.Fatal(err)
+	hasOwner := func() bool {
+		var owned bool
+		if err := busCall(conn.BusObject(), "org.freedesktop.DBus.NameHasOwner", 0, "org.freedesktop.Notifications").Store(&owned); err != nil {
+			t.Fatal(err)
+		}
+		return owned
 	}
+	running := hasOwner()
 	if !running {
 		d.ours = true
 		owned := make(chan *dbus.Signal, 4)
@@ -95,6 +99,10 @@ func startDunst(t *testing.T) *dunst {
 			cmd.Process.Kill()
 			<-exited
 			cmd.Stderr.(*testWriter).stop()
+			// The bus lets the name go once it has seen dunst's connection
+			// close: the next test must not find it still owned and call a
+			// server that is gone.
+			waitFor(t, "the bus to release org.freedesktop.Notifications", 10*time.Second, func() bool { return !hasOwner() })
 		})
 		select {
 		case <-owned:
@@ -105,7 +113,9 @@ func startDunst(t *testing.T) *dunst {
 		}
 	}
 	var name, vendor, version, spec string
-	if err := d.server().Call("org.freedesktop.Notifications.GetServerInformation", 0).Store(&name, &vendor, &version, &spec); err != nil {
+	// No auto-start: the bus would start a dunst of its own (the package's
+	// D-Bus service file), without the test's configuration.
+	if err := busCall(d.server(), "org.freedesktop.Notifications.GetServerInformation", dbus.FlagNoAutoStart).Store(&name, &vendor, &version, &spec); err != nil {
 		t.Fatal(err)
 	}
 	if name != "dunst" {
@@ -114,6 +124,18 @@ func startDunst(t *testing.T) *dunst {
 	t.Logf("notification server: %s %s (%s), spec %s", name, version, vendor, spec)
 	return d
 }
+
+// busCall calls method on o, failing after busTimeout: a D-Bus call
+// without one waits for ever for a peer that never answers (a dying
+// notification server hung the suite for 10 minutes in CI).
+func busCall(o dbus.BusObject, method string, flags dbus.Flags, args ...any) *dbus.Call {
+	ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+	defer cancel()
+	return o.CallWithContext(ctx, method, flags, args...)
+}
+
+// busTimeout bounds each D-Bus call of the tests.
+const busTimeout = 10 * time.Second
 
 func (d *dunst) server() dbus.BusObject {
 	return d.conn.Object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
@@ -142,7 +164,12 @@ func waitDisplayed(t *testing.T, n int) {
 			return
 		}
 	}
-	t.Fatalf("dunst displays %s notifications, want %d", got, n)
+	dunstctl(t, "close-all")
+	var shown []string
+	for _, e := range history(t) {
+		shown = append(shown, e.Summary+" / "+e.Body)
+	}
+	t.Fatalf("dunst displays %s notifications, want %d; its history: %q", got, n, shown)
 }
 
 // historyEntry is a notification in `dunstctl history`: the texts as

@@ -60,7 +60,7 @@ func (m *trayMenu) labels(t *testing.T) map[string]int32 {
 		Props    map[string]dbus.Variant
 		Children []dbus.Variant
 	}
-	if err := m.obj.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
+	if err := busCall(m.obj, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
 		t.Fatalf("GetLayout: %v", err)
 	}
 	out := map[string]int32{}
@@ -80,7 +80,7 @@ func (m *trayMenu) labels(t *testing.T) map[string]int32 {
 
 func (m *trayMenu) click(t *testing.T, id int32) {
 	t.Helper()
-	call := m.obj.Call("com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix()))
+	call := busCall(m.obj, "com.canonical.dbusmenu.Event", 0, id, "clicked", dbus.MakeVariant(""), uint32(time.Now().Unix()))
 	if call.Err != nil {
 		t.Fatalf("Event clicked: %v", call.Err)
 	}

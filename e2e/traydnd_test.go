@@ -33,7 +33,7 @@ func (m *trayMenu) entries(t *testing.T) []trayEntry {
 		Props    map[string]dbus.Variant
 		Children []dbus.Variant
 	}
-	if err := m.obj.Call("com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
+	if err := busCall(m.obj, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
 		t.Fatalf("GetLayout: %v", err)
 	}
 	return menuEntries(layout.Children)
