@@ -283,6 +283,13 @@ func TestWindowsAppUnderWine(t *testing.T) {
 	}
 	t.Cleanup(func() { xclip.Process.Kill(); xclip.Wait() })
 
+	// The app's first start in a fresh prefix (wine loads and maps the
+	// 40 MB executable and its DLLs for the first time) once took longer
+	// than the 15 s the shim waits for a started app (CI); the later
+	// tests' starts take a few seconds. Load it once first.
+	if _, stderr, code := w.run(t, "version"); code != 0 {
+		t.Fatalf("wine feedback.exe version: exit %d: %s", code, stderr)
+	}
 	c := w.mcp(t, "wine")
 	started := time.Now()
 	res := call(c, "interactive_feedback", map[string]any{"message": "Does the **Windows** build work?", "header_label": "WinAsk"})
