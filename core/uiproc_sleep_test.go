@@ -72,16 +72,24 @@ func TestUIProcessSleepsAfterTheLingerAndWakesForTheNextWindow(t *testing.T) {
 	}
 }
 
-// A UI process that refuses to sleep (its window holds the clipboard)
-// exits as it would without Sleep.
-func TestUIProcessThatRefusesToSleepExits(t *testing.T) {
+// askedToSleep starts a UI process that can sleep, with a 20 ms linger
+// time and no window, and returns it once the core asked it to sleep.
+func askedToSleep(t *testing.T) (*UIProcess, *fakeProc) {
+	t.Helper()
 	f := newFakeProcs()
 	f.sleeps = true
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
-	defer u.Close(time.Second)
+	t.Cleanup(func() { u.Close(time.Second) })
 	u.Prewarm()
 	ui := f.next(t)
 	expect[uiproto.Sleep](t, ui)
+	return u, ui
+}
+
+// A UI process that refuses to sleep (its window holds the clipboard)
+// exits as it would without Sleep.
+func TestUIProcessThatRefusesToSleepExits(t *testing.T) {
+	_, ui := askedToSleep(t)
 	ui.send(t, uiproto.Sleeping{Refused: "a window of it holds the clipboard"})
 	expect[uiproto.Exit](t, ui)
 	if ui.stops.Load() != 0 {
@@ -92,13 +100,7 @@ func TestUIProcessThatRefusesToSleepExits(t *testing.T) {
 // A window asked for between the Sleep and its answer keeps the process
 // awake: the Sleeping that comes after it stops nothing.
 func TestUIProcessWindowBetweenSleepAndSleepingKeepsItAwake(t *testing.T) {
-	f := newFakeProcs()
-	f.sleeps = true
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
-	defer u.Close(time.Second)
-	u.Prewarm()
-	ui := f.next(t)
-	expect[uiproto.Sleep](t, ui)
+	u, ui := askedToSleep(t)
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "late", Prompts: []wire.Prompt{{Markdown: "late"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
@@ -115,13 +117,7 @@ func TestUIProcessWindowBetweenSleepAndSleepingKeepsItAwake(t *testing.T) {
 // exits after the linger time.
 func TestUIProcessSleepOffOrUnsupportedExits(t *testing.T) {
 	t.Run("turned off", func(t *testing.T) {
-		f := newFakeProcs()
-		f.sleeps = true
-		u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
-		defer u.Close(time.Second)
-		u.Prewarm()
-		ui := f.next(t)
-		expect[uiproto.Sleep](t, ui)
+		u, ui := askedToSleep(t)
 		ui.send(t, uiproto.Sleeping{})
 		waitFor(t, func() bool { return ui.stops.Load() == 1 })
 		u.SetSleep(false)

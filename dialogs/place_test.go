@@ -382,6 +382,20 @@ func TestQuietWindowLeavesTheFocusWhereItIs(t *testing.T) {
 	}
 }
 
+// typingAndNew shows two windows of a pool on a fake desk: the one the
+// user types in, then a new one.
+func typingAndNew(t *testing.T) (d *fakeDesk, a fyne.App, typing, b *Window) {
+	d = newFakeDesk(t)
+	a = test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	typing = p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
+	typing.Show()
+	b = p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
+	b.Show()
+	return d, a, typing, b
+}
+
 // The keys held for the typing window while a new window opens go as
 // soon as the focus is back with it, or with any other window the user
 // moved to (the tray's Quit confirmation took Enter after a question
@@ -389,14 +403,7 @@ func TestQuietWindowLeavesTheFocusWhereItIs(t *testing.T) {
 // latest after keysHeldFor; they stay while the new window or none has
 // the focus (the window manager's hand-over).
 func TestHeldKeysGoWhenTheUserIsElsewhere(t *testing.T) {
-	d := newFakeDesk(t)
-	a := test.NewTempApp(t)
-	p := NewPool(a)
-	c := &clock{now: t0}
-	typing := p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
-	typing.Show()
-	b := p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
-	b.Show()
+	d, a, typing, b := typingAndNew(t)
 	quit := a.NewWindow("Quit feedback?")
 	for _, tc := range []struct {
 		name   string
@@ -424,14 +431,7 @@ func TestHeldKeysGoWhenTheUserIsElsewhere(t *testing.T) {
 // again, at most every askAgainEvery; once the typing window has it, the
 // hand-over ends and a later move to the new window is the user's.
 func TestFocusIsGivenBackAgainWhileTheKeysAreHeld(t *testing.T) {
-	d := newFakeDesk(t)
-	a := test.NewTempApp(t)
-	p := NewPool(a)
-	c := &clock{now: t0}
-	typing := p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
-	typing.Show()
-	b := p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
-	b.Show()
+	d, _, typing, b := typingAndNew(t)
 	d.activated = nil
 	h := &handOver{typing: typing.slot, w: b.slot, start: t0}
 

@@ -66,10 +66,7 @@ func idleSession(bin, dir, name, settings string) (*session, error) {
 	if err := os.WriteFile(filepath.Join(home, "config", "feedback", "settings.json"), []byte(settings), 0o600); err != nil {
 		return nil, err
 	}
-	s := &session{bin: bin, socket: filepath.Join(home, "s.sock")}
-	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
-		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
-		"XDG_DATA_HOME="+filepath.Join(home, "data"))
+	s := newSession(bin, home)
 	return s, s.startApp()
 }
 
@@ -107,10 +104,6 @@ func afterIdle(bin, dir string, runs int, idle time.Duration) error {
 		if err == nil {
 			fmt.Printf("%-32s CPU %.2f %% of one core, RSS %.0f MiB after %d questions, %.0f MiB after one (what ui_sleep keeps)\n",
 				"UI process asleep", cpu, rss, calls, firstRSS)
-			if os.Getenv("FEEDBACK_BENCH_SMAPS") != "" {
-				smaps, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-				fmt.Printf("%s", smaps)
-			}
 		}
 	}
 	asleep.stopApp()

@@ -121,10 +121,7 @@ func run(runs int, idle time.Duration, calls, rounds int, mdOnly bool) error {
 	if os.Getenv("DISPLAY") == "" {
 		return errors.New("the window figures need an X display: run through `make bench`")
 	}
-	s := &session{bin: bin, socket: filepath.Join(dir, "s.sock")}
-	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"XDG_DATA_HOME="+filepath.Join(dir, "data")) // the questions' database: none kept from another run
+	s := newSession(bin, dir)
 	if err := s.startApp(); err != nil {
 		return err
 	}
@@ -163,6 +160,16 @@ func report(name string, d []time.Duration, target time.Duration) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// newSession is a session of bin whose socket, state, settings and data
+// (the questions' database: none kept from another run) are under home.
+func newSession(bin, home string) *session {
+	s := &session{bin: bin, socket: filepath.Join(home, "s.sock")}
+	s.env = append(os.Environ(), "FEEDBACK_SOCKET="+s.socket,
+		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_DATA_HOME="+filepath.Join(home, "data"))
+	return s
+}
 
 func (s *session) startApp() error {
 	s.app = exec.Command(s.bin)
