@@ -338,8 +338,12 @@ func lockDatabaseWAL(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
+	// The app may be writing as the test starts (its start-up clean-up):
+	// wait for that write rather than fail on SQLITE_BUSY.
+	for _, stmt := range []string{"PRAGMA busy_timeout = 10000", "BEGIN IMMEDIATE"} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
 	}
 	t.Cleanup(func() { conn.ExecContext(ctx, "ROLLBACK") })
 }
