@@ -60,13 +60,34 @@ type link struct {
 	sigs   chan *dbus.Signal // from the bus, closed when conn closes
 	replay chan *dbus.Signal // early signals handed back to the dispatcher
 	owner  string            // the server's unique name, "" before the first Show; guarded by Notifier.mu
-	markup bool              // the server parses markup in bodies; guarded by Notifier.mu
+	caps   serverCaps        // what the server does; guarded by Notifier.mu
+}
+
+// serverCaps is what GetCapabilities told of the server.
+type serverCaps struct {
+	markup  bool // it parses markup in bodies ("body-markup")
+	actions bool // it shows actions ("actions")
+	reply   bool // it offers inline replies ("inline-reply")
+}
+
+func capsOf(list []string) serverCaps {
+	return serverCaps{
+		markup:  slices.Contains(list, "body-markup"),
+		actions: slices.Contains(list, "actions"),
+		reply:   slices.Contains(list, "inline-reply"),
+	}
 }
 
 // tracked is a notification shown whose callbacks wait for its signals.
 type tracked struct {
 	onClick  func()
+	onAction func(key string)
+	onReply  func(text string)
 	onClosed func(CloseReason)
+}
+
+func (t *tracked) empty() bool {
+	return t.onClick == nil && t.onAction == nil && t.onReply == nil && t.onClosed == nil
 }
 
 // New returns a Notifier for cfg. It does no I/O: the bus is reached on the
@@ -95,16 +116,38 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 	if err != nil {
 		return 0, err
 	}
-	markup, err := n.meetServer(ctx, l)
+	caps, err := n.meetServer(ctx, l)
 	if err != nil {
 		return 0, err
 	}
+	t := &tracked{onClick: note.OnClick, onClosed: note.OnClosed}
 	actions := []string{}
 	if note.OnClick != nil {
-		actions = append(actions, "default", "Show")
+		actions = append(actions, keyDefault, "Show")
+	}
+	if caps.actions {
+		shown := 0
+		for _, a := range note.Actions {
+			if a.Key == keyDefault || a.Key == keyReply || a.Key == "" {
+				continue
+			}
+			if shown++; shown > MaxActions {
+				break
+			}
+			actions = append(actions, a.Key, clean(a.Label, MaxActionRunes, 1))
+			t.onAction = note.OnAction
+		}
+	}
+	hints := n.hints(note)
+	if caps.reply && note.OnReply != nil && note.ReplyLabel != "" {
+		actions = append(actions, keyReply, clean(note.ReplyLabel, MaxActionRunes, 1))
+		if p := clean(note.ReplyPlaceholder, MaxActionRunes, 1); p != "" {
+			hints["x-kde-reply-placeholder-text"] = dbus.MakeVariant(p)
+		}
+		t.onReply = note.OnReply
 	}
 	body := clean(note.Body, MaxBodyRunes, MaxBodyLines)
-	if markup {
+	if caps.markup {
 		body = escapeMarkup(body)
 	}
 	n.mu.Lock()
@@ -114,13 +157,13 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 	err = l.conn.Object(busName, objectPath).CallWithContext(ctx, iface+".Notify", 0,
 		n.cfg.appName(), uint32(note.Replaces), n.appIcon(),
 		clean(note.Summary, MaxSummaryRunes, 1), body,
-		actions, n.hints(note), expireMillis(note.Expire)).Store(&id)
+		actions, hints, expireMillis(note.Expire)).Store(&id)
 
 	n.mu.Lock()
 	n.inflight--
 	var replay []*dbus.Signal
-	if err == nil && n.link == l && !n.closed && (note.OnClick != nil || note.OnClosed != nil) {
-		n.track(ID(id), &tracked{onClick: note.OnClick, onClosed: note.OnClosed})
+	if err == nil && n.link == l && !n.closed && !t.empty() {
+		n.track(ID(id), t)
 		kept := n.early[:0]
 		for _, sig := range n.early {
 			if sigID, ok := signalID(sig); ok && sigID == ID(id) {
@@ -131,7 +174,7 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 		}
 		n.early = kept
 	}
-	if err == nil && note.OnClick == nil && note.OnClosed == nil {
+	if err == nil && t.empty() {
 		n.untrack(ID(id)) // it replaced one whose callbacks no longer apply
 	}
 	if n.inflight == 0 {
@@ -260,43 +303,43 @@ func (n *Notifier) connect(ctx context.Context) (*link, error) {
 // activation if need be), learns its unique name and capabilities when it
 // is new, and reports whether it parses markup in bodies. A new server
 // forgets the old one's notifications.
-func (n *Notifier) meetServer(ctx context.Context, l *link) (markup bool, err error) {
+func (n *Notifier) meetServer(ctx context.Context, l *link) (caps serverCaps, err error) {
 	bus := l.conn.BusObject()
 	var owner string
 	err = bus.CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, busName).Store(&owner)
 	if err != nil {
 		if !isDBusError(err, "org.freedesktop.DBus.Error.NameHasNoOwner") {
-			return false, n.callError(ctx, "GetNameOwner", err)
+			return serverCaps{}, n.callError(ctx, "GetNameOwner", err)
 		}
 		// Not running: a call to the name starts it if a .service file
 		// says how.
 		if err := n.capabilities(ctx, l, nil); err != nil {
-			return false, err
+			return serverCaps{}, err
 		}
 		if err := bus.CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, busName).Store(&owner); err != nil {
-			return false, n.callError(ctx, "GetNameOwner", err)
+			return serverCaps{}, n.callError(ctx, "GetNameOwner", err)
 		}
 	}
 	n.mu.Lock()
-	same, markup := l.owner == owner, l.markup
+	same, caps := l.owner == owner, l.caps
 	n.mu.Unlock()
 	if same {
-		return markup, nil
+		return caps, nil
 	}
-	var caps []string
-	if err := n.capabilities(ctx, l, &caps); err != nil {
-		return false, err
+	var list []string
+	if err := n.capabilities(ctx, l, &list); err != nil {
+		return serverCaps{}, err
 	}
-	markup = slices.Contains(caps, "body-markup")
+	caps = capsOf(list)
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.link == l && l.owner != owner { // another Show may have met it meanwhile
 		if l.owner != "" {
 			n.tracked, n.order, n.early = map[ID]*tracked{}, nil, nil
 		}
-		l.owner, l.markup = owner, markup
+		l.owner, l.caps = owner, caps
 	}
-	return markup, nil
+	return caps, nil
 }
 
 // capabilities calls GetCapabilities, storing the answer in caps if not nil.
@@ -350,8 +393,16 @@ func (n *Notifier) handle(l *link, sig *dbus.Signal) {
 	var onClick, onClosed func()
 	switch sig.Name {
 	case iface + ".ActionInvoked":
-		if key, _ := sig.Body[1].(string); key == "default" {
+		switch key, _ := sig.Body[1].(string); {
+		case key == keyDefault:
 			onClick = t.onClick
+		case key == keyReply: // the reply itself comes in NotificationReplied
+		case t.onAction != nil:
+			onClick = func() { t.onAction(key) }
+		}
+	case iface + ".NotificationReplied":
+		if text, _ := sig.Body[1].(string); t.onReply != nil {
+			onClick = func() { t.onReply(text) }
 		}
 	case iface + ".NotificationClosed":
 		reason, _ := sig.Body[1].(uint32)
@@ -369,10 +420,15 @@ func (n *Notifier) handle(l *link, sig *dbus.Signal) {
 	}
 }
 
-// signalID reads the notification ID of an ActionInvoked (u s) or
-// NotificationClosed (u u) signal.
+// signalID reads the notification ID of an ActionInvoked (u s),
+// NotificationReplied (u s) or NotificationClosed (u u) signal.
 func signalID(sig *dbus.Signal) (ID, bool) {
-	if sig.Name != iface+".ActionInvoked" && sig.Name != iface+".NotificationClosed" || len(sig.Body) != 2 {
+	switch sig.Name {
+	case iface + ".ActionInvoked", iface + ".NotificationClosed", iface + ".NotificationReplied":
+	default:
+		return 0, false
+	}
+	if len(sig.Body) != 2 {
 		return 0, false
 	}
 	id, ok := sig.Body[0].(uint32)

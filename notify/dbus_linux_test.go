@@ -604,3 +604,64 @@ func TestConcurrentShows(t *testing.T) {
 		}
 	}
 }
+
+// Actions and an inline reply reach a server that supports them, in
+// order after the default action, with labels capped; invoking one calls
+// OnAction with its key, a reply calls OnReply with its text. A server
+// without those capabilities gets the notification without them.
+func TestActionsAndInlineReply(t *testing.T) {
+	addr := startBus(t)
+	srv := startServer(t, addr, "actions", "inline-reply")
+	n := newNotifier(t, Config{Address: addr})
+	got := make(chan string, 8)
+	note := Notification{
+		Summary:          "deploy?",
+		OnClick:          func() { got <- "click" },
+		Actions:          []Action{{"a0", "Yes"}, {"default", "forged"}, {"a1", strings.Repeat("n", 40)}, {"a2", "x"}, {"a3", "y"}, {"a4", "beyond the limit"}},
+		OnAction:         func(key string) { got <- "action " + key },
+		ReplyLabel:       "Reply",
+		ReplyPlaceholder: "a short answer",
+		OnReply:          func(text string) { got <- "reply " + text },
+	}
+	id, err := n.Show(context.Background(), note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := srv.next(t)
+	want := []string{"default", "Show", "a0", "Yes", "a1", strings.Repeat("n", MaxActionRunes-1) + "…", "a2", "x", "a3", "y", "inline-reply", "Reply"}
+	if !reflect.DeepEqual(c.Actions, want) {
+		t.Errorf("actions %q, want %q", c.Actions, want)
+	}
+	if p := c.Hints["x-kde-reply-placeholder-text"]; p.Value() != "a short answer" {
+		t.Errorf("placeholder hint %v", p)
+	}
+	srv.conn.Emit(objectPath, iface+".ActionInvoked", uint32(id), "a1")
+	srv.conn.Emit(objectPath, iface+".ActionInvoked", uint32(id), "inline-reply")
+	srv.conn.Emit(objectPath, iface+".NotificationReplied", uint32(id), "ship it")
+	srv.click(t, id)
+	for _, w := range []string{"action a1", "reply ship it", "click"} {
+		select {
+		case g := <-got:
+			if g != w {
+				t.Errorf("got %q, want %q", g, w)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no %q", w)
+		}
+	}
+
+	// A server with neither capability.
+	addr = startBus(t)
+	srv = startServer(t, addr, "body")
+	n = newNotifier(t, Config{Address: addr})
+	if _, err := n.Show(context.Background(), note); err != nil {
+		t.Fatal(err)
+	}
+	c = srv.next(t)
+	if want := []string{"default", "Show"}; !reflect.DeepEqual(c.Actions, want) {
+		t.Errorf("without the capabilities: actions %q, want %q", c.Actions, want)
+	}
+	if _, ok := c.Hints["x-kde-reply-placeholder-text"]; ok {
+		t.Error("placeholder hint sent to a server without inline replies")
+	}
+}

@@ -99,15 +99,47 @@ type Notification struct {
 	// OnClick, if set, offers the "default" action (a click on the
 	// notification) and is called when the user invokes it.
 	OnClick func()
+	// Actions are buttons, shown in order where the server supports
+	// actions (the "actions" capability) and left out elsewhere: the
+	// notification is then shown without them. A key must not be "default"
+	// or "inline-reply"; at most MaxActions, labels capped at
+	// MaxActionRunes.
+	Actions []Action
+	// OnAction, if set, is called with the key of the action the user
+	// invoked.
+	OnAction func(key string)
+	// ReplyLabel, with OnReply, offers a short text reply typed in the
+	// notification itself where the server supports it (the
+	// "inline-reply" capability, as KDE Plasma's): ReplyLabel names the
+	// button, ReplyPlaceholder fills the empty field. Left out elsewhere.
+	ReplyLabel, ReplyPlaceholder string
+	// OnReply is called with the text the user replied inline.
+	OnReply func(text string)
 	// OnClosed, if set, is called once when the server reports the
 	// notification closed, with the reason.
 	//
-	// Both callbacks run on the Notifier's own goroutine, one at a time, in
+	// The callbacks run on the Notifier's own goroutine, one at a time, in
 	// the order the server sent them (a click comes before its close); they
 	// must not block. They are not called after Close, nor for a
 	// notification whose Show returned an error.
 	OnClosed func(CloseReason)
 }
+
+// Action is a button on a notification: Key is what OnAction receives,
+// Label what the user reads.
+type Action struct{ Key, Label string }
+
+// Limits on actions: how many a notification offers, and a label's length.
+const (
+	MaxActions     = 4
+	MaxActionRunes = 32
+)
+
+// Reserved action keys of the freedesktop protocol.
+const (
+	keyDefault = "default"      // a click on the notification
+	keyReply   = "inline-reply" // the inline reply (KDE's extension)
+)
 
 // Config configures a Notifier. The zero value works.
 type Config struct {
