@@ -3,12 +3,15 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"feedback/assets"
 	"feedback/core"
+	"feedback/i18n"
 	"feedback/notify"
 	"feedback/wire"
 )
@@ -57,28 +60,115 @@ type notices struct {
 	sound atomic.Bool // the sound setting
 	log   *slog.Logger
 
-	raise atomic.Pointer[func(id string)] // raises a question's window; set by setRaise
+	inbox atomic.Pointer[questions] // set by setInbox
 
 	failing atomic.Bool
 	wg      sync.WaitGroup // the notifications under way
+
+	mu      sync.Mutex           // guards arrived
+	arrived map[string]notify.ID // the "asks" notification of each open question, by window id
 }
 
+// questions is what a notification does to the questions: a click raises
+// a window, a quick answer answers it (a *core.Inbox).
+type questions interface {
+	Raise(id string)
+	AnswerFrom(id string, a wire.Answer) bool
+}
+
+// keyOpen is the action that shows the question's window.
+const keyOpen = "open"
+
 // unfocused notifies that the window of q opened without the focus;
-// clicking the notification raises the window.
+// clicking the notification raises the window. A question answered in one
+// click (core.QuickAnswers) offers its answers as buttons, and "Open"; a
+// question with a reply box offers an inline reply where the server has
+// them. Either answers the question (wire.ViaNotification) and closes its
+// window.
 func (s *notices) unfocused(q wire.Question) {
 	note := notify.Arrived(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes))
 	id := q.ID
-	note.OnClick = func() {
-		if raise := s.raise.Load(); raise != nil {
-			(*raise)(id)
+	raise := func() {
+		if in := s.inbox.Load(); in != nil {
+			(*in).Raise(id)
 		}
 	}
-	s.send(q.ID, note)
+	note.OnClick = raise
+	answer := func(r wire.Reply) {
+		in := s.inbox.Load()
+		if in == nil {
+			return
+		}
+		a := wire.Answer{Status: wire.StatusAnswered, Via: wire.ViaNotification, Replies: []wire.Reply{r}}
+		if !(*in).AnswerFrom(id, a) {
+			s.log.Info("answer from a notification dropped: the question had ended", "window", id)
+		}
+	}
+	if quick := core.QuickAnswers(q); len(quick) > 0 {
+		for i, a := range quick {
+			note.Actions = append(note.Actions, notify.Action{Key: fmt.Sprint("answer-", i), Label: a.Label})
+		}
+		note.Actions = append(note.Actions, notify.Action{Key: keyOpen, Label: i18n.T("notify.open")})
+		note.OnAction = func(key string) {
+			if key == keyOpen {
+				raise()
+				return
+			}
+			for i, a := range quick {
+				if key == fmt.Sprint("answer-", i) {
+					answer(a.Reply)
+				}
+			}
+		}
+	}
+	if core.TakesInlineReply(q) {
+		note.ReplyLabel, note.ReplyPlaceholder = i18n.T("notify.reply"), i18n.T("notify.reply_placeholder")
+		note.OnReply = func(text string) {
+			if strings.TrimSpace(text) != "" {
+				answer(wire.Reply{Text: text})
+			}
+		}
+	}
+	note.OnClosed = func(notify.CloseReason) { s.forget(id, 0) }
+	s.sendThen(q.ID, note, func(n notify.ID) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.arrived == nil {
+			s.arrived = map[string]notify.ID{}
+		}
+		s.arrived[id] = n
+	})
 }
 
-// setRaise sets what a click on a notification calls: the inbox exists
+// ended withdraws the "asks" notification of question id, which ended
+// (in its window, from the notification, or withdrawn by its agent): its
+// buttons no longer apply.
+func (s *notices) ended(id string) {
+	s.mu.Lock()
+	n, ok := s.arrived[id]
+	delete(s.arrived, id)
+	s.mu.Unlock()
+	if !ok || n == 0 || s.n == nil {
+		return
+	}
+	s.wg.Go(func() {
+		if err := s.n.Dismiss(context.Background(), n); err != nil {
+			s.log.Debug("notification not withdrawn", "window", id, "err", err)
+		}
+	})
+}
+
+// forget drops the record of question id's notification, which the
+// server closed.
+func (s *notices) forget(id string, _ notify.ID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.arrived, id)
+}
+
+// setInbox sets the questions a notification acts on: the inbox exists
 // only after the UI process that calls unfocused.
-func (s *notices) setRaise(raise func(id string)) { s.raise.Store(&raise) }
+func (s *notices) setInbox(in questions) { s.inbox.Store(&in) }
 
 // timedOutUnseen leaves a notification for question q, which timed out
 // before the user saw it.
@@ -96,16 +186,22 @@ func (s *notices) withdrawnUnseen(q wire.Question) {
 // its windows cannot open until they restart it.
 func (s *notices) upgraded() { s.send("", notify.Upgraded()) }
 
-func (s *notices) send(id string, note notify.Notification) {
+func (s *notices) send(id string, note notify.Notification) { s.sendThen(id, note, nil) }
+
+// sendThen sends note and, once shown, calls shown with its ID.
+func (s *notices) sendThen(id string, note notify.Notification, shown func(notify.ID)) {
 	if s.n == nil {
 		return
 	}
 	note.Sound = s.sound.Load()
 	s.wg.Go(func() {
-		_, err := s.n.Show(context.Background(), note)
+		n, err := s.n.Show(context.Background(), note)
 		switch {
 		case err == nil:
 			s.failing.Store(false)
+			if shown != nil {
+				shown(n)
+			}
 		case errors.Is(err, errors.ErrUnsupported):
 			s.log.Debug("desktop notification not shown", "window", id, "err", err)
 		case !s.failing.Swap(true):

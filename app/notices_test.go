@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +21,10 @@ import (
 
 // fakeNotifier records what it is asked to show.
 type fakeNotifier struct {
-	mu    sync.Mutex
-	shown []notify.Notification
-	err   error
+	mu        sync.Mutex
+	shown     []notify.Notification
+	dismissed []notify.ID
+	err       error
 }
 
 func (f *fakeNotifier) Show(_ context.Context, n notify.Notification) (notify.ID, error) {
@@ -32,7 +34,38 @@ func (f *fakeNotifier) Show(_ context.Context, n notify.Notification) (notify.ID
 	return notify.ID(len(f.shown)), f.err
 }
 
-func (f *fakeNotifier) Dismiss(context.Context, notify.ID) error { return nil }
+func (f *fakeNotifier) Dismiss(_ context.Context, id notify.ID) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dismissed = append(f.dismissed, id)
+	return nil
+}
+
+// fakeQuestions records what notifications do to the questions.
+type fakeQuestions struct {
+	mu      sync.Mutex
+	raised  []string
+	answers map[string]wire.Answer
+}
+
+func (f *fakeQuestions) Raise(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.raised = append(f.raised, id)
+}
+
+func (f *fakeQuestions) AnswerFrom(id string, a wire.Answer) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, done := f.answers[id]; done {
+		return false
+	}
+	if f.answers == nil {
+		f.answers = map[string]wire.Answer{}
+	}
+	f.answers[id] = a
+	return true
+}
 
 func question() wire.Question {
 	return wire.Question{ID: "q1", Client: "claude-code", Project: "shop",
@@ -47,8 +80,8 @@ func TestNoticeUnfocused(t *testing.T) {
 			f := &fakeNotifier{}
 			s := &notices{n: f, log: slog.New(slog.DiscardHandler)}
 			s.sound.Store(sound)
-			var raised []string
-			s.setRaise(func(id string) { raised = append(raised, id) })
+			qs := &fakeQuestions{}
+			s.setInbox(qs)
 			s.unfocused(question())
 			s.wait()
 			if len(f.shown) != 1 {
@@ -59,8 +92,11 @@ func TestNoticeUnfocused(t *testing.T) {
 				t.Errorf("shown %q / %q, sound %v, click %v", n.Summary, n.Body, n.Sound, n.OnClick != nil)
 			}
 			n.OnClick()
-			if len(raised) != 1 || raised[0] != "q1" {
-				t.Errorf("the click raised %q, want q1", raised)
+			if len(qs.raised) != 1 || qs.raised[0] != "q1" {
+				t.Errorf("the click raised %q, want q1", qs.raised)
+			}
+			if n.Actions != nil {
+				t.Errorf("a question with no options got buttons %v", n.Actions)
 			}
 		})
 	}
@@ -146,5 +182,62 @@ func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notify command reached the UI process")
+	}
+}
+
+// A yes/no question's notification offers Yes, No and Open: a button
+// answers the question from the notification, Open raises its window; a
+// question with a reply box takes an inline reply. The notification is
+// withdrawn when its question ends.
+func TestNoticeAnswers(t *testing.T) {
+	f := &fakeNotifier{}
+	s := &notices{n: f, log: slog.New(slog.DiscardHandler)}
+	qs := &fakeQuestions{}
+	s.setInbox(qs)
+	yn := question()
+	yn.Prompts[0].Kind = wire.KindYesNo
+	yn.Context = []wire.Field{{Label: "Recommended", Value: "No"}}
+	s.unfocused(yn)
+	text := question()
+	text.ID = "q2"
+	s.unfocused(text)
+	s.wait()
+	if len(f.shown) != 2 {
+		t.Fatalf("shown %d notifications, want 2", len(f.shown))
+	}
+	n, r := f.shown[0], f.shown[1]
+	if n.OnReply != nil { // shown in either order
+		n, r = r, n
+	}
+	want := []notify.Action{{Key: "answer-0", Label: "No"}, {Key: "answer-1", Label: "Yes"}, {Key: "open", Label: "Open"}}
+	if !reflect.DeepEqual(n.Actions, want) || n.OnReply != nil {
+		t.Fatalf("actions %+v (reply %v), want %+v", n.Actions, n.OnReply != nil, want)
+	}
+	n.OnAction("open")
+	n.OnAction("answer-1")
+	n.OnAction("answer-0") // a second press: the question has ended
+	got := qs.answers["q1"]
+	if len(qs.raised) != 1 || got.Status != wire.StatusAnswered || got.Via != wire.ViaNotification || !reflect.DeepEqual(got.Replies, []wire.Reply{{Text: "yes"}}) {
+		t.Errorf("raised %v, answered %+v", qs.raised, got)
+	}
+
+	if r.OnReply == nil || r.ReplyLabel != "Reply" || r.Actions != nil {
+		t.Fatalf("a text question's notification: reply %v %q, actions %v", r.OnReply != nil, r.ReplyLabel, r.Actions)
+	}
+	r.OnReply("  ")
+	if _, ok := qs.answers["q2"]; ok {
+		t.Error("a blank inline reply answered")
+	}
+	r.OnReply("ship it")
+	if a := qs.answers["q2"]; !reflect.DeepEqual(a.Replies, []wire.Reply{{Text: "ship it"}}) || a.Via != wire.ViaNotification {
+		t.Errorf("inline reply answered %+v", a)
+	}
+
+	s.ended("q1")
+	s.ended("q1")
+	s.ended("unknown")
+	s.wait()
+	if len(f.dismissed) != 1 {
+		t.Errorf("dismissed %v, want the one of q1", f.dismissed)
 	}
 }

@@ -89,6 +89,12 @@ type Inbox struct {
 	// first Ask.
 	Hold time.Duration
 
+	// OnEnd, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) with the window id of each question that
+	// ended: answered, dismissed, timed out or withdrawn. Set before the
+	// first Ask.
+	OnEnd func(id string)
+
 	mu       sync.Mutex        // guards open, kept, onChange, and every entry's waiters, kept and hold
 	open     map[string]*entry // by window id (entry.q.ID)
 	kept     keptAnswers
@@ -396,12 +402,22 @@ func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
 // answered records the outcome of e and wakes its callers. An answer that
 // reaches nobody is kept, in memory and in the database, for the next ask
 // with its id.
-func (in *Inbox) answered(e *entry, a wire.Answer) {
+//
+// It reports whether a was taken: an outcome for a question that has one
+// already (its window answered as its notification did) is dropped.
+func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 	at := time.Now()
 	id := e.q.ID
 	a.QuestionID = id
 	a.CallerData = e.q.CallerData
 	in.mu.Lock()
+	select {
+	case <-e.done:
+		in.mu.Unlock()
+		in.log.Info("second outcome of a question dropped", "id", id, "status", a.Status, "via", a.Via)
+		return false
+	default:
+	}
 	if e.hold != nil {
 		e.hold.Stop()
 		e.hold = nil
@@ -413,12 +429,13 @@ func (in *Inbox) answered(e *entry, a wire.Answer) {
 		if _, reopened := in.open[id]; reopened || a.Status != wire.StatusAnswered {
 			in.mu.Unlock()
 			in.log.Warn("outcome of a withdrawn question dropped", "id", id, "status", a.Status, "reopened", reopened)
-			return
+			return false
 		}
 		in.keepLocked(e.askID, a)
 		in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, false) })
 		in.mu.Unlock()
-		return
+		in.ended(id)
+		return true
 	}
 	delete(in.open, id)
 	e.answer, e.at = a, at
@@ -429,8 +446,33 @@ func (in *Inbox) answered(e *entry, a wire.Answer) {
 	}
 	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, delivered) })
 	in.mu.Unlock()
-	in.log.Info("question ended", "id", id, "status", a.Status, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
+	in.log.Info("question ended", "id", id, "status", a.Status, "via", a.Via, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
 	in.notify()
+	in.ended(id)
+	return true
+}
+
+// ended tells OnEnd that the question of window id ended.
+func (in *Inbox) ended(id string) {
+	if in.OnEnd != nil {
+		in.OnEnd(id)
+	}
+}
+
+// AnswerFrom answers the open question whose window is id with a, given
+// outside its window (its notification): the window closes, reporting its
+// draft first, and the callers get a. It reports false when no question
+// with that id is open (it ended meanwhile, or was never shown).
+func (in *Inbox) AnswerFrom(id string, a wire.Answer) bool {
+	in.mu.Lock()
+	e := in.open[id]
+	in.mu.Unlock()
+	if e == nil {
+		return false
+	}
+	a.ElapsedMS = time.Since(e.since).Milliseconds()
+	in.p.Withdraw(id)
+	return in.answered(e, a)
 }
 
 // EndAll ends every open question with a (the user quit: dismissed,
@@ -490,6 +532,7 @@ func (in *Inbox) leave(e *entry) {
 		in.log.Info("question withdrawn: its caller went away", "id", e.q.ID)
 		in.p.Withdraw(e.q.ID)
 		in.notify()
+		in.ended(e.q.ID)
 	}
 }
 
@@ -549,6 +592,7 @@ func (in *Inbox) holdLocked(e *entry) {
 			in.log.Info("question withdrawn: its caller did not come back", "id", e.askID, "window", e.q.ID, "after", d)
 			in.p.Withdraw(e.q.ID)
 			in.notify()
+			in.ended(e.q.ID)
 		}
 	})
 }

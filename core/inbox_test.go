@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -471,5 +472,43 @@ func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 	}
 	if len(shown) != 1 || shown[0].ID != "b" {
 		t.Errorf("the menu shows %+v, want only b", shown)
+	}
+}
+
+// An answer given in the question's notification closes its window and
+// reaches its caller; the window's own outcome coming after it is dropped,
+// and a second notification answer for an ended question is refused.
+func TestAnswerFromOutsideTheWindow(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	ends := make(chan string, 4)
+	in.OnEnd = func(id string) { ends <- id }
+	ch := ask(context.Background(), in, q("a"))
+	ui.waitShown(t, "a")
+	picked := wire.Answer{Status: wire.StatusAnswered, Via: wire.ViaNotification, Replies: []wire.Reply{{Selected: []string{"Yes"}}}}
+	if !in.AnswerFrom("a", picked) {
+		t.Fatal("AnswerFrom refused an open question")
+	}
+	r := result(t, ch)
+	if r.err != nil || r.a.Via != wire.ViaNotification || !reflect.DeepEqual(r.a.Replies, picked.Replies) {
+		t.Fatalf("Ask = %+v, %v", r.a, r.err)
+	}
+	ui.mu.Lock()
+	withdrawn := slices.Clone(ui.withdrawn)
+	ui.mu.Unlock()
+	if !reflect.DeepEqual(withdrawn, []string{"a"}) {
+		t.Errorf("windows closed %v, want [a]", withdrawn)
+	}
+	// The window, closing, reports a dismissal: nobody gets it, nothing is kept.
+	ui.answer("a", wire.Answer{Status: wire.StatusDismissed})
+	if in.AnswerFrom("a", picked) || in.AnswerFrom("never", picked) {
+		t.Error("AnswerFrom took an answer for a question that is not open")
+	}
+	next := ask(context.Background(), in, attach("a"))
+	if r := result(t, next); r.err == nil {
+		t.Errorf("a second outcome was kept for a caller coming back: %+v", r.a)
+	}
+	if len(ends) != 1 || <-ends != "a" {
+		t.Error("OnEnd was not called once, for a")
 	}
 }

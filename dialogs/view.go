@@ -531,21 +531,8 @@ func (v *View) footer() fyne.CanvasObject {
 }
 
 // recommended is the answer the caller recommends for a yes/no question
-// ("yes", "no"), from its "Recommended" context line (ask_confirm's
-// default), or "".
-func (v *View) recommended() string {
-	for _, f := range v.q.Context {
-		if strings.EqualFold(f.Label, "Recommended") {
-			switch strings.ToLower(strings.TrimSpace(f.Value)) {
-			case "yes":
-				return "yes"
-			case "no":
-				return "no"
-			}
-		}
-	}
-	return ""
-}
+// ("yes", "no"), or "".
+func (v *View) recommended() string { return v.q.RecommendedYesNo() }
 
 func (v *View) hasKind(k wire.PromptKind) bool {
 	for _, p := range v.prompts {

@@ -220,13 +220,16 @@ type auqResult struct {
 	Answers    []auqAnswer `json:"answers"`
 	QuestionID string      `json:"question_id"`
 	ElapsedMS  int64       `json:"elapsed_ms"`
+	// Via is "notification" when the user answered in the question's
+	// desktop notification; absent for the window.
+	Via string `json:"via,omitempty"`
 }
 
 // renderAskUserQuestion renders an Answer as seed 001's response lines, one
 // per question, in p's language; a timeout is one line that is no answer.
 // An unknown status is an error result.
 func renderAskUserQuestion(a wire.Answer, qs []auqQuestion, p phrases) *mcp.CallToolResult {
-	res := auqResult{QuestionID: a.QuestionID, ElapsedMS: a.ElapsedMS, Answers: make([]auqAnswer, len(qs))}
+	res := auqResult{QuestionID: a.QuestionID, ElapsedMS: a.ElapsedMS, Via: a.Via, Answers: make([]auqAnswer, len(qs))}
 	lines := make([]string, len(qs))
 	for i, q := range qs {
 		res.Answers[i] = auqAnswer{Question: q.question, Header: q.header, Selected: []string{}}

@@ -452,6 +452,9 @@ func newChoiceResult(c choiceCall) choiceResult {
 func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 	r := newChoiceResult(c)
 	r.ElapsedMS = max(a.ElapsedMS, 0)
+	if a.Via == wire.ViaNotification {
+		r.Via = wire.ViaNotification
+	}
 	switch a.Status {
 	case wire.StatusAnswered:
 		var reply wire.Reply

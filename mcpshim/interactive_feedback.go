@@ -357,6 +357,9 @@ type feedbackResult struct {
 	PlaceholderTruncated      bool     `json:"placeholder_truncated,omitempty"`
 	PlaceholderOriginalLength int      `json:"placeholder_original_length,omitempty"`
 	PlaceholderMaxLength      int      `json:"placeholder_max_length,omitempty"`
+	// Via is "notification" when the user answered in the question's
+	// desktop notification; absent for the window.
+	Via string `json:"via,omitempty"`
 }
 
 // renderInteractiveFeedback renders an Answer in the stable format of the
@@ -368,6 +371,7 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 		SelectedOptions: []string{},
 		QuestionID:      a.QuestionID,
 		ElapsedMS:       a.ElapsedMS,
+		Via:             a.Via,
 	}
 	if res.QuestionID == "" {
 		res.QuestionID = m.questionID

@@ -71,3 +71,20 @@ func shorten(s string, n int) string {
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
+
+// RecommendedYesNo is the answer the caller recommends for a yes/no
+// question ("yes", "no"), read from its "Recommended" context line
+// (ask_confirm's default), or "" when it recommends none.
+func (q *Question) RecommendedYesNo() string {
+	for _, f := range q.Context {
+		if strings.EqualFold(f.Label, "Recommended") {
+			switch strings.ToLower(strings.TrimSpace(f.Value)) {
+			case "yes":
+				return "yes"
+			case "no":
+				return "no"
+			}
+		}
+	}
+	return ""
+}

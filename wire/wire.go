@@ -119,6 +119,10 @@ const (
 // question was open: it ends as StatusDismissed, by the user.
 const ReasonQuit = "quit"
 
+// ViaNotification is Answer.Via for an answer chosen in the question's
+// desktop notification.
+const ViaNotification = "notification"
+
 // Answer is the outcome of a Question.
 type Answer struct {
 	QuestionID string `json:"question_id"`
@@ -132,6 +136,9 @@ type Answer struct {
 	// Reason, when set, says why a question ended that the user did not
 	// end in its own window: ReasonQuit.
 	Reason string `json:"reason,omitempty"`
+	// Via says where the user answered when it was not the question's
+	// window: ViaNotification. Empty for the window.
+	Via string `json:"via,omitempty"`
 	// Replies has one entry per prompt, in order, when Status is StatusAnswered.
 	Replies []Reply `json:"replies,omitempty"`
 	// ElapsedMS is the time from the window being shown to the outcome.
