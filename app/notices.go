@@ -154,7 +154,9 @@ func (s *notices) ended(id string) {
 	s.wg.Go(func() {
 		if err := s.n.Dismiss(context.Background(), n); err != nil {
 			s.log.Debug("notification not withdrawn", "window", id, "err", err)
+			return
 		}
+		s.log.Debug("notification withdrawn: its question ended", "window", id)
 	})
 }
 

@@ -45,8 +45,19 @@ const dunstrc = `[global]
 // dunst is the real notification daemon, running on the session bus.
 type dunst struct {
 	conn *dbus.Conn
-	ours bool // started by the test, with dunstrc
+	ours bool   // started by the test, with dunstrc
+	pick string // the file whose first line the context menu picks (ours only)
 }
+
+// pickScript is dunst's "dmenu" in the tests: it reads the context menu's
+// entries (one per action of the notifications shown) and picks the first
+// that contains the text in the file beside it, as a user choosing an
+// action in the menu would.
+const pickScript = `#!/bin/sh
+dir=$(dirname "$0")
+cat > "$dir/menu"
+grep -m1 -F -- "$(cat "$dir/pick")" "$dir/menu"
+`
 
 // startDunst runs dunst for the test (with dunstrc) unless a notification
 // server already runs; it must be dunst, since the test reads its history.
@@ -84,8 +95,14 @@ func startDunst(t *testing.T) *dunst {
 			dbus.WithMatchArg(0, "org.freedesktop.Notifications")); err != nil {
 			t.Fatal(err)
 		}
-		conf := filepath.Join(t.TempDir(), "dunstrc")
-		if err := os.WriteFile(conf, []byte(dunstrc), 0o600); err != nil {
+		dir := t.TempDir()
+		conf, script := filepath.Join(dir, "dunstrc"), filepath.Join(dir, "pick.sh")
+		d.pick = filepath.Join(dir, "pick")
+		rc := strings.Replace(dunstrc, "[global]\n", "[global]\n    dmenu = "+script+"\n", 1)
+		if err := os.WriteFile(conf, []byte(rc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(script, []byte(pickScript), 0o700); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("dunst", "-conf", conf)
@@ -136,6 +153,59 @@ func busCall(o dbus.BusObject, method string, flags dbus.Flags, args ...any) *db
 
 // busTimeout bounds each D-Bus call of the tests.
 const busTimeout = 10 * time.Second
+
+// chooseAction invokes the action labelled label of the notification
+// shown, through dunst's context menu: dunst sends ActionInvoked with its
+// key, as when the user chooses it.
+func (d *dunst) chooseAction(t *testing.T, label string) {
+	t.Helper()
+	if !d.ours {
+		t.Skip("choosing an action needs the test's own dunst (its context menu)")
+	}
+	if err := os.WriteFile(d.pick, []byte(label), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(filepath.Dir(d.pick), "menu")
+	os.Remove(path)
+	dunstctl(t, "context") // dunst runs the menu on its own
+	var menu []byte
+	waitFor(t, "dunst's context menu", 5*time.Second, func() bool {
+		menu, _ = os.ReadFile(path)
+		return len(menu) > 0
+	})
+	t.Logf("dunst's context menu:\n%s", menu)
+	if !strings.Contains(string(menu), label) {
+		t.Fatalf("no action %q in dunst's context menu", label)
+	}
+}
+
+// watchCloses reports the ID of every CloseNotification call on the
+// session bus, from a connection of its own that monitors the bus.
+func watchCloses(t *testing.T) <-chan notify.ID {
+	t.Helper()
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	rule := "type='method_call',interface='org.freedesktop.Notifications',member='CloseNotification'"
+	if err := busCall(conn.BusObject(), "org.freedesktop.DBus.Monitoring.BecomeMonitor", 0, []string{rule}, uint32(0)).Err; err != nil {
+		t.Fatalf("BecomeMonitor: %v", err)
+	}
+	msgs := make(chan *dbus.Message, 16)
+	conn.Eavesdrop(msgs)
+	ids := make(chan notify.ID, 16)
+	go func() {
+		for m := range msgs {
+			if len(m.Body) == 1 {
+				if id, ok := m.Body[0].(uint32); ok {
+					ids <- notify.ID(id)
+				}
+			}
+		}
+	}()
+	return ids
+}
 
 func (d *dunst) server() dbus.BusObject {
 	return d.conn.Object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
