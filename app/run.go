@@ -157,7 +157,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		return p, err
 	})
-	notes.setInbox(inbox)      // a click on a notification raises the window, a button answers
+	notes.setInbox(inbox)     // a click on a notification raises the window, a button answers
 	inbox.OnEnd = notes.ended // a question's notification goes when it ends
 	// The dnd_schedule's quiet hours (core/dnd.go), before the tray loads
 	// its saved choice and the last run's questions come back.
