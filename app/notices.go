@@ -184,6 +184,13 @@ func (s *notices) withdrawnUnseen(q wire.Question) {
 	s.send(q.ID, notify.Withdrawn(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
 }
 
+// message shows an agent's message; clicking it opens History.
+func (s *notices) message(m wire.Message, openHistory func()) {
+	note := notify.FromAgent(m.Client, m.Project, m.Title, m.Text, m.Urgent)
+	note.OnClick = openHistory
+	s.send(m.ID, note)
+}
+
 // upgraded tells the user that the app's binary was replaced under it and
 // its windows cannot open until they restart it.
 func (s *notices) upgraded() { s.send("", notify.Upgraded()) }

@@ -220,7 +220,8 @@ func Run(ctx context.Context, cfg Config) error {
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
-	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet})
+	msgs := messenger{inbox: inbox, notes: notes, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
+	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)

@@ -100,8 +100,9 @@ type Inbox struct {
 	kept     keptAnswers
 	onChange func()
 
-	dnd dndControl // do not disturb (dnd.go)
-	mem memNotes   // the notes for agents without a database (notes.go)
+	dnd  dndControl // do not disturb (dnd.go)
+	msgs messages   // the agents' one-way messages (messages.go); guarded by mu
+	mem  memNotes   // the notes for agents without a database (notes.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept

@@ -34,6 +34,8 @@ type Persister interface {
 	// Undelivered returns the oldest answer nobody received of the
 	// questions asked as id; its QuestionID is the window's own id.
 	Undelivered(id string) (wire.Answer, bool, error)
+	// SaveMessage records a one-way message in the history.
+	SaveMessage(m wire.Message, at time.Time) error
 	Close() error
 }
 
@@ -48,6 +50,7 @@ func (NoPersistence) Draft(string) (wire.Draft, bool, error)                    
 func (NoPersistence) SaveAnswer(wire.Answer, time.Time, bool) error               { return nil }
 func (NoPersistence) MarkWithdrawn(string, time.Time) error                       { return nil }
 func (NoPersistence) MarkDelivered(string) error                                  { return nil }
+func (NoPersistence) SaveMessage(wire.Message, time.Time) error                   { return nil }
 func (NoPersistence) Undelivered(string) (wire.Answer, bool, error)               { return wire.Answer{}, false, nil }
 func (NoPersistence) Close() error                                                { return nil }
 

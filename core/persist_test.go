@@ -25,6 +25,7 @@ type fakeStore struct {
 	drafts      map[string]wire.Draft
 	undelivered map[string]wire.Answer
 	gate        chan struct{} // when not nil, every call waits for it to close
+	messages    []wire.Message
 }
 
 func newFakeStore() *fakeStore {
@@ -91,6 +92,13 @@ func (f *fakeStore) SaveAnswer(a wire.Answer, _ time.Time, delivered bool) error
 
 func (f *fakeStore) MarkWithdrawn(id string, _ time.Time) error {
 	f.record("withdrawn %s", id)
+	return nil
+}
+
+func (f *fakeStore) SaveMessage(m wire.Message, at time.Time) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.messages = append(f.messages, m)
 	return nil
 }
 

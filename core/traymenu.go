@@ -50,6 +50,9 @@ type MenuEntry struct {
 // TrayInput is what the tray shows.
 type TrayInput struct {
 	Items []Item    // the open questions (Inbox.Items)
+	// Messages are the agents' recent messages, newest first
+	// (Inbox.RecentMessages): a "Messages" submenu lists them.
+	Messages []MessageItem
 	DND   DND       // do-not-disturb as stored; its end is checked against Now
 	Now   time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
@@ -104,6 +107,9 @@ func Tray(in TrayInput) TrayView {
 	v := TrayView{Title: trayTitle, Count: len(in.Items), DND: dndOn}
 	v.Tooltip = tooltip(l, len(in.Items), in.DND, in.Now)
 	v.Menu = questionEntries(l, in.Items, in.Now)
+	if len(in.Messages) > 0 {
+		v.Menu = append(v.Menu, MenuEntry{Separator: true}, messageEntry(l, in.Messages, in.Now, in.History))
+	}
 	v.Menu = append(v.Menu, MenuEntry{Separator: true}, dndEntry(l, in.DND, in.Now))
 	if in.Note {
 		v.Menu = append(v.Menu, MenuEntry{Label: l.T("tray.note"), Enabled: true, Action: MenuAction{Kind: ActionNote}})
@@ -116,6 +122,11 @@ func Tray(in TrayInput) TrayView {
 	}
 	v.Menu = append(v.Menu, MenuEntry{Separator: true}, MenuEntry{Label: l.T("tray.quit"), Enabled: true, Action: MenuAction{Kind: ActionQuit}})
 	v.Refresh = refresh(in.Items, in.DND, in.Now)
+	for _, m := range in.Messages { // their ages too
+		if d := ageChanges(in.Now.Sub(m.At)); v.Refresh == 0 || d < v.Refresh {
+			v.Refresh = d
+		}
+	}
 	return v
 }
 
@@ -200,6 +211,29 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 		out = append(out, MenuEntry{Label: l.N("tray.more", more)})
 	}
 	return out
+}
+
+// messageEntry is "Messages (N)" and, under it, each message as "client:
+// text — age", newest first; with History each opens the History window.
+func messageEntry(l *i18n.Localizer, ms []MessageItem, now time.Time, history bool) MenuEntry {
+	var children []MenuEntry
+	for _, it := range ms {
+		m := it.Message
+		text := m.Title
+		if strings.TrimSpace(text) == "" {
+			text = m.Text
+		}
+		label := clean(text, maxTitleRunes)
+		if c := clean(m.Client, maxNameRunes); c != "" {
+			label = c + ": " + label
+		}
+		e := MenuEntry{Label: label + titleAgeDivider + ageIn(l, now.Sub(it.At))}
+		if history {
+			e.Enabled, e.Action = true, MenuAction{Kind: ActionHistory}
+		}
+		children = append(children, e)
+	}
+	return MenuEntry{Label: l.N("tray.messages", len(ms)), Enabled: true, Children: children}
 }
 
 // heading is "client · project", either alone, or "" when neither is known.

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"feedback/i18n"
+	"feedback/wire"
 )
 
 // noon is a fixed "now" far from midnight, in a zone of its own.
@@ -441,5 +442,43 @@ func TestMenuLabel(t *testing.T) {
 		if got := MenuLabel(tc.goos, tc.in); got != tc.want {
 			t.Errorf("MenuLabel(%s, %q) = %q, want %q", tc.goos, tc.in, got, tc.want)
 		}
+	}
+}
+
+// The agents' recent messages are a "Messages" submenu, newest first, each
+// "client: title or text — age" opening History; their ages refresh the
+// view; a hostile text is one clean, bounded line.
+func TestTrayMessages(t *testing.T) {
+	ms := []MessageItem{
+		{Message: wire.Message{Client: "claude-code", Text: "blocked on\ncredentials"}, At: noon.Add(-30 * time.Second)},
+		{Message: wire.Message{Client: "codex", Title: "PR opened", Text: "tests green"}, At: noon.Add(-5*time.Minute - 10*time.Second)},
+		{Message: wire.Message{Text: "\u202eevil " + strings.Repeat("x", 100)}, At: noon.Add(-2 * time.Hour)},
+	}
+	v := Tray(TrayInput{Now: noon, Messages: ms, History: true})
+	wantLines(t, v,
+		"[No open questions]",
+		"---",
+		"Messages (3)",
+		"  claude-code: blocked on credentials — just now",
+		"  codex: PR opened — 5 min",
+		"  evil "+strings.Repeat("x", 54)+"… — 2 h",
+		"---",
+		"Do not disturb",
+		"  [ ] On until I turn it off",
+		"  [ ] For 1 hour",
+		"  [ ] Until tomorrow 08:00",
+		"  [x] Off",
+		"History…",
+		"---",
+		"Quit",
+	)
+	if a := find(t, v.Menu, "codex").Action; a.Kind != ActionHistory {
+		t.Errorf("a message's entry does %+v", a)
+	}
+	if v.Refresh != 30*time.Second {
+		t.Errorf("refresh in %v, want 30s (the newest message's age)", v.Refresh)
+	}
+	if v := Tray(TrayInput{Now: noon, Messages: ms}); find(t, v.Menu, "codex").Enabled {
+		t.Error("without History a message's entry does something")
 	}
 }

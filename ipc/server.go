@@ -24,6 +24,9 @@ type ServerOptions struct {
 	// block) when a shim greets the app as its MCP client initializes
 	// (Client.Greet).
 	OnGreet func()
+	// Messenger, if set, takes one-way messages (PathMessages); without
+	// one they are refused.
+	Messenger Messenger
 }
 
 // Server serves the protocol on a listener, handing each request to an
@@ -34,9 +37,11 @@ type Server struct {
 	asker   Asker
 	version string
 	onGreet func()
-	log     *slog.Logger
-	hs      *http.Server
-	cancel  context.CancelFunc // ends every request's context, on Shutdown
+	// messenger takes messages, or nil.
+	messenger Messenger
+	log       *slog.Logger
+	hs        *http.Server
+	cancel    context.CancelFunc // ends every request's context, on Shutdown
 
 	bodyTimeout time.Duration // bounds reading a question's body: bodyReadTimeout (a field, for tests)
 
@@ -52,12 +57,13 @@ func NewServer(a Asker, opts ServerOptions) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		asker:   a,
-		version: opts.Version,
-		onGreet: opts.OnGreet,
-		log:     log,
-		cancel:  cancel,
-		fresh:   make(map[net.Conn]struct{}),
+		asker:     a,
+		version:   opts.Version,
+		onGreet:   opts.OnGreet,
+		messenger: opts.Messenger,
+		log:       log,
+		cancel:    cancel,
+		fresh:     make(map[net.Conn]struct{}),
 
 		bodyTimeout: bodyReadTimeout,
 	}
@@ -127,6 +133,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(PathHello, methodNotAllowed(http.MethodGet))
 	mux.HandleFunc("POST "+PathQuestions, s.handleQuestion)
 	mux.HandleFunc(PathQuestions, methodNotAllowed(http.MethodPost))
+	mux.HandleFunc("POST "+PathMessages, s.handleMessage)
+	mux.HandleFunc(PathMessages, methodNotAllowed(http.MethodPost))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, &wire.Error{Code: wire.CodeProtocol,
 			Message: fmt.Sprintf("no such path: %s (this app speaks protocol %d)", r.URL.Path, ProtocolVersion)})

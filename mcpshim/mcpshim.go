@@ -265,6 +265,10 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 		if len(p.ignored) > 0 {
 			h.log.Debug("ignoring compatibility arguments", "tool", name, "fields", p.ignored)
 		}
+		if m := p.message; m != nil { // notify.go: nothing is asked
+			m.Client, m.Project = env.client, h.roots.project(ctx)
+			return h.tell(ctx, *m, h.log.With("tool", name)), nil
+		}
 		p.question.Client = env.client
 		if p.question.Project == "" && p.immediate == nil {
 			p.question.Project = h.roots.project(ctx) // project.go

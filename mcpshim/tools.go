@@ -67,6 +67,9 @@ type prepared struct {
 	fail func(err error) *mcp.CallToolResult
 	// immediate, when set, is the result at once: nothing is asked.
 	immediate *mcp.CallToolResult
+	// message, when set, is sent to the app as a one-way message
+	// (notify.go): nothing is asked.
+	message *wire.Message
 	// wait, when positive, bounds the wait for the answer further than the
 	// client's wait profile does (clientWait).
 	wait time.Duration
@@ -96,6 +99,7 @@ var tools = []dialect{
 	askConfirm,
 	askText,
 	askMultiSelect,
+	notifyTool,
 }
 
 // ToolNames returns the names of the tools the shim can offer, in the order

@@ -48,6 +48,28 @@ func Withdrawn(client, project, title string) Notification {
 	}
 }
 
+// FromAgent is the notification of a message an agent sent (no answer
+// needed): "<client>: <title>" (or "<client> says" without a title) over
+// "<project> — <text>"; an urgent one is critical, which most servers keep
+// on screen until it is seen.
+func FromAgent(client, project, title, text string, urgent bool) Notification {
+	summary := oneLine(title)
+	if c := clientName(client); c != "" && summary != "" {
+		summary = c + ": " + summary
+	} else if summary == "" {
+		summary = i18n.T("notify.says", map[string]any{"Who": who(client)})
+	}
+	body := text
+	if p := oneLine(project); p != "" {
+		body = p + " — " + body
+	}
+	n := Notification{Summary: summary, Body: body}
+	if urgent {
+		n.Urgency = Critical
+	}
+	return n
+}
+
 // Upgraded is the notification shown when the app's binary was replaced
 // under the running app (a package upgrade) and its windows cannot open
 // until the user restarts it.

@@ -181,6 +181,9 @@ const (
 	CodeProtocol  ErrorCode = "protocol"   // version mismatch or a malformed request
 	CodeInternal  ErrorCode = "internal"
 	CodeNotFound  ErrorCode = "not_found" // an Ask.AttachOnly for a question that is neither open nor kept
+	// CodeRateLimited: a client sent more messages than the app shows; the
+	// message says when it may send again.
+	CodeRateLimited ErrorCode = "rate_limited"
 )
 
 // Error is the body of a non-2xx response and of an EventError.

@@ -30,6 +30,7 @@ import (
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
+	"feedback/notifycmd"
 	"feedback/settings"
 	"feedback/setup"
 	"feedback/wire"
@@ -70,6 +71,9 @@ func run(args []string) int {
 	case "ask":
 		loadSettings(slog.New(slog.DiscardHandler)) // its language: the lines ask writes
 		return ask.Run(ctx, args, ask.StdEnv(connect, wire.NewID))
+	case "notify":
+		loadSettings(slog.New(slog.DiscardHandler))
+		return notifycmd.Run(ctx, args, notifycmd.StdEnv(connect))
 	case "doctor":
 		env, err := doctor.StdEnv(version, !hasApp)
 		if err != nil {
@@ -124,6 +128,8 @@ const usage = `usage:
                     also FEEDBACK_TOOLS)
                     --wait N       each call waits at most N s before "call again"
   feedback ask …    ask from a shell script (feedback ask -h)
+  feedback notify … tell the user something that needs no answer, from a script
+                    or an agent's hook (feedback notify -h)
   feedback doctor   check this machine for what feedback needs (OK / WARN / FAIL)
   feedback setup    add feedback to an MCP client, start it at login, use it over SSH
                     (feedback setup -h)

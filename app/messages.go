@@ -1,0 +1,30 @@
+package app
+
+import (
+	"context"
+
+	"feedback/core"
+	"feedback/ipc"
+	"feedback/wire"
+)
+
+// messenger takes the agents' one-way messages (ipc.PathMessages): the
+// inbox records and lists them (and limits each client's rate), and a
+// desktop notification shows them unless do not disturb is on.
+type messenger struct {
+	inbox       *core.Inbox
+	notes       *notices
+	openHistory func() // a click on the notification
+}
+
+func (m messenger) Message(_ context.Context, msg wire.Message) (ipc.Receipt, error) {
+	msg, err := m.inbox.Message(msg)
+	if err != nil {
+		return ipc.Receipt{}, err
+	}
+	notified := m.notes.n != nil && !m.inbox.DNDActive()
+	if notified {
+		m.notes.message(msg, m.openHistory)
+	}
+	return ipc.Receipt{ID: msg.ID, Notified: notified}, nil
+}
