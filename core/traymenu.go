@@ -49,12 +49,12 @@ type MenuEntry struct {
 
 // TrayInput is what the tray shows.
 type TrayInput struct {
-	Items []Item    // the open questions (Inbox.Items)
+	Items []Item // the open questions (Inbox.Items)
 	// Messages are the agents' recent messages, newest first
 	// (Inbox.RecentMessages): a "Messages" submenu lists them.
 	Messages []MessageItem
-	DND   DND       // do-not-disturb as stored; its end is checked against Now
-	Now   time.Time // the time ages and the end of do-not-disturb are measured to
+	DND      DND       // do-not-disturb as stored; its end is checked against Now
+	Now      time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
 	// until the window exists: an entry that does nothing is worse than none).
 	History, Settings bool

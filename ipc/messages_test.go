@@ -12,7 +12,9 @@ import (
 // messengerFunc adapts a function to Messenger.
 type messengerFunc func(context.Context, wire.Message) (Receipt, error)
 
-func (f messengerFunc) Message(ctx context.Context, m wire.Message) (Receipt, error) { return f(ctx, m) }
+func (f messengerFunc) Message(ctx context.Context, m wire.Message) (Receipt, error) {
+	return f(ctx, m)
+}
 
 // A message reaches the app's Messenger and its receipt comes back; a
 // malformed one is refused before it, with what to fix; the Messenger's
