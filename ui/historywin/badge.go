@@ -14,12 +14,13 @@ import (
 )
 
 // outcomes are the outcomes a badge shows, in the order of their colours.
-var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open"}
+var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message"}
 
 // badge is a question's outcome as a small filled label of a fixed width
 // (the widest outcome's), so that the titles beside it line up: answered
-// in the success colour, timed out in the warning colour, open in the
-// primary colour, dismissed and withdrawn neutral.
+// in the success colour, timed out in the warning colour, open and an
+// agent's message (no answer needed) in the primary colour, dismissed and
+// withdrawn neutral.
 type badge struct {
 	widget.BaseWidget
 	outcome string // one of outcomes
@@ -68,7 +69,7 @@ func badgeColors(outcome string, th fyne.Theme, v fyne.ThemeVariant) (fill, text
 		fill = c(theme.ColorNameSuccess)
 	case "timed out":
 		fill = c(theme.ColorNameWarning)
-	case "open":
+	case "open", "message":
 		fill = c(theme.ColorNamePrimary)
 	default:
 		fill = c(theme.ColorNameInputBorder)
