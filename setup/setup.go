@@ -22,6 +22,8 @@ const usage = `usage:
       --scope project    write the project's file in this directory instead of your user's
       --socket PATH      make the client's shim use the app behind PATH (FEEDBACK_SOCKET;
                          for a socket forwarded over SSH, see feedback setup ssh)
+      --hooks            also have the client run feedback notify when an agent needs you
+                         or has finished (claude-code, gemini, codex, cursor)
   feedback setup autostart [--remove] start the app when you log in (or stop doing so)
   feedback setup ssh HOST             print the SSH and remote configuration to answer
                                       from this desktop the questions asked on HOST
@@ -51,6 +53,7 @@ func Run(args []string, e Env) int {
 	print := fs.Bool("print", false, "show what would be written, write nothing")
 	scope := fs.String("scope", string(ScopeUser), "user or project")
 	socket := fs.String("socket", "", "FEEDBACK_SOCKET for the client's shim")
+	hooks := fs.Bool("hooks", false, "also run feedback notify on the client's \"needs attention\" and \"finished\" events")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -66,13 +69,53 @@ func Run(args []string, e Env) int {
 		fmt.Fprintf(e.Stderr, "feedback setup %s: --socket %q: want an absolute path\n", c.Name, *socket)
 		return 2
 	}
+	if _, ok := hookSpecs[c.Name]; *hooks && !ok {
+		fmt.Fprintf(e.Stderr, "feedback setup %s: --hooks: %s has no hooks feedback can use; hooks are set up for %s\n", c.Name, c.Title, strings.Join(HookClients(), ", "))
+		return 2
+	}
 	res, err := Configure(e, c, Scope(*scope), *socket, !*print)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "feedback setup %s: %v\n", c.Name, err)
 		return 1
 	}
 	res.report(e.Stdout, e)
+	if *hooks {
+		hr, err := ConfigureHooks(e, c, Scope(*scope), !*print)
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "feedback setup %s --hooks: %v\n", c.Name, err)
+			return 1
+		}
+		hr.reportHooks(e.Stdout, e)
+	}
 	return 0
+}
+
+// reportHooks tells what ConfigureHooks did or would do.
+func (r Result) reportHooks(w io.Writer, e Env) {
+	file := tildePath(e, r.File)
+	switch {
+	case len(r.Changes) == 0:
+		fmt.Fprintf(w, "%s hooks: already set up in %s; nothing changed.\n", r.Client.Title, file)
+		return
+	case !r.Written:
+		fmt.Fprintf(w, "%s hooks: %s would change (nothing written, --print):\n", r.Client.Title, file)
+	default:
+		fmt.Fprintf(w, "%s hooks: updated %s\n", r.Client.Title, file)
+	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+	if r.Backup != "" {
+		fmt.Fprintf(w, "  the previous file is saved as %s\n", tildePath(e, r.Backup))
+	}
+	if !r.Written {
+		fmt.Fprintf(w, "\nThe whole file would read:\n%s", r.Doc)
+		if len(r.Doc) > 0 && r.Doc[len(r.Doc)-1] != '\n' {
+			fmt.Fprintln(w)
+		}
+		return
+	}
+	fmt.Fprintf(w, "%s now tells you through feedback when an agent needs you or has finished.\n", r.Client.Title)
 }
 
 // Result is what Configure did or, with write false, would do.
