@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +26,10 @@ import (
 
 // Options configures the MCP server.
 type Options struct {
+	// Dir is the project directory permission_prompt saves "always allow"
+	// rules in; empty is the working directory (where a client such as
+	// Claude Code starts the shim).
+	Dir string
 	// Connect is called lazily, once per question asked of the app, and
 	// again for each restart when the app went away (it may start the app);
 	// its error sends the call to the no-GUI fallback. An ipc.Asker that
@@ -124,10 +129,16 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 	)
 	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval, tasks: tasks}
 	h.base, h.stop = context.WithCancel(context.Background())
+	dir := opts.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
 	h.env = callEnv{
 		settings: opts.Settings,
 		session:  opts.Session,
 		notify:   h.webhookPoster(opts.HTTPClient),
+		dir:      dir,
+		logf:     h.log.Warn,
 	}
 	for _, d := range selected {
 		tool := d.tool

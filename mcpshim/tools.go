@@ -39,6 +39,18 @@ type callEnv struct {
 	session string
 	// elicitation: the client declared form elicitation, per call.
 	elicitation bool
+	// dir is the shim's working directory: the project a client such as
+	// Claude Code starts it in (permission_prompt's "always allow" rules).
+	dir string
+	// log logs a message with key/value pairs (nil: nothing).
+	logf func(msg string, args ...any)
+}
+
+// log logs through logf, if set.
+func (e callEnv) log(msg string, args ...any) {
+	if e.logf != nil {
+		e.logf(msg, args...)
+	}
 }
 
 // questionID is the stable ID of q asked through tool by this call's
@@ -100,6 +112,7 @@ var tools = []dialect{
 	askText,
 	askMultiSelect,
 	notifyTool,
+	permissionPrompt,
 }
 
 // ToolNames returns the names of the tools the shim can offer, in the order

@@ -69,6 +69,31 @@ var hookSpecs = map[string]hookSpec{
 	},
 }
 
+// ApprovalHookTimeout is the timeout of the PermissionRequest hook that
+// --approvals adds, in seconds: the approval window's countdown ends a
+// little before it (feedback approve).
+const ApprovalHookTimeout = 900
+
+// approvalSpec is Claude Code's PermissionRequest hook running feedback
+// approve: its permission prompts are asked in feedback's window.
+var approvalSpec = hookSpec{
+	userFile:    hookSpecs["claude-code"].userFile,
+	projectFile: hookSpecs["claude-code"].projectFile,
+	events:      []string{"PermissionRequest"},
+	handler: func(cmd string) any {
+		return map[string]any{"hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": ApprovalHookTimeout}}}
+	},
+}
+
+// ConfigureApprovals adds Claude Code's PermissionRequest hook running
+// `feedback approve --from claude-code`, as ConfigureHooks does its hooks.
+func ConfigureApprovals(e Env, c Client, scope Scope, write bool) (Result, error) {
+	if c.Name != "claude-code" {
+		return Result{}, fmt.Errorf("%s cannot hand its permission prompts to a hook; --approvals is for claude-code", c.Title)
+	}
+	return configureHookFile(e, c, approvalSpec, scope, []string{e.Command(), "approve", "--from", c.Name}, " approve --from "+c.Name, write)
+}
+
 // HookClients are the clients --hooks sets up.
 func HookClients() []string {
 	var names []string
@@ -94,6 +119,12 @@ func ConfigureHooks(e Env, c Client, scope Scope, write bool) (Result, error) {
 	if !ok {
 		return Result{}, fmt.Errorf("%s has no hooks feedback can use; hooks are set up for %s", c.Title, strings.Join(HookClients(), ", "))
 	}
+	return configureHookFile(e, c, spec, scope, hookArgs(e.Command(), c.Name), hookMarker(c.Name), write)
+}
+
+// configureHookFile adds the hook running args (known by marker) to the
+// file of spec for scope.
+func configureHookFile(e Env, c Client, spec hookSpec, scope Scope, args []string, marker string, write bool) (Result, error) {
 	path := spec.userFile(e)
 	if scope == ScopeProject {
 		if spec.projectFile == "" {
@@ -108,12 +139,11 @@ func ConfigureHooks(e Env, c Client, scope Scope, write bool) (Result, error) {
 		if data, err = readConfig(path); err != nil {
 			return res, err
 		}
-		args := hookArgs(e.Command(), c.Name)
 		var out []byte
 		if spec.toml {
 			out, res.Changes, err = mergeNotifyTOML(data, args)
 		} else {
-			out, res.Changes, err = mergeHooksJSON(data, spec, shellCommand(args), hookMarker(c.Name))
+			out, res.Changes, err = mergeHooksJSON(data, spec, shellCommand(args), marker)
 		}
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", path, err)

@@ -1,10 +1,12 @@
 package setup
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -172,5 +174,56 @@ func TestHooksGeminiCursorCodex(t *testing.T) {
 func TestShellCommand(t *testing.T) {
 	if got := shellCommand([]string{"/opt/my apps/feedback", "notify", "--from", "it's"}); got != `'/opt/my apps/feedback' notify --from 'it'\''s'` {
 		t.Errorf("got %s", got)
+	}
+}
+
+// "Always allow in this project" adds its rule to the project's
+// settings.local.json once, beside the rules and settings already there.
+func TestAllowRule(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".claude", "settings.local.json")
+	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	if p, changed, err := AllowRule(dir, "Bash(npm test)", now); err != nil || !changed || p != path {
+		t.Fatalf("new file: %s %v %v", p, changed, err)
+	}
+	writeFile(t, path, "{\n  \"permissions\": {\n    \"allow\": [\n      \"Read(./src/**)\"\n    ],\n    \"deny\": [\"Bash(git push *)\"]\n  },\n  \"model\": \"opus\"\n}\n")
+	for range 2 {
+		if _, _, err := AllowRule(dir, "Bash(npm test)", now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var doc struct {
+		Permissions struct{ Allow, Deny []string }
+		Model       string
+	}
+	if err := json.Unmarshal([]byte(readFile(t, path)), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, readFile(t, path))
+	}
+	if strings.Join(doc.Permissions.Allow, "|") != "Read(./src/**)|Bash(npm test)" || len(doc.Permissions.Deny) != 1 || doc.Model != "opus" {
+		t.Errorf("settings.local.json:\n%s", readFile(t, path))
+	}
+}
+
+// --approvals: Claude Code's PermissionRequest hook runs feedback approve,
+// with a timeout longer than the window's countdown; other clients refuse.
+func TestApprovalsHook(t *testing.T) {
+	te := newEnv(t)
+	if code := Run([]string{"claude-code", "--approvals"}, te.Env); code != 0 {
+		t.Fatalf("exit %d: %s", code, te.stderr)
+	}
+	c, _ := Lookup("claude-code")
+	doc := decode(t, c, []byte(readFile(t, filepath.Join(te.Home, ".claude", "settings.json"))))
+	if got := handlers(doc, "PermissionRequest"); len(got) != 1 || got[0] != testExe+" approve --from claude-code" {
+		t.Errorf("PermissionRequest hooks %q", got)
+	}
+	h := doc["hooks"].(map[string]any)["PermissionRequest"].([]any)[0].(map[string]any)["hooks"].([]any)[0].(map[string]any)
+	if h["timeout"] != float64(ApprovalHookTimeout) {
+		t.Errorf("handler %v", h)
+	}
+	if len(handlers(doc, "Stop")) != 0 {
+		t.Error("--approvals added the notify hooks too")
+	}
+	if code := Run([]string{"gemini", "--approvals"}, te.Env); code != 2 {
+		t.Errorf("gemini --approvals: exit %d", code)
 	}
 }

@@ -24,6 +24,7 @@ const usage = `usage:
                          for a socket forwarded over SSH, see feedback setup ssh)
       --hooks            also have the client run feedback notify when an agent needs you
                          or has finished (claude-code, gemini, codex, cursor)
+      --approvals        claude-code: answer its permission prompts in feedback's window
   feedback setup autostart [--remove] start the app when you log in (or stop doing so)
   feedback setup ssh HOST             print the SSH and remote configuration to answer
                                       from this desktop the questions asked on HOST
@@ -53,6 +54,7 @@ func Run(args []string, e Env) int {
 	print := fs.Bool("print", false, "show what would be written, write nothing")
 	scope := fs.String("scope", string(ScopeUser), "user or project")
 	socket := fs.String("socket", "", "FEEDBACK_SOCKET for the client's shim")
+	approvals := fs.Bool("approvals", false, "claude-code: ask its permission prompts in feedback's window (a PermissionRequest hook)")
 	hooks := fs.Bool("hooks", false, "also run feedback notify on the client's \"needs attention\" and \"finished\" events")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
@@ -67,6 +69,10 @@ func Run(args []string, e Env) int {
 	}
 	if *socket != "" && !filepath.IsAbs(*socket) {
 		fmt.Fprintf(e.Stderr, "feedback setup %s: --socket %q: want an absolute path\n", c.Name, *socket)
+		return 2
+	}
+	if *approvals && c.Name != "claude-code" {
+		fmt.Fprintf(e.Stderr, "feedback setup %s: --approvals: %s cannot hand its permission prompts to a hook; --approvals is for claude-code\n", c.Name, c.Title)
 		return 2
 	}
 	if _, ok := hookSpecs[c.Name]; *hooks && !ok {
@@ -86,6 +92,14 @@ func Run(args []string, e Env) int {
 			return 1
 		}
 		hr.reportHooks(e.Stdout, e)
+	}
+	if *approvals {
+		ar, err := ConfigureApprovals(e, c, Scope(*scope), !*print)
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "feedback setup %s --approvals: %v\n", c.Name, err)
+			return 1
+		}
+		ar.reportHooks(e.Stdout, e)
 	}
 	return 0
 }

@@ -6,5 +6,5 @@ package wire
 // The shim's own table (mcpshim.ToolNames) is held to it by a test.
 func ToolNames() []string {
 	return []string{"interactive_feedback", "ask_human", "ask_human_result", "user_interact", "ask_user_question",
-		"ask_choice", "ask_confirm", "ask_text", "ask_multi_select", "notify"}
+		"ask_choice", "ask_confirm", "ask_text", "ask_multi_select", "notify", "permission_prompt"}
 }

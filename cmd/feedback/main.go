@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"feedback/approval/approvecmd"
 	"feedback/ask"
 	"feedback/doctor"
 	"feedback/history/historycmd"
@@ -71,6 +72,9 @@ func run(args []string) int {
 	case "ask":
 		loadSettings(slog.New(slog.DiscardHandler)) // its language: the lines ask writes
 		return ask.Run(ctx, args, ask.StdEnv(connect, wire.NewID))
+	case "approve":
+		loadSettings(slog.New(slog.DiscardHandler))
+		return approvecmd.Run(ctx, args, approvecmd.StdEnv(connect, wire.NewID))
 	case "notify":
 		loadSettings(slog.New(slog.DiscardHandler))
 		return notifycmd.Run(ctx, args, notifycmd.StdEnv(connect))
@@ -128,6 +132,8 @@ const usage = `usage:
                     also FEEDBACK_TOOLS)
                     --wait N       each call waits at most N s before "call again"
   feedback ask …    ask from a shell script (feedback ask -h)
+  feedback approve  Claude Code's PermissionRequest hook: approve tool calls in a window
+                    (feedback setup claude-code --approvals adds it)
   feedback notify … tell the user something that needs no answer, from a script
                     or an agent's hook (feedback notify -h)
   feedback doctor   check this machine for what feedback needs (OK / WARN / FAIL)
