@@ -13,6 +13,7 @@ import (
 	"feedback/core"
 	"feedback/uiproto"
 	"feedback/userdirs"
+	"feedback/wire"
 )
 
 // startTray shows the tray icon and its menu of open questions through
@@ -203,6 +204,14 @@ func (t *tray) action(a core.MenuAction) func() {
 		return func() { t.ui.OpenWindow(uiproto.WindowSettings) }
 	case core.ActionNote: // the choices come from the database: off the menu's goroutine
 		return func() { go t.ui.OpenNoteWindow(t.inbox.NoteChoices()) }
+	case core.ActionSnooze:
+		return func() {
+			s := wire.Snooze{UntilBack: a.UntilBack}
+			if !a.UntilBack {
+				s.Until = time.Now().Add(time.Duration(a.SnoozeMinutes) * time.Minute)
+			}
+			go t.inbox.SnoozeAll(s) // each window closes through the UI process: off the menu's goroutine
+		}
 	case core.ActionQuit:
 		return func() { go t.quit() }
 	}

@@ -468,6 +468,14 @@ func (in *Inbox) Raise(id string) {
 		return
 	}
 	d.mu.Unlock()
+	in.mu.Lock()
+	e := in.open[id]
+	snoozed := e != nil && e.snooze != nil
+	in.mu.Unlock()
+	if snoozed { // the user wants it now after all (snooze.go)
+		in.unsnooze(e)
+		return
+	}
 	in.p.Focus(id)
 }
 

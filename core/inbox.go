@@ -43,6 +43,8 @@ type Hooks struct {
 	Shown func()
 	Draft func(wire.Draft)
 	Done  func(wire.Answer)
+	// Snooze: the user snoozed the question in its window (snooze.go).
+	Snooze func(wire.Snooze)
 }
 
 // Item is an open question as the tray menu lists it.
@@ -52,6 +54,8 @@ type Item struct {
 	Client  string
 	Project string
 	Since   time.Time
+	// Snoozed is the question's snooze, when it is snoozed (snooze.go).
+	Snoozed *wire.Snooze
 }
 
 // Inbox holds the open questions and routes each answer to its callers.
@@ -112,17 +116,26 @@ const DefaultHold = time.Hour
 // entry is one open question (one window). Several callers may wait on it:
 // asking again with its id attaches to it.
 type entry struct {
-	q        wire.Question // as shown: q.ID is the window's own id
-	askID    string        // the id its callers ask with
-	since    time.Time
-	keepOpen bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
-	waiters  int           // guarded by Inbox.mu
-	kept     bool          // kept open for a caller that comes back; guarded by Inbox.mu
-	hold     *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
-	shown    chan struct{} // closed when the window is on screen
-	done     chan struct{} // closed when answer is set
-	answer   wire.Answer
-	at       time.Time // when answer was given
+	q         wire.Question // as shown: q.ID is the window's own id
+	askID     string        // the id its callers ask with
+	since     time.Time
+	keepOpen  bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
+	waiters   int           // guarded by Inbox.mu
+	kept      bool          // kept open for a caller that comes back; guarded by Inbox.mu
+	hold      *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
+	shown     chan struct{} // closed when the window is on screen
+	shownOnce sync.Once     // closes shown
+	done      chan struct{} // closed when answer is set
+	answer    wire.Answer
+	at        time.Time // when answer was given
+
+	// Snoozed (snooze.go): the window is closed until the snooze ends;
+	// snoozeC is closed when the question is snoozed (it wakes the
+	// callers) and replaced when it comes back. Guarded by Inbox.mu.
+	snooze  *wire.Snooze
+	snoozeC chan struct{}
+	wake    *time.Timer // ends a timed snooze
+	draft   *wire.Draft // the latest draft, restored when it comes back
 }
 
 // NewInbox returns an empty inbox that shows questions through p and
@@ -184,7 +197,12 @@ func (in *Inbox) Items() []Item {
 	defer in.mu.Unlock()
 	items := make([]Item, 0, len(in.open))
 	for id, e := range in.open {
-		items = append(items, Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Project: e.q.Project, Since: e.since})
+		it := Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Project: e.q.Project, Since: e.since}
+		if e.snooze != nil {
+			s := *e.snooze
+			it.Snoozed = &s
+		}
+		items = append(items, it)
 	}
 	sort.Slice(items, func(i, j int) bool {
 		if !items[i].Since.Equal(items[j].Since) {
@@ -319,7 +337,8 @@ func (in *Inbox) openLocked(r wire.Ask, draft *wire.Draft) (*entry, error) {
 	if _, taken := in.open[askID]; taken {
 		q.ID = askID + "#" + wire.NewID()[:8]
 	}
-	e := &entry{q: q, askID: askID, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{})}
+	e := &entry{q: q, askID: askID, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
+		snoozeC: make(chan struct{}), draft: draft}
 	in.open[q.ID] = e
 	sq, since, keep := e.q, e.since, e.keepOpen
 	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
@@ -333,12 +352,17 @@ func (in *Inbox) show(e *entry, draft *wire.Draft) {
 		in.notify()
 		return
 	}
-	var once sync.Once
 	id := e.q.ID
 	h := Hooks{
-		Shown: func() { once.Do(func() { close(e.shown) }) },
-		Draft: func(d wire.Draft) { in.rec.draft(id, d) },
-		Done:  func(a wire.Answer) { in.answered(e, a) },
+		Shown: func() { e.shownOnce.Do(func() { close(e.shown) }) }, // once, though a snoozed question is shown again
+		Draft: func(d wire.Draft) {
+			in.mu.Lock()
+			e.draft = &d
+			in.mu.Unlock()
+			in.rec.draft(id, d)
+		},
+		Done:   func(a wire.Answer) { in.answered(e, a) },
+		Snooze: func(s wire.Snooze) { in.Snooze(id, s) },
 	}
 	if dp, ok := in.p.(DraftPresenter); ok {
 		dp.ShowDraft(e.q, draft, h)
@@ -358,11 +382,25 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 		waitC = t.C
 	}
 	shown := e.shown
+	var snoozed <-chan struct{}
+	if wait > 0 { // a caller with a wait hears of a snooze at once; one without a wait waits it out
+		in.mu.Lock()
+		if e.snooze == nil { // one that comes back while it is snoozed waits as usual
+			snoozed = e.snoozeC
+		}
+		in.mu.Unlock()
+	}
 	for {
 		select {
 		case <-shown:
 			emit(ipc.Event{Type: ipc.EventShown})
 			shown = nil
+		case <-snoozed:
+			snoozed = nil
+			if in.snoozeNow(e) == nil { // it came back meanwhile
+				continue
+			}
+			waitC = closedTime // it ends this call as its wait running out does
 		case <-e.done:
 			select {
 			case <-shown: // shown, then answered before this loop saw it: the caller hears both, in order
@@ -377,7 +415,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 			if a, answered := in.detach(e); answered {
 				return forCaller(a, askID), nil
 			}
-			return wire.Answer{QuestionID: askID, CallerData: e.q.CallerData}, ipc.ErrPending
+			return wire.Answer{QuestionID: askID, CallerData: e.q.CallerData, Snooze: in.snoozeNow(e)}, ipc.ErrPending
 		}
 	}
 }
@@ -441,6 +479,10 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 	delete(in.open, id)
 	e.answer, e.at = a, at
 	close(e.done)
+	if e.wake != nil {
+		e.wake.Stop()
+		e.wake = nil
+	}
 	delivered := e.waiters > 0
 	if !delivered {
 		in.keepLocked(e.askID, a)
@@ -583,6 +625,11 @@ func (in *Inbox) holdLocked(e *entry) {
 	d := in.holdOf(e)
 	e.hold = time.AfterFunc(d, func() {
 		in.mu.Lock()
+		if e.snooze != nil && e.waiters == 0 && in.open[e.q.ID] == e {
+			in.holdLocked(e) // snoozed: held until it is back and ignored again
+			in.mu.Unlock()
+			return
+		}
 		expired := e.waiters == 0 && in.open[e.q.ID] == e
 		if expired {
 			e.hold = nil
@@ -601,6 +648,10 @@ func (in *Inbox) holdLocked(e *entry) {
 // withdrawLocked removes e, which nobody waits for, and records it.
 func (in *Inbox) withdrawLocked(e *entry) {
 	delete(in.open, e.q.ID)
+	if e.wake != nil {
+		e.wake.Stop()
+		e.wake = nil
+	}
 	if e.hold != nil {
 		e.hold.Stop()
 		e.hold = nil

@@ -23,6 +23,7 @@ const (
 	ActionHistory                        // open the History window
 	ActionSettings                       // open the Settings window
 	ActionNote                           // open the note window (a note for an agent: notes.go)
+	ActionSnooze                         // snooze every open question: MenuAction.Snooze (snooze.go)
 	ActionQuit                           // quit the app
 )
 
@@ -31,6 +32,10 @@ type MenuAction struct {
 	Kind     MenuActionKind
 	Question string  // ActionRaise: the question's window id (Item.ID)
 	DND      DNDMode // ActionDND
+	// Snooze is ActionSnooze's: for SnoozeMinutes, or until the user is
+	// back.
+	SnoozeMinutes int
+	UntilBack     bool
 }
 
 // MenuEntry is one line of the tray menu: a separator, or a label that may
@@ -104,13 +109,23 @@ const (
 func Tray(in TrayInput) TrayView {
 	l := i18n.For(in.Lang)
 	dndOn := in.DND.Active(in.Now)
-	v := TrayView{Title: trayTitle, Count: len(in.Items), DND: dndOn}
-	v.Tooltip = tooltip(l, len(in.Items), in.DND, in.Now)
+	waiting := 0 // a snoozed question does not wait for the user now
+	for _, it := range in.Items {
+		if it.Snoozed == nil {
+			waiting++
+		}
+	}
+	v := TrayView{Title: trayTitle, Count: waiting, DND: dndOn}
+	v.Tooltip = tooltip(l, waiting, in.DND, in.Now)
 	v.Menu = questionEntries(l, in.Items, in.Now)
 	if len(in.Messages) > 0 {
 		v.Menu = append(v.Menu, MenuEntry{Separator: true}, messageEntry(l, in.Messages, in.Now, in.History))
 	}
-	v.Menu = append(v.Menu, MenuEntry{Separator: true}, dndEntry(l, in.DND, in.Now))
+	v.Menu = append(v.Menu, MenuEntry{Separator: true})
+	if waiting > 0 {
+		v.Menu = append(v.Menu, snoozeEntry(l))
+	}
+	v.Menu = append(v.Menu, dndEntry(l, in.DND, in.Now))
 	if in.Note {
 		v.Menu = append(v.Menu, MenuEntry{Label: l.T("tray.note"), Enabled: true, Action: MenuAction{Kind: ActionNote}})
 	}
@@ -200,8 +215,15 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 			if title == "" {
 				title = l.T("tray.untitled")
 			}
+			state := ageIn(l, now.Sub(it.Since))
+			switch s := it.Snoozed; {
+			case s != nil && s.UntilBack:
+				state = l.T("tray.snoozed_back")
+			case s != nil:
+				state = l.T("tray.snoozed_until", map[string]any{"Time": clock(l, s.Until, now)})
+			}
 			out = append(out, MenuEntry{
-				Label:   title + titleAgeDivider + ageIn(l, now.Sub(it.Since)),
+				Label:   title + titleAgeDivider + state,
 				Enabled: true,
 				Action:  MenuAction{Kind: ActionRaise, Question: it.ID},
 			})
@@ -211,6 +233,18 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 		out = append(out, MenuEntry{Label: l.N("tray.more", more)})
 	}
 	return out
+}
+
+// snoozeEntry is "Snooze all questions" and its choices.
+func snoozeEntry(l *i18n.Localizer) MenuEntry {
+	choice := func(label string, minutes int, back bool) MenuEntry {
+		return MenuEntry{Label: label, Enabled: true, Action: MenuAction{Kind: ActionSnooze, SnoozeMinutes: minutes, UntilBack: back}}
+	}
+	return MenuEntry{Label: l.T("tray.snooze"), Enabled: true, Children: []MenuEntry{
+		choice(l.T("snooze.10min"), 10, false),
+		choice(l.T("snooze.1h"), 60, false),
+		choice(l.T("snooze.back"), 0, true),
+	}}
 }
 
 // messageEntry is "Messages (N)" and, under it, each message as "client:

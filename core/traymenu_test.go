@@ -113,6 +113,10 @@ func TestTrayOneQuestion(t *testing.T) {
 		"[claude-code · shop]",
 		"Deploy now? — 3 min",
 		"---",
+		"Snooze all questions",
+		"  For 10 minutes",
+		"  For 1 hour",
+		"  Until I'm back",
 		"Do not disturb",
 		"  [ ] On until I turn it off",
 		"  [ ] For 1 hour",
@@ -480,5 +484,32 @@ func TestTrayMessages(t *testing.T) {
 	}
 	if v := Tray(TrayInput{Now: noon, Messages: ms}); find(t, v.Menu, "codex").Enabled {
 		t.Error("without History a message's entry does something")
+	}
+}
+
+// A snoozed question is listed with its snooze instead of its age, is not
+// counted as waiting, and clicking it brings it back (Raise); "Snooze all
+// questions" offers the three snoozes while any question waits.
+func TestTraySnoozed(t *testing.T) {
+	a := item("a", "Deploy now?", "claude-code", "shop", 3*time.Minute)
+	a.Snoozed = &wire.Snooze{Until: noon.Add(30 * time.Minute)}
+	b := item("b", "Rename?", "claude-code", "shop", time.Minute)
+	b.Snoozed = &wire.Snooze{UntilBack: true}
+	v := Tray(TrayInput{Now: noon, Items: []Item{a, b}})
+	if v.Count != 0 || v.Tooltip != "feedback — no questions waiting" {
+		t.Errorf("count %d, tooltip %q", v.Count, v.Tooltip)
+	}
+	find(t, v.Menu, "Deploy now? — snoozed until 12:30")
+	find(t, v.Menu, "Rename? — snoozed until you're back")
+	for _, e := range v.Menu {
+		if e.Label == "Snooze all questions" {
+			t.Error("snooze offered with nothing to snooze")
+		}
+	}
+	c := item("c", "Ship?", "", "", time.Minute)
+	v = Tray(TrayInput{Now: noon, Items: []Item{a, c}})
+	s := find(t, v.Menu, "Snooze all")
+	if len(s.Children) != 3 || s.Children[1].Action != (MenuAction{Kind: ActionSnooze, SnoozeMinutes: 60}) || s.Children[2].Action != (MenuAction{Kind: ActionSnooze, UntilBack: true}) || v.Count != 1 {
+		t.Errorf("snooze entry %+v, count %d", s, v.Count)
 	}
 }

@@ -268,6 +268,23 @@ func (u *UIProcess) Withdraw(id string) {
 	u.lingerLocked()
 }
 
+// Put implements Putter: it closes window id as Withdraw does, but its
+// question goes on (snoozed): no notice that it ended unseen.
+func (u *UIProcess) Put(id string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	w, ok := u.wins[id]
+	if !ok {
+		return
+	}
+	u.dropLocked(w)
+	if u.proc != nil {
+		u.proc.closing[id] = w.h
+		u.sendLocked(u.proc, uiproto.Withdraw{ID: id})
+	}
+	u.lingerLocked()
+}
+
 // Focus implements Presenter.
 func (u *UIProcess) Focus(id string) {
 	u.mu.Lock()
@@ -723,6 +740,14 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 	case uiproto.Found:
 		if w := u.wins[e.ID]; w != nil {
 			w.unseen = false
+		}
+	case uiproto.Snooze:
+		if w := u.wins[e.ID]; w != nil && w.h.Snooze != nil {
+			s := wire.Snooze{UntilBack: e.UntilBack}
+			if !e.UntilBack {
+				s.Until = time.Now().Add(time.Duration(max(e.Minutes, 1)) * time.Minute)
+			}
+			after = append(after, func() { w.h.Snooze(s) })
 		}
 	case uiproto.DraftChanged:
 		return u.draftLocked(p, e)

@@ -167,7 +167,7 @@ func (v *View) guarded(s fyne.Shortcut) bool {
 		return true
 	}
 	switch k := altKey(s); {
-	case k == fyne.KeyT, k == fyne.KeyP, k == fyne.KeyY, k == fyne.KeyN:
+	case k == fyne.KeyT, k == fyne.KeyP, k == fyne.KeyY, k == fyne.KeyN, k == fyne.KeyZ:
 		return true
 	case digit(k) > 0:
 		return digit(k) <= len(v.options)

@@ -123,6 +123,9 @@ func (v *View) keyRows() []keyRow {
 		add(mods.withAlt("T"), "keys.extend", map[string]any{"Duration": describeExtend(v.opts.Extend)})
 		add(mods.withAlt("P"), "keys.pin")
 	}
+	if v.snoozeBtn != nil {
+		add(mods.withAlt("Z"), "keys.snooze")
+	}
 	add("Ctrl+PgDn / Ctrl+PgUp", "keys.cycle")
 	add("F1", "keys.help")
 	return rows

@@ -71,6 +71,9 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		return v.Extend()
 	case k == fyne.KeyP:
 		return v.TogglePin()
+	case k == fyne.KeyZ && v.snoozeBtn != nil:
+		v.OpenSnoozeMenu()
+		return true
 	case k == fyne.KeyY:
 		return v.answerYesNo(true)
 	case k == fyne.KeyN:
@@ -115,6 +118,7 @@ func (v *View) Shortcuts() []fyne.Shortcut {
 	add(fyne.KeyN, mods.Alt)
 	add(fyne.KeyT, mods.Alt)
 	add(fyne.KeyP, mods.Alt)
+	add(fyne.KeyZ, mods.Alt)
 	for d := '1'; d <= '9'; d++ {
 		add(fyne.KeyName(string(d)), mods.Alt)
 	}

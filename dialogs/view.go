@@ -66,6 +66,10 @@ type Options struct {
 	// to it (Window.Focus), whether or not it opened with the focus: they
 	// found it. Must not block.
 	OnFound func()
+	// OnSnooze, if set, offers "Snooze" (Alt+Z): not now, for minutes, or
+	// until the user is back after being away. The view stays open until
+	// its owner closes it. Runs on the Fyne goroutine; must not block.
+	OnSnooze func(minutes int, untilBack bool)
 	// Quiet shows the window without taking the focus: it comes back after
 	// a restart of its process, and the user may be busy elsewhere. The
 	// window that had the focus keeps it (or gets it back once the window
@@ -89,30 +93,32 @@ type View struct {
 	onDone      func(wire.Answer)
 	windowHooks // what a Window plugs in
 
-	prompts   []*promptView
-	options   []optionControl // every option of every prompt, in Alt+digit order
-	countdown *countdownLabel
-	content   fyne.CanvasObject
-	body      fyne.CanvasObject   // what scrolls: the question (and the options of several prompts)
-	viewHint  float32             // the page's height while fitSize chooses the window's (layout.go)
-	scroll    *container.Scroll   // holds body
-	choices   *container.Scroll   // a single prompt's options, under the message; nil if none
-	panes     []*container.Scroll // scroll and choices
-	center    fyne.CanvasObject   // the panes as laid out
-	focus     fyne.Focusable      // the reply box to focus on open, if any
-	att       *attachments        // images; nil when the window has no reply box
-	extendBtn *keyButton          // "+ time"; nil without a countdown
-	pinBtn    *keyButton          // pins the question (no deadline); nil without a countdown
-	hint      *widget.RichText
-	sending   *sendingLine      // what Submit sends (sending.go); nil when not shown
-	pager     *pager            // "‹ Question n of m ›" (pager.go); nil with one prompt
-	flash     *canvas.Rectangle // behind the top bar: Flash
-	flashes   int               // times Flash ran (tests)
-	flashAnim *fyne.Animation   // the running flash; nil when none
-	current   int               // the prompt the pager is on
-	ctx       *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
-	band      *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
-	hintText  string            // the footer's keyboard hint, shown unless a button's tip is
+	prompts    []*promptView
+	options    []optionControl // every option of every prompt, in Alt+digit order
+	countdown  *countdownLabel
+	content    fyne.CanvasObject
+	body       fyne.CanvasObject   // what scrolls: the question (and the options of several prompts)
+	viewHint   float32             // the page's height while fitSize chooses the window's (layout.go)
+	scroll     *container.Scroll   // holds body
+	choices    *container.Scroll   // a single prompt's options, under the message; nil if none
+	panes      []*container.Scroll // scroll and choices
+	center     fyne.CanvasObject   // the panes as laid out
+	focus      fyne.Focusable      // the reply box to focus on open, if any
+	att        *attachments        // images; nil when the window has no reply box
+	extendBtn  *keyButton          // "+ time"; nil without a countdown
+	pinBtn     *keyButton          // pins the question (no deadline); nil without a countdown
+	snoozeBtn  *keyButton          // "Snooze": its menu (snooze.go); nil without Options.OnSnooze
+	snoozeMenu *widget.PopUpMenu   // the Snooze menu last opened; nil before
+	hint       *widget.RichText
+	sending    *sendingLine      // what Submit sends (sending.go); nil when not shown
+	pager      *pager            // "‹ Question n of m ›" (pager.go); nil with one prompt
+	flash      *canvas.Rectangle // behind the top bar: Flash
+	flashes    int               // times Flash ran (tests)
+	flashAnim  *fyne.Animation   // the running flash; nil when none
+	current    int               // the prompt the pager is on
+	ctx        *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
+	band       *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
+	hintText   string            // the footer's keyboard hint, shown unless a button's tip is
 
 	// lastFocus is the focused widget the heartbeat last saw, focusSeen
 	// whether it saw one yet (followFocus, layout.go).
@@ -459,6 +465,11 @@ func (v *View) build() fyne.CanvasObject {
 		chip = container.NewVBox(layout.NewSpacer(), newChip(v.q.Title), layout.NewSpacer())
 	}
 	buttons := container.NewHBox()
+	if v.opts.OnSnooze != nil {
+		v.snoozeBtn = newKeyButton(i18n.T("question.snooze"), theme.HistoryIcon(), v, v.OpenSnoozeMenu)
+		v.snoozeBtn.tip = i18n.T("question.snooze.tip", map[string]any{"Key": mods.withAlt("Z")})
+		buttons.Add(v.snoozeBtn)
+	}
 	if v.cd.On() {
 		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
 		v.extendBtn.tip = i18n.T("question.extend.tip", map[string]any{"Duration": describeExtend(v.opts.Extend), "Key": mods.withAlt("T")})

@@ -170,7 +170,7 @@ func (c *Client) Ask(ctx context.Context, a wire.Ask, onEvent func(Event)) (wire
 			}
 			return *ev.Answer, nil
 		case EventPending:
-			return wire.Answer{QuestionID: a.Question.ID, CallerData: ev.CallerData}, ErrPending
+			return wire.Answer{QuestionID: a.Question.ID, CallerData: ev.CallerData, Snooze: ev.Snooze}, ErrPending
 		case EventError:
 			if ev.Error == nil {
 				return wire.Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)

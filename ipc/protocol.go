@@ -61,6 +61,8 @@ type Event struct {
 	Error  *wire.Error  `json:"error,omitempty"`
 	// CallerData is the question's CallerData, on EventPending.
 	CallerData json.RawMessage `json:"caller_data,omitempty"`
+	// Snooze, on EventPending, says the user snoozed the question.
+	Snooze *wire.Snooze `json:"snooze,omitempty"`
 }
 
 // Asker asks a question on behalf of one caller. The app's inbox is the

@@ -68,7 +68,7 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 		st.close()
 		log.Info("ipc: question withdrawn", "cause", context.Cause(ctx))
 	case errors.Is(err, ErrPending):
-		st.write(Event{Type: EventPending, CallerData: ans.CallerData}, true)
+		st.write(Event{Type: EventPending, CallerData: ans.CallerData, Snooze: ans.Snooze}, true)
 		log.Info("ipc: caller's wait ran out; the question stays open")
 	case err != nil:
 		var e *wire.Error

@@ -253,7 +253,7 @@ func TestRenderAskUserQuestionLines(t *testing.T) {
 				"用户拒绝回答问题。\n用户拒绝回答问题。\n用户拒绝回答问题。",
 				"用戶拒絕回答問題。\n用戶拒絕回答問題。\n用戶拒絕回答問題。"}},
 		{"timeout", three, wire.Answer{Status: wire.StatusTimeout},
-			want{"The user has not answered yet: the question window timed out. This is not an answer; call ask_user_question again to ask again.",
+			want{"The user did not answer before the question window timed out. This is not an answer and not a default: do not act as if the user agreed. Call ask_user_question again with the same arguments if you still need the answer, or continue with work that does not depend on it.",
 				"用户尚未回答：提问窗口已超时。这不是回答；请再次调用 ask_user_question 重新提问。",
 				"用戶尚未回答：提問窗口已超時。這不是回答；請再次調用 ask_user_question 重新提問。"}},
 	} {

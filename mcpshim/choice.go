@@ -477,7 +477,7 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 	case wire.StatusTimeout:
 		r.Status = statusTimeout
 		r.Message = "The user did not answer in time: the window's countdown ran out."
-		r.NextStep = "This is not an answer and not a default. Call " + c.tool + " again if you still need the answer, or continue without it."
+		r.NextStep = nextStep(kindTimeout, c.tool, nil, time.Time{}) // nextsteps.go
 	default:
 		r.Status = statusCancelled
 		r.Message = fmt.Sprintf("The question ended without an answer (the feedback app reported status %q).", a.Status)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"feedback/settings"
@@ -332,8 +333,8 @@ const (
 	textNothing   = "The user submitted without selecting an option or typing a reply."
 	textDismissed = "The user dismissed the question without answering. Do not assume approval; ask again later or continue without it."
 	textQuit      = "The user quit the feedback app without answering this question. Do not assume approval; continue without it, or ask the user in chat."
-	textTimeout   = "The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting."
-	textPending   = "The user has not answered yet; the question is still open in the feedback window, with anything they typed. This is not an answer. Call interactive_feedback again with the same arguments now to keep waiting for the reply."
+
+	textPending = "The user has not answered yet; the question is still open in the feedback window, with anything they typed. This is not an answer. Call interactive_feedback again with the same arguments now to keep waiting for the reply."
 	// textNeedsUserInput: %s the cause, %s the question with its options.
 	textNeedsUserInput = "The feedback window cannot be shown (%s). Nothing was answered. Ask the user this in chat yourself and wait for their reply; do not guess:\n\n%s"
 )
@@ -391,7 +392,7 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 			text = textQuit
 		}
 	case wire.StatusTimeout:
-		text = textTimeout
+		text = textTimeout()
 	default:
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call interactive_feedback again.", res.QuestionID, a.Status))
 	}
@@ -434,4 +435,9 @@ func answeredText(selected []string, reply string, images int) string {
 		return textNothing
 	}
 	return strings.Join(sections, "\n\n")
+}
+
+// textTimeout is the result when the window's countdown ran out.
+func textTimeout() string {
+	return "The user did not answer before the window's countdown ran out. " + nextStep(kindTimeout, "interactive_feedback", nil, time.Time{})
 }

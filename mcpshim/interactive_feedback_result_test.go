@@ -68,7 +68,7 @@ func TestRenderInteractiveFeedbackImagesAndSuffix(t *testing.T) {
 			name:   "no suffix on timeout",
 			answer: wire.Answer{Status: wire.StatusTimeout},
 			suffix: "S",
-			want:   []mcp.Content{mcp.NewTextContent(textTimeout)},
+			want:   []mcp.Content{mcp.NewTextContent(textTimeout())},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -379,7 +379,10 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	hb.stop()
 	if errors.Is(err, ipc.ErrPending) && ctx.Err() == nil {
 		log.Info("not answered within the client's wait: call again; the app keeps the window open", "waited", wait)
-		return c.pending(ans), nil
+		if ans.Snooze != nil {
+			log.Info("the user snoozed the question: call again", "until", ans.Snooze.Until, "until_back", ans.Snooze.UntilBack)
+		}
+		return withSnooze(c.pending(ans), ans.Snooze, c.tool), nil // nextsteps.go
 	}
 	return h.outcome(ctx, c, ans, err, start, wait, log)
 }

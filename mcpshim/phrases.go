@@ -2,6 +2,7 @@ package mcpshim
 
 import (
 	"strings"
+	"time"
 
 	"feedback/settings"
 )
@@ -29,7 +30,7 @@ var (
 		answered: "User answered: ",
 		partSep:  "; ",
 		declined: "User declined to answer the question.",
-		timeout:  "The user has not answered yet: the question window timed out. This is not an answer; call ask_user_question again to ask again.",
+		timeout:  "The user did not answer before the question window timed out. " + nextStep(kindTimeout, "ask_user_question", nil, time.Time{}),
 		pending:  "The user has not answered yet; the question window is still open. This is not an answer; call ask_user_question again with the same questions now to keep waiting.",
 		other:    "Other",
 	}

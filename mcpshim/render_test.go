@@ -83,7 +83,7 @@ func TestRenderInteractiveFeedback(t *testing.T) {
 			name:       "timeout",
 			answer:     wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout, ElapsedMS: 600000},
 			meta:       meta,
-			text:       "The user has not answered yet: the window's countdown ran out before a reply. This is not an answer. Call interactive_feedback again (same arguments) to keep waiting.",
+			text:       textTimeout(),
 			structured: `{"status":"timeout","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":600000}`,
 		},
 		{
@@ -97,7 +97,7 @@ func TestRenderInteractiveFeedback(t *testing.T) {
 			name:       "placeholder clamped on timeout",
 			answer:     wire.Answer{QuestionID: "q1", Status: wire.StatusTimeout},
 			meta:       clamped,
-			text:       textTimeout + "\n\nNote: feedback_placeholder was truncated from 250 to 200 characters.",
+			text:       textTimeout() + "\n\nNote: feedback_placeholder was truncated from 250 to 200 characters.",
 			structured: `{"status":"timeout","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":0,"placeholder_truncated":true,"placeholder_original_length":250,"placeholder_max_length":200}`,
 		},
 		{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"feedback/wire"
 
@@ -59,8 +60,8 @@ type interactError struct {
 // Messages of failed results.
 const (
 	interactDismissed = "The user dismissed the question without answering. This is not an answer; do not assume one. Ask again later or continue without it."
-	interactTimeout   = "The user did not answer before the window's countdown ran out. This is not an answer; call user_interact again to ask again."
-	interactPending   = "The user has not answered yet; the question is still open in the feedback window. This is not an answer; call user_interact again with the same question now to keep waiting."
+
+	interactPending = "The user has not answered yet; the question is still open in the feedback window. This is not an answer; call user_interact again with the same question now to keep waiting."
 )
 
 func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
@@ -136,7 +137,7 @@ func renderUserInteract(a wire.Answer) *mcp.CallToolResult {
 	case wire.StatusDismissed:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactDismissed}}, false)
 	case wire.StatusTimeout:
-		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactTimeout}}, false)
+		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactTimeout()}}, false)
 	default:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown,
 			Message: fmt.Sprintf("The feedback app ended the question with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version.", a.Status)}}, true)
@@ -160,4 +161,9 @@ func userInteractFailure(err error) *mcp.CallToolResult {
 // interactToolResult is res as a JSON text block and as structuredContent.
 func interactToolResult(res interactResult, isError bool) *mcp.CallToolResult {
 	return jsonToolResult(res, isError)
+}
+
+// interactTimeout is the message when the window's countdown ran out.
+func interactTimeout() string {
+	return "The user did not answer before the window's countdown ran out. " + nextStep(kindTimeout, "user_interact", nil, time.Time{})
 }

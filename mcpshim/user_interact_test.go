@@ -69,7 +69,7 @@ func TestRenderUserInteract(t *testing.T) {
 		{"answered", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "port 8080\nthanks"}}}, `{"outcome":"succeeded","answer":"port 8080\nthanks"}`, false},
 		{"answered empty", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{}}}, `{"outcome":"succeeded"}`, false},
 		{"dismissed", wire.Answer{Status: wire.StatusDismissed}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactDismissed + `"}}`, false},
-		{"timeout", wire.Answer{Status: wire.StatusTimeout}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactTimeout + `"}}`, false},
+		{"timeout", wire.Answer{Status: wire.StatusTimeout}, `{"outcome":"failed","error":{"category":"unknown","message":"` + interactTimeout() + `"}}`, false},
 		{"unknown status", wire.Answer{Status: "snoozed", Replies: []wire.Reply{{Text: "x"}}}, `{"outcome":"failed","error":{"category":"unknown","message":"The feedback app ended the question with an unknown status \"snoozed\"; the user's answer is unknown. Update the feedback app and this MCP server to the same version."}}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,7 +39,7 @@ var (
 	commands = table(as[Settings, Command], as[Show, Command], as[Withdraw, Command], as[Focus, Command], as[ConfirmQuit, Command],
 		as[OpenWindow, Command], as[Notify, Command], as[Ping, Command], as[Sleep, Command], as[Exit, Command])
 	events = table(as[Hello, Event], as[Shown, Event], as[DraftChanged, Event], as[CountdownChanged, Event],
-		as[Done, Event], as[Closed, Event], as[Found, Event], as[QuitAnswer, Event], as[AppWindows, Event],
+		as[Done, Event], as[Closed, Event], as[Found, Event], as[Snooze, Event], as[QuitAnswer, Event], as[AppWindows, Event],
 		as[Note, Event], as[Pong, Event], as[Sleeping, Event])
 )
 

@@ -9,7 +9,7 @@ import (
 
 // Version is the protocol's version, sent in Hello. Change it with any
 // change of a message that an older or newer peer would misread.
-const Version = 2
+const Version = 3
 
 // Command is a message from the app to the UI process: one of Settings,
 // Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Sleep, Exit.
@@ -20,7 +20,7 @@ type Command interface {
 }
 
 // Event is a message from the UI process to the app: one of Hello, Shown,
-// DraftChanged, CountdownChanged, Done, Closed, Found, QuitAnswer,
+// DraftChanged, CountdownChanged, Done, Closed, Found, Snooze, QuitAnswer,
 // AppWindows, Note, Pong, Sleeping.
 type Event interface {
 	// Type is the message's name on the wire ("hello", …).
@@ -132,6 +132,14 @@ type (
 	Found struct {
 		ID string `json:"id"`
 	}
+	// Snooze: the user snoozed window ID for Minutes, or UntilBack (until
+	// they are back after being away). The window stays until the app
+	// withdraws it.
+	Snooze struct {
+		ID        string `json:"id"`
+		Minutes   int    `json:"minutes,omitempty"`
+		UntilBack bool   `json:"until_back,omitempty"`
+	}
 	// QuitAnswer answers ConfirmQuit.
 	QuitAnswer struct {
 		Confirmed bool `json:"confirmed"`
@@ -213,6 +221,7 @@ func (Done) Type() string             { return "done" }
 func (Closed) Type() string           { return "closed" }
 func (Found) Type() string            { return "found" }
 func (QuitAnswer) Type() string       { return "quit" }
+func (Snooze) Type() string           { return "snooze" }
 func (AppWindows) Type() string       { return "app_windows" }
 func (Note) Type() string             { return "note" }
 func (Pong) Type() string             { return "pong" }
@@ -226,6 +235,7 @@ func (Done) event()             {}
 func (Closed) event()           {}
 func (Found) event()            {}
 func (QuitAnswer) event()       {}
+func (Snooze) event()           {}
 func (AppWindows) event()       {}
 func (Note) event()             {}
 func (Pong) event()             {}

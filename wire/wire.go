@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -119,6 +120,14 @@ const (
 // question was open: it ends as StatusDismissed, by the user.
 const ReasonQuit = "quit"
 
+// Snooze is the user's "not now" for a question: its window closes and it
+// comes back at Until, or, with UntilBack, when the user is back after
+// being away. Its callers hear it (Answer.Snooze on a pending outcome).
+type Snooze struct {
+	Until     time.Time `json:"until,omitzero"`
+	UntilBack bool      `json:"until_back,omitempty"`
+}
+
 // ViaNotification is Answer.Via for an answer chosen in the question's
 // desktop notification.
 const ViaNotification = "notification"
@@ -136,6 +145,10 @@ type Answer struct {
 	// Reason, when set, says why a question ended that the user did not
 	// end in its own window: ReasonQuit.
 	Reason string `json:"reason,omitempty"`
+	// Snooze, on the pending outcome of a call whose wait ended (the
+	// question stays open), says that the user snoozed the question and
+	// until when. Never on an answer.
+	Snooze *Snooze `json:"snooze,omitempty"`
 	// Via says where the user answered when it was not the question's
 	// window: ViaNotification. Empty for the window.
 	Via string `json:"via,omitempty"`
