@@ -1,0 +1,48 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Snoozing through a real MCP client and a real window: Alt+Z and the
+// menu's first entry (10 minutes) close the window, the agent's call
+// returns at once with the call-again result saying it is snoozed and
+// until when; the tray lists it as snoozed; the agent calls again and
+// waits; clicking it in the tray brings the window back with what the user
+// had typed, and the answer reaches the agent.
+func TestSnoozeAQuestion(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	ensureApp(t)
+	tray := openTray(t)
+	c := newMCP(t, "snoozer")
+	args := map[string]any{"message": "Merge the SnoozeMe branch?", "header_label": "SnoozeMe"}
+	first := call(c, "interactive_feedback", args)
+	win := findWindow(t, "SnoozeMe — feedback")
+	activate(t, win)
+	typeText(t, "half an answer")
+	time.Sleep(500 * time.Millisecond) // the draft reaches the app
+	key(t, "alt+z")
+	time.Sleep(300 * time.Millisecond)
+	screenshot(t, "snooze-menu")
+	key(t, "Down", "Return")
+	r := await(t, first)
+	if r.IsError || !strings.Contains(text(r), "snoozed this question until") || !strings.Contains(text(r), "(10 min from now)") {
+		t.Fatalf("snoozed: %s", text(r))
+	}
+	windowGone(t, "SnoozeMe — feedback", 5*time.Second)
+	waitTray(t, tray, "the snoozed question", hasEntry("SnoozeMe — snoozed until"))
+
+	again := call(c, "interactive_feedback", args)
+	noWindowOpens(t, "SnoozeMe — feedback")
+	clickEntry(t, tray, "SnoozeMe — snoozed until")
+	win = findWindow(t, "SnoozeMe — feedback")
+	activate(t, win)
+	typeText(t, ", and the rest")
+	key(t, "ctrl+Return")
+	if r := await(t, again); r.IsError || !strings.Contains(text(r), "half an answer, and the rest") {
+		t.Fatalf("after the snooze: %s", text(r))
+	}
+}
