@@ -191,6 +191,18 @@ func (s *notices) message(m wire.Message, openHistory func()) {
 	s.send(m.ID, note)
 }
 
+// back tells the user, back at the desk, what was asked while they were
+// away and what each agent was told; a click opens History.
+func (s *notices) back(asked []core.AwayItem, openHistory func()) {
+	var lines []string
+	for _, it := range asked {
+		lines = append(lines, notify.AwayLine(it.Client, it.Title, it.Proceeded))
+	}
+	note := notify.WhileAway(len(asked), lines)
+	note.OnClick = openHistory
+	s.send("", note)
+}
+
 // upgraded tells the user that the app's binary was replaced under it and
 // its windows cannot open until they restart it.
 func (s *notices) upgraded() { s.send("", notify.Upgraded()) }

@@ -167,6 +167,11 @@ func Run(ctx context.Context, cfg Config) error {
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	// Away (the away setting): who is at the desk, and what they hear when
+	// back (core/away.go).
+	away := newPresence(inbox, cfg.Settings, log.With("part", "presence"))
+	inbox.OnBack(func(asked []core.AwayItem) { notes.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) }) })
+	go away.run(ctx)
 	// Quit from the tray: with questions open the user is asked first (in
 	// the UI process); each then ends as dismissed by the user, so every
 	// waiting caller gets that answer — not a dropped connection, which a
@@ -216,6 +221,7 @@ func Run(ctx context.Context, cfg Config) error {
 			prewarm.Store(s.UIPrewarm)
 			retain.Update(s)
 			inbox.SetDNDSchedule(s.DNDSchedule) // valid: Watch reports checked settings only
+			away.apply(s)
 			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm, "ui_sleep", s.UISleep,
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})

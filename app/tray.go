@@ -127,7 +127,7 @@ func (t *tray) safely(f func()) {
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := core.Tray(core.TrayInput{Items: items, Messages: t.inbox.RecentMessages(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
+	v := core.Tray(core.TrayInput{Items: items, Messages: t.inbox.RecentMessages(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {

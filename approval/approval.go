@@ -194,6 +194,8 @@ func Decide(a wire.Answer, r Request) Decision {
 	case wire.StatusAnswered:
 	case wire.StatusTimeout:
 		return Decision{Message: "The user did not answer in time, so this tool call was not approved. Do not retry it at once; continue without it or ask the user what to do."}
+	case wire.StatusAway:
+		return Decision{Message: "The user is away, so this tool call was not approved. Continue with what needs no approval, and record what is waiting for them."}
 	default:
 		return Decision{Message: "The user closed the approval without allowing this tool call. Do not retry it at once; ask the user what they want instead."}
 	}

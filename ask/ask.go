@@ -158,6 +158,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	case wire.StatusDismissed:
 		fmt.Fprintln(env.Stderr, i18n.T("ask.dismissed"))
 		return ExitDismissed
+	case wire.StatusAway:
+		fmt.Fprintln(env.Stderr, i18n.T("ask.away"))
+		return ExitFailed
 	default:
 		fmt.Fprintln(env.Stderr, i18n.T("ask.timeout"))
 		return ExitFailed

@@ -104,9 +104,10 @@ type Inbox struct {
 	kept     keptAnswers
 	onChange func()
 
-	dnd  dndControl // do not disturb (dnd.go)
-	msgs messages   // the agents' one-way messages (messages.go); guarded by mu
-	mem  memNotes   // the notes for agents without a database (notes.go)
+	dnd  dndControl  // do not disturb (dnd.go)
+	msgs messages    // the agents' one-way messages (messages.go); guarded by mu
+	away awayControl // away (away.go); guarded by mu
+	mem  memNotes    // the notes for agents without a database (notes.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -250,6 +251,11 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 		in.mu.Unlock()
 		return a, nil
 	}
+	in.mu.Unlock()
+	if a, ok := in.awayAsk(ctx, r); ok { // away.go
+		return a, nil
+	}
+	in.mu.Lock()
 	e := in.attachLocked(r)
 	_, busy := in.open[askID]
 	in.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"feedback/i18n"
+	"feedback/settings"
 )
 
 // The tray's model: what the icon, its tooltip and its menu show, as plain
@@ -58,6 +59,8 @@ type TrayInput struct {
 	// Messages are the agents' recent messages, newest first
 	// (Inbox.RecentMessages): a "Messages" submenu lists them.
 	Messages []MessageItem
+	// Away is the away mode and state (Inbox.Away, away.go).
+	Away AwayState
 	DND      DND       // do-not-disturb as stored; its end is checked against Now
 	Now      time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
@@ -118,6 +121,14 @@ func Tray(in TrayInput) TrayView {
 	v := TrayView{Title: trayTitle, Count: waiting, DND: dndOn}
 	v.Tooltip = tooltip(l, waiting, in.DND, in.Now)
 	v.Menu = questionEntries(l, in.Items, in.Now)
+	awayOn := in.Away.On && (in.Away.Mode == settings.AwayWait || in.Away.Mode == settings.AwayProceed)
+	if awayOn {
+		v.Tooltip += l.T("tray.tooltip.away_" + in.Away.Mode)
+		v.Menu = append([]MenuEntry{{Label: l.T("tray.away_"+in.Away.Mode, map[string]any{"Time": clock(l, in.Away.Since, in.Now)})}, {Separator: true}}, v.Menu...)
+	}
+	if len(in.Away.Asked) > 0 {
+		v.Menu = append(v.Menu, MenuEntry{Separator: true}, awayEntry(l, in.Away, in.History))
+	}
 	if len(in.Messages) > 0 {
 		v.Menu = append(v.Menu, MenuEntry{Separator: true}, messageEntry(l, in.Messages, in.Now, in.History))
 	}
@@ -233,6 +244,28 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 		out = append(out, MenuEntry{Label: l.N("tray.more", more)})
 	}
 	return out
+}
+
+// awayEntry is "Asked while you were away (N)" and, under it, each question
+// as "client: title — proceeded" or "— waited"; with History each opens it.
+func awayEntry(l *i18n.Localizer, a AwayState, history bool) MenuEntry {
+	var children []MenuEntry
+	for _, it := range a.Asked {
+		label := clean(it.Title, maxTitleRunes)
+		if c := clean(it.Client, maxNameRunes); c != "" {
+			label = c + ": " + label
+		}
+		told := l.T("tray.away.waited")
+		if it.Proceeded {
+			told = l.T("tray.away.proceeded")
+		}
+		e := MenuEntry{Label: label + titleAgeDivider + told}
+		if history {
+			e.Enabled, e.Action = true, MenuAction{Kind: ActionHistory}
+		}
+		children = append(children, e)
+	}
+	return MenuEntry{Label: l.N("tray.while_away", len(a.Asked)), Enabled: true, Children: children}
 }
 
 // snoozeEntry is "Snooze all questions" and its choices.

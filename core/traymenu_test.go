@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"feedback/i18n"
+	"feedback/settings"
 	"feedback/wire"
 )
 
@@ -512,4 +513,30 @@ func TestTraySnoozed(t *testing.T) {
 	if len(s.Children) != 3 || s.Children[1].Action != (MenuAction{Kind: ActionSnooze, SnoozeMinutes: 60}) || s.Children[2].Action != (MenuAction{Kind: ActionSnooze, UntilBack: true}) || v.Count != 1 {
 		t.Errorf("snooze entry %+v, count %d", s, v.Count)
 	}
+}
+
+// Away shows in the tooltip and at the top of the menu, like do not
+// disturb; what was asked meanwhile is listed with what each agent was told.
+func TestTrayAway(t *testing.T) {
+	a := AwayState{Mode: settings.AwayProceed, On: true, Since: noon.Add(-20 * time.Minute), Asked: []AwayItem{
+		{Client: "claude-code", Title: "Deploy now?", Proceeded: true},
+		{Client: "codex", Title: "Rename the package?"},
+	}}
+	v := Tray(TrayInput{Now: noon, Away: a, History: true})
+	if v.Tooltip != "feedback — no questions waiting; you are away: agents proceed" {
+		t.Errorf("tooltip %q", v.Tooltip)
+	}
+	if v.Menu[0].Label != "Away since 11:40: agents proceed without you" || v.Menu[0].Enabled {
+		t.Errorf("first entry %+v", v.Menu[0])
+	}
+	e := find(t, v.Menu, "Asked while you were away (2)")
+	if len(e.Children) != 2 || e.Children[0].Label != "claude-code: Deploy now? — told to proceed" || e.Children[1].Label != "codex: Rename the package? — waited for you" {
+		t.Errorf("away entry %+v", e)
+	}
+	a.On, a.Mode = false, settings.AwayWait
+	v = Tray(TrayInput{Now: noon, Away: a})
+	if strings.Contains(v.Tooltip, "away") || strings.HasPrefix(v.Menu[0].Label, "Away") {
+		t.Errorf("back: tooltip %q, first %q", v.Tooltip, v.Menu[0].Label)
+	}
+	find(t, v.Menu, "Asked while you were away (2)")
 }

@@ -392,6 +392,8 @@ type humanResult struct {
 	RunID       string         `json:"run_id,omitempty"`
 	TraceID     string         `json:"trace_id,omitempty"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
+	// Away: the human is away and asked agents to proceed (no choice).
+	Away bool `json:"away,omitempty"`
 }
 
 // Fixed phrases of the ask_human results.
@@ -454,6 +456,9 @@ func humanOutcome(a wire.Answer, id string, req *humanRequest, now time.Time) (r
 		res.Status, res.Message = humanDeclined, humanDeclinedDismissed
 	case wire.StatusTimeout:
 		res.Status, res.Message = humanExpired, humanExpiredMessage
+	case wire.StatusAway: // no choice: the human is away and asked agents to proceed (nextsteps.go)
+		res.Status, res.Away, res.NextStep = humanDeclined, true, nextStep(kindAway, "ask_human", nil, time.Time{})
+		res.Message = "The human is away: no window was shown, and no choice was made."
 	default:
 		return res, false
 	}

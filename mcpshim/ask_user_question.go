@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"feedback/wire"
 
@@ -223,6 +224,8 @@ type auqResult struct {
 	// Via is "notification" when the user answered in the question's
 	// desktop notification; absent for the window.
 	Via string `json:"via,omitempty"`
+	// Away: the user is away and asked agents to proceed (status "away").
+	Away bool `json:"away,omitempty"`
 }
 
 // renderAskUserQuestion renders an Answer as seed 001's response lines, one
@@ -256,6 +259,12 @@ func renderAskUserQuestion(a wire.Answer, qs []auqQuestion, p phrases) *mcp.Call
 			res.Answers[i].Status = "unanswered"
 		}
 		lines = []string{p.timeout}
+	case wire.StatusAway:
+		res.Status, res.Away = "away", true
+		for i := range qs {
+			res.Answers[i].Status = "unanswered"
+		}
+		lines = []string{nextStep(kindAway, "ask_user_question", nil, time.Time{})}
 	default:
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call ask_user_question again.", a.QuestionID, a.Status))
 	}

@@ -420,6 +420,8 @@ type choiceResult struct {
 	ElapsedMS           int64    `json:"elapsed_ms"`
 	ClientElicitation   bool     `json:"client_elicitation"`
 	AutoRejectSuspected bool     `json:"auto_reject_suspected"`
+	// Away is set only when the user is away and asked agents to proceed.
+	Away bool `json:"away,omitempty"`
 }
 
 // Statuses of the family.
@@ -429,6 +431,7 @@ const (
 	statusCancelled      = "cancelled"
 	statusTimeout        = "timeout"
 	statusNeedsUserInput = "needs_user_input"
+	statusAway           = "away"
 )
 
 // newChoiceResult is a result of c with the fixed fields set.
@@ -474,6 +477,10 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 			r.Message = "The user quit the feedback app without answering."
 		}
 		r.NextStep = "Do not ask again at once, and do not assume an answer. Continue only if a safe default exists; otherwise say what is blocked. An unanswered question is never permission for a destructive action."
+	case wire.StatusAway:
+		r.Status, r.Away = statusAway, true
+		r.Message = "The user is away: no window was shown."
+		r.NextStep = nextStep(kindAway, c.tool, nil, time.Time{})
 	case wire.StatusTimeout:
 		r.Status = statusTimeout
 		r.Message = "The user did not answer in time: the window's countdown ran out."

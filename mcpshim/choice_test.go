@@ -377,7 +377,8 @@ func TestFailChoice(t *testing.T) {
 
 // TestChoiceOutputSchema checks that the declared outputSchema requires
 // exactly the fields every result carries, and declares user_notes (added
-// only when the user wrote notes: notes.go) besides.
+// only when the user wrote notes: notes.go) and away (only when the user
+// is away) besides.
 func TestChoiceOutputSchema(t *testing.T) {
 	var schema struct {
 		Properties map[string]json.RawMessage `json:"properties"`
@@ -392,8 +393,11 @@ func TestChoiceOutputSchema(t *testing.T) {
 	if _, ok := schema.Properties[userNotesKey]; !ok {
 		t.Errorf("no %s property", userNotesKey)
 	}
-	if len(fields) != 15 || len(schema.Required) != 15 || len(schema.Properties) != 16 {
-		t.Fatalf("%d fields, %d required, %d properties; want 15, 15 and 16 (user_notes)", len(fields), len(schema.Required), len(schema.Properties))
+	if _, ok := schema.Properties["away"]; !ok {
+		t.Error("no away property")
+	}
+	if len(fields) != 15 || len(schema.Required) != 15 || len(schema.Properties) != 17 {
+		t.Fatalf("%d fields, %d required, %d properties; want 15, 15 and 17 (user_notes, away)", len(fields), len(schema.Required), len(schema.Properties))
 	}
 	for _, k := range schema.Required {
 		if _, ok := fields[k]; !ok {

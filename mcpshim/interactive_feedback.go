@@ -361,6 +361,8 @@ type feedbackResult struct {
 	// Via is "notification" when the user answered in the question's
 	// desktop notification; absent for the window.
 	Via string `json:"via,omitempty"`
+	// Away: the user is away and asked agents to proceed (status "away").
+	Away bool `json:"away,omitempty"`
 }
 
 // renderInteractiveFeedback renders an Answer in the stable format of the
@@ -393,6 +395,9 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 		}
 	case wire.StatusTimeout:
 		text = textTimeout()
+	case wire.StatusAway:
+		res.Away = true
+		text = nextStep(kindAway, "interactive_feedback", nil, time.Time{})
 	default:
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call interactive_feedback again.", res.QuestionID, a.Status))
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Every dialect tells the agent what to do after a timeout in the table's
+// Every dialect tells the agent what to do after a timeout (but ask_human,
+// whose seed words its "expired") and while the user is away in the table's
 // words, as a result (never an isError that invites a retry loop); a
 // snoozed question's "call again" result says until when, and that it is
 // no answer.
@@ -27,20 +28,34 @@ func TestNextStepsAreTheTable(t *testing.T) {
 		{"user_interact", map[string]any{"question": "Ship?"}},
 		{"ask_choice", map[string]any{"question": "Ship?", "options": []any{"Yes", "No"}}},
 		{"ask_confirm", map[string]any{"question": "Ship?"}},
+		{"ask_human", humanArgs(t, nil)},
 	} {
-		t.Run(tc.tool, func(t *testing.T) {
-			app := newFakeInbox()
-			app.auto = func(wire.Question) wire.Answer { return timeout }
-			c := startShim(t, Options{Connect: connectTo(app)})
-			res, err := callCtx(context.Background(), c, tc.tool, tc.args)
-			if err != nil {
-				t.Fatal(err)
+		for _, kind := range []outcomeKind{kindTimeout, kindAway} {
+			if kind == kindTimeout && tc.tool == "ask_human" {
+				continue // seed 002's own "expired" words (ask_human.go)
 			}
-			want := nextStep(kindTimeout, tc.tool, nil, time.Time{})
-			if res.IsError || !strings.Contains(strings.ReplaceAll(allText(res), `\"`, `"`), want) {
-				t.Errorf("isError %v, result %s\nwant it to say %q", res.IsError, allText(res), want)
-			}
-		})
+			t.Run(tc.tool, func(t *testing.T) {
+				app := newFakeInbox()
+				app.auto = func(wire.Question) wire.Answer {
+					if kind == kindAway {
+						return wire.Answer{Status: wire.StatusAway}
+					}
+					return timeout
+				}
+				c := startShim(t, Options{Connect: connectTo(app)})
+				res, err := callCtx(context.Background(), c, tc.tool, tc.args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := nextStep(kind, tc.tool, nil, time.Time{})
+				if res.IsError || !strings.Contains(strings.ReplaceAll(allText(res), `\"`, `"`), want) {
+					t.Errorf("isError %v, result %s\nwant it to say %q", res.IsError, allText(res), want)
+				}
+				if sc, ok := res.StructuredContent.(map[string]any); kind == kindAway && ok && tc.tool != "user_interact" && sc["away"] != true {
+					t.Errorf("structured content %v lacks away: true", sc)
+				}
+			})
+		}
 	}
 
 	until := time.Now().Add(10 * time.Minute)

@@ -138,6 +138,8 @@ func renderUserInteract(a wire.Answer) *mcp.CallToolResult {
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactDismissed}}, false)
 	case wire.StatusTimeout:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactTimeout()}}, false)
+	case wire.StatusAway:
+		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: nextStep(kindAway, "user_interact", nil, time.Time{})}}, false)
 	default:
 		return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown,
 			Message: fmt.Sprintf("The feedback app ended the question with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version.", a.Status)}}, true)

@@ -92,7 +92,24 @@ type Settings struct {
 	// them do not disturb is on as the tray's "On" makes it (package core).
 	// FEEDBACK_DND_SCHEDULE.
 	DNDSchedule string `json:"dnd_schedule"`
+	// Away is what a new question gets while the user is away (the
+	// session locked, the screen saver on, or no input for
+	// AwayAfterMinutes): AwayOff (the default: nothing changes), AwayWait
+	// (it waits, and the user is told what was asked when back) or
+	// AwayProceed (the agent is told at once to proceed with its best
+	// judgment and record what it decided).
+	Away string `json:"away"`
+	// AwayAfterMinutes is how long without input makes the user away.
+	// Default 10.
+	AwayAfterMinutes int `json:"away_after_minutes"`
 }
+
+// The choices of Settings.Away.
+const (
+	AwayOff     = "off"
+	AwayWait    = "wait"
+	AwayProceed = "proceed"
+)
 
 // ImageSettings bound attachments; every image is downscaled and
 // re-encoded before it counts.
@@ -129,6 +146,8 @@ func Default() Settings {
 		RetentionImageMiB:  256,
 		UILingerSeconds:    120,
 		UISleep:            true,
+		Away:               AwayOff,
+		AwayAfterMinutes:   10,
 	}
 }
 
@@ -430,6 +449,16 @@ func (s *Settings) check(src sources) []*FieldError {
 		} else {
 			bad("dnd_schedule", "%v", err)
 		}
+	}
+	switch s.Away {
+	case "":
+		s.Away = AwayOff
+	case AwayOff, AwayWait, AwayProceed:
+	default:
+		bad("away", "must be off, wait or proceed, not %q", s.Away)
+	}
+	if s.AwayAfterMinutes < 1 || s.AwayAfterMinutes > 1440 {
+		bad("away_after_minutes", "must be 1 to 1440 minutes without input, not %d", s.AwayAfterMinutes)
 	}
 	if s.ResubmitPrompt == "" {
 		s.ResubmitPrompt = DefaultResubmitPrompt

@@ -114,6 +114,9 @@ const (
 	// StatusTimeout: the countdown reached zero; the user has not answered.
 	// It never carries a reply.
 	StatusTimeout Status = "timeout"
+	// StatusAway: the user is away, and chose (the away setting) that
+	// agents proceed without them: no window opened. Not an answer.
+	StatusAway Status = "away"
 )
 
 // ReasonQuit is Answer.Reason when the user quit the app while the

@@ -15,7 +15,9 @@ import (
 
 type askFunc func(wire.Ask) (wire.Answer, error)
 
-func (f askFunc) Ask(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) { return f(a) }
+func (f askFunc) Ask(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+	return f(a)
+}
 
 // The PermissionRequest event, as Claude Code's documentation shows it.
 const permissionRequest = `{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"/home/u/shop","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf node_modules","description":"Remove node_modules directory"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]}`

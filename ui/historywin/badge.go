@@ -14,7 +14,7 @@ import (
 )
 
 // outcomes are the outcomes a badge shows, in the order of their colours.
-var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message"}
+var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message", "away"}
 
 // badge is a question's outcome as a small filled label of a fixed width
 // (the widest outcome's), so that the titles beside it line up: answered

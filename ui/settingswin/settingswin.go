@@ -421,6 +421,9 @@ func (w *Window) sections(s settings.Settings) []section {
 				s.SubmitDraftOnTimeout, func(s *settings.Settings) *bool { return &s.SubmitDraftOnTimeout }),
 			w.boolField("sound", "Sound", "notifications ask the desktop for a sound (never under do not disturb)",
 				s.Sound, func(s *settings.Settings) *bool { return &s.Sound }),
+			w.awayField(s.Away),
+			w.intField("away_after_minutes", "Away after (min)", "minutes without keyboard or mouse input after which you count as away (a locked screen counts at once)", "",
+				s.AwayAfterMinutes, func(s *settings.Settings) *int { return &s.AwayAfterMinutes }),
 			w.lineField("dnd_schedule", "Do not disturb schedule", "daily quiet hours, e.g. 22:00-08:00 (may cross midnight): questions wait in the tray as under do not disturb; empty: none",
 				"FEEDBACK_DND_SCHEDULE", "22:00-08:00", s.DNDSchedule, func(s *settings.Settings) *string { return &s.DNDSchedule }),
 			w.languageField(s.Language),
@@ -613,6 +616,35 @@ func (w *Window) startAtLoginField(v *bool) *field {
 			s.StartAtLogin = &b
 		default:
 			s.StartAtLogin = nil
+		}
+		return ""
+	})
+	sel.OnChanged = func(string) { w.Check() }
+	return f
+}
+
+// awayField chooses what a question gets while the user is away.
+func (w *Window) awayField(v string) *field {
+	choices := []struct{ code, name string }{
+		{settings.AwayOff, "Nothing changes"},
+		{settings.AwayWait, "Questions wait for me"},
+		{settings.AwayProceed, "Agents proceed without me"},
+	}
+	var names []string
+	for _, c := range choices {
+		names = append(names, lang.L(c.name))
+	}
+	sel := widget.NewSelect(names, nil)
+	for _, c := range choices {
+		if c.code == v || (v == "" && c.code == settings.AwayOff) {
+			sel.SetSelected(lang.L(c.name))
+		}
+	}
+	f := w.newField("away", "When I'm away", "wait: questions wait and you see what was asked when back; proceed: agents are told at once to use their best judgment and record what they decided", "", sel, func(s *settings.Settings) string {
+		for _, c := range choices {
+			if lang.L(c.name) == sel.Selected {
+				s.Away = c.code
+			}
 		}
 		return ""
 	})

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"feedback/core"
+	"feedback/settings"
+)
+
+// presenceEvery is how often the presence watcher looks, while the away
+// setting is on (one X request and at most one D-Bus call: nothing
+// measurable).
+const presenceEvery = 5 * time.Second
+
+// presence decides whether the user is away for the away setting: the
+// session locked or the screen saver on (org.freedesktop.ScreenSaver or
+// org.gnome.ScreenSaver on the session bus, or the X server's screen
+// saver), or no input for settings.AwayAfterMinutes (the X server's idle
+// time). Where none of them answers, the user counts as present: away
+// never starts on a guess.
+type presence struct {
+	inbox *core.Inbox
+	log   *slog.Logger
+	mode  atomic.Pointer[string]
+	after atomic.Int64 // time.Duration without input that makes the user away
+	idle  idleSource   // the X server's idle time and screen saver (presence_x11.go)
+}
+
+// idleSource reads the display's idle time and screen saver; ok is false
+// where it cannot (no X server).
+type idleSource interface {
+	Idle() (idle time.Duration, saverOn bool, ok bool)
+	Close()
+}
+
+func newPresence(inbox *core.Inbox, s settings.Settings, log *slog.Logger) *presence {
+	p := &presence{inbox: inbox, log: log}
+	p.apply(s)
+	return p
+}
+
+// apply takes the away settings.
+func (p *presence) apply(s settings.Settings) {
+	mode := s.Away
+	p.mode.Store(&mode)
+	p.after.Store(int64(time.Duration(s.AwayAfterMinutes) * time.Minute))
+	p.inbox.SetAwayMode(mode)
+}
+
+// run watches until ctx ends.
+func (p *presence) run(ctx context.Context) {
+	t := time.NewTicker(presenceEvery)
+	defer t.Stop()
+	var bus *dbus.Conn
+	defer func() {
+		if bus != nil {
+			bus.Close()
+		}
+		if p.idle != nil {
+			p.idle.Close()
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if m := p.mode.Load(); m == nil || *m == settings.AwayOff || *m == "" {
+			p.inbox.SetAway(false)
+			continue
+		}
+		if p.idle == nil {
+			p.idle = openIdle(p.log)
+		}
+		if bus == nil {
+			if c, err := dbus.ConnectSessionBus(); err == nil {
+				bus = c
+			}
+		}
+		p.inbox.SetAway(p.away(ctx, bus))
+	}
+}
+
+// away reports whether the user is away now.
+func (p *presence) away(ctx context.Context, bus *dbus.Conn) bool {
+	if p.idle != nil {
+		if idle, saver, ok := p.idle.Idle(); ok && (saver || idle >= time.Duration(p.after.Load())) {
+			return true
+		}
+	}
+	return bus != nil && screenLocked(ctx, bus)
+}
+
+// screenLocked asks the desktop's screen saver services whether the
+// screen is locked (or the saver active); each call is bounded.
+func screenLocked(ctx context.Context, bus *dbus.Conn) bool {
+	for _, s := range []struct{ name, path string }{
+		{"org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver"},
+		{"org.gnome.ScreenSaver", "/org/gnome/ScreenSaver"},
+	} {
+		cctx, cancel := context.WithTimeout(ctx, time.Second)
+		var active bool
+		err := bus.Object(s.name, dbus.ObjectPath(s.path)).CallWithContext(cctx, s.name+".GetActive", dbus.FlagNoAutoStart).Store(&active)
+		cancel()
+		if err == nil && active {
+			return true
+		}
+	}
+	return false
+}
