@@ -22,7 +22,7 @@ func (s *Store) SaveAnswer(a wire.Answer, at time.Time, delivered bool) error {
 	}
 	id := a.QuestionID
 	switch a.Status {
-	case wire.StatusAnswered, wire.StatusDismissed, wire.StatusTimeout:
+	case wire.StatusAnswered, wire.StatusDismissed, wire.StatusTimeout, wire.StatusAway:
 	default:
 		return fmt.Errorf("store: save answer %s: unknown status %q", id, a.Status)
 	}
