@@ -59,6 +59,7 @@ func uiSettings(s settings.Settings) *uiproto.Settings {
 		DefaultTimeout:       s.DefaultTimeout(),
 		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
 		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
+		QuickReplies:         s.QuickReplies,
 		Images: uiproto.ImageLimits{
 			MaxCount:      s.Images.MaxCount,
 			MaxEdge:       s.Images.MaxEdge,

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -10,7 +11,7 @@ import (
 
 // The UI process gets from the app what it used to read from the settings
 // file itself: the language and the question windows' options, images in
-// bytes.
+// bytes, the quick replies.
 func TestUISettings(t *testing.T) {
 	s := settings.Default()
 	s.Language = "zh-Hant"
@@ -18,9 +19,11 @@ func TestUISettings(t *testing.T) {
 	s.TimeoutSeconds = 300
 	s.SubmitDraftOnTimeout = true
 	s.Images = settings.ImageSettings{MaxCount: 3, MaxEdge: 1000, MaxMiB: 2, MaxTotalMiB: 5}
+	s.QuickReplies = []string{"ship it"}
 	want := uiproto.Settings{Language: "zh-Hant", DefaultTimeout: s.DefaultTimeout(), Extend: 90 * time.Second,
-		SubmitDraftOnTimeout: true, Images: uiproto.ImageLimits{MaxCount: 3, MaxEdge: 1000, MaxImageBytes: 2 << 20, MaxTotalBytes: 5 << 20}}
-	if got := *uiSettings(s); got != want {
+		SubmitDraftOnTimeout: true, Images: uiproto.ImageLimits{MaxCount: 3, MaxEdge: 1000, MaxImageBytes: 2 << 20, MaxTotalBytes: 5 << 20},
+		QuickReplies: []string{"ship it"}}
+	if got := *uiSettings(s); !reflect.DeepEqual(got, want) {
 		t.Errorf("uiSettings = %+v, want %+v", got, want)
 	}
 }

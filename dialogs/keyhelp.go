@@ -123,6 +123,9 @@ func (v *View) keyRows() []keyRow {
 		add(mods.withAlt("T"), "keys.extend", map[string]any{"Duration": describeExtend(v.opts.Extend)})
 		add(mods.withAlt("P"), "keys.pin")
 	}
+	if v.quickBtn != nil {
+		add(mods.withAlt("R"), "keys.quick")
+	}
 	if v.snoozeBtn != nil {
 		add(mods.withAlt("Z"), "keys.snooze")
 	}

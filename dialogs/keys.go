@@ -74,6 +74,9 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 	case k == fyne.KeyZ && v.snoozeBtn != nil:
 		v.OpenSnoozeMenu()
 		return true
+	case k == fyne.KeyR && v.quickBtn != nil:
+		v.OpenQuickReplies()
+		return true
 	case k == fyne.KeyY:
 		return v.answerYesNo(true)
 	case k == fyne.KeyN:
@@ -119,6 +122,7 @@ func (v *View) Shortcuts() []fyne.Shortcut {
 	add(fyne.KeyT, mods.Alt)
 	add(fyne.KeyP, mods.Alt)
 	add(fyne.KeyZ, mods.Alt)
+	add(fyne.KeyR, mods.Alt)
 	for d := '1'; d <= '9'; d++ {
 		add(fyne.KeyName(string(d)), mods.Alt)
 	}

@@ -66,6 +66,11 @@ type Options struct {
 	// to it (Window.Focus), whether or not it opened with the focus: they
 	// found it. Must not block.
 	OnFound func()
+	// QuickReplies are the user's saved replies (quick.go): a window with a
+	// reply box offers them in a menu (Alt+R) that inserts one, and one
+	// with a single text prompt and no options shows them as one-click
+	// answers.
+	QuickReplies []string
 	// OnSnooze, if set, offers "Snooze" (Alt+Z): not now, for minutes, or
 	// until the user is back after being away. The view stays open until
 	// its owner closes it. Runs on the Fyne goroutine; must not block.
@@ -109,6 +114,9 @@ type View struct {
 	pinBtn     *keyButton          // pins the question (no deadline); nil without a countdown
 	snoozeBtn  *keyButton          // "Snooze": its menu (snooze.go); nil without Options.OnSnooze
 	snoozeMenu *widget.PopUpMenu   // the Snooze menu last opened; nil before
+	quickBtn   *keyButton          // "Quick reply" (quick.go); nil without replies or a reply box
+	quickMenu  *widget.PopUpMenu   // the Quick reply menu last opened; nil before
+	quickRow   *fyne.Container     // the one-click answers (quick.go); nil when not shown
 	hint       *widget.RichText
 	sending    *sendingLine      // what Submit sends (sending.go); nil when not shown
 	pager      *pager            // "‹ Question n of m ›" (pager.go); nil with one prompt
@@ -423,6 +431,9 @@ func (v *View) build() fyne.CanvasObject {
 			continue
 		}
 		if single && p.EffectiveKind() == wire.KindText {
+			if row := v.oneClickRow(pv); row != nil { // quick.go
+				bottom.Add(row)
+			}
 			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
 		} else {
 			to.Add(pv.entry)
@@ -499,6 +510,9 @@ func (v *View) footer() fyne.CanvasObject {
 	dismiss := newKeyButton(i18n.T("question.dont_answer"), theme.MediaSkipNextIcon(), v, v.tap(v.RequestDismiss))
 	dismiss.tip = i18n.T("question.dont_answer.tip")
 	buttons := []fyne.CanvasObject{dismiss}
+	if b := v.quickButton(); b != nil { // quick.go
+		buttons = append([]fyne.CanvasObject{b}, buttons...)
+	}
 	if v.att != nil {
 		attach := newKeyButton(i18n.T("question.attach"), theme.FileImageIcon(), v, func() {
 			if v.onAttach != nil && !v.ended() {

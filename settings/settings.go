@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"feedback/safefile"
 	"feedback/userdirs"
@@ -102,7 +103,18 @@ type Settings struct {
 	// AwayAfterMinutes is how long without input makes the user away.
 	// Default 10.
 	AwayAfterMinutes int `json:"away_after_minutes"`
+	// QuickReplies are the user's saved replies: inserted in a reply box
+	// from its Quick replies menu (Alt+R), and one-click answers on windows
+	// with no options. Unset (null) is the defaults in the windows'
+	// language (i18n "quick.default.*"); [] is none.
+	QuickReplies []string `json:"quick_replies"`
 }
+
+// Limits of QuickReplies.
+const (
+	MaxQuickReplies    = 20
+	MaxQuickReplyRunes = 500
+)
 
 // The choices of Settings.Away.
 const (
@@ -456,6 +468,15 @@ func (s *Settings) check(src sources) []*FieldError {
 	case AwayOff, AwayWait, AwayProceed:
 	default:
 		bad("away", "must be off, wait or proceed, not %q", s.Away)
+	}
+	if len(s.QuickReplies) > MaxQuickReplies {
+		bad("quick_replies", "must list at most %d replies, not %d", MaxQuickReplies, len(s.QuickReplies))
+	}
+	for i, r := range s.QuickReplies {
+		if strings.TrimSpace(r) == "" || utf8.RuneCountInString(r) > MaxQuickReplyRunes {
+			bad("quick_replies", "reply %d must be 1 to %d characters", i+1, MaxQuickReplyRunes)
+			break
+		}
 	}
 	if s.AwayAfterMinutes < 1 || s.AwayAfterMinutes > 1440 {
 		bad("away_after_minutes", "must be 1 to 1440 minutes without input, not %d", s.AwayAfterMinutes)

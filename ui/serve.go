@@ -287,7 +287,17 @@ func windowOptions(s uiproto.Settings, guard time.Duration) dialogs.Options {
 		Extend:               s.Extend,
 		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
 		InputGuard:           guard,
+		QuickReplies:         quickReplies(s.QuickReplies),
 	}
+}
+
+// quickReplies are the user's saved replies, or the defaults in the
+// windows' language when they set none.
+func quickReplies(saved []string) []string {
+	if saved != nil {
+		return saved
+	}
+	return []string{i18n.T("quick.default.continue"), i18n.T("quick.default.wait"), i18n.T("quick.default.tradeoffs")}
 }
 
 // inputGuard is the windows' input guard: dialogs.DefaultInputGuard, or

@@ -45,6 +45,9 @@ type (
 		Extend               time.Duration `json:"extend,omitempty"`
 		SubmitDraftOnTimeout bool          `json:"submit_draft_on_timeout,omitempty"`
 		Images               ImageLimits   `json:"images"`
+		// QuickReplies are the user's saved replies; nil: the defaults
+		// in the UI process's language.
+		QuickReplies []string `json:"quick_replies,omitempty"`
 	}
 	// Show opens the window of Question, with Draft and Countdown where
 	// they were (after a restart of the UI process; nil: fresh); Quiet: it

@@ -28,6 +28,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/i18n"
 	"feedback/settings"
 )
 
@@ -427,6 +428,7 @@ func (w *Window) sections(s settings.Settings) []section {
 			w.lineField("dnd_schedule", "Do not disturb schedule", "daily quiet hours, e.g. 22:00-08:00 (may cross midnight): questions wait in the tray as under do not disturb; empty: none",
 				"FEEDBACK_DND_SCHEDULE", "22:00-08:00", s.DNDSchedule, func(s *settings.Settings) *string { return &s.DNDSchedule }),
 			w.languageField(s.Language),
+			w.quickRepliesField(s.QuickReplies),
 		}},
 		{lang.L("Agents"), []*field{
 			w.textField("prompt_suffix", "Prompt suffix", "appended to every interactive_feedback answer", "FEEDBACK_PROMPT_SUFFIX", s.PromptSuffix, "",
@@ -620,6 +622,44 @@ func (w *Window) startAtLoginField(v *bool) *field {
 		return ""
 	})
 	sel.OnChanged = func(string) { w.Check() }
+	return f
+}
+
+// defaultQuickReplies are the quick replies in the windows' language.
+func defaultQuickReplies() []string {
+	return []string{i18n.T("quick.default.continue"), i18n.T("quick.default.wait"), i18n.T("quick.default.tradeoffs")}
+}
+
+// quickRepliesField edits quick_replies, one reply a line: the defaults
+// (in the windows' language) unless the user saved others; left as the
+// defaults it stays unset, so that they follow the language; emptied, it
+// is none.
+func (w *Window) quickRepliesField(v []string) *field {
+	shown := v
+	if shown == nil {
+		shown = defaultQuickReplies()
+	}
+	e := widget.NewMultiLineEntry()
+	e.SetMinRowsVisible(3)
+	e.SetText(strings.Join(shown, "\n"))
+	f := w.newField("quick_replies", "Quick replies", "one a line: inserted from a window's Quick reply menu (Alt+R), and one-click answers on windows with no options", "", e, func(s *settings.Settings) string {
+		lines := []string{}
+		for _, l := range strings.Split(e.Text, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > settings.MaxQuickReplies {
+			return fmt.Sprintf(lang.L("At most %d lines."), settings.MaxQuickReplies)
+		}
+		if v == nil && slices.Equal(lines, defaultQuickReplies()) {
+			lines = nil // still the defaults: they follow the language
+		}
+		s.QuickReplies = lines
+		return ""
+	})
+	f.box = w.wheelToPage(f)
+	e.OnChanged = func(string) { w.Check() }
 	return f
 }
 

@@ -1,0 +1,142 @@
+package dialogs
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/i18n"
+	"feedback/wire"
+)
+
+// Quick replies (Options.QuickReplies): the user's saved answers. A window
+// with a reply box has a "Quick reply" button (Alt+R) whose menu inserts
+// one into the reply box of the current prompt; a window whose one prompt
+// is text alone shows them as one-click answers above its reply box: a
+// click sends that reply, or, once something is typed, adds it to the
+// text instead (what was typed is never dropped).
+
+// Limits of what a quick reply shows: a menu entry and a button.
+const (
+	maxQuickMenuRunes   = 60
+	maxQuickButtonRunes = 24
+	maxQuickButtons     = 3
+)
+
+// quickReplies are the replies worth showing: non-blank ones.
+func (v *View) quickReplies() []string {
+	var out []string
+	for _, r := range v.opts.QuickReplies {
+		if strings.TrimSpace(r) != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// quickButton is the footer's "Quick reply" button, or nil without
+// replies or a reply box.
+func (v *View) quickButton() fyne.CanvasObject {
+	if len(v.quickReplies()) == 0 || v.quickTarget() == nil {
+		return nil
+	}
+	v.quickBtn = newKeyButton(i18n.T("question.quick"), theme.ContentPasteIcon(), v, v.OpenQuickReplies)
+	v.quickBtn.tip = i18n.T("question.quick.tip", map[string]any{"Key": mods.withAlt("R")})
+	return v.quickBtn
+}
+
+// quickTarget is the reply box a quick reply goes into: the current
+// prompt's, else the first one.
+func (v *View) quickTarget() *replyEntry {
+	if v.current < len(v.prompts) && v.prompts[v.current].entry != nil {
+		return v.prompts[v.current].entry
+	}
+	for _, p := range v.prompts {
+		if p.entry != nil {
+			return p.entry
+		}
+	}
+	return nil
+}
+
+// OpenQuickReplies shows the Quick reply menu under its button; choosing
+// an entry inserts that reply (InsertQuickReply).
+func (v *View) OpenQuickReplies() {
+	if v.quickBtn == nil || v.ended() {
+		return
+	}
+	c := fyne.CurrentApp().Driver().CanvasForObject(v.quickBtn)
+	if c == nil {
+		return
+	}
+	var items []*fyne.MenuItem
+	for _, r := range v.quickReplies() {
+		items = append(items, fyne.NewMenuItem(cutRunes(oneLine(r), maxQuickMenuRunes), func() { v.InsertQuickReply(r) }))
+	}
+	m := widget.NewPopUpMenu(fyne.NewMenu("", items...), c)
+	v.quickMenu = m
+	m.ShowAtRelativePosition(fyne.NewPos(0, -m.MinSize().Height), v.quickBtn)
+	c.Focus(m)
+}
+
+// InsertQuickReply puts reply into the reply box: as its text when it is
+// empty, else on a line of its own after what is there. It is an edit, as
+// typing is.
+func (v *View) InsertQuickReply(reply string) {
+	e := v.quickTarget()
+	if e == nil || v.ended() {
+		return
+	}
+	if strings.TrimSpace(e.Text) == "" {
+		e.SetText(reply)
+	} else {
+		e.SetText(strings.TrimRight(e.Text, "\n") + "\n" + reply)
+	}
+	e.CursorRow, e.CursorColumn = len(strings.Split(e.Text, "\n"))-1, utf8.RuneCountInString(e.Text[strings.LastIndex(e.Text, "\n")+1:])
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+		c.Focus(e)
+	}
+}
+
+// oneClickRow is the one-click answers of a window whose one prompt is
+// text alone, or nil.
+func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
+	replies := v.quickReplies()
+	if len(replies) == 0 || len(v.prompts) != 1 || pv.p.EffectiveKind() != wire.KindText || len(pv.p.Options) > 0 || pv.entry == nil {
+		return nil
+	}
+	row := container.NewHBox()
+	for _, r := range replies[:min(len(replies), maxQuickButtons)] {
+		row.Add(widget.NewButton(cutRunes(oneLine(r), maxQuickButtonRunes), func() { v.oneClick(pv, r) }))
+	}
+	v.quickRow = row
+	return container.NewHScroll(row)
+}
+
+// oneClick sends reply as the answer, or adds it to what is typed.
+func (v *View) oneClick(pv *promptView, reply string) {
+	if v.ended() {
+		return
+	}
+	if strings.TrimSpace(pv.entry.Text) != "" {
+		v.InsertQuickReply(reply)
+		return
+	}
+	pv.entry.SetText(reply)
+	v.Submit()
+}
+
+// oneLine is s with its line breaks as spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cutRunes is s at most n runes, "…" ending a cut one.
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}

@@ -1,0 +1,71 @@
+package dialogs
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/wire"
+)
+
+var replies = []string{"Looks good, continue", "Stop and wait for me", "Explain the trade-offs first"}
+
+// A window whose one prompt is text alone shows the quick replies as
+// one-click answers: a click sends that reply; once something is typed it
+// is added to the text instead, and nothing typed is dropped.
+func TestOneClickAnswers(t *testing.T) {
+	a := test.NewTempApp(t)
+	var got []wire.Answer
+	w := NewWindow(a, question(wire.Prompt{Markdown: "The migration is ready. Go on?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: replies, InputGuard: -1},
+		func(ans wire.Answer) { got = append(got, ans) })
+	w.Fyne().Resize(fyne.NewSize(520, 300))
+	w.Show()
+	defer w.Close()
+	v := w.view
+	if v.quickRow == nil || len(v.quickRow.Objects) != 3 || v.quickBtn == nil {
+		t.Fatal("no one-click answers or no Quick reply button")
+	}
+	test.AssertImageMatches(t, "question/quick-replies.png", w.Fyne().Canvas().Capture())
+	test.Tap(v.quickRow.Objects[0].(*widget.Button))
+	if len(got) != 1 || got[0].Status != wire.StatusAnswered || got[0].Replies[0].Text != "Looks good, continue" {
+		t.Errorf("one click sent %+v", got)
+	}
+
+	r := &recorder{}
+	v2 := NewView(question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: replies}, r.done)
+	test.NewWindow(v2.Content())
+	test.Type(v2.prompts[0].entry, "not yet:")
+	test.Tap(v2.quickRow.Objects[1].(*widget.Button))
+	if len(r.answers) != 0 || v2.prompts[0].entry.Text != "not yet:\nStop and wait for me" {
+		t.Errorf("with text typed: sent %v, box %q", r.answers, v2.prompts[0].entry.Text)
+	}
+}
+
+// The Quick reply menu (the button or Alt+R) inserts a reply into the
+// reply box, beside options too; there are no one-click answers where
+// options are to be chosen, nor any quick reply without a reply box.
+func TestQuickReplyMenu(t *testing.T) {
+	a := test.NewTempApp(t)
+	q := question(wire.Prompt{Markdown: "Which?", Single: true, Options: []wire.Option{{Label: "A"}, {Label: "B"}}})
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now, QuickReplies: replies}, func(wire.Answer) {})
+	w.Show()
+	defer w.Close()
+	v := w.view
+	if v.quickRow != nil || v.quickBtn == nil {
+		t.Fatalf("one-click row %v, button %v", v.quickRow != nil, v.quickBtn != nil)
+	}
+	if !v.shortcut(alt("R")) || v.quickMenu == nil || len(v.quickMenu.Items) != 3 {
+		t.Fatal("Alt+R opened no menu of the three replies")
+	}
+	test.Tap(v.quickMenu.Items[2].(fyne.Tappable))
+	if got := v.prompts[0].entry.Text; got != "Explain the trade-offs first" {
+		t.Errorf("reply box %q", got)
+	}
+
+	yn, _, _ := newTestView(t, question(wire.Prompt{Kind: wire.KindYesNo, Markdown: "?"}), Options{QuickReplies: replies})
+	if yn.quickBtn != nil || yn.quickRow != nil || yn.shortcut(alt("R")) {
+		t.Error("quick replies on a window without a reply box")
+	}
+}
