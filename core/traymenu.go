@@ -61,8 +61,8 @@ type TrayInput struct {
 	Messages []MessageItem
 	// Away is the away mode and state (Inbox.Away, away.go).
 	Away AwayState
-	DND      DND       // do-not-disturb as stored; its end is checked against Now
-	Now      time.Time // the time ages and the end of do-not-disturb are measured to
+	DND  DND       // do-not-disturb as stored; its end is checked against Now
+	Now  time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
 	// until the window exists: an entry that does nothing is worse than none).
 	History, Settings bool

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -97,19 +98,19 @@ func TestUIProcessSendsTheSettings(t *testing.T) {
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
-	if s := expect[uiproto.Settings](t, ui); s != first {
+	if s := expect[uiproto.Settings](t, ui); !reflect.DeepEqual(s, first) {
 		t.Errorf("settings %+v, want %+v", s, first)
 	}
 	expect[uiproto.Show](t, ui)
 	changed := uiproto.Settings{Language: "en", Extend: 2 * time.Minute}
 	u.SetSettings(changed)
-	if s := expect[uiproto.Settings](t, ui); s != changed {
+	if s := expect[uiproto.Settings](t, ui); !reflect.DeepEqual(s, changed) {
 		t.Errorf("settings %+v after the change, want %+v", s, changed)
 	}
 	// A new UI process (after a crash) gets the settings in force first.
 	ui.crash()
 	ui2 := f.next(t)
-	if s := expect[uiproto.Settings](t, ui2); s != changed {
+	if s := expect[uiproto.Settings](t, ui2); !reflect.DeepEqual(s, changed) {
 		t.Errorf("the restarted UI process got settings %+v, want %+v", s, changed)
 	}
 	expect[uiproto.Show](t, ui2)
