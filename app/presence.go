@@ -13,8 +13,8 @@ import (
 )
 
 // presenceEvery is how often the presence watcher looks, while the away
-// setting is on (one X request and at most one D-Bus call: nothing
-// measurable).
+// setting is on or a question is snoozed until the user is back (one X
+// request and at most two D-Bus calls: nothing measurable).
 const presenceEvery = 5 * time.Second
 
 // presence decides whether the user is away for the away setting: the
@@ -71,7 +71,9 @@ func (p *presence) run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if m := p.mode.Load(); m == nil || *m == settings.AwayOff || *m == "" {
+		// Looked for while the away setting is on, or a question is snoozed
+		// until the user is back.
+		if m := p.mode.Load(); (m == nil || *m == settings.AwayOff || *m == "") && !p.inbox.SnoozedUntilBack() {
 			p.inbox.SetAway(false)
 			continue
 		}

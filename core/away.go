@@ -76,8 +76,8 @@ func (in *Inbox) SetAway(on bool) {
 	var onBack func([]AwayItem)
 	if on {
 		a.since, a.asked = time.Now(), nil
-	} else if a.mode != settings.AwayOff && a.mode != "" {
-		asked, onBack = append([]AwayItem(nil), a.asked...), a.onBack
+	} else {
+		asked, onBack = append([]AwayItem(nil), a.asked...), a.onBack // empty unless the away setting noted some
 	}
 	in.mu.Unlock()
 	in.log.Info("presence", "away", on)

@@ -93,6 +93,19 @@ func (in *Inbox) Back() {
 	}
 }
 
+// SnoozedUntilBack reports whether a question is snoozed until the user
+// is back: the presence watcher looks then.
+func (in *Inbox) SnoozedUntilBack() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, e := range in.open {
+		if e.snooze != nil && e.snooze.UntilBack {
+			return true
+		}
+	}
+	return false
+}
+
 // unsnooze brings e back: its window opens again with its latest draft.
 func (in *Inbox) unsnooze(e *entry) {
 	in.mu.Lock()
