@@ -41,6 +41,34 @@
 // and, when the result has structuredContent, "user_notes": ["<note>", ...]
 // in it (in a text block mirroring it too). Without notes neither appears.
 //
+// # Outcomes that are not the user's answer
+//
+// What an agent is told after a timeout, a snooze or while the user is away
+// is one table (nextsteps.go), and always a result, never an isError:
+//   - a snoozed question (wire.Answer.Snooze on a pending outcome): the
+//     dialect's "call again" result, then one text block saying until when
+//     (or until the user is back) and that it is no answer;
+//   - the user away with the away setting "proceed" (wire.StatusAway):
+//     every dialect's own shape with status "away" (interactive_feedback,
+//     ask_user_question and the ask_choice family; "declined" for
+//     ask_human, a failed envelope for user_interact), "away": true in its
+//     structuredContent, and the table's words: proceed with care, record
+//     what was decided.
+//
+// An answer given in the question's desktop notification says so:
+// "via": "notification" in the structuredContent of interactive_feedback,
+// ask_user_question and the ask_choice family.
+//
+// # notify and permission_prompt
+//
+// notify (notify.go) asks nothing: it sends a wire.Message to the app and
+// returns at once {"status": "shown" | "recorded" | "not_shown", "id",
+// "message"} as JSON text and structuredContent, never an isError (a message
+// is never worth a retry). permission_prompt (permission_prompt.go) is
+// Claude Code's --permission-prompt-tool: one text block holding
+// {"behavior": "allow", "updatedInput": <input>} or {"behavior": "deny",
+// "message": "…"}; anything but the user's Allow denies.
+//
 // # Long waits
 //
 // Every call waits at most its client's wait (initialize's clientInfo.name,
