@@ -22,9 +22,9 @@ var processEntries = map[string][]string{
 	// feedback mcp: mcpshim.ServeStdio over launch.Connect (an ipc.Asker)
 	// and launch.Greet.
 	"shim": {"feedback/mcpshim", "feedback/launch", "feedback/ipc"},
-	// feedback ask, doctor, setup, history; ask's question ids (wire.NewID)
-	// and its connection (an ipc.Asker).
-	"cli": {"feedback/ask", "feedback/doctor", "feedback/setup", "feedback/history/historycmd", "feedback/launch", "feedback/wire", "feedback/ipc"},
+	// feedback ask, approve, notify, doctor, setup, history; ask's question
+	// ids (wire.NewID) and its connection (an ipc.Asker).
+	"cli": {"feedback/ask", "feedback/approval/approvecmd", "feedback/notifycmd", "feedback/doctor", "feedback/setup", "feedback/history/historycmd", "feedback/launch", "feedback/wire", "feedback/ipc"},
 }
 
 // everyProcess are the packages run calls in every process: the settings
