@@ -250,27 +250,15 @@ func restoreMsg(w *uiWin) uiproto.Show {
 }
 
 // Withdraw implements Presenter.
-func (u *UIProcess) Withdraw(id string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	w, ok := u.wins[id]
-	if !ok {
-		return
-	}
-	u.dropLocked(w)
-	if w.unseen && u.opts.OnUnseenEnd != nil {
-		go u.opts.OnUnseenEnd(w.q, false)
-	}
-	if u.proc != nil {
-		u.proc.closing[id] = w.h
-		u.sendLocked(u.proc, uiproto.Withdraw{ID: id})
-	}
-	u.lingerLocked()
-}
+func (u *UIProcess) Withdraw(id string) { u.close(id, true) }
 
 // Put implements Putter: it closes window id as Withdraw does, but its
 // question goes on (snoozed): no notice that it ended unseen.
-func (u *UIProcess) Put(id string) {
+func (u *UIProcess) Put(id string) { u.close(id, false) }
+
+// close closes window id; ended: its question ended (a notice if the user
+// never saw it).
+func (u *UIProcess) close(id string, ended bool) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	w, ok := u.wins[id]
@@ -278,6 +266,9 @@ func (u *UIProcess) Put(id string) {
 		return
 	}
 	u.dropLocked(w)
+	if ended && w.unseen && u.opts.OnUnseenEnd != nil {
+		go u.opts.OnUnseenEnd(w.q, false)
+	}
 	if u.proc != nil {
 		u.proc.closing[id] = w.h
 		u.sendLocked(u.proc, uiproto.Withdraw{ID: id})

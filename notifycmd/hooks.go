@@ -53,6 +53,15 @@ func finished(project, last, fallback string) wire.Message {
 	return wire.Message{Project: project, Title: "Finished", Text: text}
 }
 
+// attention is the message of an agent that needs the user: the client's
+// text, or fallback without one.
+func attention(project, title, text, fallback string, urgent bool) wire.Message {
+	if strings.TrimSpace(text) == "" {
+		text = fallback
+	}
+	return wire.Message{Project: project, Title: title, Text: text, Urgent: urgent}
+}
+
 // summary is the first paragraph of an agent's message, at most
 // maxSummaryRunes.
 func summary(s string) string {
@@ -84,12 +93,8 @@ func claudeEvent(event []byte) (wire.Message, bool, error) {
 	project := projectOf(e.Cwd)
 	switch e.Event {
 	case "Notification":
-		text := e.Message
-		if strings.TrimSpace(text) == "" {
-			text = "Claude Code needs your attention."
-		}
 		urgent := e.NotificationType == "permission_prompt" || e.NotificationType == "elicitation_dialog" || e.NotificationType == "agent_needs_input"
-		return wire.Message{Project: project, Title: e.Title, Text: text, Urgent: urgent}, true, nil
+		return attention(project, e.Title, e.Message, "Claude Code needs your attention.", urgent), true, nil
 	case "Stop":
 		return finished(project, e.LastMessage, "The agent finished its turn and waits for you."), true, nil
 	}
@@ -113,11 +118,7 @@ func geminiEvent(event []byte) (wire.Message, bool, error) {
 	project := projectOf(e.Cwd)
 	switch e.Event {
 	case "Notification":
-		text := e.Message
-		if strings.TrimSpace(text) == "" {
-			text = "Gemini CLI needs your attention."
-		}
-		return wire.Message{Project: project, Text: text, Urgent: e.NotificationType == "ToolPermission"}, true, nil
+		return attention(project, "", e.Message, "Gemini CLI needs your attention.", e.NotificationType == "ToolPermission"), true, nil
 	case "AfterAgent":
 		return finished(project, e.Response, "Gemini CLI finished and waits for you."), true, nil
 	}

@@ -46,17 +46,11 @@ func AllowRule(dir, rule string, now time.Time) (string, bool, error) {
 
 // addAllowRule appends rule to permissions.allow of a settings document.
 func addAllowRule(data []byte, rule string) ([]byte, bool, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		data = []byte("{}\n")
-	}
-	v, err := hujson.Parse(data)
+	data, v, root, err := parseJSONC(data)
 	if err != nil {
-		return nil, false, fmt.Errorf("not valid JSON: %w", err)
+		return nil, false, err
 	}
-	root, ok := v.Value.(*hujson.Object)
-	if !ok {
-		return nil, false, errors.New("the top level is not a JSON object")
-	}
+	standard := v.IsStandard() // a plain JSON file stays plain JSON
 	e := jsonEditor{indent: detectIndent(root)}
 	perms, err := e.object(root, []string{"permissions"}, 1)
 	if err != nil {
@@ -101,7 +95,6 @@ func addAllowRule(data []byte, rule string) ([]byte, bool, error) {
 		}
 		arr.Elements = append(arr.Elements, nv)
 	}
-	standard := v.IsStandard()
 	if standard && !v.IsStandard() {
 		v.Standardize()
 	}

@@ -1,7 +1,6 @@
 package setup
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -188,16 +187,9 @@ func shellCommand(args []string) string {
 // (its command contains marker) is brought up to date instead, and every
 // other hook is kept as it is.
 func mergeHooksJSON(data []byte, spec hookSpec, command, marker string) ([]byte, []string, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		data = []byte("{}\n")
-	}
-	v, err := hujson.Parse(data)
+	data, v, root, err := parseJSONC(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	root, ok := v.Value.(*hujson.Object)
-	if !ok {
-		return nil, nil, fmt.Errorf("the top level is not a JSON object")
+		return nil, nil, err
 	}
 	standard := v.IsStandard()
 	e := jsonEditor{indent: detectIndent(root)}
@@ -350,21 +342,9 @@ func ownedOnly(v any, marker string) bool {
 // hooks.<events> (and a new "version") only, and that every entry an event
 // had is still there but feedback's own.
 func checkHooksOnly(before, after []byte, events []string) error {
-	decode := func(b []byte) (map[string]any, error) {
-		std, err := hujson.Standardize(slices.Clone(b))
-		if err != nil {
-			return nil, err
-		}
-		var m map[string]any
-		return m, json.Unmarshal(std, &m)
-	}
-	a, err := decode(before)
+	a, b, err := decodeBoth(before, after)
 	if err != nil {
 		return err
-	}
-	b, err := decode(after)
-	if err != nil {
-		return fmt.Errorf("internal error: the edited file does not parse (%v); nothing written", err)
 	}
 	for _, doc := range []map[string]any{a, b} {
 		if h, ok := doc["hooks"].(map[string]any); ok {

@@ -20,16 +20,9 @@ const maxConfigSize = 64 << 20
 // document and a line per change; no changes means the entry is already
 // as wanted. Empty data is an empty document.
 func mergeJSON(data []byte, container, name string, fields []field) ([]byte, []string, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		data = []byte("{}\n")
-	}
-	v, err := hujson.Parse(data)
+	data, v, root, err := parseJSONC(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("not valid JSON: %w", err)
-	}
-	root, ok := v.Value.(*hujson.Object)
-	if !ok {
-		return nil, nil, fmt.Errorf("the top level is not a JSON object")
+		return nil, nil, err
 	}
 	standard := v.IsStandard()
 	e := jsonEditor{indent: detectIndent(root)}
@@ -208,21 +201,9 @@ func jsonEqual(decoded, want any) bool {
 // checkJSONOnly decodes both documents and makes sure they differ in
 // container.name only.
 func checkJSONOnly(before, after []byte, container, name string, fields []field) error {
-	decode := func(b []byte) (map[string]any, error) {
-		std, err := hujson.Standardize(slices.Clone(b))
-		if err != nil {
-			return nil, err
-		}
-		var m map[string]any
-		return m, json.Unmarshal(std, &m)
-	}
-	a, err := decode(before)
+	a, b, err := decodeBoth(before, after)
 	if err != nil {
 		return err
-	}
-	b, err := decode(after)
-	if err != nil {
-		return fmt.Errorf("internal error: the edited file does not parse (%v); nothing written", err)
 	}
 	withoutFields(a, container, name, fields)
 	withoutFields(b, container, name, fields)
@@ -230,4 +211,44 @@ func checkJSONOnly(before, after []byte, container, name string, fields []field)
 		return fmt.Errorf("internal error: the edit would change more than %s.%s; nothing written", container, name)
 	}
 	return nil
+}
+
+// decodeJSONC decodes a JSON document that may hold comments and trailing
+// commas.
+func decodeJSONC(data []byte) (map[string]any, error) {
+	std, err := hujson.Standardize(slices.Clone(data))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(std, &m)
+}
+
+// decodeBoth decodes a document before and after setup's edit; an edit
+// that does not decode is setup's own error.
+func decodeBoth(before, after []byte) (a, b map[string]any, err error) {
+	if a, err = decodeJSONC(before); err != nil {
+		return nil, nil, err
+	}
+	if b, err = decodeJSONC(after); err != nil {
+		return nil, nil, fmt.Errorf("internal error: the edited file does not parse (%v); nothing written", err)
+	}
+	return a, b, nil
+}
+
+// parseJSONC parses a configuration document (empty is {}), which must be
+// an object; it returns the data parsed, the document and its top level.
+func parseJSONC(data []byte) ([]byte, hujson.Value, *hujson.Object, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = []byte("{}\n")
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return nil, v, nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	root, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil, v, nil, fmt.Errorf("the top level is not a JSON object")
+	}
+	return data, v, root, nil
 }

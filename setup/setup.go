@@ -106,30 +106,9 @@ func Run(args []string, e Env) int {
 
 // reportHooks tells what ConfigureHooks did or would do.
 func (r Result) reportHooks(w io.Writer, e Env) {
-	file := tildePath(e, r.File)
-	switch {
-	case len(r.Changes) == 0:
-		fmt.Fprintf(w, "%s hooks: already set up in %s; nothing changed.\n", r.Client.Title, file)
-		return
-	case !r.Written:
-		fmt.Fprintf(w, "%s hooks: %s would change (nothing written, --print):\n", r.Client.Title, file)
-	default:
-		fmt.Fprintf(w, "%s hooks: updated %s\n", r.Client.Title, file)
+	if r.reportChanges(w, e, r.Client.Title+" hooks") {
+		fmt.Fprintf(w, "%s now tells you through feedback when an agent needs you or has finished.\n", r.Client.Title)
 	}
-	for _, c := range r.Changes {
-		fmt.Fprintf(w, "  %s\n", c)
-	}
-	if r.Backup != "" {
-		fmt.Fprintf(w, "  the previous file is saved as %s\n", tildePath(e, r.Backup))
-	}
-	if !r.Written {
-		fmt.Fprintf(w, "\nThe whole file would read:\n%s", r.Doc)
-		if len(r.Doc) > 0 && r.Doc[len(r.Doc)-1] != '\n' {
-			fmt.Fprintln(w)
-		}
-		return
-	}
-	fmt.Fprintf(w, "%s now tells you through feedback when an agent needs you or has finished.\n", r.Client.Title)
 }
 
 // Result is what Configure did or, with write false, would do.
@@ -204,15 +183,28 @@ func (r Result) report(w io.Writer, e Env) {
 	if r.Client.notice != nil {
 		defer fmt.Fprintf(w, "Note: %s\n", r.Client.notice(e))
 	}
+	if !r.reportChanges(w, e, r.Client.Title) {
+		return
+	}
+	if r.Scope == ScopeProject {
+		fmt.Fprintf(w, "  note: it names this machine's %s; others who share the project need their own path\n", e.Command())
+	}
+	fmt.Fprintf(w, "Restart %s (or reload its MCP servers) to use it.\n", r.Client.Title)
+}
+
+// reportChanges says, under what, whether the file changed or would, how,
+// and with --print the whole new file; it reports whether the file was
+// written.
+func (r Result) reportChanges(w io.Writer, e Env, what string) bool {
 	file := tildePath(e, r.File)
 	switch {
 	case len(r.Changes) == 0:
-		fmt.Fprintf(w, "%s: already set up in %s; nothing changed.\n", r.Client.Title, file)
-		return
+		fmt.Fprintf(w, "%s: already set up in %s; nothing changed.\n", what, file)
+		return false
 	case !r.Written:
-		fmt.Fprintf(w, "%s: %s would change (nothing written, --print):\n", r.Client.Title, file)
+		fmt.Fprintf(w, "%s: %s would change (nothing written, --print):\n", what, file)
 	default:
-		fmt.Fprintf(w, "%s: updated %s\n", r.Client.Title, file)
+		fmt.Fprintf(w, "%s: updated %s\n", what, file)
 	}
 	for _, c := range r.Changes {
 		fmt.Fprintf(w, "  %s\n", c)
@@ -225,12 +217,8 @@ func (r Result) report(w io.Writer, e Env) {
 		if len(r.Doc) > 0 && r.Doc[len(r.Doc)-1] != '\n' {
 			fmt.Fprintln(w)
 		}
-		return
 	}
-	if r.Scope == ScopeProject {
-		fmt.Fprintf(w, "  note: it names this machine's %s; others who share the project need their own path\n", e.Command())
-	}
-	fmt.Fprintf(w, "Restart %s (or reload its MCP servers) to use it.\n", r.Client.Title)
+	return r.Written
 }
 
 // Status is whether one client is installed and set up.
