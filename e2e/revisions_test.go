@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"feedback/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ func TestRevisionsWithoutDisplay(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-			if err != nil || len(list.Tools) != 9 {
+			if err != nil || len(list.Tools) != len(wire.ToolNames()) {
 				t.Fatalf("tools/list: %v, %v", err, list)
 			}
 			if r := callNow(t, c, "ask_choice", map[string]any{"question": "Which database?"}); !r.IsError || !strings.Contains(text(r), "options") {
