@@ -82,7 +82,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fs.PrintDefaults()
 		fmt.Fprintln(&out, i18n.T("ask.exit_status"))
 	}
-	rest, err := parseInterspersed(fs, args)
+	rest, err := ParseInterspersed(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		io.Copy(env.Stdout, &out)
@@ -167,11 +167,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 }
 
-// parseInterspersed parses args with fs, flags before and after the
+// ParseInterspersed parses args with fs, flags before and after the
 // message alike (`feedback ask "Deploy now?" --option yes`), and returns
 // the arguments that are not flags, in order. "--" ends the flags: what
 // follows is taken as it is, a message starting with "-" included.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"feedback/ask"
 	"feedback/ipc"
 	"feedback/wire"
 )
@@ -78,7 +79,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fs.PrintDefaults()
 		fmt.Fprintln(&out, exitStatus)
 	}
-	err := fs.Parse(args)
+	rest, err := ask.ParseInterspersed(fs, args) // flags after the message too: feedback notify "done" --urgent
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		io.Copy(env.Stdout, &out)
@@ -88,14 +89,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return ExitFailed
 	}
 	if *from != "" {
-		return runHook(ctx, *from, fs.Args(), env)
+		return runHook(ctx, *from, rest, env)
 	}
-	if fs.NArg() != 1 {
+	if len(rest) != 1 {
 		fs.Usage()
 		io.Copy(env.Stderr, &out)
 		return ExitFailed
 	}
-	text := fs.Arg(0)
+	text := rest[0]
 	if text == "-" {
 		data, err := io.ReadAll(io.LimitReader(env.Stdin, maxEventBytes))
 		if err != nil {

@@ -45,6 +45,9 @@ func TestNotifyFromAScript(t *testing.T) {
 	if code, _, _ := run(t, app, "from stdin\n", "-"); code != ExitShown || app.got[1].Text != "from stdin" {
 		t.Errorf("exit %d, sent %+v", code, app.got[1])
 	}
+	if code, _, errs := run(t, app, "", "done", "--urgent"); code != ExitShown || !app.got[2].Urgent || app.got[2].Text != "done" {
+		t.Errorf("a flag after the message: exit %d (%s), sent %+v", code, errs, app.got[2])
+	}
 	for _, args := range [][]string{{}, {"a", "b"}, {"  "}, {"--nope", "x"}, {strings.Repeat("x", wire.MaxMessageRunes+1)}} {
 		if code, _, errs := run(t, app, "", args...); code != ExitFailed || errs == "" {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and a reason", args, code, errs)
