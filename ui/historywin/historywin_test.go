@@ -503,3 +503,37 @@ func TestBadgeTextContrast(t *testing.T) {
 		}
 	}
 }
+
+// An agent's message and a question answered for the away user are listed
+// with their own badges; the message opens as its text.
+func TestMessagesAndAwayAreListed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := wire.Message{ID: "m1", Client: "claude-code", Project: "webapp", Title: "PR opened", Text: "Tests green; PR #12 opened for review."}
+	if err := s.SaveMessage(m, t0.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveQuestion(q("a1", "codex", "", "", "Drop the old table?"), t0.Add(20*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveAnswer(wire.Answer{QuestionID: "a1", Status: wire.StatusAway}, t0.Add(20*time.Minute), true); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	h := open(t, path)
+	h.wait(t, "list")
+	rows := strings.Join(h.rows(), "\n")
+	for _, want := range []string{"away", "Drop the old table?", "message", "PR opened"} {
+		if !strings.Contains(rows, want) {
+			t.Errorf("rows lack %q:\n%s", want, rows)
+		}
+	}
+	h.w.list.Select(1) // the message, the older
+	if got := texts(h.w.detail); !strings.Contains(got, "Tests green; PR #12 opened for review.") {
+		t.Errorf("detail:\n%s", got)
+	}
+	test.AssertImageMatches(t, "history-message.png", h.w.Fyne().Canvas().Capture())
+}
