@@ -135,6 +135,7 @@ type entry struct {
 	// callers) and replaced when it comes back. Guarded by Inbox.mu.
 	snooze  *wire.Snooze
 	snoozeC chan struct{}
+	snoozes int         // how many times it was snoozed
 	wake    *time.Timer // ends a timed snooze
 	draft   *wire.Draft // the latest draft, restored when it comes back
 }
@@ -258,6 +259,10 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 	in.mu.Lock()
 	e := in.attachLocked(r)
 	_, busy := in.open[askID]
+	var gen int // the snoozes e had when this caller joined it (snooze.go)
+	if e != nil {
+		gen = e.snoozes
+	}
 	in.mu.Unlock()
 
 	var draft *wire.Draft
@@ -292,10 +297,11 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 			in.mu.Unlock()
 			in.show(e, draft)
 		} else {
+			gen = e.snoozes
 			in.mu.Unlock()
 		}
 	}
-	return in.wait(ctx, e, askID, r.Wait, emit)
+	return in.wait(ctx, e, askID, r.Wait, emit, gen)
 }
 
 // attachLocked attaches the caller of r to the window it comes back to, if
@@ -380,7 +386,11 @@ func (in *Inbox) show(e *entry, draft *wire.Draft) {
 
 // wait waits, as one of e's callers, for its answer, the caller going away
 // (ctx) or the caller's wait running out (wait, when positive).
-func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(ipc.Event)) (wire.Answer, error) {
+//
+// A caller with a wait hears at once of a snooze made since it joined
+// (gen: e's snoozes then); one that joins while e is snoozed waits as
+// usual, and one without a wait waits the snooze out.
+func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(ipc.Event), gen int) (wire.Answer, error) {
 	var waitC <-chan time.Time
 	if wait > 0 {
 		t := time.NewTimer(wait)
@@ -389,10 +399,13 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 	}
 	shown := e.shown
 	var snoozed <-chan struct{}
-	if wait > 0 { // a caller with a wait hears of a snooze at once; one without a wait waits it out
+	if wait > 0 {
 		in.mu.Lock()
-		if e.snooze == nil { // one that comes back while it is snoozed waits as usual
+		switch {
+		case e.snooze == nil:
 			snoozed = e.snoozeC
+		case e.snoozes != gen: // snoozed after this caller joined, before it got here
+			waitC = closedTime
 		}
 		in.mu.Unlock()
 	}

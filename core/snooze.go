@@ -43,6 +43,7 @@ func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
 	default:
 	}
 	e.snooze = &s
+	e.snoozes++
 	close(e.snoozeC)
 	if !s.UntilBack {
 		e.wake = time.AfterFunc(time.Until(s.Until), func() { in.unsnooze(e) })
