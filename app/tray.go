@@ -210,7 +210,13 @@ func (t *tray) action(a core.MenuAction) func() {
 			if !a.UntilBack {
 				s.Until = time.Now().Add(time.Duration(a.SnoozeMinutes) * time.Minute)
 			}
-			go t.inbox.SnoozeAll(s) // each window closes through the UI process: off the menu's goroutine
+			go func() { // each window closes through the UI process: off the menu's goroutine
+				if a.Question == "" {
+					t.inbox.SnoozeAll(s)
+				} else {
+					t.inbox.Snooze(a.Question, s)
+				}
+			}()
 		}
 	case core.ActionQuit:
 		return func() { go t.quit() }

@@ -24,7 +24,7 @@ const (
 	ActionHistory                        // open the History window
 	ActionSettings                       // open the Settings window
 	ActionNote                           // open the note window (a note for an agent: notes.go)
-	ActionSnooze                         // snooze every open question: MenuAction.Snooze (snooze.go)
+	ActionSnooze                         // snooze MenuAction.Question, or every open question when "" (snooze.go)
 	ActionQuit                           // quit the app
 )
 
@@ -134,7 +134,7 @@ func Tray(in TrayInput) TrayView {
 	}
 	v.Menu = append(v.Menu, MenuEntry{Separator: true})
 	if waiting > 0 {
-		v.Menu = append(v.Menu, snoozeEntry(l))
+		v.Menu = append(v.Menu, snoozeEntry(l, in.Items, waiting))
 	}
 	v.Menu = append(v.Menu, dndEntry(l, in.DND, in.Now))
 	if in.Note {
@@ -268,16 +268,33 @@ func awayEntry(l *i18n.Localizer, a AwayState, history bool) MenuEntry {
 	return MenuEntry{Label: l.N("tray.while_away", len(a.Asked)), Enabled: true, Children: children}
 }
 
-// snoozeEntry is "Snooze all questions" and its choices.
-func snoozeEntry(l *i18n.Localizer) MenuEntry {
-	choice := func(label string, minutes int, back bool) MenuEntry {
-		return MenuEntry{Label: label, Enabled: true, Action: MenuAction{Kind: ActionSnooze, SnoozeMinutes: minutes, UntilBack: back}}
+// snoozeEntry is "Snooze": with several questions waiting, "All questions"
+// and each question (oldest first, as listed above), each with the three
+// snoozes; with one, the three snoozes of that question.
+func snoozeEntry(l *i18n.Localizer, items []Item, waiting int) MenuEntry {
+	choices := func(id string) []MenuEntry {
+		choice := func(label string, minutes int, back bool) MenuEntry {
+			return MenuEntry{Label: label, Enabled: true, Action: MenuAction{Kind: ActionSnooze, Question: id, SnoozeMinutes: minutes, UntilBack: back}}
+		}
+		return []MenuEntry{choice(l.T("snooze.10min"), 10, false), choice(l.T("snooze.1h"), 60, false), choice(l.T("snooze.back"), 0, true)}
 	}
-	return MenuEntry{Label: l.T("tray.snooze"), Enabled: true, Children: []MenuEntry{
-		choice(l.T("snooze.10min"), 10, false),
-		choice(l.T("snooze.1h"), 60, false),
-		choice(l.T("snooze.back"), 0, true),
-	}}
+	if waiting == 1 {
+		return MenuEntry{Label: l.T("tray.snooze"), Enabled: true, Children: choices("")}
+	}
+	children := []MenuEntry{{Label: l.T("tray.snooze_all"), Enabled: true, Children: choices("")}, {Separator: true}}
+	sorted := append([]Item(nil), items...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Since.Before(sorted[j].Since) })
+	for _, it := range sorted {
+		if it.Snoozed != nil || len(children) >= MaxTrayQuestions+2 {
+			continue
+		}
+		title := clean(it.Title, maxTitleRunes)
+		if title == "" {
+			title = l.T("tray.untitled")
+		}
+		children = append(children, MenuEntry{Label: title, Enabled: true, Children: choices(it.ID)})
+	}
+	return MenuEntry{Label: l.T("tray.snooze"), Enabled: true, Children: children}
 }
 
 // messageEntry is "Messages (N)" and, under it, each message as "client:

@@ -33,7 +33,7 @@ func TestTrayInTraditionalChinese(t *testing.T) {
 	}
 	walk(v.Menu)
 	got := strings.Join(labels, "|")
-	want := "codex|問題 — 2 小時|claude-code · shop|Deploy now? — 3 分鐘|全部稍後提醒|10 分鐘後|1 小時後|等我回來|勿擾（至 13:00）|開啟，直到我關閉|1 小時（至 13:00）|至明天 08:00|關閉|歷史記錄…|設定…|結束"
+	want := "codex|問題 — 2 小時|claude-code · shop|Deploy now? — 3 分鐘|稍後提醒|全部問題|10 分鐘後|1 小時後|等我回來|問題|10 分鐘後|1 小時後|等我回來|Deploy now?|10 分鐘後|1 小時後|等我回來|勿擾（至 13:00）|開啟，直到我關閉|1 小時（至 13:00）|至明天 08:00|關閉|歷史記錄…|設定…|結束"
 	if got != want {
 		t.Errorf("menu\n got %s\nwant %s", got, want)
 	}

@@ -114,7 +114,7 @@ func TestTrayOneQuestion(t *testing.T) {
 		"[claude-code · shop]",
 		"Deploy now? — 3 min",
 		"---",
-		"Snooze all questions",
+		"Snooze",
 		"  For 10 minutes",
 		"  For 1 hour",
 		"  Until I'm back",
@@ -489,8 +489,9 @@ func TestTrayMessages(t *testing.T) {
 }
 
 // A snoozed question is listed with its snooze instead of its age, is not
-// counted as waiting, and clicking it brings it back (Raise); "Snooze all
-// questions" offers the three snoozes while any question waits.
+// counted as waiting, and clicking it brings it back (Raise); "Snooze"
+// offers the three snoozes while any question waits: of all of them, or of
+// each.
 func TestTraySnoozed(t *testing.T) {
 	a := item("a", "Deploy now?", "claude-code", "shop", 3*time.Minute)
 	a.Snoozed = &wire.Snooze{Until: noon.Add(30 * time.Minute)}
@@ -503,15 +504,29 @@ func TestTraySnoozed(t *testing.T) {
 	find(t, v.Menu, "Deploy now? — snoozed until 12:30")
 	find(t, v.Menu, "Rename? — snoozed until you're back")
 	for _, e := range v.Menu {
-		if e.Label == "Snooze all questions" {
+		if e.Label == "Snooze" {
 			t.Error("snooze offered with nothing to snooze")
 		}
 	}
 	c := item("c", "Ship?", "", "", time.Minute)
 	v = Tray(TrayInput{Now: noon, Items: []Item{a, c}})
-	s := find(t, v.Menu, "Snooze all")
+	s := find(t, v.Menu, "Snooze")
 	if len(s.Children) != 3 || s.Children[1].Action != (MenuAction{Kind: ActionSnooze, SnoozeMinutes: 60}) || s.Children[2].Action != (MenuAction{Kind: ActionSnooze, UntilBack: true}) || v.Count != 1 {
-		t.Errorf("snooze entry %+v, count %d", s, v.Count)
+		t.Errorf("one question waiting: snooze entry %+v, count %d", s, v.Count)
+	}
+	// Several waiting: all of them, or each (the snoozed one is not listed).
+	d := item("d", "Rename?", "codex", "", 2*time.Minute)
+	v = Tray(TrayInput{Now: noon, Items: []Item{a, c, d}})
+	s = find(t, v.Menu, "Snooze")
+	got := labels(s.Children, "")
+	want := []string{"All questions", "  For 10 minutes", "  For 1 hour", "  Until I'm back", "---",
+		"Rename?", "  For 10 minutes", "  For 1 hour", "  Until I'm back",
+		"Ship?", "  For 10 minutes", "  For 1 hour", "  Until I'm back"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("snooze submenu:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if a := s.Children[3].Children[0].Action; a != (MenuAction{Kind: ActionSnooze, Question: "c", SnoozeMinutes: 10}) {
+		t.Errorf("Ship? for 10 minutes does %+v", a)
 	}
 }
 

@@ -46,3 +46,33 @@ func TestSnoozeAQuestion(t *testing.T) {
 		t.Fatalf("after the snooze: %s", text(r))
 	}
 }
+
+// The tray's Snooze names each waiting question: snoozing one closes its
+// window only, and the tray lists it as snoozed.
+func TestTraySnoozesOneQuestion(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	ensureApp(t)
+	tray := openTray(t)
+	a, b := textQuestion("TraySnoozeA"), textQuestion("TraySnoozeB")
+	cha, _ := askApp(t, a)
+	findWindow(t, a.Title+" — feedback")
+	_, cancelB := askApp(t, b)
+	findWindow(t, b.Title+" — feedback")
+	waitTray(t, tray, "both questions", all(hasEntry("TraySnoozeA — "), hasEntry("TraySnoozeB — ")))
+	snooze, _ := findEntry(tray.entries(t), "Snooze")
+	one, ok := findEntry(snooze.children, "TraySnoozeB")
+	if !ok || len(one.children) != 3 {
+		t.Fatalf("no TraySnoozeB under Snooze:\n%s", dumpEntries(tray.entries(t), "  "))
+	}
+	tray.click(t, one.children[1].id) // For 1 hour
+	windowGone(t, b.Title+" — feedback", 5*time.Second)
+	waitTray(t, tray, "B snoozed", hasEntry("TraySnoozeB — snoozed until"))
+	if visibleWindows(a.Title+" — feedback") != 1 {
+		t.Error("snoozing B closed A too")
+	}
+	cancelB()
+	activate(t, findWindow(t, a.Title+" — feedback"))
+	key(t, "ctrl+Return")
+	awaitAsk(t, cha)
+}
