@@ -458,7 +458,11 @@ func (w *Window) showQuestion(r row) {
 	b := newBadge()
 	b.set(hq)
 	w.detail.Add(container.NewBorder(nil, nil, nil, container.NewCenter(b), title))
-	when := fmt.Sprintf(lang.L("Asked %s"), hq.AskedAt.Local().Format("2006-01-02 15:04"))
+	asked := "Asked %s"
+	if hq.Outcome == store.StateMessage { // an agent's message: nothing was asked
+		asked = "Sent %s"
+	}
+	when := fmt.Sprintf(lang.L(asked), hq.AskedAt.Local().Format("2006-01-02 15:04"))
 	if hq.EndedAt != nil {
 		when += fmt.Sprintf(lang.L(", ended %s"), hq.EndedAt.Local().Format("2006-01-02 15:04"))
 	}

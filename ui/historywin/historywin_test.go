@@ -532,7 +532,7 @@ func TestMessagesAndAwayAreListed(t *testing.T) {
 		}
 	}
 	h.w.list.Select(1) // the message, the older
-	if got := texts(h.w.detail); !strings.Contains(got, "Tests green; PR #12 opened for review.") {
+	if got := texts(h.w.detail); !strings.Contains(got, "Tests green; PR #12 opened for review.") || !strings.Contains(got, "Sent 2026-03-01 09:10") {
 		t.Errorf("detail:\n%s", got)
 	}
 	test.AssertImageMatches(t, "history-message.png", h.w.Fyne().Canvas().Capture())
