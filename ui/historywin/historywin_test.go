@@ -441,7 +441,10 @@ func TestNoHistoryKeptIsSaid(t *testing.T) {
 func TestOnClosedAndTheDatabaseReleased(t *testing.T) {
 	a := test.NewTempApp(t)
 	closed := make(chan bool, 1)
-	w := New(a, Options{DBPath: fill(t), OnClosed: func() { closed <- true }})
+	// Its list is never drawn (the window's Fyne-goroutine work is
+	// dropped): drawn on the test driver's goroutine after the test, it
+	// measured text while the next test did (a race on the font caches).
+	w := newWindow(a, Options{DBPath: fill(t), OnClosed: func() { closed <- true }}, func(func()) {}, nil)
 	w.Fyne().Show()
 	w.Fyne().Close()
 	select {
