@@ -105,19 +105,18 @@ func (s *notices) unfocused(q wire.Question) {
 		}
 	}
 	if quick := core.QuickAnswers(q); len(quick) > 0 {
+		replies := make(map[string]wire.Reply, len(quick)) // by action key
 		for i, a := range quick {
-			note.Actions = append(note.Actions, notify.Action{Key: fmt.Sprint("answer-", i), Label: a.Label})
+			key := fmt.Sprint("answer-", i)
+			replies[key] = a.Reply
+			note.Actions = append(note.Actions, notify.Action{Key: key, Label: a.Label})
 		}
 		note.Actions = append(note.Actions, notify.Action{Key: keyOpen, Label: i18n.T("notify.open")})
 		note.OnAction = func(key string) {
 			if key == keyOpen {
 				raise()
-				return
-			}
-			for i, a := range quick {
-				if key == fmt.Sprint("answer-", i) {
-					answer(a.Reply)
-				}
+			} else if r, ok := replies[key]; ok {
+				answer(r)
 			}
 		}
 	}
@@ -129,7 +128,7 @@ func (s *notices) unfocused(q wire.Question) {
 			}
 		}
 	}
-	note.OnClosed = func(notify.CloseReason) { s.forget(id, 0) }
+	note.OnClosed = func(notify.CloseReason) { s.forget(id) }
 	s.sendThen(q.ID, note, func(n notify.ID) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -162,7 +161,7 @@ func (s *notices) ended(id string) {
 
 // forget drops the record of question id's notification, which the
 // server closed.
-func (s *notices) forget(id string, _ notify.ID) {
+func (s *notices) forget(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.arrived, id)

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"context"
 	"time"
 
 	"feedback/settings"
@@ -101,7 +100,7 @@ func (in *Inbox) Away() AwayState {
 // awayAsk is what an ask gets while the user is away: with
 // settings.AwayProceed the StatusAway outcome at once (ok true), recorded
 // in History; with settings.AwayWait nothing (it waits), but it is noted.
-func (in *Inbox) awayAsk(ctx context.Context, r wire.Ask) (wire.Answer, bool) {
+func (in *Inbox) awayAsk(r wire.Ask) (wire.Answer, bool) {
 	if r.AttachOnly {
 		return wire.Answer{}, false
 	}

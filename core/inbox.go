@@ -253,7 +253,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 		return a, nil
 	}
 	in.mu.Unlock()
-	if a, ok := in.awayAsk(ctx, r); ok { // away.go
+	if a, ok := in.awayAsk(r); ok { // away.go
 		return a, nil
 	}
 	in.mu.Lock()

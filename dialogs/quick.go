@@ -75,7 +75,7 @@ func (v *View) OpenQuickReplies() {
 	}
 	var items []*fyne.MenuItem
 	for _, r := range v.quickReplies() {
-		items = append(items, fyne.NewMenuItem(cutRunes(oneLine(r), maxQuickMenuRunes), func() { v.InsertQuickReply(r) }))
+		items = append(items, fyne.NewMenuItem(shorten(oneLine(r), maxQuickMenuRunes), func() { v.InsertQuickReply(r) }))
 	}
 	m := widget.NewPopUpMenu(fyne.NewMenu("", items...), c)
 	v.quickMenu = m
@@ -111,7 +111,7 @@ func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
 	}
 	row := container.NewHBox()
 	for _, r := range replies[:min(len(replies), maxQuickButtons)] {
-		row.Add(widget.NewButton(cutRunes(oneLine(r), maxQuickButtonRunes), func() { v.oneClick(pv, r) }))
+		row.Add(widget.NewButton(shorten(oneLine(r), maxQuickButtonRunes), func() { v.oneClick(pv, r) }))
 	}
 	v.quickRow = row
 	return container.NewHScroll(row)
@@ -132,11 +132,3 @@ func (v *View) oneClick(pv *promptView, reply string) {
 
 // oneLine is s with its line breaks as spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// cutRunes is s at most n runes, "…" ending a cut one.
-func cutRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
