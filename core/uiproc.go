@@ -344,16 +344,18 @@ func (u *UIProcess) Running() bool {
 	return u.proc != nil
 }
 
-// Prewarm starts the UI process if none runs, so that the next window
-// opens warm; with no window it ends after the linger time as usual.
+// Prewarm starts the UI process if none runs and has it prepare its first
+// window without showing it (uiproto.Warm), so that the next window opens
+// warm; with no window it lingers, then sleeps or ends, as usual.
 func (u *UIProcess) Prewarm() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.stopped || u.proc != nil {
 		return
 	}
-	if u.ensureLocked() != nil {
+	if p := u.ensureLocked(); p != nil {
 		u.log.Info("UI process started in advance (ui_prewarm)")
+		u.sendLocked(p, uiproto.Warm{})
 		u.lingerLocked()
 	}
 }

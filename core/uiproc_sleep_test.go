@@ -32,6 +32,7 @@ func TestUIProcessSleepsAfterTheLingerAndWakesForTheNextWindow(t *testing.T) {
 	defer u.Close(time.Second)
 	u.Prewarm()
 	ui := f.next(t)
+	expect[uiproto.Warm](t, ui)
 	askAndAnswer(t, u, ui, "a")
 	expect[uiproto.Sleep](t, ui)
 	ui.send(t, uiproto.Sleeping{})
@@ -82,6 +83,7 @@ func askedToSleep(t *testing.T) (*UIProcess, *fakeProc) {
 	t.Cleanup(func() { u.Close(time.Second) })
 	u.Prewarm()
 	ui := f.next(t)
+	expect[uiproto.Warm](t, ui)
 	expect[uiproto.Sleep](t, ui)
 	return u, ui
 }
@@ -131,6 +133,8 @@ func TestUIProcessSleepOffOrUnsupportedExits(t *testing.T) {
 		u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
 		defer u.Close(time.Second)
 		u.Prewarm()
-		expect[uiproto.Exit](t, f.next(t))
+		ui := f.next(t)
+		expect[uiproto.Warm](t, ui)
+		expect[uiproto.Exit](t, ui)
 	})
 }

@@ -477,14 +477,16 @@ func TestUIProcessStartFailureRetries(t *testing.T) {
 	}
 }
 
-// Prewarm starts the UI process with no window; it lingers and exits like
-// one whose last window closed, and a window then opens in it.
+// Prewarm starts the UI process with no window and has it prepare its
+// first window (Warm); it lingers and exits like one whose last window
+// closed, and a window then opens in it.
 func TestUIProcessPrewarm(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	u.Prewarm()
 	ui := f.next(t)
+	expect[uiproto.Warm](t, ui)
 	u.Prewarm() // running: nothing more
 	_, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)

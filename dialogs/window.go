@@ -58,6 +58,10 @@ type Pool struct {
 	// release runs once the pool closed its hidden windows after a quiet
 	// time, when their memory can go back to the system (releaseMemory).
 	release func()
+	// rewarm, once Warm has drawn a window natively (warm.go), replaces
+	// the window kept after a quiet time by a newly warmed one when
+	// questions have shown in it.
+	rewarm func()
 	// Log is where the Pool says it replaced a window another X client
 	// destroyed (lost.go); nil: slog.Default(). Set it before the first
 	// window.
@@ -78,6 +82,7 @@ const (
 type slot struct {
 	win        fyne.Window
 	cur        *Window
+	warmed     bool            // Warm drew it and no question has shown in it since (warm.go)
 	hiddenTurn int             // Pool.turns when it was hidden
 	placed     image.Rectangle // where the Pool put its frame last (place.go); empty: not placed
 }
@@ -110,6 +115,7 @@ func (p *Pool) take(title string) *slot {
 		s := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		s.win.SetTitle(title)
+		s.warmed = false
 		return s
 	}
 	p.all++
@@ -230,6 +236,9 @@ func (p *Pool) trim() {
 		p.idle = p.idle[1:]
 		s.win.Close()
 		p.destroyed++
+	}
+	if quiet && len(p.idle) == quietKeep && p.rewarm != nil && !p.idle[0].warmed {
+		p.rewarm() // warm.go: the window kept drew the burst's questions
 	}
 	done := len(p.idle) <= keep && (quiet || len(p.open) > 0)
 	if done && p.trimmer != nil {

@@ -201,6 +201,9 @@ func (s *server) apply(cmd uiproto.Command) {
 		s.win.do(func() { s.app.SendNotification(fyne.NewNotification(m.Title, m.Body)) })
 	case uiproto.OpenWindow:
 		s.openAppWindow(m)
+	case uiproto.Warm:
+		s.win.warm(s.log)
+		s.keepAlive()
 	case uiproto.Sleep:
 		// What the heap does not use goes back to the system first: a
 		// stopped process keeps every page it holds (25–40 MiB measured

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -20,6 +22,7 @@ type windows struct {
 	pool    *dialogs.Pool   // touched on the Fyne goroutine only
 	ended   chan struct{}   // closed when the Fyne loop has returned: nothing to call into
 	stopped atomic.Bool     // the app is quitting: no more work on the Fyne goroutine
+	asked   atomic.Bool     // a question was asked to show: nothing to warm (warm)
 }
 
 // hooks are what a question window reports: when it is on screen, each
@@ -63,6 +66,24 @@ func (u *windows) stop() {
 	u.pool.CloseAll()
 }
 
+// warm prepares the first question window without showing it (uiproto.Warm),
+// unless a question was asked meanwhile: then the question is what a
+// warmed window would be waiting for (the command that started this
+// process and the first question arrive together, read one after the
+// other, before Fyne runs what they queued).
+func (u *windows) warm(log *slog.Logger) {
+	opts := u.options()
+	u.do(func() {
+		if u.asked.Load() {
+			return
+		}
+		start := time.Now()
+		if u.pool.Warm(dialogs.SampleQuestion(), opts) {
+			log.Info("the first window is ready", "took", time.Since(start).Round(time.Millisecond))
+		}
+	})
+}
+
 // loopEnded records that the Fyne loop has returned; call it once.
 func (u *windows) loopEnded() {
 	u.stopped.Store(true)
@@ -74,6 +95,7 @@ func (u *windows) loopEnded() {
 // unfocused, if not nil, is called before h.Shown when the window opened
 // without the focus (the user was typing in another).
 func (u *windows) show(q wire.Question, draft *wire.Draft, adjust func(*dialogs.Options), h hooks, unfocused func()) {
+	u.asked.Store(true)
 	opts := u.options()
 	opts.OnDraft = h.Draft
 	u.do(func() {

@@ -37,7 +37,7 @@ type message interface{ Type() string }
 // The decoders of each side's messages by type.
 var (
 	commands = table(as[Settings, Command], as[Show, Command], as[Withdraw, Command], as[Focus, Command], as[ConfirmQuit, Command],
-		as[OpenWindow, Command], as[Notify, Command], as[Ping, Command], as[Sleep, Command], as[Exit, Command])
+		as[OpenWindow, Command], as[Notify, Command], as[Ping, Command], as[Warm, Command], as[Sleep, Command], as[Exit, Command])
 	events = table(as[Hello, Event], as[Shown, Event], as[DraftChanged, Event], as[CountdownChanged, Event],
 		as[Done, Event], as[Closed, Event], as[Found, Event], as[Snooze, Event], as[QuitAnswer, Event], as[AppWindows, Event],
 		as[Note, Event], as[Pong, Event], as[Sleeping, Event])

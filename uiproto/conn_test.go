@@ -32,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 		Withdraw{ID: "q"}, Focus{ID: "q"}, ConfirmQuit{Open: 2},
 		OpenWindow{Window: WindowNote, Note: &NoteChoices{Targets: []wire.NoteTarget{{Client: "codex"}}}},
 		OpenWindow{Window: WindowHistory, Database: "/tmp/feedback.db"},
-		Notify{Title: "t", Body: "b"}, Ping{}, Sleep{}, Exit{},
+		Notify{Title: "t", Body: "b"}, Ping{}, Warm{}, Sleep{}, Exit{},
 	}
 	evs := []Event{
 		Hello{Protocol: Version, Build: "1.2.3"}, Shown{ID: "q", Unfocused: true}, DraftChanged{ID: "q", Replies: draft.Replies, Images: []DraftImage{{Ref: "1", Image: &draft.Images[0]}, {Ref: "2"}}},

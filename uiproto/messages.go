@@ -9,10 +9,10 @@ import (
 
 // Version is the protocol's version, sent in Hello. Change it with any
 // change of a message that an older or newer peer would misread.
-const Version = 3
+const Version = 4
 
 // Command is a message from the app to the UI process: one of Settings,
-// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Sleep, Exit.
+// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Warm, Sleep, Exit.
 type Command interface {
 	// Type is the message's name on the wire ("show", …).
 	Type() string
@@ -88,6 +88,11 @@ type (
 	}
 	// Ping asks for a Pong at once: the app's heartbeat.
 	Ping struct{}
+	// Warm has the UI process, with no window open, prepare its first
+	// question window without showing it (ui_prewarm): the native window,
+	// its GL context and a first frame of a sample question drawn off
+	// screen, so that the first question opens as fast as the next ones.
+	Warm struct{}
 	// Sleep asks the UI process, with no window open, whether it may be
 	// stopped (SIGSTOP) until the next command: it answers Sleeping.
 	Sleep struct{}
@@ -202,6 +207,7 @@ func (ConfirmQuit) Type() string { return "confirm_quit" }
 func (OpenWindow) Type() string  { return "open_window" }
 func (Notify) Type() string      { return "notify" }
 func (Ping) Type() string        { return "ping" }
+func (Warm) Type() string        { return "warm" }
 func (Sleep) Type() string       { return "sleep" }
 func (Exit) Type() string        { return "exit" }
 
@@ -213,6 +219,7 @@ func (ConfirmQuit) command() {}
 func (OpenWindow) command()  {}
 func (Notify) command()      {}
 func (Ping) command()        {}
+func (Warm) command()        {}
 func (Sleep) command()       {}
 func (Exit) command()        {}
 
