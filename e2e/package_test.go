@@ -237,7 +237,8 @@ func TestQuietStart(t *testing.T) {
 				"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 				"XDG_STATE_HOME="+filepath.Join(dir, "state"),
 				"XDG_DATA_HOME="+filepath.Join(dir, "data"),
-				"FEEDBACK_SOCKET="+filepath.Join(dir, "none.sock"))
+				"FEEDBACK_SOCKET="+filepath.Join(dir, "none.sock"),
+				"FEEDBACK_UI_PREWARM=0") // the shim below starts no app on none.sock
 			base = append(base, vars...)
 
 			run := func(stdin string, args ...string) (stdout, stderr string) {

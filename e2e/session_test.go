@@ -52,6 +52,11 @@ func TestMain(m *testing.M) {
 		// xdotool types at once after activating a window: the input
 		// guard's time rule is off (keyguard_test.go tests it).
 		"FEEDBACK_INPUT_GUARD_MS=0",
+		// A shim's greeting starts no app: many tests start shims on
+		// sockets of their own before (or without) an app of their own.
+		// prewarm_test.go and TestUIPrewarm turn it back to the settings
+		// file's (the default: on) with "FEEDBACK_UI_PREWARM=".
+		"FEEDBACK_UI_PREWARM=0",
 	}
 	code := m.Run()
 	stopApp()

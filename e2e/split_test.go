@@ -227,11 +227,12 @@ func TestTrayQuitWithQuestionsOpen(t *testing.T) {
 }
 
 // With ui_prewarm, an agent's MCP server starting (initialize) starts the
-// UI process before any question; without it, nothing starts.
+// UI process before any question; without it, nothing starts. (The
+// session's FEEDBACK_UI_PREWARM=0 is blanked: the file decides.)
 func TestUIPrewarm(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
-	startApp(t, writeSettings(t, `{"ui_prewarm": true}`))
+	startApp(t, writeSettings(t, `{"ui_prewarm": true}`), "FEEDBACK_UI_PREWARM=")
 	app := appPID()
 	if pids := uiPIDs(app); len(pids) != 0 {
 		t.Fatalf("UI processes %v before any shim", pids)
@@ -239,9 +240,10 @@ func TestUIPrewarm(t *testing.T) {
 	newMCP(t, "prewarm")
 	waitUIPIDs(t, app, 1, 5*time.Second)
 
-	startApp(t)
+	off := writeSettings(t, `{"ui_prewarm": false}`)
+	startApp(t, off, "FEEDBACK_UI_PREWARM=")
 	app = appPID()
-	newMCP(t, "no-prewarm")
+	newMCP(t, "no-prewarm", off, "FEEDBACK_UI_PREWARM=")
 	// The shim greets right after initialize: give it the time a prewarm
 	// took above (well under a second) three times over.
 	time.Sleep(1500 * time.Millisecond)

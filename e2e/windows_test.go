@@ -49,6 +49,7 @@ func requireWine(t *testing.T) *wineLab {
 		"WINEDEBUG=-all",
 		"FEEDBACK_TIMEOUT=600",
 		"FEEDBACK_INPUT_GUARD_MS=0", // xdotool types at once after activating a window
+		"FEEDBACK_UI_PREWARM=0",     // the shims start the app with their first call, as each test expects
 	}
 	w.reset(t)
 	t.Cleanup(func() { w.reset(t) })

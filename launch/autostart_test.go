@@ -204,3 +204,57 @@ func TestConnectAtRefusesAnotherProtocol(t *testing.T) {
 		t.Errorf("%d requests reached the app, want the one hello", n)
 	}
 }
+
+// Greet(true), the shim's greeting with ui_prewarm, starts the app when
+// none runs and greets it; with a call connecting at the same moment the
+// app is started once. Greet(false) starts nothing.
+func TestGreetStartsTheApp(t *testing.T) {
+	path := socketPath(t)
+	t.Setenv(ipc.EnvSocket, path)
+	greeted := make(chan struct{}, 4)
+	s := ipc.NewServer(answerAll, ipc.ServerOptions{OnGreet: func() { greeted <- struct{}{} }})
+	served := make(chan error, 1)
+	var starts atomic.Int32
+	saved := Starter
+	t.Cleanup(func() { Starter = saved })
+	Starter = func() error {
+		if starts.Add(1) == 1 {
+			time.AfterFunc(100*time.Millisecond, func() { // up a little later, like a real app
+				l, err := ipc.Listen(path)
+				if err != nil {
+					served <- err
+					return
+				}
+				served <- s.Serve(l)
+			})
+		}
+		return nil
+	}
+
+	Greet(false)
+	if n := starts.Load(); n != 0 {
+		t.Fatalf("Greet(false) started the app %d times", n)
+	}
+	called := make(chan error, 1)
+	go func() {
+		time.Sleep(10 * time.Millisecond) // the first call, while the greeting waits for the app
+		_, err := Connect(context.Background())
+		called <- err
+	}()
+	Greet(true)
+	if err := <-called; err != nil {
+		t.Fatalf("the call's Connect: %v", err)
+	}
+	t.Cleanup(func() {
+		s.Shutdown(context.Background())
+		<-served
+	})
+	select {
+	case <-greeted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the started app was not greeted")
+	}
+	if n := starts.Load(); n != 1 {
+		t.Errorf("the app was started %d times, want once", n)
+	}
+}

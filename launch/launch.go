@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"feedback/ipc"
@@ -135,6 +136,9 @@ func Beside(exe, name string) string {
 // then only finds an app that already runs (say, behind a forwarded socket).
 var Starter = Start
 
+// startMu serialises Connect's starts of the app within this process.
+var startMu sync.Mutex
+
 // Connect returns a client of the running app, starting the app first when
 // none answers on the socket (see Starter). It waits at most StartWait for a started app,
 // and at most StartWait plus 5 s in all. An endpoint that another user could
@@ -147,7 +151,11 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, StartWait+helloWait)
 	defer cancel()
+	// One start at a time: the greeting (Greet) and the first call may
+	// both find no app; the second then finds the first's.
+	startMu.Lock()
 	c, err := connectAt(cctx, path, Starter, StartWait)
+	startMu.Unlock()
 	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
 		err = fmt.Errorf("%w: the app at %s did not answer within %v", ErrNotRunning, path, StartWait+helloWait)
 	}
@@ -189,10 +197,21 @@ func remoteHint(path string) string {
 		"check that the SSH connection is up and the app is running on the desktop", path)
 }
 
-// Greet says hello to the app if it runs, never starting it: the shim does
-// it once its client has initialized (mcpshim.Options.Greet), so an app
-// with ui_prewarm can start its UI process ahead of the first question.
-func Greet() {
+// Greet says hello to the app: the shim does it once its client has
+// initialized (mcpshim.Options.Greet), so an app with ui_prewarm prepares
+// its first window ahead of the first question. With start (the shim's
+// ui_prewarm setting) it starts the app first when none runs, as a
+// question would (Connect); else it only greets an app that runs. Errors
+// are not reported: there is nothing to warm, and the first call says why.
+func Greet(start bool) {
+	if start && Starter != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), StartWait+helloWait)
+		defer cancel()
+		if c, err := Connect(ctx); err == nil {
+			c.Greet(ctx)
+		}
+		return
+	}
 	path, err := ipc.SocketPath()
 	if err != nil {
 		return

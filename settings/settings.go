@@ -77,10 +77,14 @@ type Settings struct {
 	// window closes, so the next question opens fast; 0 quits at once.
 	// Default 120.
 	UILingerSeconds int `json:"ui_linger_seconds"`
-	// UIPrewarm starts the UI process when an agent's MCP server (the
-	// shim) starts and says hello, so its first question opens warm; it
-	// costs the UI process's memory and the GUI driver's ticks for the
-	// linger time (BENCHMARKS.md). Default false.
+	// UIPrewarm: when an agent's MCP server (the shim) starts and its
+	// client has initialized, the shim starts the app if none runs, and
+	// the app starts its UI process, which prepares its first window
+	// without showing it, so the first question opens warm. It costs the
+	// UI process's memory (~150 MiB, kept while it sleeps: ui_sleep) from
+	// the agent's start rather than from its first question
+	// (BENCHMARKS.md). Default true. FEEDBACK_UI_PREWARM (true or false),
+	// say in one MCP client's entry for its shim alone.
 	UIPrewarm bool `json:"ui_prewarm"`
 	// UISleep: once the linger time has passed, the UI process is paused
 	// (SIGSTOP: no CPU, its memory kept) rather than ended, so the next
@@ -158,6 +162,7 @@ func Default() Settings {
 		RetentionImageMiB:  256,
 		UILingerSeconds:    120,
 		UISleep:            true,
+		UIPrewarm:          true,
 		Away:               AwayOff,
 		AwayAfterMinutes:   10,
 	}
@@ -357,6 +362,15 @@ func (s *Settings) applyEnv(getenv func(string) string, fromEnv map[string]strin
 		if v := getenv(f.name); v != "" {
 			*f.dst = v
 			fromEnv[f.field] = f.name
+		}
+	}
+	if v := getenv("FEEDBACK_UI_PREWARM"); v != "" {
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			errs = append(errs, &EnvError{Name: "FEEDBACK_UI_PREWARM", Value: v, Problem: "want true or false (1 or 0)"})
+		} else {
+			s.UIPrewarm = b
+			fromEnv["ui_prewarm"] = "FEEDBACK_UI_PREWARM"
 		}
 	}
 	if v := getenv("FEEDBACK_TOOLS"); v != "" {

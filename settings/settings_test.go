@@ -129,3 +129,30 @@ func TestLoadEnvSourceNamed(t *testing.T) {
 		t.Fatalf("error = %v", err)
 	}
 }
+
+// ui_prewarm is on by default; the file turns it off, and
+// FEEDBACK_UI_PREWARM (one client's shim, say) wins over the file; a value
+// that is not a boolean is reported and the file's applies.
+func TestLoadUIPrewarm(t *testing.T) {
+	for _, tc := range []struct {
+		file, env string
+		want      bool
+		wantErr   string
+	}{
+		{file: `{}`, want: true},
+		{file: `{"ui_prewarm": false}`, want: false},
+		{file: `{"ui_prewarm": false}`, env: "1", want: true},
+		{file: `{}`, env: "false", want: false},
+		{file: `{}`, env: "maybe", want: true, wantErr: `FEEDBACK_UI_PREWARM="maybe": want true or false (1 or 0)`},
+	} {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		os.WriteFile(path, []byte(tc.file), 0o600)
+		s, err := Load(path, func(k string) string { return map[string]string{"FEEDBACK_UI_PREWARM": tc.env}[k] })
+		if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("%s, env %q: error %v, want %q", tc.file, tc.env, err, tc.wantErr)
+		}
+		if s.UIPrewarm != tc.want {
+			t.Errorf("%s, env %q: ui_prewarm %v, want %v", tc.file, tc.env, s.UIPrewarm, tc.want)
+		}
+	}
+}

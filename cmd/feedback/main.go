@@ -161,7 +161,11 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 		fmt.Fprintf(os.Stderr, "feedback mcp: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	opts := mcpshim.Options{Connect: connect, Greet: launch.Greet, Logger: log, Version: version, Settings: loadSettings(log), Session: mcpshim.ParentSession()}
+	set := loadSettings(log)
+	// With ui_prewarm the greeting starts the app if none runs, so the
+	// first question finds its window ready (launch.Greet).
+	greet := func() { launch.Greet(set.UIPrewarm) }
+	opts := mcpshim.Options{Connect: connect, Greet: greet, Logger: log, Version: version, Settings: set, Session: mcpshim.ParentSession()}
 	if *wait > 0 { // the wait of every client (key "*"), below any the user set per client
 		opts.Settings.WaitSeconds = maps.Clone(opts.Settings.WaitSeconds)
 		if opts.Settings.WaitSeconds == nil {

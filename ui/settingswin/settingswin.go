@@ -458,7 +458,7 @@ func (w *Window) sections(s settings.Settings) []section {
 				s.UILingerSeconds, func(s *settings.Settings) *int { return &s.UILingerSeconds }),
 			w.boolField("ui_sleep", "Sleep instead of quitting", "then the window process is paused, not ended: it uses no CPU and keeps its memory (about 160 MiB; up to 300 after many or large questions), and the next question opens at once",
 				s.UISleep, func(s *settings.Settings) *bool { return &s.UISleep }),
-			w.boolField("ui_prewarm", "Prepare windows early", "start the window process when an agent connects, so the first question opens fast",
+			w.boolField("ui_prewarm", "Prepare windows early", "when an agent starts, start the app and have the window process prepare a question window, unseen, so the first question opens at once; its memory (about 150 MiB) is then used from the agent's start",
 				s.UIPrewarm, func(s *settings.Settings) *bool { return &s.UIPrewarm }),
 		}},
 	}
