@@ -76,7 +76,10 @@ func idleSession(bin, dir, name, settings string) (*session, error) {
 // spawned the same way, and what the sleeping one keeps; then the
 // resident app's idle cost, beside a bare Fyne tray app.
 func afterIdle(bin, dir string, runs int, idle time.Duration) error {
-	asleep, err := idleSession(bin, dir, "asleep", `{"ui_linger_seconds": 0}`)
+	// ui_prewarm off: the shim's greeting would prepare a UI process of
+	// its own before the first call; these figures are the windows'
+	// process after its linger time.
+	asleep, err := idleSession(bin, dir, "asleep", `{"ui_linger_seconds": 0, "ui_prewarm": false}`)
 	if err != nil {
 		return err
 	}
@@ -108,7 +111,7 @@ func afterIdle(bin, dir string, runs int, idle time.Duration) error {
 	}
 	asleep.stopApp()
 
-	s, err := idleSession(bin, dir, "cold", `{"ui_linger_seconds": 0, "ui_sleep": false}`)
+	s, err := idleSession(bin, dir, "cold", `{"ui_linger_seconds": 0, "ui_sleep": false, "ui_prewarm": false}`)
 	if err != nil {
 		return err
 	}
@@ -128,6 +131,9 @@ func afterIdle(bin, dir string, runs int, idle time.Duration) error {
 		slices.Sort(slept)
 		fmt.Printf("%-32s %.2f asleep, %.2f with no UI process (median popup after idle / median zenity)\n", "",
 			float64(slept[len(slept)/2])/float64(z[len(z)/2]), float64(lat[len(lat)/2])/float64(z[len(z)/2]))
+		if err := firstQuestionFigures(bin, dir, runs, median(z)); err != nil {
+			return err
+		}
 	}
 
 	if idle <= 0 {

@@ -67,7 +67,15 @@ func main() {
 	mdOnly := flag.Bool("markdown", false, "only the Markdown layout and typing figures")
 	afterIdleOnly := flag.Bool("after-idle", false, "only the popup after idle, zenity, and (with -idle > 0) the idle figures")
 	shimOnly := flag.Bool("shim-start", false, "only the shim start: the command feedback setup writes beside feedback mcp")
+	firstOnly := flag.Bool("first", false, "only the first question with no app running, beside zenity")
 	flag.Parse()
+	if *firstOnly {
+		if err := firstOnlyRun(*runs); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *shimOnly {
 		if err := shimStartOnlyRun(*runs); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
@@ -157,6 +165,13 @@ func report(name string, d []time.Duration, target time.Duration) {
 	med, p90 := d[len(d)/2], d[len(d)*9/10]
 	fmt.Printf("%-32s median %7.1f ms  p90 %7.1f ms  target %4.0f ms  median/target %.2f\n",
 		name, ms(med), ms(p90), ms(target), float64(med)/float64(target))
+}
+
+// median is d's median (d is sorted).
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

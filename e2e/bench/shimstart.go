@@ -124,7 +124,16 @@ func shimStartOnlyRun(runs int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	// ui_prewarm off: with no app running, each shim's greeting would start
+	// one (after the initialize reply, which is what is timed).
+	config := filepath.Join(dir, "config")
+	if err := os.MkdirAll(filepath.Join(config, "feedback"), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(config, "feedback", "settings.json"), []byte(`{"ui_prewarm": false}`), 0o600); err != nil {
+		return err
+	}
 	env := append(os.Environ(), "FEEDBACK_SOCKET="+filepath.Join(dir, "s.sock"),
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+config)
 	return shimStartFigures(bin, dir, env, runs)
 }
