@@ -33,29 +33,8 @@ func (p *Pool) Warm(q wire.Question, opts Options) bool {
 	ok := warmNative(p.app, s.win)
 	s.win.SetContent(canvas.NewRectangle(color.Transparent)) // let the sample's widgets go
 	s.hiddenTurn = p.turns
-	s.warmed = ok
 	p.idle = append(p.idle, s)
-	if ok {
-		p.rewarm = func() { p.warmAgain(q, opts) }
-	}
 	return ok
-}
-
-// warmAgain replaces the one hidden window kept after a quiet time by a
-// newly warmed one (Pool.trim): the kept one holds what the burst's
-// questions drew, which Fyne frees only as it paints or closes a window
-// (their textures, the GL driver's memory for them, the renderers'
-// caches); closing it lets that go with its GL context, and the next
-// question still finds a window ready.
-func (p *Pool) warmAgain(q wire.Question, opts Options) {
-	if len(p.open) > 0 || len(p.idle) != 1 {
-		return
-	}
-	s := p.idle[0]
-	p.idle = nil
-	s.win.Close()
-	p.destroyed++
-	p.Warm(q, opts)
 }
 
 // SampleQuestion is what Warm draws: the text styles and widgets of a

@@ -58,10 +58,6 @@ type Pool struct {
 	// release runs once the pool closed its hidden windows after a quiet
 	// time, when their memory can go back to the system (releaseMemory).
 	release func()
-	// rewarm, once Warm has drawn a window natively (warm.go), replaces
-	// the window kept after a quiet time by a newly warmed one when
-	// questions have shown in it.
-	rewarm func()
 	// Log is where the Pool says it replaced a window another X client
 	// destroyed (lost.go); nil: slog.Default(). Set it before the first
 	// window.
@@ -82,7 +78,6 @@ const (
 type slot struct {
 	win        fyne.Window
 	cur        *Window
-	warmed     bool            // Warm drew it and no question has shown in it since (warm.go)
 	hiddenTurn int             // Pool.turns when it was hidden
 	placed     image.Rectangle // where the Pool put its frame last (place.go); empty: not placed
 }
@@ -100,9 +95,21 @@ func NewPool(a fyne.App) *Pool {
 func releaseMemory() {
 	go func() {
 		time.Sleep(2 * time.Second)
-		debug.FreeOSMemory()
+		ReleaseMemory()
 	}()
 }
+
+// ReleaseMemory returns what the Go heap and the C heap do not use to the
+// system: Go's scavenger would keep most of a burst's heap, and malloc the
+// GL driver's allocations for closed windows (glibc's malloc_trim,
+// trim_linux.go: ~9 MiB of 28 after three 30 KB questions here).
+func ReleaseMemory() {
+	debug.FreeOSMemory()
+	trimCHeap()
+}
+
+// trimCHeap returns the C heap's free pages to the system, where it can.
+var trimCHeap = func() {}
 
 // Windows reports how many native windows the pool has made, how many of
 // them are hidden, waiting for a question, and how many it destroyed.
@@ -115,7 +122,6 @@ func (p *Pool) take(title string) *slot {
 		s := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		s.win.SetTitle(title)
-		s.warmed = false
 		return s
 	}
 	p.all++
@@ -236,9 +242,6 @@ func (p *Pool) trim() {
 		p.idle = p.idle[1:]
 		s.win.Close()
 		p.destroyed++
-	}
-	if quiet && len(p.idle) == quietKeep && p.rewarm != nil && !p.idle[0].warmed {
-		p.rewarm() // warm.go: the window kept drew the burst's questions
 	}
 	done := len(p.idle) <= keep && (quiet || len(p.open) > 0)
 	if done && p.trimmer != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -205,10 +204,10 @@ func (s *server) apply(cmd uiproto.Command) {
 		s.win.warm(s.log)
 		s.keepAlive()
 	case uiproto.Sleep:
-		// What the heap does not use goes back to the system first: a
+		// What the heaps do not use goes back to the system first: a
 		// stopped process keeps every page it holds (25–40 MiB measured
 		// after a burst of questions).
-		debug.FreeOSMemory()
+		dialogs.ReleaseMemory()
 		s.win.do(func() { s.send(uiproto.Sleeping{Refused: sleepRefusal()}) })
 	case uiproto.ConfirmQuit:
 		s.keepAlive() // first: closing the dialog must not close the last window
