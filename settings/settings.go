@@ -81,7 +81,7 @@ type Settings struct {
 	// client has initialized, the shim starts the app if none runs, and
 	// the app starts its UI process, which prepares its first window
 	// without showing it, so the first question opens warm. It costs the
-	// UI process's memory (~150 MiB, kept while it sleeps: ui_sleep) from
+	// UI process's memory (~175 MiB; ~160 once it sleeps: ui_sleep) from
 	// the agent's start rather than from its first question
 	// (BENCHMARKS.md). Default true. FEEDBACK_UI_PREWARM (true or false),
 	// say in one MCP client's entry for its shim alone.

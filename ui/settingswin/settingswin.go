@@ -456,9 +456,9 @@ func (w *Window) sections(s settings.Settings) []section {
 			w.startAtLoginField(s.StartAtLogin),
 			w.intField("ui_linger_seconds", "Keep windows ready (s)", "how long the window process keeps running after the last question, then sleeps or quits (below); 0: at once", "",
 				s.UILingerSeconds, func(s *settings.Settings) *int { return &s.UILingerSeconds }),
-			w.boolField("ui_sleep", "Sleep instead of quitting", "then the window process is paused, not ended: it uses no CPU and keeps its memory (about 160 MiB; up to 300 after many or large questions), and the next question opens at once",
+			w.boolField("ui_sleep", "Sleep instead of quitting", "then the window process is paused, not ended: it uses no CPU and keeps its memory (about 160 MiB, more after large questions), and the next question opens at once",
 				s.UISleep, func(s *settings.Settings) *bool { return &s.UISleep }),
-			w.boolField("ui_prewarm", "Prepare windows early", "when an agent starts, start the app and have the window process prepare a question window, unseen, so the first question opens at once; its memory (about 150 MiB) is then used from the agent's start",
+			w.boolField("ui_prewarm", "Prepare windows early", "when an agent starts, start the app and have the window process prepare a question window, unseen, so the first question opens at once; its memory (about 175 MiB) is then used from the agent's start",
 				s.UIPrewarm, func(s *settings.Settings) *bool { return &s.UIPrewarm }),
 		}},
 	}
