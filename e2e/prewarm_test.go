@@ -7,38 +7,29 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jezek/xgb"
-	"github.com/jezek/xgb/xproto"
+	"feedback/e2e/internal/xmaps"
 )
 
 // mapsOnRoot counts the top-level windows mapped on the display from now
-// on (MapNotify on the root), until the test ends.
+// on, until the test ends.
 func mapsOnRoot(t *testing.T) func() int {
 	t.Helper()
-	x, err := xgb.NewConn()
+	mapped, stop, err := xmaps.Watch()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(x.Close)
-	root := xproto.Setup(x).DefaultScreen(x).Root
-	if err := xproto.ChangeWindowAttributesChecked(x, root, xproto.CwEventMask,
-		[]uint32{xproto.EventMaskSubstructureNotify}).Check(); err != nil {
-		t.Fatal(err)
-	}
-	n := make(chan int, 1)
-	n <- 0
-	go func() {
+	t.Cleanup(stop)
+	n := 0
+	return func() int {
 		for {
-			ev, err := x.WaitForEvent()
-			if ev == nil && err == nil {
-				return
-			}
-			if m, ok := ev.(xproto.MapNotifyEvent); ok && !m.OverrideRedirect {
-				n <- <-n + 1
+			select {
+			case <-mapped:
+				n++
+			default:
+				return n
 			}
 		}
-	}()
-	return func() int { c := <-n; n <- c; return c }
+	}
 }
 
 // With no app running, an agent's MCP client starting is enough: its shim

@@ -61,6 +61,19 @@ func TestConnectAlreadyRunning(t *testing.T) {
 	}
 }
 
+// serveLater has s serve at path a little later, as a real app started
+// in another process comes up; Serve's result goes to served.
+func serveLater(path string, s *ipc.Server, served chan<- error) {
+	time.AfterFunc(100*time.Millisecond, func() {
+		l, err := ipc.Listen(path)
+		if err != nil {
+			served <- err
+			return
+		}
+		served <- s.Serve(l)
+	})
+}
+
 func TestConnectStartsApp(t *testing.T) {
 	path := socketPath(t)
 	s := ipc.NewServer(answerAll, ipc.ServerOptions{})
@@ -72,15 +85,7 @@ func TestConnectStartsApp(t *testing.T) {
 	var starts atomic.Int32
 	start := func() error {
 		starts.Add(1)
-		// Like a real app: up a little later, in another "process".
-		time.AfterFunc(100*time.Millisecond, func() {
-			l, err := ipc.Listen(path)
-			if err != nil {
-				served <- err
-				return
-			}
-			served <- s.Serve(l)
-		})
+		serveLater(path, s, served)
 		return nil
 	}
 	c, err := connectAt(context.Background(), path, start, 10*time.Second)
@@ -219,14 +224,7 @@ func TestGreetStartsTheApp(t *testing.T) {
 	t.Cleanup(func() { Starter = saved })
 	Starter = func() error {
 		if starts.Add(1) == 1 {
-			time.AfterFunc(100*time.Millisecond, func() { // up a little later, like a real app
-				l, err := ipc.Listen(path)
-				if err != nil {
-					served <- err
-					return
-				}
-				served <- s.Serve(l)
-			})
+			serveLater(path, s, served)
 		}
 		return nil
 	}

@@ -11,10 +11,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"feedback/e2e/internal/xmaps"
 	"feedback/ipc"
 )
 
@@ -27,7 +26,7 @@ import (
 // rss is, for delay > 0, the median RSS of the UI process the app
 // prepared, just before the call (MiB).
 func firstQuestion(bin, dir string, runs int, delay time.Duration) (out []time.Duration, rss float64, err error) {
-	mapped, stop, err := watchMaps()
+	mapped, stop, err := xmaps.Watch()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -54,21 +53,14 @@ func firstQuestion(bin, dir string, runs int, delay time.Duration) (out []time.D
 // firstCall starts a shim with no app running, initializes, waits delay,
 // and times a question from the call to its window mapped; rss is the UI
 // process's just before the call (0: none ran).
-func (s *session) firstCall(mapped chan time.Time, delay time.Duration, title string) (d time.Duration, rss float64, err error) {
+func (s *session) firstCall(mapped <-chan time.Time, delay time.Duration, title string) (d time.Duration, rss float64, err error) {
 	drain(mapped)
-	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
-	if err := tr.Start(context.Background()); err != nil {
+	c, err := s.shim()
+	if err != nil {
 		return 0, 0, err
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
 	defer c.Close()
 	ctx := context.Background()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		return 0, 0, err
-	}
 	time.Sleep(delay)
 	select {
 	case <-mapped:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"feedback/e2e/internal/procs"
+	"feedback/e2e/internal/xmaps"
 )
 
 // uiProcesses returns the pids of app's UI processes (`feedback ui`).
@@ -175,7 +176,7 @@ func zenityLatency(runs int) ([]time.Duration, error) {
 	if _, err := exec.LookPath("zenity"); err != nil {
 		return nil, errors.New("zenity is not installed (scripts/deps.sh bench installs it)")
 	}
-	mapped, stop, err := watchMaps()
+	mapped, stop, err := xmaps.Watch()
 	if err != nil {
 		return nil, err
 	}

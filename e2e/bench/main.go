@@ -40,12 +40,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jezek/xgb"
-	"github.com/jezek/xgb/xproto"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"feedback/e2e/internal/xmaps"
 	"feedback/ipc"
 )
 
@@ -217,57 +216,21 @@ func (s *session) stopApp() {
 	}
 }
 
-// watchMaps reports the time of every MapNotify of a top-level window on
-// the display until stop is called.
-func watchMaps() (mapped chan time.Time, stop func(), err error) {
-	x, err := xgb.NewConn()
-	if err != nil {
-		return nil, nil, err
-	}
-	root := xproto.Setup(x).DefaultScreen(x).Root
-	if err := xproto.ChangeWindowAttributesChecked(x, root, xproto.CwEventMask,
-		[]uint32{xproto.EventMaskSubstructureNotify}).Check(); err != nil {
-		x.Close()
-		return nil, nil, err
-	}
-	mapped = make(chan time.Time, 16)
-	go func() {
-		for {
-			ev, err := x.WaitForEvent()
-			if ev == nil && err == nil {
-				return
-			}
-			if m, ok := ev.(xproto.MapNotifyEvent); ok && !m.OverrideRedirect {
-				mapped <- time.Now()
-			}
-		}
-	}()
-	return mapped, x.Close, nil
-}
-
 // windowLatency asks runs questions through one shim and times each from
 // the call to the MapNotify of a new top-level window. before, if not nil,
 // runs before each call (and is not timed).
 func (s *session) windowLatency(runs int, before func() error) ([]time.Duration, error) {
-	mapped, stop, err := watchMaps()
+	mapped, stop, err := xmaps.Watch()
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-
-	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
-	if err := tr.Start(context.Background()); err != nil {
+	c, err := s.shim()
+	if err != nil {
 		return nil, err
 	}
-	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
 	defer c.Close()
 	ctx := context.Background()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		return nil, err
-	}
 	var out []time.Duration
 	for i := range runs + 2 { // the first two warm the caches and are not counted
 		if before != nil {
@@ -305,7 +268,25 @@ func (s *session) windowLatency(runs int, before func() error) ([]time.Duration,
 	return out, nil
 }
 
-func drain(ch chan time.Time) {
+// shim starts a shim of the session (`feedback mcp`) under a real MCP
+// client and initializes it.
+func (s *session) shim() (*client.Client, error) {
+	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
+	if err := tr.Start(context.Background()); err != nil {
+		return nil, err
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
+	if _, err := c.Initialize(context.Background(), init); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func drain(ch <-chan time.Time) {
 	for {
 		select {
 		case <-ch:

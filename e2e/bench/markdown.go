@@ -11,12 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jezek/xgb"
-	"github.com/jezek/xgb/xproto"
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"feedback/e2e/internal/xmaps"
 	"feedback/wire"
 )
 
@@ -35,53 +33,27 @@ const (
 type mdClient struct {
 	s      *session
 	c      *client.Client
-	x      *xgb.Conn
-	mapped chan time.Time
+	mapped <-chan time.Time
+	stop   func() // stops mapped
 	n      int
 }
 
 func (s *session) newMDClient() (*mdClient, error) {
-	x, err := xgb.NewConn()
+	mapped, stop, err := xmaps.Watch()
 	if err != nil {
 		return nil, err
 	}
-	root := xproto.Setup(x).DefaultScreen(x).Root
-	if err := xproto.ChangeWindowAttributesChecked(x, root, xproto.CwEventMask,
-		[]uint32{xproto.EventMaskSubstructureNotify}).Check(); err != nil {
-		x.Close()
+	c, err := s.shim()
+	if err != nil {
+		stop()
 		return nil, err
 	}
-	m := &mdClient{s: s, x: x, mapped: make(chan time.Time, 16)}
-	go func() {
-		for {
-			ev, err := x.WaitForEvent()
-			if ev == nil && err == nil {
-				return
-			}
-			if e, ok := ev.(xproto.MapNotifyEvent); ok && !e.OverrideRedirect {
-				m.mapped <- time.Now()
-			}
-		}
-	}()
-	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
-	if err := tr.Start(context.Background()); err != nil {
-		x.Close()
-		return nil, err
-	}
-	m.c = client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := m.c.Initialize(context.Background(), init); err != nil {
-		m.close()
-		return nil, err
-	}
-	return m, nil
+	return &mdClient{s: s, c: c, mapped: mapped, stop: stop}, nil
 }
 
 func (m *mdClient) close() {
 	m.c.Close()
-	m.x.Close()
+	m.stop()
 }
 
 // asked is a question on screen: its title and the call's outcome.
