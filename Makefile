@@ -70,7 +70,7 @@ e2e: build build-headless ## the end-to-end tests only: the built binary, a real
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 20m ./e2e/
 
 .PHONY: bench
-bench: build ## measure popups (warm, after idle, zenity), shim start-up, Markdown, typing, idle cost vs a bare Fyne tray, under Xvfb (medians)
+bench: build ## measure popups (warm, after idle, an agent's first question, zenity), shim start-up, Markdown, typing, idle cost vs a bare Fyne tray, under Xvfb (medians)
 	@scripts/deps.sh bench
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./dialogs/ ./dialogs/markdown/
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) scripts/xsession.sh $(GO) run ./e2e/bench
