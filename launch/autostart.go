@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"feedback/ipc"
@@ -12,6 +13,9 @@ import (
 // ErrNotRunning is returned (wrapped) by Connect when nothing answers on the
 // socket: the app is not running, or was started and did not come up in time.
 var ErrNotRunning = errors.New("launch: the feedback app is not running")
+
+// startMu serialises connectAt's starts of the app.
+var startMu sync.Mutex
 
 // pollInterval is how often connectAt retries while the app starts.
 const pollInterval = 20 * time.Millisecond
@@ -23,7 +27,8 @@ const pollInterval = 20 * time.Millisecond
 // answers, wait has elapsed, or ctx ends. Any other failure of the first
 // Hello, such as ipc.ErrProtocolMismatch or an endpoint refused as
 // untrusted (ipc.ErrUntrustedEndpoint), is returned as is, without starting
-// anything; either one while polling ends the wait at once.
+// anything; either one while polling ends the wait at once. Starts are
+// one at a time in the process (startMu).
 func connectAt(ctx context.Context, path string, start func() error, wait time.Duration) (*ipc.Client, error) {
 	c := &ipc.Client{Path: path}
 	_, err := c.Hello(ctx)
@@ -35,6 +40,14 @@ func connectAt(ctx context.Context, path string, start func() error, wait time.D
 	}
 	if start == nil {
 		return nil, fmt.Errorf("%w: nothing answers at %s (%v); start the feedback app first", ErrNotRunning, path, ipc.Reason(err))
+	}
+	// One start at a time in this process: a shim's greeting (Greet) and
+	// its first call may both find no app; the one that waited finds the
+	// app the other started. Calls to a running app never get here.
+	startMu.Lock()
+	defer startMu.Unlock()
+	if _, herr := c.Hello(ctx); herr == nil {
+		return c, nil
 	}
 	if err := start(); err != nil {
 		return nil, fmt.Errorf("launch: start the feedback app: %w", err)

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
 	"feedback/ipc"
@@ -136,9 +135,6 @@ func Beside(exe, name string) string {
 // then only finds an app that already runs (say, behind a forwarded socket).
 var Starter = Start
 
-// startMu serialises Connect's starts of the app within this process.
-var startMu sync.Mutex
-
 // Connect returns a client of the running app, starting the app first when
 // none answers on the socket (see Starter). It waits at most StartWait for a started app,
 // and at most StartWait plus 5 s in all. An endpoint that another user could
@@ -151,11 +147,7 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, StartWait+helloWait)
 	defer cancel()
-	// One start at a time: the greeting (Greet) and the first call may
-	// both find no app; the second then finds the first's.
-	startMu.Lock()
 	c, err := connectAt(cctx, path, Starter, StartWait)
-	startMu.Unlock()
 	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
 		err = fmt.Errorf("%w: the app at %s did not answer within %v", ErrNotRunning, path, StartWait+helloWait)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -141,17 +140,8 @@ func firstQuestionFigures(bin, dir string, runs int, z time.Duration) error {
 	return nil
 }
 
-// firstOnlyRun is `bench -first`: the first question figures beside zenity.
-func firstOnlyRun(runs int) error {
-	bin := os.Getenv("FEEDBACK_BIN")
-	if bin == "" || os.Getenv("DISPLAY") == "" {
-		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
-	}
-	dir, err := os.MkdirTemp("", "fbbench")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+// firstAlone is `bench -first`: the first question figures beside zenity.
+func firstAlone(bin, dir string, runs int) error {
 	var zm time.Duration
 	if z, err := zenityLatency(runs); err == nil {
 		report("zenity --question → mapped", z, targetAfterIdle)

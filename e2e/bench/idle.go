@@ -156,20 +156,6 @@ func afterIdle(bin, dir string, runs int, idle time.Duration) error {
 	return bareTray(dir, idle)
 }
 
-// afterIdleOnlyRun is `bench -after-idle`: afterIdle alone.
-func afterIdleOnlyRun(runs int, idle time.Duration) error {
-	bin := os.Getenv("FEEDBACK_BIN")
-	if bin == "" || os.Getenv("DISPLAY") == "" {
-		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
-	}
-	dir, err := os.MkdirTemp("", "fbbench")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	return afterIdle(bin, dir, runs, idle)
-}
-
 // zenityLatency times `zenity --question` from exec to its window mapped,
 // the way a script author pops a question today.
 func zenityLatency(runs int) ([]time.Duration, error) {

@@ -68,31 +68,37 @@ func main() {
 	shimOnly := flag.Bool("shim-start", false, "only the shim start: the command feedback setup writes beside feedback mcp")
 	firstOnly := flag.Bool("first", false, "only the first question with no app running, beside zenity")
 	flag.Parse()
-	if *firstOnly {
-		if err := firstOnlyRun(*runs); err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
-		return
+	var err error
+	switch {
+	case *firstOnly:
+		err = alone(true, func(bin, dir string) error { return firstAlone(bin, dir, *runs) })
+	case *shimOnly:
+		err = alone(false, func(bin, dir string) error { return shimStartAlone(bin, dir, *runs) })
+	case *afterIdleOnly:
+		err = alone(true, func(bin, dir string) error { return afterIdle(bin, dir, *runs, *idle) })
+	default:
+		err = run(*runs, *idle, *calls, *rounds, *mdOnly)
 	}
-	if *shimOnly {
-		if err := shimStartOnlyRun(*runs); err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if *afterIdleOnly {
-		if err := afterIdleOnlyRun(*runs, *idle); err != nil {
-			fmt.Fprintln(os.Stderr, "bench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if err := run(*runs, *idle, *calls, *rounds, *mdOnly); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// alone runs f, one group of figures run alone (-first, -shim-start,
+// -after-idle), with the binary to measure and a directory of its own;
+// display: f needs an X display.
+func alone(display bool, f func(bin, dir string) error) error {
+	bin := os.Getenv("FEEDBACK_BIN")
+	if bin == "" || display && os.Getenv("DISPLAY") == "" {
+		return errors.New("run through `make bench` (needs FEEDBACK_BIN and an X display)")
+	}
+	dir, err := os.MkdirTemp("", "fbbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	return f(bin, dir)
 }
 
 // sessionEnv is the number of variables at the end of session.env that

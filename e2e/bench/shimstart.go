@@ -111,29 +111,13 @@ func shimStartFigures(bin, dir string, env []string, runs int) error {
 	return nil
 }
 
-// shimStartOnlyRun is `-shim-start`: the shim start figures alone, in a
+// shimStartAlone is `-shim-start`: the shim start figures alone, in a
 // private session with no app running (the shim answers initialize
 // before it looks for one).
-func shimStartOnlyRun(runs int) error {
-	bin := os.Getenv("FEEDBACK_BIN")
-	if bin == "" {
-		return errors.New("needs FEEDBACK_BIN (see `make bench`)")
-	}
-	dir, err := os.MkdirTemp("", "fbbench")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
+func shimStartAlone(bin, dir string, runs int) error {
 	// ui_prewarm off: with no app running, each shim's greeting would start
 	// one (after the initialize reply, which is what is timed).
-	config := filepath.Join(dir, "config")
-	if err := os.MkdirAll(filepath.Join(config, "feedback"), 0o700); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(config, "feedback", "settings.json"), []byte(`{"ui_prewarm": false}`), 0o600); err != nil {
-		return err
-	}
-	env := append(os.Environ(), "FEEDBACK_SOCKET="+filepath.Join(dir, "s.sock"),
-		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+config)
+	env := append(os.Environ(), "FEEDBACK_SOCKET="+filepath.Join(dir, "s.sock"), "FEEDBACK_UI_PREWARM=0",
+		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
 	return shimStartFigures(bin, dir, env, runs)
 }
