@@ -7,7 +7,9 @@
 set -euo pipefail
 if [ -z "${FEEDBACK_IN_XSESSION:-}" ]; then
   export FEEDBACK_IN_XSESSION=1
-  exec dbus-run-session -- xvfb-run -a -s "-screen 0 ${XSESSION_SCREEN:-1280x1024}x24 -nolisten tcp" "$0" "$@"
+  # A display of its own: xvfb-run -a searches from -n, so runs started at
+  # once on one machine start their search at different numbers.
+  exec dbus-run-session -- xvfb-run -n "${XSESSION_DISPLAY_FROM:-$((100 + RANDOM % 800))}" -a -s "-screen 0 ${XSESSION_SCREEN:-1280x1024}x24 -nolisten tcp" "$0" "$@"
 fi
 # xdotool matches window titles through the locale: an unknown one (say
 # en_US.UTF-8 where it was never generated) mangles every non-ASCII title.
