@@ -53,7 +53,7 @@ const (
 )
 
 // Source is wire.Question.Source of an approval.
-const Source = "approval"
+const Source = wire.SourceApproval
 
 // Question is the window for r, with id and the countdown timeout (0: the
 // app's default). Nothing is pre-selected: allowing is always a choice.
@@ -64,9 +64,9 @@ func Question(r Request, id string, timeout int) wire.Question {
 	if len(md) > maxShownBytes {
 		md = cutUTF8(md, maxShownBytes) + "\n\n*(cut: the input is longer than the window shows)*"
 	}
-	opts := []wire.Option{{Label: OptionAllow, Description: "this call only"}}
+	opts := []wire.Option{{Label: OptionAllow, Description: "this call only", Allows: true}}
 	if rule := Rule(r); rule != "" {
-		opts = append(opts, wire.Option{Label: OptionAlways, Description: rule})
+		opts = append(opts, wire.Option{Label: OptionAlways, Description: rule, Allows: true})
 	}
 	opts = append(opts, wire.Option{Label: OptionDeny, Description: "the agent is told your reason, if you give one"})
 	return wire.Question{

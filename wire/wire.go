@@ -101,7 +101,20 @@ type Option struct {
 	Default bool `json:"default,omitempty"`
 	// FreeText options reveal a text field when selected ("Other").
 	FreeText bool `json:"free_text,omitempty"`
+	// Allows marks an option that approves a tool call (an approval's
+	// Allow and Always allow): the window offers it only once the whole
+	// call has been seen, and nothing outside the window (a notification's
+	// button, a client's form) ever chooses it.
+	Allows bool `json:"allows,omitempty"`
 }
+
+// SourceApproval is Question.Source of a tool-call approval (package
+// approval): the window shows it as a decision, with no attachments, quick
+// replies or snooze, and a notification never offers its allowing options.
+const SourceApproval = "approval"
+
+// IsApproval reports whether q asks to approve a tool call.
+func (q Question) IsApproval() bool { return q.Source == SourceApproval }
 
 // Status is how a question ended.
 type Status string
