@@ -34,6 +34,13 @@ func newMDRenderer(src string, pictures *Pictures, page func() *container.Scroll
 	return &mdRenderer{src: []byte(src), pictures: pictures, page: page}
 }
 
+// newMDRendererFor returns the renderer of src for a widget with opts.
+func newMDRendererFor(src string, opts Options) *mdRenderer {
+	r := newMDRenderer(src, opts.Pictures, opts.Page)
+	r.wrapCode = opts.WrapCode
+	return r
+}
+
 // document parses and renders the whole source.
 func (r *mdRenderer) document() []widget.RichTextSegment {
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
@@ -121,6 +128,8 @@ type mdRenderer struct {
 	pictures *Pictures
 	// page is the message's scroll, for the code blocks and tables (see Options.Page).
 	page func() *container.Scroll
+	// wrapCode wraps code blocks (see Options.WrapCode).
+	wrapCode bool
 }
 
 // mdNodeFunc renders one node kind. st is the style for inline text at this point of the
@@ -298,7 +307,11 @@ func renderCodeBlock(r *mdRenderer, n ast.Node, _ widget.RichTextStyle) []widget
 		}
 	}
 	code := strings.TrimSuffix(r.lines(n), "\n")
-	return append(out, &CodeSegment{Code: code, page: r.page})
+	diff := false
+	if f, ok := n.(*ast.FencedCodeBlock); ok {
+		diff = string(f.Language(r.src)) == "diff"
+	}
+	return append(out, &CodeSegment{Code: code, Wrap: r.wrapCode, Diff: diff, page: r.page})
 }
 
 // renderHTMLBlock shows block-level raw HTML as plain text, line breaks kept.

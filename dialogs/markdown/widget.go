@@ -32,6 +32,7 @@ type Widget struct {
 	more     *widget.Button
 	pictures *Pictures
 	page     func() *container.Scroll
+	wrapCode bool
 	m        *measurer
 }
 
@@ -45,6 +46,10 @@ type Options struct {
 	// wheel over a wide code block or table scrolls it (see SideScroll).
 	// Nil, or a nil scroll, and the wheel there does nothing.
 	Page func() *container.Scroll
+	// WrapCode wraps the lines of code blocks at the message's width, a
+	// continuation row marked as one, instead of scrolling them sideways:
+	// what is off to the side is never out of sight (an approval's call).
+	WrapCode bool
 }
 
 // New returns the widget showing the Markdown src.
@@ -54,7 +59,7 @@ func newWidget(src string, opts Options) *Widget {
 	if opts.Pictures == nil {
 		opts.Pictures = NewPictures()
 	}
-	md := &Widget{pictures: opts.Pictures, page: opts.Page, m: newMeasurer()}
+	md := &Widget{pictures: opts.Pictures, page: opts.Page, wrapCode: opts.WrapCode, m: newMeasurer()}
 	sections := splitMarkdown(src, mdSectionBytes)
 	md.box = container.NewVBox(md.section(sections[0]))
 	if rest := sections[1:]; len(rest) > 0 {
@@ -81,7 +86,7 @@ func (md *Widget) String() string {
 
 // section renders one section of the source and starts loading its images.
 func (md *Widget) section(src string) *widget.RichText {
-	segs := newMDRenderer(src, md.pictures, md.page).document()
+	segs := newMDRendererFor(src, Options{Pictures: md.pictures, Page: md.page, WrapCode: md.wrapCode}).document()
 	rt := widget.NewRichText(displaySegments(segs, md.m)...)
 	rt.Wrapping = fyne.TextWrapWord
 	md.texts = append(md.texts, rt)
@@ -92,6 +97,10 @@ func (md *Widget) section(src string) *widget.RichText {
 	})
 	return rt
 }
+
+// Complete reports whether the whole message is shown: no section is
+// held back behind "Show all" any more.
+func (md *Widget) Complete() bool { return md.more == nil }
 
 // ShowAll shows the sections held back, one per turn of the Fyne loop.
 func (md *Widget) ShowAll() {
