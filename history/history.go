@@ -63,6 +63,13 @@ type Question struct {
 	// reply's Text is that answer, as the agent received it.
 	RecommendedTaken bool `json:"recommended_taken,omitempty"`
 	Images           int  `json:"images,omitempty"`
+	// Call, for a tool-call approval, names the call in brief (its prompt
+	// shows it whole).
+	Call *wire.ToolCall `json:"call,omitempty"`
+	// Decision, for an approval that ended, is what it decided as its
+	// agent was told: allowed, always allowed (with the rule), denied (with
+	// the reason), timed out, denied while away (wire.Question.Verdict).
+	Decision *wire.Verdict `json:"decision,omitempty"`
 }
 
 // Outcome names a store state for people.
@@ -140,11 +147,17 @@ func question(e store.Entry) Question {
 	for _, p := range q.Prompts {
 		hq.Prompts = append(hq.Prompts, p.Markdown)
 	}
+	if q.IsApproval() {
+		hq.Call = q.Call
+	}
 	if e.Answer != nil {
 		hq.Replies, hq.Auto = Replies(q, *e.Answer)
 		hq.RecommendedTaken = len(hq.Replies) > 0 && !sameReplies(hq.Replies, e.Answer.Replies)
 		t := e.AnsweredAt.UTC()
 		hq.EndedAt = &t
+		if v, ok := q.Verdict(*e.Answer); ok {
+			hq.Decision = &v
+		}
 	}
 	return hq
 }
@@ -226,8 +239,15 @@ func Markdown(loops []Loop) string {
 					fmt.Fprintf(&b, " (an earlier ask: record `%s`)", strings.ReplaceAll(oneLine(q.Record), "`", "'"))
 				}
 				b.WriteString("\n\n")
+				if q.Call != nil {
+					fmt.Fprintf(&b, "Call: %s\n\n", q.Call.Brief(200))
+				}
 				for _, p := range q.Prompts {
 					quote(&b, p)
+				}
+				if q.Decision != nil {
+					decision(&b, *q.Decision)
+					continue
 				}
 				for i, r := range q.Replies {
 					if len(q.Replies) > 1 {
@@ -251,7 +271,33 @@ func Markdown(loops []Loop) string {
 	return termtext.Inert(b.String())
 }
 
+// decision writes what an approval decided, in words for people.
+func decision(b *strings.Builder, v wire.Verdict) {
+	switch {
+	case v.Kind == wire.VerdictAlways && v.Rule != "":
+		fmt.Fprintf(b, "Decision: always allowed in this project, rule `%s`.\n\n", strings.ReplaceAll(oneLine(v.Rule), "`", "'"))
+	case v.Kind == wire.VerdictAlways:
+		b.WriteString("Decision: always allowed in this project.\n\n")
+	case v.Kind == wire.VerdictAllowed:
+		b.WriteString("Decision: allowed (this call only).\n\n")
+	case v.Kind == wire.VerdictDenied && v.Closed:
+		b.WriteString("Decision: denied (the window was closed without a choice).\n\n")
+	case v.Kind == wire.VerdictDenied && v.Reason != "":
+		b.WriteString("Decision: denied. The reason the agent was given:\n\n")
+		quote(b, v.Reason)
+	case v.Kind == wire.VerdictDenied:
+		b.WriteString("Decision: denied (no reason given).\n\n")
+	case v.Kind == wire.VerdictTimedOut:
+		b.WriteString("Decision: not allowed: nobody answered in time.\n\n")
+	case v.Kind == wire.VerdictAway:
+		b.WriteString("Decision: denied while you were away (no window was shown).\n\n")
+	}
+}
+
 func outcomeLine(q Question) string {
+	if q.Decision != nil {
+		return string(q.Decision.Kind)
+	}
 	switch {
 	case q.Auto:
 		return q.Outcome + " (unfinished draft sent at timeout)"

@@ -67,7 +67,8 @@ type Filter struct {
 	LoopID string    // only this loop's questions
 	Since  time.Time // only questions asked at or after it
 	// Search keeps the questions whose title, client, tool, project,
-	// context, prompts, options or replies contain it, case-insensitively.
+	// context, prompts, options or replies contain it, case-insensitively,
+	// and the approvals whose call or decision ("denied") does.
 	Search string
 	Limit  int // at most this many (newest first); <= 0: all
 }
@@ -126,9 +127,15 @@ func searchText(e Entry) string {
 			b.WriteString("\n" + o.Label)
 		}
 	}
+	if q.Call != nil {
+		b.WriteString("\n" + q.Call.Tool + "\n" + q.Call.Subject)
+	}
 	if e.Answer != nil {
 		for _, r := range e.Answer.Replies {
 			b.WriteString("\n" + r.Text + "\n" + strings.Join(r.Selected, "\n"))
+		}
+		if v, ok := q.Verdict(*e.Answer); ok { // an approval: what it decided
+			b.WriteString("\n" + string(v.Kind))
 		}
 	}
 	return strings.ToLower(b.String())

@@ -56,6 +56,9 @@ type Question struct {
 	// caller that was restarted can still render the outcome (ask_human's
 	// choice ids). At most MaxCallerDataBytes.
 	CallerData json.RawMessage `json:"caller_data,omitempty"`
+	// Call, on an approval (IsApproval), names the tool call it asks about
+	// in brief; the prompt's Markdown shows it whole.
+	Call *ToolCall `json:"call,omitempty"`
 }
 
 // Field is a labelled line of context.
@@ -106,6 +109,11 @@ type Option struct {
 	// call has been seen, and nothing outside the window (a notification's
 	// button, a client's form) ever chooses it.
 	Allows bool `json:"allows,omitempty"`
+	// Rule, on an option that Allows calls like this one from now on
+	// (an approval's Always allow), is the permission rule it adds
+	// ("Bash(npm test)"), as the window names it; "" for an option that
+	// allows this call only.
+	Rule string `json:"rule,omitempty"`
 }
 
 // SourceApproval is Question.Source of a tool-call approval (package
@@ -258,6 +266,9 @@ func (q *Question) validateFields() error {
 	}
 	if len(q.CallerData) > MaxCallerDataBytes {
 		return invalid("caller_data: at most %d bytes, got %d", MaxCallerDataBytes, len(q.CallerData))
+	}
+	if q.Call != nil {
+		return q.Call.validate()
 	}
 	return nil
 }
