@@ -84,7 +84,9 @@ const keyOpen = "open"
 // click (core.QuickAnswers) offers its answers as buttons, and "Open"; a
 // question with a reply box offers an inline reply where the server has
 // them. Either answers the question (wire.ViaNotification) and closes its
-// window.
+// window. Nothing in a notification allows a tool call: an approval's
+// offers Deny and "Open", never Allow and no inline reply, since its
+// line of text is not the call the user would allow.
 func (s *notices) unfocused(q wire.Question) {
 	note := notify.Arrived(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes))
 	id := q.ID

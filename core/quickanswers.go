@@ -25,12 +25,21 @@ const (
 // must have one prompt that is a yes/no question, or a single choice of two
 // or three short options (a free-text option such as "Other" is left to the
 // window). The yes/no labels are in the process's language.
+//
+// An option that allows a tool call (wire.Option.Allows) is never offered:
+// a notification shows a line of the question, not the call, and allowing
+// is chosen in the window only. An approval's notification offers its
+// other options, however few (Deny alone), and never a yes/no: "Open"
+// leads to the rest.
 func QuickAnswers(q wire.Question) []QuickAnswer {
 	if len(q.Prompts) != 1 {
 		return nil
 	}
 	p := q.Prompts[0]
+	allows := q.IsApproval() || hasAllows(p)
 	switch kind := p.EffectiveKind(); {
+	case allows && kind == wire.KindYesNo:
+		return nil
 	case kind == wire.KindYesNo:
 		yes := QuickAnswer{i18n.T("question.yes"), wire.Reply{Text: "yes"}}
 		no := QuickAnswer{i18n.T("question.no"), wire.Reply{Text: "no"}}
@@ -47,7 +56,7 @@ func QuickAnswers(q wire.Question) []QuickAnswer {
 	}
 	var first, rest []QuickAnswer
 	for _, o := range p.Options {
-		if o.FreeText { // "Other": typed in the window ("Open")
+		if o.FreeText || o.Allows { // "Other": typed in the window ("Open"); allowing: chosen there
 			continue
 		}
 		if o.Label == "" || utf8.RuneCountInString(o.Label) > maxQuickAnswerRunes {
@@ -60,7 +69,11 @@ func QuickAnswers(q wire.Question) []QuickAnswer {
 			rest = append(rest, a)
 		}
 	}
-	if n := len(first) + len(rest); n < 2 || n > maxQuickAnswers {
+	least := 2 // one option alone is no choice, unless the others allow
+	if allows {
+		least = 1
+	}
+	if n := len(first) + len(rest); n < least || n > maxQuickAnswers {
 		return nil
 	}
 	return append(first, rest...)
@@ -68,13 +81,15 @@ func QuickAnswers(q wire.Question) []QuickAnswer {
 
 // TakesInlineReply reports whether a short text typed in q's notification
 // answers it: one prompt with a reply box, neither prefilled nor beside
-// options the caller pre-selected (a reply would silently drop them).
+// options the caller pre-selected (a reply would silently drop them). An
+// approval, or a question with an option that allows a tool call, never
+// does: its reply box is the reason beside a decision taken in the window.
 func TakesInlineReply(q wire.Question) bool {
-	if len(q.Prompts) != 1 {
+	if len(q.Prompts) != 1 || q.IsApproval() {
 		return false
 	}
 	p := q.Prompts[0]
-	if p.EffectiveKind() != wire.KindText || p.Prefill != "" {
+	if p.EffectiveKind() != wire.KindText || p.Prefill != "" || hasAllows(p) {
 		return false
 	}
 	for _, o := range p.Options {
@@ -83,4 +98,14 @@ func TakesInlineReply(q wire.Question) bool {
 		}
 	}
 	return true
+}
+
+// hasAllows reports whether an option of p allows a tool call.
+func hasAllows(p wire.Prompt) bool {
+	for _, o := range p.Options {
+		if o.Allows {
+			return true
+		}
+	}
+	return false
 }
