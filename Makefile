@@ -54,11 +54,23 @@ run: build ## build, install what is missing, start the app and pop a demo quest
 	@scripts/deps.sh run
 	@scripts/demo.sh $(BIN)
 
-.PHONY: test
-test: ## install what is missing, run the unit tests, then the end-to-end tests under Xvfb (what CI runs)
-	@scripts/deps.sh test
-	$(GO) vet ./...
+# staticcheck, pinned; go run fetches it through the module proxy once.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: check
+check: ## the fast tier (minutes): hygiene, gofmt, go mod tidy, vet, staticcheck, the unit tests with -short -race
+	@scripts/deps.sh build
+	scripts/hygiene.sh
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting" >&2; exit 1; }
+	$(GO) mod tidy -diff
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) test -short -race -count=1 ./...
+
+.PHONY: test
+test: ## install what is missing, the fast tier (make check), then the long tier: the unit tests in full, cross builds, wine, Wayland, the end-to-end tests under Xvfb, the packages (what CI runs)
+	@scripts/deps.sh test
+	$(MAKE) --no-print-directory check
 	$(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory cross test-windows smoke-wayland
 	$(MAKE) --no-print-directory e2e
