@@ -197,7 +197,7 @@ func (s *notices) message(m wire.Message, openHistory func()) {
 func (s *notices) back(asked []core.AwayItem, openHistory func()) {
 	var lines []string
 	for _, it := range asked {
-		lines = append(lines, notify.AwayLine(it.Client, it.Title, it.Proceeded))
+		lines = append(lines, it.Line(i18n.For("")))
 	}
 	note := notify.WhileAway(len(asked), lines)
 	note.OnClick = openHistory

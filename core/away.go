@@ -3,6 +3,7 @@ package core
 import (
 	"time"
 
+	"feedback/i18n"
 	"feedback/settings"
 	"feedback/wire"
 )
@@ -21,6 +22,43 @@ type AwayItem struct {
 	At                         time.Time
 	// Proceeded: its agent was told to proceed; else it waited.
 	Proceeded bool
+	// Call, for a tool-call approval, names the call in brief
+	// (wire.ToolCall.Brief: "Bash `rm -rf build`"), or its title when it
+	// names none; "" for any other question.
+	Call string
+	// Verdict, for an approval that the away setting answered, is what
+	// that decided (wire.Question.Verdict: denied while away); "" when it
+	// waited.
+	Verdict wire.VerdictKind
+}
+
+// maxAwayCallRunes bounds AwayItem.Call.
+const maxAwayCallRunes = 60
+
+// Line is it as the tray's "Asked while you were away" and the
+// notification that greets the user back list it, in l's words:
+// "<client>: <title> — told to proceed" (or "— waited for you"); an
+// approval says what became of which call instead: "Denied while you were
+// away: Bash `rm -rf build`" (or "Waited for you: …"), since its agent was
+// told not to go ahead, never to proceed. Control characters are dropped
+// and each part is cut to a line.
+func (it AwayItem) Line(l *i18n.Localizer) string {
+	if it.Call != "" {
+		call := clean(it.Call, maxAwayCallRunes+10)
+		if it.Verdict != "" {
+			return l.T("away.approval.denied", map[string]any{"Call": call})
+		}
+		return l.T("away.approval.waited", map[string]any{"Call": call})
+	}
+	label := clean(it.Title, maxTitleRunes)
+	if c := clean(it.Client, maxNameRunes); c != "" {
+		label = c + ": " + label
+	}
+	told := l.T("tray.away.waited")
+	if it.Proceeded {
+		told = l.T("tray.away.proceeded")
+	}
+	return label + titleAgeDivider + told
 }
 
 // AwayState is the away mode and state, for the tray.
@@ -116,8 +154,19 @@ func (in *Inbox) awayAsk(r wire.Ask) (wire.Answer, bool) {
 	}
 	proceed := a.mode == settings.AwayProceed
 	q := r.Question
+	ans := wire.Answer{QuestionID: q.ID, Status: wire.StatusAway, CallerData: q.CallerData}
 	if len(a.asked) < maxAwayItems {
-		a.asked = append(a.asked, AwayItem{ID: q.ID, Client: q.Client, Project: q.Project, Title: q.Summary(60), At: time.Now(), Proceeded: proceed})
+		item := AwayItem{ID: q.ID, Client: q.Client, Project: q.Project, Title: q.Summary(60), At: time.Now(), Proceeded: proceed}
+		if q.IsApproval() {
+			item.Call = q.Summary(maxAwayCallRunes)
+			if q.Call != nil {
+				item.Call = q.Call.Brief(maxAwayCallRunes)
+			}
+			if v, ok := q.Verdict(ans); ok && proceed {
+				item.Verdict = v.Kind
+			}
+		}
+		a.asked = append(a.asked, item)
 	}
 	in.mu.Unlock()
 	in.notify()
@@ -125,7 +174,6 @@ func (in *Inbox) awayAsk(r wire.Ask) (wire.Answer, bool) {
 		return wire.Answer{}, false
 	}
 	now := time.Now()
-	ans := wire.Answer{QuestionID: q.ID, Status: wire.StatusAway, CallerData: q.CallerData}
 	id := q.ID
 	in.rec.do("save question", id, func(p Persister) error { return p.SaveQuestionAs(q, id, now, false) })
 	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(ans, now, true) })

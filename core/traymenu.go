@@ -247,19 +247,12 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 }
 
 // awayEntry is "Asked while you were away (N)" and, under it, each question
-// as "client: title — proceeded" or "— waited"; with History each opens it.
+// as its AwayItem.Line says it ("client: title — proceeded" or "— waited";
+// an approval's decision and call); with History each opens it.
 func awayEntry(l *i18n.Localizer, a AwayState, history bool) MenuEntry {
 	var children []MenuEntry
 	for _, it := range a.Asked {
-		label := clean(it.Title, maxTitleRunes)
-		if c := clean(it.Client, maxNameRunes); c != "" {
-			label = c + ": " + label
-		}
-		told := l.T("tray.away.waited")
-		if it.Proceeded {
-			told = l.T("tray.away.proceeded")
-		}
-		e := MenuEntry{Label: label + titleAgeDivider + told}
+		e := MenuEntry{Label: it.Line(l)}
 		if history {
 			e.Enabled, e.Action = true, MenuAction{Kind: ActionHistory}
 		}

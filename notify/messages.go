@@ -71,23 +71,10 @@ func FromAgent(client, project, title, text string, urgent bool) Notification {
 }
 
 // WhileAway is the notification that greets the user back: "While you were
-// away: N questions" over one line each (AwayLine), as many as fit.
+// away: N questions" over one line each (core.AwayItem.Line), as many as
+// fit.
 func WhileAway(n int, lines []string) Notification {
 	return Notification{Summary: i18n.N("notify.while_away", n), Body: strings.Join(lines, "\n"), Urgency: Normal}
-}
-
-// AwayLine is one question asked while the user was away: "<client>:
-// <title> — told to proceed" (or "— waits for you").
-func AwayLine(client, title string, proceeded bool) string {
-	told := i18n.T("tray.away.waited")
-	if proceeded {
-		told = i18n.T("tray.away.proceeded")
-	}
-	line := firstLine(title)
-	if c := clientName(client); c != "" {
-		line = c + ": " + line
-	}
-	return line + " — " + told
 }
 
 // Upgraded is the notification shown when the app's binary was replaced
