@@ -118,9 +118,11 @@ const choicesShare = 0.6
 // each pane scrolls. The message comes first: the options never leave it
 // less than messageFloorLines lines (or all of it, if shorter), unless the
 // options' own minimum needs the room.
-type splitLayout struct{}
+type splitLayout struct {
+	laidOut func() // after each layout, if set: the View's laidOut
+}
 
-func (splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+func (l splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	msg, opts := objects[0].(*container.Scroll), objects[1].(*container.Scroll)
 	msgNeed, optNeed := naturalHeight(msg, size.Width), naturalHeight(opts, size.Width)
 	optH := min(optNeed, max(size.Height*choicesShare, size.Height-msgNeed))
@@ -134,6 +136,9 @@ func (splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	msg.Resize(fyne.NewSize(size.Width, size.Height-optH))
 	opts.Move(fyne.NewPos(0, size.Height-optH))
 	opts.Resize(fyne.NewSize(size.Width, optH))
+	if l.laidOut != nil {
+		l.laidOut()
+	}
 }
 
 func (splitLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {

@@ -25,16 +25,18 @@ type optionControl interface {
 
 // promptView holds the controls of one prompt.
 type promptView struct {
-	p        wire.Prompt
-	rows     []fyne.CanvasObject // option rows, in order
-	options  []optionControl
-	labels   []string
-	free     []bool            // free[i]: option i reveals the text field
-	defaults []bool            // defaults[i]: option i is recommended (pre-selected)
-	entry    *replyEntry       // the reply box, or the free-text field of a choice
-	yesno    string            // "yes" or "no" once chosen
-	head     fyne.CanvasObject // the header line, with several prompts (pager.go)
-	seen     bool              // the user saw it (pager.go)
+	p         wire.Prompt
+	rows      []fyne.CanvasObject // option rows, in order
+	options   []optionControl
+	labels    []string
+	free      []bool            // free[i]: option i reveals the text field
+	defaults  []bool            // defaults[i]: option i is recommended (pre-selected)
+	allows    []bool            // allows[i]: option i allows a tool call (approve.go)
+	tapLabels []*tapLabel       // the options' labels
+	entry     *replyEntry       // the reply box, or the free-text field of a choice
+	yesno     string            // "yes" or "no" once chosen
+	head      fyne.CanvasObject // the header line, with several prompts (pager.go)
+	seen      bool              // the user saw it (pager.go)
 }
 
 func (v *View) newPromptView(p wire.Prompt) *promptView {
@@ -108,8 +110,9 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 		c.OnChanged = changed
 		ctl, box = checkOption{c}, c
 	}
+	n := len(v.options) // the option's place in the window
 	label := newTapLabel(o.Label, func() {
-		if v.ended() {
+		if v.ended() || v.refuseAllow(n) { // approve.go
 			return
 		}
 		ctl.choose()
@@ -126,6 +129,8 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 	pv.labels = append(pv.labels, o.Label)
 	pv.free = append(pv.free, o.FreeText)
 	pv.defaults = append(pv.defaults, o.Default)
+	pv.allows = append(pv.allows, o.Allows)
+	pv.tapLabels = append(pv.tapLabels, label)
 	v.options = append(v.options, ctl)
 }
 

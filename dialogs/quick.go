@@ -41,7 +41,7 @@ func (v *View) quickReplies() []string {
 // quickButton is the footer's "Quick reply" button, or nil without
 // replies or a reply box.
 func (v *View) quickButton() fyne.CanvasObject {
-	if len(v.quickReplies()) == 0 || v.quickTarget() == nil {
+	if len(v.quickReplies()) == 0 || v.quickTarget() == nil || v.q.IsApproval() {
 		return nil
 	}
 	v.quickBtn = newKeyButton(i18n.T("question.quick"), theme.ContentPasteIcon(), v, v.OpenQuickReplies)
@@ -106,7 +106,7 @@ func (v *View) InsertQuickReply(reply string) {
 // text alone, or nil.
 func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
 	replies := v.quickReplies()
-	if len(replies) == 0 || len(v.prompts) != 1 || pv.p.EffectiveKind() != wire.KindText || len(pv.p.Options) > 0 || pv.entry == nil {
+	if len(replies) == 0 || v.q.IsApproval() || len(v.prompts) != 1 || pv.p.EffectiveKind() != wire.KindText || len(pv.p.Options) > 0 || pv.entry == nil {
 		return nil
 	}
 	row := container.NewHBox()

@@ -116,6 +116,9 @@ func setSegment(rt *widget.RichText, text string) {
 
 // sendingText is the line ("Sending: …") and its warning ("" for none).
 func (v *View) sendingText() (what, warn string) {
+	if v.allow != nil {
+		return i18n.T("question.sending", map[string]any{"What": v.decisionText()}), ""
+	}
 	var parts, stale []string
 	for i, pv := range v.prompts {
 		part, rec := pv.sendingPart()
@@ -130,6 +133,27 @@ func (v *View) sendingText() (what, warn string) {
 		warn = i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, ", ")})
 	}
 	return what, warn
+}
+
+// decisionText is what an approval's Submit does, named by its effect:
+// "Allow this call", "Always allow <rule>", or "Deny" (with the reason
+// typed, which only a denial sends) for Deny and for no choice at all.
+func (v *View) decisionText() string {
+	pv := v.prompts[0]
+	for i, o := range pv.options {
+		if !o.selected() || !pv.allows[i] {
+			continue
+		}
+		if rule := pv.p.Options[i].Description; i > 0 && rule != "" {
+			return i18n.T("question.sending.always", map[string]any{"Rule": shorten(rule, sendingLabelRunes)})
+		}
+		return i18n.T("question.sending.allow")
+	}
+	what := i18n.T("question.sending.deny")
+	if t := strings.TrimSpace(pv.reply().Text); t != "" {
+		what += " · “" + shorten(strings.Join(strings.Fields(t), " "), sendingTextRunes) + "”"
+	}
+	return what
 }
 
 // sendingPart is what the prompt sends, shortened, and the labels of its

@@ -127,6 +127,7 @@ type View struct {
 	ctx        *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
 	band       *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
 	hintText   string            // the footer's keyboard hint, shown unless a button's tip is
+	allow      *allowGate        // an approval's Allow, offered once the call was seen (approve.go); nil otherwise
 
 	// lastFocus is the focused widget the heartbeat last saw, focusSeen
 	// whether it saw one yet (followFocus, layout.go).
@@ -238,6 +239,9 @@ func (v *View) Submit() {
 		v.showUnseen(i) // pager.go: never declined for the user
 		return
 	}
+	if v.holdsBackAllow() { // approve.go: never allowed unseen
+		return
+	}
 	v.finish(v.collect(), v.now())
 }
 
@@ -323,6 +327,9 @@ func (v *View) ToggleOption(n int) bool {
 	if v.ended() || n < 1 || n > len(v.options) {
 		return false
 	}
+	if v.refuseAllow(n - 1) { // approve.go
+		return true
+	}
 	v.options[n-1].choose()
 	return true
 }
@@ -404,7 +411,11 @@ func (v *View) build() fyne.CanvasObject {
 			body.Add(sep)
 			fixed = append(fixed, sep)
 		}
-		md := markdown.New(p.Markdown, markdown.Options{Pictures: pictures, Page: v.page})
+		// An approval's call is wrapped, never off to the side (approve.go).
+		md := markdown.New(p.Markdown, markdown.Options{Pictures: pictures, Page: v.page, WrapCode: v.q.IsApproval()})
+		if i == 0 && v.q.IsApproval() {
+			v.allow = &allowGate{md: md}
+		}
 		// One prompt: its options sit in a pane of their own under the
 		// message, so a long message never hides them (splitLayout).
 		// Several: each message is capped so that its prompt's options
@@ -452,7 +463,7 @@ func (v *View) build() fyne.CanvasObject {
 	if v.focus == nil && len(v.options) > 0 {
 		v.focus = v.options[0].focusable()
 	}
-	if v.hasKind(wire.KindText) {
+	if v.hasKind(wire.KindText) && !v.q.IsApproval() { // an approval carries only its decision
 		v.att = newAttachments(v, v.opts.Images)
 		bottom.Objects = append([]fyne.CanvasObject{v.att.box}, bottom.Objects...)
 	}
@@ -476,7 +487,7 @@ func (v *View) build() fyne.CanvasObject {
 		chip = container.NewVBox(layout.NewSpacer(), newChip(v.q.Title), layout.NewSpacer())
 	}
 	buttons := container.NewHBox()
-	if v.opts.OnSnooze != nil {
+	if v.opts.OnSnooze != nil && !v.q.IsApproval() {
 		v.snoozeBtn = newKeyButton(i18n.T("question.snooze"), theme.HistoryIcon(), v, v.OpenSnoozeMenu)
 		v.snoozeBtn.tip = i18n.T("question.snooze.tip", map[string]any{"Key": mods.withAlt("Z")})
 		buttons.Add(v.snoozeBtn)
@@ -492,16 +503,21 @@ func (v *View) build() fyne.CanvasObject {
 
 	v.body = container.NewPadded(body)
 	v.scroll = container.NewVScroll(v.body)
-	v.scroll.OnScrolled = func(fyne.Position) { v.markSeen() }
+	v.scroll.OnScrolled = func(fyne.Position) { v.markSeen(); v.scrolled() }
 	v.panes = []*container.Scroll{v.scroll}
 	center := fyne.CanvasObject(v.scroll)
+	if v.allow != nil {
+		v.allow.note = v.allowNote()
+		choices.Objects = append([]fyne.CanvasObject{v.allow.note}, choices.Objects...)
+	}
 	if len(choices.Objects) > 0 {
 		v.choices = container.NewVScroll(container.NewPadded(choices))
 		v.panes = append(v.panes, v.choices)
-		center = container.New(splitLayout{}, v.scroll, v.choices)
+		center = container.New(splitLayout{laidOut: v.laidOut}, v.scroll, v.choices)
 	}
 	v.center = center
 	v.flash = canvas.NewRectangle(color.Transparent)
+	v.updateAllow()
 	return container.NewBorder(container.NewStack(v.flash, top), bottom, nil, nil, center)
 }
 

@@ -1,0 +1,196 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"feedback/dialogs/markdown"
+	"feedback/i18n"
+)
+
+// An approval (wire.Question.IsApproval) is a decision on a tool call, and
+// the window never lets the user allow what they have not seen. Its code
+// is wrapped, never off to the side (markdown.Options.WrapCode). While the
+// message does not fit in its pane, the options that allow the call
+// (wire.Option.Allows) are disabled, with the reason above them, until the
+// message's scroll has reached its end with the whole message shown (no
+// section held back behind "Show all"); then they are offered for good.
+// Choosing a disabled option (Alt+digit, a click on its label) chooses
+// nothing; Submit then sends nothing, and says why, rather than the denial
+// the user did not mean; and Submit never sends an allowing option chosen
+// before (a restored draft) while it is disabled. The window has no
+// Attach…, no Quick reply and no Snooze: the decision and the reason for a
+// denial are all it carries.
+
+// allowGate is an approval's state of being seen.
+type allowGate struct {
+	md       *markdown.Widget
+	note     fyne.CanvasObject // the reason the allowing options are disabled
+	atEnd    bool              // the user scrolled to the end of the whole message
+	open     bool              // the allowing options are offered
+	refused  bool              // the user chose an allowing option while it was disabled
+	applied  bool              // the options were set for open once
+	noteText *widget.Label
+}
+
+// allowNote is the line above the options that says why Allow is disabled.
+func (v *View) allowNote() fyne.CanvasObject {
+	l := widget.NewLabel(i18n.T("question.allow_locked"))
+	l.Wrapping = fyne.TextWrapWord
+	l.TextStyle.Bold = true
+	v.allow.noteText = l
+	icon := widget.NewIcon(theme.NewThemedResource(theme.VisibilityIcon()))
+	return container.NewBorder(nil, nil, container.NewVBox(icon), nil, l)
+}
+
+// seenAll reports whether the user has seen the whole call: it is all
+// shown, and it fits in its pane or was scrolled to its end.
+func (v *View) seenAll() bool {
+	g := v.allow
+	if g == nil {
+		return true
+	}
+	if !g.md.Complete() {
+		return false
+	}
+	return g.atEnd || v.messageFits()
+}
+
+// messageFits reports whether the message's pane shows all of it.
+func (v *View) messageFits() bool {
+	s := v.scroll
+	if s == nil || s.Size().Height <= 0 {
+		return false // not laid out: not seen
+	}
+	return s.Content.MinSize().Height <= s.Size().Height+1
+}
+
+// scrolled is the message's scroll moving: at its end, with the whole
+// message shown, the call has been seen.
+func (v *View) scrolled() {
+	g := v.allow
+	if g == nil || g.atEnd || !g.md.Complete() {
+		return
+	}
+	s := v.scroll
+	if s.Size().Height > 0 && s.Offset.Y+s.Size().Height >= s.Content.MinSize().Height-1 {
+		g.atEnd = true
+	}
+	v.updateAllow()
+}
+
+// laidOut is the panes being laid out: the message may fit now.
+func (v *View) laidOut() { v.updateAllow() }
+
+// updateAllow offers or withholds the allowing options as the call has
+// been seen or not; an allowing option selected while withheld (a
+// restored draft) is cleared.
+func (v *View) updateAllow() {
+	g := v.allow
+	if g == nil {
+		return
+	}
+	open := v.seenAll()
+	if g.applied && open == g.open {
+		return
+	}
+	g.open, g.applied = open, true
+	for _, pv := range v.prompts {
+		for i, ctl := range pv.options {
+			if !pv.allows[i] {
+				continue
+			}
+			r, ok := ctl.(radioOption)
+			if open {
+				if ok {
+					r.r.Enable()
+				}
+				pv.tapLabels[i].Importance = widget.MediumImportance
+			} else {
+				if ctl.selected() {
+					ctl.setSelected(false)
+				}
+				if ok {
+					r.r.Disable()
+				}
+				pv.tapLabels[i].Importance = widget.LowImportance
+			}
+			pv.tapLabels[i].Refresh()
+		}
+	}
+	if open {
+		g.note.Hide()
+	} else {
+		g.note.Show()
+	}
+	v.updateSending()
+}
+
+// allowsAt reports whether option n (0-based, in window order) allows.
+func (v *View) allowsAt(n int) bool {
+	for _, pv := range v.prompts {
+		if n < len(pv.options) {
+			return pv.allows[n]
+		}
+		n -= len(pv.options)
+	}
+	return false
+}
+
+// refuseAllow is the user choosing option n (0-based): it reports whether
+// the choice is refused, as the option allows the call and the call has
+// not been seen; the refusal is remembered for Submit (holdsBackAllow).
+func (v *View) refuseAllow(n int) bool {
+	if v.allow == nil || !v.allowsAt(n) {
+		return false
+	}
+	v.updateAllow()
+	if v.allow.open {
+		return false
+	}
+	v.allow.refused = true
+	v.warnAllow()
+	return true
+}
+
+// holdsBackAllow reports whether Submit must send nothing: an allowing
+// option is selected while the call has not been seen, or the user's
+// last try to allow it was refused and no other option was chosen since.
+// It says why in the warning line.
+func (v *View) holdsBackAllow() bool {
+	if v.allow == nil {
+		return false
+	}
+	v.updateAllow()
+	selected, allowing := false, false
+	for _, pv := range v.prompts {
+		for i, ctl := range pv.options {
+			if ctl.selected() {
+				selected = true
+				allowing = allowing || pv.allows[i]
+			}
+		}
+	}
+	if allowing && !v.allow.open || !selected && v.allow.refused {
+		v.warnAllow()
+		return true
+	}
+	return false
+}
+
+// warnAllow says in the warning line why the call cannot be allowed yet,
+// or, once it can, that Allow must be chosen again.
+func (v *View) warnAllow() {
+	if v.sending == nil {
+		return
+	}
+	text := i18n.T("question.allow_locked")
+	if v.allow.open {
+		text = i18n.T("question.allow_choose")
+	}
+	setSegment(v.sending.warn, text)
+	v.sending.warn.Show()
+	v.showSendingRow()
+}
