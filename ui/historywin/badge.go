@@ -11,20 +11,65 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/history"
+	"feedback/wire"
 )
 
-// outcomes are the outcomes a badge shows, in the order of their colours.
-var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message", "away"}
+// outcomes are the outcomes a badge shows, in the order of their colours,
+// then the decisions of an approval (badgeOutcome).
+var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message", "away", "allowed", "always allowed", "denied"}
 
 // badge is a question's outcome as a small filled label of a fixed width
 // (the widest outcome's), so that the titles beside it line up: answered
 // in the success colour, timed out in the warning colour, open and an
 // agent's message (no answer needed) in the primary colour, dismissed and
-// withdrawn neutral.
+// withdrawn neutral. An approval's badge says what it decided instead:
+// allowed and always allowed in the success colour, denied in the error
+// colour, and a timeout or the away outcome (not allowed, nobody chose)
+// neutral.
 type badge struct {
 	widget.BaseWidget
 	outcome string // one of outcomes
 	auto    bool   // a draft sent at timeout
+	tone    tone
+}
+
+// tone is a badge's colour.
+type tone int
+
+const (
+	toneNeutral tone = iota
+	toneSuccess
+	toneWarning
+	tonePrimary
+	toneError
+)
+
+// badgeOutcome is what q's badge says and its colour: its outcome, or for
+// an approval that ended, its decision.
+func badgeOutcome(q history.Question) (string, tone) {
+	if d := q.Decision; d != nil {
+		switch d.Kind {
+		case wire.VerdictAllowed:
+			return "allowed", toneSuccess
+		case wire.VerdictAlways:
+			return "always allowed", toneSuccess
+		case wire.VerdictDenied:
+			return "denied", toneError
+		case wire.VerdictTimedOut:
+			return "timed out", toneNeutral
+		case wire.VerdictAway:
+			return "away", toneNeutral
+		}
+	}
+	switch q.Outcome {
+	case "answered":
+		return q.Outcome, toneSuccess
+	case "timed out":
+		return q.Outcome, toneWarning
+	case "open", "message":
+		return q.Outcome, tonePrimary
+	}
+	return q.Outcome, toneNeutral
 }
 
 func newBadge() *badge {
@@ -35,10 +80,11 @@ func newBadge() *badge {
 
 // set shows q's outcome.
 func (b *badge) set(q history.Question) {
-	if b.outcome == q.Outcome && b.auto == q.Auto {
+	outcome, tone := badgeOutcome(q)
+	if b.outcome == outcome && b.auto == q.Auto && b.tone == tone {
 		return
 	}
-	b.outcome, b.auto = q.Outcome, q.Auto
+	b.outcome, b.auto, b.tone = outcome, q.Auto, tone
 	b.Refresh()
 }
 
@@ -58,22 +104,23 @@ func (b *badge) Text() string {
 // the text colour with the higher contrast on it (the themes' "on
 // success" white reads poorly on a bright green).
 func (b *badge) colors() (fill, text color.Color) {
-	return badgeColors(b.outcome, b.Theme(), fyne.CurrentApp().Settings().ThemeVariant())
+	return badgeColors(b.tone, b.Theme(), fyne.CurrentApp().Settings().ThemeVariant())
 }
 
-// badgeColors are the colours of a badge for outcome in theme th, variant v.
-func badgeColors(outcome string, th fyne.Theme, v fyne.ThemeVariant) (fill, text color.Color) {
-	c := func(n fyne.ThemeColorName) color.Color { return th.Color(n, v) }
-	switch outcome {
-	case "answered":
-		fill = c(theme.ColorNameSuccess)
-	case "timed out":
-		fill = c(theme.ColorNameWarning)
-	case "open", "message":
-		fill = c(theme.ColorNamePrimary)
-	default:
-		fill = c(theme.ColorNameInputBorder)
+// badgeColors are the colours of a badge of tone t in theme th, variant v.
+func badgeColors(t tone, th fyne.Theme, v fyne.ThemeVariant) (fill, text color.Color) {
+	name := theme.ColorNameInputBorder
+	switch t {
+	case toneSuccess:
+		name = theme.ColorNameSuccess
+	case toneWarning:
+		name = theme.ColorNameWarning
+	case tonePrimary:
+		name = theme.ColorNamePrimary
+	case toneError:
+		name = theme.ColorNameError
 	}
+	fill = th.Color(name, v)
 	return fill, onColor(fill)
 }
 

@@ -3,7 +3,9 @@
 // outcome as a badge, title, age, client, project and loop), a search over
 // question and reply text, client and project, one ask read in full (its
 // rendered Markdown, the options chosen, the reply, the attached images),
-// and an export of the selection as Markdown or JSON, the output of
+// a tool-call approval listed by its call and shown with what it decided
+// (wire.Question.Verdict: allowed, always allowed and the rule, denied and
+// the reason the agent was given, timed out, denied while away), and an export of the selection as Markdown or JSON, the output of
 // `feedback history`.
 //
 // The database is read through a read-only store (the resident app keeps
@@ -17,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/jpeg" // the attachments are PNG or JPEG
 	_ "image/png"
 	"slices"
@@ -337,7 +340,7 @@ func (w *Window) updateListRow(i widget.ListItemID, o fyne.CanvasObject) {
 	}
 	r := w.rows[i]
 	h.row.badge.set(r.q)
-	h.row.title.SetText(oneLine(r.q.Title))
+	h.row.title.SetText(listTitle(r.q))
 	h.row.meta.SetText(w.MetaText(r))
 	h.row.age.SetText(Age(w.opts.Now().Sub(r.q.AskedAt)))
 }
@@ -346,7 +349,18 @@ func (w *Window) updateListRow(i widget.ListItemID, o fyne.CanvasObject) {
 // age, and its client, project and loop.
 func (w *Window) RowText(i int) string {
 	r := w.rows[i]
-	return fmt.Sprintf("[%s] %s · %s · %s", outcome(r.q), oneLine(r.q.Title), Age(w.opts.Now().Sub(r.q.AskedAt)), w.MetaText(r))
+	return fmt.Sprintf("[%s] %s · %s · %s", outcome(r.q), listTitle(r.q), Age(w.opts.Now().Sub(r.q.AskedAt)), w.MetaText(r))
+}
+
+// listTitle is a question's title in the list: an approval is named by its
+// call ("Bash `rm -rf build`"), which its title ("Run a command?") is not.
+func listTitle(q history.Question) string {
+	if q.Call != nil {
+		if b := q.Call.Brief(120); b != "" {
+			return b
+		}
+	}
+	return oneLine(q.Title)
 }
 
 // MetaText is the second line of a row: client, project, and the loop with
@@ -374,7 +388,8 @@ func phaseIteration(q history.Question) string {
 }
 
 func outcome(q history.Question) string {
-	o := lang.L(q.Outcome)
+	label, _ := badgeOutcome(q)
+	o := lang.L(label)
 	if q.Auto {
 		o += " " + lang.L("(draft sent at timeout)")
 	}
@@ -493,6 +508,10 @@ func (w *Window) showQuestion(r row) {
 		for _, o := range p.Options {
 			w.detail.Add(optionLine(o, rep))
 		}
+		if hq.Decision != nil && i == 0 {
+			w.addDecision(*hq.Decision)
+			continue
+		}
 		w.addReply(p, rep, hq, e.Answer != nil)
 	}
 	if hq.Images > 0 {
@@ -525,6 +544,46 @@ func (w *Window) addReply(p wire.Prompt, r wire.Reply, hq history.Question, answ
 	if r.Text != "" {
 		w.detail.Add(heading(lang.L("Reply")))
 		w.detail.Add(replyText(r.Text))
+	}
+}
+
+// addDecision shows what an approval decided, as its agent was told, on a
+// band of the badge's colour: allowed (and the rule allowed from now on),
+// denied (and the reason the agent read), not allowed at a timeout or
+// while the user was away.
+func (w *Window) addDecision(v wire.Verdict) {
+	var text string
+	icon := theme.InfoIcon()
+	t := toneNeutral
+	switch v.Kind {
+	case wire.VerdictAllowed:
+		text, icon, t = lang.L("Allowed: this call only."), theme.NewSuccessThemedResource(theme.ConfirmIcon()), toneSuccess
+	case wire.VerdictAlways:
+		text, icon, t = lang.L("Always allowed in this project."), theme.NewSuccessThemedResource(theme.ConfirmIcon()), toneSuccess
+		if v.Rule != "" {
+			text = fmt.Sprintf(lang.L("Always allowed in this project: %s"), oneLine(v.Rule))
+		}
+	case wire.VerdictDenied:
+		text, icon, t = lang.L("Denied."), theme.NewErrorThemedResource(theme.CancelIcon()), toneError
+		if v.Closed {
+			text = lang.L("Denied: the window was closed without a choice.")
+		}
+	case wire.VerdictTimedOut:
+		text = lang.L("Not allowed: nobody answered in time.")
+	case wire.VerdictAway:
+		text = lang.L("Denied while you were away: no window was shown.")
+	}
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true
+	fill, _ := badgeColors(t, theme.Current(), fyne.CurrentApp().Settings().ThemeVariant())
+	r, g, b, _ := fill.RGBA()
+	band := canvas.NewRectangle(color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x40})
+	band.CornerRadius = theme.InputRadiusSize()
+	w.detail.Add(container.NewStack(band, container.NewBorder(nil, nil, container.NewPadded(widget.NewIcon(icon)), nil, l)))
+	if v.Kind == wire.VerdictDenied && v.Reason != "" {
+		w.detail.Add(heading(lang.L("The reason the agent was given")))
+		w.detail.Add(replyText(v.Reason))
 	}
 }
 
