@@ -22,7 +22,8 @@ import (
 // the user did not mean; and Submit never sends an allowing option chosen
 // before (a restored draft) while it is disabled. The window has no
 // Attach…, no Quick reply and no Snooze: the decision and the reason for a
-// denial are all it carries.
+// denial are all it carries. Its countdown reaching zero never sends the
+// choice as it stands (Options.SubmitDraftOnTimeout): a timeout denies.
 
 // allowGate is an approval's state of being seen.
 type allowGate struct {
@@ -89,8 +90,8 @@ func (v *View) laidOut() { v.updateAllow() }
 // restored draft) is cleared.
 func (v *View) updateAllow() {
 	g := v.allow
-	if g == nil {
-		return
+	if g == nil || v.ended() {
+		return // the closing state keeps every control disabled
 	}
 	open := v.seenAll()
 	if g.applied && open == g.open {

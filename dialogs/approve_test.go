@@ -3,6 +3,7 @@ package dialogs
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -268,5 +269,26 @@ func TestApprovalWrapsItsCode(t *testing.T) {
 	}
 	if !found {
 		t.Error("the tail of the command is not drawn")
+	}
+}
+
+// A timeout never allows: with SubmitDraftOnTimeout, an approval whose
+// Allow is chosen in a draft (restored after a restart: no edit holds the
+// countdown) times out as it would with nothing chosen.
+func TestApprovalTimeoutNeverAllows(t *testing.T) {
+	q := approvalOf("npm test")
+	q.TimeoutSeconds = 60
+	w, r := openApproval(t, q, fyne.NewSize(600, 520), Options{SubmitDraftOnTimeout: true})
+	v := w.View()
+	c := &clock{now: t0}
+	v.after = c.after
+	v.options[0].(radioOption).r.setOn(true) // as RestoreDraft sets it
+	if !v.options[0].selected() {
+		t.Fatal("Allow not chosen")
+	}
+	v.Tick(t0.Add(61 * time.Second))
+	c.fire()
+	if a := r.only(t); a.Status != wire.StatusTimeout || a.Auto {
+		t.Errorf("a timeout with Allow chosen sent %+v", a)
 	}
 }
