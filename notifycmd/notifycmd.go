@@ -22,9 +22,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"feedback/ask"
+	"feedback/internal/hookio"
 	"feedback/ipc"
 	"feedback/wire"
 )
@@ -43,11 +45,15 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// Connect reaches the app, starting it when needed.
 	Connect func(ctx context.Context) (ipc.Asker, error)
+	// AppAnswers, when set, is asked first by a hook (--from): an error
+	// means an app that listens and does not answer within wait, which
+	// the hook gives up on rather than hold its agent (hookio.AppAnswers).
+	AppAnswers func(ctx context.Context, wait time.Duration) error
 }
 
 // StdEnv is the process's environment.
 func StdEnv(connect func(ctx context.Context) (ipc.Asker, error)) Env {
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, AppAnswers: hookio.AppAnswers}
 }
 
 const usage = `usage: feedback notify [flags] MESSAGE     (MESSAGE "-" reads it from standard input)
@@ -149,7 +155,11 @@ func send(ctx context.Context, m wire.Message, env Env) int {
 	return ExitShown
 }
 
-// runHook is --from client: the event becomes a message, or nothing.
+// runHook is --from client: the event becomes a message, or nothing. Its
+// agent waits on it, so it never hangs: the event is read within
+// hookio's deadlines (a client may leave standard input open), SIGTERM
+// and SIGINT (ctx) end it at once, and an app that does not answer within
+// hookio.AnswerWait is given up on.
 func runHook(ctx context.Context, client string, args []string, env Env) int {
 	h, ok := hooks[client]
 	if !ok {
@@ -162,7 +172,10 @@ func runHook(ctx context.Context, client string, args []string, env Env) int {
 			event = []byte(args[len(args)-1])
 		}
 	} else {
-		data, err := io.ReadAll(io.LimitReader(env.Stdin, maxEventBytes))
+		data, err := hookio.ReadEvent(ctx, env.Stdin, maxEventBytes, hookio.Idle, hookio.Total)
+		if ctx.Err() != nil {
+			return ExitShown // stopped by a signal
+		}
 		if err != nil {
 			fmt.Fprintln(env.Stderr, "feedback notify: reading the hook's event:", err)
 		}
@@ -186,6 +199,12 @@ func runHook(ctx context.Context, client string, args []string, env Env) int {
 	if err := m.Validate(); err != nil {
 		fmt.Fprintln(env.Stderr, "feedback notify:", err)
 		return ExitShown
+	}
+	if env.AppAnswers != nil {
+		if err := env.AppAnswers(ctx, hookio.AnswerWait); err != nil {
+			fmt.Fprintln(env.Stderr, "feedback notify: not sent:", err)
+			return ExitShown
+		}
 	}
 	send(ctx, m, env)
 	return ExitShown

@@ -15,8 +15,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"feedback/approval"
+	"feedback/internal/hookio"
 	"feedback/ipc"
 	"feedback/launch"
 	"feedback/setup"
@@ -37,11 +39,15 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Connect        func(ctx context.Context) (ipc.Asker, error)
 	NewID          func() string
+	// AppAnswers, when set, is asked before the question: an error means
+	// an app that listens and does not answer within wait; the hook then
+	// decides nothing and Claude Code asks itself (hookio.AppAnswers).
+	AppAnswers func(ctx context.Context, wait time.Duration) error
 }
 
 // StdEnv is the process's environment.
 func StdEnv(connect func(ctx context.Context) (ipc.Asker, error), newID func() string) Env {
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID, AppAnswers: hookio.AppAnswers}
 }
 
 const usage = `usage: feedback approve --from claude-code
@@ -69,7 +75,13 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "feedback approve: --from %q: only claude-code's PermissionRequest hook is supported\n", *from)
 		return 2
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, maxEventBytes))
+	// Claude Code's turn waits on the hook: the event is read within
+	// hookio's deadlines (standard input may stay open), and SIGTERM or
+	// SIGINT (ctx) ends the hook at once, deciding nothing.
+	data, err := hookio.ReadEvent(ctx, env.Stdin, maxEventBytes, hookio.Idle, hookio.Total)
+	if ctx.Err() != nil {
+		return 0
+	}
 	var ev approval.HookEvent
 	if err == nil {
 		err = json.Unmarshal(data, &ev)
@@ -89,6 +101,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err := q.Validate(); err != nil {
 		fmt.Fprintln(env.Stderr, "feedback approve:", err)
 		return 0
+	}
+	if env.AppAnswers != nil {
+		if err := env.AppAnswers(ctx, hookio.AnswerWait); err != nil {
+			fmt.Fprintln(env.Stderr, "feedback approve: the approval window could not be shown; Claude Code asks instead:", err)
+			return 0
+		}
 	}
 	a, err := launch.AskRestarting(ctx, env.Connect, wire.Ask{Question: q}, nil, nil)
 	if err != nil {

@@ -1,0 +1,180 @@
+package e2e
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hookRun is a hook command started with its standard input a pipe the
+// test holds open.
+type hookRun struct {
+	cmd            *exec.Cmd
+	stdin          io.WriteCloser
+	stdout, stderr bytes.Buffer
+	done           chan error
+}
+
+// startHook starts bin with args, standard input a pipe left open.
+func startHook(t *testing.T, args ...string) *hookRun {
+	t.Helper()
+	h := &hookRun{cmd: exec.Command(bin, args...), done: make(chan error, 1)}
+	h.cmd.Env = append(os.Environ(), env...)
+	h.cmd.Stdout, h.cmd.Stderr = &h.stdout, &h.stderr
+	var err error
+	if h.stdin, err = h.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		h.cmd.Process.Kill()
+		h.stdin.Close()
+	})
+	go func() { h.done <- h.cmd.Wait() }()
+	return h
+}
+
+// exitWithin waits at most d for the hook to exit and returns how long it
+// took from since.
+func (h *hookRun) exitWithin(t *testing.T, since time.Time, d time.Duration) time.Duration {
+	t.Helper()
+	select {
+	case err := <-h.done:
+		if err != nil {
+			t.Errorf("%v: %v (stderr %q)", h.cmd.Args[1:], err, h.stderr.String())
+		}
+		return time.Since(since)
+	case <-time.After(d):
+		t.Fatalf("%v still runs after %v (stderr so far %q)", h.cmd.Args[1:], d, h.stderr.String())
+	}
+	return 0
+}
+
+// readingStdin waits until one of pid's threads is blocked reading its
+// standard input (Linux: read(2), syscall 0 on amd64, on fd 0), which
+// comes after the command has set up its signal handling.
+func readingStdin(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*", "syscall"))
+		for _, f := range tasks {
+			if b, err := os.ReadFile(f); err == nil && strings.HasPrefix(string(b), "0 0x0 ") {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d never read its standard input", pid)
+}
+
+// A client may leave the hook's standard input open. The hook still ends:
+// at once when the event is whole, within a couple of seconds when
+// nothing (or half an event) comes. Before, notify --from and approve
+// waited until killed.
+func TestHookStdinLeftOpen(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		event string
+		max   time.Duration
+	}{
+		{"notify, a whole event", []string{"notify", "--from", "claude-code"}, `{"hook_event_name":"Stop","cwd":"/tmp/shop","last_assistant_message":"open stdin"}` + "\n", 2 * time.Second},
+		{"notify, nothing", []string{"notify", "--from", "gemini"}, "", 4 * time.Second},
+		{"notify, half an event", []string{"notify", "--from", "cursor"}, `{"hook_event_name":`, 4 * time.Second},
+		{"approve, nothing", []string{"approve", "--from", "claude-code"}, "", 4 * time.Second},
+		{"approve, half an event", []string{"approve", "--from", "claude-code"}, `{"hook_event_name":"PermissionRequest","tool_name":`, 4 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			h := startHook(t, tc.args...)
+			if tc.event != "" {
+				if _, err := io.WriteString(h.stdin, tc.event); err != nil {
+					t.Fatal(err)
+				}
+			}
+			took := h.exitWithin(t, start, 10*time.Second)
+			if took > tc.max {
+				t.Errorf("exited after %v, want at most %v", took, tc.max)
+			}
+			t.Logf("exited after %v; stdout %q, stderr %q", took.Round(time.Millisecond), h.stdout.String(), h.stderr.String())
+			if tc.args[0] == "approve" && h.stdout.Len() > 0 {
+				t.Errorf("approve decided on no event: %q", h.stdout.String())
+			}
+		})
+	}
+}
+
+// SIGTERM ends a hook at once, although it is blocked reading an open,
+// silent standard input (`timeout 30 feedback notify --from …` could not
+// stop it).
+func TestHookEndsOnSIGTERM(t *testing.T) {
+	requireSession(t)
+	for _, args := range [][]string{{"notify", "--from", "claude-code"}, {"approve", "--from", "claude-code"}} {
+		t.Run(args[0], func(t *testing.T) {
+			h := startHook(t, args...)
+			readingStdin(t, h.cmd.Process.Pid)
+			sent := time.Now()
+			h.cmd.Process.Signal(syscall.SIGTERM)
+			if took := h.exitWithin(t, sent, 10*time.Second); took > 700*time.Millisecond {
+				t.Errorf("exited %v after SIGTERM, want promptly (a second SIGTERM was not needed)", took)
+			}
+			if args[0] == "approve" && h.stdout.Len() > 0 {
+				t.Errorf("approve decided when stopped: %q", h.stdout.String())
+			}
+		})
+	}
+}
+
+// An app that accepts connections but does not answer (stopped by
+// SIGSTOP) does not hold the agent: notify --from gives up within a
+// couple of seconds (it took 20 s), and approve prints nothing (Claude
+// Code then asks itself) as quickly.
+func TestHookGivesUpOnAStoppedApp(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	pid := appPID()
+	if pid == 0 {
+		t.Fatal("no app")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	for _, tc := range []struct {
+		args  []string
+		event string
+	}{
+		{[]string{"notify", "--from", "claude-code"}, `{"hook_event_name":"Stop","cwd":"/tmp/shop","last_assistant_message":"app stopped"}`},
+		{[]string{"approve", "--from", "claude-code"}, `{"hook_event_name":"PermissionRequest","cwd":"/tmp/shop","tool_name":"Bash","tool_input":{"command":"ls"}}`},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			start := time.Now()
+			h := startHook(t, tc.args...)
+			io.WriteString(h.stdin, tc.event)
+			h.stdin.Close()
+			took := h.exitWithin(t, start, 30*time.Second)
+			if took > 3500*time.Millisecond {
+				t.Errorf("with the app stopped, %v took %v; want about 2 s", tc.args, took)
+			}
+			if !strings.Contains(h.stderr.String(), "did not answer") {
+				t.Errorf("stderr %q does not say the app did not answer", h.stderr.String())
+			}
+			if tc.args[0] == "approve" && h.stdout.Len() > 0 {
+				t.Errorf("approve decided with the app stopped: %q", h.stdout.String())
+			}
+			t.Logf("%v: %v; stderr %q", tc.args, took.Round(time.Millisecond), h.stderr.String())
+		})
+	}
+}
