@@ -10,17 +10,6 @@ import (
 // prints raw data in AppleScript's notation: «data PNGf89504E47…». Parsing it
 // is plain Go, tested on every system.
 
-// pasteboardScript returns the first image class on the pasteboard, PNG
-// before TIFF (what screenshots and most Mac apps offer), or "" when there is
-// none. One osascript run, so a text paste costs one process, not two.
-const pasteboardScript = `try
-	return the clipboard as «class PNGf»
-end try
-try
-	return the clipboard as «class TIFF»
-end try
-return ""`
-
 // appleScriptClasses maps the four-letter classes the script asks for to MIME types.
 var appleScriptClasses = map[string]string{"PNGf": "image/png", "TIFF": "image/tiff"}
 

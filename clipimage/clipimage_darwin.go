@@ -11,6 +11,17 @@ import (
 	"time"
 )
 
+// pasteboardScript returns the first image class on the pasteboard, PNG
+// before TIFF (what screenshots and most Mac apps offer), or "" when there is
+// none. One osascript run, so a text paste costs one process, not two.
+const pasteboardScript = `try
+	return the clipboard as «class PNGf»
+end try
+try
+	return the clipboard as «class TIFF»
+end try
+return ""`
+
 // read asks osascript for the pasteboard's PNG, else TIFF (pasteboardScript).
 // The output is hex, twice the image's size, and capped accordingly.
 func read(ctx context.Context) ([]byte, string, error) {

@@ -42,16 +42,6 @@ func waitFor(t *testing.T, what string, within time.Duration, ok func() bool) {
 	}
 }
 
-// within reports whether ok holds within d (polled every 50 ms).
-func within(d time.Duration, ok func() bool) bool {
-	for deadline := time.Now().Add(d); !ok(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			return false
-		}
-	}
-	return true
-}
-
 // sessionDB is the database of the session's app (XDG_DATA_HOME of env).
 func sessionDB() string {
 	for _, kv := range env {

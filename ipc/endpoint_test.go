@@ -16,9 +16,6 @@ import (
 // first: without XDG_RUNTIME_DIR it goes under the user's cache directory,
 // not the shared temporary directory.
 func TestSocketPath(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("Windows uses a named pipe (endpoint_windows_test.go)")
-	}
 	long := "/" + strings.Repeat("x", 120) + "/feedback.sock"
 	tests := []struct {
 		name                         string

@@ -386,7 +386,7 @@ func mergeNotifyTOML(data []byte, args []string) ([]byte, []string, error) {
 		if jsonEqual(old, args) {
 			return data, nil, nil
 		}
-		return nil, nil, fmt.Errorf("Codex already runs another notify program (notify = %v) and runs only one; to have feedback's instead, replace that line with: %s", old, line)
+		return nil, nil, fmt.Errorf("another notify program is set in Codex (notify = %v), which runs only one; to have feedback's instead, replace that line with: %s", old, line)
 	}
 	root, _, err := scanTOML(data)
 	if err != nil {
