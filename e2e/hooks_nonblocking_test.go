@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -177,4 +178,33 @@ func TestHookGivesUpOnAStoppedApp(t *testing.T) {
 			t.Logf("%v: %v; stderr %q", tc.args, took.Round(time.Millisecond), h.stderr.String())
 		})
 	}
+}
+
+// `feedback notify` under 40 client names in a row shows at most the
+// total the app allows from all clients together (10, then one every
+// 3 s); before, each name had its own 5 and all 40 were shown.
+func TestNotifyManyClientNames(t *testing.T) {
+	requireSession(t)
+	ensureApp(t)
+	start := time.Now()
+	shown, notShown := 0, 0
+	for i := range 40 {
+		cmd := exec.Command(bin, "notify", "--client", "agent-"+strconv.Itoa(i), "--title", "Finished", "turn "+strconv.Itoa(i))
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+			shown++
+		case errors.As(err, &exit) && exit.ExitCode() == 1:
+			notShown++
+		default:
+			t.Fatalf("notify %d: %v: %s", i, err, out)
+		}
+	}
+	allowed := 10 + int(time.Since(start)/(3*time.Second)) + 1
+	if shown > allowed || notShown == 0 {
+		t.Errorf("40 client names in %v: %d shown, %d not; want at most %d shown", time.Since(start).Round(time.Millisecond), shown, notShown, allowed)
+	}
+	t.Logf("40 client names in %v: %d shown, %d not shown", time.Since(start).Round(time.Millisecond), shown, notShown)
 }

@@ -66,7 +66,8 @@ flags:`
 
 const exitStatus = `
 exit status: 0 shown (or recorded: do not disturb is on), 1 not shown (too many
-messages in a row: 5, then one every 12 s), 2 bad usage or the app unreachable.
+messages in a row: 5, then one every 12 s; from all clients together: 10, then
+one every 3 s), 2 bad usage or the app unreachable.
 As a hook (--from) it always exits 0.`
 
 // Run parses args (without "notify"), sends the message and returns the
