@@ -4,19 +4,25 @@
 // (--permission-prompt-tool) and its PermissionRequest hook. It is pure:
 // no I/O.
 //
-// A decision is "allow" only when the user chose Allow (or Always allow);
-// anything else — Deny, no choice, a dismissed window, a timeout, a failure
-// — denies. A timeout never allows.
+// A decision is "allow" only when the user chose an option that allows
+// (Allow, Always allow, a rule Claude Code suggested); anything else —
+// Deny, no choice, a dismissed window, a timeout, a failure — denies. A
+// timeout never allows.
+//
+// What the window shows is the call itself: every field the decision
+// depends on, whole and literally (show.go) — invisible characters and
+// long runs of whitespace are made visible by markers, never dropped. A
+// call too big to be shown whole can only be denied. "Always allow"
+// writes a rule that matches nothing more than what the window names
+// (rules.go), and is not offered when no such rule can be written.
 package approval
 
 import (
 	"encoding/json"
-	"fmt"
-	"net/url"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
+	"feedback/i18n"
 	"feedback/wire"
 )
 
@@ -27,118 +33,144 @@ type Request struct {
 	Dir     string         // the project's directory: file paths are shown relative to it
 	Tool    string         // the tool's name ("Bash", "Edit", "mcp__github__create_issue")
 	Input   map[string]any // the tool's input, as the agent wrote it
+	// Suggestions are Claude Code's permission_suggestions (the hook's
+	// event): each rule suggestion that can be shown exactly becomes an
+	// option of its own, naming the rule and where it applies.
+	Suggestions []json.RawMessage
+	// Lang is the language of the window's words (i18n.Languages); ""
+	// is the process's (i18n.Use).
+	Lang string
 }
 
 // Decision is the user's answer to a Request.
 type Decision struct {
 	Allow bool
-	// Always is the rule the user allowed for the project from now on
-	// ("Bash(npm test)"), or "" (this call only).
+	// Always is the exact rule the user allowed in the project from now
+	// on ("Bash(npm test)"), for the project's local settings, or "".
 	Always string
+	// Update is the rule suggestion of Claude Code's the user chose,
+	// as the window showed it (hook only), or nil.
+	Update *Update
 	// Message, for a denial, tells the agent why; it reads it.
 	Message string
 }
 
-// The options of the approval window.
+// The kinds of option of the approval window, in their order.
+type kind int
+
 const (
-	OptionAllow  = "Allow"
-	OptionAlways = "Always allow in this project"
-	OptionDeny   = "Deny"
+	kindAllow kind = iota
+	kindAlways
+	kindSuggestion
+	kindDeny
 )
 
-// Limits of what the window shows of a tool's input.
+// choice is one option of the window and what choosing it decides.
+type choice struct {
+	kind   kind
+	opt    wire.Option
+	rule   string  // kindAlways
+	update *Update // kindSuggestion
+}
+
+// Limits of a call the window shows whole. A bigger call is shown in part
+// and can only be denied.
 const (
-	maxShownLines = 200
-	maxShownBytes = 64 << 10
+	// maxCallBytes bounds the tool's input (its JSON) shown whole.
+	maxCallBytes = 64 << 10
+	// maxShownLines bounds the lines of the window's Markdown, once runs
+	// of blank lines are collapsed.
+	maxShownLines = 4000
+	// previewBytes is how much of each text a call too big to show whole
+	// shows, for context.
+	previewBytes = 2 << 10
 )
 
 // Source is wire.Question.Source of an approval.
 const Source = wire.SourceApproval
 
-// Question is the window for r, with id and the countdown timeout (0: the
-// app's default). Nothing is pre-selected: allowing is always a choice.
-func Question(r Request, id string, timeout int) wire.Question {
-	var b strings.Builder
-	what := describe(&b, r)
-	md := b.String()
-	if len(md) > maxShownBytes {
-		md = cutUTF8(md, maxShownBytes) + "\n\n*(cut: the input is longer than the window shows)*"
-	}
-	opts := []wire.Option{{Label: OptionAllow, Description: "this call only", Allows: true}}
-	if rule := Rule(r); rule != "" {
-		opts = append(opts, wire.Option{Label: OptionAlways, Description: rule, Allows: true})
-	}
-	opts = append(opts, wire.Option{Label: OptionDeny, Description: "the agent is told your reason, if you give one"})
-	return wire.Question{
-		ID: id, Source: Source, Client: r.Client, Project: r.Project,
-		Title:          what,
-		Prompts:        []wire.Prompt{{Markdown: md, Options: opts, Single: true, Placeholder: "Why you deny it, or what to do instead (the agent reads it)"}},
-		TimeoutSeconds: timeout,
-	}
+// window is what Question shows for a Request and what its options decide.
+type window struct {
+	title    string
+	markdown string
+	choices  []choice
 }
 
-// describe writes the Markdown that shows r and returns the window's title.
-func describe(b *strings.Builder, r Request) string {
-	who := r.Client
-	if who == "" {
-		who = "The agent"
+// build is the window for r. Question and Decide both use it, so that an
+// answer maps back to the option the window showed.
+func build(r Request) window {
+	l := i18n.For(r.Lang)
+	size := callSize(r.Input)
+	var w window
+	var b strings.Builder
+	s := shower{l: l}
+	w.title = describe(&b, &s, r)
+	md := b.String()
+	lines := strings.Count(md, "\n")
+	if size > maxCallBytes || lines > maxShownLines {
+		// Not shown whole: a preview, the reason, and Deny only.
+		var p strings.Builder
+		if size > maxCallBytes {
+			p.WriteString(l.T("approval.too_big", map[string]any{"KB": (size + 1023) >> 10}))
+		} else {
+			p.WriteString(l.T("approval.too_long", map[string]any{"Lines": lines}))
+		}
+		p.WriteString("\n\n")
+		s = shower{l: l, preview: previewBytes}
+		describe(&p, &s, r)
+		w.markdown = p.String()
+		w.choices = []choice{denyChoice(l)}
+		return w
 	}
-	str := func(k string) string { s, _ := r.Input[k].(string); return s }
-	switch r.Tool {
-	case "Bash":
-		fmt.Fprintf(b, "**%s** asks to run a command:\n\n", escape(who))
-		fence(b, "sh", str("command"))
-		if d := str("description"); d != "" {
-			fmt.Fprintf(b, "\n%s\n", escape(d))
-		}
-		return "Run a command?"
-	case "Edit", "MultiEdit":
-		path := r.rel(str("file_path"))
-		fmt.Fprintf(b, "**%s** asks to edit `%s`:\n\n", escape(who), code(path))
-		edits := []map[string]any{r.Input}
-		if list, ok := r.Input["edits"].([]any); ok {
-			edits = nil
-			for _, e := range list {
-				if m, ok := e.(map[string]any); ok {
-					edits = append(edits, m)
-				}
-			}
-		}
-		var d strings.Builder
-		for i, e := range edits {
-			if i > 0 {
-				d.WriteString("@@\n")
-			}
-			old, _ := e["old_string"].(string)
-			nu, _ := e["new_string"].(string)
-			for _, l := range lines(old) {
-				d.WriteString("-" + l + "\n")
-			}
-			for _, l := range lines(nu) {
-				d.WriteString("+" + l + "\n")
-			}
-		}
-		fence(b, "diff", d.String())
-		return "Edit " + filepath.Base(path) + "?"
-	case "Write":
-		path := r.rel(str("file_path"))
-		fmt.Fprintf(b, "**%s** asks to write `%s`:\n\n", escape(who), code(path))
-		fence(b, "", str("content"))
-		return "Write " + filepath.Base(path) + "?"
-	case "WebFetch":
-		fmt.Fprintf(b, "**%s** asks to fetch <%s>", escape(who), str("url"))
-		if p := str("prompt"); p != "" {
-			fmt.Fprintf(b, " to find:\n\n> %s\n", escape(p))
-		}
-		return "Fetch a web page?"
+	w.choices = []choice{{kind: kindAllow, opt: wire.Option{Label: l.T("approval.allow"), Description: l.T("approval.allow.description"), Allows: true}}}
+	rule, why := exactRule(r, l)
+	if rule != "" {
+		w.choices = append(w.choices, choice{kind: kindAlways, rule: rule,
+			opt: wire.Option{Label: l.T("approval.always"), Description: alwaysDescription(r, rule, l), Allows: true, Rule: rule}})
+	} else {
+		b.WriteString("\n" + l.T("approval.no_rule", map[string]any{"Why": why}) + "\n")
 	}
-	fmt.Fprintf(b, "**%s** asks to use `%s` with:\n\n", escape(who), code(r.Tool))
-	in, err := json.MarshalIndent(r.Input, "", "  ")
-	if err != nil || len(r.Input) == 0 {
-		in = []byte("{}")
+	for _, u := range suggestions(r, rule) {
+		w.choices = append(w.choices, choice{kind: kindSuggestion, update: u,
+			opt: wire.Option{Label: u.label(l), Description: l.T("approval.suggestion.description"), Allows: true, Rule: u.rules()}})
 	}
-	fence(b, "json", string(in))
-	return "Use " + r.Tool + "?"
+	if s.forged {
+		b.WriteString("\n" + l.T("approval.marker_in_text") + "\n")
+	}
+	w.markdown = b.String()
+	w.choices = append(w.choices, denyChoice(l))
+	return w
+}
+
+func denyChoice(l *i18n.Localizer) choice {
+	return choice{kind: kindDeny, opt: wire.Option{Label: l.T("approval.deny"), Description: l.T("approval.deny.description")}}
+}
+
+// callSize is the size of the tool's input as JSON.
+func callSize(in map[string]any) int {
+	data, err := json.Marshal(in)
+	if err != nil {
+		return 0
+	}
+	return len(data)
+}
+
+// Question is the window for r, with id and the countdown timeout (0: the
+// app's default). Nothing is pre-selected: allowing is always a choice.
+// The options that allow are marked (wire.Option.Allows); a call too big
+// to be shown whole has none.
+func Question(r Request, id string, timeout int) wire.Question {
+	w := build(r)
+	opts := make([]wire.Option, len(w.choices))
+	for i, c := range w.choices {
+		opts[i] = c.opt
+	}
+	return wire.Question{
+		ID: id, Source: Source, Client: r.Client, Project: r.Project,
+		Title:          w.title,
+		Prompts:        []wire.Prompt{{Markdown: w.markdown, Options: opts, Single: true, Placeholder: i18n.For(r.Lang).T("approval.placeholder")}},
+		TimeoutSeconds: timeout,
+	}
 }
 
 // rel is path relative to the project's directory when it is inside it.
@@ -146,49 +178,17 @@ func (r Request) rel(path string) string {
 	if r.Dir == "" || !filepath.IsAbs(path) {
 		return path
 	}
-	if rel, err := filepath.Rel(r.Dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(r.Dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 		return rel
 	}
 	return path
 }
 
-// Rule is the permission rule that allows calls like r in the project from
-// now on, in Claude Code's syntax, or "" when none is narrow enough to
-// offer: the exact command, the file, the web site, the MCP tool.
-func Rule(r Request) string {
-	str := func(k string) string { s, _ := r.Input[k].(string); return s }
-	switch r.Tool {
-	case "Bash":
-		cmd := strings.TrimSpace(str("command"))
-		if cmd == "" || strings.ContainsAny(cmd, "\n()") {
-			return "" // a rule cannot hold it exactly
-		}
-		return "Bash(" + cmd + ")"
-	case "Edit", "MultiEdit", "Write":
-		p := r.rel(str("file_path"))
-		if p == "" || strings.ContainsAny(p, "()\n") {
-			return ""
-		}
-		if !filepath.IsAbs(p) {
-			p = "./" + p
-		} else {
-			p = "/" + p // an absolute path is written //path
-		}
-		return "Edit(" + p + ")"
-	case "WebFetch":
-		u, err := url.Parse(str("url"))
-		if err != nil || u.Hostname() == "" {
-			return ""
-		}
-		return "WebFetch(domain:" + u.Hostname() + ")"
-	}
-	if strings.HasPrefix(r.Tool, "mcp__") && !strings.ContainsAny(r.Tool, "()* ") {
-		return r.Tool
-	}
-	return ""
-}
+func (r Request) str(k string) string { s, _ := r.Input[k].(string); return s }
 
-// Decide reads the user's answer to Question(r, …).
+// Decide reads the user's answer to Question(r, …): the option chosen is
+// found among the options the window showed (in the same language), so
+// only an option that allows can allow, whatever its words.
 func Decide(a wire.Answer, r Request) Decision {
 	switch a.Status {
 	case wire.StatusAnswered:
@@ -204,18 +204,26 @@ func Decide(a wire.Answer, r Request) Decision {
 		reply = a.Replies[0]
 	}
 	reason := strings.TrimSpace(reply.Text)
-	var chose string
+	chose := kind(-1)
+	var picked choice
 	if len(reply.Selected) == 1 {
-		chose = reply.Selected[0]
+		for _, c := range build(r).choices {
+			if c.opt.Label == reply.Selected[0] {
+				chose, picked = c.kind, c
+				break
+			}
+		}
 	}
 	switch chose {
-	case OptionAllow:
+	case kindAllow:
 		return Decision{Allow: true}
-	case OptionAlways:
-		return Decision{Allow: true, Always: Rule(r)}
+	case kindAlways:
+		return Decision{Allow: true, Always: picked.rule}
+	case kindSuggestion:
+		return Decision{Allow: true, Update: picked.update}
 	}
 	msg := "The user denied this tool call."
-	if chose != OptionDeny {
+	if chose != kindDeny {
 		msg = "The user did not allow this tool call."
 	}
 	if reason != "" {
@@ -239,49 +247,4 @@ func (d Decision) ToolResult(input map[string]any) string {
 	}
 	out, _ := json.Marshal(v)
 	return string(out)
-}
-
-// lines splits s into lines, without a last empty one; at most
-// maxShownLines.
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	ls := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	if len(ls) > maxShownLines {
-		ls = append(ls[:maxShownLines], fmt.Sprintf("… %d more lines", len(ls)-maxShownLines))
-	}
-	return ls
-}
-
-// fence writes s as a fenced code block, its fence longer than any run of
-// backticks in it.
-func fence(b *strings.Builder, lang, s string) {
-	ls := lines(s)
-	ticks := "```"
-	for strings.Contains(s, ticks) {
-		ticks += "`"
-	}
-	b.WriteString(ticks + lang + "\n")
-	for _, l := range ls {
-		b.WriteString(l + "\n")
-	}
-	b.WriteString(ticks + "\n")
-}
-
-// escape keeps Markdown in s from being read as Markdown.
-func escape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "#", `\#`)
-	return r.Replace(strings.Join(strings.Fields(s), " "))
-}
-
-// code makes s safe inside `…`.
-func code(s string) string { return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "`", "'") }
-
-func cutUTF8(s string, max int) string {
-	s = s[:max]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
 }

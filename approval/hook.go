@@ -2,7 +2,6 @@ package approval
 
 import (
 	"encoding/json"
-	"strings"
 )
 
 // HookEvent is what Claude Code sends a PermissionRequest hook on its
@@ -21,9 +20,11 @@ type HookEvent struct {
 //	{"hookSpecificOutput": {"hookEventName": "PermissionRequest",
 //	  "decision": {"behavior": "allow", "updatedInput": …, "updatedPermissions": […]}}}
 //
-// or a "deny" decision with its message. An Always decision adds the rule
-// to the project's local settings: the first "allow" suggestion Claude Code
-// sent (its own rule for the call), else the rule feedback made.
+// or a "deny" decision with its message. It writes only what the window
+// showed: an Always decision adds its exact rule to the project's local
+// settings (never Claude Code's own, broader suggestion); a suggestion the
+// user chose (its own option, which named it and where it applies) is
+// written as the window showed it.
 func (d Decision) HookOutput(ev HookEvent) []byte {
 	dec := map[string]any{"behavior": "deny", "message": d.Message}
 	if d.Allow {
@@ -32,29 +33,13 @@ func (d Decision) HookOutput(ev HookEvent) []byte {
 			input = map[string]any{}
 		}
 		dec = map[string]any{"behavior": "allow", "updatedInput": input}
-		if d.Always != "" {
-			dec["updatedPermissions"] = []any{permissionUpdate(d.Always, ev.Suggestions)}
+		switch {
+		case d.Always != "":
+			dec["updatedPermissions"] = []any{ruleUpdate(d.Always)}
+		case d.Update != nil:
+			dec["updatedPermissions"] = []any{*d.Update}
 		}
 	}
 	out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PermissionRequest", "decision": dec}})
 	return out
-}
-
-// permissionUpdate is the entry that allows rule in the project's local
-// settings.
-func permissionUpdate(rule string, suggestions []json.RawMessage) any {
-	for _, raw := range suggestions {
-		var s struct {
-			Type     string `json:"type"`
-			Behavior string `json:"behavior"`
-		}
-		if json.Unmarshal(raw, &s) == nil && s.Type == "addRules" && s.Behavior == "allow" {
-			return raw
-		}
-	}
-	r := map[string]any{"toolName": rule}
-	if tool, content, ok := strings.Cut(rule, "("); ok && strings.HasSuffix(content, ")") {
-		r = map[string]any{"toolName": tool, "ruleContent": strings.TrimSuffix(content, ")")}
-	}
-	return map[string]any{"type": "addRules", "rules": []any{r}, "behavior": "allow", "destination": "localSettings"}
 }

@@ -139,6 +139,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		notify:   h.webhookPoster(opts.HTTPClient),
 		dir:      dir,
 		logf:     h.log.Warn,
+		tellUser: h.tellUser,
 	}
 	for _, d := range selected {
 		tool := d.tool

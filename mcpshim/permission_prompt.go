@@ -1,12 +1,16 @@
 package mcpshim
 
 import (
+	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"feedback/approval"
+	"feedback/i18n"
 	"feedback/setup"
 	"feedback/wire"
 
@@ -60,10 +64,8 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 	}
 	render := func(a wire.Answer) *mcp.CallToolResult {
 		d := approval.Decide(a, r)
-		if d.Always != "" && env.dir != "" {
-			if _, _, err := setup.AllowRule(env.dir, d.Always, time.Now()); err != nil {
-				env.log("the rule the user always allows was not saved", "rule", d.Always, "err", err)
-			}
+		if d.Always != "" {
+			saveRule(env, r, d.Always)
 		}
 		return mcp.NewToolResultText(d.ToolResult(input))
 	}
@@ -81,4 +83,44 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 			return deny(fmt.Sprintf("No approval window can be shown here (%s), so the tool call was not approved. Ask the user in chat whether to go ahead.", failureCause(cause)))
 		},
 	}, nil
+}
+
+// saveRule saves the rule the user chose to always allow in the project's
+// settings.local.json (setup.AllowRule). When it cannot, the call is still
+// allowed — the user allowed it — and the user is told, through the app (a
+// notification, the tray's Messages, History), that the rule was not saved;
+// the shim's log has it too.
+func saveRule(env callEnv, r approval.Request, rule string) {
+	path, err := filepath.Join(env.dir, filepath.FromSlash(setup.LocalSettings)), error(nil)
+	if env.dir == "" {
+		err = errors.New("the project's directory is not known")
+	} else {
+		path, _, err = setup.AllowRule(env.dir, rule, time.Now())
+	}
+	if err == nil {
+		return
+	}
+	env.log("the rule the user always allows was not saved", "rule", rule, "err", err)
+	if env.tellUser == nil {
+		return
+	}
+	cut := func(s string, max int) string { // the message's text is at most wire.MaxMessageRunes
+		if len(s) > max {
+			s = s[:max] + "…"
+		}
+		return strings.ToValidUTF8(s, "?")
+	}
+	env.tellUser(wire.Message{Client: env.client, Project: r.Project,
+		Title: i18n.T("approval.not_saved.title"),
+		Text:  i18n.T("approval.not_saved", map[string]any{"Rule": cut(rule, 500), "Path": cut(path, 300), "Err": cut(err.Error(), 600)})})
+}
+
+// tellUser sends m to the app in the background, starting it if need be;
+// what becomes of it is logged (tell).
+func (h *handler) tellUser(m wire.Message) {
+	go func() {
+		ctx, cancel := context.WithTimeout(h.base, 30*time.Second)
+		defer cancel()
+		h.tell(ctx, m, h.log.With("tool", permissionPromptName))
+	}()
 }

@@ -44,6 +44,9 @@ type callEnv struct {
 	dir string
 	// log logs a message with key/value pairs (nil: nothing).
 	logf func(msg string, args ...any)
+	// tellUser sends the user a message through the app in the
+	// background (permission_prompt.go); nil: none can be sent.
+	tellUser func(wire.Message)
 }
 
 // log logs through logf, if set.

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"feedback/approval"
 	"feedback/ipc"
 	"feedback/wire"
 )
@@ -60,17 +59,21 @@ func TestApproveHook(t *testing.T) {
 	answer := func(a wire.Answer) ipc.Asker {
 		return askFunc(func(wire.Ask) (wire.Answer, error) { return a, nil })
 	}
-	chose := func(label string) wire.Answer {
-		return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{label}}}}
+	// chose answers with the option the window showed at index i.
+	chose := func(i int) ipc.Asker {
+		return askFunc(func(a wire.Ask) (wire.Answer, error) {
+			label := a.Question.Prompts[0].Options[i].Label
+			return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{label}}}}, nil
+		})
 	}
-	out, q := run(t, permissionRequest, answer(chose(approval.OptionAllow)), nil)
+	out, q := run(t, permissionRequest, chose(0), nil)
 	if d := decision(t, out); d["behavior"] != "allow" || d["updatedInput"].(map[string]any)["command"] != "rm -rf node_modules" {
 		t.Errorf("allow: %v", d)
 	}
 	if q == nil || q.Project != "shop" || q.Client != "claude-code" || q.TimeoutSeconds != countdown || !strings.Contains(q.Prompts[0].Markdown, "rm -rf node_modules") {
 		t.Errorf("asked %+v", q)
 	}
-	out, _ = run(t, permissionRequest, answer(chose(approval.OptionAlways)), nil)
+	out, _ = run(t, permissionRequest, chose(1), nil)
 	if d := decision(t, out); d["behavior"] != "allow" || d["updatedPermissions"] == nil {
 		t.Errorf("always: %v", d)
 	}
@@ -83,8 +86,40 @@ func TestApproveHook(t *testing.T) {
 		t.Errorf("without a window: %q", out)
 	}
 	for _, ev := range []string{`{"hook_event_name":"PreToolUse","tool_name":"Bash"}`, `not json`, ``} {
-		if out, q := run(t, ev, answer(chose(approval.OptionAllow)), nil); out != "" || q != nil {
+		if out, q := run(t, ev, chose(0), nil); out != "" || q != nil {
 			t.Errorf("%q: printed %q, asked %v", ev, out, q != nil)
 		}
+	}
+}
+
+// Claude Code's own suggestion (npm run:* in the user's settings: every
+// project) is never what "Always allow in this project" writes: the hook
+// writes the exact rule the window showed, in the local settings. The
+// suggestion is an option of its own, which writes it as shown.
+func TestApproveHookWritesWhatTheWindowShowed(t *testing.T) {
+	ev := `{"cwd":"/home/u/shop","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"npm run build"},` +
+		`"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm run:*"}],"behavior":"allow","destination":"userSettings"}]}`
+	pick := func(label string) ipc.Asker {
+		return askFunc(func(a wire.Ask) (wire.Answer, error) {
+			for _, o := range a.Question.Prompts[0].Options {
+				if o.Label == label && o.Allows {
+					return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{label}}}}, nil
+				}
+			}
+			t.Fatalf("no option %q that allows in %+v", label, a.Question.Prompts[0].Options)
+			return wire.Answer{}, nil
+		})
+	}
+	perms := func(out string) string {
+		data, _ := json.Marshal(decision(t, out)["updatedPermissions"])
+		return string(data)
+	}
+	out, _ := run(t, ev, pick("Always allow in this project"), nil)
+	if got := perms(out); got != `[{"behavior":"allow","destination":"localSettings","rules":[{"ruleContent":"npm run build","toolName":"Bash"}],"type":"addRules"}]` {
+		t.Errorf("always in this project wrote %s", got)
+	}
+	out, _ = run(t, ev, pick("Always allow Bash(npm run:*) in every project (your user settings)"), nil)
+	if got := perms(out); got != `[{"behavior":"allow","destination":"userSettings","rules":[{"ruleContent":"npm run:*","toolName":"Bash"}],"type":"addRules"}]` {
+		t.Errorf("the suggestion wrote %s", got)
 	}
 }
