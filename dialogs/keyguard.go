@@ -26,6 +26,14 @@ import (
 //     (the X server repeating a key that an automation tool pressed and
 //     never released, issue 14) from answering every window that opens.
 //
+//   - The guard is armed whenever the window takes the keyboard: when it
+//     opens, when the user comes to it, and every time the window manager
+//     gives it the focus back, say after the user answered another window
+//     (armOnFocusIn). A key meant for that other window (a second Enter, a
+//     Ctrl+Enter pressed twice) lands in this one a moment later: it is
+//     ignored, whatever this window asks and whichever of its controls has
+//     the keyboard.
+//
 // Key presses are seen through desktop.Keyable on the reply box, option
 // checkboxes and buttons, and through the canvas when nothing is focused.
 // While a widget that reports no key presses has the focus (a link in the
@@ -195,3 +203,40 @@ func (v *View) tap(f func()) func() {
 
 // focusGained implements keyHandler.
 func (v *View) focusGained() { v.ArmGuard() }
+
+// foregroundHook is the part of the app's lifecycle that says one of its
+// windows took the keyboard while none had it: Fyne's GLFW driver calls
+// that function as it handles a window's focus-in, before the window's
+// next key (fyne.io/fyne/v2/internal/app.Lifecycle).
+type foregroundHook interface {
+	OnEnteredForeground() func()
+}
+
+// armOnFocusIn arms the input guard of every open window of p each time
+// one of the app's windows takes the keyboard: from another program, or
+// from another of the app's windows, which first lets it go (the window
+// that had it is left, then the next one entered). Only the window with
+// the keyboard gets keys, so arming the others too changes nothing for
+// them. A function already set on the lifecycle (another pool's) still
+// runs.
+//
+// Fyne tells no focus-in to a window whose focused widget is not the
+// reply box (a button, an option, nothing): the lifecycle is the one
+// place it is seen for every window and every kind of question.
+func (p *Pool) armOnFocusIn() {
+	l := p.app.Lifecycle()
+	var prev func()
+	if h, ok := l.(foregroundHook); ok {
+		prev = h.OnEnteredForeground()
+	}
+	l.SetOnEnteredForeground(func() {
+		if prev != nil {
+			prev()
+		}
+		for _, s := range p.open {
+			if w := s.live(); w != nil {
+				w.view.ArmGuard()
+			}
+		}
+	})
+}

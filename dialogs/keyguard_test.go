@@ -199,3 +199,114 @@ func TestGuardWithAWidgetThatReportsNoKeys(t *testing.T) {
 		t.Fatal("after the guard, with the focus on a link, Ctrl+Enter did not submit")
 	}
 }
+
+// focusIn is the window manager giving one of the app's windows the
+// keyboard: Fyne's GLFW driver runs the lifecycle's entered-foreground
+// function as it handles the focus-in, before the window's next key.
+func focusIn(t *testing.T, a fyne.App) {
+	t.Helper()
+	if f := a.Lifecycle().(foregroundHook).OnEnteredForeground(); f != nil { // as the driver does
+		f()
+	}
+}
+
+// Issue 29: the user answers window Y, the window manager hands the
+// keyboard back to window X, and a key meant for Y lands in X a quarter of
+// a second later. The guard covers every moment a window takes the
+// keyboard, not only its first opening, whatever it asks and whichever of
+// its controls has the keyboard (Fyne tells a focus-in only to a focused
+// widget: the reply box armed the guard, a button, an option or nothing
+// did not). A key the user presses once the guard is over answers.
+func TestGuardArmsOnEveryFocusIn(t *testing.T) {
+	yesNo := wire.Question{ID: "c", Context: []wire.Field{{Label: "Recommended", Value: "Yes"}},
+		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push to main?"}}}
+	choice := question(wire.Prompt{Markdown: "How?", Single: true, Options: []wire.Option{{Label: "Online", Default: true}, {Label: "Offline"}}})
+	button := func(label string) func(*Window) fyne.Focusable {
+		return func(w *Window) fyne.Focusable {
+			for _, b := range findAll[*keyButton](w.View().Content()) {
+				if b.Text == label {
+					return b
+				}
+			}
+			t.Fatalf("no button %q", label)
+			return nil
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		q     wire.Question
+		focus func(*Window) fyne.Focusable // what has the keyboard in the window; nil: nothing
+		key   *desktop.CustomShortcut
+		want  func(wire.Answer) bool
+	}{
+		{"text, Submit focused", question(wire.Prompt{Markdown: "?"}), button("Submit"), ctrlEnter,
+			func(a wire.Answer) bool { return a.Status == wire.StatusAnswered }},
+		{"text, nothing focused", question(wire.Prompt{Markdown: "?"}), nil, ctrlEnter,
+			func(a wire.Answer) bool { return a.Status == wire.StatusAnswered }},
+		{"yes/no, Alt+Y", yesNo, nil, altY,
+			func(a wire.Answer) bool { return a.Replies[0].Text == "yes" }},
+		{"choice, radio focused", choice, func(w *Window) fyne.Focusable { return w.View().options[0].focusable() }, ctrlEnter,
+			func(a wire.Answer) bool { return a.Status == wire.StatusAnswered && a.Replies[0].Selected[0] == "Online" }},
+		{"choice, Alt+2", choice, func(w *Window) fyne.Focusable { return w.View().options[0].focusable() }, alt("2"),
+			func(wire.Answer) bool { return true }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			c := &clock{now: t0}
+			r := &recorder{}
+			w := NewWindow(a, tc.q, Options{Now: c.Now}, r.done)
+			w.Show()
+			defer w.Close()
+			v := w.View()
+			canvas := w.Fyne().Canvas()
+			canvas.Unfocus()
+			if tc.focus != nil {
+				canvas.Focus(tc.focus(w))
+			}
+			c.now = c.now.Add(2 * DefaultInputGuard) // the user read it, then went to another window
+			focusIn(t, a)                            // and answered it: the keyboard is back
+			c.now = c.now.Add(250 * time.Millisecond)
+			press(v, tc.key)
+			release(v, tc.key)
+			if len(r.answers) != 0 || (tc.key.KeyName == "2" && v.options[1].selected()) {
+				t.Fatalf("a key 0.25 s after the window got the keyboard back acted: %+v", r.answers)
+			}
+			if text, _ := v.hintSegmentText(); text != guardCue() {
+				t.Errorf("hint = %q, want the cue", text)
+			}
+			c.now = c.now.Add(DefaultInputGuard)
+			press(v, tc.key)
+			if tc.key.KeyName == "2" {
+				if !v.options[1].selected() {
+					t.Error("Alt+2 after the guard did not choose the option")
+				}
+				return
+			}
+			if got := r.only(t); !tc.want(got) {
+				t.Errorf("answer = %+v", got)
+			}
+		})
+	}
+}
+
+// A pool hears the focus-in without taking it from a function set on the
+// lifecycle before it (another pool's, or the app's).
+func TestFocusInHookChains(t *testing.T) {
+	a := test.NewTempApp(t)
+	heard := 0
+	a.Lifecycle().SetOnEnteredForeground(func() { heard++ })
+	c := &clock{now: t0}
+	r := &recorder{}
+	w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: c.Now}, r.done)
+	w.Show()
+	defer w.Close()
+	c.now = c.now.Add(2 * DefaultInputGuard)
+	focusIn(t, a)
+	if heard != 1 {
+		t.Errorf("the earlier function ran %d times, want 1", heard)
+	}
+	press(w.View(), ctrlEnter)
+	if len(r.answers) != 0 {
+		t.Fatal("the pool did not hear the focus-in")
+	}
+}

@@ -85,7 +85,9 @@ type slot struct {
 // NewPool returns an empty pool of windows of a.
 func NewPool(a fyne.App) *Pool {
 	desk.start() // place.go
-	return &Pool{app: a, release: releaseMemory}
+	p := &Pool{app: a, release: releaseMemory}
+	p.armOnFocusIn() // keyguard.go
+	return p
 }
 
 // releaseMemory returns the heap the closed windows' questions used to the
