@@ -208,3 +208,32 @@ func TestNotifyManyClientNames(t *testing.T) {
 	}
 	t.Logf("40 client names in %v: %d shown, %d not shown", time.Since(start).Round(time.Millisecond), shown, notShown)
 }
+
+// A title with markup reaches the real notification server inert: dunst
+// gets the look-alikes ‹ › ＆ (it would show entities such as &lt; as
+// typed, since it escapes the summary itself; a server that parses the
+// summary's markup would render tags), and shows them as text.
+func TestNotifyTitleInert(t *testing.T) {
+	requireSession(t)
+	startDunst(t)
+	ensureApp(t)
+	dunstctl(t, "close-all")
+	cmd := exec.Command(bin, "notify", "--client", "title-test", "--title", `<b>Done</b> & <a href="https://x.test">open</a>`, "the body")
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("notify: %v: %s", err, out)
+	}
+	waitDisplayed(t, 1)
+	screenshot(t, "notify-title-inert")
+	dunstctl(t, "close-all")
+	want := `‹b›Done‹/b› ＆ ‹a href="https://x.test"›open‹/a›`
+	for _, h := range history(t) {
+		if strings.Contains(h.Body, "the body") {
+			if !strings.Contains(h.Summary, want) {
+				t.Errorf("dunst got the summary %q, want it to hold %q", h.Summary, want)
+			}
+			return
+		}
+	}
+	t.Fatalf("the notification is not in dunst's history: %v", history(t))
+}

@@ -156,7 +156,7 @@ func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) {
 	var id uint32
 	err = l.conn.Object(busName, objectPath).CallWithContext(ctx, iface+".Notify", 0,
 		n.cfg.appName(), uint32(note.Replaces), n.appIcon(),
-		clean(note.Summary, MaxSummaryRunes, 1), body,
+		inertSummary(clean(note.Summary, MaxSummaryRunes, 1)), body,
 		actions, hints, expireMillis(note.Expire)).Store(&id)
 
 	n.mu.Lock()

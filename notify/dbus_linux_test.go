@@ -665,3 +665,24 @@ func TestActionsAndInlineReply(t *testing.T) {
 		t.Error("placeholder hint sent to a server without inline replies")
 	}
 }
+
+// The summary is inert on every server: a server that parses markup in
+// it (dunst, mako) must not render <b> or <a href>, and one that escapes
+// it itself (GNOME Shell) must not show entities, so < > & go as the
+// look-alikes ‹ › ＆, whatever the server says it can do.
+func TestSummaryIsInert(t *testing.T) {
+	for _, caps := range [][]string{{"body", "body-markup", "body-hyperlinks"}, {"body"}} {
+		t.Run(strings.Join(caps, ","), func(t *testing.T) {
+			addr := startBus(t)
+			srv := startServer(t, addr, caps...)
+			n := newNotifier(t, Config{Address: addr})
+			if _, err := n.Show(context.Background(), Notification{Summary: `<b>Done</b> & <a href="https://x.test">open</a>`, Body: "b"}); err != nil {
+				t.Fatal(err)
+			}
+			want := `‹b›Done‹/b› ＆ ‹a href="https://x.test"›open‹/a›`
+			if got := srv.next(t).Summary; got != want {
+				t.Errorf("summary %q, want %q", got, want)
+			}
+		})
+	}
+}

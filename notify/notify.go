@@ -82,7 +82,8 @@ const (
 
 // Notification is what Show shows.
 type Notification struct {
-	// Summary is the one-line heading, plain text.
+	// Summary is the one-line heading, plain text: markup's < > & arrive
+	// as the look-alikes ‹ › ＆ (see inertSummary).
 	Summary string
 	// Body is plain text: markup characters show as themselves.
 	Body string
@@ -227,3 +228,12 @@ func clean(s string, max, maxLines int) string {
 // escapeMarkup escapes the characters a server that parses the body's markup
 // would read as markup.
 var escapeMarkup = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
+// inertSummary makes a summary (the title) inert on every server. No
+// capability says whether a server parses markup in the summary: some do
+// (dunst's and mako's formats put it in their markup, so <b> or <a href>
+// would render), others escape it themselves (GNOME Shell), where an
+// entity such as &lt; would show as typed. So the three characters markup
+// is made of are replaced by look-alikes that are not markup anywhere: ‹ ›
+// and the fullwidth ＆.
+var inertSummary = strings.NewReplacer("<", "\u2039", ">", "\u203a", "&", "\uff06").Replace
