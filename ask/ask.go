@@ -107,6 +107,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		message = string(data)
 	}
+	if *timeout < -1 { // -1 is "no countdown"; another negative number is a mistake
+		fmt.Fprintln(env.Stderr, i18n.T("ask.bad_timeout", map[string]any{"N": *timeout}))
+		return ExitFailed
+	}
 	if len(defaults) > 1 && !*multi {
 		fmt.Fprintln(env.Stderr, i18n.T("ask.one_default", map[string]any{"N": len(defaults)}))
 		return ExitFailed

@@ -208,3 +208,15 @@ func TestFlagsAfterTheMessage(t *testing.T) {
 		t.Errorf("unknown flag: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// --timeout -1 is "no countdown"; any other negative number is refused
+// with a reason, and nothing is asked (-2 was taken as no countdown).
+func TestNegativeTimeoutRefused(t *testing.T) {
+	for _, v := range []string{"-2", "-600"} {
+		app := &fakeApp{answer: wire.Answer{Status: wire.StatusAnswered}}
+		code, out, errOut := runAsk(t, app, "", "--timeout", v, "Q")
+		if code != ExitFailed || out != "" || !strings.Contains(errOut, "--timeout "+v+": want a number of seconds") || app.got.ID != "" {
+			t.Errorf("--timeout %s: exit %d, stdout %q, stderr %q, asked %q", v, code, out, errOut, app.got.ID)
+		}
+	}
+}
