@@ -11,10 +11,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"os"
@@ -144,13 +146,35 @@ const usage = `usage:
   feedback version  print the version
 `
 
+const mcpUsage = `usage: feedback mcp [--tools a,b,c] [--wait N]
+
+Serves MCP over standard input and output, forwarding each question to the app
+(started when none runs). Put it in your MCP client's config: feedback setup CLIENT
+does. It speaks the protocol on standard output and logs to standard error.
+
+flags:
+`
+
 // runMCP serves MCP over stdio. --tools (comma-separated) selects the
 // tools and wins over the tools setting (FEEDBACK_TOOLS).
 func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 	fs := flag.NewFlagSet("feedback mcp", flag.ContinueOnError)
 	tools := fs.String("tools", "", "comma-separated tools to expose (default: every tool: "+strings.Join(mcpshim.ToolNames(), ",")+")")
 	wait := fs.Int("wait", 0, "seconds a call waits for the user before \"call again\", for every client (feedback setup sets it below the client's own timeout)")
+	var out bytes.Buffer // the usage, and what is wrong: to stdout for -h, else stderr
+	fs.SetOutput(&out)
+	fs.Usage = func() {
+		fmt.Fprint(&out, mcpUsage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			// Help starts no server: stdout is not the protocol yet, and
+			// help goes there with status 0, as every other command's.
+			io.Copy(os.Stdout, &out)
+			return 0
+		}
+		io.Copy(os.Stderr, &out)
 		return 2
 	}
 	if *wait < 0 || *wait > settings.MaxSeconds {
