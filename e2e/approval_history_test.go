@@ -163,7 +163,7 @@ func TestApprovalHistory(t *testing.T) {
 	}
 	noWindow(t, title)
 	forceScreenSaver(t, false)
-	e := notesWith(t, "While you were away: 1 question", "Denied while you were away: Bash `rm -rf build`")
+	e := noteWith(t, "While you were away: 1 question", "Denied while you were away: Bash `rm -rf build`")
 	if strings.Contains(e.Body, "told to proceed") {
 		t.Errorf("the notification says the denied call was told to proceed: %q", e.Body)
 	}
@@ -269,4 +269,27 @@ func badgeHue(img image.Image, y int) (red, green int) {
 		}
 	}
 	return red, green
+}
+
+// noteWith waits until a notification holding every want has been shown,
+// closing each shown meanwhile, and returns it.
+func noteWith(t *testing.T, want ...string) historyEntry {
+	t.Helper()
+	var seen []string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		dunstctl(t, "close-all")
+		seen = seen[:0]
+		for _, e := range history(t) {
+			all := true
+			for _, w := range want {
+				all = all && strings.Contains(e.Summary+"\n"+e.Body, w)
+			}
+			if all {
+				return e
+			}
+			seen = append(seen, e.Summary+" / "+e.Body)
+		}
+	}
+	t.Fatalf("no notification with %q; dunst showed %q", want, seen)
+	return historyEntry{}
 }
