@@ -14,7 +14,8 @@ import (
 // the window never lets the user allow what they have not seen. Its code
 // is wrapped, never off to the side (markdown.Options.WrapCode). While the
 // message does not fit in its pane, the options that allow the call
-// (wire.Option.Allows) are disabled, with the reason above them, until the
+// (wire.Option.Allows) are disabled, with the reason in place of Allow's
+// description, until the
 // message's scroll has reached its end with the whole message shown (no
 // section held back behind "Show all"); then they are offered for good.
 // Choosing a disabled option (Alt+digit, a click on its label) chooses
@@ -27,23 +28,72 @@ import (
 
 // allowGate is an approval's state of being seen.
 type allowGate struct {
-	md       *markdown.Widget
-	note     fyne.CanvasObject // the reason the allowing options are disabled
-	atEnd    bool              // the user scrolled to the end of the whole message
-	open     bool              // the allowing options are offered
-	refused  bool              // the user chose an allowing option while it was disabled
-	applied  bool              // the options were set for open once
-	noteText *widget.Label
+	md *markdown.Widget
+	// reason says why the allowing options are disabled: in place of the
+	// first allowing option's description (no room is taken from the
+	// message), whose text is desc; or, without one, note, a line above
+	// the options.
+	reason  *widget.RichText
+	desc    string
+	note    fyne.CanvasObject
+	atEnd   bool // the user scrolled to the end of the whole message
+	open    bool // the allowing options are offered
+	refused bool // the user chose an allowing option while it was disabled
+	applied bool // the options were set for open once
 }
 
-// allowNote is the line above the options that says why Allow is disabled.
-func (v *View) allowNote() fyne.CanvasObject {
-	l := widget.NewLabel(i18n.T("question.allow_locked"))
-	l.Wrapping = fyne.TextWrapWord
-	l.TextStyle.Bold = true
-	v.allow.noteText = l
+// placeAllowReason puts the reason the allowing options are disabled in
+// the first allowing option's description, or, without one, on a line
+// at the top of choices.
+func (v *View) placeAllowReason(choices *fyne.Container) {
+	g := v.allow
+	for _, pv := range v.prompts {
+		for i := range pv.options {
+			if pv.allows[i] && pv.descs[i] != nil && g.reason == nil {
+				g.reason, g.desc = pv.descs[i], pv.p.Options[i].Description
+			}
+		}
+	}
+	if g.reason != nil {
+		return
+	}
+	g.reason = widget.NewRichText(&widget.TextSegment{})
+	g.reason.Wrapping = fyne.TextWrapWord
 	icon := widget.NewIcon(theme.NewThemedResource(theme.VisibilityIcon()))
-	return container.NewBorder(nil, nil, container.NewVBox(icon), nil, l)
+	g.note = container.NewBorder(nil, nil, container.NewVBox(icon), nil, g.reason)
+	choices.Objects = append([]fyne.CanvasObject{g.note}, choices.Objects...)
+}
+
+// showReason shows the reason (locked) or the description again.
+func (g *allowGate) showReason(locked bool) {
+	seg, ok := g.reason.Segments[0].(*widget.TextSegment)
+	if !ok {
+		return
+	}
+	if locked {
+		seg.Text = i18n.T("question.allow_locked")
+		seg.Style.ColorName = theme.ColorNameForeground
+		seg.Style.TextStyle.Bold = true
+	} else {
+		seg.Text = g.desc
+		seg.Style.ColorName = theme.ColorNamePlaceHolder
+		seg.Style.TextStyle.Bold = false
+	}
+	g.reason.Refresh()
+	if g.note != nil && locked {
+		g.note.Show()
+	} else if g.note != nil {
+		g.note.Hide()
+	}
+}
+
+// allowReason is the reason shown, or "" when the allowing options are
+// offered.
+func (v *View) allowReason() string {
+	if v.allow == nil || v.allow.open {
+		return ""
+	}
+	return v.allow.reason.String()
 }
 
 // seenAll reports whether the user has seen the whole call: it is all
@@ -121,11 +171,7 @@ func (v *View) updateAllow() {
 			pv.tapLabels[i].Refresh()
 		}
 	}
-	if open {
-		g.note.Hide()
-	} else {
-		g.note.Show()
-	}
+	g.showReason(!open)
 	v.updateSending()
 }
 

@@ -84,8 +84,8 @@ func TestLongApprovalAllowsOnlyOnceSeen(t *testing.T) {
 	if len(allowRadios(v)) != 2 {
 		t.Fatalf("%d allowing options", len(allowRadios(v)))
 	}
-	if !v.allow.note.Visible() || v.allow.noteText.Text != "Scroll to the end of the call to allow it" {
-		t.Errorf("the reason: visible %v, %q", v.allow.note.Visible(), v.allow.noteText.Text)
+	if got := v.allowReason(); got != "Scroll to the end of the call to allow it" || v.prompts[0].descs[0].String() != got {
+		t.Errorf("the reason: %q, Allow's description %q", got, v.prompts[0].descs[0].String())
 	}
 	v.shortcut(alt("1"))
 	if v.options[0].selected() {
@@ -109,8 +109,8 @@ func TestLongApprovalAllowsOnlyOnceSeen(t *testing.T) {
 			t.Error("an allowing option is still disabled at the end of the call")
 		}
 	}
-	if v.allow.note.Visible() {
-		t.Error("the reason is still shown")
+	if got := v.allowReason(); got != "" || v.prompts[0].descs[0].String() != "this call only" {
+		t.Errorf("the reason %q is still shown; Allow's description %q", got, v.prompts[0].descs[0].String())
 	}
 	// Back up: seen stays seen.
 	v.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: v.scroll.Content.MinSize().Height}})
@@ -138,8 +138,8 @@ func TestShortApprovalAllowsAtOnce(t *testing.T) {
 			t.Error("an allowing option is disabled in a call that fits")
 		}
 	}
-	if v.allow.note.Visible() {
-		t.Error("the reason is shown for a call that fits")
+	if got := v.allowReason(); got != "" {
+		t.Errorf("the reason %q is shown for a call that fits", got)
 	}
 	v.shortcut(alt("2"))
 	if got := v.sending.what.String(); got != "Sending: Always allow Bash(npm test)" {
@@ -290,5 +290,26 @@ func TestApprovalTimeoutNeverAllows(t *testing.T) {
 	c.fire()
 	if a := r.only(t); a.Status != wire.StatusTimeout || a.Auto {
 		t.Errorf("a timeout with Allow chosen sent %+v", a)
+	}
+}
+
+// An approval's message comes first: a call that needs most of the
+// window is shown whole, its options getting what it leaves (they
+// scroll), so it is seen, and Allow offered, without scrolling; a
+// question from elsewhere would give its options more than half.
+func TestApprovalMessageComesFirst(t *testing.T) {
+	command := strings.TrimSuffix(strings.Repeat("echo step &&\n", 8), " &&\n")
+	w, _ := openApproval(t, approvalOf(command), fyne.NewSize(600, 560), Options{})
+	v := w.View()
+	center := v.center.Size().Height
+	msg, opts := v.scroll.Size().Height, v.choices.Size().Height
+	if !v.messageFits() || allowRadios(v)[0].Disabled() {
+		t.Errorf("the call is not shown whole: message pane %v of %v (needs %v), options %v", msg, center, v.scroll.Content.MinSize().Height, opts)
+	}
+	if opts < center*approvalOptionsShare-1 {
+		t.Errorf("the options get %v of %v", opts, center)
+	}
+	if opts >= naturalHeight(v.choices, v.choices.Size().Width) {
+		t.Errorf("the test needs a window where the options scroll: they get %v", opts)
 	}
 }

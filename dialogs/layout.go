@@ -118,9 +118,19 @@ const choicesShare = 0.6
 // each pane scrolls. The message comes first: the options never leave it
 // less than messageFloorLines lines (or all of it, if shorter), unless the
 // options' own minimum needs the room.
+//
+// With messageFirst (an approval, whose call must be seen before it can
+// be allowed) the message gets what it needs first, and the options what
+// it leaves, but never less than approvalOptionsShare of the height (or
+// all they need, if less): they scroll in their pane.
 type splitLayout struct {
-	laidOut func() // after each layout, if set: the View's laidOut
+	laidOut      func() // after each layout, if set: the View's laidOut
+	messageFirst bool
 }
+
+// approvalOptionsShare is the least share of the height an approval's
+// options get (splitLayout.messageFirst).
+const approvalOptionsShare = 0.3
 
 func (l splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	msg, opts := objects[0].(*container.Scroll), objects[1].(*container.Scroll)
@@ -128,6 +138,9 @@ func (l splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	optH := min(optNeed, max(size.Height*choicesShare, size.Height-msgNeed))
 	floor := min(msgNeed, messageFloorLines*lineHeight())
 	optH = min(optH, max(size.Height-floor, 0))
+	if l.messageFirst {
+		optH = max(min(optNeed, size.Height-msgNeed), min(optNeed, size.Height*approvalOptionsShare))
+	}
 	optH = max(optH, min(opts.MinSize().Height, size.Height))
 	if msgNeed+optH < size.Height { // room to spare: the options follow the message
 		optH = size.Height - msgNeed

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
 
 	"feedback/i18n"
 	"feedback/wire"
@@ -29,14 +30,15 @@ type promptView struct {
 	rows      []fyne.CanvasObject // option rows, in order
 	options   []optionControl
 	labels    []string
-	free      []bool            // free[i]: option i reveals the text field
-	defaults  []bool            // defaults[i]: option i is recommended (pre-selected)
-	allows    []bool            // allows[i]: option i allows a tool call (approve.go)
-	tapLabels []*tapLabel       // the options' labels
-	entry     *replyEntry       // the reply box, or the free-text field of a choice
-	yesno     string            // "yes" or "no" once chosen
-	head      fyne.CanvasObject // the header line, with several prompts (pager.go)
-	seen      bool              // the user saw it (pager.go)
+	free      []bool             // free[i]: option i reveals the text field
+	defaults  []bool             // defaults[i]: option i is recommended (pre-selected)
+	allows    []bool             // allows[i]: option i allows a tool call (approve.go)
+	tapLabels []*tapLabel        // the options' labels
+	descs     []*widget.RichText // the options' descriptions; nil for none
+	entry     *replyEntry        // the reply box, or the free-text field of a choice
+	yesno     string             // "yes" or "no" once chosen
+	head      fyne.CanvasObject  // the header line, with several prompts (pager.go)
+	seen      bool               // the user saw it (pager.go)
 }
 
 func (v *View) newPromptView(p wire.Prompt) *promptView {
@@ -118,10 +120,12 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 		ctl.choose()
 	})
 	var obj fyne.CanvasObject = container.New(optionRowLayout{}, box, label)
+	var descText *widget.RichText
 	if o.Description != "" {
 		// The description sits under the option's label, aligned with its text.
 		indent := optionRowLayout{}.labelX(box)
-		desc := container.New(&insetLayout{left: indent}, caption(o.Description))
+		descText = caption(o.Description)
+		desc := container.New(&insetLayout{left: indent}, descText)
 		obj = container.New(layout.NewCustomPaddedVBoxLayout(0), obj, desc)
 	}
 	pv.rows = append(pv.rows, obj)
@@ -131,6 +135,7 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 	pv.defaults = append(pv.defaults, o.Default)
 	pv.allows = append(pv.allows, o.Allows)
 	pv.tapLabels = append(pv.tapLabels, label)
+	pv.descs = append(pv.descs, descText)
 	v.options = append(v.options, ctl)
 }
 

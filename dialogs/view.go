@@ -507,13 +507,12 @@ func (v *View) build() fyne.CanvasObject {
 	v.panes = []*container.Scroll{v.scroll}
 	center := fyne.CanvasObject(v.scroll)
 	if v.allow != nil {
-		v.allow.note = v.allowNote()
-		choices.Objects = append([]fyne.CanvasObject{v.allow.note}, choices.Objects...)
+		v.placeAllowReason(choices) // approve.go
 	}
 	if len(choices.Objects) > 0 {
 		v.choices = container.NewVScroll(container.NewPadded(choices))
 		v.panes = append(v.panes, v.choices)
-		center = container.New(splitLayout{laidOut: v.laidOut}, v.scroll, v.choices)
+		center = container.New(splitLayout{laidOut: v.laidOut, messageFirst: v.allow != nil}, v.scroll, v.choices)
 	}
 	v.center = center
 	v.flash = canvas.NewRectangle(color.Transparent)

@@ -105,11 +105,11 @@ func TestDiffColours(t *testing.T) {
 		panel := over(th.Color(theme.ColorNameInputBackground, v), window)
 		pal := diffColorsFor(th.Color(theme.ColorNameInputBackground, v), window)
 		want := map[string]color.Color{
-			"@@ -1,3 +1,3 @@":             pal.muted,
+			"@@ -1,3 +1,3 @@":          pal.muted,
 			"-   fmt.Println(\"old\")": pal.removed,
 			"+   fmt.Println(\"new\")": pal.added,
 			"+   os.Exit(0)":           pal.added,
-			" func main() {":             th.Color(theme.ColorNameForeground, v),
+			" func main() {":           th.Color(theme.ColorNameForeground, v),
 		}
 		behind := map[color.Color]color.Color{pal.added: over(pal.addedBg, panel), pal.removed: over(pal.removedBg, panel), pal.muted: panel}
 		seen := 0
