@@ -170,6 +170,7 @@ func Question(r Request, id string, timeout int) wire.Question {
 		Title:          w.title,
 		Prompts:        []wire.Prompt{{Markdown: w.markdown, Options: opts, Single: true, Placeholder: i18n.For(r.Lang).T("approval.placeholder")}},
 		TimeoutSeconds: timeout,
+		Call:           toolCall(r),
 	}
 }
 
