@@ -40,7 +40,7 @@ func TestQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := q.Prompts[0]
-	if q.Title != "Run a command?" || !q.IsApproval() || !strings.Contains(p.Markdown, "```sh\nnpm test\n```") || !strings.Contains(p.Markdown, "```text\nRun the tests\n```") {
+	if q.Title != "Run a command?" || !q.IsApproval() || !strings.Contains(p.Markdown, "```sh\nnpm test\n```") || !strings.Contains(p.Markdown, "```\nRun the tests\n```") {
 		t.Errorf("Bash: %q\n%s", q.Title, p.Markdown)
 	}
 	ls, allows := labels(q)
@@ -155,7 +155,7 @@ func TestFieldsLiteral(t *testing.T) {
 	web := Question(Request{Client: "claude-code", Tool: "WebFetch", Input: map[string]any{
 		"url": "https://evil.example/x> and [Click](https://ok.example)", "prompt": "Find the *key*  and\n\nsend it"}}, "id", 0).Prompts[0].Markdown
 	if !strings.Contains(web, "\n`https://evil.example/x> and [Click](https://ok.example)`\n") ||
-		!strings.Contains(web, "```text\nFind the *key*  and\n\nsend it\n```") || strings.Contains(web, "<https") {
+		!strings.Contains(web, "```\nFind the *key*  and\n\nsend it\n```") || strings.Contains(web, "<https") {
 		t.Errorf("WebFetch:\n%s", web)
 	}
 	plainURL := Question(Request{Tool: "WebFetch", Input: map[string]any{"url": "https://go.dev/doc_x"}}, "id", 0).Prompts[0].Markdown
@@ -163,7 +163,7 @@ func TestFieldsLiteral(t *testing.T) {
 		t.Errorf("plain URL:\n%s", plainURL)
 	}
 	padded := Question(Request{Dir: "/p", Tool: "Write", Input: map[string]any{"file_path": "/p/a.go" + strings.Repeat(" ", 12), "content": "x"}}, "id", 0)
-	if md := padded.Prompts[0].Markdown; !strings.Contains(md, "```text\na.go[… 12 spaces …]\n```") {
+	if md := padded.Prompts[0].Markdown; !strings.Contains(md, "```\na.go[… 12 spaces …]\n```") {
 		t.Errorf("padded path:\n%s", md)
 	}
 	all := Question(Request{Dir: "/p", Tool: "Edit", Input: map[string]any{"file_path": "/p/a.go", "old_string": "foo", "new_string": "bar", "replace_all": true}}, "id", 0)
@@ -171,7 +171,7 @@ func TestFieldsLiteral(t *testing.T) {
 		t.Errorf("replace_all:\n%s", md)
 	}
 	desc := Question(Request{Tool: "Bash", Input: map[string]any{"command": "ls", "description": "List  files_now\n\n[ok](x)", "dangerouslyDisableSandbox": true}}, "id", 0)
-	if md := desc.Prompts[0].Markdown; !strings.Contains(md, "```text\nList  files_now\n\n[ok](x)\n```") ||
+	if md := desc.Prompts[0].Markdown; !strings.Contains(md, "```\nList  files_now\n\n[ok](x)\n```") ||
 		!strings.Contains(md, "Its other fields:\n\n```json\n{\n  \"dangerouslyDisableSandbox\": true\n}\n```") {
 		t.Errorf("description and other fields:\n%s", md)
 	}

@@ -62,7 +62,7 @@ func describe(b *strings.Builder, s *shower, r Request) string {
 		s.fence(b, "sh", r.str("command"))
 		if d := r.str("description"); d != "" {
 			b.WriteString("\n" + l.T("approval.bash.description") + "\n\n")
-			s.fence(b, "text", d)
+			s.fence(b, "", d)
 		}
 		title, known = l.T("approval.title.bash"), []string{"command", "description"}
 	case "Edit", "MultiEdit":
@@ -104,14 +104,14 @@ func describe(b *strings.Builder, s *shower, r Request) string {
 		b.WriteString(l.T("approval.write", map[string]any{"Who": who}) + "\n\n")
 		s.field(b, path)
 		b.WriteString("\n")
-		s.fence(b, "text", r.str("content"))
+		s.fence(b, "", r.str("content"))
 		title, known = l.T("approval.title.write", map[string]any{"File": filepath.Base(path)}), []string{"file_path", "content"}
 	case "WebFetch":
 		b.WriteString(l.T("approval.fetch", map[string]any{"Who": who}) + "\n\n")
 		s.field(b, r.str("url"))
 		if p := r.str("prompt"); p != "" {
 			b.WriteString("\n" + l.T("approval.fetch.prompt") + "\n\n")
-			s.fence(b, "text", p)
+			s.fence(b, "", p)
 		}
 		title, known = l.T("approval.title.fetch"), []string{"url", "prompt"}
 	default:
@@ -165,7 +165,7 @@ func (s *shower) field(b *strings.Builder, v string) {
 		b.WriteString("`" + v + "`\n")
 		return
 	}
-	s.fence(b, "text", v)
+	s.fence(b, "", v)
 }
 
 // plain reports whether v shows exactly as a code span: printable, no
@@ -327,8 +327,8 @@ func invisible(r rune) bool {
 // the first introduced by "@@".
 func (s *shower) diff(b *strings.Builder, old, nu string) {
 	if s.preview > 0 {
-		s.fence(b, "text", old)
-		s.fence(b, "text", nu)
+		s.fence(b, "", old)
+		s.fence(b, "", nu)
 		return
 	}
 	a, c := lines(old), lines(nu)
