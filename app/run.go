@@ -98,6 +98,14 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("listening on %s: %w", path, err)
 	}
 	defer l.Close()
+	// A client that filters the environment starts its shim without
+	// XDG_RUNTIME_DIR or DISPLAY: the record tells it where the app
+	// listens and which session to start one on (launch.SocketCandidates).
+	if cfg.Socket == "" && os.Getenv(ipc.EnvSocket) == "" { // a socket set by hand is set for the clients too
+		if err := launch.RecordSession(path); err != nil {
+			log.Warn("where the app listens was not recorded: clients that filter the environment may not find it", "err", err)
+		}
+	}
 
 	start := cfg.StartUI
 	if start == nil {

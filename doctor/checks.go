@@ -238,9 +238,19 @@ func checkApp(ctx context.Context, e Env) []Result {
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.Timeout)
 	defer cancel()
-	c := &ipc.Client{Path: path}
-	defer c.Close()
-	h, err := c.Hello(ctx)
+	// The sockets a shim tries from here (launch.SocketCandidates): the
+	// first that answers, else every one of them in the message.
+	tried := launch.SocketCandidates(path)
+	var h ipc.Hello
+	for _, p := range tried {
+		c := &ipc.Client{Path: p}
+		h, err = c.Hello(ctx)
+		c.Close()
+		if err == nil || !ipc.NotListening(err) {
+			path = p
+			break
+		}
+	}
 	where := path
 	if remote(e) {
 		where = fmt.Sprintf("%s (%s)", path, ipc.EnvSocket)
@@ -262,9 +272,9 @@ func checkApp(ctx context.Context, e Env) []Result {
 		r.Fix = "this socket is forwarded from your desktop: connect with ssh (RemoteForward, see feedback setup ssh HOST on the desktop)\n" +
 			"and keep the feedback app running there; until then agents here ask in their chat"
 	case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
-		r.Msg = fmt.Sprintf("not running (nothing at %s); the first question starts it", path)
+		r.Msg = fmt.Sprintf("not running (nothing at %s); the first question starts it", strings.Join(tried, ", "))
 		if e.Headless {
-			r.Level, r.Msg = Warn, fmt.Sprintf("no app answers at %s, and this headless build cannot start one", path)
+			r.Level, r.Msg = Warn, fmt.Sprintf("no app answers at %s, and this headless build cannot start one", strings.Join(tried, ", "))
 			r.Fix = "run the app on a desktop and forward its socket here (feedback setup ssh HOST, on the desktop), then set " + ipc.EnvSocket
 		}
 	default:

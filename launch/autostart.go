@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,18 +21,38 @@ var startMu sync.Mutex
 // pollInterval is how often connectAt retries while the app starts.
 const pollInterval = 20 * time.Millisecond
 
-// connectAt returns a Client for the app listening at path, starting it if
-// needed. If nothing listens there (no socket, or a stale one:
-// ipc.NotListening), connectAt calls start once (nil means do not start: it
-// fails with ErrNotRunning), then retries Hello every 20 ms until it
-// answers, wait has elapsed, or ctx ends. Any other failure of the first
-// Hello, such as ipc.ErrProtocolMismatch or an endpoint refused as
-// untrusted (ipc.ErrUntrustedEndpoint), is returned as is, without starting
-// anything; either one while polling ends the wait at once. Starts are
-// one at a time in the process (startMu).
+// connectAt is connectAny at one path.
 func connectAt(ctx context.Context, path string, start func() error, wait time.Duration) (*ipc.Client, error) {
-	c := &ipc.Client{Path: path}
-	_, err := c.Hello(ctx)
+	return connectAny(ctx, []string{path}, start, wait)
+}
+
+// connectAny returns a Client for the app listening at the first of paths
+// that answers, starting the app if none does. If nothing listens at any
+// of them (no socket, or a stale one: ipc.NotListening), connectAny calls
+// start once (nil means do not start: it fails with ErrNotRunning), then
+// retries Hello at each path every 20 ms until one answers, wait has
+// elapsed, or ctx ends. Any other failure of a first Hello, such as
+// ipc.ErrProtocolMismatch or an endpoint refused as untrusted
+// (ipc.ErrUntrustedEndpoint), is returned as is, without starting
+// anything; either one while polling ends the wait at once. Starts are one
+// at a time in the process (startMu). Errors name every path tried.
+func connectAny(ctx context.Context, paths []string, start func() error, wait time.Duration) (*ipc.Client, error) {
+	hello := func(ctx context.Context) (*ipc.Client, error) {
+		var first error
+		for _, p := range paths {
+			c := &ipc.Client{Path: p}
+			_, err := c.Hello(ctx)
+			if err == nil || !ipc.NotListening(err) {
+				return c, err
+			}
+			if first == nil {
+				first = err
+			}
+		}
+		return nil, first
+	}
+	where := strings.Join(paths, ", ")
+	c, err := hello(ctx)
 	if err == nil {
 		return c, nil
 	}
@@ -39,14 +60,14 @@ func connectAt(ctx context.Context, path string, start func() error, wait time.D
 		return nil, err
 	}
 	if start == nil {
-		return nil, fmt.Errorf("%w: nothing answers at %s (%v); start the feedback app first", ErrNotRunning, path, ipc.Reason(err))
+		return nil, fmt.Errorf("%w: nothing answers at %s (%v); start the feedback app first", ErrNotRunning, where, ipc.Reason(err))
 	}
 	// One start at a time in this process: a shim's greeting (Greet) and
 	// its first call may both find no app; the one that waited finds the
 	// app the other started. Calls to a running app never get here.
 	startMu.Lock()
 	defer startMu.Unlock()
-	if _, herr := c.Hello(ctx); herr == nil {
+	if c, herr := hello(ctx); herr == nil {
 		return c, nil
 	}
 	if err := start(); err != nil {
@@ -64,10 +85,10 @@ func connectAt(ctx context.Context, path string, start func() error, wait time.D
 				return nil, ctx.Err()
 			}
 			return nil, fmt.Errorf("%w: started it, but nothing answered at %s within %v (last error: %v); check the app's log",
-				ErrNotRunning, path, wait, ipc.Reason(err))
+				ErrNotRunning, where, wait, ipc.Reason(err))
 		case <-tick.C:
 		}
-		_, herr := c.Hello(pctx)
+		c, herr := hello(pctx)
 		switch {
 		case herr == nil:
 			return c, nil

@@ -15,6 +15,12 @@ import (
 // It returns once the process has started; a background goroutine reaps it if
 // it exits while the caller still runs.
 func StartDetached(exe string, args []string, logPath string) error {
+	return startDetachedEnv(exe, args, logPath, nil)
+}
+
+// startDetachedEnv is StartDetached with the environment env (nil: this
+// process's).
+func startDetachedEnv(exe string, args []string, logPath string, env []string) error {
 	null, logf, err := detachedStdio(logPath)
 	if err != nil {
 		return err
@@ -23,6 +29,7 @@ func StartDetached(exe string, args []string, logPath string) error {
 	defer null.Close()
 
 	cmd := exec.Command(exe, args...)
+	cmd.Env = env
 	cmd.Stdin = null
 	cmd.Stdout = logf
 	cmd.Stderr = logf

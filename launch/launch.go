@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"feedback/ipc"
@@ -93,12 +94,43 @@ func Start() error {
 }
 
 // StartExe starts the app at exe, without arguments, detached, so that it
-// outlives the caller. Its output goes to LogPath.
+// outlives the caller. Its output goes to LogPath. When this process's
+// environment names no place for the socket (no FEEDBACK_SOCKET or
+// XDG_RUNTIME_DIR: a client filtered it) or shows no windows (no DISPLAY,
+// or a stale one), the app starts on the graphical session it last
+// recorded (RecordSession) when that session's display still answers, so
+// that it listens where every client looks; else, given a display, in the
+// system's runtime directory (/run/user/UID) when there is one.
 func StartExe(exe string) error {
-	if err := CheckDisplay(); err != nil {
-		return err
+	display := CheckDisplay()
+	if display != nil && (!errors.Is(display, ErrNoDisplay) || errors.Is(display, ErrWaylandOnly) || errors.Is(display, ErrX11Only)) {
+		return display // a session of the protocol this build does not speak
 	}
-	return StartDetached(exe, nil, LogPath())
+	if display == nil && namesSocketPlace() {
+		return StartDetached(exe, nil, LogPath())
+	}
+	why := display
+	if why == nil {
+		why = errors.New("this environment names no runtime directory")
+	}
+	env, err := sessionEnv(why)
+	switch {
+	case err == nil:
+	case display != nil:
+		return err
+	default:
+		env = nil
+		if d := systemRuntimeDir(); d != "" {
+			env = append(os.Environ(), "XDG_RUNTIME_DIR="+d)
+		}
+	}
+	return startDetachedEnv(exe, nil, LogPath(), env)
+}
+
+// namesSocketPlace reports whether this environment says where the app's
+// socket is (see ipc.SocketPath), as a desktop session's does.
+func namesSocketPlace() bool {
+	return os.Getenv(ipc.EnvSocket) != "" || filepath.IsAbs(os.Getenv("XDG_RUNTIME_DIR")) || runtime.GOOS == "windows"
 }
 
 // AppName and ShimName are the file names of the window app and of the
@@ -147,9 +179,11 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, StartWait+helloWait)
 	defer cancel()
-	c, err := connectAt(cctx, path, Starter, StartWait)
+	paths := SocketCandidates(path)
+	where := strings.Join(paths, ", ")
+	c, err := connectAny(cctx, paths, Starter, StartWait)
 	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
-		err = fmt.Errorf("%w: the app at %s did not answer within %v", ErrNotRunning, path, StartWait+helloWait)
+		err = fmt.Errorf("%w: the app at %s did not answer within %v", ErrNotRunning, where, StartWait+helloWait)
 	}
 	if err != nil {
 		if errors.Is(err, ipc.ErrUntrustedEndpoint) {
@@ -157,14 +191,14 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 		}
 		if Starter == nil && errors.Is(err, ErrNotRunning) {
 			// connectAt's "start the feedback app first" is not for this machine.
-			return nil, fmt.Errorf("%w: nothing answers at %s; %s", ErrNotRunning, path, remoteHint(path))
+			return nil, fmt.Errorf("%w: nothing answers at %s; %s", ErrNotRunning, where, remoteHint(path))
 		}
 		if Starter == nil || (errors.Is(err, ErrNoDisplay) && os.Getenv(ipc.EnvSocket) != "") {
 			// The app, if any, runs on another machine: its log is there.
 			return nil, fmt.Errorf("%w; %s", err, remoteHint(path))
 		}
 		if errors.Is(err, ErrNoDisplay) {
-			return nil, err
+			return nil, fmt.Errorf("no feedback app answers at %s, and none can be started from here: %w", where, err)
 		}
 		return nil, withLog(err, LogPath())
 	}
