@@ -1,8 +1,11 @@
 package dialogs
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -240,4 +243,44 @@ func (v *View) warnAllow() {
 	setSegment(v.sending.warn, text)
 	v.sending.warn.Show()
 	v.showSendingRow()
+}
+
+// The message's keys: Alt+Page Down and Alt+Page Up move it a page,
+// Alt+End and Alt+Home to its end and top, whatever has the keyboard (the
+// reply box keeps Page Down for its own text), so that the whole of a
+// long call can be seen, and allowed, from the keyboard.
+var pageKeys = []fyne.KeyName{fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyEnd, fyne.KeyHome}
+
+// pageShortcuts are the message's keys as shortcuts, for the canvas.
+func pageShortcuts() []fyne.Shortcut {
+	var out []fyne.Shortcut
+	for _, k := range pageKeys {
+		out = append(out, &desktop.CustomShortcut{KeyName: k, Modifier: mods.Alt})
+	}
+	return out
+}
+
+// pageKey moves the message as s asks, and reports whether s is one of
+// the message's keys.
+func (v *View) pageKey(s fyne.Shortcut) bool {
+	k := altKey(s)
+	if !slices.Contains(pageKeys, k) || v.scroll == nil {
+		return false
+	}
+	sc := v.scroll
+	end := max(sc.Content.MinSize().Height-sc.Size().Height, 0)
+	off := sc.Offset.Y
+	switch k {
+	case fyne.KeyPageDown:
+		off += sc.Size().Height * 0.9
+	case fyne.KeyPageUp:
+		off -= sc.Size().Height * 0.9
+	case fyne.KeyEnd:
+		off = end
+	case fyne.KeyHome:
+		off = 0
+	}
+	sc.ScrollToOffset(fyne.NewPos(sc.Offset.X, min(max(off, 0), end)))
+	v.scrolled()
+	return true
 }

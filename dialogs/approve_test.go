@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
 	"feedback/dialogs/markdown"
@@ -311,5 +312,31 @@ func TestApprovalMessageComesFirst(t *testing.T) {
 	}
 	if opts >= naturalHeight(v.choices, v.choices.Size().Width) {
 		t.Errorf("the test needs a window where the options scroll: they get %v", opts)
+	}
+}
+
+// The keyboard moves through a long call: Alt+Page Down a page at a time
+// (the reply box has the keyboard), Alt+End to its end, where Allow is
+// offered; Alt+Home back to its top.
+func TestApprovalPageKeys(t *testing.T) {
+	w, _ := openApproval(t, approvalOf(longCommand(250)), fyne.NewSize(600, 420), Options{})
+	v := w.View()
+	page := func(k fyne.KeyName) {
+		v.prompts[0].entry.TypedShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierAlt})
+	}
+	page(fyne.KeyPageDown)
+	if off := v.scroll.Offset.Y; off < v.scroll.Size().Height/2 || off > v.scroll.Size().Height {
+		t.Errorf("Alt+Page Down moved the message to %v (pane %v)", off, v.scroll.Size().Height)
+	}
+	if !allowRadios(v)[0].Disabled() {
+		t.Error("Allow offered a page down a 250-line call")
+	}
+	page(fyne.KeyEnd)
+	if allowRadios(v)[0].Disabled() {
+		t.Error("Allow not offered at the end of the call")
+	}
+	page(fyne.KeyHome)
+	if v.scroll.Offset.Y != 0 {
+		t.Errorf("Alt+Home left the message at %v", v.scroll.Offset.Y)
 	}
 }

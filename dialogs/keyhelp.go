@@ -129,6 +129,9 @@ func (v *View) keyRows() []keyRow {
 	if v.snoozeBtn != nil {
 		add(mods.withAlt("Z"), "keys.snooze")
 	}
+	if v.allow != nil { // approve.go
+		add(mods.withAlt("PgDn")+" / "+mods.withAlt("PgUp")+" / "+mods.withAlt("End"), "keys.page")
+	}
 	add("Ctrl+PgDn / Ctrl+PgUp", "keys.cycle")
 	add("F1", "keys.help")
 	return rows

@@ -52,6 +52,9 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		return true
 	}
 	if v.Closing() {
+	if v.pageKey(s) { // approve.go: Alt+Page Down… move through the message
+		return true
+	}
 		return true // nothing acts in the closing state, nor types
 	}
 	if v.guard.on && v.guarded(s) && !v.allowShortcut(s) {

@@ -144,6 +144,13 @@ func (s *slot) install() {
 			}
 		})
 	}
+	for _, sc := range pageShortcuts() { // approve.go
+		c.AddShortcut(sc, func(sc fyne.Shortcut) {
+			if w := s.live(); w != nil {
+				w.view.shortcut(sc)
+			}
+		})
+	}
 	c.AddShortcut(&fyne.ShortcutPaste{}, func(sc fyne.Shortcut) {
 		if w := s.live(); w != nil {
 			w.view.pasteInto(nil, sc)

@@ -92,7 +92,8 @@ func awWheelToEnd(t *testing.T, win string, clicks int) {
 // user has scrolled to its end: Alt+1 and Ctrl+Enter send nothing (the
 // reason typed after them, and the Deny chosen after that, are what the
 // agent gets). Asked again, the wheel to the end of the call, Alt+1 and
-// Ctrl+Enter allow it.
+// Ctrl+Enter allow it; so do Alt+End (to the end of the call), Alt+1 and
+// Ctrl+Enter, where Alt+Page Down (one page) does not.
 func TestApprovalAllowsOnlyWhatWasSeen(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
@@ -120,6 +121,24 @@ func TestApprovalAllowsOnlyWhatWasSeen(t *testing.T) {
 	d = wait()
 	if d["behavior"] != "allow" || d["updatedInput"].(map[string]any)["command"] != command {
 		t.Errorf("Alt+1, Ctrl+Enter at the end of the call: %v", d)
+	}
+
+	// From the keyboard: Alt+Page Down is not the end; Alt+End is.
+	wait = awHook(t, command)
+	win = findWindow(t, "Run a command? — feedback")
+	activate(t, win)
+	key(t, "alt+Next", "alt+1", "ctrl+Return") // a page down: still unseen, sends nothing
+	typeText(t, "step three")
+	key(t, awDenyKey(command), "ctrl+Return")
+	if d := wait(); d["behavior"] != "deny" || !strings.Contains(fmt.Sprint(d["message"]), "step three") {
+		t.Fatalf("Alt+Page Down, Alt+1, Ctrl+Enter, then a reason and Deny: %v", d)
+	}
+	wait = awHook(t, command)
+	win = findWindow(t, "Run a command? — feedback")
+	activate(t, win)
+	key(t, "alt+End", "alt+1", "ctrl+Return")
+	if d := wait(); d["behavior"] != "allow" {
+		t.Errorf("Alt+End, Alt+1, Ctrl+Enter: %v", d)
 	}
 }
 
