@@ -22,7 +22,7 @@ func approvalOf(command string) wire.Question {
 		Markdown: md, Single: true, Placeholder: "Why you deny it",
 		Options: []wire.Option{
 			{Label: "Allow", Description: "this call only", Allows: true},
-			{Label: "Always allow in this project", Description: "Bash(npm test)", Allows: true},
+			{Label: "Always allow in this project", Description: "adds Bash(npm test) to this project's settings", Allows: true, Rule: "Bash(npm test)"},
 			{Label: "Deny", Description: "the agent is told your reason, if you give one"},
 		},
 	}}}

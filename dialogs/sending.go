@@ -136,15 +136,16 @@ func (v *View) sendingText() (what, warn string) {
 }
 
 // decisionText is what an approval's Submit does, named by its effect:
-// "Allow this call", "Always allow <rule>", or "Deny" (with the reason
-// typed, which only a denial sends) for Deny and for no choice at all.
+// "Allow this call", "Always allow <rule>" (an option with the rule it
+// adds, wire.Option.Rule), or "Deny" (with the reason typed, which only a
+// denial sends) for Deny and for no choice at all.
 func (v *View) decisionText() string {
 	pv := v.prompts[0]
 	for i, o := range pv.options {
 		if !o.selected() || !pv.allows[i] {
 			continue
 		}
-		if rule := pv.p.Options[i].Description; i > 0 && rule != "" {
+		if rule := pv.p.Options[i].Rule; rule != "" {
 			return i18n.T("question.sending.always", map[string]any{"Rule": shorten(rule, sendingLabelRunes)})
 		}
 		return i18n.T("question.sending.allow")
