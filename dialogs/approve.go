@@ -230,13 +230,14 @@ func (v *View) holdsBackAllow() bool {
 	return false
 }
 
-// warnAllow says in the warning line why the call cannot be allowed yet,
-// or, once it can, that Allow must be chosen again.
+// warnAllow says in the warning line that nothing was sent and why: the
+// call cannot be allowed yet (scroll to its end, or choose Deny), or,
+// once it can, Allow must be chosen again.
 func (v *View) warnAllow() {
 	if v.sending == nil {
 		return
 	}
-	text := i18n.T("question.allow_locked")
+	text := i18n.T("question.allow_refused")
 	if v.allow.open {
 		text = i18n.T("question.allow_choose")
 	}

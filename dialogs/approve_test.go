@@ -96,7 +96,7 @@ func TestLongApprovalAllowsOnlyOnceSeen(t *testing.T) {
 	if len(r.answers) != 0 {
 		t.Fatalf("Submit after a refused Allow sent %+v", r.answers)
 	}
-	if !v.sending.warn.Visible() || !strings.Contains(v.sending.warn.String(), "Scroll to the end") {
+	if !v.sending.warn.Visible() || v.sending.warn.String() != "Not sent: scroll to the end of the call to allow it, or choose Deny" {
 		t.Errorf("the warning line after Submit: %v %q", v.sending.warn.Visible(), v.sending.warn.String())
 	}
 	// Half way is not the end.
