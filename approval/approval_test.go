@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
 	"feedback/i18n"
 	"feedback/wire"
 )
@@ -399,5 +403,35 @@ func TestSuggestions(t *testing.T) {
 	r.Suggestions = nil
 	if ls, _ := labels(Question(r, "id", 0)); len(ls) != 3 {
 		t.Errorf("without suggestions: %v", ls)
+	}
+}
+
+// The window's own words are Markdown that reads as meant in every
+// language: no "**" left as text (CommonMark closes bold after
+// punctuation only before a space or punctuation, so Chinese sentences
+// put 。 outside it).
+func TestMarkdownOfEveryLanguage(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		for _, r := range []Request{
+			bash("echo " + strings.Repeat("x", 100<<10)),
+			bash(strings.Repeat("a\n", 5000)),
+			{Dir: "/p", Tool: "Edit", Input: map[string]any{"file_path": "/p/a.go", "old_string": "a", "new_string": "b", "replace_all": true}},
+		} {
+			r.Lang = lang
+			md := Question(r, "id", 0).Prompts[0].Markdown
+			src := []byte(md)
+			doc := goldmark.New().Parser().Parse(text.NewReader(src))
+			if err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+				if _, ok := n.(*ast.FencedCodeBlock); ok {
+					return ast.WalkSkipChildren, nil
+				}
+				if t, ok := n.(*ast.Text); ok && entering && strings.Contains(string(t.Segment.Value(src)), "**") {
+					return ast.WalkStop, fmt.Errorf("literal ** in %q", t.Segment.Value(src))
+				}
+				return ast.WalkContinue, nil
+			}); err != nil {
+				t.Errorf("%s: %v\n%.300s", lang, err, md)
+			}
+		}
 	}
 }
