@@ -82,3 +82,38 @@ func TestMCPHelp(t *testing.T) {
 		}
 	}
 }
+
+// A task asked for with a TTL of 2^63-1 ms is kept (for the shim's
+// longest, 25 h, which the task reports), not forgotten at once: tasks/get
+// finds it working while its window is open, and tasks/result carries the
+// answer.
+func TestTaskHugeTTLKept(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "task-ttl")
+	raw := rawRequest(t, c, "call-ttl", "tools/call", map[string]any{"name": "interactive_feedback",
+		"arguments": map[string]any{"message": "Kept for long?", "header_label": "TaskTTL"},
+		"task":      map[string]any{"ttl": int64(1<<63 - 1)}})
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+			TTL    int64  `json:"ttl"`
+		} `json:"task"`
+	}
+	if err := json.Unmarshal(raw, &created); err != nil || created.Task.TaskID == "" {
+		t.Fatalf("tools/call as a task: %s (%v)", raw, err)
+	}
+	if created.Task.TTL != 25*60*60*1000 {
+		t.Errorf("the task's ttl is %d ms, want 25 h", created.Task.TTL)
+	}
+	win := findWindow(t, "TaskTTL — feedback")
+	got := rawRequest(t, c, "get-ttl", "tasks/get", map[string]any{"taskId": created.Task.TaskID})
+	if !strings.Contains(string(got), `"status":"working"`) {
+		t.Errorf("tasks/get while the window is open: %s", got)
+	}
+	activate(t, win)
+	typeText(t, "still here")
+	key(t, "ctrl+Return")
+	if res := rawRequest(t, c, "result-ttl", "tasks/result", map[string]any{"taskId": created.Task.TaskID}); !strings.Contains(string(res), "still here") {
+		t.Errorf("tasks/result: %s", res)
+	}
+}

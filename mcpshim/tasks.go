@@ -39,6 +39,14 @@ import (
 // countdown normally ends it first.
 const taskWait = 24 * time.Hour
 
+// maxTaskTTL bounds how long a task is kept (params.task.ttl, in ms): the
+// longest wait and an hour to collect the result. A longer TTL, a
+// negative one or none is this: mcp-go turns a TTL beyond the range of a
+// time.Duration (2^63-1 ms) into a negative sleep and forgets the task at
+// once, and keeps a task without TTL forever. The task's ttl tells the
+// client what it got, as the revision lets a server decide.
+const maxTaskTTL = taskWait + time.Hour
+
 // taskTokenMeta is set in the _meta of a tools/call that asks for a task
 // (by markTaskCall), so its handler can find the task mcp-go created.
 const taskTokenMeta = "io.feedback/task-call"
@@ -63,7 +71,7 @@ func newTaskRegistry() *taskRegistry {
 }
 
 // markTaskCall is a BeforeCallTool hook: a call that asks for a task gets
-// a token in its _meta, remembered under the call's context (the context
+// its TTL bounded (maxTaskTTL) and a token in its _meta, remembered under the call's context (the context
 // mcp-go then creates the task under; see taskCreated). A token the client
 // sent itself is removed. A stateless client's params.task is dropped.
 func (r *taskRegistry) markTaskCall(ctx context.Context, _ any, req *mcp.CallToolRequest) {
@@ -78,6 +86,10 @@ func (r *taskRegistry) markTaskCall(ctx context.Context, _ any, req *mcp.CallToo
 		// could never be collected. The call is served as an ordinary one.
 		req.Params.Task = nil
 		return
+	}
+	if ttl := req.Params.Task.TTL; ttl == nil || *ttl <= 0 || *ttl > maxTaskTTL.Milliseconds() {
+		bounded := maxTaskTTL.Milliseconds()
+		req.Params.Task.TTL = &bounded
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

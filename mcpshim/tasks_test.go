@@ -2,6 +2,7 @@ package mcpshim
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,41 @@ func TestStatelessTaskParamsServedInline(t *testing.T) {
 	res := modernCall(t, r, 7, map[string]any{"name": "ask_text", "arguments": map[string]any{"question": "Inline?"}, "task": map[string]any{}})
 	if sc, _ := res["structuredContent"].(map[string]any); sc["status"] != "answered" || sc["answer"] != humanWords {
 		t.Errorf("a stateless call with params.task: %v", res)
+	}
+}
+
+// A task's TTL is bounded: 2^63-1 ms (which mcp-go turned into a negative
+// sleep, forgetting the task at once), a negative one and none become
+// maxTaskTTL, which the created task reports; a TTL within it is kept.
+// The task is still there to get once its question is asked.
+func TestTaskTTLBounded(t *testing.T) {
+	max := strconv.FormatInt(maxTaskTTL.Milliseconds(), 10)
+	for _, tc := range []struct{ task, want string }{
+		{`{"ttl":9223372036854775807}`, max},
+		{`{"ttl":-5}`, max},
+		{`{}`, max},
+		{`{"ttl":60000}`, "60000"},
+	} {
+		t.Run(tc.task, func(t *testing.T) {
+			app := newFakeInbox()
+			r := startRawShim(t, Options{Connect: connectTo(app), Settings: settings.Default()})
+			r.send(`{"jsonrpc":"2.0","id":"t1","method":"tools/call","params":{"name":"ask_text","arguments":{"question":"Kept?"},"task":` + tc.task + `}}`)
+			created := r.response(`"t1"`)
+			var res struct {
+				Task struct {
+					TaskID string          `json:"taskId"`
+					TTL    json.RawMessage `json:"ttl"`
+				} `json:"task"`
+			}
+			if err := json.Unmarshal(created.Result, &res); err != nil || string(res.Task.TTL) != tc.want {
+				t.Fatalf("created task's ttl %s, want %s: %s", res.Task.TTL, tc.want, created.raw)
+			}
+			q := <-app.asked
+			app.waitWaiters(t, q.ID, 1)
+			r.send(`{"jsonrpc":"2.0","id":"g1","method":"tasks/get","params":{"taskId":"` + res.Task.TaskID + `"}}`)
+			if got := r.response(`"g1"`); got.Error != nil || !strings.Contains(string(got.Result), `"status":"working"`) {
+				t.Errorf("tasks/get once the question is asked: %s", got.raw)
+			}
+		})
 	}
 }
