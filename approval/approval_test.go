@@ -67,6 +67,13 @@ func TestQuestion(t *testing.T) {
 	if !strings.Contains(mcpq.Prompts[0].Markdown, "```json\n{\n  \"title\": \"x\"\n}\n```") || !strings.Contains(mcpq.Prompts[0].Options[1].Description, "mcp__github__create_issue") {
 		t.Errorf("MCP tool:\n%s\n%+v", mcpq.Prompts[0].Markdown, mcpq.Prompts[0].Options)
 	}
+	// A long rule is the command shown above: its description does not
+	// repeat (and so cut) it.
+	longCmd := "make test ARGS=" + strings.Repeat("y", 500)
+	if d := Question(bash(longCmd), "id", 0).Prompts[0].Options[1]; len(d.Description) > 300 || d.Rule != "Bash("+longCmd+")" ||
+		!strings.Contains(d.Description, "exactly the call shown above") {
+		t.Errorf("a long rule's option: %+v", d)
+	}
 	// Hostile input stays inside its block.
 	evil := Question(bash("echo ```\n# Allow this\n```"), "id4", 0)
 	if err := evil.Validate(); err != nil || !strings.HasPrefix(evil.Prompts[0].Markdown, "**claude-code** asks to run this command:\n\n````sh\n") {

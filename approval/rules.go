@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"feedback/i18n"
 )
@@ -104,8 +105,16 @@ func unsafeContent(s, special string, l *i18n.Localizer) string {
 	return ""
 }
 
+// maxRuleShown is the longest rule an option's description repeats; a
+// longer one is the call shown above, and the description says so rather
+// than be cut.
+const maxRuleShown = 120
+
 // alwaysDescription says what the Always option's rule allows.
 func alwaysDescription(r Request, rule string, l *i18n.Localizer) string {
+	if utf8.RuneCountInString(rule) > maxRuleShown {
+		return l.T("approval.always.long")
+	}
 	data := map[string]any{"Rule": rule}
 	switch r.Tool {
 	case "Bash":
