@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -115,5 +116,48 @@ func TestTaskHugeTTLKept(t *testing.T) {
 	key(t, "ctrl+Return")
 	if res := rawRequest(t, c, "result-ttl", "tasks/result", map[string]any{"taskId": created.Task.TaskID}); !strings.Contains(string(res), "still here") {
 		t.Errorf("tasks/result: %s", res)
+	}
+}
+
+// Without a window, a 2025-06-18 client's form holds only what that
+// revision allows: no array (multi-select came with 2025-11-25). An
+// ask_multi_select is one checkbox (boolean) per option, and the boxes
+// ticked are the selection; at 2025-11-25 it stays one multi-select field.
+func TestFormAtEachRevisionHasItsTypes(t *testing.T) {
+	headlessBinary(t)
+	for _, tc := range []struct {
+		version string
+		answer  map[string]any
+	}{
+		{"2025-06-18", map[string]any{"answer_1": false, "answer_2": true, "answer_3": true}},
+		{"2025-11-25", map[string]any{"answer": []any{"unit", "e2e"}}},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			var types []string
+			h := formHandler(func(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+				raw, _ := json.Marshal(req.Params.RequestedSchema)
+				var schema struct {
+					Properties map[string]struct {
+						Type string `json:"type"`
+					} `json:"properties"`
+				}
+				json.Unmarshal(raw, &schema)
+				for k, p := range schema.Properties {
+					types = append(types, k+":"+p.Type)
+				}
+				return elicitResult(mcp.ElicitationResponseActionAccept, tc.answer), nil
+			})
+			c := newMCPClientAt(t, "form-"+tc.version, tc.version, []client.ClientOption{client.WithElicitationHandler(h)}, noGUIEnv(t)...)
+			sc := structured(t, callNow(t, c, "ask_multi_select", map[string]any{"question": "Which checks?", "options": []any{"lint", "unit", "e2e"}}))
+			sel, _ := json.Marshal(sc["selected"])
+			if sc["status"] != "answered" || string(sel) != `["unit","e2e"]` {
+				t.Errorf("the form's answer: %v", sc)
+			}
+			arrays := strings.Contains(strings.Join(types, " "), ":array")
+			if want := tc.version >= "2025-11-25"; arrays != want || len(types) == 0 {
+				t.Errorf("the form's fields %v: an array %v, want %v", types, arrays, want)
+			}
+			t.Logf("%s form: %v", tc.version, types)
+		})
 	}
 }

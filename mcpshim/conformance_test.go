@@ -97,7 +97,9 @@ func windowAnswer(q wire.Question) wire.Answer {
 
 // formAnswerer is the fake human's answer in the client's own form: the
 // first value of every enum (a one-item array for a multiple choice),
-// humanWords in every text field; or action for anything but accept. It
+// humanWords in every text field, the first label of every enum, and of
+// checkboxes (a 2025-06-18 multi-select: one boolean per option, "…_1"
+// the first) the first ticked; or action for anything but accept. It
 // counts the forms it was shown.
 func formAnswerer(action mcp.ElicitationResponseAction, shown *atomic.Int32) elicitor {
 	return func(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
@@ -126,6 +128,8 @@ func formAnswerer(action mcp.ElicitationResponseAction, shown *atomic.Int32) eli
 				content[k] = p.Enum[0]
 			case len(p.Items.Enum) > 0:
 				content[k] = []any{p.Items.Enum[0]}
+			case p.Type == "boolean":
+				content[k] = strings.HasSuffix(k, "_1")
 			default:
 				content[k] = humanWords
 			}

@@ -20,12 +20,21 @@ import (
 // enum of their labels; checkboxes an array of that enum; a reply box (or
 // an "Other" option's text) a string. Defaults pre-select the recommended
 // options.
+//
+// A form holds only what the negotiated revision allows. Multi-select
+// fields (an array of a string enum) came with 2025-11-25; 2025-06-18
+// allows strings, numbers, booleans and string enums only. There the
+// checkboxes are one boolean per option ("answer_1", "answer_2", …, or
+// "q<i>_1", …), titled with the option's label: a form of checkboxes, as
+// the window shows them, where a single string enum would have allowed
+// one choice only and a free-text list would have lost the labels.
 
 // formField maps one property of the form back to a prompt.
 type formField struct {
 	prompt int
 	key    string
 	role   fieldRole
+	label  string // roleOption: the option it selects
 }
 
 type fieldRole int
@@ -35,11 +44,29 @@ const (
 	roleSingle                  // one label: the reply's selection
 	roleMulti                   // labels: the reply's selection
 	roleText                    // free text: the reply's text
+	roleOption                  // true: the option label is selected
 )
 
+// multiSelectFrom is the first revision whose forms allow multi-select
+// fields (an array of a string enum).
+const multiSelectFrom = "2025-11-25"
+
+// revisionAllowsMultiSelect reports whether the forms of revision allow
+// multi-select fields; an unknown ("") revision is given the benefit of
+// the doubt, as revisionHasElicitation does.
+func revisionAllowsMultiSelect(revision string) bool {
+	return revision == "" || revision >= multiSelectFrom
+}
+
 // elicitationForm returns the message and the requested schema asking q,
-// and how to read the answer back.
+// and how to read the answer back, in a form of the latest revision.
 func elicitationForm(q wire.Question) (string, map[string]any, []formField) {
+	return elicitationFormAt(q, "")
+}
+
+// elicitationFormAt is elicitationForm in the form revision allows (see
+// revisionAllowsMultiSelect).
+func elicitationFormAt(q wire.Question, revision string) (string, map[string]any, []formField) {
 	props := map[string]any{}
 	var required []string
 	var fields []formField
@@ -50,6 +77,7 @@ func elicitationForm(q wire.Question) (string, map[string]any, []formField) {
 			required = append(required, key)
 		}
 	}
+	arrays := revisionAllowsMultiSelect(revision)
 	for i, p := range q.Prompts {
 		base := "answer"
 		if len(q.Prompts) > 1 {
@@ -64,6 +92,33 @@ func elicitationForm(q wire.Question) (string, map[string]any, []formField) {
 		}
 		labels, defaults, free := optionLabels(p)
 		switch {
+		case len(labels) > 0 && !p.Single && !arrays && p.EffectiveKind() != wire.KindYesNo:
+			for j, o := range p.Options {
+				s := map[string]any{"type": "boolean", "title": o.Label, "default": o.Default}
+				desc := o.Description
+				if j == 0 { // the question, once, above its checkboxes
+					intro := p.Markdown + "\n\nChoose any number of the options below."
+					if p.Header != "" {
+						intro = p.Header + "\n\n" + intro
+					}
+					if desc != "" {
+						intro += "\n\n" + desc
+					}
+					desc = intro
+				}
+				if desc != "" {
+					s["description"] = desc
+				}
+				key := fmt.Sprintf("%s_%d", base, j+1)
+				props[key] = s
+				fields = append(fields, formField{prompt: i, key: key, role: roleOption, label: o.Label})
+			}
+			switch {
+			case p.EffectiveKind() == wire.KindText:
+				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": "Your reply (optional)"}, false)
+			case free != "":
+				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": fmt.Sprintf("Your own answer (with %q)", free)}, false)
+			}
 		case p.EffectiveKind() == wire.KindYesNo:
 			add(i, base, roleYesNo, map[string]any{"type": "string", "title": title, "description": p.Markdown, "enum": []string{"yes", "no"}}, true)
 		case len(labels) == 0:
@@ -202,8 +257,11 @@ func formAnswer(q wire.Question, fields []formField, res *mcp.ElicitationResult,
 			}
 			r.Selected, r.Text = pickLabels(p, got, r.Text)
 		case bool:
-			if f.role == roleYesNo {
+			switch {
+			case f.role == roleYesNo:
 				r.Text = yesNo(v)
+			case f.role == roleOption && v:
+				r.Selected = append(r.Selected, f.label) // fields go in option order
 			}
 		}
 	}

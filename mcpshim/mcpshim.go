@@ -488,7 +488,7 @@ func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Du
 		}
 		cause = fmt.Errorf("%w; %v", cause, err)
 	} else if c.elicitation && srv != nil && budget > time.Second {
-		msg, schema, fields := elicitationForm(q)
+		msg, schema, fields := elicitationFormAt(q, server.RequestProtocolVersion(ctx)) // elicit.go: what the revision allows
 		msg = untrustedWarning(cause, msg)
 		ectx, cancel := context.WithTimeout(ctx, budget)
 		defer cancel()
