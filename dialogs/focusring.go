@@ -84,3 +84,28 @@ func iconBox(s fyne.Size) (fyne.Position, fyne.Size) {
 	x := theme.InnerPadding()/2 + theme.InputBorderSize() - pad // where Fyne's check draws its icon
 	return fyne.NewPos(x, (s.Height-icon)/2-pad), fyne.NewSquareSize(icon + 2*pad)
 }
+
+// ringRoom is the room the footer leaves at the window's left, right and
+// bottom edges: a ring drawn outside a button at an edge reaches the
+// window's own padding, and was cut by the edge at scale 1.5 (and drawn
+// against it at 1). Above, the footer's neighbour leaves room enough.
+const ringRoom = focusRingGap
+
+// ringRoomLayout lays out its objects inset by ringRoom at the left, the
+// right and the bottom.
+type ringRoomLayout struct{}
+
+func (ringRoomLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(ringRoom, 0))
+		o.Resize(fyne.NewSize(size.Width-2*ringRoom, size.Height-ringRoom))
+	}
+}
+
+func (ringRoomLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var min fyne.Size
+	for _, o := range objects {
+		min = min.Max(o.MinSize())
+	}
+	return min.AddWidthHeight(2*ringRoom, ringRoom)
+}

@@ -246,7 +246,9 @@ func TestGuardArmsOnEveryFocusIn(t *testing.T) {
 		{"yes/no, Alt+Y", yesNo, nil, altY,
 			func(a wire.Answer) bool { return a.Replies[0].Text == "yes" }},
 		{"choice, radio focused", choice, func(w *Window) fyne.Focusable { return w.View().options[0].focusable() }, ctrlEnter,
-			func(a wire.Answer) bool { return a.Status == wire.StatusAnswered && a.Replies[0].Selected[0] == "Online" }},
+			func(a wire.Answer) bool {
+				return a.Status == wire.StatusAnswered && a.Replies[0].Selected[0] == "Online"
+			}},
 		{"choice, Alt+2", choice, func(w *Window) fyne.Focusable { return w.View().options[0].focusable() }, alt("2"),
 			func(wire.Answer) bool { return true }},
 	} {

@@ -5,8 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-
-	"feedback/wire"
 )
 
 // keyMods are the modifiers of the window's keyboard contract on one system,
@@ -52,10 +50,10 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		return true
 	}
 	if v.Closing() {
+		return true // nothing acts in the closing state, nor types
+	}
 	if v.pageKey(s) { // approve.go: Alt+Page Down… move through the message
 		return true
-	}
-		return true // nothing acts in the closing state, nor types
 	}
 	if v.guard.on && v.guarded(s) && !v.allowShortcut(s) {
 		return true
@@ -90,18 +88,50 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 	return false
 }
 
-// enter handles Enter (k: Return or the keypad's Enter) typed with nothing
-// focused: in a window whose one prompt is yes/no, which has no reply box
-// to type it into, it submits as Ctrl+Enter does (the caller's recommended
-// answer, if any, stands); elsewhere it does nothing. The input guard
-// applies, as to every key that acts.
-func (v *View) enter(k fyne.KeyName) {
-	if v.ended() || len(v.prompts) != 1 || v.prompts[0].p.Kind != wire.KindYesNo {
+// Enter in a window of one yes/no question presses the button that has the
+// keyboard, and only that one: what Enter will do is seen before it is
+// pressed.
+//
+//   - The window opens with the keyboard on the recommended answer's
+//     button (the primary one), outlined by the focus ring (focusring.go);
+//     Enter presses it, under the input guard, as Space does. Tab and
+//     Shift+Tab move the keyboard to the other buttons, No and Yes among
+//     them, and Enter then presses the one it is on.
+//   - Without a recommendation no button has the keyboard and Enter
+//     answers nothing: the caller has no default for the user to accept,
+//     and a key that merely lands in the window (a stray Enter) must not
+//     decide. "No" is not focused for safety either: a no the user did not
+//     give is an answer nobody gave. Alt+Y, Alt+N, a click, or Tab to a
+//     button then Enter or Space answer.
+//   - With nothing focused (the user clicked the message, which takes the
+//     keyboard from the buttons) Enter gives the keyboard back to the
+//     recommended button, so the ring shows again, and answers nothing; the
+//     next Enter presses it.
+
+// focusYesNo gives the keyboard, when the window opens, to the button of
+// the recommended answer (yes or no) in a window of one yes/no question.
+// The view.go footer calls it with the two buttons it made.
+func (v *View) focusYesNo(yes, no *keyButton) {
+	if v.focus != nil || v.hasSubmit() {
 		return
 	}
-	if v.allowKey(k) {
-		v.Submit()
+	switch v.recommended() {
+	case "yes":
+		v.focus = yes
+	case "no":
+		v.focus = no
 	}
+}
+
+// enter handles Enter (k: Return or the keypad's Enter) typed with nothing
+// focused. In a window of one yes/no question it gives the keyboard back to
+// the recommended button (focusYesNo), answering nothing; elsewhere it does
+// nothing.
+func (v *View) enter(fyne.KeyName) {
+	if v.ended() || v.hasSubmit() || v.focus == nil || v.focusOn == nil {
+		return
+	}
+	v.focusOn(v.focus)
 }
 
 func (v *View) escape() {

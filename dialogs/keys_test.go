@@ -90,17 +90,14 @@ func TestPCKeys(t *testing.T) {
 	r.only(t)
 }
 
-// ask_confirm with default false, in a window: No is the primary button
-// and the only one, nothing has the keyboard (no reply box, no option), so
-// Enter reaches the window and submits without a choice: the recommended
-// No stands (the shim reads it from the Recommended line; the e2e test
-// TestAskConfirmDefaultNo sees "no" come back). Yes is never chosen.
+// ask_confirm with default false, in a window: No is the primary button,
+// it has the keyboard (its focus ring shows), and Enter presses it: the
+// answer is no (TestAskConfirmDefaultNo sees "no" come back). Yes is never
+// chosen.
 func TestConfirmDefaultNoEnter(t *testing.T) {
 	a := test.NewTempApp(t)
 	r := &recorder{}
-	q := wire.Question{ID: "c", Context: []wire.Field{{Label: "Recommended", Value: "No"}},
-		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Drop the staging database?"}}}
-	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
+	w := NewWindow(a, yesNoQuestion("No"), Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
 	w.Show()
 	defer w.Close()
 	var primary []string
@@ -115,16 +112,126 @@ func TestConfirmDefaultNoEnter(t *testing.T) {
 	if got := w.View().hintText; !strings.HasPrefix(got, "Enter no · ") {
 		t.Errorf("hint %q, want it to start with Enter no", got)
 	}
+	if f := w.Fyne().Canvas().Focused(); f != yesNoButton(t, w, "No") {
+		t.Fatalf("%T has the keyboard, want the No button", f)
+	}
+	typeEnter(w)
+	if got := r.only(t); got.Status != wire.StatusAnswered || got.Replies[0].Text != "no" {
+		t.Errorf("answer = %+v, want no", got)
+	}
+}
+
+// yesNoQuestion is an ask_confirm recommending rec ("Yes", "No"; "": none).
+func yesNoQuestion(rec string) wire.Question {
+	q := wire.Question{ID: "c", Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push to main?"}}}
+	if rec != "" {
+		q.Context = []wire.Field{{Label: "Recommended", Value: rec}}
+	}
+	return q
+}
+
+// yesNoButton is w's button labelled label.
+func yesNoButton(t *testing.T, w *Window, label string) *keyButton {
+	t.Helper()
+	for _, b := range findAll[*keyButton](w.View().Content()) {
+		if b.Text == label {
+			return b
+		}
+	}
+	t.Fatalf("no button %q", label)
+	return nil
+}
+
+// typeEnter is the user pressing Enter in w, delivered as Fyne's driver
+// does: to the focused widget, or to the canvas when nothing is focused.
+func typeEnter(w *Window) {
+	ev := &fyne.KeyEvent{Name: fyne.KeyReturn}
 	c := w.Fyne().Canvas()
 	if f := c.Focused(); f != nil {
-		t.Fatalf("%T has the keyboard: Enter would not reach the window", f)
+		if k, ok := f.(desktop.Keyable); ok {
+			k.KeyDown(ev)
+		}
+		f.TypedKey(ev)
+		if k, ok := f.(desktop.Keyable); ok {
+			k.KeyUp(ev)
+		}
+		return
 	}
-	enter := &fyne.KeyEvent{Name: fyne.KeyReturn}
-	w.View().keyDown(enter.Name) // it went down in this window (the input guard), as the canvas reports
-	c.OnTypedKey()(enter)
-	if got := r.only(t); got.Status != wire.StatusAnswered || got.Replies[0].Text != "" {
-		t.Errorf("answer = %+v, want answered with no choice of its own (the recommended No)", got)
+	w.View().keyDown(ev.Name) // as the canvas reports it (the test canvas has no OnKeyDown)
+	c.OnTypedKey()(ev)
+	w.View().keyUp(ev.Name)
+}
+
+// Issue 29: a yes/no window shows what Enter will do. The recommended
+// answer's button has the keyboard when the window opens and Enter presses
+// exactly it; Shift+Tab and Tab move the keyboard between No and Yes, and
+// Enter follows. Without a recommendation no button has it and Enter
+// answers nothing (keys.go says why). With nothing focused (the user
+// clicked the message) Enter shows the recommended button again and
+// answers nothing; the next Enter presses it.
+func TestYesNoEnterPressesTheFocusedButton(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rec     string
+		focused string              // the button with the keyboard when the window opens; "": none
+		move    func(c fyne.Canvas) // the user's keys before Enter
+		want    string              // the answer Enter gives; "": none
+	}{
+		{"recommended yes", "Yes", "Yes", nil, "yes"},
+		{"recommended no", "No", "No", nil, "no"},
+		{"recommended yes, Shift+Tab to No", "Yes", "Yes", func(c fyne.Canvas) { c.FocusPrevious() }, "no"},
+		{"recommended no, Tab to Yes", "No", "No", func(c fyne.Canvas) { c.FocusNext() }, "yes"},
+		{"no recommendation", "", "", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			r := &recorder{}
+			w := NewWindow(a, yesNoQuestion(tc.rec), Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
+			w.Show()
+			defer w.Close()
+			c := w.Fyne().Canvas()
+			var want fyne.Focusable
+			if tc.focused != "" {
+				want = yesNoButton(t, w, tc.focused)
+			}
+			if got := c.Focused(); got != want {
+				t.Fatalf("%T has the keyboard, want the %q button", got, tc.focused)
+			}
+			if tc.move != nil {
+				tc.move(c)
+			}
+			typeEnter(w)
+			if tc.want == "" {
+				if len(r.answers) != 0 {
+					t.Fatalf("Enter answered %+v with no recommendation", r.answers)
+				}
+				return
+			}
+			if got := r.only(t); got.Status != wire.StatusAnswered || got.Replies[0].Text != tc.want {
+				t.Errorf("answer = %+v, want %s", got, tc.want)
+			}
+		})
 	}
+	t.Run("nothing focused", func(t *testing.T) {
+		a := test.NewTempApp(t)
+		r := &recorder{}
+		w := NewWindow(a, yesNoQuestion("Yes"), Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, r.done)
+		w.Show()
+		defer w.Close()
+		c := w.Fyne().Canvas()
+		c.Unfocus() // a click on the message
+		typeEnter(w)
+		if len(r.answers) != 0 {
+			t.Fatalf("Enter with nothing focused answered %+v", r.answers)
+		}
+		if c.Focused() != yesNoButton(t, w, "Yes") {
+			t.Fatalf("%T has the keyboard, want Yes back", c.Focused())
+		}
+		typeEnter(w)
+		if got := r.only(t); got.Replies[0].Text != "yes" {
+			t.Errorf("answer = %+v, want yes", got)
+		}
+	})
 }
 
 // Tab to a button, then Enter presses it (as Space does), as on other

@@ -547,6 +547,7 @@ func (v *View) footer() fyne.CanvasObject {
 		case "no":
 			no.Importance = widget.HighImportance
 		}
+		v.focusYesNo(yes, no) // keys.go: Enter presses the button it shows
 		buttons = append(buttons, no, yes)
 	}
 	if v.hasSubmit() {
@@ -567,7 +568,7 @@ func (v *View) footer() fyne.CanvasObject {
 		v.showSendingOrHint("")
 	}
 	hint := container.NewBorder(nil, nil, v.helpButton(), nil, line)
-	return container.NewBorder(nil, nil, nil, row, hint)
+	return container.New(ringRoomLayout{}, container.NewBorder(nil, nil, nil, row, hint)) // focusring.go
 }
 
 // recommended is the answer the caller recommends for a yes/no question

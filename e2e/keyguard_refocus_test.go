@@ -1,6 +1,12 @@
 package e2e
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os/exec"
 	"strconv"
 	"testing"
 	"time"
@@ -140,4 +146,125 @@ func TestStrayEnterAfterAnsweringAnotherWindow(t *testing.T) {
 	time.Sleep(guardSettles)
 	key(t, "Return")
 	wantChoice(t, await(t, x), map[string]any{"status": "answered", "answer": "yes", "confirmed": true})
+}
+
+// windowImage is window win as drawn now.
+func windowImage(t *testing.T, win string) image.Image {
+	t.Helper()
+	out, err := exec.Command("import", "-window", win, "png:-").Output()
+	if err != nil {
+		t.Fatalf("import -window %s: %v", win, err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// primaryBox is the bounding box of the primary button's fill (the
+// theme's blue) in the lower third of img: in a yes/no window, the
+// recommended answer's button.
+func primaryBox(img image.Image) image.Rectangle {
+	b := img.Bounds()
+	var box image.Rectangle
+	for y := b.Max.Y - b.Dy()/3; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 < 80 && g>>8 >= 80 && g>>8 <= 150 && bl>>8 > 200 {
+				box = box.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return box
+}
+
+// wcag is the WCAG contrast ratio of two colours.
+func wcag(a, b color.Color) float64 {
+	lum := func(c color.Color) float64 {
+		r, g, bl, _ := c.RGBA()
+		lin := func(v uint32) float64 {
+			s := float64(v) / 0xffff
+			if s <= 0.03928 {
+				return s / 12.92
+			}
+			return math.Pow((s+0.055)/1.055, 2.4)
+		}
+		return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(bl)
+	}
+	la, lb := lum(a), lum(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// ringOutside measures the focus ring on one side of box in img: walking
+// outwards from the box's edge along the middle of the side (dx, dy), the
+// pixels close to the background bg (the gap), then the run that reaches
+// 3:1 against it (the ring).
+func ringOutside(img image.Image, box image.Rectangle, dx, dy int, bg color.Color) (gap, run int) {
+	x, y := (box.Min.X+box.Max.X)/2, (box.Min.Y+box.Max.Y)/2
+	switch {
+	case dx < 0:
+		x = box.Min.X - 1
+	case dx > 0:
+		x = box.Max.X
+	case dy < 0:
+		y = box.Min.Y - 1
+	default:
+		y = box.Max.Y
+	}
+	for i := 0; i < 16 && (image.Point{x, y}).In(img.Bounds()); i, x, y = i+1, x+dx, y+dy {
+		switch c := wcag(img.At(x, y), bg); {
+		case c >= 3:
+			run++
+		case run > 0:
+			return gap, run
+		case c < 1.5:
+			gap++
+		}
+	}
+	return gap, run
+}
+
+// Issue 29: ask_confirm with yes recommended opens with the keyboard on
+// Yes, and it is seen: in the window as drawn, dark and light, at scale 1
+// and 1.5, the primary button is outlined on its four sides by a ring of
+// 2 px or more at 3:1 or more against the window's background, apart from
+// the button. Enter, pressed once the guard is over, answers yes. Screenshots
+// yesno-focus-*.
+func TestYesNoOpensOnTheRecommendedButton(t *testing.T) {
+	requireSession(t)
+	for _, look := range []struct{ theme, scale string }{{"dark", "1"}, {"light", "1"}, {"dark", "1.5"}, {"light", "1.5"}} {
+		name := look.theme + "-scale" + look.scale
+		t.Run(name, func(t *testing.T) {
+			startApp(t, "FEEDBACK_INPUT_GUARD_MS="+guardMS, "FYNE_THEME="+look.theme, "FYNE_SCALE="+look.scale)
+			c := newMCP(t, "yesno-focus")
+			title := "Force-push to main? (" + name + ")"
+			res := call(c, "ask_confirm", map[string]any{"question": title, "default": true})
+			win := findWindow(t, title+" — feedback")
+			_, _, w, h := geometry(t, win)
+			waitPainted(t, win, w, h)
+			activate(t, win)
+			time.Sleep(guardSettles) // the user reads it; the top bar's flash fades
+			windowShot(t, win, "yesno-focus-"+name)
+			img := windowImage(t, win)
+			box := primaryBox(img)
+			if box.Dx() < 20 || box.Dy() < 10 {
+				t.Fatalf("no primary button found (%v)", box)
+			}
+			bg := img.At(img.Bounds().Min.X+1, img.Bounds().Max.Y-2) // the window's padding
+			for _, side := range []struct {
+				name   string
+				dx, dy int
+			}{{"left", -1, 0}, {"right", 1, 0}, {"top", 0, -1}, {"bottom", 0, 1}} {
+				if gap, run := ringOutside(img, box, side.dx, side.dy, bg); run < 2 || gap < 1 {
+					t.Errorf("%s of Yes: a ring of %d px after a gap of %d px, want 2 px or more apart from the button", side.name, run, gap)
+				}
+			}
+			key(t, "Return")
+			wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "yes", "confirmed": true})
+		})
+	}
 }
