@@ -54,7 +54,7 @@ func stillWaiting(t *testing.T, what string, ch <-chan callResult, d time.Durati
 		if r.res != nil {
 			got = text(r.res)
 		}
-		t.Fatalf("%s was answered by a key meant for another window: %s %v", what, got, r.err)
+		t.Fatalf("%s was answered by a key not meant to answer it: %s %v", what, got, r.err)
 	case <-time.After(d):
 	}
 }
@@ -267,4 +267,27 @@ func TestYesNoOpensOnTheRecommendedButton(t *testing.T) {
 			wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "yes", "confirmed": true})
 		})
 	}
+}
+
+// ask_confirm without a recommendation: no button has the keyboard, and
+// Enter, even once the guard is over, answers nothing (it used to submit
+// without a choice, which declined the question for the user); Alt+N
+// answers no. Screenshot yesno-no-recommendation.
+func TestYesNoWithoutRecommendationEnterAnswersNothing(t *testing.T) {
+	requireSession(t)
+	startApp(t, "FEEDBACK_INPUT_GUARD_MS="+guardMS)
+	c := newMCP(t, "yesno-none")
+	title := "Rebase onto main?"
+	res := call(c, "ask_confirm", map[string]any{"question": title})
+	win := findWindow(t, title+" — feedback")
+	activate(t, win)
+	time.Sleep(guardSettles)
+	windowShot(t, win, "yesno-no-recommendation")
+	if box := primaryBox(windowImage(t, win)); !box.Empty() {
+		t.Errorf("a primary button at %v in a window that recommends nothing", box)
+	}
+	key(t, "Return")
+	stillWaiting(t, title, res, 1500*time.Millisecond)
+	key(t, "alt+n")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "no", "confirmed": false})
 }
