@@ -221,6 +221,8 @@ func TestGuardArmsOnEveryFocusIn(t *testing.T) {
 	yesNo := wire.Question{ID: "c", Context: []wire.Field{{Label: "Recommended", Value: "Yes"}},
 		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push to main?"}}}
 	choice := question(wire.Prompt{Markdown: "How?", Single: true, Options: []wire.Option{{Label: "Online", Default: true}, {Label: "Offline"}}})
+	approval := wire.Question{ID: "a", Source: wire.SourceApproval, Prompts: []wire.Prompt{{Markdown: "`npm test`", Single: true,
+		Options: []wire.Option{{Label: "Allow", Allows: true}, {Label: "Deny", Default: true}}}}}
 	button := func(label string) func(*Window) fyne.Focusable {
 		return func(w *Window) fyne.Focusable {
 			for _, b := range findAll[*keyButton](w.View().Content()) {
@@ -249,6 +251,8 @@ func TestGuardArmsOnEveryFocusIn(t *testing.T) {
 			func(a wire.Answer) bool {
 				return a.Status == wire.StatusAnswered && a.Replies[0].Selected[0] == "Online"
 			}},
+		{"approval, Deny recommended", approval, func(w *Window) fyne.Focusable { return w.View().options[0].focusable() }, ctrlEnter,
+			func(a wire.Answer) bool { return a.Status == wire.StatusAnswered && a.Replies[0].Selected[0] == "Deny" }},
 		{"choice, Alt+2", choice, func(w *Window) fyne.Focusable { return w.View().options[0].focusable() }, alt("2"),
 			func(wire.Answer) bool { return true }},
 	} {
