@@ -32,8 +32,8 @@ func (v *View) hintParts() []string {
 	}
 	parts := []string{i18n.T("hint.yes", map[string]any{"Key": mods.withAlt("Y")}),
 		i18n.T("hint.no", map[string]any{"Key": mods.withAlt("N")}), dont}
-	if rec := v.recommended(); rec != "" {
-		parts = append([]string{i18n.T("hint.enter_" + rec)}, parts...) // enter(): the recommended answer stands
+	if ans := v.enterAnswer(); ans != "" { // keys.go: the focused button's answer
+		parts = append([]string{i18n.T("hint.enter_" + ans)}, parts...)
 	}
 	return parts
 }
@@ -64,17 +64,7 @@ func (v *View) fittingHint(width float32) string {
 type hintLayout struct{ v *View }
 
 func (l hintLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
-	v := l.v
-	if !v.Closing() && size.Width > 0 {
-		text := v.fittingHint(size.Width - 2*theme.InnerPadding())
-		if text != v.hintText {
-			old := v.hintText
-			v.hintText = text
-			if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
-				v.showHint("")
-			}
-		}
-	}
+	l.v.fitHint(size.Width)
 	for _, o := range objects {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
@@ -82,6 +72,22 @@ func (l hintLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (l hintLayout) MinSize(objects []fyne.CanvasObject) fyne.Size { return objects[0].MinSize() }
+
+// fitHint sets the keyboard hint to the parts that fit in width, the hint
+// line's, and shows it if the line showed the hint before.
+func (v *View) fitHint(width float32) {
+	if v.Closing() || width <= 0 {
+		return
+	}
+	text := v.fittingHint(width - 2*theme.InnerPadding())
+	if text != v.hintText {
+		old := v.hintText
+		v.hintText = text
+		if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
+			v.showHint("")
+		}
+	}
+}
 
 // hasSubmit reports whether the window has a Submit button: all but a
 // window of one yes/no question.

@@ -115,11 +115,45 @@ func (v *View) focusYesNo(yes, no *keyButton) {
 	if v.focus != nil || v.hasSubmit() {
 		return
 	}
+	v.yesNo = [2]*keyButton{yes, no}
 	switch v.recommended() {
 	case "yes":
 		v.focus = yes
 	case "no":
 		v.focus = no
+	}
+}
+
+// enterAnswer is what Enter answers in a window of one yes/no question,
+// for the hint line: "yes" or "no" while that button has the keyboard (or
+// is about to: the window is not shown yet, or nothing has it and Enter
+// gives it back), "" while Enter answers nothing.
+func (v *View) enterAnswer() string {
+	if v.yesNo[0] == nil {
+		return ""
+	}
+	f := v.focus
+	if v.focused != nil {
+		if now := v.focused(); now != nil {
+			f = now
+		}
+	}
+	switch f {
+	case nil:
+		return ""
+	case fyne.Focusable(v.yesNo[0]):
+		return "yes"
+	case fyne.Focusable(v.yesNo[1]):
+		return "no"
+	}
+	return ""
+}
+
+// enterFollows has the hint line name what Enter does now: the keyboard
+// moved (followFocus).
+func (v *View) enterFollows() {
+	if v.yesNo[0] != nil && v.hint != nil {
+		v.fitHint(v.hint.Size().Width)
 	}
 }
 

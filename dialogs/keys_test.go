@@ -234,6 +234,44 @@ func TestYesNoEnterPressesTheFocusedButton(t *testing.T) {
 	})
 }
 
+// The hint line names what Enter does now: "Enter yes" while Yes has the
+// keyboard, "Enter no" once Shift+Tab moved it to No, nothing on Don't
+// answer (Enter presses that one: its label says so). Without a
+// recommendation it names no Enter until a yes/no button has the keyboard.
+func TestYesNoHintFollowsTheFocus(t *testing.T) {
+	for _, tc := range []struct {
+		rec   string
+		moves []func(fyne.Canvas)
+		want  []string // the hint's first part after each move: "" none of Enter
+	}{
+		{"Yes", []func(fyne.Canvas){fyne.Canvas.FocusPrevious, fyne.Canvas.FocusPrevious, fyne.Canvas.FocusNext, fyne.Canvas.FocusNext},
+			[]string{"Enter yes", "Enter no", "", "Enter no", "Enter yes"}},
+		{"", []func(fyne.Canvas){fyne.Canvas.FocusPrevious}, []string{"", "Enter yes"}},
+	} {
+		t.Run("recommended "+tc.rec, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			w := NewWindow(a, yesNoQuestion(tc.rec), Options{Now: (&clock{now: t0}).Now, InputGuard: -1}, func(wire.Answer) {})
+			w.Fyne().Resize(fyne.NewSize(600, 240))
+			w.Show()
+			defer w.Close()
+			v := w.View()
+			for i, want := range tc.want {
+				if i > 0 {
+					tc.moves[i-1](w.Fyne().Canvas())
+				}
+				v.followFocus() // the heartbeat
+				first, _, _ := strings.Cut(v.hint.String(), " · ")
+				if !strings.HasPrefix(first, "Enter") {
+					first = ""
+				}
+				if first != want {
+					t.Errorf("after %d moves (%T focused) the hint is %q, want it to start with %q", i, w.Fyne().Canvas().Focused(), v.hint.String(), want)
+				}
+			}
+		})
+	}
+}
+
 // Tab to a button, then Enter presses it (as Space does), as on other
 // desktops: Yes in a window that recommends No answers yes. A key that did
 // not go down in the window (the input guard) presses nothing.

@@ -343,7 +343,8 @@ func (v *View) followFocus() {
 	}
 	first := !v.focusSeen
 	v.lastFocus, v.focusSeen = f, true
-	v.markSeen() // pager.go
+	v.markSeen()     // pager.go
+	v.enterFollows() // keys.go: the hint names what Enter does now
 	if o, ok := f.(fyne.CanvasObject); ok && !first {
 		v.reveal(o)
 	}

@@ -127,6 +127,7 @@ type View struct {
 	ctx        *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
 	band       *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
 	hintText   string            // the footer's keyboard hint, shown unless a button's tip is
+	yesNo      [2]*keyButton     // a window of one yes/no question: its Yes and No buttons (keys.go); nil otherwise
 	allow      *allowGate        // an approval's Allow, offered once the call was seen (approve.go); nil otherwise
 
 	// lastFocus is the focused widget the heartbeat last saw, focusSeen
