@@ -161,3 +161,27 @@ func TestFormAtEachRevisionHasItsTypes(t *testing.T) {
 		})
 	}
 }
+
+// Every tool whose results carry structuredContent declares an
+// outputSchema (all but permission_prompt, which answers Claude Code in its
+// text), and a success of such a tool carries structuredContent: clients
+// built on the TypeScript SDK reject one without it.
+func TestToolsDeclareTheirOutput(t *testing.T) {
+	requireSession(t)
+	c := newMCP(t, "output-letter")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		if declared := tool.OutputSchema.Type == "object"; declared != (tool.Name != "permission_prompt") {
+			t.Errorf("%s: outputSchema %+v", tool.Name, tool.OutputSchema)
+		}
+	}
+	res := callNow(t, c, "notify", map[string]any{"message": "letter of the protocol"})
+	if sc, ok := res.StructuredContent.(map[string]any); res.IsError || !ok || sc["status"] == nil {
+		t.Errorf("notify: isError %v, structuredContent %v", res.IsError, res.StructuredContent)
+	}
+}

@@ -42,6 +42,12 @@ const (
 //go:embed schemas/ask_human.json
 var askHumanSchema []byte
 
+// askHumanOutputSchema is the shape of the structuredContent every success returns
+// (checkOutput in the tests holds every result to it).
+//
+//go:embed schemas/ask_human_output.json
+var askHumanOutputSchema []byte
+
 var askHuman = dialect{
 	tool: mcp.Tool{
 		Name: askHumanName,
@@ -51,7 +57,8 @@ var askHuman = dialect{
 			"ask_human_result(request_id) returns the choice later. " +
 			"Result (JSON): status answered|pending|declined|expired, request_id, choice_id, choice_label. " +
 			"With callback_url (https) the outcome is also POSTed there.",
-		RawInputSchema: askHumanSchema,
+		RawInputSchema:  askHumanSchema,
+		RawOutputSchema: askHumanOutputSchema,
 		// callback_url makes it POST to a URL of the caller's choosing.
 		Annotations: annotations("Ask a human to choose", true),
 	},

@@ -26,7 +26,8 @@ var askHumanResult = dialect{
 		Description: "Get the human's choice for an ask_human request that returned status \"pending\". " +
 			"Waits up to wait_seconds, then returns the same result shape as ask_human: answered, declined, expired, or pending again. " +
 			"A choice is returned once; an unknown or already collected request_id is an error.",
-		RawInputSchema: askHumanResultSchema,
+		RawInputSchema:  askHumanResultSchema,
+		RawOutputSchema: askHumanOutputSchema, // ask_human's results
 		// It posts ask_human's callback_url when it learns the outcome.
 		Annotations: annotations("Get a human's choice", true),
 	},

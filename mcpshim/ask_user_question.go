@@ -28,6 +28,12 @@ const (
 //go:embed schemas/ask_user_question.json
 var askUserQuestionSchema []byte
 
+// askUserQuestionOutputSchema is the shape of the structuredContent every success returns
+// (checkOutput in the tests holds every result to it).
+//
+//go:embed schemas/ask_user_question_output.json
+var askUserQuestionOutputSchema []byte
+
 var askUserQuestion = dialect{
 	tool: mcp.Tool{
 		Name: "ask_user_question",
@@ -36,8 +42,9 @@ var askUserQuestion = dialect{
 			"Every question with options also offers \"Other\", where the user may type their own answer. " +
 			"Returns one line per question: \"User selected: A, B\", \"User answered: <their text>\" (\"Other\" or a question without options) " +
 			"or \"User declined to answer the question.\" (in the user's language). Wait for and use typed answers.",
-		RawInputSchema: askUserQuestionSchema,
-		Annotations:    annotations("Ask the user questions", false),
+		RawInputSchema:  askUserQuestionSchema,
+		RawOutputSchema: askUserQuestionOutputSchema,
+		Annotations:     annotations("Ask the user questions", false),
 	},
 	prepare: prepareAskUserQuestion,
 }

@@ -305,7 +305,8 @@ func TestRenderAskUserQuestionStructured(t *testing.T) {
 	}
 }
 
-// callNamed calls tool over the client, bounded by 20 s.
+// callNamed calls tool over the client, bounded by 20 s, and checks the
+// result against the tool's outputSchema.
 func callNamed(t *testing.T, c interface {
 	CallTool(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error)
 }, tool string, args any) *mcp.CallToolResult {
@@ -318,6 +319,9 @@ func callNamed(t *testing.T, c interface {
 	res, err := c.CallTool(ctx, req)
 	if err != nil {
 		t.Fatalf("tools/call %s: %v", tool, err)
+	}
+	if err := checkOutput(tool, res); err != nil { // outputschema_test.go
+		t.Error(err)
 	}
 	return res
 }

@@ -153,8 +153,8 @@ func TestE2EListTools(t *testing.T) {
 	if len(tool.InputSchema.Properties) != 23 || len(tool.InputSchema.Required) != 0 {
 		t.Errorf("input schema has %d properties and requires %v", len(tool.InputSchema.Properties), tool.InputSchema.Required)
 	}
-	if tool.OutputSchema.Type != "" {
-		t.Errorf("outputSchema = %+v, want none", tool.OutputSchema)
+	if tool.OutputSchema.Type != "object" || !slices.Contains(tool.OutputSchema.Required, "user_reply") {
+		t.Errorf("outputSchema = %+v, want the object of its structuredContent", tool.OutputSchema)
 	}
 	a := tool.Annotations
 	if a.Title != "Ask the user" || !*a.ReadOnlyHint || *a.DestructiveHint || *a.OpenWorldHint || *a.IdempotentHint {

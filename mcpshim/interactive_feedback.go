@@ -32,6 +32,12 @@ const (
 //go:embed schemas/interactive_feedback.json
 var interactiveFeedbackSchema []byte
 
+// interactiveFeedbackOutputSchema is the shape of the structuredContent every success returns
+// (checkOutput in the tests holds every result to it).
+//
+//go:embed schemas/interactive_feedback_output.json
+var interactiveFeedbackOutputSchema []byte
+
 var interactiveFeedback = dialect{
 	tool: mcp.Tool{
 		Name: "interactive_feedback",
@@ -40,8 +46,9 @@ var interactiveFeedback = dialect{
 			"Blocks until the user answers, dismisses the window, or its countdown runs out. " +
 			"Returns the selected options and the user's typed reply (\"yes\"/\"no\" for question_type \"yesno\", the only question_type accepted: any other value is the normal reply box); " +
 			"a dismissed or timed-out result is not an answer.",
-		RawInputSchema: interactiveFeedbackSchema,
-		Annotations:    annotations("Ask the user", false),
+		RawInputSchema:  interactiveFeedbackSchema,
+		RawOutputSchema: interactiveFeedbackOutputSchema,
+		Annotations:     annotations("Ask the user", false),
 	},
 	prepare: prepareInteractiveFeedback,
 }

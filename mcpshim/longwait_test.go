@@ -129,7 +129,11 @@ func callCtx(ctx context.Context, c *client.Client, tool string, args map[string
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
-	return c.CallTool(ctx, req)
+	res, err := c.CallTool(ctx, req)
+	if err == nil {
+		err = checkOutput(tool, res) // outputschema_test.go
+	}
+	return res, err
 }
 
 // The client's wait runs out: "call again", the window stays (the app

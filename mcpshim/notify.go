@@ -23,15 +23,22 @@ const notifyName = "notify"
 //go:embed schemas/notify.json
 var notifySchema []byte
 
+// notifyOutputSchema is the shape of the structuredContent every success returns
+// (checkOutput in the tests holds every result to it).
+//
+//go:embed schemas/notify_output.json
+var notifyOutputSchema []byte
+
 var notifyTool = dialect{
 	tool: mcp.Tool{
 		Name: notifyName,
 		Description: "Tell the user something that needs no answer — a milestone (\"tests green, PR opened\"), that you finished, or that you are blocked — " +
 			"as a desktop notification, also listed in the feedback app's tray and History. Returns at once: it does not wait for the user, and the user cannot reply through it. " +
 			"When you need an answer, use an asking tool (ask_confirm, ask_choice, interactive_feedback) instead. " +
-			"Send one at a meaningful moment, not one per step: each client may send 5 in a row, then one every 12 s; the rest are not shown.",
-		RawInputSchema: notifySchema,
-		Annotations:    annotations("Notify the user", false),
+			"Send one at a meaningful moment, not one per step: each client may send 5 in a row, then one every 12 s (all clients together 10, then one every 3 s); the rest are not shown.",
+		RawInputSchema:  notifySchema,
+		RawOutputSchema: notifyOutputSchema,
+		Annotations:     annotations("Notify the user", false),
 	},
 	prepare: prepareNotify,
 }

@@ -19,14 +19,21 @@ const userInteractName = "user_interact"
 //go:embed schemas/user_interact.json
 var userInteractSchema []byte
 
+// userInteractOutputSchema is the shape of the structuredContent every success returns
+// (checkOutput in the tests holds every result to it).
+//
+//go:embed schemas/user_interact_output.json
+var userInteractOutputSchema []byte
+
 var userInteract = dialect{
 	tool: mcp.Tool{
 		Name: userInteractName,
 		Description: "Ask the user a free-form question in a desktop window and wait for the typed answer. " +
 			"Use it when you need information only the user has. Leave answer empty. " +
 			"Result (JSON): {outcome: succeeded|failed, answer, error: {category: validation|io|unknown, message}}.",
-		RawInputSchema: userInteractSchema,
-		Annotations:    annotations("Ask the user (free text)", false),
+		RawInputSchema:  userInteractSchema,
+		RawOutputSchema: userInteractOutputSchema,
+		Annotations:     annotations("Ask the user (free text)", false),
 	},
 	prepare: prepareUserInteract,
 }
