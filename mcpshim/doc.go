@@ -224,7 +224,8 @@
 //
 // plus, when feedback_placeholder was clamped, "placeholder_truncated": true,
 // "placeholder_original_length": <characters> and "placeholder_max_length":
-// 200. No outputSchema is declared.
+// 200. The outputSchema declares this object (schemas/
+// interactive_feedback_output.json); every success carries it.
 //
 // # ask_human and ask_human_result result format (stable)
 //
@@ -263,7 +264,8 @@
 // already collected request_id".
 //
 // Both tools return one text block holding a JSON object, and the same
-// object as structuredContent (no outputSchema is declared):
+// object as structuredContent, which their outputSchema declares
+// (schemas/ask_human_output.json):
 //
 //	{"status": "answered" | "pending" | "declined" | "expired" | "needs_user_input",
 //	 "request_id": "<32 hex>",          // the question id; always
