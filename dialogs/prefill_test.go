@@ -68,7 +68,7 @@ func TestPrefilledReply(t *testing.T) {
 // Enter with nothing focused answers nothing (keys.go): not in a yes/no
 // window without a recommendation, where it submitted without a choice
 // (which declines), nor anywhere else.
-func TestEnterSubmitsYesNoWindow(t *testing.T) {
+func TestEnterWithNothingFocusedAnswersNothing(t *testing.T) {
 	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Deploy?", Kind: wire.KindYesNo}), Options{})
 	v.enter(fyne.KeyReturn)
 	if len(r.answers) != 0 {
