@@ -64,11 +64,46 @@ const measureBudget = 512
 // measureText is fyne.MeasureText; tests count the calls through it.
 var measureText = fyne.MeasureText
 
-// runeWidths caches the advance of each character per text size and style.
+// runeWidths caches the advance of each character per text size and style,
+// measured in fonts (see forgetOtherFonts).
 var runeWidths = struct {
 	sync.Mutex
-	m map[runeKey]float32
+	m     map[runeKey]float32
+	fonts [len(measuredStyles)]fontID
 }{m: map[runeKey]float32{}}
+
+// measuredStyles are the text styles whose fonts the measurements are of.
+var measuredStyles = [...]fyne.TextStyle{{}, {Bold: true}, {Italic: true}, {Bold: true, Italic: true}, {Monospace: true}}
+
+// fontID tells a font resource from another: its name and where its data is.
+type fontID struct {
+	name string
+	data *byte
+}
+
+// forgetOtherFonts empties runeWidths when the app's theme draws text in
+// other fonts than those it was measured in (a theme set after the first
+// question, or by a test), as fyne empties its own caches then.
+func forgetOtherFonts() {
+	var fonts [len(measuredStyles)]fontID
+	if app := fyne.CurrentApp(); app != nil && app.Settings().Theme() != nil {
+		th := app.Settings().Theme()
+		for i, st := range measuredStyles {
+			if f := th.Font(st); f != nil {
+				fonts[i].name = f.Name()
+				if c := f.Content(); len(c) > 0 {
+					fonts[i].data = &c[0]
+				}
+			}
+		}
+	}
+	runeWidths.Lock()
+	if fonts != runeWidths.fonts {
+		clear(runeWidths.m)
+		runeWidths.fonts = fonts
+	}
+	runeWidths.Unlock()
+}
 
 type runeKey struct {
 	r     rune
@@ -84,7 +119,12 @@ type measurer struct {
 	left int // measurements left in the budget
 }
 
-func newMeasurer() *measurer { return &measurer{left: measureBudget} }
+// newMeasurer returns a measurer with a full budget, for the fonts of the
+// app's theme.
+func newMeasurer() *measurer {
+	forgetOtherFonts()
+	return &measurer{left: measureBudget}
+}
 
 // width returns the advance of r at size in style.
 func (m *measurer) width(r rune, size float32, style fyne.TextStyle) float32 {
