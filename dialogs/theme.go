@@ -22,9 +22,19 @@ const MinTextContrast = 4.6
 // says, with the input borders (the outline of an unselected checkbox or
 // radio button, of the reply box) and placeholder text raised to
 // MinNonTextContrast against the background; Fyne's own are about 1.5:1.
-func Theme() fyne.Theme { return ourTheme{theme.DefaultTheme()} }
+// Its fonts are Fyne's with line boxes tall enough that no glyph is cut
+// when drawn (fontbox.go): Fyne's monospace underscores vanished at scale 1.5.
+func Theme() fyne.Theme {
+	th := theme.DefaultTheme()
+	warmFonts(th)
+	return ourTheme{th}
+}
 
 type ourTheme struct{ fyne.Theme }
+
+// Font is the theme's font for style with its line box holding its glyphs'
+// ink (boxedFont).
+func (t ourTheme) Font(style fyne.TextStyle) fyne.Resource { return boxedFontFor(t.Theme, style) }
 
 // Color raises the colours that must stand out from the background.
 func (t ourTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
