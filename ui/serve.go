@@ -39,7 +39,7 @@ type Config struct {
 // or closes ch. Its first event is uiproto.Hello with cfg.Build. Every window reports its draft, its countdown and its outcome
 // back over ch. (SIGTERM and SIGINT end Fyne's loop through Fyne's own
 // handler, on the Fyne goroutine.)
-func Serve(ch io.ReadWriteCloser, cfg Config) error {
+func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -56,6 +56,20 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	if err := launch.CheckDisplay(); err != nil {
 		return err
 	}
+	afterDisplayCheck()
+	// The display may go away at any moment, as this process starts too
+	// (GLFW then fails to open it, and Fyne's driver panics: "the GLFW
+	// library is not initialized"). A panic with the display gone is that:
+	// the process ends quietly, saying so; any other panic stays one.
+	defer func() {
+		if r := recover(); r != nil {
+			derr := launch.CheckDisplay()
+			if derr == nil {
+				panic(r)
+			}
+			err = fmt.Errorf("the display went away (%v): %w", r, derr)
+		}
+	}()
 	if path, err := fynePreferencesPath(ID); err == nil { // before Fyne reads it (fyneprefs.go)
 		if did, err := repairPreferences(path); err != nil {
 			log.Warn("Fyne's preferences file", "path", path, "err", err)
@@ -91,6 +105,10 @@ func Serve(ch io.ReadWriteCloser, cfg Config) error {
 	u.loopEnded()
 	return nil
 }
+
+// afterDisplayCheck runs after Serve found the display answering and before
+// Fyne opens it: a test takes the display away there.
+var afterDisplayCheck = func() {}
 
 // server applies the core's commands to the windows and reports their
 // events back.
