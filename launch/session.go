@@ -87,6 +87,18 @@ func SocketCandidates(primary string) []string {
 	return slices.Compact(paths)
 }
 
+// SessionGetenv looks variables up in the session the app recorded (a
+// trusted record only), or is nil when there is none: a shim started with
+// a filtered environment (no LANG) takes the language of the desktop it
+// shows its windows on.
+func SessionGetenv() func(string) string {
+	s, err := readSession(SessionPath())
+	if err != nil {
+		return nil
+	}
+	return func(k string) string { return s.Env[k] }
+}
+
 // sessionEnv is the environment to start the app with when this process's
 // own cannot show windows (why): the recorded session's variables over
 // ours, when that session's display still answers; else an error that says

@@ -244,7 +244,15 @@ func connect(ctx context.Context) (ipc.Asker, error) {
 // defaults are used, so a typo never stops the app. It sets the process's
 // language (i18n.Use): the setting's, or the OS locale's for "auto".
 func loadSettings(log *slog.Logger) (s settings.Settings) {
-	defer func() { i18n.Use(i18n.Choose(s.Language, i18n.Locales())) }()
+	defer func() {
+		locales := i18n.Locales()
+		if len(locales) == 0 { // a client filtered the environment: the desktop's language
+			if getenv := launch.SessionGetenv(); getenv != nil {
+				locales = i18n.FromEnv(getenv)
+			}
+		}
+		i18n.Use(i18n.Choose(s.Language, locales))
+	}()
 	path, err := settings.Path()
 	if err != nil {
 		log.Warn("no settings directory; using the defaults", "err", err)
