@@ -15,7 +15,8 @@ const MaxWait = MaxTimeoutSeconds * time.Second
 // never part of the question.
 //
 // On the socket it is the JSON object {"question": …, "wait_ms": …,
-// "attach_only": …, "keep_open": …} (ipc protocol 2).
+// "attach_only": …, "keep_open": …, "key": …, "session": …} (ipc
+// protocol 2; an app that predates key and session ignores them).
 type Ask struct {
 	Question Question
 	// Wait, when positive, is how long this caller waits: with no answer
@@ -34,7 +35,24 @@ type Ask struct {
 	// the next ask with the same ID. A caller that can cancel uses Wait
 	// instead.
 	KeepOpen bool
+	// Key, when set, names the question independently of the session
+	// asking it: the same for the identical question asked by the same
+	// client in the same project (the shim's hash of the tool, client,
+	// project and normalised question), while Question.ID also names the
+	// session. With Session it lets a client that starts a new session for
+	// every call (a one-shot client) collect, in its next session, the
+	// answer its ended session left: the app hands an answer kept, or a
+	// window kept open, under Key to an ask of another session only once
+	// the asking session has ended, never while it lives. At most MaxKeyBytes.
+	Key string
+	// Session identifies the asking session (the shim's ParentSession:
+	// "pid@starttime" of the client process), for the app to tell when it
+	// has ended. At most MaxKeyBytes.
+	Session string
 }
+
+// MaxKeyBytes bounds Ask.Key and Ask.Session.
+const MaxKeyBytes = 128
 
 // askJSON is Ask on the wire.
 type askJSON struct {
@@ -42,6 +60,8 @@ type askJSON struct {
 	WaitMS     int64    `json:"wait_ms,omitempty"`
 	AttachOnly bool     `json:"attach_only,omitempty"`
 	KeepOpen   bool     `json:"keep_open,omitempty"`
+	Key        string   `json:"key,omitempty"`
+	Session    string   `json:"session,omitempty"`
 }
 
 // MarshalJSON encodes a as its wire form; Wait is rounded up to a whole
@@ -51,7 +71,7 @@ func (a Ask) MarshalJSON() ([]byte, error) {
 	if a.Wait > 0 && a.Wait%time.Millisecond != 0 {
 		ms++
 	}
-	return json.Marshal(askJSON{Question: a.Question, WaitMS: ms, AttachOnly: a.AttachOnly, KeepOpen: a.KeepOpen})
+	return json.Marshal(askJSON{Question: a.Question, WaitMS: ms, AttachOnly: a.AttachOnly, KeepOpen: a.KeepOpen, Key: a.Key, Session: a.Session})
 }
 
 // UnmarshalJSON decodes the wire form. A wait_ms out of range is an *Error
@@ -71,7 +91,8 @@ func (a *Ask) UnmarshalJSON(data []byte) error {
 	if err := checkWaitMS(w.WaitMS); err != nil {
 		return err
 	}
-	*a = Ask{Question: *w.Question, Wait: time.Duration(w.WaitMS) * time.Millisecond, AttachOnly: w.AttachOnly, KeepOpen: w.KeepOpen}
+	*a = Ask{Question: *w.Question, Wait: time.Duration(w.WaitMS) * time.Millisecond, AttachOnly: w.AttachOnly, KeepOpen: w.KeepOpen,
+		Key: w.Key, Session: w.Session}
 	return nil
 }
 
@@ -84,10 +105,16 @@ func checkWaitMS(ms int64) error {
 
 // Validate reports the first problem that makes a unusable, as an *Error
 // with CodeInvalid whose message names the field and the rule: the wait,
-// then the question (whose prompts an AttachOnly ask may leave empty).
+// the key and the session, then the question (whose prompts an AttachOnly ask may leave empty).
 func (a *Ask) Validate() error {
 	if a.Wait < 0 || a.Wait > MaxWait {
 		return invalid("wait_ms: must be from 0 to %d, got %d", MaxWait.Milliseconds(), a.Wait.Milliseconds())
+	}
+	if len(a.Key) > MaxKeyBytes {
+		return invalid("key: at most %d bytes, got %d", MaxKeyBytes, len(a.Key))
+	}
+	if len(a.Session) > MaxKeyBytes {
+		return invalid("session: at most %d bytes, got %d", MaxKeyBytes, len(a.Session))
 	}
 	if a.AttachOnly && len(a.Question.Prompts) == 0 {
 		return a.Question.validateFields()
