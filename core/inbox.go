@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/internal/procsession"
 	"feedback/ipc"
 	"feedback/wire"
 )
@@ -72,6 +73,17 @@ type Item struct {
 // random suffix); a caller coming back for it asks with the first id. An
 // attach-only ask (wire.Ask.AttachOnly) attaches to any window of its id.
 //
+// One-shot clients (a new session, so a new id, for every call): an ask
+// with a key (wire.Ask.Key: the same question from the same client and
+// project, whatever the session) that finds nothing under its own id
+// collects the answer kept under its key, or attaches to the window open
+// under its key that nobody waits for, once the session that asked it has
+// ended (wire.Ask.Session; sessionEnded) — never while that session lives,
+// so a live session's concurrent identical question still gets a window of
+// its own. An attached window then belongs to the new session (its callers
+// ask with the new id). The log says where such an answer went ("answer
+// delivered to another session"), and the store marks it delivered.
+//
 // With a Persister it records each question when it opens, its drafts as
 // the user types, whether it is kept open for a caller that comes back, and
 // its outcome (delivered or kept) or its withdrawal; a new question first
@@ -99,7 +111,11 @@ type Inbox struct {
 	// first Ask.
 	OnEnd func(id string)
 
-	mu       sync.Mutex        // guards open, kept, onChange, and every entry's waiters, kept and hold
+	// sessionEnded tells whether an asking session has certainly ended
+	// (procsession.Ended); it is called holding mu, and must be quick.
+	sessionEnded func(session string) bool
+
+	mu       sync.Mutex        // guards open, kept, onChange, and every entry's askID, from, waiters, kept and hold
 	open     map[string]*entry // by window id (entry.q.ID)
 	kept     keptAnswers
 	onChange func()
@@ -118,7 +134,8 @@ const DefaultHold = time.Hour
 // asking again with its id attaches to it.
 type entry struct {
 	q         wire.Question // as shown: q.ID is the window's own id
-	askID     string        // the id its callers ask with
+	askID     string        // the id its callers ask with; guarded by Inbox.mu
+	from      origin        // who asked it (a one-shot client's next session may take it over); guarded by Inbox.mu
 	since     time.Time
 	keepOpen  bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
 	waiters   int           // guarded by Inbox.mu
@@ -158,7 +175,8 @@ func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, e
 	if open == nil {
 		open = func() (Persister, error) { return NoPersistence{}, nil }
 	}
-	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry)}
+	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry),
+		sessionEnded: procsession.Ended}
 	in.rec = newRecorder(open, log, in.reopen)
 	return in
 }
@@ -247,8 +265,13 @@ func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 
 func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wire.Answer, error) {
 	askID := r.Question.ID
+	from := in.originOf(r)
 	in.mu.Lock()
 	if a, ok := in.takeKeptLocked(askID); ok {
+		in.mu.Unlock()
+		return a, nil
+	}
+	if a, ok := in.takeEndedLocked(askID, from); ok {
 		in.mu.Unlock()
 		return a, nil
 	}
@@ -288,9 +311,16 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 			in.mu.Unlock()
 			return a, nil
 		}
+		if a, ok := in.takeEndedLocked(askID, from); ok {
+			in.mu.Unlock()
+			return a, nil
+		}
 		if e = in.attachLocked(r); e == nil {
+			e = in.attachEndedLocked(askID, from)
+		}
+		if e == nil {
 			var err error
-			if e, err = in.openLocked(r, draft); err != nil {
+			if e, err = in.openLocked(r, from, draft); err != nil {
 				in.mu.Unlock()
 				return wire.Answer{}, err
 			}
@@ -302,6 +332,73 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 		}
 	}
 	return in.wait(ctx, e, askID, r.Wait, emit, gen)
+}
+
+// originOf is who asks r: its key, and its session if the session can
+// be told ended later (it is not ended now, while it asks; a session that
+// looks ended while asking, one of another pid namespace, is never handed
+// another's answer nor taken for ended).
+func (in *Inbox) originOf(r wire.Ask) origin {
+	o := origin{key: r.Key}
+	if r.Session != "" && in.sessionEnded != nil && !in.sessionEnded(r.Session) {
+		o.session = r.Session
+	}
+	return o
+}
+
+// endedLocked reports whether session, that asked a question, has ended:
+// its answer, or its window, may then go to another session asking under
+// the same key. An unknown session never ends.
+func (in *Inbox) endedLocked(session, asking string) bool {
+	return session != "" && session != asking && in.sessionEnded != nil && in.sessionEnded(session)
+}
+
+// takeEndedLocked hands the caller asking as askID from o the answer kept
+// under o's key for a session that has ended (a one-shot client's earlier
+// call), if there is one.
+func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
+	if o.key == "" {
+		return wire.Answer{}, false
+	}
+	was, a, ok := in.kept.takeEnded(o.key, func(s string) bool { return in.endedLocked(s, o.session) })
+	if !ok {
+		return wire.Answer{}, false
+	}
+	window := a.QuestionID
+	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.log.Info("kept answer delivered to another session: the session that asked it ended", "id", askID, "asked_as", was, "window", window, "status", a.Status)
+	return forCaller(a, askID), true
+}
+
+// attachEndedLocked attaches the caller asking as askID from o to the
+// window open under o's key that nobody waits for and whose session has
+// ended (the oldest), which then belongs to the caller's session: its
+// callers ask as askID from then on.
+func (in *Inbox) attachEndedLocked(askID string, o origin) *entry {
+	if o.key == "" {
+		return nil
+	}
+	var found *entry
+	for _, e := range in.open {
+		if e.from.key != o.key || e.waiters > 0 || (found != nil && !e.since.Before(found.since)) {
+			continue
+		}
+		if in.endedLocked(e.from.session, o.session) {
+			found = e
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	was := found.askID
+	found.askID, found.from = askID, o
+	found.waiters++
+	if found.hold != nil {
+		found.hold.Stop()
+		found.hold = nil
+	}
+	in.log.Info("caller of another session attached to an open question: the session that asked it ended", "id", askID, "asked_as", was, "window", found.q.ID)
+	return found
 }
 
 // attachLocked attaches the caller of r to the window it comes back to, if
@@ -335,7 +432,7 @@ func (in *Inbox) attachLocked(r wire.Ask) *entry {
 // ID, or, when a window of that id is open (its caller still waits), under
 // an id of its own. It refuses an attach-only ask (nothing to attach to)
 // and one beyond MaxOpen.
-func (in *Inbox) openLocked(r wire.Ask, draft *wire.Draft) (*entry, error) {
+func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry, error) {
 	q := r.Question
 	if r.AttachOnly {
 		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
@@ -349,7 +446,7 @@ func (in *Inbox) openLocked(r wire.Ask, draft *wire.Draft) (*entry, error) {
 	if _, taken := in.open[askID]; taken {
 		q.ID = askID + "#" + wire.NewID()[:8]
 	}
-	e := &entry{q: q, askID: askID, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
+	e := &entry{q: q, askID: askID, from: from, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
 		snoozeC: make(chan struct{}), draft: draft}
 	in.open[q.ID] = e
 	sq, since, keep := e.q, e.since, e.keepOpen
@@ -489,7 +586,7 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 			in.log.Warn("outcome of a withdrawn question dropped", "id", id, "status", a.Status, "reopened", reopened)
 			return false
 		}
-		in.keepLocked(e.askID, a)
+		in.keepLocked(e, a)
 		in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, false) })
 		in.mu.Unlock()
 		in.ended(id)
@@ -504,7 +601,7 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 	}
 	delivered := e.waiters > 0
 	if !delivered {
-		in.keepLocked(e.askID, a)
+		in.keepLocked(e, a)
 	}
 	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, delivered) })
 	in.mu.Unlock()
@@ -555,10 +652,12 @@ func (in *Inbox) EndAll(a wire.Answer) int {
 	return len(es)
 }
 
-// keepLocked keeps a for the next ask as askID; an answer dropped to stay
-// within the bounds is still in the database.
-func (in *Inbox) keepLocked(askID string, a wire.Answer) {
-	for _, d := range in.kept.put(askID, a) {
+// keepLocked keeps a, the answer of e, for the next ask as e's askID (or
+// under its key, once its session ended); an answer dropped to stay within
+// the bounds is still in the database.
+func (in *Inbox) keepLocked(e *entry, a wire.Answer) {
+	askID := e.askID
+	for _, d := range in.kept.putFrom(askID, e.from, a) {
 		in.log.Warn("kept answer dropped from memory: too many kept, or kept too long", "window", d.QuestionID)
 	}
 	in.log.Info("answer kept for a caller that comes back", "id", askID, "window", a.QuestionID, "status", a.Status)
@@ -574,7 +673,7 @@ func (in *Inbox) leave(e *entry) {
 	if e.waiters == 0 {
 		select {
 		case <-e.done:
-			in.keepLocked(e.askID, e.answer)
+			in.keepLocked(e, e.answer)
 			a, at := e.answer, e.at
 			in.rec.do("save answer", e.q.ID, func(p Persister) error { return p.SaveAnswer(a, at, false) })
 			in.mu.Unlock()

@@ -21,6 +21,10 @@ const (
 // keeps none. Several answers may wait under one id (second windows of an
 // identical question): they are handed out oldest first, each once.
 //
+// An answer kept with an origin (the ask's Key and Session) may also go,
+// once, to an ask of another session under the same key once the asking
+// session has ended (takeEnded): a one-shot client's next call.
+//
 // It is bounded by count and age (see maxKept, keptTTL). The zero value
 // uses those bounds and the real clock. It is not safe for concurrent use:
 // the inbox's mutex guards it.
@@ -33,8 +37,17 @@ type keptAnswers struct {
 
 type keptAnswer struct {
 	askID string
+	from  origin
 	a     wire.Answer
 	at    time.Time
+}
+
+// origin is who asked a question: its session-independent key and the
+// asking session (wire.Ask.Key and Session), each empty when unknown. A
+// session is kept only when the app could tell it was alive when it asked
+// (Inbox.originOf): only such a session can later be told ended.
+type origin struct {
+	key, session string
 }
 
 func (k *keptAnswers) clock() time.Time {
@@ -58,13 +71,18 @@ func (k *keptAnswers) bounds() (int, time.Duration) {
 // put keeps a for the next caller asking as askID and returns the answers
 // it dropped to stay within its bounds (expired first, then the oldest).
 func (k *keptAnswers) put(askID string, a wire.Answer) (dropped []wire.Answer) {
+	return k.putFrom(askID, origin{}, a)
+}
+
+// putFrom is put of an answer to a question asked from o.
+func (k *keptAnswers) putFrom(askID string, o origin, a wire.Answer) (dropped []wire.Answer) {
 	dropped = k.expire()
 	m, _ := k.bounds()
 	for len(k.list) >= m {
 		dropped = append(dropped, k.list[0].a)
 		k.list = k.list[1:]
 	}
-	k.list = append(k.list, keptAnswer{askID: askID, a: a, at: k.clock()})
+	k.list = append(k.list, keptAnswer{askID: askID, from: o, a: a, at: k.clock()})
 	return dropped
 }
 
@@ -78,6 +96,23 @@ func (k *keptAnswers) take(askID string) (wire.Answer, bool) {
 		}
 	}
 	return wire.Answer{}, false
+}
+
+// takeEnded hands out, once, the oldest answer kept under key whose
+// asking session is known and has ended (ended), with the id it was asked
+// as. An empty key finds nothing.
+func (k *keptAnswers) takeEnded(key string, ended func(session string) bool) (askID string, a wire.Answer, ok bool) {
+	k.expire()
+	if key == "" {
+		return "", wire.Answer{}, false
+	}
+	for i, e := range k.list {
+		if e.from.key == key && e.from.session != "" && ended(e.from.session) {
+			k.list = append(k.list[:i:i], k.list[i+1:]...)
+			return e.askID, e.a, true
+		}
+	}
+	return "", wire.Answer{}, false
 }
 
 // len is how many answers are kept (expired ones included until the next
