@@ -348,15 +348,18 @@ func (h *handler) ask(ctx context.Context, c call) (*mcp.CallToolResult, error) 
 // call (wire.Ask.Wait): then the call returns the dialect's "call
 // again" result, and the app keeps the window open, and its answer, for
 // the call made again with the same ID, from this process or from a new
-// one (the client restarted the shim). A call the client cancels withdraws
-// the question once nobody else waits for it. The shim keeps no answers.
+// one (the client restarted the shim), or from the next session of a
+// one-shot client once this one has ended (wire.Ask.Key and Session). A
+// call the client cancels withdraws the question once nobody else waits
+// for it. The shim keeps no answers.
 func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
 	h.asks.Add(1)
 	defer h.asks.Done()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	a := wire.Ask{Question: c.p.question, Wait: max(wait.Truncate(time.Millisecond), time.Millisecond), AttachOnly: c.p.attachOnly}
+	a := wire.Ask{Question: c.p.question, Wait: max(wait.Truncate(time.Millisecond), time.Millisecond), AttachOnly: c.p.attachOnly,
+		Key: questionKey(c.tool, c.client, h.env.session, c.p.question), Session: h.env.session} // questionid.go: a one-shot client's next session
 	onStop := cancel
 	if c.task { // its client comes back after a restart of the shim (taskhandoff.go)
 		onStop = func() { h.handOff(a.Question, log); cancel() }

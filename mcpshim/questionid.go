@@ -33,3 +33,31 @@ func stableQuestionID(tool, client, session string, q wire.Question) string {
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
+
+// questionKey is the session-independent key of q (wire.Ask.Key) when
+// its ID is stable (stableQuestionID of this session, with its Project as
+// the dialect left it or as the client's roots set it afterwards): the
+// SHA-256 of the tool name, the client name, the project and the
+// normalised question with its ID and Client cleared, as 32 hex digits —
+// the same for the identical question asked by the same client in the
+// same project from any session, so a one-shot client's next session can
+// collect the answer its ended session left. A question with a random ID
+// (ask_human, permission_prompt) has none: "".
+func questionKey(tool, client, session string, q wire.Question) string {
+	bare := q
+	bare.Project = ""
+	if q.ID == "" || (q.ID != stableQuestionID(tool, client, session, q) && q.ID != stableQuestionID(tool, client, session, bare)) {
+		return ""
+	}
+	q.ID, q.Client = "", ""
+	content, err := json.Marshal(q)
+	if err != nil { // not reached, as in stableQuestionID
+		return ""
+	}
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte("key"), []byte(tool), []byte(client), []byte(q.Project), content} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
