@@ -110,7 +110,13 @@
 // meanwhile, a countdown that ran out included, is kept by the app and
 // returned at once, once, to the next call with that ID. A call with the
 // same arguments made while another call still waits on the identical
-// question (another session) opens a window of its own. ask_human keeps
+// question (another session) opens a window of its own. A one-shot client
+// (a new client process, so a new session, for every call) is served too:
+// each ask carries the question's key — the tool, client, project and
+// normalised question, without the session (questionKey) — and the session
+// (wire.Ask.Key, Session), and once the session that asked has ended the
+// app hands its kept answer, or its window kept open, to the next ask with
+// that key. ask_human keeps
 // its own pending / ask_human_result protocol on the same rules.
 //
 // A call that carries a progressToken gets notifications/progress every
