@@ -7,11 +7,15 @@
 package history
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"feedback/store"
 	"feedback/termtext"
@@ -19,13 +23,56 @@ import (
 )
 
 // WriteJSON writes loops as `feedback history --json` prints them (and the
-// History window exports them): {"loops": [...]}, indented.
+// History window exports them): {"loops": [...]}, indented. The output is
+// inert, as the Markdown is: every control character (C0, DEL, C1) and
+// every invisible format character (Unicode category Cf: bidi overrides
+// and isolates, zero-width characters, the BOM, tag characters) is written
+// as a \uXXXX escape (a surrogate pair beyond the BMP), so none reaches a
+// terminal or an editor raw; decoded, the strings are unchanged.
 func WriteJSON(w io.Writer, loops []Loop) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(struct {
+	if err := enc.Encode(struct {
 		Loops []Loop `json:"loops"`
-	}{loops})
+	}{loops}); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeInvisible(b.Bytes()))
+	return err
+}
+
+// escapeInvisible rewrites, in valid JSON as encoding/json writes it, every
+// raw control or format character as a \uXXXX escape. Outside strings such
+// JSON holds only ASCII punctuation, digits, letters and the newlines and
+// spaces of its indentation, so every rune rewritten is inside a string
+// (encoding/json has already escaped C0 controls there, which are left as
+// they are).
+func escapeInvisible(js []byte) []byte {
+	var out []byte
+	for i := 0; i < len(js); {
+		r, size := utf8.DecodeRune(js[i:])
+		if r == '\n' || r == ' ' || !(unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r)) {
+			if out != nil {
+				out = append(out, js[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		if out == nil {
+			out = append(make([]byte, 0, len(js)+64), js[:i]...)
+		}
+		if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
+			out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += size
+	}
+	if out == nil {
+		return js
+	}
+	return out
 }
 
 // Loop is the questions of one loop_id ("" for questions asked outside a loop).

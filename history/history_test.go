@@ -1,10 +1,14 @@
 package history
 
 import (
+	"bytes"
+	"encoding/json"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"feedback/store"
 	"feedback/wire"
@@ -75,5 +79,45 @@ func TestModelIsNotACommand(t *testing.T) {
 		if dep == "flag" || dep == "feedback/history/historycmd" {
 			t.Errorf("the history model or the History window links %s", dep)
 		}
+	}
+}
+
+// `feedback history --json` is inert too: every control (C0, DEL, C1) and
+// every invisible format character (bidi overrides and isolates, zero-width
+// characters, the BOM, tag characters) in agent-controlled text is written
+// as a \uXXXX escape, so no raw byte of it reaches a terminal or an editor,
+// and the JSON decodes to the very same strings.
+func TestJSONIsInert(t *testing.T) {
+	hostile := "\x1b[2J\x07\x7f\u009b2J\u009d0;t\u009c\u202eevil\u202c\u2066x\u2069\u200b\u200d\ufeff\u00ad\U000E0041"
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	loops := []Loop{{ID: "L" + hostile, Objective: "O" + hostile, Groups: []Group{{
+		Client: "c" + hostile, Project: "p" + hostile,
+		Questions: []Question{{ID: "q" + hostile, Title: "T" + hostile, AskedAt: at, Outcome: "answered",
+			Prompts: []string{"prompt " + hostile + "\nline 2"},
+			Replies: []wire.Reply{{Selected: []string{"s" + hostile}, Text: "reply " + hostile}}}},
+	}}}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, loops); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, r := range out {
+		if r != '\n' && (unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r)) {
+			t.Errorf("the JSON holds a raw %U:\n%s", r, out)
+		}
+	}
+	for _, want := range []string{`\u001b[2J\u0007\u007f\u009b2J`, `\u202eevil\u202c\u2066x\u2069\u200b\u200d\ufeff\u00ad\udb40\udc41`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no escaped %s in:\n%s", want, out)
+		}
+	}
+	var back struct {
+		Loops []Loop `json:"loops"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatalf("the output is not JSON: %v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.Loops, loops) {
+		t.Errorf("decoded = %+v\nwant      %+v", back.Loops, loops)
 	}
 }
