@@ -397,6 +397,8 @@ func (in *Inbox) attachEndedLocked(askID string, o origin) *entry {
 		found.hold.Stop()
 		found.hold = nil
 	}
+	sq, since, keep := found.q, found.since, found.keepOpen // after a restart, its callers find it, and its answer, as askID
+	in.rec.do("save question", sq.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
 	in.log.Info("caller of another session attached to an open question: the session that asked it ended", "id", askID, "asked_as", was, "window", found.q.ID)
 	return found
 }

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -160,5 +161,41 @@ func TestWindowOfAnEndedSessionIsJoinedByTheNext(t *testing.T) {
 	r := result(t, ch)
 	if r.err != nil || r.a.QuestionID != "s2q" || r.a.Replies[0].Text != "joined" {
 		t.Fatalf("s2 calling again: %+v, %v", r.a, r.err)
+	}
+}
+
+// A window joined by another session is that session's in the database
+// too: after a restart the app shows it again and that session's call
+// made again joins it (no second window) and gets its answer.
+func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	open := func() (Persister, error) { return OpenStore(path, discard) }
+	ui := newFakeUI()
+	in := NewPersistentInbox(ui, nil, open)
+	live := newSessions(in)
+	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, ipc.ErrPending) {
+		t.Fatalf("first call: %+v, %v", r.a, r.err)
+	}
+	ui.waitShown(t, "s1q")
+	live.end("s1")
+	if r := result(t, ask(context.Background(), in, oneShot("s2q", "K", "s2"))); !errors.Is(r.err, ipc.ErrPending) || ui.shows != 1 {
+		t.Fatalf("s2: %+v, %v, %d windows; want pending on s1's window", r.a, r.err, ui.shows)
+	}
+	in.Close(5 * time.Second)
+
+	ui = newFakeUI()
+	in = NewPersistentInbox(ui, nil, open)
+	defer in.Close(5 * time.Second)
+	ui.waitShown(t, "s1q") // shown again after the restart
+	again := oneShot("s2q", "K", "s2")
+	again.Wait = 0
+	ch := ask(context.Background(), in, again)
+	waitFor(t, func() bool { return waiters(in, "s1q") == 1 })
+	ui.answer("s1q", wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "after the restart"}}})
+	if r := result(t, ch); r.err != nil || r.a.QuestionID != "s2q" || r.a.Replies[0].Text != "after the restart" {
+		t.Fatalf("s2 after the restart: %+v, %v", r.a, r.err)
+	}
+	if ui.shows != 1 {
+		t.Errorf("%d windows after the restart, want the one shown again", ui.shows)
 	}
 }
