@@ -81,7 +81,7 @@ type Item struct {
 // ended (wire.Ask.Session; sessionEnded) — never while that session lives,
 // so a live session's concurrent identical question still gets a window of
 // its own. An attached window then belongs to the new session (its callers
-// ask with the new id). The log says where such an answer went ("answer
+// ask with the new id). The log says where such an answer went ("kept answer
 // delivered to another session"), and the store marks it delivered.
 //
 // With a Persister it records each question when it opens, its drafts as
