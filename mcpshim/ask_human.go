@@ -116,13 +116,16 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 		}
 	}
 	slices.Sort(ignored)
+	render := func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) }
+	chat := func(cause error) *mcp.CallToolResult { return humanNeedsInput(q, req, cause) }
 	return prepared{
 		question: q,
 		ignored:  ignored,
 		wait:     pendingWait(env),
 		pending:  func(wire.Answer) *mcp.CallToolResult { return humanPending(req.id, req) },
-		render:   func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, req.id, req, env) },
-		chat:     func(cause error) *mcp.CallToolResult { return humanNeedsInput(q, req, cause) },
+		render:   render,
+		chat:     chat,
+		elicited: elicitedOrChat(render, chat), // elicit.go: a form declined at once asks in chat
 	}, nil
 }
 

@@ -66,13 +66,18 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 	p := phrasesFor(env.settings.Language)
 	offerOther(&q, qs, p.other)
 	q.ID = env.questionID("ask_user_question", q)
+	render := func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) }
+	chat := func(cause error) *mcp.CallToolResult {
+		return auqStatusResult(statusNeedsUserInput, fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q)), q.ID, qs)
+	}
 	return prepared{
 		question: q,
-		render:   func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) },
+		render:   render,
 		pending:  func(wire.Answer) *mcp.CallToolResult { return auqStatusResult("pending", p.pending, q.ID, qs) },
-		chat: func(cause error) *mcp.CallToolResult {
-			return auqStatusResult(statusNeedsUserInput, fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q)), q.ID, qs)
-		},
+		chat:     chat,
+		// A form the user declined is "declined", as a closed modal is
+		// (seed 001); one declined at once was never seen: ask in chat.
+		elicited: elicitedOrChat(render, chat),
 	}, nil
 }
 

@@ -467,7 +467,7 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 		answered(&r, c, reply)
 	case wire.StatusDismissed:
 		if a.Reason == reasonFormDeclined {
-			return declinedForm(r, c)
+			return declinedForm(r, c, autoDeclined(a))
 		}
 		// The window (or the client's form) was closed or dismissed
 		// without an answer: cancelled, as the original reports a dismissal.
@@ -495,12 +495,12 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 
 // declinedForm is the result of a client form the user declined: an
 // explicit refusal to answer (status declined), unless it came back so fast
-// (under autoRejectMS) that the client probably declined it by itself —
-// then the agent must ask in chat (needs_user_input, auto_reject_suspected),
-// as the original does.
-func declinedForm(r choiceResult, c choiceCall) *mcp.CallToolResult {
-	if r.ElapsedMS < autoRejectMS {
-		res := failChoice(fmt.Errorf("the client declined its form %d ms after it was sent, too soon for a person: it probably declined it by itself", r.ElapsedMS), c)
+// that the client probably declined it by itself (auto, from autoDeclined,
+// is not nil) — then the agent must ask in chat (needs_user_input,
+// auto_reject_suspected), as the original does.
+func declinedForm(r choiceResult, c choiceCall, auto error) *mcp.CallToolResult {
+	if auto != nil {
+		res := failChoice(auto, c)
 		fr := res.StructuredContent.(choiceResult)
 		fr.ElapsedMS, fr.AutoRejectSuspected = r.ElapsedMS, true
 		return choiceToolResult(fr)

@@ -378,7 +378,9 @@ func matrixFormAccepted(t *testing.T, version string, form fallbackForm) {
 // matrixFormRefused: the form declined or cancelled is no answer. As in
 // the ask_choice family's original (seed 004), a cancel is "cancelled" and
 // a decline as fast as this client's is "needs_user_input", suspected of
-// being the client's own (auto_reject_suspected).
+// being the client's own (auto_reject_suspected); in every dialect such a
+// decline is its "ask in chat" result (declined_test.go), a cancel its
+// dismissal.
 func matrixFormRefused(t *testing.T, version string, action mcp.ElicitationResponseAction) {
 	var n atomic.Int32
 	c, _ := startShimAt(t, Options{Connect: noDisplay, Settings: settings.Default()}, version, matrixClient, client.WithElicitationHandler(formAnswerer(action, &n)))
@@ -399,8 +401,12 @@ func matrixFormRefused(t *testing.T, version string, action mcp.ElicitationRespo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc := structuredMap(t, res); sc["status"] != "dismissed" {
-		t.Errorf("interactive_feedback, form %s: %v", action, sc)
+	want = "dismissed"
+	if action == mcp.ElicitationResponseActionDecline {
+		want = "needs_user_input"
+	}
+	if sc := structuredMap(t, res); sc["status"] != want {
+		t.Errorf("interactive_feedback, form %s: %v, want status %s", action, sc, want)
 	}
 	if n.Load() != 2 {
 		t.Errorf("%d forms shown, want 2", n.Load())

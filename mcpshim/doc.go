@@ -149,8 +149,11 @@
 // ("answer_text", "q1_text"), recommended options as defaults. The form
 // waits at most what is left of the client's wait. Accept is rendered as
 // the window's answer would be; decline and cancel as dismissed (for the
-// ask_choice family: decline is declined, or under 400 ms needs_user_input
-// with auto_reject_suspected; cancel is cancelled; via "elicitation"). Without elicitation, or when the form fails or times
+// ask_choice family: decline is declined, cancel is cancelled; via
+// "elicitation"). A decline under 400 ms (autoRejectMS) is no person's: in
+// every dialect it is the "ask in chat" result below, with the cause (for
+// the ask_choice family with auto_reject_suspected, as seed 004 has it).
+// Without elicitation, or when the form fails or times
 // out, the call returns at once the dialect's "ask in chat" result, which
 // holds the question and its options:
 //

@@ -216,6 +216,40 @@ func optionLabels(p wire.Prompt) (labels, defaults []string, free string) {
 // they cancelled or closed. Only the shim sets it; it never reaches the app.
 const reasonFormDeclined = "declined"
 
+// formAutoDeclinedError is the cause of the "ask in chat" result of a
+// client form declined too soon for a person (autoDeclined).
+type formAutoDeclinedError struct{ elapsedMS int64 }
+
+func (e *formAutoDeclinedError) Error() string {
+	return fmt.Sprintf("the client declined its form %d ms after it was sent, too soon for a person: it probably declined it by itself, without showing it to the user", e.elapsedMS)
+}
+
+// autoDeclined returns the cause when a is a client form declined sooner
+// than autoRejectMS after it was sent: the client, not the user, declined
+// it (seed 004's auto_reject_suspected), so it is no answer of the user's,
+// not even a refusal. nil for anything else.
+func autoDeclined(a wire.Answer) error {
+	if a.Status == wire.StatusDismissed && a.Reason == reasonFormDeclined && a.ElapsedMS < autoRejectMS {
+		return &formAutoDeclinedError{elapsedMS: max(a.ElapsedMS, 0)}
+	}
+	return nil
+}
+
+// elicitedOrChat is the elicited renderer of a dialect whose result has
+// no field of its own for a suspected automatic decline: a form declined
+// too soon for a person (autoDeclined) is the dialect's "ask in chat"
+// result, as when no form could ask (one meaning in every dialect, after
+// seed 004, the only seed that speaks of it); anything else is rendered
+// by render, as the window's answer would be.
+func elicitedOrChat(render func(wire.Answer) *mcp.CallToolResult, chat func(error) *mcp.CallToolResult) func(wire.Answer) *mcp.CallToolResult {
+	return func(a wire.Answer) *mcp.CallToolResult {
+		if cause := autoDeclined(a); cause != nil {
+			return chat(cause)
+		}
+		return render(a)
+	}
+}
+
 // formAnswer turns an elicitation result into the Answer the window would
 // have given: accept is answered with the form's values (labels that are
 // not options of a prompt become its text), decline and cancel are

@@ -94,15 +94,18 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 	m.suffix = env.settings.PromptSuffix
 	q.ID = env.questionID("interactive_feedback", q)
 	m.questionID = q.ID
+	render := func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) }
+	chat := func(cause error) *mcp.CallToolResult {
+		return feedbackStatusResult(statusNeedsUserInput, fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q)), m)
+	}
 	return prepared{
 		question: q,
-		render:   func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) },
+		render:   render,
 		ignored:  m.ignored,
 		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
 		pending:  func(wire.Answer) *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
-		chat: func(cause error) *mcp.CallToolResult {
-			return feedbackStatusResult(statusNeedsUserInput, fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q)), m)
-		},
+		chat:     chat,
+		elicited: elicitedOrChat(render, chat), // elicit.go: a form declined at once asks in chat
 	}, nil
 }
 

@@ -77,6 +77,11 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 		return prepared{immediate: immediate}, nil
 	}
 	q.ID = env.questionID(userInteractName, q)
+	// The seed's own MCP surface: pending with the question, for the host
+	// to ask and to call again with answer set.
+	chat := func(error) *mcp.CallToolResult {
+		return interactToolResult(interactResult{Outcome: outcomePending, Question: q.Prompts[0].Markdown}, false)
+	}
 	return prepared{
 		question: q,
 		render:   renderUserInteract,
@@ -84,11 +89,8 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 		pending: func(wire.Answer) *mcp.CallToolResult {
 			return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactPending}}, false)
 		},
-		// The seed's own MCP surface: pending with the question, for the
-		// host to ask and to call again with answer set.
-		chat: func(error) *mcp.CallToolResult {
-			return interactToolResult(interactResult{Outcome: outcomePending, Question: q.Prompts[0].Markdown}, false)
-		},
+		chat:     chat,
+		elicited: elicitedOrChat(renderUserInteract, chat), // elicit.go: a form declined at once asks in chat
 	}, nil
 }
 
