@@ -286,7 +286,7 @@ func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
 			p.question.Project = h.roots.project(ctx) // project.go
 		}
 		return h.ask(ctx, call{tool: name, p: p, token: progressToken(req), client: env.client, elicitation: env.elicitation,
-			modern: modernRequest(ctx), roundTrip: req.Params.MultiRoundTripParams, task: isTask})
+			modern: modernRequest(ctx), roundTrip: req.Params.MultiRoundTripParams, task: isTask, env: env})
 	}
 }
 
@@ -305,6 +305,9 @@ type call struct {
 	roundTrip mcp.MultiRoundTripParams
 	// task: the call runs as a task (tasks.go): no client wait applies.
 	task bool
+	// env is what the call was prepared with (its session and settings
+	// bind and expire the no-GUI form's state, fallback_mrtr.go).
+	env callEnv
 }
 
 // ask delivers a prepared question and renders the outcome. Failures the
@@ -480,7 +483,7 @@ func (c call) pending(a wire.Answer) *mcp.CallToolResult {
 // what is left of the client's wait), else it returns the dialect's "ask
 // in chat" result, which carries the question and its options.
 func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Duration, log *slog.Logger) (*mcp.CallToolResult, error) {
-	p, q := c.p, c.p.question
+	p, q := c.p, formQuestion(c.p.question) // fallback_mrtr.go: a form never allows a tool call
 	srv := server.ServerFromContext(ctx)
 	log.Warn("the feedback window cannot be shown: asking without it", "err", cause, "client_elicitation", c.elicitation, "stateless", c.modern)
 	if c.elicitation && c.modern {
