@@ -177,7 +177,7 @@ func TestAskChoiceWindow(t *testing.T) {
 	key(t, "ctrl+Return")
 	sc := wantChoice(t, await(t, res), map[string]any{
 		"via": "window", "tool": "ask_choice", "status": "answered", "answer": "DuckDB", "selected": []any{"DuckDB"},
-		"free_text": "for analytics", "confirmed": false, "fallback": "none", "form_url": "",
+		"free_text": "for analytics", "confirmed": nil, "fallback": "none", "form_url": "",
 		"question":           "Which database should the service use?\n\nIt stores about 10 GB of events.",
 		"client_elicitation": false, "auto_reject_suspected": false,
 	})
@@ -200,7 +200,7 @@ func TestAskConfirmWindow(t *testing.T) {
 	start := time.Now()
 	res = call(c, "ask_confirm", map[string]any{"question": "Nobody answers this", "timeout_ms": 1500})
 	findWindow(t, "Nobody answers this — feedback")
-	wantChoice(t, await(t, res), map[string]any{"status": "timeout", "answer": "", "confirmed": false})
+	wantChoice(t, await(t, res), map[string]any{"status": "timeout", "answer": "", "confirmed": nil})
 	if d := time.Since(start); d < 1500*time.Millisecond || d > 10*time.Second {
 		t.Errorf("a 1500 ms timeout took %v", d)
 	}

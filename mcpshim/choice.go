@@ -405,21 +405,24 @@ func yesNo(b bool) string {
 // the shape of schemas/ask_choice_output.json: every field is always
 // present.
 type choiceResult struct {
-	Via                 string   `json:"via"`
-	Tool                string   `json:"tool"`
-	Answer              string   `json:"answer"`
-	Status              string   `json:"status"`
-	Message             string   `json:"message"`
-	Fallback            string   `json:"fallback"`
-	FormURL             string   `json:"form_url"`
-	Question            string   `json:"question"`
-	Selected            []string `json:"selected"`
-	Confirmed           bool     `json:"confirmed"`
-	FreeText            string   `json:"free_text"`
-	NextStep            string   `json:"next_step"`
-	ElapsedMS           int64    `json:"elapsed_ms"`
-	ClientElicitation   bool     `json:"client_elicitation"`
-	AutoRejectSuspected bool     `json:"auto_reject_suspected"`
+	Via      string   `json:"via"`
+	Tool     string   `json:"tool"`
+	Answer   string   `json:"answer"`
+	Status   string   `json:"status"`
+	Message  string   `json:"message"`
+	Fallback string   `json:"fallback"`
+	FormURL  string   `json:"form_url"`
+	Question string   `json:"question"`
+	Selected []string `json:"selected"`
+	// Confirmed is ask_confirm's answer, true for yes and false for no;
+	// null for the other tools and for an ask_confirm not answered, as
+	// the original has it (false would read as a "no").
+	Confirmed           *bool  `json:"confirmed"`
+	FreeText            string `json:"free_text"`
+	NextStep            string `json:"next_step"`
+	ElapsedMS           int64  `json:"elapsed_ms"`
+	ClientElicitation   bool   `json:"client_elicitation"`
+	AutoRejectSuspected bool   `json:"auto_reject_suspected"`
 	// Away is set only when the user is away and asked agents to proceed.
 	Away bool `json:"away,omitempty"`
 }
@@ -522,11 +525,11 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 	case kindConfirm:
 		switch reply.Text {
 		case "yes":
-			r.Answer, r.Confirmed = "yes", true
+			r.Answer, r.Confirmed = "yes", ptr(true)
 			r.Message = "The user answered yes."
 			r.NextStep = "Proceed: the user confirmed."
 		case "no":
-			r.Answer = "no"
+			r.Answer, r.Confirmed = "no", ptr(false)
 			r.Message = "The user answered no."
 			r.NextStep = "Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead."
 		default:
@@ -537,18 +540,19 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 			// Submitted without choosing (Ctrl+Enter, or Enter): the
 			// recommended answer shown in the window stands.
 			r.Answer = c.recommended[0]
-			r.Confirmed = r.Answer == "yes"
+			r.Confirmed = ptr(r.Answer == "yes")
 			r.Message = "The user submitted without choosing, which accepts the recommended answer: " + r.Answer + "."
 			r.NextStep = "Proceed: the user confirmed."
-			if !r.Confirmed {
+			if !*r.Confirmed {
 				r.NextStep = "Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead."
 			}
 		}
 	case kindText:
 		r.Answer = text
-		if text == "" {
-			r.Message = "The user submitted an empty answer."
-			r.NextStep = "The user gave no text. Continue without it, or ask in chat if you need it."
+		if text == "" { // only spaces: as the original, no usable answer
+			r.Status = statusInvalidResponse
+			r.Message = "The user submitted an empty answer (nothing, or only spaces); this is not a usable answer."
+			r.NextStep = "Do not treat it as an answer. Ask again (in chat if you like), or continue with an assumption you state explicitly."
 			return
 		}
 		r.Message = "The user answered: " + text
@@ -628,6 +632,9 @@ func outOfBounds(r *choiceResult, c choiceCall, n int) bool {
 	r.NextStep = "Ask again with bounds the user can meet, or ask in chat; do not guess."
 	return true
 }
+
+// ptr returns a pointer to v.
+func ptr[T any](v T) *T { return &v }
 
 // declinedEmpty makes r a declined submission that answered nothing.
 func declinedEmpty(r *choiceResult, what string) {

@@ -344,5 +344,7 @@
 // (1-25, at most the number of options) are checked as the original does
 // (min > max, max > options: isError naming the field), shown in the
 // window as a "Choose" line, and a submission outside them is
-// "invalid_response", not an answer.
+// "invalid_response", not an answer. As in the original, an ask_text
+// answer that is empty or only spaces is "invalid_response" too, and
+// confirmed is null except in an answered ask_confirm.
 package mcpshim

@@ -150,6 +150,11 @@ func failureCause(err error) string {
 // passes Validate; Client is left for the caller.
 func normalizeInteractiveFeedback(args map[string]any) (wire.Question, feedbackMeta, error) {
 	var m feedbackMeta
+	// Removed upstream (seed 000, R167): the original rejects it, naming
+	// it, rather than lose the recommendation silently.
+	if _, ok := args["predefined_options_defaults"]; ok {
+		return wire.Question{}, m, argErrorf("predefined_options_defaults", `no longer supported (removed upstream); mark a recommended option in predefined_options itself: {"label": "Apply", "default": true}`)
+	}
 	msg, err := feedbackMessage(args)
 	if err != nil {
 		return wire.Question{}, m, err

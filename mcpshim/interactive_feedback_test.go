@@ -84,6 +84,12 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 		{name: "null message falls back to prompt", args: s(`{"message":null,"prompt":"p"}`), want: question(wire.Prompt{Markdown: "p"})},
 		{name: "message keeps its Markdown whitespace", args: s(`{"message":"  code\n"}`), want: question(wire.Prompt{Markdown: "  code\n"})},
 		{name: "no message", args: s(`{}`), wantErr: "message: required"},
+		// Removed upstream (seed 000, R167): the original rejects it,
+		// naming it, so the agent learns the dict form instead of having
+		// its recommendation silently lost.
+		{name: "legacy predefined_options_defaults", args: s(`{"message":"m","predefined_options":["A","B"],"predefined_options_defaults":[false,true]}`),
+			wantErr: `predefined_options_defaults: no longer supported (removed upstream); mark a recommended option in predefined_options itself: {"label": "Apply", "default": true}`},
+		{name: "legacy predefined_options_defaults null", args: s(`{"message":"m","predefined_options_defaults":null}`), wantErr: "predefined_options_defaults: no longer supported"},
 		{name: "nil arguments", args: nil, wantErr: "message: required"},
 		{name: "empty message", args: s(`{"message":""}`), wantErr: "message: required"},
 		{name: "whitespace message and aliases", args: s(`{"message":" ","summary":"\t","prompt":"\n"}`), wantErr: "message: required"},
