@@ -311,9 +311,10 @@
 //	 "answer": "<text>",                 // succeeded; omitted when empty
 //	 "error": {"category": "validation" | "io" | "unknown", "message": "<sentence>"}}  // failed
 //
-// A non-empty answer argument is returned at once as succeeded, nothing
-// asked. A missing, blank or non-string question (or a non-string answer)
-// is failed/validation with isError. The user closing the window, the
+// A missing, blank or non-string question (or a non-string answer) is
+// failed/validation with isError, checked first, as the original does,
+// even when an answer is given. Otherwise a non-empty answer argument is
+// returned at once as succeeded, nothing asked. The user closing the window, the
 // countdown running out, or the client's wait running out ("not answered
 // yet; call user_interact again with the same question") is failed/unknown
 // without isError: the tool worked but there is no answer. The connection

@@ -99,19 +99,20 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 // asked) or a validation failure. It never returns an error: the failures
 // are results in the envelope shape.
 func normalizeUserInteract(args map[string]any) (wire.Question, *mcp.CallToolResult) {
-	answer, _, err := readString(args, "answer", strArg{})
-	if err != nil {
-		return wire.Question{}, interactInvalid(err)
-	}
-	if answer != "" {
-		return wire.Question{}, interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: answer}, false)
-	}
+	// The question first, answer or not, as the original checks it.
 	question, _, err := readString(args, "question", strArg{})
 	if err != nil {
 		return wire.Question{}, interactInvalid(err)
 	}
 	if strings.TrimSpace(question) == "" {
 		return wire.Question{}, interactInvalid(argErrorf("question", "required: a non-empty string (the question to show the user)"))
+	}
+	answer, _, err := readString(args, "answer", strArg{})
+	if err != nil {
+		return wire.Question{}, interactInvalid(err)
+	}
+	if answer != "" {
+		return wire.Question{}, interactToolResult(interactResult{Outcome: outcomeSucceeded, Answer: answer}, false)
 	}
 	if len(question) > wire.MaxMarkdownBytes {
 		return wire.Question{}, interactInvalid(argErrorf("question", "at most %d bytes, got %d; shorten it", wire.MaxMarkdownBytes, len(question)))

@@ -23,7 +23,12 @@ func TestNormalizeUserInteract(t *testing.T) {
 		{name: "question", args: map[string]any{"question": "Which port?"}, ask: "Which port?"},
 		{name: "question at the limit", args: map[string]any{"question": huge}, ask: huge},
 		{name: "pre-filled answer", args: map[string]any{"question": "Which port?", "answer": "8080"}, result: `{"outcome":"succeeded","answer":"8080"}`},
-		{name: "pre-filled answer without question", args: map[string]any{"answer": " 8080 "}, result: `{"outcome":"succeeded","answer":" 8080 "}`},
+		{name: "pre-filled answer kept as given", args: map[string]any{"question": "Which port?", "answer": " 8080 "}, result: `{"outcome":"succeeded","answer":" 8080 "}`},
+		// As the original: the question is checked first, answer or not.
+		{name: "pre-filled answer without question", args: map[string]any{"answer": "8080"}, isError: true,
+			result: `{"outcome":"failed","error":{"category":"validation","message":"Invalid arguments for user_interact: question: required: a non-empty string (the question to show the user). Fix the argument and call user_interact again."}}`},
+		{name: "pre-filled answer with a blank question", args: map[string]any{"question": " ", "answer": "8080"}, isError: true,
+			result: `{"outcome":"failed","error":{"category":"validation","message":"Invalid arguments for user_interact: question: required: a non-empty string (the question to show the user). Fix the argument and call user_interact again."}}`},
 		{name: "empty answer asks", args: map[string]any{"question": "q", "answer": ""}, ask: "q"},
 		{name: "null answer asks", args: map[string]any{"question": "q", "answer": nil}, ask: "q"},
 		{name: "no question", args: map[string]any{}, isError: true,
