@@ -60,6 +60,7 @@ func (c *CodeSegment) Update(o fyne.CanvasObject) {
 		if view.code != c.Code || view.wrap != c.Wrap || view.diff != c.Diff {
 			fresh := newCodeView(c.Code, c.Wrap, c.Diff)
 			view.lines, view.code, view.wrap, view.diff, view.laidW = fresh.lines, fresh.code, fresh.wrap, fresh.diff, 0
+			view.widest.size = 0
 			view.Refresh()
 		}
 		return

@@ -29,9 +29,10 @@ type codeView struct {
 	diff  bool
 	m     *measurer
 
-	laidW float32   // the width rows were made for; 0: none yet
-	rows  []codeRow // the rows at laidW
-	r     *codeRenderer
+	widest struct{ size, w float32 } // the longest line's width at a text size, unwrapped
+	laidW  float32                   // the width rows were made for; 0: none yet
+	rows   []codeRow                 // the rows at laidW
+	r      *codeRenderer
 }
 
 // codeRow is one drawn row: a piece of line line, from byte start to end,
@@ -175,10 +176,13 @@ func (v *codeView) MinSize() fyne.Size {
 		if v.laidW == 0 {
 			v.layoutRows(1)
 		}
-		w := float32(0)
-		for _, l := range v.lines {
-			w = max(w, v.lineWidth(l))
+		if v.widest.size != v.textSize() {
+			v.widest.size, v.widest.w = v.textSize(), 0
+			for _, l := range v.lines {
+				v.widest.w = max(v.widest.w, v.lineWidth(l))
+			}
 		}
+		w := v.widest.w
 		return fyne.NewSize(w+2*pad, float32(len(v.rows))*v.rowHeight()+2*pad-theme.LineSpacing())
 	}
 	w := v.contentWidth(v.Size().Width)

@@ -157,3 +157,32 @@ func TestDiffLooks(t *testing.T) {
 		})
 	}
 }
+
+// A diff outside an approval (no WrapCode) keeps its colours and scrolls
+// sideways: the code is as wide as its longest line, in a SideScroll.
+func TestDiffUnwrappedScrollsSideways(t *testing.T) {
+	test.NewTempApp(t)
+	long := "+" + strings.Repeat("added ", 60)
+	md := New("```diff\n-old\n"+long+"\n```\n", Options{})
+	w := test.NewTempWindow(t, container.NewVScroll(md))
+	w.Resize(fyne.NewSize(420, 300))
+	w.Content().Refresh()
+	var view *codeView
+	for o := range objectsOf(md) {
+		if s, ok := o.(*SideScroll); ok {
+			view, _ = s.Content.(*codeView)
+		}
+	}
+	if view == nil {
+		t.Fatal("the diff is not a code view in a side scroll")
+	}
+	if got, want := view.MinSize().Width, view.lineWidth(long); got < want {
+		t.Errorf("the diff is %v wide, its longest line %v", got, want)
+	}
+	pal := diffColorsFor(theme.Color(theme.ColorNameInputBackground), theme.Color(theme.ColorNameBackground))
+	for o := range objectsOf(md) {
+		if c, ok := o.(*canvas.Text); ok && c.Text == long && c.Color != pal.added {
+			t.Errorf("the added line is drawn in %v", c.Color)
+		}
+	}
+}
