@@ -140,8 +140,10 @@ type choiceCall struct {
 	prefill string
 	// minPick and maxPick bound how many options ask_multi_select's answer
 	// may tick, when the caller set min or max (0: no bound; maxPick is
-	// then the number of options).
+	// then the number of options). Without min, as in the original, at
+	// least one option must be ticked (minGiven false, minPick 1).
 	minPick, maxPick int
+	minGiven         bool
 	// start is when the call was prepared, for elapsed_ms of a failure.
 	start time.Time
 	// elicitation: the client declared form elicitation.
@@ -351,6 +353,7 @@ func pickBounds(args map[string]any, c *choiceCall) error {
 	case hi > n:
 		return argErrorf("max", "(%d) cannot exceed the number of options (%d)", hi, n)
 	}
+	c.minPick, c.minGiven = 1, loGiven // the original's default: one or more
 	if loGiven {
 		c.minPick = lo
 	}
@@ -630,6 +633,9 @@ func outOfBounds(r *choiceResult, c choiceCall, n int) bool {
 	r.Status = statusInvalidResponse
 	r.Message = fmt.Sprintf("The user ticked %d options, but the question asked for %s; this is not a usable answer.", n, rule)
 	r.NextStep = "Ask again with bounds the user can meet, or ask in chat; do not guess."
+	if !c.minGiven && n < c.minPick {
+		r.NextStep = "Ask again with min 0 if none of the options is a valid answer, or ask in chat; do not guess."
+	}
 	return true
 }
 

@@ -237,6 +237,7 @@ func TestRenderChoice(t *testing.T) {
 	confirmYes := choiceOf(t, askConfirmName, `{"question":"Deploy?","default":true}`)
 	text := choiceOf(t, askTextName, `{"question":"Name?"}`)
 	multi := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"]}`)
+	multiNone := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"],"min":0}`)
 	bounded := choiceOf(t, askMultiSelectName, `{"question":"Which?","options":["A","B","C"],"min":1,"max":2}`)
 	const cancelledNext = "Do not ask again at once, and do not assume an answer. Continue only if a safe default exists; otherwise say what is blocked. An unanswered question is never permission for a destructive action."
 	ans := func(ms int64, r ...wire.Reply) wire.Answer {
@@ -301,7 +302,10 @@ func TestRenderChoice(t *testing.T) {
 			`"answer":"","status":"invalid_response","message":"The user ticked 3 options, but the question asked for at most 2; this is not a usable answer.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":null,"free_text":"","next_step":"Ask again with bounds the user can meet, or ask in chat; do not guess.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"multi answered", multi, ans(2000, wire.Reply{Selected: []string{"A", "C"}}),
 			`"answer":"A, C","status":"answered","message":"The user selected 2 of 3 options: \"A\", \"C\".","fallback":"none","form_url":"","question":"Which?","selected":["A","C"],"confirmed":null,"free_text":"","next_step":"Proceed with the selected options.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		// Without min, one or more, as the original: none is no answer.
 		{"multi none", multi, ans(2000, wire.Reply{}),
+			`"answer":"","status":"invalid_response","message":"The user ticked 0 options, but the question asked for at least 1; this is not a usable answer.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":null,"free_text":"","next_step":"Ask again with min 0 if none of the options is a valid answer, or ask in chat; do not guess.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
+		{"multi none with min 0", multiNone, ans(2000, wire.Reply{}),
 			`"answer":"","status":"answered","message":"The user selected none of the 3 options.","fallback":"none","form_url":"","question":"Which?","selected":[],"confirmed":null,"free_text":"","next_step":"Proceed with none of the options selected.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
 		{"multi with a note", multi, ans(2000, wire.Reply{Selected: []string{"B"}, Text: "and D"}),
 			`"answer":"B","status":"answered","message":"The user selected 1 of 3 options: \"B\". They added a note: and D","fallback":"none","form_url":"","question":"Which?","selected":["B"],"confirmed":null,"free_text":"and D","next_step":"Proceed with the selected options, taking the note in free_text into account.","elapsed_ms":2000,"client_elicitation":false,"auto_reject_suspected":false}`},
@@ -353,7 +357,9 @@ func TestFailChoice(t *testing.T) {
 		{"ask_choice with descriptions", askChoiceName, `{"question":"Which DB?","options":[{"label":"Postgres","description":"a server"},"SQLite"]}`,
 			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich DB?\nOptions (choose one):\n- Postgres — a server\n- SQLite"},
 		{"ask_multi_select", askMultiSelectName, `{"question":"Which?","options":["A","B"],"defaults":["B"]}`,
-			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich?\nOptions (choose any number):\n- A\n- B (recommended)"},
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich?\nOptions (choose any number):\n- A\n- B (recommended)\nChoose at least 1."},
+		{"ask_multi_select with min 0", askMultiSelectName, `{"question":"Which?","options":["A","B"],"min":0}`,
+			"The question could not be shown in the feedback window (" + cause.Error() + "). Ask the user in chat:\nWhich?\nOptions (choose any number):\n- A\n- B"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := choiceOf(t, tc.tool, tc.args)

@@ -341,7 +341,8 @@
 // A window closed or dismissed without an answer (Escape, the close
 // button, Quit) is "cancelled", as the original reports a dismissal;
 // "declined" is an explicit refusal: the client's form declined, or a
-// submission that answers nothing. ask_multi_select's min (0-25) and max
+// submission that answers nothing. ask_multi_select's min (0-25; omitted,
+// 1, as in the original: one or more) and max
 // (1-25, at most the number of options) are checked as the original does
 // (min > max, max > options: isError naming the field), shown in the
 // window as a "Choose" line, and a submission outside them is
