@@ -163,11 +163,12 @@ func normalizeInteractiveFeedback(args map[string]any) (wire.Question, feedbackM
 	if p.Options, err = feedbackOptions(args); err != nil {
 		return wire.Question{}, m, err
 	}
-	// question_type: exactly "yesno" shows Yes/No buttons; anything else —
-	// absent, null, another string ("YESNO", "yes-no", "rating"…), another
-	// JSON type — is silently the reply box (seed 000: forward-compatible).
+	// question_type: "yesno" (surrounding spaces stripped, as the original
+	// does) shows Yes/No buttons; anything else — absent, null, another
+	// string ("YESNO", "yes-no", "rating"…), another JSON type — is
+	// silently the reply box (seed 000: forward-compatible).
 	if qt, ok := args["question_type"]; ok && qt != nil {
-		if qt == questionTypeYesNo {
+		if s, _ := qt.(string); strings.TrimSpace(s) == questionTypeYesNo {
 			p.Kind = wire.KindYesNo
 		} else {
 			m.ignored = append(m.ignored, "question_type")

@@ -164,7 +164,8 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 		{name: "Yes is unknown", args: s(`{"message":"m","question_type":"Yes"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
 		{name: "yes-no is unknown", args: s(`{"message":"m","question_type":"yes-no"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
 		{name: "boolean word is unknown", args: s(`{"message":"m","question_type":"boolean"}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
-		{name: "padded yesno is unknown", args: s(`{"message":"m","question_type":" yesno "}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
+		// The original strips it first (test_whitespace_yesno_normalized).
+		{name: "padded yesno is yesno", args: s(`{"message":"m","question_type":"  yesno\n"}`), want: question(wire.Prompt{Markdown: "m", Kind: wire.KindYesNo})},
 		{name: "null question_type", args: s(`{"message":"m","question_type":null}`), want: question(wire.Prompt{Markdown: "m"})},
 		{name: "blank question_type", args: s(`{"message":"m","question_type":" "}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
 		{name: "numeric question_type", args: s(`{"message":"m","question_type":2}`), want: question(wire.Prompt{Markdown: "m"}), ignored: qt},
