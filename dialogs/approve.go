@@ -11,6 +11,7 @@ import (
 
 	"feedback/dialogs/markdown"
 	"feedback/i18n"
+	"feedback/wire"
 )
 
 // An approval (wire.Question.IsApproval) is a decision on a tool call, and
@@ -43,6 +44,19 @@ type allowGate struct {
 	open    bool // the allowing options are offered
 	refused bool // the user chose an allowing option while it was disabled
 	applied bool // the options were set for open once
+}
+
+// offersAllow reports whether q has an option that allows: an approval
+// offering Deny alone (a call too big to show whole) has nothing to unlock.
+func offersAllow(q wire.Question) bool {
+	for _, p := range q.Prompts {
+		for _, o := range p.Options {
+			if o.Allows {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // placeAllowReason puts the reason the allowing options are disabled in

@@ -9,8 +9,10 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs/markdown"
+	"feedback/i18n"
 	"feedback/wire"
 )
 
@@ -338,5 +340,23 @@ func TestApprovalPageKeys(t *testing.T) {
 	page(fyne.KeyHome)
 	if v.scroll.Offset.Y != 0 {
 		t.Errorf("Alt+Home left the message at %v", v.scroll.Offset.Y)
+	}
+}
+
+// An approval that offers nothing to allow (a call too big to show whole:
+// Deny alone) says nothing about scrolling to allow it, however long its
+// message.
+func TestDenyOnlyApprovalSaysNothingOfAllowing(t *testing.T) {
+	q := approvalOf(longCommand(250))
+	q.Prompts[0].Options = q.Prompts[0].Options[2:] // Deny alone
+	w, _ := openApproval(t, q, fyne.NewSize(600, 420), Options{})
+	v := w.View()
+	if got := v.allowReason(); got != "" {
+		t.Errorf("a window with nothing to allow shows %q", got)
+	}
+	for _, rt := range findDeep[*widget.RichText](v.Content()) {
+		if rt.Visible() && strings.Contains(rt.String(), i18n.T("question.allow_locked")) {
+			t.Errorf("a window with nothing to allow tells the user %q", rt.String())
+		}
 	}
 }

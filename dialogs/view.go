@@ -414,7 +414,7 @@ func (v *View) build() fyne.CanvasObject {
 		}
 		// An approval's call is wrapped, never off to the side (approve.go).
 		md := markdown.New(p.Markdown, markdown.Options{Pictures: pictures, Page: v.page, WrapCode: v.q.IsApproval()})
-		if i == 0 && v.q.IsApproval() {
+		if i == 0 && v.q.IsApproval() && offersAllow(v.q) {
 			v.allow = &allowGate{md: md}
 		}
 		// One prompt: its options sit in a pane of their own under the
