@@ -38,11 +38,17 @@ func TestMain(m *testing.M) {
 	}
 	socket = filepath.Join(dir, "feedback.sock")
 	appLog = filepath.Join(dir, "state", "feedback", "app.log")
+	// Screenshots: in $FEEDBACK_ARTIFACTS, kept; else in a directory of
+	// this run's, kept (and named at the end) when a test failed.
 	artifacts = os.Getenv("FEEDBACK_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = filepath.Join(os.TempDir(), "feedback-e2e")
+	ownArtifacts := artifacts == ""
+	if ownArtifacts {
+		if artifacts, err = os.MkdirTemp("", "feedback-e2e-"); err != nil {
+			panic(err)
+		}
+	} else {
+		os.MkdirAll(artifacts, 0o755)
 	}
-	os.MkdirAll(artifacts, 0o755)
 	env = []string{
 		"FEEDBACK_SOCKET=" + socket,
 		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
@@ -73,6 +79,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "--- the app's log:\n%s\n", log)
 	}
 	os.RemoveAll(dir)
+	switch {
+	case !ownArtifacts:
+		fmt.Fprintf(os.Stderr, "screenshots: %s\n", artifacts)
+	case code != 0:
+		fmt.Fprintf(os.Stderr, "screenshots of this run (kept: a test failed): %s\n", artifacts)
+	default:
+		os.RemoveAll(artifacts)
+		fmt.Fprintln(os.Stderr, "screenshots of this run removed (every test passed); FEEDBACK_ARTIFACTS=dir keeps them")
+	}
 	os.Exit(code)
 }
 

@@ -3,9 +3,11 @@ package e2e
 import (
 	"bufio"
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -173,23 +175,12 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 // returns them with the environment that names them.
 func throwAwaySession(t *testing.T) (x, bus *exec.Cmd, env []string) {
 	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	x = exec.Command("Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", "800x600x24")
-	x.ExtraFiles = []*os.File{w}
-	if err := x.Start(); err != nil {
-		t.Skipf("no Xvfb: %v", err)
-	}
-	w.Close()
-	t.Cleanup(func() { x.Process.Kill(); x.Wait() })
-	display, err := bufio.NewReader(r).ReadString('\n')
-	r.Close()
-	if err != nil {
-		t.Fatalf("Xvfb gave no display: %v", err)
-	}
-	bus = exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	x, display := startXvfb(t, "800x600x24")
+	// Its socket in the test's directory: a bus killed outright (the test
+	// kills one) leaves it behind.
+	bus = exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1",
+		"--address=unix:path="+filepath.Join(t.TempDir(), "bus"))
+	bus.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	out, err := bus.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +193,67 @@ func throwAwaySession(t *testing.T) (x, bus *exec.Cmd, env []string) {
 	if err != nil {
 		t.Fatalf("dbus-daemon gave no address: %v", err)
 	}
-	return x, bus, []string{"DISPLAY=:" + strings.TrimSpace(display), "DBUS_SESSION_BUS_ADDRESS=" + strings.TrimSpace(addr), "XAUTHORITY="}
+	return x, bus, []string{"DISPLAY=:" + display, "DBUS_SESSION_BUS_ADDRESS=" + strings.TrimSpace(addr), "XAUTHORITY="}
+}
+
+// startXvfb starts an X server of the test's own and returns it with its
+// display number, once it accepts connections. The number is drawn at random
+// (Xvfb -displayfd alone takes the first free one from :0, the display other
+// runs on the machine are likely to use too); one in use makes Xvfb exit, and
+// another is tried. The server gets SIGTERM when the test binary dies
+// (Pdeathsig), and is killed at the end of the test with its socket in
+// /tmp/.X11-unix (and lock file, had it one) removed: a server killed outright
+// leaves them behind, and the test kills one on purpose.
+func startXvfb(t *testing.T, screen string) (*exec.Cmd, string) {
+	t.Helper()
+	if _, err := exec.LookPath("Xvfb"); err != nil {
+		t.Skipf("no Xvfb: %v", err)
+	}
+	for try := 0; try < 20; try++ {
+		n := strconv.Itoa(1000 + rand.IntN(30000))
+		if _, err := os.Stat("/tmp/.X11-unix/X" + n); err == nil {
+			continue // in use, or left by a server killed outright
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := exec.Command("Xvfb", ":"+n, "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", screen)
+		x.ExtraFiles = []*os.File{w}
+		x.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+		if err := x.Start(); err != nil {
+			t.Fatalf("Xvfb: %v", err)
+		}
+		w.Close()
+		ready, _ := bufio.NewReader(r).ReadString('\n') // EOF: it exited
+		r.Close()
+		if strings.TrimSpace(ready) != n {
+			x.Wait()
+			continue
+		}
+		t.Cleanup(func() {
+			x.Process.Kill()
+			x.Wait()
+			removeXLeftovers(n, x.Process.Pid)
+		})
+		return x, n
+	}
+	t.Fatal("Xvfb found no free display in 20 tries")
+	return nil, ""
+}
+
+// removeXLeftovers removes the socket and lock file of display n that the
+// server pid, now gone, left behind; not those of a server started on n since.
+func removeXLeftovers(n string, pid int) {
+	lock := "/tmp/.X" + n + "-lock"
+	if b, err := os.ReadFile(lock); err == nil {
+		owner, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		if owner != pid && syscall.Kill(owner, 0) == nil {
+			return // another server's
+		}
+		os.Remove(lock)
+	}
+	os.Remove("/tmp/.X11-unix/X" + n)
 }
 
 // The desktop session ends — its X server, or its session bus, goes away —

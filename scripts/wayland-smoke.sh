@@ -87,7 +87,10 @@ eval "$(xdotool getwindowgeometry --shell "$win")" # X, Y: weston's output on th
 xdotool mousemove 0 0 sleep 0.3 mousemove $((X + ${x#+} + w / 2)) $((Y + ${y#+} + 40 + h - 100)) sleep 0.3 \
   mousemove_relative 2 2 sleep 0.3 click 1
 sleep 0.5
-import -window "$win" "${FEEDBACK_ARTIFACTS:-/tmp/feedback-e2e}/wayland-smoke.png" 2>/dev/null || true
+# a screenshot where FEEDBACK_ARTIFACTS says (no directory shared by every run)
+if [ -n "${FEEDBACK_ARTIFACTS:-}" ]; then
+  mkdir -p "$FEEDBACK_ARTIFACTS" && import -window "$win" "$FEEDBACK_ARTIFACTS/wayland-smoke.png" 2>/dev/null || true
+fi
 xdotool type --delay 40 "yes, on Wayland"
 xdotool key ctrl+Return
 for _ in $(seq 100); do kill -0 "$ask" 2>/dev/null || break; sleep 0.1; done
