@@ -179,6 +179,12 @@ func (s *notices) timedOutUnseen(q wire.Question) {
 	s.send(q.ID, notify.TimedOut(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
 }
 
+// handedOver says that the answer to q went to a later call of its agent
+// than the one that asked (which had ended).
+func (s *notices) handedOver(q wire.Question) {
+	s.send(q.ID, notify.HandedOver(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
+}
+
 // withdrawnUnseen leaves a notification for question q, which its agent
 // withdrew before the user saw it.
 func (s *notices) withdrawnUnseen(q wire.Question) {

@@ -168,6 +168,13 @@ func Run(ctx context.Context, cfg Config) error {
 	})
 	notes.setInbox(inbox)     // a click on a notification raises the window, a button answers
 	inbox.OnEnd = notes.ended // a question's notification goes when it ends
+	// An answer given after its call ended went to the agent's next call
+	// (a one-shot client): say where it went.
+	inbox.OnHandedOver = func(q wire.Question) {
+		if !inbox.DNDActive() {
+			notes.handedOver(q)
+		}
+	}
 	// The dnd_schedule's quiet hours (core/dnd.go), before the tray loads
 	// its saved choice and the last run's questions come back.
 	if err := inbox.SetDNDSchedule(cfg.Settings.DNDSchedule); err != nil {

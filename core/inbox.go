@@ -110,6 +110,13 @@ type Inbox struct {
 	// ended: answered, dismissed, timed out or withdrawn. Set before the
 	// first Ask.
 	OnEnd func(id string)
+	// OnHandedOver, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) when an answer the user gave after its
+	// asking session had ended goes to the next identical question of
+	// another session (a one-shot client's next call), with that question:
+	// the app tells the user where the answer went. Set before the first
+	// Ask.
+	OnHandedOver func(q wire.Question)
 
 	// sessionEnded tells whether an asking session has certainly ended
 	// (procsession.Ended); it is called holding mu, and must be quick.
@@ -273,6 +280,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 	}
 	if a, ok := in.takeEndedLocked(askID, from); ok {
 		in.mu.Unlock()
+		in.handedOver(r.Question)
 		return a, nil
 	}
 	in.mu.Unlock()
@@ -313,6 +321,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 		}
 		if a, ok := in.takeEndedLocked(askID, from); ok {
 			in.mu.Unlock()
+			in.handedOver(r.Question)
 			return a, nil
 		}
 		if e = in.attachLocked(r); e == nil {
@@ -368,6 +377,14 @@ func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
 	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
 	in.log.Info("kept answer delivered to another session: the session that asked it ended", "id", askID, "asked_as", was, "window", window, "status", a.Status)
 	return forCaller(a, askID), true
+}
+
+// handedOver tells OnHandedOver, if set, that the answer to q went to a
+// later call than the one that asked.
+func (in *Inbox) handedOver(q wire.Question) {
+	if in.OnHandedOver != nil {
+		in.OnHandedOver(q)
+	}
 }
 
 // attachEndedLocked attaches the caller asking as askID from o to the

@@ -199,3 +199,43 @@ func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 		t.Errorf("%d windows after the restart, want the one shown again", ui.shows)
 	}
 }
+
+// The user is told where an answer went when it goes to a later call than
+// the one that asked: OnHandedOver hears of the hand-over, with the
+// question, and of nothing else (an answer collected by its own session).
+func TestHandOverIsTold(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	live := newSessions(in)
+	var mu sync.Mutex
+	var told []string
+	in.OnHandedOver = func(q wire.Question) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, q.ID)
+	}
+	heard := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), told...)
+	}
+
+	// Collected by the session that asked: nothing to tell.
+	pendingThenAnswered(t, ui, in, oneShot("s1q", "K", "s1"), "8080")
+	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); r.err != nil || r.a.Replies[0].Text != "8080" {
+		t.Fatalf("s1 coming back: %+v, %v", r.a, r.err)
+	}
+	if got := heard(); len(got) != 0 {
+		t.Errorf("an answer collected by its own session was told as handed over: %v", got)
+	}
+
+	// Its session ended: the next session's identical question takes it.
+	pendingThenAnswered(t, ui, in, oneShot("s2q", "K", "s2"), "9090")
+	live.end("s2")
+	if r := result(t, ask(context.Background(), in, oneShot("s3q", "K", "s3"))); r.err != nil || r.a.Replies[0].Text != "9090" {
+		t.Fatalf("s3 after s2 ended: %+v, %v", r.a, r.err)
+	}
+	if got := heard(); !reflect.DeepEqual(got, []string{"s3q"}) {
+		t.Errorf("told of hand-overs %v, want the one to s3's question", got)
+	}
+}

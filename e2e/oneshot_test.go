@@ -21,6 +21,7 @@ func oneShot(t *testing.T, extraEnv ...string) *client.Client {
 // process gets that answer at once, and no window opens for it.
 func TestOneShotClientGetsItsAnswer(t *testing.T) {
 	requireSession(t)
+	startDunst(t) // the user is told where the answer went
 	args := map[string]any{"question": "Which port should the dev server use?"}
 	const title = "Which port should the dev server use? — feedback"
 	a := oneShot(t, "FEEDBACK_MAX_WAIT=2")
@@ -35,12 +36,15 @@ func TestOneShotClientGetsItsAnswer(t *testing.T) {
 	key(t, "ctrl+Return")
 	windowGone(t, title, 2*time.Second)
 
+	dunstctl(t, "close-all")
 	b := oneShot(t, "FEEDBACK_MAX_WAIT=2")
 	start := time.Now()
 	sc := structured(t, await(t, call(b, "ask_text", args)))
 	if sc["status"] != "answered" || sc["answer"] != "8080" {
 		t.Fatalf("the new client process got %v after %v, want the answer given meanwhile", sc, time.Since(start))
 	}
+	e := notesWith(t, "Your answer went to", "next call: Which port should the dev server use?")
+	t.Logf("notification: %q / %q", e.Summary, e.Body)
 	if d := time.Since(start); d > 1500*time.Millisecond {
 		t.Errorf("the kept answer took %v", d)
 	}

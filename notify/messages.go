@@ -48,6 +48,18 @@ func Withdrawn(client, project, title string) Notification {
 	}
 }
 
+// HandedOver is the notification of an answer that went to a later call
+// than the one that asked: the call that asked had ended (a one-shot
+// client), and the agent's next call of the same question took it.
+// "Your answer went to <client>'s next call: <first line>", the project as
+// its body.
+func HandedOver(client, project, title string) Notification {
+	return Notification{
+		Summary: i18n.T("notify.handed_over", map[string]any{"Who": who(client), "Title": firstLine(title)}),
+		Body:    oneLine(project),
+	}
+}
+
 // FromAgent is the notification of a message an agent sent (no answer
 // needed): "<client>: <title>" (or "<client> says" without a title) over
 // "<project> — <text>"; an urgent one is critical, which most servers keep
