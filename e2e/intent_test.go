@@ -38,9 +38,10 @@ func TestAskOneChoiceReplacesTheDefault(t *testing.T) {
 	}
 }
 
-// Keys go to the window the user chose: X is clicked, Y opens 0.2 s later
-// (cascaded 32 px off X); Alt+1 and Ctrl+Enter 2.2 s after the click answer
-// X, and Y stays unanswered. (Y took the focus and the keys.)
+// Keys go to the window the user chose: X is clicked, Y opens once X has
+// the focus (cascaded 32 px off X); once Y asks for attention (it opened
+// without the focus, which is back with X), Alt+1 and Ctrl+Enter answer X,
+// and Y stays unanswered. (Y took the focus and the keys.)
 func TestNewWindowDoesNotTakeTheFocusFromAClickedOne(t *testing.T) {
 	requireSession(t)
 	a, b := newMCP(t, "agent-x"), newMCP(t, "agent-y")
@@ -49,12 +50,11 @@ func TestNewWindowDoesNotTakeTheFocusFromAClickedOne(t *testing.T) {
 	wx := findWindow(t, "DeployStaging — feedback")
 	xdotool(t, "mousemove", "--window", wx, "60", "20")
 	xdotool(t, "click", "1")
-	clicked := time.Now()
-	time.Sleep(200 * time.Millisecond)
+	waitActive(t, wx, "the click on X")
 	ry := call(b, "interactive_feedback", map[string]any{"message": "Delete the prod db?", "header_label": "DeleteProd",
 		"predefined_options": []any{"Delete prod db", "Keep it"}})
 	wy := findWindow(t, "DeleteProd — feedback")
-	time.Sleep(time.Until(clicked.Add(2200 * time.Millisecond)))
+	askedAttention(t, wy) // Y opened without the focus, which is back with X
 	screenshot(t, "focus-stays-with-clicked")
 	if got := activeWindow(); got != wx {
 		t.Errorf("the active window is %s, want the clicked %s (Y is %s)", got, wx, wy)

@@ -1,10 +1,23 @@
 package e2e
 
 import (
+	"image"
 	"strings"
 	"testing"
-	"time"
 )
+
+// openMenu presses keys in win, which open a menu drawn inside it (Fyne's
+// pop-up menus are part of the window's canvas, no window of their own),
+// and waits until the window has been redrawn with it and holds still.
+func openMenu(t *testing.T, win string, keys ...string) {
+	t.Helper()
+	s := openScreen(t)
+	_, _, w, h := geometry(t, win)
+	r := image.Rect(0, 0, w, h)
+	before := s.pixels(t, win, r)
+	key(t, keys...)
+	s.waitRedrawn(t, win, r, before)
+}
 
 // A saved reply through a real window and a real MCP client: the window of
 // a question with no options shows the replies as one-click answers; Alt+R
@@ -18,8 +31,7 @@ func TestQuickReply(t *testing.T) {
 	win := findWindow(t, "QuickReply — feedback")
 	activate(t, win)
 	typeText(t, "yes:")
-	key(t, "alt+r")
-	time.Sleep(300 * time.Millisecond)
+	openMenu(t, win, "alt+r")
 	screenshot(t, "quick-reply-menu")
 	key(t, "Down", "Return")
 	key(t, "ctrl+Return")

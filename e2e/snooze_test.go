@@ -23,9 +23,8 @@ func TestSnoozeAQuestion(t *testing.T) {
 	win := findWindow(t, "SnoozeMe — feedback")
 	activate(t, win)
 	typeText(t, "half an answer")
-	time.Sleep(500 * time.Millisecond) // the draft reaches the app
-	key(t, "alt+z")
-	time.Sleep(300 * time.Millisecond)
+	waitDraft(t, sessionDB(), "SnoozeMe", hasText("half an answer")) // the draft reached the app
+	openMenu(t, win, "alt+z")
 	screenshot(t, "snooze-menu")
 	key(t, "Down", "Return")
 	r := await(t, first)
