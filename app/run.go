@@ -153,7 +153,7 @@ func Run(ctx context.Context, cfg Config) error {
 		Build:      cfg.Version,
 		OnMismatch: func(error) { notes.upgraded() },
 		Database:   dbPath,                   // the History window reads it
-		Settings:   uiSettings(cfg.Settings), // only the app reads and watches the settings file
+		Settings:   uiSettings(cfg.Settings), // the app reads and watches the settings file; the Settings window saves it
 	})
 	if notes.n == nil && !notify.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process

@@ -106,7 +106,8 @@ type UIProcessOptions struct {
 	// History window, which reads it: only the app computes its path.
 	Database string
 	// Settings, if set, are sent first to each UI process (SetSettings
-	// changes them): only the app reads the settings file.
+	// changes them): the app reads and watches the settings file (the UI
+	// process's Settings window only saves it).
 	Settings *uiproto.Settings
 }
 
@@ -125,14 +126,15 @@ type UIProcessOptions struct {
 // unanswered (stopped, hung) is logged, killed and restarted like a
 // crashed one.
 type UIProcess struct {
-	opts UIProcessOptions
-	log  *slog.Logger
+	opts  UIProcessOptions
+	log   *slog.Logger
+	clock uiClock // realClock; a test sets its own before the first call
 
 	mu       sync.Mutex
 	wins     map[string]*uiWin // open windows by question id
 	proc     *uiProc           // the running UI process, or nil
-	linger   *time.Timer       // ends the UI process once no window is open
-	restart  *time.Timer       // starts it again after a crash
+	linger   uiTimer           // ends the UI process once no window is open
+	restart  uiTimer           // starts it again after a crash
 	failures int               // consecutive crashes or failed starts: the backoff
 	quitAsk  chan bool         // the pending ConfirmQuit's answer
 	appWins  int               // the app's own windows open in the UI process (history, settings…)
@@ -157,7 +159,7 @@ type uiWin struct {
 	// while there is none (no limit, held, pinned). expire fires
 	// TimeoutGrace after it.
 	deadline time.Time
-	expire   *time.Timer
+	expire   uiTimer
 	// unseen: the user has not typed in it nor edited it yet (found,
 	// a draft); see UIProcessOptions.OnUnseenEnd.
 	unseen bool
@@ -208,7 +210,7 @@ func NewUIProcess(opts UIProcessOptions) *UIProcess {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &UIProcess{opts: opts, log: log, wins: make(map[string]*uiWin)}
+	return &UIProcess{opts: opts, log: log, wins: make(map[string]*uiWin), clock: realClock{}}
 }
 
 // Show implements Presenter.
@@ -224,7 +226,7 @@ func (u *UIProcess) ShowDraft(q wire.Question, draft *wire.Draft, h Hooks) {
 		return
 	}
 	u.seq++
-	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, since: time.Now(), unseen: draft == nil}
+	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, since: u.clock.Now(), unseen: draft == nil}
 	u.wins[q.ID] = w
 	u.setDeadlineLocked(w, w.since.Add(u.limitOf(q)))
 	u.stopLingerLocked()
@@ -548,13 +550,13 @@ func (p *uiProc) end() {
 // unanswered and it is taken for hung (stopped, or no longer reading): the
 // failure is logged and p killed, which restarts it with its windows.
 func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
-	t := time.NewTicker(interval)
+	t := u.clock.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-p.ended:
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 		u.mu.Lock()
 		if p.asleep { // stopped on purpose: not pinged
@@ -680,7 +682,7 @@ func (u *UIProcess) scheduleRestartLocked() {
 		delay = min(time.Second<<(u.failures-1), 30*time.Second)
 	}
 	u.failures++
-	u.restart = time.AfterFunc(delay, func() {
+	u.restart = u.clock.AfterFunc(delay, func() {
 		u.mu.Lock()
 		defer u.mu.Unlock()
 		u.restart = nil
@@ -738,7 +740,7 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 		if w := u.wins[e.ID]; w != nil && w.h.Snooze != nil {
 			s := wire.Snooze{UntilBack: e.UntilBack}
 			if !e.UntilBack {
-				s.Until = time.Now().Add(time.Duration(max(e.Minutes, 1)) * time.Minute)
+				s.Until = u.clock.Now().Add(time.Duration(max(e.Minutes, 1)) * time.Minute)
 			}
 			after = append(after, func() { w.h.Snooze(s) })
 		}
@@ -861,10 +863,10 @@ func (u *UIProcess) lingerLocked() {
 		u.exitLocked(p)
 	}
 	if u.opts.Linger < 0 {
-		u.linger = time.AfterFunc(0, end)
+		u.linger = u.clock.AfterFunc(0, end)
 		return
 	}
-	u.linger = time.AfterFunc(u.opts.Linger, end)
+	u.linger = u.clock.AfterFunc(u.opts.Linger, end)
 }
 
 // sleepLocked stops p, which said it may sleep, if nothing was sent to it
@@ -935,7 +937,7 @@ func (u *UIProcess) setDeadlineLocked(w *uiWin, d time.Time) {
 	if d.IsZero() {
 		return
 	}
-	w.expire = time.AfterFunc(time.Until(d)+u.opts.TimeoutGrace, func() { u.timeOut(w, d) })
+	w.expire = u.clock.AfterFunc(d.Sub(u.clock.Now())+u.opts.TimeoutGrace, func() { u.timeOut(w, d) })
 }
 
 // timeOut ends w as timed out if it is still open with deadline d: the UI
@@ -956,7 +958,7 @@ func (u *UIProcess) timeOut(w *uiWin, d time.Time) {
 	}
 	u.lingerLocked()
 	u.mu.Unlock()
-	w.h.Done(wire.Answer{QuestionID: w.q.ID, Status: wire.StatusTimeout, ElapsedMS: time.Since(w.since).Milliseconds()})
+	w.h.Done(wire.Answer{QuestionID: w.q.ID, Status: wire.StatusTimeout, ElapsedMS: u.clock.Now().Sub(w.since).Milliseconds()})
 	if w.unseen && u.opts.OnUnseenEnd != nil {
 		u.opts.OnUnseenEnd(w.q, true)
 	}

@@ -47,7 +47,7 @@
 // # Windows
 //
 // On Windows the endpoint is a named pipe, \\.\pipe\feedback-<user SID>
-// (endpoint_windows.go), carrying the same HTTP /v1 protocol. A pipe rather
+// (endpoint_windows.go), carrying the same HTTP protocol (/v2/…). A pipe rather
 // than AF_UNIX in a private directory, because a pipe is per-user by
 // construction: it is created with a security descriptor whose DACL grants
 // the user's SID alone (pipeSDDL), so the kernel refuses everyone else when

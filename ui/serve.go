@@ -80,8 +80,9 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
-	// The app's settings come first (only the app reads the settings
-	// file): before any window, every word in the user's language.
+	// The app's settings come first (the app reads and watches the
+	// settings file; here only the Settings window reads and saves it):
+	// before any window, every word in the user's language.
 	first, err := conn.Receive()
 	if errors.Is(err, io.EOF) { // the app is gone already
 		return nil

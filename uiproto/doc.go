@@ -7,6 +7,9 @@
 // The UI process's first event is Hello, carrying the protocol Version and
 // the build it is; the app checks it (CheckHello) before it sends a
 // command, and ends a UI process of another build. It imports only wire
-// and the standard library, and does no I/O beyond the channel it is given:
-// it is all that the two processes share.
+// and the standard library, and does no I/O beyond the channel it is given.
+// It is all the two processes say to each other; besides it they share two
+// files: the UI process reads the app's database for the History window
+// (at the path the app sends, uiproto.OpenWindow) and the Settings window
+// reads and saves the settings file, which the app watches and applies.
 package uiproto

@@ -33,8 +33,8 @@ type (
 	// Settings are what the UI process takes from the user's settings:
 	// the language of its words and the options of the question windows
 	// opened from now on. The app sends them first to each UI process and
-	// again whenever the settings change: only the app reads and watches
-	// the settings file.
+	// again whenever the settings change: the app reads and watches the
+	// settings file (the UI process's Settings window only saves it).
 	Settings struct {
 		// Language is the settings' choice ("": the system's).
 		Language string `json:"language,omitempty"`
