@@ -15,16 +15,20 @@ import (
 func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, TimeoutGrace: 100 * time.Millisecond})
+	clock := useFakeClock(u)
 	defer u.Close(time.Second)
 	l, h := newHooks()
-	start := time.Now()
 	u.ShowDraft(wire.Question{ID: "q", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
-	a := receive(t, l.done, "the core's timeout")
-	if took := time.Since(start); took < time.Second || took > 3*time.Second {
-		t.Errorf("timed out after %v, want just after the 1 s deadline and its grace", took)
+	clock.Advance(time.Second + 100*time.Millisecond - time.Millisecond)
+	select {
+	case a := <-l.done:
+		t.Fatalf("ended %+v before the 1 s deadline and its grace", a)
+	default:
 	}
+	clock.Advance(time.Millisecond)
+	a := receive(t, l.done, "the core's timeout")
 	if a.Status != wire.StatusTimeout || a.QuestionID != "q" || len(a.Replies) != 0 {
 		t.Errorf("outcome = %+v, want a timeout with no reply", a)
 	}
@@ -47,11 +51,13 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 func TestUIProcessDefaultTimeout(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, TimeoutGrace: 10 * time.Millisecond})
+	clock := useFakeClock(u)
 	defer u.Close(time.Second)
 	u.SetDefaultTimeout(300 * time.Millisecond)
 	l, h := newHooks()
 	u.ShowDraft(wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	expect[uiproto.Show](t, f.next(t))
+	clock.Advance(310 * time.Millisecond)
 	if a := receive(t, l.done, "the core's timeout"); a.Status != wire.StatusTimeout {
 		t.Errorf("outcome = %+v, want a timeout", a)
 	}
@@ -59,7 +65,7 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 	_, h2 := newHooks()
 	u.SetDefaultTimeout(0)
 	u.ShowDraft(wire.Question{ID: "n", TimeoutSeconds: -1, Prompts: []wire.Prompt{{Markdown: "N"}}}, nil, h2)
-	time.Sleep(400 * time.Millisecond)
+	clock.Advance(24 * time.Hour)
 	if u.Open() != 1 {
 		t.Errorf("a question without a countdown ended: %d open", u.Open())
 	}
@@ -71,6 +77,7 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, TimeoutGrace: 10 * time.Millisecond})
+	clock := useFakeClock(u)
 	defer u.Close(time.Second)
 	lh, hh := newHooks()
 	le, he := newHooks()
@@ -79,17 +86,30 @@ func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	expect[uiproto.Show](t, ui)
-	extended := time.Now().Add(1500 * time.Millisecond)
-	ui.send(t, uiproto.CountdownChanged{ID: "held", Countdown: wire.Countdown{Deadline: time.Now().Add(time.Second), Held: true}})
+	extended := clock.Now().Add(1500 * time.Millisecond)
+	ui.send(t, uiproto.CountdownChanged{ID: "held", Countdown: wire.Countdown{Deadline: clock.Now().Add(time.Second), Held: true}})
 	ui.send(t, uiproto.CountdownChanged{ID: "ext", Countdown: wire.Countdown{Deadline: extended}})
-	a := receive(t, le.done, "the extended question's timeout")
-	if a.Status != wire.StatusTimeout || time.Now().Before(extended) {
-		t.Errorf("extended question ended %+v at %v, want a timeout after %v", a, time.Now(), extended)
+	// (One goroutine takes the UI's events in order: the held one is in
+	// once the extended one is.)
+	clock.waitArmed(t, extended.Add(10*time.Millisecond), "the extended deadline")
+	// The first deadline passes: neither ends.
+	clock.Advance(1200 * time.Millisecond)
+	select {
+	case a := <-le.done:
+		t.Fatalf("the extended question ended at its first deadline: %+v", a)
+	case a := <-lh.done:
+		t.Fatalf("the held question ended: %+v", a)
+	default:
 	}
+	clock.Advance(400 * time.Millisecond)
+	if a := receive(t, le.done, "the extended question's timeout"); a.Status != wire.StatusTimeout {
+		t.Errorf("extended question ended %+v, want a timeout", a)
+	}
+	clock.Advance(24 * time.Hour)
 	select {
 	case a := <-lh.done:
 		t.Errorf("the held question ended: %+v", a)
-	case <-time.After(200 * time.Millisecond):
+	default:
 	}
 }
 
@@ -100,36 +120,63 @@ func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Heartbeat: 30 * time.Millisecond, HeartbeatMisses: 3})
+	clock := useFakeClock(u)
 	defer u.Close(time.Second)
 	_, h := newHooks()
 	ui := func() *fakeProc {
 		u.Prewarm()
 		return f.next(t)
 	}()
+	waitUntil(t, "the heartbeat's ticker", func() bool { return clock.tickers() == 1 })
 	// It answers its pings: it runs on.
-	for deadline := time.Now().Add(5 * time.Second); ui.pings.Load() < 5; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d pings answered, want the heartbeat running", ui.pings.Load())
-		}
+	for i := int32(1); i <= 5; i++ {
+		clock.Advance(30 * time.Millisecond)
+		waitUntil(t, "the ping answered", func() bool { return ui.pings.Load() >= i })
 	}
-	close(ui.stop)
-	shown := time.Now()
-	u.ShowDraft(wire.Question{ID: "q", TimeoutSeconds: 600, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	select {
 	case <-ui.killed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the stopped UI process was not killed")
+		t.Fatal("a UI process answering its pings was killed")
+	default:
 	}
+	close(ui.stop)
+	shown := clock.Now()
+	u.ShowDraft(wire.Question{ID: "q", TimeoutSeconds: 600, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
+	// Its pings go unanswered: a tick after the third it is killed.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		clock.Advance(30 * time.Millisecond)
+		select {
+		case <-ui.killed:
+		case <-time.After(10 * time.Millisecond): // the heartbeat takes the tick on its own goroutine
+			if time.Now().After(deadline) {
+				t.Fatal("the stopped UI process was not killed")
+			}
+			continue
+		}
+		break
+	}
+	// Restarted at once (no backoff after a first failure).
+	waitUntil(t, "the restart", func() bool { clock.Advance(0); return len(f.started) > 0 })
 	ui2 := f.next(t)
 	m := expect[uiproto.Show](t, ui2)
 	if !m.Quiet {
 		t.Error("the window came back taking the focus; want it quiet")
 	}
-	if want := shown.Add(600 * time.Second); m.Countdown == nil || m.Countdown.Deadline.Before(want.Add(-time.Second)) || m.Countdown.Deadline.After(want.Add(time.Second)) {
+	if want := shown.Add(600 * time.Second); m.Countdown == nil || !m.Countdown.Deadline.Equal(want) {
 		t.Errorf("countdown shown again = %+v, want running to %v (the core's deadline)", m.Countdown, want)
 	}
 	if u.Open() != 1 {
 		t.Errorf("%d windows open, want the one", u.Open())
+	}
+}
+
+// waitUntil polls ok (what another goroutine does) until it holds, for up
+// to 5 s.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 5 s for %s", what)
+		}
 	}
 }
 

@@ -32,6 +32,7 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 			mismatch := make(chan error, 4)
 			u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Build: "1.0.0",
 				OnMismatch: func(err error) { mismatch <- err }})
+			clock := useFakeClock(u)
 			defer u.Close(time.Second)
 			_, h := newHooks()
 			u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
@@ -53,9 +54,11 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 				t.Errorf("the UI process of another build was sent %s", c.Type())
 			default:
 			}
-			// More questions, a prewarm: nothing starts it again.
+			// More questions, a prewarm, time for any restart's backoff
+			// (30 s at most): nothing starts it again.
 			u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
 			u.Prewarm()
+			clock.Advance(time.Hour)
 			select {
 			case <-f.started:
 				t.Error("a UI process was started again after a mismatch")
