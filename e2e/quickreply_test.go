@@ -2,21 +2,24 @@ package e2e
 
 import (
 	"image"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // openMenu presses keys in win, which open a menu drawn inside it (Fyne's
 // pop-up menus are part of the window's canvas, no window of their own),
-// and waits until the window has been redrawn with it and holds still.
+// and waits until the window's place on screen has been redrawn with it and
+// holds still. (Read from the root window: the part of the window on
+// screen, whatever the window manager is doing with it.)
 func openMenu(t *testing.T, win string, keys ...string) {
 	t.Helper()
 	s := openScreen(t)
-	_, _, w, h := geometry(t, win)
-	r := image.Rect(0, 0, w, h)
-	before := s.pixels(t, win, r)
+	r := s.frame(t, win).Intersect(image.Rect(0, 0, s.w, s.h))
+	root := strconv.FormatUint(uint64(s.root), 10)
+	before := s.pixels(t, root, r)
 	key(t, keys...)
-	s.waitRedrawn(t, win, r, before)
+	s.waitRedrawn(t, root, r, before)
 }
 
 // A saved reply through a real window and a real MCP client: the window of

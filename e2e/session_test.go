@@ -32,7 +32,10 @@ var (
 
 func TestMain(m *testing.M) {
 	bin = os.Getenv("FEEDBACK_BIN")
-	dir, err := os.MkdirTemp("", "fbe2e") // short: socket paths are limited to 108 bytes
+	// Short: socket paths are limited to 108 bytes. In scripts/xsession.sh's
+	// directory when there is one: it goes with the session even when this
+	// binary dies without cleaning up (go test -timeout, a signal).
+	dir, err := os.MkdirTemp(os.Getenv("XSESSION_TMP"), "fbe2e")
 	if err != nil {
 		panic(err)
 	}
@@ -82,6 +85,7 @@ func TestMain(m *testing.M) {
 	switch {
 	case !ownArtifacts:
 		fmt.Fprintf(os.Stderr, "screenshots: %s\n", artifacts)
+	case os.Remove(artifacts) == nil: // empty: no screenshot taken
 	case code != 0:
 		fmt.Fprintf(os.Stderr, "screenshots of this run (kept: a test failed): %s\n", artifacts)
 	default:

@@ -176,11 +176,8 @@ func TestSIGTERMAtAnyMoment(t *testing.T) {
 func throwAwaySession(t *testing.T) (x, bus *exec.Cmd, env []string) {
 	t.Helper()
 	x, display := startXvfb(t, "800x600x24")
-	// Its socket in the test's directory: a bus killed outright (the test
-	// kills one) leaves it behind.
-	bus = exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1",
-		"--address=unix:path="+filepath.Join(t.TempDir(), "bus"))
-	bus.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	bus = exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	bus.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // the test binary dies: it goes too
 	out, err := bus.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -188,11 +185,22 @@ func throwAwaySession(t *testing.T) (x, bus *exec.Cmd, env []string) {
 	if err := bus.Start(); err != nil {
 		t.Skipf("no dbus-daemon: %v", err)
 	}
-	t.Cleanup(func() { bus.Process.Kill(); bus.Wait() })
 	addr, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
+		bus.Process.Kill()
+		bus.Wait()
 		t.Fatalf("dbus-daemon gave no address: %v", err)
 	}
+	// A bus killed outright (the test kills one) leaves its socket behind.
+	t.Cleanup(func() {
+		bus.Process.Kill()
+		bus.Wait()
+		for _, kv := range strings.Split(strings.TrimPrefix(strings.TrimSpace(addr), "unix:"), ",") {
+			if path, ok := strings.CutPrefix(kv, "path="); ok {
+				os.Remove(path)
+			}
+		}
+	})
 	return x, bus, []string{"DISPLAY=:" + display, "DBUS_SESSION_BUS_ADDRESS=" + strings.TrimSpace(addr), "XAUTHORITY="}
 }
 
