@@ -3,12 +3,10 @@ package e2e
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Approvals you can trust (#29), what reaches Claude Code and the disk:
@@ -23,47 +21,7 @@ import (
 // to its environment; wait returns its decision once it has ended.
 func exHook(t *testing.T, tool string, input map[string]any, suggestions []any, extraEnv ...string) (wait func() map[string]any) {
 	t.Helper()
-	ev := map[string]any{
-		"session_id": "ex1", "transcript_path": "/tmp/t.jsonl", "cwd": "/home/u/shop",
-		"permission_mode": "default", "hook_event_name": "PermissionRequest",
-		"tool_name": tool, "tool_input": input,
-	}
-	if suggestions != nil {
-		ev["permission_suggestions"] = suggestions
-	}
-	event, _ := json.Marshal(ev)
-	cmd := exec.Command(bin, "approve", "--from", "claude-code")
-	cmd.Env = append(append(cmd.Environ(), env...), extraEnv...)
-	cmd.Stdin = strings.NewReader(string(event))
-	var out strings.Builder
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	return func() map[string]any {
-		t.Helper()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("the hook: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("the hook did not return")
-		}
-		var v struct {
-			H struct {
-				Decision map[string]any `json:"decision"`
-			} `json:"hookSpecificOutput"`
-		}
-		if err := json.Unmarshal([]byte(out.String()), &v); err != nil || v.H.Decision == nil {
-			t.Fatalf("the hook printed %q: %v", out.String(), err)
-		}
-		return v.H.Decision
-	}
+	return runHook(t, hookEvent("/home/u/shop", tool, input, suggestions), extraEnv...)
 }
 
 // exPerms is the decision's updatedPermissions as JSON ("null": none).

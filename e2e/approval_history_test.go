@@ -24,43 +24,6 @@ func approvalEvent(command string) string {
 	return `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/home/u/shop","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":` + string(input) + `}`
 }
 
-// runHook starts `feedback approve --from claude-code` on event; wait
-// returns the decision it printed.
-func runHook(t *testing.T, event string, extraEnv ...string) (wait func() map[string]any) {
-	t.Helper()
-	cmd := exec.Command(bin, "approve", "--from", "claude-code")
-	cmd.Env = append(append(cmd.Environ(), env...), extraEnv...)
-	cmd.Stdin = strings.NewReader(event)
-	var out strings.Builder
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	return func() map[string]any {
-		t.Helper()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("the hook: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("the hook did not return")
-		}
-		var v struct {
-			H struct {
-				Decision map[string]any `json:"decision"`
-			} `json:"hookSpecificOutput"`
-		}
-		if err := json.Unmarshal([]byte(out.String()), &v); err != nil || v.H.Decision == nil {
-			t.Fatalf("the hook printed %q: %v", out.String(), err)
-		}
-		return v.H.Decision
-	}
-}
-
 // openOptions reads, from the app's database, the options of the open
 // approval of command as the window shows them: the keys that choose them
 // follow their order (Alt+1 the first), whatever their words.

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,39 +95,7 @@ func TestApprovalNotificationNeverAllows(t *testing.T) {
 		start func(t *testing.T) func() map[string]any
 	}{
 		{"hook", func(t *testing.T) func() map[string]any {
-			event, _ := json.Marshal(map[string]any{"session_id": "s29", "transcript_path": "/tmp/t.jsonl", "cwd": proj,
-				"permission_mode": "default", "hook_event_name": "PermissionRequest",
-				"tool_name": "Bash", "tool_input": map[string]any{"command": sneakyCommand}})
-			cmd := exec.Command(bin, "approve", "--from", "claude-code")
-			cmd.Env = append(cmd.Environ(), env...)
-			cmd.Stdin = strings.NewReader(string(event))
-			var out strings.Builder
-			cmd.Stdout = &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			t.Cleanup(func() { cmd.Process.Kill() })
-			return func() map[string]any {
-				select {
-				case err := <-done:
-					if err != nil {
-						t.Fatalf("the hook: %v", err)
-					}
-				case <-time.After(20 * time.Second):
-					t.Fatal("the hook did not return")
-				}
-				var v struct {
-					H struct {
-						Decision map[string]any `json:"decision"`
-					} `json:"hookSpecificOutput"`
-				}
-				if err := json.Unmarshal([]byte(out.String()), &v); err != nil {
-					t.Fatalf("the hook printed %q: %v", out.String(), err)
-				}
-				return v.H.Decision
-			}
+			return runHook(t, hookEvent(proj, "Bash", map[string]any{"command": sneakyCommand}, nil))
 		}},
 		{"tool", func(t *testing.T) func() map[string]any {
 			c := newMCP(t, "claude-code")

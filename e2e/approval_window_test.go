@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,43 +15,7 @@ import (
 // stdout. wait returns the decision once the hook has ended.
 func awHook(t *testing.T, command string) (wait func() map[string]any) {
 	t.Helper()
-	event, _ := json.Marshal(map[string]any{
-		"session_id": "aw1", "transcript_path": "/tmp/t.jsonl", "cwd": "/home/u/shop",
-		"permission_mode": "default", "hook_event_name": "PermissionRequest",
-		"tool_name": "Bash", "tool_input": map[string]any{"command": command},
-	})
-	cmd := exec.Command(bin, "approve", "--from", "claude-code")
-	cmd.Env = append(cmd.Environ(), env...)
-	cmd.Stdin = strings.NewReader(string(event))
-	var out strings.Builder
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	return func() map[string]any {
-		t.Helper()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("the hook: %v", err)
-			}
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("the hook did not return")
-		}
-		var v struct {
-			H struct {
-				Decision map[string]any `json:"decision"`
-			} `json:"hookSpecificOutput"`
-		}
-		if err := json.Unmarshal([]byte(out.String()), &v); err != nil || v.H.Decision == nil {
-			t.Fatalf("the hook printed %q: %v", out.String(), err)
-		}
-		return v.H.Decision
-	}
+	return runHook(t, hookEvent("/home/u/shop", "Bash", map[string]any{"command": command}, nil))
 }
 
 // awDenyKey is the Alt+digit of Deny in the window of a Bash call of
