@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -43,6 +44,13 @@ func watchSession(log *slog.Logger, end func(error)) (stop func()) {
 	}
 }
 
+// busRetry and busRetryMax bound watchBus's attempts to connect: waits of
+// 100 ms doubling up to 1.6 s, about 3 s in all.
+const (
+	busRetry    = 100 * time.Millisecond
+	busRetryMax = 1600 * time.Millisecond
+)
+
 // watchBus calls gone when the session bus named by
 // DBUS_SESSION_BUS_ADDRESS (set by the session, or by trayHostReachable
 // from the per-user bus) disconnects. Without one, and on Windows and
@@ -60,10 +68,25 @@ func watchBus(log *slog.Logger, gone func(error)) (stop func()) {
 		stopped bool
 	)
 	go func() {
-		c, err := dbus.ConnectSessionBus()
-		if err != nil {
-			log.Info("not watching the session bus", "err", err)
-			return
+		// A bus busy as the session starts may drop a connection in its
+		// handshake ("connection reset by peer"): try again a few times
+		// before giving up on watching it.
+		var (
+			c   *dbus.Conn
+			err error
+		)
+		for wait := busRetry; ; wait *= 2 {
+			if c, err = dbus.ConnectSessionBus(); err == nil {
+				break
+			}
+			mu.Lock()
+			done := stopped
+			mu.Unlock()
+			if done || wait > busRetryMax {
+				log.Info("not watching the session bus", "err", err)
+				return
+			}
+			time.Sleep(wait)
 		}
 		mu.Lock()
 		if stopped {

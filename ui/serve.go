@@ -67,7 +67,8 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 			if derr == nil {
 				panic(r)
 			}
-			err = fmt.Errorf("the display went away (%v): %w", r, derr)
+			log.Debug("Fyne's driver panicked as the display went away", "panic", r)
+			err = fmt.Errorf("the display went away: %w", derr)
 		}
 	}()
 	if path, err := fynePreferencesPath(ID); err == nil { // before Fyne reads it (fyneprefs.go)
