@@ -177,7 +177,6 @@ func throwAwaySession(t *testing.T) (x, bus *exec.Cmd, env []string) {
 	t.Helper()
 	x, display := startXvfb(t, "800x600x24")
 	bus = exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
-	bus.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // the test binary dies: it goes too
 	out, err := bus.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -208,10 +207,12 @@ func throwAwaySession(t *testing.T) (x, bus *exec.Cmd, env []string) {
 // display number, once it accepts connections. The number is drawn at random
 // (Xvfb -displayfd alone takes the first free one from :0, the display other
 // runs on the machine are likely to use too); one in use makes Xvfb exit, and
-// another is tried. The server gets SIGTERM when the test binary dies
-// (Pdeathsig), and is killed at the end of the test with its socket in
+// another is tried. It is killed at the end of the test with its socket in
 // /tmp/.X11-unix (and lock file, had it one) removed: a server killed outright
-// leaves them behind, and the test kills one on purpose.
+// leaves them behind, and the test kills one on purpose. (No Pdeathsig:
+// Linux sends it when the thread that started the child exits, which a Go
+// program's threads may do at any time: the server died under the test.
+// A killed test binary's servers go with xsession.sh's process group.)
 func startXvfb(t *testing.T, screen string) (*exec.Cmd, string) {
 	t.Helper()
 	if _, err := exec.LookPath("Xvfb"); err != nil {
@@ -228,7 +229,6 @@ func startXvfb(t *testing.T, screen string) (*exec.Cmd, string) {
 		}
 		x := exec.Command("Xvfb", ":"+n, "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", screen)
 		x.ExtraFiles = []*os.File{w}
-		x.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 		if err := x.Start(); err != nil {
 			t.Fatalf("Xvfb: %v", err)
 		}
