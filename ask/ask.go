@@ -25,7 +25,6 @@ import (
 	"strings"
 
 	"feedback/i18n"
-	"feedback/ipc"
 	"feedback/launch"
 	"feedback/termtext"
 	"feedback/wire"
@@ -45,7 +44,7 @@ type Env struct {
 	// Connect reaches the app, starting it when needed; it is called again
 	// to restart the app when it went away while the question was open. An
 	// Asker that is also an io.Closer is closed when its Ask returns.
-	Connect func(ctx context.Context) (ipc.Asker, error)
+	Connect func(ctx context.Context) (wire.Asker, error)
 	// NewID returns a fresh question id.
 	NewID func() string
 }
@@ -225,6 +224,6 @@ func Plain(a wire.Answer) string {
 }
 
 // StdEnv is the process's environment.
-func StdEnv(connect func(ctx context.Context) (ipc.Asker, error), newID func() string) Env {
+func StdEnv(connect func(ctx context.Context) (wire.Asker, error), newID func() string) Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID}
 }

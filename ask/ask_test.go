@@ -20,7 +20,7 @@ type fakeApp struct {
 	err    error
 }
 
-func (f *fakeApp) Ask(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+func (f *fakeApp) Ask(_ context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
 	f.got = a.Question
 	return f.answer, f.err
 }
@@ -30,7 +30,7 @@ func runAsk(t *testing.T, app *fakeApp, stdin string, args ...string) (int, stri
 	var out, errOut bytes.Buffer
 	env := Env{
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut,
-		Connect: func(context.Context) (ipc.Asker, error) { return app, nil },
+		Connect: func(context.Context) (wire.Asker, error) { return app, nil },
 		NewID:   func() string { return "id1" },
 	}
 	code := Run(context.Background(), args, env)
@@ -102,7 +102,7 @@ func TestJSONOutput(t *testing.T) {
 func TestAppUnreachable(t *testing.T) {
 	var errOut bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errOut,
-		Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("no display") },
+		Connect: func(context.Context) (wire.Asker, error) { return nil, errors.New("no display") },
 		NewID:   func() string { return "id" }}
 	if code := Run(context.Background(), []string{"Q"}, env); code != ExitFailed {
 		t.Errorf("exit = %d", code)
@@ -118,7 +118,7 @@ type goneOnce struct {
 	ids            []string
 }
 
-func (g *goneOnce) Ask(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+func (g *goneOnce) Ask(_ context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
 	q := a.Question
 	g.asks++
 	g.ids = append(g.ids, q.ID)
@@ -138,7 +138,7 @@ func TestRestartsACrashedApp(t *testing.T) {
 	var out, errOut bytes.Buffer
 	env := Env{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
-		Connect: func(context.Context) (ipc.Asker, error) { g.connects++; return g, nil },
+		Connect: func(context.Context) (wire.Asker, error) { g.connects++; return g, nil },
 		NewID:   func() string { return "id1" },
 	}
 	code := Run(context.Background(), []string{"Still there?"}, env)

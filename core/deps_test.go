@@ -28,3 +28,21 @@ func TestCoreIsToolkitFree(t *testing.T) {
 		t.Errorf("CGO_ENABLED=0 go build of core, app and the fake app: %v\n%s", err, out)
 	}
 }
+
+// The domain imports no transport: the inbox is an Asker of package wire,
+// which the transport (package ipc) carries; nothing in core's dependencies
+// speaks HTTP or opens sockets for it.
+func TestCoreImportsNoTransport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go tool")
+	}
+	out, err := exec.Command("go", "list", "-deps", "feedback/core").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "feedback/ipc" || dep == "feedback/launch" || dep == "net/http" {
+			t.Errorf("core depends on %s", dep)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/store"
 	"feedback/wire"
 )
@@ -121,7 +120,7 @@ func TestDNDHoldsBackNewQuestions(t *testing.T) {
 	if r.err != nil || r.a.Replies[0].Text != "later" {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
 	}
-	if len(r.events) != 1 || r.events[0].Type != ipc.EventShown {
+	if len(r.events) != 1 || r.events[0].Type != wire.EventShown {
 		t.Errorf("events %+v: want shown once, when the window opened", r.events)
 	}
 	if s.last().Mode != DNDOff {
@@ -139,7 +138,7 @@ func TestDNDCallerGetsPendingThenTheAnswer(t *testing.T) {
 	wq := q("long")
 	wq.Wait = 30 * time.Millisecond
 	r := result(t, ask(context.Background(), in, wq))
-	if !errors.Is(r.err, ipc.ErrPending) || r.a.Status != "" || len(r.a.Replies) != 0 {
+	if !errors.Is(r.err, wire.ErrPending) || r.a.Status != "" || len(r.a.Replies) != 0 {
 		t.Fatalf("first call: %+v, %v; want ErrPending and no answer", r.a, r.err)
 	}
 	if len(r.events) != 0 {

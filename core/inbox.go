@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"feedback/internal/procsession"
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -262,7 +261,7 @@ func (in *Inbox) notify() {
 //
 // The outcome carries the notes the user wrote for the question's client
 // meanwhile (notes.go); a pending or failed ask carries none.
-func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wire.Answer, error) {
+func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	a, err := in.ask(ctx, r, emit)
 	if err == nil {
 		a = in.withNotes(ctx, r.Question, a)
@@ -270,7 +269,7 @@ func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wir
 	return a, err
 }
 
-func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(ipc.Event)) (wire.Answer, error) {
+func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	askID := r.Question.ID
 	from := in.originOf(r)
 	in.mu.Lock()
@@ -506,7 +505,7 @@ func (in *Inbox) show(e *entry, draft *wire.Draft) {
 // A caller with a wait hears at once of a snooze made since it joined
 // (gen: e's snoozes then); one that joins while e is snoozed waits as
 // usual, and one without a wait waits the snooze out.
-func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(ipc.Event), gen int) (wire.Answer, error) {
+func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(wire.Event), gen int) (wire.Answer, error) {
 	var waitC <-chan time.Time
 	if wait > 0 {
 		t := time.NewTimer(wait)
@@ -528,7 +527,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 	for {
 		select {
 		case <-shown:
-			emit(ipc.Event{Type: ipc.EventShown})
+			emit(wire.Event{Type: wire.EventShown})
 			shown = nil
 		case <-snoozed:
 			snoozed = nil
@@ -539,7 +538,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 		case <-e.done:
 			select {
 			case <-shown: // shown, then answered before this loop saw it: the caller hears both, in order
-				emit(ipc.Event{Type: ipc.EventShown})
+				emit(wire.Event{Type: wire.EventShown})
 			default:
 			}
 			return forCaller(e.answer, askID), nil
@@ -550,7 +549,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 			if a, answered := in.detach(e); answered {
 				return forCaller(a, askID), nil
 			}
-			return wire.Answer{QuestionID: askID, CallerData: e.q.CallerData, Snooze: in.snoozeNow(e)}, ipc.ErrPending
+			return wire.Answer{QuestionID: askID, CallerData: e.q.CallerData, Snooze: in.snoozeNow(e)}, wire.ErrPending
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -87,14 +86,14 @@ func (f *fakeUI) waitShown(t *testing.T, id string) {
 type askResult struct {
 	a      wire.Answer
 	err    error
-	events []ipc.Event
+	events []wire.Event
 }
 
 func ask(ctx context.Context, in *Inbox, q wire.Ask) <-chan askResult {
 	ch := make(chan askResult, 1)
 	go func() {
 		var r askResult
-		r.a, r.err = in.Ask(ctx, q, func(e ipc.Event) { r.events = append(r.events, e) })
+		r.a, r.err = in.Ask(ctx, q, func(e wire.Event) { r.events = append(r.events, e) })
 		ch <- r
 	}()
 	return ch
@@ -132,7 +131,7 @@ func TestAskReturnsTheAnswer(t *testing.T) {
 	if r.err != nil || !reflect.DeepEqual(r.a, want) {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
 	}
-	if !reflect.DeepEqual(r.events, []ipc.Event{{Type: ipc.EventShown}}) {
+	if !reflect.DeepEqual(r.events, []wire.Event{{Type: wire.EventShown}}) {
 		t.Errorf("events = %+v", r.events)
 	}
 	if items := in.Items(); len(items) != 0 {
@@ -202,7 +201,7 @@ func TestCallerComingBackAttaches(t *testing.T) {
 	wq.Wait = 20 * time.Millisecond
 	wq.Question.CallerData = []byte(`{"k":1}`)
 	r := result(t, ask(context.Background(), in, wq))
-	if !errors.Is(r.err, ipc.ErrPending) || r.a.QuestionID != "again" || string(r.a.CallerData) != `{"k":1}` {
+	if !errors.Is(r.err, wire.ErrPending) || r.a.QuestionID != "again" || string(r.a.CallerData) != `{"k":1}` {
 		t.Fatalf("first call: %+v, %v; want ErrPending with the caller data", r.a, r.err)
 	}
 	ui.waitShown(t, "again")
@@ -228,7 +227,7 @@ func TestHoldWithdrawsTheAbandoned(t *testing.T) {
 	in.Hold = 30 * time.Millisecond
 	wq := q("abandoned")
 	wq.Wait = 1 * time.Millisecond
-	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
+	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatal(r.err)
 	}
 	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.withdrawn) == 1 })
@@ -246,7 +245,7 @@ func TestCapCountsKeptOpen(t *testing.T) {
 	for i := range 2 {
 		wq := q(fmt.Sprint("kept", i))
 		wq.Wait = 1 * time.Millisecond
-		if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
+		if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
 			t.Fatal(r.err)
 		}
 	}

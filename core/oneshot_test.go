@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -52,7 +51,7 @@ func oneShot(id, key, session string) wire.Ask {
 func pendingThenAnswered(t *testing.T, ui *fakeUI, in *Inbox, a wire.Ask, reply string) {
 	t.Helper()
 	r := result(t, ask(context.Background(), in, a))
-	if !errors.Is(r.err, ipc.ErrPending) {
+	if !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v; want pending", r.a, r.err)
 	}
 	ui.waitShown(t, a.Question.ID)
@@ -131,13 +130,13 @@ func TestWindowOfAnEndedSessionIsJoinedByTheNext(t *testing.T) {
 	ui := newFakeUI()
 	in := NewInbox(ui, nil)
 	live := newSessions(in)
-	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, ipc.ErrPending) {
+	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v", r.a, r.err)
 	}
 	ui.waitShown(t, "s1q")
 	live.end("s1")
 
-	if r := result(t, ask(context.Background(), in, oneShot("s2q", "K", "s2"))); !errors.Is(r.err, ipc.ErrPending) || r.a.QuestionID != "s2q" {
+	if r := result(t, ask(context.Background(), in, oneShot("s2q", "K", "s2"))); !errors.Is(r.err, wire.ErrPending) || r.a.QuestionID != "s2q" {
 		t.Fatalf("s2: %+v, %v; want pending on s1's window", r.a, r.err)
 	}
 	if ui.shows != 1 {
@@ -173,12 +172,12 @@ func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
 	live := newSessions(in)
-	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, ipc.ErrPending) {
+	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v", r.a, r.err)
 	}
 	ui.waitShown(t, "s1q")
 	live.end("s1")
-	if r := result(t, ask(context.Background(), in, oneShot("s2q", "K", "s2"))); !errors.Is(r.err, ipc.ErrPending) || ui.shows != 1 {
+	if r := result(t, ask(context.Background(), in, oneShot("s2q", "K", "s2"))); !errors.Is(r.err, wire.ErrPending) || ui.shows != 1 {
 		t.Fatalf("s2: %+v, %v, %d windows; want pending on s1's window", r.a, r.err, ui.shows)
 	}
 	in.Close(5 * time.Second)

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/store"
 	"feedback/wire"
 )
@@ -278,7 +277,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	ui := newFakeUI()
 	in := NewPersistentInbox(ui, nil, open)
 	draftQ := q("crash")
-	go in.Ask(context.Background(), draftQ, func(ipc.Event) {}) // the app dies before an answer
+	go in.Ask(context.Background(), draftQ, func(wire.Event) {}) // the app dies before an answer
 	ui.waitShown(t, "crash")
 	want := wire.Draft{Replies: []wire.Reply{{Text: "typed before the crash"}}}
 	ui.draft("crash", want)
@@ -347,12 +346,12 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	kq := q("human")
 	kq.Wait = 10 * time.Millisecond
 	kq.Question.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
-	if r := result(t, ask(context.Background(), in, kq)); !errors.Is(r.err, ipc.ErrPending) {
+	if r := result(t, ask(context.Background(), in, kq)); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %v, want ErrPending", r.err)
 	}
 	ui.waitShown(t, "human")
 	ui.draft("human", wire.Draft{Replies: []wire.Reply{{Text: "half"}}})
-	go in.Ask(context.Background(), q("waiting"), func(ipc.Event) {})
+	go in.Ask(context.Background(), q("waiting"), func(wire.Event) {})
 	ui.waitShown(t, "waiting")
 	in.Close(5 * time.Second) // what was written before the crash
 
@@ -386,7 +385,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	ui.waitShown(t, "dup")
 	wq := q("dup")
 	wq.Wait = 10 * time.Millisecond
-	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, ipc.ErrPending) {
+	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("second caller: %v", r.err)
 	}
 	second := <-ui.showCh

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -44,7 +43,7 @@ func TestSnoozeAndComeBack(t *testing.T) {
 		t.Fatalf("put away %q", id)
 	}
 	r := result(t, waiting)
-	if !errors.Is(r.err, ipc.ErrPending) || r.a.Snooze == nil || !r.a.Snooze.Until.Equal(until) {
+	if !errors.Is(r.err, wire.ErrPending) || r.a.Snooze == nil || !r.a.Snooze.Until.Equal(until) {
 		t.Fatalf("the waiting caller got %+v, %v", r.a, r.err)
 	}
 	if in.Snooze("a", wire.Snooze{UntilBack: true}) {
@@ -97,7 +96,7 @@ func TestSnoozeUntilBack(t *testing.T) {
 		t.Errorf("put away %v", put)
 	}
 	for _, ch := range chs {
-		if r := result(t, ch); !errors.Is(r.err, ipc.ErrPending) || r.a.Snooze == nil || !r.a.Snooze.UntilBack {
+		if r := result(t, ch); !errors.Is(r.err, wire.ErrPending) || r.a.Snooze == nil || !r.a.Snooze.UntilBack {
 			t.Errorf("got %+v, %v", r.a, r.err)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/ipc"
 	"feedback/store"
 	"feedback/wire"
 )
@@ -263,7 +262,7 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 	ensureApp(t)
 	polled := textQuestion("Polled")
 	ch, _ := askAppAs(t, wire.Ask{Question: polled, Wait: 200 * time.Millisecond})
-	if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrPending) {
+	if r := awaitAsk(t, ch); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("the first ask: %+v, %v; want pending", r.a, r.err)
 	}
 	wp := findWindow(t, polled.Title+" — feedback")
@@ -281,7 +280,7 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 	}
 	for _, attach := range []bool{true, false} {
 		ch, _ := askAppAs(t, wire.Ask{Question: polled, Wait: 200 * time.Millisecond, AttachOnly: attach})
-		if r := awaitAsk(t, ch); !errors.Is(r.err, ipc.ErrPending) {
+		if r := awaitAsk(t, ch); !errors.Is(r.err, wire.ErrPending) {
 			t.Fatalf("attach-only %v: %+v, %v; want pending", attach, r.a, r.err)
 		}
 		if got := activeWindow(); got != wo {

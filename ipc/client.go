@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"feedback/wire"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"feedback/wire"
 )
 
 // ErrProtocolMismatch is returned (wrapped, with both versions in the message)
@@ -138,7 +139,7 @@ func (c *Client) hello(ctx context.Context, query string) (Hello, error) {
 // or an error wrapping ErrAppGone when the app goes away first. Cancelling
 // ctx withdraws the question: the app closes its window, and Ask returns
 // ctx's error. A *Client is an Asker.
-func (c *Client) Ask(ctx context.Context, a wire.Ask, onEvent func(Event)) (wire.Answer, error) {
+func (c *Client) Ask(ctx context.Context, a wire.Ask, onEvent func(wire.Event)) (wire.Answer, error) {
 	body, err := json.Marshal(a)
 	if err != nil {
 		return wire.Answer{}, fmt.Errorf("ipc: encode question: %w", err)
@@ -156,7 +157,7 @@ func (c *Client) Ask(ctx context.Context, a wire.Ask, onEvent func(Event)) (wire
 
 	dec := json.NewDecoder(resp.Body)
 	for {
-		var ev Event
+		var ev wire.Event
 		if err := dec.Decode(&ev); err != nil {
 			return wire.Answer{}, c.streamError(ctx, err)
 		}
@@ -164,14 +165,14 @@ func (c *Client) Ask(ctx context.Context, a wire.Ask, onEvent func(Event)) (wire
 			onEvent(ev)
 		}
 		switch ev.Type {
-		case EventAnswer:
+		case wire.EventAnswer:
 			if ev.Answer == nil {
 				return wire.Answer{}, fmt.Errorf("ipc: malformed stream from %s: an answer event without an answer", c.Path)
 			}
 			return *ev.Answer, nil
-		case EventPending:
-			return wire.Answer{QuestionID: a.Question.ID, CallerData: ev.CallerData, Snooze: ev.Snooze}, ErrPending
-		case EventError:
+		case wire.EventPending:
+			return wire.Answer{QuestionID: a.Question.ID, CallerData: ev.CallerData, Snooze: ev.Snooze}, wire.ErrPending
+		case wire.EventError:
 			if ev.Error == nil {
 				return wire.Answer{}, fmt.Errorf("ipc: malformed stream from %s: an error event without an error", c.Path)
 			}

@@ -2,21 +2,22 @@ package ipc
 
 import (
 	"context"
-	"feedback/wire"
 	"net/http"
 	"testing"
 	"time"
+
+	"feedback/wire"
 )
 
 // askFunc adapts a function to Asker.
-type askFunc func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error)
+type askFunc func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error)
 
-func (f askFunc) Ask(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+func (f askFunc) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	return f(ctx, a, emit)
 }
 
 // answerAll answers every question at once.
-var answerAll = askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+var answerAll = askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
 })
 
@@ -29,7 +30,7 @@ func socketPath(t *testing.T) string {
 
 // startServer serves a on a fresh socket until the test ends and returns a
 // client for it.
-func startServer(t *testing.T, a Asker, opts ServerOptions) *Client {
+func startServer(t *testing.T, a wire.Asker, opts ServerOptions) *Client {
 	t.Helper()
 	path := socketPath(t)
 	l, err := Listen(path)

@@ -3,33 +3,34 @@ package ipc
 import (
 	"context"
 	"errors"
-	"feedback/wire"
 	"strings"
 	"testing"
 	"time"
+
+	"feedback/wire"
 )
 
 // An Asker returning ErrPending ends the stream with EventPending carrying
 // the caller data; Client.Ask returns ErrPending with it.
 func TestPendingReachesTheCaller(t *testing.T) {
 	var gotWait time.Duration
-	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		gotWait = a.Wait
-		emit(Event{Type: EventPending}) // a final event from the Asker is dropped
-		return wire.Answer{QuestionID: a.Question.ID, CallerData: a.Question.CallerData}, ErrPending
+		emit(wire.Event{Type: wire.EventPending}) // a final event from the Asker is dropped
+		return wire.Answer{QuestionID: a.Question.ID, CallerData: a.Question.CallerData}, wire.ErrPending
 	}), ServerOptions{})
 	q := question("p")
 	q.Wait = 1500 * time.Millisecond
 	q.Question.CallerData = []byte(`{"choices":["a"]}`)
-	var events []EventType
-	a, err := c.Ask(context.Background(), q, func(e Event) { events = append(events, e.Type) })
-	if !errors.Is(err, ErrPending) || a.QuestionID != "p" || string(a.CallerData) != `{"choices":["a"]}` {
+	var events []wire.EventType
+	a, err := c.Ask(context.Background(), q, func(e wire.Event) { events = append(events, e.Type) })
+	if !errors.Is(err, wire.ErrPending) || a.QuestionID != "p" || string(a.CallerData) != `{"choices":["a"]}` {
 		t.Fatalf("Ask = %+v, %v; want ErrPending with the caller data", a, err)
 	}
 	if gotWait != 1500*time.Millisecond {
 		t.Errorf("the Asker saw a wait of %v", gotWait)
 	}
-	if len(events) != 2 || events[0] != EventQueued || events[1] != EventPending {
+	if len(events) != 2 || events[0] != wire.EventQueued || events[1] != wire.EventPending {
 		t.Errorf("events = %v, want queued, pending", events)
 	}
 }

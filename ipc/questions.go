@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"feedback/wire"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"feedback/wire"
 )
 
 // bodyReadTimeout bounds reading a question's body; the answer that follows
@@ -53,11 +54,11 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
 	st := &eventStream{ctx: ctx, w: w, rc: rc}
-	st.write(Event{Type: EventQueued}, false)
+	st.write(wire.Event{Type: wire.EventQueued}, false)
 	log.Info("ipc: question open")
 
-	ans, err := s.ask(ctx, a, func(ev Event) {
-		if ev.Type == EventAnswer || ev.Type == EventError || ev.Type == EventPending {
+	ans, err := s.ask(ctx, a, func(ev wire.Event) {
+		if ev.Type == wire.EventAnswer || ev.Type == wire.EventError || ev.Type == wire.EventPending {
 			log.Warn("ipc: Asker emitted a final event; dropped", "type", ev.Type)
 			return
 		}
@@ -67,28 +68,28 @@ func (s *Server) handleQuestion(w http.ResponseWriter, r *http.Request) {
 	case ctx.Err() != nil:
 		st.close()
 		log.Info("ipc: question withdrawn", "cause", context.Cause(ctx))
-	case errors.Is(err, ErrPending):
-		st.write(Event{Type: EventPending, CallerData: ans.CallerData, Snooze: ans.Snooze}, true)
+	case errors.Is(err, wire.ErrPending):
+		st.write(wire.Event{Type: wire.EventPending, CallerData: ans.CallerData, Snooze: ans.Snooze}, true)
 		log.Info("ipc: caller's wait ran out; the question stays open")
 	case err != nil:
 		var e *wire.Error
 		if !errors.As(err, &e) {
 			e = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 		}
-		st.write(Event{Type: EventError, Error: e}, true)
+		st.write(wire.Event{Type: wire.EventError, Error: e}, true)
 		if e.Code == wire.CodeInternal {
 			log.Warn("ipc: question failed", "err", err)
 		} else { // the Asker refused it and said why: the caller's to act on
 			log.Info("ipc: question refused", "err", err)
 		}
 	default:
-		st.write(Event{Type: EventAnswer, Answer: &ans}, true)
+		st.write(wire.Event{Type: wire.EventAnswer, Answer: &ans}, true)
 		log.Info("ipc: question closed", "status", ans.Status)
 	}
 }
 
 // ask calls the Asker, turning a panic into CodeInternal.
-func (s *Server) ask(ctx context.Context, a wire.Ask, emit func(Event)) (ans wire.Answer, err error) {
+func (s *Server) ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (ans wire.Answer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.log.Error("ipc: Asker panicked", "id", a.Question.ID, "panic", p, "stack", string(debug.Stack()))
@@ -153,7 +154,7 @@ type eventStream struct {
 
 // write writes and flushes ev, unless the stream is closed or the request
 // has ended; final closes the stream after it.
-func (st *eventStream) write(ev Event, final bool) {
+func (st *eventStream) write(ev wire.Event, final bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed || st.ctx.Err() != nil {

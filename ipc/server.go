@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"feedback/wire"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"feedback/wire"
 )
 
 // ServerOptions configures a Server. The zero value is usable.
@@ -34,7 +35,7 @@ type ServerOptions struct {
 // arrive; how many questions may be open is the Asker's to say (the app's
 // inbox refuses one too many with wire.CodeTooMany).
 type Server struct {
-	asker   Asker
+	asker   wire.Asker
 	version string
 	onGreet func()
 	// messenger takes messages, or nil.
@@ -50,7 +51,7 @@ type Server struct {
 }
 
 // NewServer returns a Server that hands questions to a.
-func NewServer(a Asker, opts ServerOptions) *Server {
+func NewServer(a wire.Asker, opts ServerOptions) *Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"feedback/wire"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"feedback/wire"
 )
 
 func TestHello(t *testing.T) {
@@ -31,21 +32,21 @@ func TestHello(t *testing.T) {
 
 func TestAskRoundTrip(t *testing.T) {
 	want := wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"A"}, Text: "because"}}, ElapsedMS: 42}
-	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
-		emit(Event{Type: EventShown})
-		emit(Event{Type: EventAnswer, Answer: &wire.Answer{Status: wire.StatusDismissed}}) // not the Asker's to send: dropped
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		emit(wire.Event{Type: wire.EventShown})
+		emit(wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{Status: wire.StatusDismissed}}) // not the Asker's to send: dropped
 		return want, nil
 	}), ServerOptions{})
 
-	var got []EventType
-	ans, err := c.Ask(context.Background(), question("q1"), func(ev Event) { got = append(got, ev.Type) })
+	var got []wire.EventType
+	ans, err := c.Ask(context.Background(), question("q1"), func(ev wire.Event) { got = append(got, ev.Type) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(ans, want) {
 		t.Errorf("Ask() = %+v, want %+v", ans, want)
 	}
-	if wantEvents := []EventType{EventQueued, EventShown, EventAnswer}; !reflect.DeepEqual(got, wantEvents) {
+	if wantEvents := []wire.EventType{wire.EventQueued, wire.EventShown, wire.EventAnswer}; !reflect.DeepEqual(got, wantEvents) {
 		t.Errorf("events = %v, want %v", got, wantEvents)
 	}
 }
@@ -66,7 +67,7 @@ func TestAskErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := startServer(t, askFunc(func(context.Context, wire.Ask, func(Event)) (wire.Answer, error) {
+			c := startServer(t, askFunc(func(context.Context, wire.Ask, func(wire.Event)) (wire.Answer, error) {
 				if tt.panics {
 					panic("bug")
 				}
@@ -143,7 +144,7 @@ func TestHTTPErrors(t *testing.T) {
 func TestAskCancelWithdraws(t *testing.T) {
 	started := make(chan struct{})
 	withdrawn := make(chan struct{})
-	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		close(started)
 		<-ctx.Done()
 		close(withdrawn)
@@ -172,7 +173,7 @@ func TestServerLeavesTheCapToTheAsker(t *testing.T) {
 	const n = wire.MaxOpenQuestions + 2
 	arrived := make(chan struct{}, n)
 	release := make(chan struct{})
-	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		if a.Question.ID == "refused" {
 			return wire.Answer{}, &wire.Error{Code: wire.CodeTooMany, Message: "64 questions are open"}
 		}
@@ -214,7 +215,7 @@ func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
 	}
 	started := make(chan struct{})
 	withdrawn := make(chan struct{})
-	s := NewServer(askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	s := NewServer(askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		close(started)
 		<-ctx.Done()
 		close(withdrawn)
@@ -242,15 +243,15 @@ func TestShutdownWithdrawsOpenQuestions(t *testing.T) {
 }
 
 func TestEmitAfterAskReturnedIsDropped(t *testing.T) {
-	emits := make(chan func(Event), 1)
-	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(Event)) (wire.Answer, error) {
+	emits := make(chan func(wire.Event), 1)
+	c := startServer(t, askFunc(func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		emits <- emit
 		return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
 	}), ServerOptions{})
 	if _, err := c.Ask(context.Background(), question("q"), nil); err != nil {
 		t.Fatal(err)
 	}
-	(<-emits)(Event{Type: EventShown}) // must neither panic nor race
+	(<-emits)(wire.Event{Type: wire.EventShown}) // must neither panic nor race
 }
 
 // FuzzDecodeQuestion feeds arbitrary bodies to the question handler: it must
@@ -281,7 +282,7 @@ func TestShutdownWithASilentConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(askFunc(func(ctx context.Context, a wire.Ask, _ func(Event)) (wire.Answer, error) {
+	srv := NewServer(askFunc(func(ctx context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
 		return wire.Answer{}, nil
 	}), ServerOptions{})
 	go srv.Serve(l)

@@ -20,7 +20,7 @@ import (
 )
 
 // answerAll answers every question at once.
-var answerAll = askerFunc(func(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+var answerAll = askerFunc(func(_ context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
 	return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered}, nil
 })
 

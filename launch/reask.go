@@ -38,7 +38,7 @@ func (e *NotReachedError) Unwrap() error { return e.Err }
 // A failure to connect before anything was asked is a *NotReachedError;
 // ctx ending returns ctx.Err(); any other error is the last Ask's. log may
 // be nil.
-func AskRestarting(ctx context.Context, connect func(context.Context) (ipc.Asker, error), a wire.Ask, onEvent func(ipc.Event), log *slog.Logger) (wire.Answer, error) {
+func AskRestarting(ctx context.Context, connect func(context.Context) (wire.Asker, error), a wire.Ask, onEvent func(wire.Event), log *slog.Logger) (wire.Answer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/settings"
 	"feedback/wire"
 
@@ -227,7 +226,7 @@ func TestE2EAskHumanCallbackUntrusted(t *testing.T) {
 }
 
 func TestE2EAskHumanInvalid(t *testing.T) {
-	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("unused") }})
+	c := startShim(t, Options{Connect: func(context.Context) (wire.Asker, error) { return nil, errors.New("unused") }})
 	res := callNamed(t, c, "ask_human", humanArgs(t, map[string]any{"callback_url": "http://x"}))
 	if text := resultText(t, res); !res.IsError || !strings.HasPrefix(text, "Invalid arguments for ask_human: callback_url: must be an absolute https:// URL") {
 		t.Errorf("isError = %v, %q", res.IsError, text)
@@ -241,7 +240,7 @@ func TestE2EAskHumanInvalid(t *testing.T) {
 // ask_human_result when the app cannot be reached: an error that says the
 // request is still pending.
 func TestE2EAskHumanResultAppDown(t *testing.T) {
-	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("dial: refused") }})
+	c := startShim(t, Options{Connect: func(context.Context) (wire.Asker, error) { return nil, errors.New("dial: refused") }})
 	res := callNamed(t, c, "ask_human_result", map[string]any{"request_id": "abc"})
 	if text := resultText(t, res); !res.IsError || text != `The feedback app could not be asked about request_id "abc" (dial: refused). Nothing was collected: the request is still pending, call ask_human_result again later.` {
 		t.Errorf("isError = %v, %q", res.IsError, text)

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/settings"
 	"feedback/wire"
 
@@ -330,7 +329,7 @@ func callNamed(t *testing.T, c interface {
 // fake app, in Simplified Chinese.
 func TestE2EAskUserQuestion(t *testing.T) {
 	var got wire.Question
-	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		got = q
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{{Selected: []string{"按文件类型"}}}}, nil
 	})

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -471,7 +470,7 @@ func TestClientDeclaresElicitation(t *testing.T) {
 // app and checks the result as a client sees it.
 func TestE2EChoiceTools(t *testing.T) {
 	var last wire.Question
-	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		last = q
 		var r wire.Reply
 		switch q.Source {
@@ -554,11 +553,11 @@ func TestE2EChoiceTools(t *testing.T) {
 func TestE2EChoiceAppUnreachable(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		connect func(context.Context) (ipc.Asker, error)
+		connect func(context.Context) (wire.Asker, error)
 		cause   string
 	}{
-		{"connect fails", func(context.Context) (ipc.Asker, error) { return nil, errors.New("no app") }, "(no app)"},
-		{"connection breaks", connectTo(askFunc(func(context.Context, wire.Question, func(ipc.Event)) (wire.Answer, error) {
+		{"connect fails", func(context.Context) (wire.Asker, error) { return nil, errors.New("no app") }, "(no app)"},
+		{"connection breaks", connectTo(askFunc(func(context.Context, wire.Question, func(wire.Event)) (wire.Answer, error) {
 			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: "DISPLAY is not set"}
 		})), "(no_display: DISPLAY is not set)"},
 	} {

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -28,15 +27,15 @@ import (
 const testProtocolVersion = "2025-11-25"
 
 // askFunc is a fake ipc.Asker of the question alone.
-type askFunc func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error)
+type askFunc func(ctx context.Context, q wire.Question, onEvent func(wire.Event)) (wire.Answer, error)
 
-func (f askFunc) Ask(ctx context.Context, a wire.Ask, onEvent func(ipc.Event)) (wire.Answer, error) {
+func (f askFunc) Ask(ctx context.Context, a wire.Ask, onEvent func(wire.Event)) (wire.Answer, error) {
 	return f(ctx, a.Question, onEvent)
 }
 
 // connectTo returns a Connect that always yields a.
-func connectTo(a ipc.Asker) func(context.Context) (ipc.Asker, error) {
-	return func(context.Context) (ipc.Asker, error) { return a, nil }
+func connectTo(a wire.Asker) func(context.Context) (wire.Asker, error) {
+	return func(context.Context) (wire.Asker, error) { return a, nil }
 }
 
 // syncBuffer is a log sink shared by the server's goroutines.
@@ -164,9 +163,9 @@ func TestE2EListTools(t *testing.T) {
 
 func TestE2ECallAnswered(t *testing.T) {
 	var got wire.Question
-	asker := &closingAsker{Asker: askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
+	asker := &closingAsker{Asker: askFunc(func(ctx context.Context, q wire.Question, onEvent func(wire.Event)) (wire.Answer, error) {
 		got = q
-		onEvent(ipc.Event{Type: ipc.EventShown})
+		onEvent(wire.Event{Type: wire.EventShown})
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, ElapsedMS: 42,
 			Replies: []wire.Reply{{Selected: []string{"Apply"}, Text: "and add a test"}}}, nil
 	})}
@@ -201,7 +200,7 @@ func TestE2ECallAnswered(t *testing.T) {
 
 // closingAsker records that it was closed.
 type closingAsker struct {
-	ipc.Asker
+	wire.Asker
 	closed atomic.Bool
 }
 
@@ -212,7 +211,7 @@ func (c *closingAsker) Close() error {
 
 func TestE2ECallInvalid(t *testing.T) {
 	var called atomic.Bool
-	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { called.Store(true); return nil, errors.New("unused") }})
+	c := startShim(t, Options{Connect: func(context.Context) (wire.Asker, error) { called.Store(true); return nil, errors.New("unused") }})
 	for _, tc := range []struct {
 		name string
 		args any
@@ -240,7 +239,7 @@ func TestE2ECallInvalid(t *testing.T) {
 // the question and its options come back for the agent to ask in chat.
 func TestE2EConnectFails(t *testing.T) {
 	cause := "dial unix /run/user/1000/feedback/sock: connect: no such file or directory"
-	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New(cause) }})
+	c := startShim(t, Options{Connect: func(context.Context) (wire.Asker, error) { return nil, errors.New(cause) }})
 	res := callTool(t, c, map[string]any{"message": "Ship it?", "predefined_options": []any{"Yes", "Not yet"}})
 	text := resultText(t, res)
 	want := "The feedback window cannot be shown (" + cause + "). Nothing was answered. Ask the user this in chat yourself and wait for their reply; do not guess:\n\n" +
@@ -264,7 +263,7 @@ func TestE2EAskFails(t *testing.T) {
 		{"connection lost", io.ErrUnexpectedEOF, "The feedback window could not collect the user's answer (unexpected EOF). Nothing was answered. Call interactive_feedback again to ask the user."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			asker := askFunc(func(context.Context, wire.Question, func(ipc.Event)) (wire.Answer, error) {
+			asker := askFunc(func(context.Context, wire.Question, func(wire.Event)) (wire.Answer, error) {
 				return wire.Answer{}, tc.err
 			})
 			c := startShim(t, Options{Connect: connectTo(asker)})
@@ -284,7 +283,7 @@ func TestE2EParallelCalls(t *testing.T) {
 	var mu sync.Mutex
 	arrived := 0
 	all := make(chan struct{})
-	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		mu.Lock()
 		if arrived++; arrived == n {
 			close(all)
@@ -319,7 +318,7 @@ func TestE2EParallelCalls(t *testing.T) {
 func TestE2ECancel(t *testing.T) {
 	started := make(chan struct{})
 	cancelled := make(chan error, 1)
-	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		close(started)
 		select {
 		case <-ctx.Done():

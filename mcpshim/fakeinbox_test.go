@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -66,7 +65,7 @@ func (f *fakeInbox) askOf(id string) wire.Ask {
 	return f.opened[id]
 }
 
-func (f *fakeInbox) Ask(ctx context.Context, r wire.Ask, onEvent func(ipc.Event)) (wire.Answer, error) {
+func (f *fakeInbox) Ask(ctx context.Context, r wire.Ask, onEvent func(wire.Event)) (wire.Answer, error) {
 	q := r.Question
 	f.mu.Lock()
 	f.asks++
@@ -112,7 +111,7 @@ func (f *fakeInbox) Ask(ctx context.Context, r wire.Ask, onEvent func(ipc.Event)
 	f.changedLocked()
 	f.mu.Unlock()
 	if onEvent != nil {
-		onEvent(ipc.Event{Type: ipc.EventShown})
+		onEvent(wire.Event{Type: wire.EventShown})
 	}
 	var waitC <-chan time.Time
 	if r.Wait > 0 {
@@ -137,7 +136,7 @@ func (f *fakeInbox) Ask(ctx context.Context, r wire.Ask, onEvent func(ipc.Event)
 		}
 		e.waiters--
 		f.changedLocked()
-		return wire.Answer{QuestionID: q.ID, CallerData: e.q.CallerData}, ipc.ErrPending
+		return wire.Answer{QuestionID: q.ID, CallerData: e.q.CallerData}, wire.ErrPending
 	case <-ctx.Done():
 		f.mu.Lock()
 		e.waiters--

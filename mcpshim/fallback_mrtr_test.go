@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/settings"
 	"feedback/wire"
 
@@ -68,7 +67,7 @@ func TestFormRetryAfterRestart(t *testing.T) {
 	first.closeAndDrain() // the client restarts the shim: the first has exited
 
 	var asked atomic.Int32
-	connect := func(context.Context) (ipc.Asker, error) {
+	connect := func(context.Context) (wire.Asker, error) {
 		asked.Add(1)
 		return nil, errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 	}
@@ -111,7 +110,7 @@ func TestFormRetryRefused(t *testing.T) {
 	other := call{tool: "ask_choice", client: "raw-client", p: prepared{question: wire.Question{Source: "ask_choice", Title: "another"}}}
 	now := time.Now()
 	var asked atomic.Int32
-	connect := func(context.Context) (ipc.Asker, error) {
+	connect := func(context.Context) (wire.Asker, error) {
 		asked.Add(1)
 		return nil, errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -15,7 +14,7 @@ import (
 // none may drop them.
 func TestEveryDialectReturnsImages(t *testing.T) {
 	img := wire.Image{MIME: "image/png", Data: []byte("\x89PNG fake"), Name: "shot.png"}
-	app := askFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	app := askFunc(func(_ context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		replies := make([]wire.Reply, len(q.Prompts))
 		for i, p := range q.Prompts {
 			replies[i].Text = "typed"

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"testing"
 
-	"feedback/ipc"
 	"feedback/settings"
 	"feedback/wire"
 
@@ -110,7 +109,7 @@ func TestE2EInteractiveFeedbackSettings(t *testing.T) {
 	s := settings.Default()
 	s.PromptSuffix = "SUFFIX"
 	s.ResubmitPrompt = "Resubmit: {error}"
-	asker := askFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	asker := askFunc(func(_ context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		if q.Prompts[0].Markdown == "fail" {
 			return wire.Answer{}, errors.New("connection reset")
 		}

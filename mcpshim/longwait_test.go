@@ -349,12 +349,12 @@ type goneApp struct {
 	connects atomic.Int32
 }
 
-func (g *goneApp) connect(context.Context) (ipc.Asker, error) {
+func (g *goneApp) connect(context.Context) (wire.Asker, error) {
 	g.connects.Add(1)
 	return g, nil
 }
 
-func (g *goneApp) Ask(ctx context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+func (g *goneApp) Ask(ctx context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
 	q := a.Question
 	g.ids <- q.ID
 	if int(g.asks.Add(1)) <= g.n {
@@ -427,8 +427,8 @@ func TestProgressHeartbeat(t *testing.T) {
 	t.Cleanup(func() { progressInterval = old })
 	// The user answers once two heartbeats have reached the client.
 	twoBeats := make(chan struct{})
-	app := askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
-		onEvent(ipc.Event{Type: ipc.EventShown})
+	app := askFunc(func(ctx context.Context, q wire.Question, onEvent func(wire.Event)) (wire.Answer, error) {
+		onEvent(wire.Event{Type: wire.EventShown})
 		select {
 		case <-twoBeats:
 			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
@@ -499,7 +499,7 @@ func TestNoProgressWithoutToken(t *testing.T) {
 	old := progressInterval
 	progressInterval = 50 * time.Millisecond
 	t.Cleanup(func() { progressInterval = old })
-	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		// Not synchronisation: the user takes six heartbeat intervals, in
 		// which no progress may be sent.
 		time.Sleep(300 * time.Millisecond)
@@ -532,7 +532,7 @@ func startShimWith(t *testing.T, opts Options, copts ...client.ClientOption) *cl
 	return c
 }
 
-var noDisplay = func(context.Context) (ipc.Asker, error) {
+var noDisplay = func(context.Context) (wire.Asker, error) {
 	return nil, errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
 }
 
@@ -683,7 +683,7 @@ func TestElicitationForm(t *testing.T) {
 // An answer the app sent for the user (their draft at the countdown's
 // end) says so in a last text block.
 func TestAutoSubmittedDraft(t *testing.T) {
-	app := askFunc(func(_ context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	app := askFunc(func(_ context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Auto: true, Replies: []wire.Reply{{Text: "half a thought"}}}, nil
 	})
 	c := startShim(t, Options{Connect: connectTo(app)})
@@ -708,7 +708,7 @@ func TestUntrustedEndpointIsNamedInTheForm(t *testing.T) {
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
 			Content: map[string]any{"answer": "A"}}}, nil
 	})
-	untrusted := func(context.Context) (ipc.Asker, error) {
+	untrusted := func(context.Context) (wire.Asker, error) {
 		return nil, &launch.NotReachedError{Err: &ipc.EndpointError{Path: "/run/user/1000/feedback", Reason: "it is owned by uid 65534, not by you", Owner: 65534}}
 	}
 	c := startShimWith(t, Options{Connect: untrusted}, client.WithElicitationHandler(accept))

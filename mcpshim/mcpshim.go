@@ -34,7 +34,7 @@ type Options struct {
 	// again for each restart when the app went away (it may start the app);
 	// its error sends the call to the no-GUI fallback. An ipc.Asker that
 	// is also an io.Closer is closed when its Ask returns.
-	Connect func(ctx context.Context) (ipc.Asker, error)
+	Connect func(ctx context.Context) (wire.Asker, error)
 	// Greet, if set, is called once the client has initialized: it says
 	// hello to the app if one runs (never starting it), so the app can
 	// start its UI process ahead of the first question (ui_prewarm).
@@ -233,7 +233,7 @@ func logger(opts Options) *slog.Logger {
 
 // handler serves the tool calls of every dialect.
 type handler struct {
-	connect        func(ctx context.Context) (ipc.Asker, error)
+	connect        func(ctx context.Context) (wire.Asker, error)
 	log            *slog.Logger
 	env            callEnv
 	roots          rootsCache         // the project each client's roots name
@@ -369,9 +369,9 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	}
 	defer context.AfterFunc(h.base, onStop)()
 	var shownAt atomic.Int64
-	onEvent := func(e ipc.Event) {
+	onEvent := func(e wire.Event) {
 		log.Debug("event", "type", e.Type)
-		if e.Type == ipc.EventShown {
+		if e.Type == wire.EventShown {
 			shownAt.CompareAndSwap(0, time.Now().UnixNano())
 		}
 	}
@@ -384,7 +384,7 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 	hb := startHeartbeat(ctx, h.progressEvery, c.token, shown, log)
 	ans, err := launch.AskRestarting(ctx, h.connect, a, onEvent, log)
 	hb.stop()
-	if errors.Is(err, ipc.ErrPending) && ctx.Err() == nil {
+	if errors.Is(err, wire.ErrPending) && ctx.Err() == nil {
 		log.Info("not answered within the client's wait: call again; the app keeps the window open", "waited", wait)
 		if ans.Snooze != nil {
 			log.Info("the user snoozed the question: call again", "until", ans.Snooze.Until, "until_back", ans.Snooze.UntilBack)

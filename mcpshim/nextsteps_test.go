@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -60,8 +59,8 @@ func TestNextStepsAreTheTable(t *testing.T) {
 
 	until := time.Now().Add(10 * time.Minute)
 	for _, s := range []wire.Snooze{{Until: until}, {UntilBack: true}} {
-		snoozed := askFunc(func(context.Context, wire.Question, func(ipc.Event)) (wire.Answer, error) {
-			return wire.Answer{Snooze: &s}, ipc.ErrPending
+		snoozed := askFunc(func(context.Context, wire.Question, func(wire.Event)) (wire.Answer, error) {
+			return wire.Answer{Snooze: &s}, wire.ErrPending
 		})
 		c := startShim(t, Options{Connect: connectTo(snoozed)})
 		res, err := callCtx(context.Background(), c, "interactive_feedback", map[string]any{"message": "Ship?"})

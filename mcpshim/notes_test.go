@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"feedback/ipc"
 	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -33,7 +32,7 @@ func TestE2EUserNotesRideOnEveryDialect(t *testing.T) {
 		}
 		for _, status := range []wire.Status{wire.StatusAnswered, wire.StatusDismissed, wire.StatusTimeout} {
 			for _, with := range [][]string{notes, nil} {
-				asker := askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
+				asker := askFunc(func(ctx context.Context, q wire.Question, onEvent func(wire.Event)) (wire.Answer, error) {
 					a := wire.Answer{QuestionID: q.ID, Status: status, Notes: with}
 					if status == wire.StatusAnswered {
 						for range q.Prompts {

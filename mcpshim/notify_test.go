@@ -15,7 +15,7 @@ import (
 
 // fakeMessenger is an app that takes messages (and asks nothing).
 type fakeMessenger struct {
-	ipc.Asker
+	wire.Asker
 	mu   sync.Mutex
 	got  []wire.Message
 	recv func(wire.Message) (ipc.Receipt, error)
@@ -34,7 +34,7 @@ func (f *fakeMessenger) Message(_ context.Context, m wire.Message) (ipc.Receipt,
 // saying what to fix.
 func TestNotifyTool(t *testing.T) {
 	app := &fakeMessenger{}
-	c, _ := startShimAt(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return app, nil }}, testProtocolVersion, "notify-agent")
+	c, _ := startShimAt(t, Options{Connect: func(context.Context) (wire.Asker, error) { return app, nil }}, testProtocolVersion, "notify-agent")
 	ctx := context.Background()
 	status := func(args map[string]any) (string, string) {
 		t.Helper()

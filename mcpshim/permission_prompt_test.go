@@ -99,7 +99,7 @@ func TestPermissionPromptTellsWhenTheRuleIsNotSaved(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(dir, ".claude")); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := startShimAt(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return app, nil }, Dir: dir}, testProtocolVersion, "claude-code")
+	c, _ := startShimAt(t, Options{Connect: func(context.Context) (wire.Asker, error) { return app, nil }, Dir: dir}, testProtocolVersion, "claude-code")
 	res, err := callCtx(context.Background(), c, "permission_prompt", map[string]any{"tool_name": "Bash", "input": map[string]any{"command": "npm test"}})
 	if err != nil || res.IsError {
 		t.Fatalf("%+v %v", res, err)

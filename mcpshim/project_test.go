@@ -10,7 +10,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -57,8 +56,8 @@ func (f rootsFunc) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.
 }
 
 // recordingAsker answers every question at once and keeps the last one.
-func recordingAsker(got chan<- wire.Question) ipc.Asker {
-	return askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
+func recordingAsker(got chan<- wire.Question) wire.Asker {
+	return askFunc(func(ctx context.Context, q wire.Question, onEvent func(wire.Event)) (wire.Answer, error) {
 		got <- q
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 	})

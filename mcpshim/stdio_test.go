@@ -15,7 +15,6 @@ import (
 	"testing/iotest"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -162,7 +161,7 @@ func callLine(id, message, token string) string {
 func TestCancelledRequestGetsNoResponse(t *testing.T) {
 	asked := make(chan string, 4)
 	withdrawn := make(chan string, 4)
-	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		msg := q.Prompts[0].Markdown
 		if msg == "answer me" {
 			return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
@@ -199,7 +198,7 @@ func TestCancelledRequestGetsNoResponse(t *testing.T) {
 // A cancel that comes after the response changes nothing, and a cancel for
 // an id never seen is ignored.
 func TestLateCancelIsIgnored(t *testing.T) {
-	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}, nil
 	})
 	r := startRawShim(t, Options{Connect: connectTo(app)})
@@ -227,8 +226,8 @@ func TestLateCancelIsIgnored(t *testing.T) {
 // on the wire.
 func TestNoProgressAfterResultUnderLoad(t *testing.T) {
 	const calls = 40
-	app := askFunc(func(ctx context.Context, q wire.Question, onEvent func(ipc.Event)) (wire.Answer, error) {
-		onEvent(ipc.Event{Type: ipc.EventShown})
+	app := askFunc(func(ctx context.Context, q wire.Question, onEvent func(wire.Event)) (wire.Answer, error) {
+		onEvent(wire.Event{Type: wire.EventShown})
 		var n int
 		fmt.Sscanf(q.Prompts[0].Markdown, "call %d", &n)
 		// The user takes 100 ms to 1.3 s: the workload, not a synchronisation.
@@ -370,7 +369,7 @@ func TestCancelWhileQueued(t *testing.T) {
 	var mu sync.Mutex
 	asked := map[string]int{}
 	held := make(chan struct{}, workerPoolSize)
-	app := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		msg := q.Prompts[0].Markdown
 		mu.Lock()
 		asked[msg]++

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -58,15 +57,15 @@ func (h *handler) handOff(q wire.Question, log *slog.Logger) {
 			log.Warn("task's question not handed off at exit: the app is not reachable", "err", err)
 			return
 		}
-		_, err = app.Ask(ctx, a, func(e ipc.Event) {
-			if e.Type == ipc.EventShown {
+		_, err = app.Ask(ctx, a, func(e wire.Event) {
+			if e.Type == wire.EventShown {
 				done()
 			}
 		})
 		switch {
 		case err == nil:
 			log.Warn("task's question answered as the shim exited: the answer reached no client")
-		case errors.Is(err, ipc.ErrPending):
+		case errors.Is(err, wire.ErrPending):
 			log.Info("task's question kept open in the app for its client to call again")
 		default:
 			log.Warn("task's question not handed off at exit", "err", err)

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
@@ -104,7 +103,7 @@ func TestRenderUserInteract(t *testing.T) {
 func TestE2EUserInteract(t *testing.T) {
 	var asked atomic.Int32
 	var got wire.Question
-	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(ipc.Event)) (wire.Answer, error) {
+	asker := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
 		asked.Add(1)
 		got = q
 		return wire.Answer{QuestionID: q.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "blue"}}}, nil
@@ -132,7 +131,7 @@ func TestE2EUserInteract(t *testing.T) {
 }
 
 func TestE2EUserInteractAppDown(t *testing.T) {
-	c := startShim(t, Options{Connect: func(context.Context) (ipc.Asker, error) { return nil, errors.New("no app") }})
+	c := startShim(t, Options{Connect: func(context.Context) (wire.Asker, error) { return nil, errors.New("no app") }})
 	res := callNamed(t, c, "user_interact", map[string]any{"question": "q"})
 	// The seed's MCP surface: pending with the question, for the host to ask.
 	if g := jsonResult(t, res); res.IsError || !jsonEqual(g, map[string]any{"outcome": "pending", "question": "q"}) {

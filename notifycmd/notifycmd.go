@@ -44,7 +44,7 @@ type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// Connect reaches the app, starting it when needed.
-	Connect func(ctx context.Context) (ipc.Asker, error)
+	Connect func(ctx context.Context) (wire.Asker, error)
 	// AppAnswers, when set, is asked first by a hook (--from): an error
 	// means an app that listens and does not answer within wait, which
 	// the hook gives up on rather than hold its agent (hookio.AppAnswers).
@@ -52,7 +52,7 @@ type Env struct {
 }
 
 // StdEnv is the process's environment.
-func StdEnv(connect func(ctx context.Context) (ipc.Asker, error)) Env {
+func StdEnv(connect func(ctx context.Context) (wire.Asker, error)) Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, AppAnswers: hookio.AppAnswers}
 }
 

@@ -12,7 +12,7 @@ import (
 
 // fakeApp takes messages as the app does.
 type fakeApp struct {
-	ipc.Asker
+	wire.Asker
 	got []wire.Message
 	err error
 }
@@ -29,7 +29,7 @@ func run(t *testing.T, app *fakeApp, stdin string, args ...string) (code int, st
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		Connect: func(context.Context) (ipc.Asker, error) { return app, nil }}
+		Connect: func(context.Context) (wire.Asker, error) { return app, nil }}
 	code = Run(context.Background(), args, env)
 	return code, out.String(), errb.String()
 }

@@ -19,7 +19,6 @@ import (
 
 	"feedback/approval"
 	"feedback/internal/hookio"
-	"feedback/ipc"
 	"feedback/launch"
 	"feedback/setup"
 	"feedback/wire"
@@ -37,7 +36,7 @@ const maxEventBytes = 4 << 20
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	Connect        func(ctx context.Context) (ipc.Asker, error)
+	Connect        func(ctx context.Context) (wire.Asker, error)
 	NewID          func() string
 	// AppAnswers, when set, is asked before the question: an error means
 	// an app that listens and does not answer within wait; the hook then
@@ -46,7 +45,7 @@ type Env struct {
 }
 
 // StdEnv is the process's environment.
-func StdEnv(connect func(ctx context.Context) (ipc.Asker, error), newID func() string) Env {
+func StdEnv(connect func(ctx context.Context) (wire.Asker, error), newID func() string) Env {
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID, AppAnswers: hookio.AppAnswers}
 }
 

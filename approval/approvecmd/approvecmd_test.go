@@ -8,25 +8,24 @@ import (
 	"strings"
 	"testing"
 
-	"feedback/ipc"
 	"feedback/wire"
 )
 
 type askFunc func(wire.Ask) (wire.Answer, error)
 
-func (f askFunc) Ask(_ context.Context, a wire.Ask, _ func(ipc.Event)) (wire.Answer, error) {
+func (f askFunc) Ask(_ context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
 	return f(a)
 }
 
 // The PermissionRequest event, as Claude Code's documentation shows it.
 const permissionRequest = `{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"/home/u/shop","permission_mode":"default","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf node_modules","description":"Remove node_modules directory"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"rm -rf node_modules"}],"behavior":"allow","destination":"localSettings"}]}`
 
-func run(t *testing.T, event string, asker ipc.Asker, connectErr error) (string, *wire.Question) {
+func run(t *testing.T, event string, asker wire.Asker, connectErr error) (string, *wire.Question) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	var asked *wire.Question
 	env := Env{Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errb, NewID: func() string { return "q1" },
-		Connect: func(context.Context) (ipc.Asker, error) {
+		Connect: func(context.Context) (wire.Asker, error) {
 			if connectErr != nil {
 				return nil, connectErr
 			}
@@ -56,11 +55,11 @@ func decision(t *testing.T, out string) map[string]any {
 }
 
 func TestApproveHook(t *testing.T) {
-	answer := func(a wire.Answer) ipc.Asker {
+	answer := func(a wire.Answer) wire.Asker {
 		return askFunc(func(wire.Ask) (wire.Answer, error) { return a, nil })
 	}
 	// chose answers with the option the window showed at index i.
-	chose := func(i int) ipc.Asker {
+	chose := func(i int) wire.Asker {
 		return askFunc(func(a wire.Ask) (wire.Answer, error) {
 			label := a.Question.Prompts[0].Options[i].Label
 			return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{label}}}}, nil
@@ -99,7 +98,7 @@ func TestApproveHook(t *testing.T) {
 func TestApproveHookWritesWhatTheWindowShowed(t *testing.T) {
 	ev := `{"cwd":"/home/u/shop","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"npm run build"},` +
 		`"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm run:*"}],"behavior":"allow","destination":"userSettings"}]}`
-	pick := func(label string) ipc.Asker {
+	pick := func(label string) wire.Asker {
 		return askFunc(func(a wire.Ask) (wire.Answer, error) {
 			for _, o := range a.Question.Prompts[0].Options {
 				if o.Label == label && o.Allows {

@@ -30,7 +30,6 @@ import (
 	"feedback/doctor"
 	"feedback/history/historycmd"
 	"feedback/i18n"
-	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
 	"feedback/notifycmd"
@@ -232,7 +231,7 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 
 // connect reaches the app for the shim and `feedback ask`, starting it when
 // none runs (launch.Connect); never a nil *ipc.Client in a non-nil Asker.
-func connect(ctx context.Context) (ipc.Asker, error) {
+func connect(ctx context.Context) (wire.Asker, error) {
 	c, err := launch.Connect(ctx)
 	if err != nil {
 		return nil, err
