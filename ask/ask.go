@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"feedback/i18n"
+	"feedback/internal/cliflags"
 	"feedback/launch"
 	"feedback/termtext"
 	"feedback/wire"
@@ -81,7 +82,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fs.PrintDefaults()
 		fmt.Fprintln(&out, i18n.T("ask.exit_status"))
 	}
-	rest, err := ParseInterspersed(fs, args)
+	rest, err := cliflags.ParseInterspersed(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		io.Copy(env.Stdout, &out)
@@ -167,29 +168,6 @@ func Run(ctx context.Context, args []string, env Env) int {
 	default:
 		fmt.Fprintln(env.Stderr, i18n.T("ask.timeout"))
 		return ExitFailed
-	}
-}
-
-// ParseInterspersed parses args with fs, flags before and after the
-// message alike (`feedback ask "Deploy now?" --option yes`), and returns
-// the arguments that are not flags, in order. "--" ends the flags: what
-// follows is taken as it is, a message starting with "-" included.
-func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		left := fs.Args()
-		if len(left) == 0 {
-			return rest, nil
-		}
-		// flag stops at the first non-flag, or after a "--" it consumed.
-		if consumed := args[:len(args)-len(left)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
-			return append(rest, left...), nil
-		}
-		rest = append(rest, left[0])
-		args = left[1:]
 	}
 }
 

@@ -25,7 +25,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"feedback/ask"
+	"feedback/internal/cliflags"
 	"feedback/internal/hookio"
 	"feedback/ipc"
 	"feedback/wire"
@@ -86,7 +86,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fs.PrintDefaults()
 		fmt.Fprintln(&out, exitStatus)
 	}
-	rest, err := ask.ParseInterspersed(fs, args) // flags after the message too: feedback notify "done" --urgent
+	rest, err := cliflags.ParseInterspersed(fs, args) // flags after the message too: feedback notify "done" --urgent
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		io.Copy(env.Stdout, &out)
