@@ -135,13 +135,9 @@ func Run(ctx context.Context, args []string, e Env) int {
 	return 0
 }
 
-// StdEnv is the Env of this process. headless says that this binary has
-// no window app.
-func StdEnv(version string, headless bool) (Env, error) {
-	se, err := setup.StdEnv()
-	if err != nil {
-		return Env{}, err
-	}
+// StdEnv is the Env of this process, with se the setup.Env of this
+// process. headless says that this binary has no window app.
+func StdEnv(version string, headless bool, se setup.Env) (Env, error) {
 	var dirs []string
 	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
 		dirs = append(dirs, filepath.Join(d, "fonts"))

@@ -10,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"feedback/ipc"
-	"feedback/launch"
 )
 
 // ServerName is the key the feedback server is registered under in every
@@ -56,7 +53,9 @@ func (e Env) Command() string {
 	return e.Exe
 }
 
-// StdEnv returns the Env of this process.
+// StdEnv returns the Env of this process, but for what another package
+// knows: the shim installed beside the binary (Shim) and this machine's
+// app socket (Socket), which the caller sets (cmd/feedback).
 func StdEnv() (Env, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -73,8 +72,7 @@ func StdEnv() (Env, error) {
 	if err != nil {
 		return Env{}, err
 	}
-	socket, _ := ipc.SocketPath()
-	return Env{Exe: exe, Shim: launch.Beside(exe, launch.ShimName), Home: home, GOOS: runtime.GOOS, Dir: dir, Socket: socket, Getenv: os.Getenv,
+	return Env{Exe: exe, Home: home, GOOS: runtime.GOOS, Dir: dir, Getenv: os.Getenv,
 		LookPath: exec.LookPath, Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now}, nil
 }
 

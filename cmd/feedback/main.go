@@ -30,6 +30,7 @@ import (
 	"feedback/doctor"
 	"feedback/history/historycmd"
 	"feedback/i18n"
+	"feedback/ipc"
 	"feedback/launch"
 	"feedback/mcpshim"
 	"feedback/notifycmd"
@@ -80,14 +81,19 @@ func run(args []string) int {
 		loadSettings(slog.New(slog.DiscardHandler))
 		return notifycmd.Run(ctx, args, notifycmd.StdEnv(connect))
 	case "doctor":
-		env, err := doctor.StdEnv(version, !hasApp)
+		se, err := setupEnv()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "feedback doctor:", err)
+			return 1
+		}
+		env, err := doctor.StdEnv(version, !hasApp, se)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "feedback doctor:", err)
 			return 1
 		}
 		return doctor.Run(ctx, args, env)
 	case "setup":
-		env, err := setup.StdEnv()
+		env, err := setupEnv()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "feedback setup:", err)
 			return 1
@@ -271,7 +277,7 @@ func applyStartAtLogin(log *slog.Logger) {
 	if want == nil {
 		return
 	}
-	env, err := setup.StdEnv()
+	env, err := setupEnv()
 	if err == nil {
 		var a setup.Autostart
 		var changed bool
@@ -282,4 +288,17 @@ func applyStartAtLogin(log *slog.Logger) {
 	if err != nil {
 		log.Warn("start_at_login setting not applied", "err", err)
 	}
+}
+
+// setupEnv is setup's Env of this process: the shim installed beside this
+// binary and this machine's app socket come from launch and ipc, which
+// setup does not import.
+func setupEnv() (setup.Env, error) {
+	env, err := setup.StdEnv()
+	if err != nil {
+		return env, err
+	}
+	env.Shim = launch.Beside(env.Exe, launch.ShimName)
+	env.Socket, _ = ipc.SocketPath()
+	return env, nil
 }
