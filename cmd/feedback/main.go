@@ -11,19 +11,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
-	"maps"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"time"
 
 	"feedback/approval/approvecmd"
 	"feedback/ask"
@@ -151,88 +144,18 @@ const usage = `usage:
   feedback version  print the version
 `
 
-const mcpUsage = `usage: feedback mcp [--tools a,b,c] [--wait N]
-
-Serves MCP over standard input and output, forwarding each question to the app
-(started when none runs). Put it in your MCP client's config: feedback setup CLIENT
-does. It speaks the protocol on standard output and logs to standard error.
-
-flags:
-`
-
-// runMCP serves MCP over stdio. --tools (comma-separated) selects the
-// tools and wins over the tools setting (FEEDBACK_TOOLS).
+// runMCP serves MCP over stdio (mcpshim.Run).
 func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
-	fs := flag.NewFlagSet("feedback mcp", flag.ContinueOnError)
-	tools := fs.String("tools", "", "comma-separated tools to expose (default: every tool: "+strings.Join(mcpshim.ToolNames(), ",")+")")
-	wait := fs.Int("wait", 0, "seconds a call waits for the user before \"call again\", for every client (feedback setup sets it below the client's own timeout)")
-	var out bytes.Buffer // the usage, and what is wrong: to stdout for -h, else stderr
-	fs.SetOutput(&out)
-	fs.Usage = func() {
-		fmt.Fprint(&out, mcpUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			// Help starts no server: stdout is not the protocol yet, and
-			// help goes there with status 0, as every other command's.
-			io.Copy(os.Stdout, &out)
-			return 0
-		}
-		io.Copy(os.Stderr, &out)
-		return 2
-	}
-	if *wait < 0 || *wait > settings.MaxSeconds {
-		fmt.Fprintf(os.Stderr, "feedback mcp: --wait %d: want a positive number of seconds, at most %d\n", *wait, settings.MaxSeconds)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "feedback mcp: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	set := loadSettings(log)
-	// With ui_prewarm the greeting starts the app if none runs, so the
-	// first question finds its window ready (launch.Greet).
-	greet := func() { launch.Greet(set.UIPrewarm) }
-	opts := mcpshim.Options{Connect: connect, Greet: greet, Logger: log, Version: version, Settings: set, Session: mcpshim.ParentSession()}
-	if *wait > 0 { // the wait of every client (key "*"), below any the user set per client
-		opts.Settings.WaitSeconds = maps.Clone(opts.Settings.WaitSeconds)
-		if opts.Settings.WaitSeconds == nil {
-			opts.Settings.WaitSeconds = map[string]int{}
-		}
-		opts.Settings.WaitSeconds["*"] = *wait
-	}
-	// FEEDBACK_PROGRESS_INTERVAL (a Go duration, e.g. "500ms") shortens the
-	// progress heartbeat; for tests.
-	if v := os.Getenv("FEEDBACK_PROGRESS_INTERVAL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			fmt.Fprintf(os.Stderr, "feedback mcp: FEEDBACK_PROGRESS_INTERVAL=%q: want a positive duration such as 500ms\n", v)
-			return 2
-		}
-		opts.ProgressInterval = d
-	}
-	for _, name := range strings.Split(*tools, ",") {
-		if name = strings.TrimSpace(name); name != "" {
-			opts.Tools = append(opts.Tools, name)
-		}
-	}
 	// A client that closes the shim's stderr as it stops it (mcp-go's stdio
 	// transport does) must not kill it by SIGPIPE at its next log line: the
 	// shim still ends its calls, withdrawing their windows or handing a
 	// task's over to the app (mcpshim/taskhandoff.go).
 	signal.Ignore(syscall.SIGPIPE)
-	err := mcpshim.ServeStdio(ctx, opts, os.Stdin, os.Stdout)
-	var unknown *mcpshim.UnknownToolError
-	switch {
-	case errors.As(err, &unknown):
-		fmt.Fprintf(os.Stderr, "feedback mcp: %v\n", err)
-		return 2
-	case err != nil && ctx.Err() == nil:
-		log.Error("mcp server stopped", "err", err)
-		return 1
-	}
-	return 0
+	return mcpshim.Run(ctx, args, mcpshim.Env{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
+		Connect: connect, Greet: launch.Greet, Settings: loadSettings(log), Logger: log,
+		Version: version, Session: mcpshim.ParentSession(),
+	})
 }
 
 // connect reaches the app for the shim and `feedback ask`, starting it when
