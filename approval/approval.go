@@ -19,6 +19,7 @@ package approval
 
 import (
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -33,6 +34,10 @@ type Request struct {
 	Dir     string         // the project's directory: file paths are shown relative to it
 	Tool    string         // the tool's name ("Bash", "Edit", "mcp__github__create_issue")
 	Input   map[string]any // the tool's input, as the agent wrote it
+	// Lstat, if set, tells what a file path names now (os.Lstat): an
+	// Always rule is offered for one regular file (or one not there yet),
+	// never a directory or a link, whose rule would cover more.
+	Lstat func(path string) (fs.FileInfo, error)
 	// Suggestions are Claude Code's permission_suggestions (the hook's
 	// event): each rule suggestion that can be shown exactly becomes an
 	// option of its own, naming the rule and where it applies.

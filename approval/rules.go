@@ -49,19 +49,36 @@ func exactRule(r Request, l *i18n.Localizer) (rule, why string) {
 		}
 		return "Bash(" + cmd + ")", ""
 	case "Edit", "MultiEdit", "Write":
-		p := r.rel(r.str("file_path"))
+		p := r.str("file_path")
 		if why := unsafeContent(p, "*?[]\\!#{}()", l); why != "" {
 			return "", why
 		}
 		if clean := filepath.ToSlash(filepath.Clean(p)); clean != filepath.ToSlash(p) || clean == ".." || strings.HasPrefix(clean, "../") || strings.HasPrefix(p, "~") {
 			return "", l.T("approval.norule.path")
 		}
-		if filepath.IsAbs(p) {
-			p = "/" + filepath.ToSlash(p) // an absolute path is written //path
-		} else {
-			p = "./" + filepath.ToSlash(p)
+		// Anchored: a relative rule (./a.go) is read from wherever a
+		// session starts, and Claude Code keeps local rules at the
+		// repository's root, so it could name another file.
+		if !filepath.IsAbs(p) {
+			if !filepath.IsAbs(r.Dir) {
+				return "", l.T("approval.norule.path")
+			}
+			p = filepath.Join(r.Dir, p)
 		}
-		return "Edit(" + p + ")", ""
+		// A rule is a gitignore pattern: on a directory it covers all
+		// inside; in .claude it would let the agent write its own
+		// permissions, in .git its repository's hooks.
+		for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+			if part == ".claude" || part == ".git" {
+				return "", l.T("approval.norule.file")
+			}
+		}
+		if r.Lstat != nil {
+			if fi, err := r.Lstat(p); err == nil && !fi.Mode().IsRegular() {
+				return "", l.T("approval.norule.file")
+			}
+		}
+		return "Edit(/" + filepath.ToSlash(p) + ")", "" // an absolute path is written //path
 	case "WebFetch":
 		u, err := url.Parse(r.str("url"))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !host.MatchString(strings.ToLower(u.Hostname())) {

@@ -27,9 +27,12 @@ import (
 //
 // Every marker begins with markerOpen. The agent cannot forge one: its
 // text sits in a code block whose fence it cannot close, and when the text
-// itself holds markerOpen the window says so below the call.
+// itself holds markerOpen, or wrapMark (the mark the window draws before
+// a wrapped line's continuation, dialogs/markdown), the window says so
+// below the call.
 const (
 	markerOpen = "[…"
+	wrapMark   = '↪'
 	markRun    = 8  // spaces or tabs in a row, inside or at the end of a line
 	maxIndent  = 24 // spaces or tabs a line may begin with, shown as they are
 	markBlank  = 3  // blank lines in a row
@@ -230,7 +233,7 @@ func (s *shower) block(b *strings.Builder, lang string, lines []string, prefix f
 				continue
 			}
 		}
-		if strings.Contains(body, markerOpen) {
+		if strings.Contains(body, markerOpen) || strings.ContainsRune(body, wrapMark) {
 			s.forged = true
 		}
 		b.WriteString(p + s.visible(body) + "\n")
@@ -259,7 +262,9 @@ func (s *shower) visible(line string) string {
 				j++
 			}
 			n := j - i
-			if (i == 0 && n > maxIndent && j < len(rs)) || (i > 0 || j == len(rs)) && n >= markRun {
+			// A run at the end of a line is always marked, however short: a
+			// space after a backslash ("\\ ") is no line continuation.
+			if (i == 0 && n > maxIndent && j < len(rs)) || (i > 0 && j == len(rs)) || (i > 0 && n >= markRun) {
 				b.WriteString(s.whitespace(rs[i:j]))
 			} else {
 				b.WriteString(string(rs[i:j]))
@@ -318,6 +323,16 @@ func invisible(r rune) bool {
 		return true
 	case r >= 0xE0000 && r <= 0xE007F: // tags
 		return true
+	case unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), unicode.Is(unicode.Variation_Selector, r):
+		// drawn as nothing: the combining grapheme joiner, the Hangul
+		// fillers (U+3164, a letter Python and JavaScript take in a
+		// name), Khmer's inherent vowels, Mongolian's variation selectors,
+		// and the code points kept ignorable for the future
+		return true
+	case r == 0x2800: // Braille's blank pattern: a symbol drawn as a space
+		return true
+	case !unicode.IsGraphic(r): // unassigned, private use, surrogates
+		return true
 	}
 	return false
 }
@@ -332,6 +347,18 @@ func (s *shower) diff(b *strings.Builder, old, nu string) {
 		return
 	}
 	a, c := lines(old), lines(nu)
+	// lines drops a last line's newline: where only one side ends with
+	// one, the other's last line says it has none, or the diff would
+	// hide a change that joins two lines.
+	if oldNL, nuNL := strings.HasSuffix(old, "\n"), strings.HasSuffix(nu, "\n"); oldNL != nuNL {
+		noNL := " " + markerOpen + " " + s.l.T("approval.marker.no_newline") + " …]"
+		if !oldNL && len(a) > 0 {
+			a[len(a)-1] += noNL
+		}
+		if !nuNL && len(c) > 0 {
+			c[len(c)-1] += noNL
+		}
+	}
 	var out []string
 	if len(a) == 0 || len(c) == 0 {
 		for _, l := range a {

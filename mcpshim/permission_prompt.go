@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,7 +55,7 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 	if input == nil {
 		input = map[string]any{}
 	}
-	r := approval.Request{Client: env.client, Dir: env.dir, Tool: tool, Input: input}
+	r := approval.Request{Client: env.client, Dir: env.dir, Tool: tool, Input: input, Lstat: os.Lstat}
 	if env.dir != "" {
 		r.Project = filepath.Base(env.dir)
 	}

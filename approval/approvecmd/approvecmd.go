@@ -92,7 +92,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if ev.Event != "PermissionRequest" || ev.Tool == "" {
 		return 0 // not a permission request: nothing to decide
 	}
-	r := approval.Request{Client: "claude-code", Dir: ev.Cwd, Tool: ev.Tool, Input: ev.Input, Suggestions: ev.Suggestions}
+	r := approval.Request{Client: "claude-code", Dir: ev.Cwd, Tool: ev.Tool, Input: ev.Input, Suggestions: ev.Suggestions, Lstat: os.Lstat}
 	if ev.Cwd != "" {
 		r.Project = filepath.Base(filepath.Clean(ev.Cwd))
 	}
