@@ -44,7 +44,7 @@ build-windows: ## cross-build the Windows app bin/windows/feedback.exe (cgo, min
 test-windows: build-windows ## the Windows app under wine + Xvfb: a throw-away prefix with the ProcessPrng stand-in (scripts/wine), its Windows-only unit tests, then the end-to-end tests (e2e/windows_test.go)
 	@scripts/deps.sh test
 	CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc $(GO) build -trimpath -o bin/windows/winprobe.exe ./e2e/internal/winprobe
-	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o bin/windows/tests/ ./ipc ./launch ./clipimage ./setup ./userdirs
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o bin/windows/tests/ ./ipc ./ipc/launch ./dialogs/clipimage ./cmd/feedback/setup ./internal/userdirs
 	time FEEDBACK_WINDOWS_EXE=$(CURDIR)/bin/windows/feedback.exe FEEDBACK_WINPROBE_EXE=$(CURDIR)/bin/windows/winprobe.exe \
 		scripts/xsession.sh scripts/wine/session.sh scripts/wine/test.sh bin/windows/tests \
 		$(GO) test -count=1 -v -timeout 10m -run 'TestWindows' ./e2e/

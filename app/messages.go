@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 
-	"feedback/core"
+	"feedback/app/core"
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // messenger takes the agents' one-way messages (ipc.PathMessages): the

@@ -9,11 +9,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"feedback/app/core"
+	"feedback/app/notify"
 	"feedback/assets"
-	"feedback/core"
-	"feedback/i18n"
-	"feedback/notify"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // Notifier shows desktop notifications: a *notify.Notifier, or a test's

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"feedback/core"
-	"feedback/notify"
-	"feedback/uiproto"
-	"feedback/wire"
+	"feedback/app/core"
+	"feedback/app/notify"
+	"feedback/ipc/uiproto"
+	"feedback/ipc/wire"
 )
 
 // fakeNotifier records what it is asked to show.

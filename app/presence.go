@@ -8,8 +8,8 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"feedback/core"
-	"feedback/settings"
+	"feedback/app/core"
+	"feedback/internal/settings"
 )
 
 // presenceEvery is how often the presence watcher looks, while the away

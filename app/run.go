@@ -10,14 +10,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"feedback/core"
+	"feedback/app/core"
+	"feedback/app/notify"
+	"feedback/app/store"
+	"feedback/internal/settings"
 	"feedback/ipc"
-	"feedback/launch"
-	"feedback/notify"
-	"feedback/settings"
-	"feedback/store"
-	"feedback/uiproto"
-	"feedback/wire"
+	"feedback/ipc/launch"
+	"feedback/ipc/uiproto"
+	"feedback/ipc/wire"
 )
 
 // Config is what Run needs.
@@ -128,7 +128,7 @@ func Run(ctx context.Context, cfg Config) error {
 		Start:          start,
 		Linger:         lingerOf(cfg.Settings),
 		Sleep:          cfg.Settings.UISleep,
-		DefaultTimeout: cfg.Settings.DefaultTimeout(), // the core owns every deadline (core/uiproc.go)
+		DefaultTimeout: cfg.Settings.DefaultTimeout(), // the core owns every deadline (app/core/uiproc.go)
 		OnUnfocused:    notes.unfocused,
 		// Idle: give the memory the last burst of questions used back to
 		// the system now, not when the runtime's scavenger gets to it.

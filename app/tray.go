@@ -9,11 +9,11 @@ import (
 
 	"fyne.io/systray"
 
+	"feedback/app/core"
 	"feedback/assets"
-	"feedback/core"
-	"feedback/uiproto"
-	"feedback/userdirs"
-	"feedback/wire"
+	"feedback/internal/userdirs"
+	"feedback/ipc/uiproto"
+	"feedback/ipc/wire"
 )
 
 // startTray shows the tray icon and its menu of open questions through

@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"syscall"
 
-	"feedback/core"
+	"feedback/app/core"
 )
 
 // StartUIProcess starts this binary's `feedback ui` with one end of a

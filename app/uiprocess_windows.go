@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 
-	"feedback/core"
+	"feedback/app/core"
 )
 
 // StartUIProcess starts this binary's `feedback ui` with its standard input

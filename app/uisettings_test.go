@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/settings"
-	"feedback/uiproto"
+	"feedback/internal/settings"
+	"feedback/ipc/uiproto"
 )
 
 // The UI process gets from the app what it used to read from the settings

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // animApp is a test app whose driver keeps the animations started and not

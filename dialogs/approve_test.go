@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs/markdown"
-	"feedback/i18n"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // approvalOf is an approval of a command, as package approval builds it:

@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
-	"feedback/imagepipe"
-	"feedback/wire"
+	"feedback/dialogs/imagepipe"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // pasteTimeout bounds reading the clipboard for an image.

@@ -18,8 +18,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs/markdown"
-	"feedback/i18n"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // screenshotQuestion is the README's screenshot question (e2e

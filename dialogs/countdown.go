@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"feedback/i18n"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // The countdown of a question, free of any toolkit: the View drives it and

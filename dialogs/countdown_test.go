@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The countdown on its own, with the time given by the test: no toolkit,

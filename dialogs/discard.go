@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // askDiscard asks in win whether to throw away the user's reply. The safe

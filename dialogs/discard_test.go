@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // "Discard your reply?": Keep editing is primary and focused; Enter and

@@ -10,9 +10,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"feedback/i18n"
-	"feedback/imagepipe"
-	"feedback/wire"
+	"feedback/dialogs/imagepipe"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // Drafts: every edit (typing, an option, an image added or removed) marks

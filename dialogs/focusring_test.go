@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // ringAt measures, in the drawn image img, the focus ring on one side of

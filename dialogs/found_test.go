@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // A window that opened with the focus is found too, once: at the first key

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // texts are the texts of the buttons, labels and entries' placeholders a

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // The input guard: an answer (a submit, yes/no, an option, a dismissal…)

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // The window's size follows its content: as wide as WindowSize (narrower

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // maxMinWidth is the widest minimum any question's content may have, so

@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // A window whose native window another X client destroyed moves, with its

@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // Several prompts: each header line says "Question 2 of 3", and the Submit

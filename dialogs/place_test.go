@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 func TestCascade(t *testing.T) {

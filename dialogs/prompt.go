@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // optionControl is one option's selectable control.

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 var replies = []string{"Looks good, continue", "Stop and wait for me", "Explain the trade-offs first"}

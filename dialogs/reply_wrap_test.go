@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // TestReplyBoxStopsWrappingALongLine: a reply holding a 10,000-character

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"feedback/dialogs/markdown"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The wheel over a wide code block scrolls the message, not the block;

@@ -4,7 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // The snoozes the window offers: for minutes, or until the user is back.

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // Unselected checkbox and radio outlines (the input border) and placeholder

@@ -13,10 +13,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/imagepipe"
 	"feedback/dialogs/markdown"
-	"feedback/i18n"
-	"feedback/imagepipe"
-	"feedback/wire"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // Options configure a View.

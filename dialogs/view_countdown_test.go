@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 func timed(seconds int, p ...wire.Prompt) wire.Question {

@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/imagepipe"
-	"feedback/wire"
+	"feedback/dialogs/imagepipe"
+	"feedback/ipc/wire"
 )
 
 // clock is a settable time source, and runs the view's timers by hand.

@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // warmNative makes w's native window (hidden) and draws its content once

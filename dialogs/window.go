@@ -19,9 +19,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
 
-	"feedback/i18n"
-	"feedback/imagepipe"
-	"feedback/wire"
+	"feedback/dialogs/imagepipe"
+	"feedback/internal/i18n"
+	"feedback/ipc/wire"
 )
 
 // Pool hands out the top-level windows that show questions, and takes them

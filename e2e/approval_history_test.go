@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/store"
-	"feedback/wire"
+	"feedback/app/store"
+	"feedback/ipc/wire"
 )
 
 // approvalEvent is Claude Code's PermissionRequest event for a Bash

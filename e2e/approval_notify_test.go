@@ -10,7 +10,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // sentNotification is a Notify call seen on the session bus: what the app

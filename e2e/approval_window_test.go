@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/approval"
+	"feedback/internal/approval"
 )
 
 // awHook starts Claude Code's PermissionRequest hook for a Bash call of

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // At zero the window does not just vanish: it stays, saying "Time is up —

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // Alt+T gives more time and Alt+P pins, with the reply box focused: a

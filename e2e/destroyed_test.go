@@ -10,7 +10,7 @@ import (
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // Another X client destroys a question's window (XDestroyWindow; any

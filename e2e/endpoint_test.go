@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // rawClient talks HTTP to the running app's socket directly, as a hostile

@@ -19,9 +19,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	_ "modernc.org/sqlite"
 
+	"feedback/app/store"
 	"feedback/e2e/internal/procs"
-	"feedback/store"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The waits of the end-to-end tests, on facts instead of time and never

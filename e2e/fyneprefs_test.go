@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // Fyne's preferences file left empty (a UI process killed while Fyne

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	fbhistory "feedback/history"
+	fbhistory "feedback/internal/history"
 )
 
 // What the running app keeps is read back: `feedback history --json` beside

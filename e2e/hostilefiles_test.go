@@ -12,8 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/safefile/safefiletest"
-	"feedback/wire"
+	"feedback/internal/safefile/safefiletest"
+	"feedback/ipc/wire"
 )
 
 // hostileConfig returns an XDG_CONFIG_HOME=… whose settings.json is made

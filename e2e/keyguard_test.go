@@ -6,7 +6,7 @@ import (
 
 	"github.com/jezek/xgb/xproto"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // keysDown lists the keycodes the X server holds down.

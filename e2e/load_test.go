@@ -18,7 +18,7 @@ import (
 
 	"feedback/e2e/internal/fakeapp"
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // loadShims is how many `feedback mcp` processes ask at once: the app's

@@ -17,8 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/store"
-	"feedback/wire"
+	"feedback/app/store"
+	"feedback/ipc/wire"
 )
 
 // Many questions at once (issue 8, "The keyboard belongs to the user" and

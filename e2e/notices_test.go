@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // notesWith waits until dunst shows one notification, closes it and

@@ -16,8 +16,8 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"feedback/app/notify"
 	"feedback/assets"
-	"feedback/notify"
 )
 
 // dunstrc keeps every notification on screen until it is acted on (no

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/notify"
-	"feedback/wire"
+	"feedback/app/notify"
+	"feedback/ipc/wire"
 )
 
 // A question that opens while the user types in another is announced by a

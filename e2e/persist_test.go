@@ -16,7 +16,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // startApp stops the session's app and starts one with extraEnv

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // fourLongPrompts is ask_user_question at its largest: four questions,

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/store"
-	"feedback/wire"
+	"feedback/app/store"
+	"feedback/ipc/wire"
 )
 
 // shotsDir is where TestHistorySettingsScreens saves its window shots:

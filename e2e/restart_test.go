@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The app is killed (SIGKILL) while a question is open: the shim restarts

@@ -2,7 +2,7 @@ package e2e
 
 import (
 	"context"
-	"feedback/wire"
+	"feedback/ipc/wire"
 	"os"
 	"path/filepath"
 	"strings"

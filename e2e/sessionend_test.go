@@ -15,7 +15,7 @@ import (
 
 	"feedback/e2e/internal/procs"
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // ownApp is an app started by a test itself, on a socket of its own, with

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // writeSettings writes settings.json under a new config directory and

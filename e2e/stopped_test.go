@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The UI process stopped (SIGSTOP) — it reads nothing, shows nothing:

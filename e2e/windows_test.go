@@ -19,7 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The Windows app (make build-windows) under wine, driven from Linux: the

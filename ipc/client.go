@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // ErrProtocolMismatch is returned (wrapped, with both versions in the message)

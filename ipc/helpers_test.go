@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // askFunc adapts a function to Asker.

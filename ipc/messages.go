@@ -10,7 +10,7 @@ import (
 	"net/http"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // PathMessages takes one-way messages: POST wire.Message, answered at once

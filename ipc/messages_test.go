@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // messengerFunc adapts a function to Messenger.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // An Asker returning ErrPending ends the stream with EventPending carrying

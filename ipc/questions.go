@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // bodyReadTimeout bounds reading a question's body; the answer that follows

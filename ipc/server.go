@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // ServerOptions configures a Server. The zero value is usable.

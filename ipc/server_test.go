@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 func TestHello(t *testing.T) {

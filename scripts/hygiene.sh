@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The repository holds sources, not build outputs: fails when a tracked file
-# is an executable binary (ELF, PE, Mach-O) or larger than 2 MiB.
+# is an executable binary (ELF, PE, Mach-O) or larger than 2 MiB, and when
+# the top level holds anything beyond the design card's names (cmd, app,
+# dialogs, ipc, assets, FyneApp.toml, go.mod, go.sum, Makefile), the shared
+# leaves (internal), the tests, docs, scripts and tools, and the usual files:
+# a new package goes under the process it runs in (README, Development).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max=$((2 << 20))
@@ -19,4 +23,11 @@ while IFS= read -r -d '' f; do
       bad=1 ;;
   esac
 done < <(git ls-files -z)
+allowed=" cmd app dialogs ipc assets FyneApp.toml go.mod go.sum Makefile internal e2e docs scripts tools README.md BENCHMARKS.md .ci .gitignore "
+while IFS= read -r top; do
+  if [[ $allowed != *" $top "* ]]; then
+    echo "hygiene: $top at the top level: put it under the process it belongs to (app, dialogs, ipc, cmd/feedback) or internal/" >&2
+    bad=1
+  fi
+done < <(git ls-files | cut -d/ -f1 | sort -u)
 exit $bad

@@ -81,12 +81,12 @@ deb)
     [ -n "$src" ] || { echo "package.sh: $f is missing from $tarball" >&2; exit 1; }
     mv "$src" "$stage/"
   done
-  STAGE=$stage VERSION=$version ARCH=$arch APPID=$appid "$nfpm" package --config packaging/nfpm.yaml --packager deb --target "$dist/" >&2
+  STAGE=$stage VERSION=$version ARCH=$arch APPID=$appid "$nfpm" package --config scripts/packaging/nfpm.yaml --packager deb --target "$dist/" >&2
   ls "$dist"/feedback_"${version}"-1_"${arch}".deb
   ;;
 deb-headless)
   cp "$bin" "$stage/feedback-headless"
-  STAGE=$stage VERSION=$version ARCH=$arch "$nfpm" package --config packaging/nfpm-headless.yaml --packager deb --target "$dist/" >&2
+  STAGE=$stage VERSION=$version ARCH=$arch "$nfpm" package --config scripts/packaging/nfpm-headless.yaml --packager deb --target "$dist/" >&2
   ls "$dist"/feedback-headless_"${version}"-1_"${arch}".deb
   ;;
 *)

@@ -7,10 +7,10 @@ import (
 	"log/slog"
 
 	"feedback/app"
-	"feedback/settings"
+	"feedback/internal/settings"
 	// Before Fyne reads the locale in its init: no "Fyne error" under LANG=C.UTF-8.
 	_ "feedback/cmd/feedback/internal/quietlocale"
-	"feedback/ui"
+	"feedback/dialogs/uiprocess"
 )
 
 // hasApp: this build has the window app.
@@ -29,9 +29,9 @@ func runApp(ctx context.Context, log *slog.Logger) int {
 // runUI runs the UI process that the resident app starts for its windows.
 func runUI(log *slog.Logger) int {
 	log = log.With("process", "ui")
-	ch, err := ui.InheritedChannel()
+	ch, err := uiprocess.InheritedChannel()
 	if err == nil {
-		err = ui.Serve(ch, ui.Config{Logger: log, Build: version}) // the settings come from the app
+		err = uiprocess.Serve(ch, uiprocess.Config{Logger: log, Build: version}) // the settings come from the app
 	}
 	if err != nil {
 		log.Error("the UI process stopped", "err", err)

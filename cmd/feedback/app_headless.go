@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"os"
 
-	"feedback/launch"
+	"feedback/ipc/launch"
 )
 
 // hasApp: this build has no window app.

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"feedback/launch"
+	"feedback/ipc/launch"
 
 	"golang.org/x/sys/windows"
 )

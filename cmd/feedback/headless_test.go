@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"feedback/launch"
+	"feedback/ipc/launch"
 )
 
 // The headless build carries the shim and feedback ask without the GUI

@@ -7,8 +7,8 @@ import (
 	"os"
 	"testing"
 
-	"feedback/i18n"
-	"feedback/launch"
+	"feedback/internal/i18n"
+	"feedback/ipc/launch"
 )
 
 // A shim started with a filtered environment (no LANG: the TypeScript

@@ -18,18 +18,18 @@ import (
 	"os/signal"
 	"syscall"
 
-	"feedback/approval/approvecmd"
-	"feedback/ask"
-	"feedback/doctor"
-	"feedback/history/historycmd"
-	"feedback/i18n"
+	"feedback/cmd/feedback/approvecmd"
+	"feedback/cmd/feedback/ask"
+	"feedback/cmd/feedback/doctor"
+	"feedback/cmd/feedback/historycmd"
+	"feedback/cmd/feedback/mcpshim"
+	"feedback/cmd/feedback/notifycmd"
+	"feedback/cmd/feedback/setup"
+	"feedback/internal/i18n"
+	"feedback/internal/settings"
 	"feedback/ipc"
-	"feedback/launch"
-	"feedback/mcpshim"
-	"feedback/notifycmd"
-	"feedback/settings"
-	"feedback/setup"
-	"feedback/wire"
+	"feedback/ipc/launch"
+	"feedback/ipc/wire"
 )
 
 // version is set at build time: -ldflags "-X main.version=…".
@@ -60,7 +60,7 @@ func run(args []string) int {
 			applyStartAtLogin(log)
 		}
 		return runApp(ctx, log)
-	case "ui": // started by the app for its windows (package ui), not by hand
+	case "ui": // started by the app for its windows (package uiprocess), not by hand
 		return runUI(log)
 	case "mcp":
 		return runMCP(ctx, args, log)

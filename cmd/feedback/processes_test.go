@@ -16,20 +16,20 @@ import (
 // calls for its commands: the process runs them and whatever they import.
 var processEntries = map[string][]string{
 	// feedback: app.Run; setup.ApplyStartAtLogin; launch.Starter.
-	"app": {"feedback/app", "feedback/setup", "feedback/launch"},
-	// feedback ui: ui.Serve.
-	"ui": {"feedback/ui"},
+	"app": {"feedback/app", "feedback/cmd/feedback/setup", "feedback/ipc/launch"},
+	// feedback ui: uiprocess.Serve.
+	"ui": {"feedback/dialogs/uiprocess"},
 	// feedback mcp: mcpshim.ServeStdio over launch.Connect (an ipc.Asker)
 	// and launch.Greet.
-	"shim": {"feedback/mcpshim", "feedback/launch", "feedback/ipc"},
+	"shim": {"feedback/cmd/feedback/mcpshim", "feedback/ipc/launch", "feedback/ipc"},
 	// feedback ask, approve, notify, doctor, setup, history; ask's question
 	// ids (wire.NewID) and its connection (an ipc.Asker).
-	"cli": {"feedback/ask", "feedback/approval/approvecmd", "feedback/notifycmd", "feedback/doctor", "feedback/setup", "feedback/history/historycmd", "feedback/launch", "feedback/wire", "feedback/ipc"},
+	"cli": {"feedback/cmd/feedback/ask", "feedback/cmd/feedback/approvecmd", "feedback/cmd/feedback/notifycmd", "feedback/cmd/feedback/doctor", "feedback/cmd/feedback/setup", "feedback/cmd/feedback/historycmd", "feedback/ipc/launch", "feedback/ipc/wire", "feedback/ipc"},
 }
 
 // everyProcess are the packages run calls in every process: the settings
 // and their language (loadSettings), and Fyne's quiet locale (an init).
-var everyProcess = []string{"feedback/settings", "feedback/i18n", "feedback/cmd/feedback/internal/quietlocale"}
+var everyProcess = []string{"feedback/internal/settings", "feedback/internal/i18n", "feedback/cmd/feedback/internal/quietlocale"}
 
 // processRow is a row of the README's package table.
 type processRow struct {

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The inputs of the layout benchmarks; e2e/bench asks the running app the

@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"testing"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // Why an image is not shown, and sizes, read in the process's language.

@@ -23,8 +23,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/image/draw"
 
-	"feedback/i18n"
-	"feedback/imagepipe"
+	"feedback/dialogs/imagepipe"
+	"feedback/internal/i18n"
 )
 
 // Inline images of a question's Markdown: a data: URI or a local file (an

@@ -12,7 +12,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/util"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // renderText renders plain text. A hard line break ends the line; a soft line break becomes a

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/i18n"
+	"feedback/internal/i18n"
 )
 
 // mdSectionBytes is how much Markdown source is laid out at once. A longer

@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"feedback/e2e/internal/xmaps"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The layout figures of issue 14: how long a question takes to reach the

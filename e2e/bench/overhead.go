@@ -16,7 +16,7 @@ import (
 
 	"feedback/e2e/internal/fakeapp"
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // The round-trip overhead: what feedback adds to a question when the human

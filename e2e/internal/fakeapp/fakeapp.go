@@ -19,9 +19,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"feedback/core"
+	"feedback/app/core"
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 // Reply is the answer text the double gives to q: its first prompt's

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"feedback/ipc"
-	"feedback/wire"
+	"feedback/ipc/wire"
 )
 
 func TestReply(t *testing.T) {

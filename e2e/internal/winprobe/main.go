@@ -28,8 +28,8 @@ import (
 	"github.com/Microsoft/go-winio"
 	"golang.org/x/sys/windows"
 
-	"feedback/store"
-	"feedback/wire"
+	"feedback/app/store"
+	"feedback/ipc/wire"
 )
 
 func main() {

@@ -1,0 +1,32 @@
+// Package core is the toolkit-free heart of the resident app: the inbox of
+// open questions, the recorder that keeps them in the database, retention,
+// and the UI process that shows them. It imports neither Fyne nor GL, so
+// the resident process (package app) costs nothing while no question is
+// open: the windows live in a separate UI process (package uiprocess, `feedback
+// ui`) that the core starts when a question needs a window and lets go
+// after a linger time.
+//
+// The inbox (inbox.go) talks to the windows through the Presenter
+// interface. UIProcess (uiproc.go) is the Presenter of the resident app: it
+// speaks the UI protocol (package uiproto) to the UI process over a private
+// channel (an inherited socket), checks that its Hello is of the app's build
+// and protocol (one of another build, as after an upgrade replaced the
+// binary, is ended and not restarted), restarts it if it dies and shows
+// every open window again with its draft and its countdown.
+//
+// Persistence (persist.go): questions, drafts and answers are kept in a
+// SQLite database (package store) at $FEEDBACK_DB, else
+// $XDG_DATA_HOME/feedback/feedback.db (~/.local/share/feedback/feedback.db);
+// FEEDBACK_DB=off keeps them in memory only. A database that cannot be
+// opened (locked by another process, unreadable) is logged once and the app
+// runs without it; a corrupt one is moved aside by the store. The inbox
+// reaches the database only through a recorder goroutine, so a slow or
+// locked database never holds up a window or a caller.
+//
+// Do not disturb (dnd.go, dndstate.go): while it is on, the inbox holds new
+// questions back from the Presenter (no window, no sound, no countdown) and
+// opens them one at a time when it ends; its state is kept in a DNDStore.
+// The tray's view (traymenu.go, Tray) is a plain value built from the open
+// questions and do not disturb, which package app draws with
+// fyne.io/systray.
+package core

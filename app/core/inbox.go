@@ -1,0 +1,856 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"feedback/internal/procsession"
+	"feedback/ipc/wire"
+)
+
+// Presenter puts questions in front of the user. Its methods may be called
+// from any goroutine and must not block on the user.
+type Presenter interface {
+	// Show opens a window for q. It calls shown once the window is on
+	// screen and done exactly once with the outcome, unless Withdraw came first.
+	// (A DraftPresenter's ShowDraft is called instead.)
+	Show(q wire.Question, shown func(), done func(wire.Answer))
+	// Withdraw closes the window of question id without an answer; a
+	// DraftPresenter's window reports an unreported draft first.
+	Withdraw(id string)
+	// Focus raises the window of question id.
+	Focus(id string)
+}
+
+// DraftPresenter is a Presenter whose windows keep drafts; the inbox shows
+// questions through ShowDraft when its Presenter implements it.
+type DraftPresenter interface {
+	Presenter
+	// ShowDraft opens a window for q with draft, if not nil, restored into
+	// it. The window calls h.Shown once it is on screen, h.Draft with the
+	// user's draft as they edit, and h.Done exactly once with the outcome,
+	// unless Withdraw came first.
+	ShowDraft(q wire.Question, draft *wire.Draft, h Hooks)
+}
+
+// Hooks are a window's calls back into the inbox, from any goroutine; none
+// of them blocks.
+type Hooks struct {
+	Shown func()
+	Draft func(wire.Draft)
+	Done  func(wire.Answer)
+	// Snooze: the user snoozed the question in its window (snooze.go).
+	Snooze func(wire.Snooze)
+}
+
+// Item is an open question as the tray menu lists it.
+type Item struct {
+	ID      string
+	Title   string
+	Client  string
+	Project string
+	Since   time.Time
+	// Snoozed is the question's snooze, when it is snoozed (snooze.go).
+	Snoozed *wire.Snooze
+}
+
+// Inbox holds the open questions and routes each answer to its callers.
+// It implements ipc.Asker. It owns every open question and every answer
+// that no caller is waiting for (keptAnswers); callers (the shim, `feedback
+// ask`) keep none.
+//
+// Who gets which window: a caller asking with the id of an open question
+// that nobody waits for (its caller's wait ran out: "call again"; the shim
+// was restarted; the app restarted and showed it again) attaches to it, and
+// one asking with the id of an answer nobody received collects it. A caller
+// asking while another caller still waits on the identical question (same
+// id) gets a second window, with an id of its own (the ask id, "#", a
+// random suffix); a caller coming back for it asks with the first id. An
+// attach-only ask (wire.Ask.AttachOnly) attaches to any window of its id.
+//
+// One-shot clients (a new session, so a new id, for every call): an ask
+// with a key (wire.Ask.Key: the same question from the same client and
+// project, whatever the session) that finds nothing under its own id
+// collects the answer kept under its key, or attaches to the window open
+// under its key that nobody waits for, once the session that asked it has
+// ended (wire.Ask.Session; sessionEnded) — never while that session lives,
+// so a live session's concurrent identical question still gets a window of
+// its own. An attached window then belongs to the new session (its callers
+// ask with the new id). The log says where such an answer went ("kept answer
+// delivered to another session"), and the store marks it delivered.
+//
+// With a Persister it records each question when it opens, its drafts as
+// the user types, whether it is kept open for a caller that comes back, and
+// its outcome (delivered or kept) or its withdrawal; a new question first
+// looks for an answer kept before a restart (returned at once) and for a
+// draft (restored into the window). After a crash the questions that were
+// kept open are shown again and the others withdrawn (their callers ask
+// again). Every database call runs on the recorder's goroutine: a slow or
+// locked database never holds up a window or a caller by more than
+// lookupTimeout.
+type Inbox struct {
+	p   Presenter
+	log *slog.Logger
+	rec *recorder
+	// MaxOpen bounds the open questions, those kept open included; an ask
+	// beyond it is refused with wire.CodeTooMany. Set before the first Ask.
+	MaxOpen int
+	// Hold is how long a question nobody waits for stays open (at least
+	// its countdown): then it is withdrawn, its draft kept. Set before the
+	// first Ask.
+	Hold time.Duration
+
+	// OnEnd, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) with the window id of each question that
+	// ended: answered, dismissed, timed out or withdrawn. Set before the
+	// first Ask.
+	OnEnd func(id string)
+	// OnHandedOver, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) when an answer the user gave after its
+	// asking session had ended goes to the next identical question of
+	// another session (a one-shot client's next call), with that question:
+	// the app tells the user where the answer went. Set before the first
+	// Ask.
+	OnHandedOver func(q wire.Question)
+
+	// sessionEnded tells whether an asking session has certainly ended
+	// (procsession.Ended); it is called holding mu, and must be quick.
+	sessionEnded func(session string) bool
+
+	mu       sync.Mutex        // guards open, kept, onChange, and every entry's askID, from, waiters, kept and hold
+	open     map[string]*entry // by window id (entry.q.ID)
+	kept     keptAnswers
+	onChange func()
+
+	dnd  dndControl  // do not disturb (dnd.go)
+	msgs messages    // the agents' one-way messages (messages.go); guarded by mu
+	away awayControl // away (away.go); guarded by mu
+	mem  memNotes    // the notes for agents without a database (notes.go)
+}
+
+// DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
+// open for a caller that said it would come back.
+const DefaultHold = time.Hour
+
+// entry is one open question (one window). Several callers may wait on it:
+// asking again with its id attaches to it.
+type entry struct {
+	q         wire.Question // as shown: q.ID is the window's own id
+	askID     string        // the id its callers ask with; guarded by Inbox.mu
+	from      origin        // who asked it (a one-shot client's next session may take it over); guarded by Inbox.mu
+	since     time.Time
+	keepOpen  bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
+	waiters   int           // guarded by Inbox.mu
+	kept      bool          // kept open for a caller that comes back; guarded by Inbox.mu
+	hold      *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
+	shown     chan struct{} // closed when the window is on screen
+	shownOnce sync.Once     // closes shown
+	done      chan struct{} // closed when answer is set
+	answer    wire.Answer
+	at        time.Time // when answer was given
+
+	// Snoozed (snooze.go): the window is closed until the snooze ends;
+	// snoozeC is closed when the question is snoozed (it wakes the
+	// callers) and replaced when it comes back. Guarded by Inbox.mu.
+	snooze  *wire.Snooze
+	snoozeC chan struct{}
+	snoozes int         // how many times it was snoozed
+	wake    *time.Timer // ends a timed snooze
+	draft   *wire.Draft // the latest draft, restored when it comes back
+}
+
+// NewInbox returns an empty inbox that shows questions through p and
+// keeps nothing across restarts.
+func NewInbox(p Presenter, log *slog.Logger) *Inbox {
+	return NewPersistentInbox(p, log, nil)
+}
+
+// NewPersistentInbox returns an empty inbox that shows questions through p
+// and records them in the Persister that open returns (nil open, or an
+// error: nothing is recorded). open runs on the inbox's own goroutine, so a
+// slow database does not delay the start; the questions the last run kept
+// open are shown again once it has opened.
+func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, error)) *Inbox {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if open == nil {
+		open = func() (Persister, error) { return NoPersistence{}, nil }
+	}
+	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry),
+		sessionEnded: procsession.Ended}
+	in.rec = newRecorder(open, log, in.reopen)
+	return in
+}
+
+// Close stops the hold timers, writes what is still queued for the
+// database, waiting at most wait, and closes it. Call it once no caller
+// waits any more.
+func (in *Inbox) Close(wait time.Duration) {
+	in.closeDND()
+	in.mu.Lock()
+	for _, e := range in.open {
+		if e.hold != nil {
+			e.hold.Stop()
+			e.hold = nil
+		}
+	}
+	in.mu.Unlock()
+	in.rec.close(wait)
+}
+
+// OnChange has a view follow the open questions: after every change, do is
+// called (from any goroutine) with a function that calls set with the open
+// questions as they are when it runs. do runs it where the view lives
+// (fyne.Do), so updates applied late or out of order still leave the view
+// showing the latest state: the list is read when the update runs, never
+// captured before.
+func (in *Inbox) OnChange(do func(func()), set func([]Item)) {
+	f := func() { do(func() { set(in.Items()) }) }
+	in.mu.Lock()
+	in.onChange = f
+	in.mu.Unlock()
+	f()
+}
+
+// Items lists the open questions, oldest first.
+func (in *Inbox) Items() []Item {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	items := make([]Item, 0, len(in.open))
+	for id, e := range in.open {
+		it := Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Project: e.q.Project, Since: e.since}
+		if e.snooze != nil {
+			s := *e.snooze
+			it.Snoozed = &s
+		}
+		items = append(items, it)
+	}
+	sort.Slice(items, func(i, j int) bool {
+		if !items[i].Since.Equal(items[j].Since) {
+			return items[i].Since.Before(items[j].Since)
+		}
+		return items[i].ID < items[j].ID
+	})
+	return items
+}
+
+func (in *Inbox) notify() {
+	in.mu.Lock()
+	f := in.onChange
+	in.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// Ask shows r.Question (or attaches to the window of its id that nobody
+// waits for) and waits for the answer. When ctx ends first the caller has
+// gone away: the question is withdrawn once no caller waits for it any
+// more (unless the ask that opened it said KeepOpen), and Ask returns
+// ctx.Err(). When r.Wait runs out first the caller will come back: the
+// question stays open and Ask returns ipc.ErrPending. A kept answer for
+// the question's ID, in memory or in the database, is returned at once; a
+// stored draft is restored into the new window. Beyond MaxOpen open
+// questions a new one is refused with wire.CodeTooMany: the inbox is
+// where the app's cap on open questions is enforced (ipc counts none).
+//
+// The outcome carries the notes the user wrote for the question's client
+// meanwhile (notes.go); a pending or failed ask carries none.
+func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+	a, err := in.ask(ctx, r, emit)
+	if err == nil {
+		a = in.withNotes(ctx, r.Question, a)
+	}
+	return a, err
+}
+
+func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+	askID := r.Question.ID
+	from := in.originOf(r)
+	in.mu.Lock()
+	if a, ok := in.takeKeptLocked(askID); ok {
+		in.mu.Unlock()
+		return a, nil
+	}
+	if a, ok := in.takeEndedLocked(askID, from); ok {
+		in.mu.Unlock()
+		in.handedOver(r.Question)
+		return a, nil
+	}
+	in.mu.Unlock()
+	if a, ok := in.awayAsk(r); ok { // away.go
+		return a, nil
+	}
+	in.mu.Lock()
+	e := in.attachLocked(r)
+	_, busy := in.open[askID]
+	var gen int // the snoozes e had when this caller joined it (snooze.go)
+	if e != nil {
+		gen = e.snoozes
+	}
+	in.mu.Unlock()
+
+	var draft *wire.Draft
+	if e == nil {
+		// A second window (the id is taken by a caller that waits) restores
+		// no draft: the draft is the first window's.
+		f := in.rec.lookup(ctx, askID, !busy)
+		if err := ctx.Err(); err != nil {
+			return wire.Answer{}, err
+		}
+		if f.answer != nil {
+			a := *f.answer
+			in.log.Info("kept answer delivered from the database", "id", askID, "window", a.QuestionID, "status", a.Status)
+			window := a.QuestionID
+			in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+			a.QuestionID = askID
+			return a, nil
+		}
+		draft = f.draft
+
+		in.mu.Lock()
+		if a, ok := in.takeKeptLocked(askID); ok { // answered while we looked
+			in.mu.Unlock()
+			return a, nil
+		}
+		if a, ok := in.takeEndedLocked(askID, from); ok {
+			in.mu.Unlock()
+			in.handedOver(r.Question)
+			return a, nil
+		}
+		if e = in.attachLocked(r); e == nil {
+			e = in.attachEndedLocked(askID, from)
+		}
+		if e == nil {
+			var err error
+			if e, err = in.openLocked(r, from, draft); err != nil {
+				in.mu.Unlock()
+				return wire.Answer{}, err
+			}
+			in.mu.Unlock()
+			in.show(e, draft)
+		} else {
+			gen = e.snoozes
+			in.mu.Unlock()
+		}
+	}
+	return in.wait(ctx, e, askID, r.Wait, emit, gen)
+}
+
+// originOf is who asks r: its key, and its session if the session can
+// be told ended later (it is not ended now, while it asks; a session that
+// looks ended while asking, one of another pid namespace, is never handed
+// another's answer nor taken for ended).
+func (in *Inbox) originOf(r wire.Ask) origin {
+	o := origin{key: r.Key}
+	if r.Session != "" && in.sessionEnded != nil && !in.sessionEnded(r.Session) {
+		o.session = r.Session
+	}
+	return o
+}
+
+// endedLocked reports whether session, that asked a question, has ended:
+// its answer, or its window, may then go to another session asking under
+// the same key. An unknown session never ends.
+func (in *Inbox) endedLocked(session, asking string) bool {
+	return session != "" && session != asking && in.sessionEnded != nil && in.sessionEnded(session)
+}
+
+// takeEndedLocked hands the caller asking as askID from o the answer kept
+// under o's key for a session that has ended (a one-shot client's earlier
+// call), if there is one.
+func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
+	if o.key == "" {
+		return wire.Answer{}, false
+	}
+	was, a, ok := in.kept.takeEnded(o.key, func(s string) bool { return in.endedLocked(s, o.session) })
+	if !ok {
+		return wire.Answer{}, false
+	}
+	window := a.QuestionID
+	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.log.Info("kept answer delivered to another session: the session that asked it ended", "id", askID, "asked_as", was, "window", window, "status", a.Status)
+	return forCaller(a, askID), true
+}
+
+// handedOver tells OnHandedOver, if set, that the answer to q went to a
+// later call than the one that asked.
+func (in *Inbox) handedOver(q wire.Question) {
+	if in.OnHandedOver != nil {
+		in.OnHandedOver(q)
+	}
+}
+
+// attachEndedLocked attaches the caller asking as askID from o to the
+// window open under o's key that nobody waits for and whose session has
+// ended (the oldest), which then belongs to the caller's session: its
+// callers ask as askID from then on.
+func (in *Inbox) attachEndedLocked(askID string, o origin) *entry {
+	if o.key == "" {
+		return nil
+	}
+	var found *entry
+	for _, e := range in.open {
+		if e.from.key != o.key || e.waiters > 0 || (found != nil && !e.since.Before(found.since)) {
+			continue
+		}
+		if in.endedLocked(e.from.session, o.session) {
+			found = e
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	was := found.askID
+	found.askID, found.from = askID, o
+	found.waiters++
+	if found.hold != nil {
+		found.hold.Stop()
+		found.hold = nil
+	}
+	sq, since, keep := found.q, found.since, found.keepOpen // after a restart, its callers find it, and its answer, as askID
+	in.rec.do("save question", sq.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
+	in.log.Info("caller of another session attached to an open question: the session that asked it ended", "id", askID, "asked_as", was, "window", found.q.ID)
+	return found
+}
+
+// attachLocked attaches the caller of r to the window it comes back to, if
+// there is one: a window of its question's ID that nobody waits for (the
+// oldest), or for an attach-only ask any window of that ID.
+func (in *Inbox) attachLocked(r wire.Ask) *entry {
+	id := r.Question.ID
+	var found *entry
+	for _, e := range in.open {
+		if e.askID != id || (e.waiters > 0 && !r.AttachOnly) {
+			continue
+		}
+		if found == nil || e.waiters < found.waiters ||
+			(e.waiters == found.waiters && e.since.Before(found.since)) {
+			found = e
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	found.waiters++
+	if found.hold != nil {
+		found.hold.Stop()
+		found.hold = nil
+	}
+	in.log.Info("caller attached to an open question", "id", id, "window", found.q.ID, "attach_only", r.AttachOnly)
+	return found
+}
+
+// openLocked opens a window for r's question with one waiter: under its
+// ID, or, when a window of that id is open (its caller still waits), under
+// an id of its own. It refuses an attach-only ask (nothing to attach to)
+// and one beyond MaxOpen.
+func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry, error) {
+	q := r.Question
+	if r.AttachOnly {
+		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
+	}
+	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
+		in.log.Info("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
+		return nil, &wire.Error{Code: wire.CodeTooMany, Message: fmt.Sprintf(
+			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
+	}
+	askID := q.ID
+	if _, taken := in.open[askID]; taken {
+		q.ID = askID + "#" + wire.NewID()[:8]
+	}
+	e := &entry{q: q, askID: askID, from: from, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
+		snoozeC: make(chan struct{}), draft: draft}
+	in.open[q.ID] = e
+	sq, since, keep := e.q, e.since, e.keepOpen
+	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
+	in.log.Info("question opened", "id", askID, "window", q.ID, "source", q.Source, "client", q.Client, "draft_restored", draft != nil)
+	return e, nil
+}
+
+// show puts e's window on screen.
+func (in *Inbox) show(e *entry, draft *wire.Draft) {
+	if in.holdBack(e, draft) { // do not disturb: it waits in the tray (dnd.go)
+		in.notify()
+		return
+	}
+	id := e.q.ID
+	h := Hooks{
+		Shown: func() { e.shownOnce.Do(func() { close(e.shown) }) }, // once, though a snoozed question is shown again
+		Draft: func(d wire.Draft) {
+			in.mu.Lock()
+			e.draft = &d
+			in.mu.Unlock()
+			in.rec.draft(id, d)
+		},
+		Done:   func(a wire.Answer) { in.answered(e, a) },
+		Snooze: func(s wire.Snooze) { in.Snooze(id, s) },
+	}
+	if dp, ok := in.p.(DraftPresenter); ok {
+		dp.ShowDraft(e.q, draft, h)
+	} else {
+		in.p.Show(e.q, h.Shown, h.Done)
+	}
+	in.notify()
+}
+
+// wait waits, as one of e's callers, for its answer, the caller going away
+// (ctx) or the caller's wait running out (wait, when positive).
+//
+// A caller with a wait hears at once of a snooze made since it joined
+// (gen: e's snoozes then); one that joins while e is snoozed waits as
+// usual, and one without a wait waits the snooze out.
+func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(wire.Event), gen int) (wire.Answer, error) {
+	var waitC <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		waitC = t.C
+	}
+	shown := e.shown
+	var snoozed <-chan struct{}
+	if wait > 0 {
+		in.mu.Lock()
+		switch {
+		case e.snooze == nil:
+			snoozed = e.snoozeC
+		case e.snoozes != gen: // snoozed after this caller joined, before it got here
+			waitC = closedTime
+		}
+		in.mu.Unlock()
+	}
+	for {
+		select {
+		case <-shown:
+			emit(wire.Event{Type: wire.EventShown})
+			shown = nil
+		case <-snoozed:
+			snoozed = nil
+			if in.snoozeNow(e) == nil { // it came back meanwhile
+				continue
+			}
+			waitC = closedTime // it ends this call as its wait running out does
+		case <-e.done:
+			select {
+			case <-shown: // shown, then answered before this loop saw it: the caller hears both, in order
+				emit(wire.Event{Type: wire.EventShown})
+			default:
+			}
+			return forCaller(e.answer, askID), nil
+		case <-ctx.Done():
+			in.leave(e)
+			return wire.Answer{}, ctx.Err()
+		case <-waitC:
+			if a, answered := in.detach(e); answered {
+				return forCaller(a, askID), nil
+			}
+			return wire.Answer{QuestionID: askID, CallerData: e.q.CallerData, Snooze: in.snoozeNow(e)}, wire.ErrPending
+		}
+	}
+}
+
+// forCaller is a as the caller asking as askID receives it.
+func forCaller(a wire.Answer, askID string) wire.Answer {
+	a.QuestionID = askID
+	return a
+}
+
+// takeKeptLocked hands out the kept answer of askID, if there is one.
+func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
+	a, ok := in.kept.take(askID)
+	if !ok {
+		return wire.Answer{}, false
+	}
+	window := a.QuestionID
+	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.log.Info("kept answer delivered", "id", askID, "window", window, "status", a.Status)
+	return forCaller(a, askID), true
+}
+
+// answered records the outcome of e and wakes its callers. An answer that
+// reaches nobody is kept, in memory and in the database, for the next ask
+// with its id.
+//
+// It reports whether a was taken: an outcome for a question that has one
+// already (its window answered as its notification did) is dropped.
+func (in *Inbox) answered(e *entry, a wire.Answer) bool {
+	at := time.Now()
+	id := e.q.ID
+	a.QuestionID = id
+	a.CallerData = e.q.CallerData
+	in.mu.Lock()
+	select {
+	case <-e.done:
+		in.mu.Unlock()
+		in.log.Info("second outcome of a question dropped", "id", id, "status", a.Status, "via", a.Via)
+		return false
+	default:
+	}
+	if e.hold != nil {
+		e.hold.Stop()
+		e.hold = nil
+	}
+	if in.open[id] != e {
+		// The window was withdrawn while the user answered. A real answer is
+		// kept for a caller that asks again, unless the question was asked
+		// again meanwhile (the new window collects the answer then).
+		if _, reopened := in.open[id]; reopened || a.Status != wire.StatusAnswered {
+			in.mu.Unlock()
+			in.log.Warn("outcome of a withdrawn question dropped", "id", id, "status", a.Status, "reopened", reopened)
+			return false
+		}
+		in.keepLocked(e, a)
+		in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, false) })
+		in.mu.Unlock()
+		in.ended(id)
+		return true
+	}
+	delete(in.open, id)
+	e.answer, e.at = a, at
+	close(e.done)
+	if e.wake != nil {
+		e.wake.Stop()
+		e.wake = nil
+	}
+	delivered := e.waiters > 0
+	if !delivered {
+		in.keepLocked(e, a)
+	}
+	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, delivered) })
+	in.mu.Unlock()
+	in.log.Info("question ended", "id", id, "status", a.Status, "via", a.Via, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
+	in.notify()
+	in.ended(id)
+	return true
+}
+
+// ended tells OnEnd that the question of window id ended.
+func (in *Inbox) ended(id string) {
+	if in.OnEnd != nil {
+		in.OnEnd(id)
+	}
+}
+
+// AnswerFrom answers the open question whose window is id with a, given
+// outside its window (its notification): the window closes, reporting its
+// draft first, and the callers get a. It reports false when no question
+// with that id is open (it ended meanwhile, or was never shown).
+func (in *Inbox) AnswerFrom(id string, a wire.Answer) bool {
+	in.mu.Lock()
+	e := in.open[id]
+	in.mu.Unlock()
+	if e == nil {
+		return false
+	}
+	a.ElapsedMS = time.Since(e.since).Milliseconds()
+	in.p.Withdraw(id)
+	return in.answered(e, a)
+}
+
+// EndAll ends every open question with a (the user quit: dismissed,
+// wire.ReasonQuit): its window closes, reporting its draft first, and its
+// callers get a; an answer nobody waits for is kept, as any other, for the
+// caller that comes back. It returns how many questions it ended.
+func (in *Inbox) EndAll(a wire.Answer) int {
+	in.mu.Lock()
+	es := make([]*entry, 0, len(in.open))
+	for _, e := range in.open {
+		es = append(es, e)
+	}
+	in.mu.Unlock()
+	for _, e := range es {
+		in.p.Withdraw(e.q.ID)
+		in.answered(e, a)
+	}
+	return len(es)
+}
+
+// keepLocked keeps a, the answer of e, for the next ask as e's askID (or
+// under its key, once its session ended); an answer dropped to stay within
+// the bounds is still in the database.
+func (in *Inbox) keepLocked(e *entry, a wire.Answer) {
+	askID := e.askID
+	for _, d := range in.kept.putFrom(askID, e.from, a) {
+		in.log.Warn("kept answer dropped from memory: too many kept, or kept too long", "window", d.QuestionID)
+	}
+	in.log.Info("answer kept for a caller that comes back", "id", askID, "window", a.QuestionID, "status", a.Status)
+}
+
+// leave drops one caller of e that went away; the last one to leave
+// withdraws the question unless it is e.keepOpen. An answer that came in
+// while the last caller was leaving reached nobody: it is kept for the next
+// ask with its id.
+func (in *Inbox) leave(e *entry) {
+	in.mu.Lock()
+	e.waiters--
+	if e.waiters == 0 {
+		select {
+		case <-e.done:
+			in.keepLocked(e, e.answer)
+			a, at := e.answer, e.at
+			in.rec.do("save answer", e.q.ID, func(p Persister) error { return p.SaveAnswer(a, at, false) })
+			in.mu.Unlock()
+			return
+		default:
+		}
+	}
+	last := e.waiters == 0 && in.open[e.q.ID] == e
+	withdraw := last && !e.keepOpen
+	if withdraw {
+		in.withdrawLocked(e)
+	} else if last {
+		in.holdLocked(e)
+	}
+	in.mu.Unlock()
+	if withdraw {
+		in.log.Info("question withdrawn: its caller went away", "id", e.q.ID)
+		in.p.Withdraw(e.q.ID)
+		in.notify()
+		in.ended(e.q.ID)
+	}
+}
+
+// detach drops one caller of e whose wait ran out: it comes back later, so
+// the question stays open (held for Hold) and is recorded as kept open. If
+// e was answered meanwhile, the answer is the caller's: answered is true.
+func (in *Inbox) detach(e *entry) (a wire.Answer, answered bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	select {
+	case <-e.done:
+		return e.answer, true
+	default:
+	}
+	e.waiters--
+	if e.waiters > 0 || in.open[e.q.ID] != e {
+		return wire.Answer{}, false
+	}
+	if !e.kept {
+		e.kept = true
+		id := e.q.ID
+		in.rec.do("keep open", id, func(p Persister) error { return p.SetKeptOpen(id, true) })
+	}
+	in.log.Info("question kept open for its caller to come back", "id", e.askID, "window", e.q.ID, "hold", in.holdOf(e))
+	in.holdLocked(e)
+	return wire.Answer{}, false
+}
+
+// holdOf is how long e stays open with nobody waiting: Hold, or its
+// countdown and a minute when that is longer.
+func (in *Inbox) holdOf(e *entry) time.Duration {
+	d := in.Hold
+	if d <= 0 {
+		d = DefaultHold
+	}
+	if t := time.Duration(e.q.TimeoutSeconds)*time.Second + time.Minute; e.q.TimeoutSeconds > 0 && t > d {
+		d = t
+	}
+	return d
+}
+
+// holdLocked starts the timer that withdraws e when nobody came back.
+func (in *Inbox) holdLocked(e *entry) {
+	if e.hold != nil {
+		e.hold.Stop()
+	}
+	d := in.holdOf(e)
+	e.hold = time.AfterFunc(d, func() {
+		in.mu.Lock()
+		if e.snooze != nil && e.waiters == 0 && in.open[e.q.ID] == e {
+			in.holdLocked(e) // snoozed: held until it is back and ignored again
+			in.mu.Unlock()
+			return
+		}
+		expired := e.waiters == 0 && in.open[e.q.ID] == e
+		if expired {
+			e.hold = nil
+			in.withdrawLocked(e)
+		}
+		in.mu.Unlock()
+		if expired {
+			in.log.Info("question withdrawn: its caller did not come back", "id", e.askID, "window", e.q.ID, "after", d)
+			in.p.Withdraw(e.q.ID)
+			in.notify()
+			in.ended(e.q.ID)
+		}
+	})
+}
+
+// withdrawLocked removes e, which nobody waits for, and records it.
+func (in *Inbox) withdrawLocked(e *entry) {
+	delete(in.open, e.q.ID)
+	if e.wake != nil {
+		e.wake.Stop()
+		e.wake = nil
+	}
+	if e.hold != nil {
+		e.hold.Stop()
+		e.hold = nil
+	}
+	id, at := e.q.ID, time.Now()
+	in.rec.do("mark withdrawn", id, func(p Persister) error { return p.MarkWithdrawn(id, at) })
+}
+
+// reopen runs on the recorder's goroutine once the database is open,
+// before anything queued: of the questions the last run left open, those
+// kept open for a caller that comes back are shown again, with their
+// drafts, and held; the others are withdrawn (their callers, if still
+// there, ask again and get their drafts back). Beyond MaxOpen the rest are
+// withdrawn too.
+func (in *Inbox) reopen(p Persister) {
+	left, err := p.LeftOpen()
+	if err != nil {
+		in.log.Warn("persistence: listing the questions left open", "err", err)
+		return
+	}
+	now := time.Now()
+	type shown struct {
+		e     *entry
+		draft *wire.Draft
+	}
+	var show []shown
+	for _, l := range left {
+		id := l.Question.ID
+		if l.KeptOpen {
+			var draft *wire.Draft
+			if d, ok, err := p.Draft(id); err == nil && ok {
+				draft = &d
+			}
+			in.mu.Lock()
+			_, taken := in.open[id]
+			full := in.MaxOpen > 0 && len(in.open) >= in.MaxOpen
+			if !taken && !full {
+				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
+					shown: make(chan struct{}), done: make(chan struct{})}
+				in.open[id] = e
+				in.holdLocked(e)
+				show = append(show, shown{e, draft})
+			}
+			in.mu.Unlock()
+			if taken {
+				continue
+			}
+			if !full {
+				in.log.Info("question kept open before the restart shown again", "id", l.AskID, "window", id, "draft_restored", draft != nil)
+				continue
+			}
+			in.log.Warn("question kept open before the restart withdrawn: too many open", "window", id)
+		}
+		if err := p.MarkWithdrawn(id, now); err != nil {
+			in.log.Warn("persistence: marking a question left open as withdrawn", "id", id, "err", err)
+		}
+	}
+	if len(show) > 0 {
+		go func() { // the Presenter may call back into the recorder
+			for _, s := range show {
+				in.show(s.e, s.draft)
+			}
+		}()
+	}
+	in.log.Info("questions left open by the last run", "left_open", len(left), "shown_again", len(show))
+}

@@ -1,0 +1,96 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/ipc/wire"
+)
+
+// Messages are recorded and listed newest first, at most
+// MaxRecentMessages; a client sending more than MessageBurst in a row is
+// refused with a wait to respect, while another client is not.
+func TestMessagesRecordedAndLimited(t *testing.T) {
+	p := newFakeStore()
+	in, _ := inboxWith(p)
+	var got []wire.Message
+	for i := range MessageBurst {
+		m, err := in.Message(wire.Message{Client: "loop", Text: fmt.Sprint("message ", i)})
+		if err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if m.ID == "" {
+			t.Fatal("no id given")
+		}
+		got = append(got, m)
+	}
+	_, err := in.Message(wire.Message{Client: "loop", Text: "one too many"})
+	if !errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}) || !strings.Contains(err.Error(), "the next one is shown in 12 s") {
+		t.Errorf("a sixth message in a row: %v", err)
+	}
+	if _, err := in.Message(wire.Message{Client: "other", Text: "from another agent"}); err != nil {
+		t.Errorf("another client was limited too: %v", err)
+	}
+	recent := in.RecentMessages()
+	if len(recent) != MessageBurst+1 || recent[0].Message.Text != "from another agent" || recent[len(recent)-1].Message.ID != got[0].ID {
+		t.Errorf("recent: %+v", recent)
+	}
+	eventually(t, "the messages recorded", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.messages) == MessageBurst+1
+	})
+	for i := range 2 * MaxRecentMessages {
+		in.Message(wire.Message{Client: fmt.Sprint("c", i), Text: "x"})
+	}
+	if n := len(in.RecentMessages()); n != MaxRecentMessages {
+		t.Errorf("%d recent messages kept, want %d", n, MaxRecentMessages)
+	}
+}
+
+// Many clients cannot do together what one may not: 40 client names in a
+// row get AllMessagesBurst messages shown, the rest are refused with a
+// wait, and a message refused for the total takes nothing from its
+// client's own rate (it is shown once the total allows one more).
+func TestMessagesLimitedAcrossClients(t *testing.T) {
+	in, _ := inboxWith(newFakeStore())
+	shown := 0
+	var refused error
+	for i := range 40 {
+		_, err := in.Message(wire.Message{Client: fmt.Sprint("agent-", i), Text: "finished"})
+		switch {
+		case err == nil:
+			shown++
+		case refused == nil:
+			refused = err
+		}
+	}
+	if shown != AllMessagesBurst {
+		t.Errorf("%d of 40 messages from 40 clients shown, want %d", shown, AllMessagesBurst)
+	}
+	if !errors.Is(refused, &wire.Error{Code: wire.CodeRateLimited}) || !strings.Contains(fmt.Sprint(refused), "agents together") {
+		t.Errorf("a message beyond the total: %v", refused)
+	}
+	for range 2 * MessageBurst { // refused for the total, not for its client
+		if _, err := in.Message(wire.Message{Client: "patient", Text: "again"}); err == nil {
+			t.Fatal("a message beyond the total was shown")
+		}
+	}
+	deadline := time.Now().Add(AllMessagesEvery + 2*time.Second)
+	for {
+		_, err := in.Message(wire.Message{Client: "patient", Text: "at last"})
+		if err == nil {
+			break
+		}
+		if strings.Contains(err.Error(), "patient sent more than") {
+			t.Fatalf("refusals for the total used up the client's own rate: %v", err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still refused after %v: %v", AllMessagesEvery, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

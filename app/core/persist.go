@@ -1,0 +1,295 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"feedback/app/store"
+	"feedback/ipc/wire"
+)
+
+// Persister keeps questions, drafts and answers across restarts.
+// *store.Store implements it. Its methods may block for seconds (a database
+// locked by another process), so the inbox calls them only through a
+// recorder, on the recorder's goroutine.
+type Persister interface {
+	// SaveQuestionAs records q, whose callers ask as askID (q.ID but for
+	// a second window of an identical question), and whether its ask said
+	// keepOpen (wire.Ask.KeepOpen; store.Left.KeepOpen after a restart).
+	SaveQuestionAs(q wire.Question, askID string, askedAt time.Time, keepOpen bool) error
+	// SetKeptOpen records that the open question id stays open for a caller
+	// that comes back: after a crash it is shown again.
+	SetKeptOpen(id string, on bool) error
+	// LeftOpen lists the questions the last run left open.
+	LeftOpen() ([]store.Left, error)
+	SaveDraft(id string, d wire.Draft) error
+	Draft(id string) (wire.Draft, bool, error)
+	SaveAnswer(a wire.Answer, at time.Time, delivered bool) error
+	MarkWithdrawn(id string, at time.Time) error
+	MarkDelivered(id string) error
+	// Undelivered returns the oldest answer nobody received of the
+	// questions asked as id; its QuestionID is the window's own id.
+	Undelivered(id string) (wire.Answer, bool, error)
+	// SaveMessage records a one-way message in the history.
+	SaveMessage(m wire.Message, at time.Time) error
+	Close() error
+}
+
+// NoPersistence keeps nothing: the app without a database, and tests.
+type NoPersistence struct{}
+
+func (NoPersistence) SaveQuestionAs(wire.Question, string, time.Time, bool) error { return nil }
+func (NoPersistence) SetKeptOpen(string, bool) error                              { return nil }
+func (NoPersistence) LeftOpen() ([]store.Left, error)                             { return nil, nil }
+func (NoPersistence) SaveDraft(string, wire.Draft) error                          { return nil }
+func (NoPersistence) Draft(string) (wire.Draft, bool, error)                      { return wire.Draft{}, false, nil }
+func (NoPersistence) SaveAnswer(wire.Answer, time.Time, bool) error               { return nil }
+func (NoPersistence) MarkWithdrawn(string, time.Time) error                       { return nil }
+func (NoPersistence) MarkDelivered(string) error                                  { return nil }
+func (NoPersistence) SaveMessage(wire.Message, time.Time) error                   { return nil }
+func (NoPersistence) Undelivered(string) (wire.Answer, bool, error)               { return wire.Answer{}, false, nil }
+func (NoPersistence) Close() error                                                { return nil }
+
+// lookupTimeout bounds how long a new question waits for the database
+// before its window opens without a restored draft.
+const lookupTimeout = time.Second
+
+// recorder runs the Persister's calls in order on one goroutine of its own,
+// so neither the socket handlers nor the Fyne goroutine ever wait on the
+// database: writes are queued and return at once; the one read a new
+// question needs (a kept answer, a draft) waits at most lookupTimeout.
+// Consecutive drafts of a question that are not yet written are folded into
+// the latest. Failures are logged, the first of a run at Warn and the rest
+// at Debug until a call succeeds again; the app carries on in memory.
+type recorder struct {
+	log  *slog.Logger
+	wake chan struct{} // one token: work is queued
+	done chan struct{} // closed when the goroutine has ended
+
+	mu      sync.Mutex // guards the fields below
+	p       Persister  // nil until open has returned
+	off     bool       // open failed: persistence is off
+	queue   []func(Persister)
+	drafts  map[string]wire.Draft // the latest unwritten draft of each question
+	closing bool
+	failing bool // the last call failed
+}
+
+// newRecorder starts the recorder's goroutine, which first calls open
+// (store.Open blocks for seconds on a locked database), then opened with
+// the Persister it returned, and then works through the queue. When open
+// fails the recorder logs it once and keeps nothing (opened is not called).
+func newRecorder(open func() (Persister, error), log *slog.Logger, opened func(Persister)) *recorder {
+	r := &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		drafts: make(map[string]wire.Draft)}
+	go r.run(open, opened)
+	return r
+}
+
+func (r *recorder) run(open func() (Persister, error), opened func(Persister)) {
+	defer close(r.done)
+	p, err := open()
+	r.mu.Lock()
+	if err != nil || p == nil {
+		r.off = true
+		p = NoPersistence{}
+	}
+	r.p = p
+	off := r.off
+	r.mu.Unlock()
+	if !off && opened != nil {
+		opened(p)
+	}
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			if r.closing {
+				r.mu.Unlock()
+				return
+			}
+			r.mu.Unlock()
+			<-r.wake
+			continue
+		}
+		op := r.queue[0]
+		r.queue = r.queue[1:]
+		r.mu.Unlock()
+		op(p)
+	}
+}
+
+// enqueue adds op to the queue and reports whether it did (not once
+// closing); it never blocks.
+func (r *recorder) enqueue(op func(Persister)) bool {
+	r.mu.Lock()
+	if r.closing {
+		r.mu.Unlock()
+		return false
+	}
+	r.queue = append(r.queue, op)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// do queues a write; what names it in the log.
+func (r *recorder) do(what, id string, f func(Persister) error) {
+	r.enqueue(func(p Persister) { r.result(what, id, f(p)) })
+}
+
+// draft queues d as the draft of question id, replacing a draft of id that
+// is queued and not yet written.
+func (r *recorder) draft(id string, d wire.Draft) {
+	r.mu.Lock()
+	_, queued := r.drafts[id]
+	r.drafts[id] = d
+	r.mu.Unlock()
+	if queued {
+		return
+	}
+	r.enqueue(func(p Persister) {
+		r.mu.Lock()
+		d := r.drafts[id]
+		delete(r.drafts, id)
+		r.mu.Unlock()
+		r.result("save draft", id, p.SaveDraft(id, d))
+	})
+}
+
+// found is what the database holds for a question about to open.
+type found struct {
+	answer *wire.Answer // an answer nobody received yet
+	draft  *wire.Draft  // what the user had typed
+}
+
+// lookup returns the undelivered answer of the questions asked as id or,
+// withDraft, the draft of question id, after every write queued before it.
+// It gives up, returning nothing, after lookupTimeout or when ctx ends.
+func (r *recorder) lookup(ctx context.Context, id string, withDraft bool) found {
+	r.mu.Lock()
+	off := r.off
+	r.mu.Unlock()
+	if off {
+		return found{}
+	}
+	ch := make(chan found, 1)
+	queued := r.enqueue(func(p Persister) {
+		var f found
+		a, ok, err := p.Undelivered(id)
+		r.result("look up a kept answer", id, err)
+		if ok {
+			f.answer = &a
+		} else if withDraft {
+			if d, ok, err := p.Draft(id); ok {
+				f.draft = &d
+			} else {
+				r.result("look up a draft", id, err)
+			}
+		}
+		ch <- f
+	})
+	if !queued {
+		return found{}
+	}
+	t := time.NewTimer(lookupTimeout)
+	defer t.Stop()
+	select {
+	case f := <-ch:
+		return f
+	case <-t.C:
+		r.log.Warn("persistence: the database is slow; the question opens without looking for its draft or kept answer",
+			"id", id, "waited", lookupTimeout)
+	case <-ctx.Done():
+	}
+	return found{}
+}
+
+// result logs the outcome of a call.
+func (r *recorder) result(what, id string, err error) {
+	r.mu.Lock()
+	was := r.failing
+	r.failing = err != nil
+	r.mu.Unlock()
+	switch {
+	case err != nil && !was:
+		r.log.Warn("persistence: "+what+" failed; the app carries on without it (further failures are logged at debug level)",
+			"id", id, "err", err, "locked", errors.Is(err, store.ErrLocked))
+	case err != nil:
+		r.log.Debug("persistence: "+what+" failed", "id", id, "err", err)
+	case was:
+		r.log.Info("persistence works again", "after", what, "id", id)
+	}
+}
+
+// close writes what is queued, waiting at most wait, and closes the
+// Persister. Later calls queue nothing.
+func (r *recorder) close(wait time.Duration) {
+	r.mu.Lock()
+	r.closing = true
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-r.done:
+	case <-time.After(wait):
+		r.mu.Lock()
+		n := len(r.queue)
+		r.mu.Unlock()
+		r.log.Warn("persistence: quitting with writes still queued", "queued", n)
+		return
+	}
+	r.mu.Lock()
+	p := r.p
+	r.mu.Unlock()
+	if err := p.Close(); err != nil {
+		r.log.Warn("persistence: closing the database", "err", err)
+	}
+}
+
+// OpenStore is the recorder's open for Run: the database at path, or
+// nothing when path is "" or opening fails (logged once, with the reason).
+// A corrupt file is moved aside by the store, which logs it. (The inbox
+// then deals with the questions the previous run left open: Inbox.reopen.)
+func OpenStore(path string, log *slog.Logger) (Persister, error) {
+	if path == "" {
+		return nil, errors.New("persistence is off")
+	}
+	s, err := store.Open(path, log)
+	if err != nil {
+		log.Error("persistence is off: the database could not be opened; questions still work, but drafts and answers are kept in memory only",
+			"path", path, "err", err, "locked", errors.Is(err, store.ErrLocked))
+		return nil, err
+	}
+	log.Info("persistence is on", "path", path)
+	return s, nil
+}
+
+// DatabasePath is where the app keeps its database: cfg's path, else
+// $FEEDBACK_DB, else store.DefaultPath(). "off" turns persistence off ("").
+func DatabasePath(configured string, log *slog.Logger) string {
+	path := configured
+	if path == "" {
+		path = os.Getenv("FEEDBACK_DB")
+	}
+	if path == "off" {
+		log.Info("persistence is off (FEEDBACK_DB=off): questions, drafts and answers are kept in memory only")
+		return ""
+	}
+	if path == "" {
+		var err error
+		if path, err = store.DefaultPath(); err != nil {
+			log.Error("persistence is off: no data directory", "err", err)
+			return ""
+		}
+	}
+	return path
+}

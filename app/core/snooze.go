@@ -1,0 +1,138 @@
+package core
+
+import (
+	"time"
+
+	"feedback/ipc/wire"
+)
+
+// Snoozing: the user says "not now" to a question, in its window or from
+// the tray. Its window closes (the draft kept), its callers hear that it
+// is snoozed and until when (a pending outcome with wire.Answer.Snooze:
+// they call again), and it comes back — its window shown again with the
+// draft — at the snooze's end, or when the user is back (Back) for one
+// snoozed until then. It stays open all along.
+
+// closedTime is a channel that is always ready: a wait that has ended.
+var closedTime = func() <-chan time.Time {
+	c := make(chan time.Time)
+	close(c)
+	return c
+}()
+
+// Putter is a Presenter that can close a window without ending its
+// question (no "withdrew its question" notice): the window of a snoozed
+// question.
+type Putter interface {
+	Put(id string)
+}
+
+// Snooze snoozes the open question whose window is id. It reports false
+// when no such question is open, or it is snoozed already.
+func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
+	in.mu.Lock()
+	e := in.open[id]
+	if e == nil || e.snooze != nil {
+		in.mu.Unlock()
+		return false
+	}
+	select {
+	case <-e.done:
+		in.mu.Unlock()
+		return false
+	default:
+	}
+	e.snooze = &s
+	e.snoozes++
+	close(e.snoozeC)
+	if !s.UntilBack {
+		e.wake = time.AfterFunc(time.Until(s.Until), func() { in.unsnooze(e) })
+	}
+	in.mu.Unlock()
+	in.log.Info("question snoozed", "id", id, "until", s.Until, "until_back", s.UntilBack)
+	if p, ok := in.p.(Putter); ok {
+		p.Put(id)
+	} else {
+		in.p.Withdraw(id)
+	}
+	in.notify()
+	return true
+}
+
+// SnoozeAll snoozes every open question that is not snoozed; it returns
+// how many.
+func (in *Inbox) SnoozeAll(s wire.Snooze) int {
+	in.mu.Lock()
+	var ids []string
+	for id, e := range in.open {
+		if e.snooze == nil {
+			ids = append(ids, id)
+		}
+	}
+	in.mu.Unlock()
+	n := 0
+	for _, id := range ids {
+		if in.Snooze(id, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// Back ends the snoozes that last until the user is back.
+func (in *Inbox) Back() {
+	in.mu.Lock()
+	var es []*entry
+	for _, e := range in.open {
+		if e.snooze != nil && e.snooze.UntilBack {
+			es = append(es, e)
+		}
+	}
+	in.mu.Unlock()
+	for _, e := range es {
+		in.unsnooze(e)
+	}
+}
+
+// SnoozedUntilBack reports whether a question is snoozed until the user
+// is back: the presence watcher looks then.
+func (in *Inbox) SnoozedUntilBack() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, e := range in.open {
+		if e.snooze != nil && e.snooze.UntilBack {
+			return true
+		}
+	}
+	return false
+}
+
+// unsnooze brings e back: its window opens again with its latest draft.
+func (in *Inbox) unsnooze(e *entry) {
+	in.mu.Lock()
+	if in.open[e.q.ID] != e || e.snooze == nil {
+		in.mu.Unlock()
+		return
+	}
+	e.snooze = nil
+	e.snoozeC = make(chan struct{})
+	if e.wake != nil {
+		e.wake.Stop()
+		e.wake = nil
+	}
+	draft := e.draft
+	in.mu.Unlock()
+	in.log.Info("snoozed question back", "id", e.q.ID)
+	in.show(e, draft)
+}
+
+// snoozeNow is e's snooze, or nil.
+func (in *Inbox) snoozeNow(e *entry) *wire.Snooze {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if e.snooze == nil {
+		return nil
+	}
+	s := *e.snooze
+	return &s
+}

@@ -1,0 +1,975 @@
+package core
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"feedback/ipc/uiproto"
+	"feedback/ipc/wire"
+)
+
+// DefaultLinger is how long the UI process stays after its last window
+// closed, so that a burst of questions finds it warm.
+const DefaultLinger = 2 * time.Minute
+
+// UIChild is a started UI process as the core holds it.
+type UIChild struct {
+	// Channel is the core's end of the UI protocol's channel.
+	Channel io.ReadWriteCloser
+	// Wait waits for the process to exit (and reaps it).
+	Wait func() error
+	// Kill ends the process at once, even a stopped one (SIGKILL); nil
+	// when it cannot be killed (the channel is closed instead).
+	Kill func() error
+	// Stop and Continue stop the process (SIGSTOP) and let it go on
+	// (SIGCONT); nil where it cannot sleep: a stopped process must die
+	// with the app (Linux's parent-death signal), or it would stay behind
+	// when the app is killed.
+	Stop, Continue func() error
+}
+
+// UIStarter starts a UI process.
+type UIStarter func() (UIChild, error)
+
+// DefaultHeartbeat is how often the core pings a running UI process, and
+// DefaultHeartbeatMisses how many pings in a row it may leave unanswered
+// before it is taken for hung: killed, and restarted with its windows.
+const (
+	DefaultHeartbeat       = 5 * time.Second
+	DefaultHeartbeatMisses = 3
+)
+
+// DefaultTimeoutGrace is how long after a window's deadline the core waits
+// for the UI process to report the timeout (the window says "Time is up"
+// for dialogs.ClosingFor first) before it ends the question itself.
+const DefaultTimeoutGrace = 3 * time.Second
+
+// UIProcessOptions configure a UIProcess.
+type UIProcessOptions struct {
+	// Start starts a UI process (app: `feedback ui` with an inherited
+	// socket).
+	Start UIStarter
+	// Linger is how long the UI process stays after its last window
+	// closed: zero means DefaultLinger, less than zero that it exits at
+	// once.
+	Linger time.Duration
+	// OnUnfocused, if set, is called when a window opened without taking
+	// the focus (the user was typing in another one): the app notifies.
+	OnUnfocused func(q wire.Question)
+	// OnUnseenEnd, if set, is called when a window ends before the user
+	// typed in it or edited it (uiproto.Found, uiproto.DraftChanged), whether or
+	// not it opened with the focus: its agent withdrew it, or it timed out
+	// (timedOut). The app leaves a notification, so that nothing
+	// disappears silently. A window shown with a restored draft was seen.
+	OnUnseenEnd func(q wire.Question, timedOut bool)
+	// OnIdle, if set, is called when the UI process exited as asked (its
+	// linger time passed) and none runs, or went to sleep (Sleep): the
+	// app is idle from then on.
+	OnIdle func()
+	// Sleep: once the linger time has passed, the UI process is stopped
+	// (no CPU; it keeps its memory) instead of ended, where it can be
+	// (UIChild.Stop) and says it may be (uiproto.Sleeping), and let go on
+	// by the next command: the next window opens as fast as in a running
+	// one. Where it cannot sleep it ends as without Sleep.
+	Sleep bool
+	Log   *slog.Logger
+	// DefaultTimeout is the countdown of a question that sets none
+	// (wire.Question.TimeoutSeconds 0): the settings' timeout_seconds;
+	// zero means none.
+	DefaultTimeout time.Duration
+	// Heartbeat is how often a running UI process is pinged (zero:
+	// DefaultHeartbeat) and HeartbeatMisses how many pings in a row it may
+	// leave unanswered (zero: DefaultHeartbeatMisses) before it is killed
+	// and restarted.
+	Heartbeat       time.Duration
+	HeartbeatMisses int
+	// TimeoutGrace is how long past a window's deadline the core waits for
+	// the UI process's own timeout before it times the question out itself
+	// (zero: DefaultTimeoutGrace).
+	TimeoutGrace time.Duration
+	// OnNote, if set, is called with a note the user sent from the note
+	// window (the app keeps it: Inbox.AddNote).
+	OnNote func(uiproto.Note)
+	// Build is the app's build (what `feedback version` prints): a UI
+	// process must say the same, and uiproto.Version, in its Hello.
+	Build string
+	// OnMismatch, if set, is called once when a UI process is of another
+	// build or protocol than the app (its binary was replaced under the
+	// running app): that process is ended and no other is started, so the
+	// user is told to restart the app (questions stay open and persisted).
+	OnMismatch func(error)
+	// Database is the app's database, sent to the UI process with the
+	// History window, which reads it: only the app computes its path.
+	Database string
+	// Settings, if set, are sent first to each UI process (SetSettings
+	// changes them): the app reads and watches the settings file (the UI
+	// process's Settings window only saves it).
+	Settings *uiproto.Settings
+}
+
+// UIProcess is the resident app's Presenter: the windows live in a UI
+// process that it starts when a question needs one, and lets go Linger
+// after the last one closed. If the UI process dies while windows are open
+// it is started again (after 0, 1, 2, 4 … 30 s when it keeps dying) and
+// every open window is shown again, without taking the focus, with its
+// latest draft and its countdown where it was.
+//
+// The core, not the UI process, owns each window's deadline: the UI
+// process reports its countdown (held, pinned, extended), and a window
+// still open TimeoutGrace past its deadline is timed out by the core
+// (StatusTimeout, never an answer) and withdrawn. A running UI process is
+// pinged every Heartbeat; one that leaves HeartbeatMisses pings in a row
+// unanswered (stopped, hung) is logged, killed and restarted like a
+// crashed one.
+type UIProcess struct {
+	opts  UIProcessOptions
+	log   *slog.Logger
+	clock uiClock // realClock; a test sets its own before the first call
+
+	mu       sync.Mutex
+	wins     map[string]*uiWin // open windows by question id
+	proc     *uiProc           // the running UI process, or nil
+	linger   uiTimer           // ends the UI process once no window is open
+	restart  uiTimer           // starts it again after a crash
+	failures int               // consecutive crashes or failed starts: the backoff
+	quitAsk  chan bool         // the pending ConfirmQuit's answer
+	appWins  int               // the app's own windows open in the UI process (history, settings…)
+	stopped  bool
+	seq      uint64 // orders windows for a restart
+	// mismatch, once set, is why no UI process is started any more: one
+	// was of another build (see UIProcessOptions.OnMismatch).
+	mismatch error
+}
+
+// uiWin is an open window as the core remembers it, enough to show it
+// again in a new UI process.
+type uiWin struct {
+	q     wire.Question
+	h     Hooks
+	draft *wire.Draft     // the latest draft, or the one restored at first
+	cd    *wire.Countdown // as the UI last reported it
+	seq   uint64
+	since time.Time // when the core showed it
+	// deadline is when the question times out, the core's own record: from
+	// its time limit at first, then as the UI reports its countdown; zero
+	// while there is none (no limit, held, pinned). expire fires
+	// TimeoutGrace after it.
+	deadline time.Time
+	expire   uiTimer
+	// unseen: the user has not typed in it nor edited it yet (found,
+	// a draft); see UIProcessOptions.OnUnseenEnd.
+	unseen bool
+}
+
+// uiProc is one run of the UI process.
+type uiProc struct {
+	conn    *uiproto.AppConn
+	kill    func() error         // ends the process at once; nil: closing conn is all there is
+	out     chan uiproto.Command // commands, sent in order by the writer goroutine once greeted
+	greeted chan struct{}        // closed when its Hello matched the app's: commands flow
+	ended   chan struct{}        // closed when the reader saw the channel close
+	exiting bool                 // the core asked it to exit: no restart; guarded by UIProcess.mu
+	stop    func() error         // UIChild.Stop and Continue: nil where it cannot sleep
+	cont    func() error
+	// sleepAsked: Sleep was sent and no command since, so its Sleeping may
+	// stop it; asleep: it is stopped. Guarded by UIProcess.mu.
+	sleepAsked, asleep bool
+	// closing are its withdrawn windows whose last draft may still come;
+	// guarded by UIProcess.mu.
+	closing map[string]Hooks
+	// missed counts the pings in a row not answered yet; guarded by
+	// UIProcess.mu.
+	missed int
+	// images are the images of each window's drafts this process sent
+	// (each crosses once); guarded by UIProcess.mu.
+	images map[string]*uiproto.DraftImages
+}
+
+var _ DraftPresenter = (*UIProcess)(nil)
+
+// NewUIProcess returns a Presenter that shows windows in UI processes that
+// opts.Start starts.
+func NewUIProcess(opts UIProcessOptions) *UIProcess {
+	if opts.Linger == 0 {
+		opts.Linger = DefaultLinger
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.HeartbeatMisses <= 0 {
+		opts.HeartbeatMisses = DefaultHeartbeatMisses
+	}
+	if opts.TimeoutGrace <= 0 {
+		opts.TimeoutGrace = DefaultTimeoutGrace
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &UIProcess{opts: opts, log: log, wins: make(map[string]*uiWin), clock: realClock{}}
+}
+
+// Show implements Presenter.
+func (u *UIProcess) Show(q wire.Question, shown func(), done func(wire.Answer)) {
+	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(wire.Draft) {}, Done: done})
+}
+
+// ShowDraft implements DraftPresenter.
+func (u *UIProcess) ShowDraft(q wire.Question, draft *wire.Draft, h Hooks) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped {
+		return
+	}
+	u.seq++
+	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, since: u.clock.Now(), unseen: draft == nil}
+	u.wins[q.ID] = w
+	u.setDeadlineLocked(w, w.since.Add(u.limitOf(q)))
+	u.stopLingerLocked()
+	if p := u.ensureLocked(); p != nil {
+		u.sendLocked(p, showMsg(w))
+	}
+}
+
+func showMsg(w *uiWin) uiproto.Show {
+	return uiproto.Show{Question: w.q, Draft: w.draft, Countdown: w.cd}
+}
+
+// restoreMsg shows w again in a new UI process: quietly (it does not take
+// the focus), with its latest draft and its countdown where the core has
+// it — as the UI last reported it, else running to the core's deadline.
+func restoreMsg(w *uiWin) uiproto.Show {
+	m := showMsg(w)
+	m.Quiet = true
+	if m.Countdown == nil && !w.deadline.IsZero() {
+		m.Countdown = &wire.Countdown{Deadline: w.deadline}
+	}
+	return m
+}
+
+// Withdraw implements Presenter.
+func (u *UIProcess) Withdraw(id string) { u.close(id, true) }
+
+// Put implements Putter: it closes window id as Withdraw does, but its
+// question goes on (snoozed): no notice that it ended unseen.
+func (u *UIProcess) Put(id string) { u.close(id, false) }
+
+// close closes window id; ended: its question ended (a notice if the user
+// never saw it).
+func (u *UIProcess) close(id string, ended bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	w, ok := u.wins[id]
+	if !ok {
+		return
+	}
+	u.dropLocked(w)
+	if ended && w.unseen && u.opts.OnUnseenEnd != nil {
+		go u.opts.OnUnseenEnd(w.q, false)
+	}
+	if u.proc != nil {
+		u.proc.closing[id] = w.h
+		u.sendLocked(u.proc, uiproto.Withdraw{ID: id})
+	}
+	u.lingerLocked()
+}
+
+// Focus implements Presenter.
+func (u *UIProcess) Focus(id string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if _, ok := u.wins[id]; ok && u.proc != nil {
+		u.sendLocked(u.proc, uiproto.Focus{ID: id})
+	}
+}
+
+// SetDefaultTimeout changes the countdown of the questions that set none,
+// for the windows shown from now on (the settings changed; zero: none).
+func (u *UIProcess) SetDefaultTimeout(d time.Duration) {
+	u.mu.Lock()
+	u.opts.DefaultTimeout = d
+	u.mu.Unlock()
+}
+
+// SetLinger changes the linger time (the settings changed): zero means
+// DefaultLinger, less than zero that the UI process exits with its last
+// window. It applies from the next time the last window closes.
+func (u *UIProcess) SetLinger(d time.Duration) {
+	if d == 0 {
+		d = DefaultLinger
+	}
+	u.mu.Lock()
+	u.opts.Linger = d
+	u.mu.Unlock()
+}
+
+// SetSleep changes whether the UI process sleeps once the linger time
+// has passed (the settings changed); one asleep now ends when it is
+// turned off.
+func (u *UIProcess) SetSleep(on bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.opts.Sleep = on
+	if p := u.proc; !on && p != nil && (p.asleep || p.sleepAsked) {
+		u.log.Info("sleeping turned off: the UI process exits")
+		u.exitLocked(p)
+	}
+}
+
+// SetSettings changes the settings the UI process applies to its words
+// and to the windows opened from now on (the settings changed): sent to
+// the running UI process, and first to each one started from now on.
+func (u *UIProcess) SetSettings(s uiproto.Settings) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.opts.Settings = &s
+	if u.proc != nil {
+		u.sendLocked(u.proc, s)
+	}
+}
+
+// Open reports how many windows are open.
+func (u *UIProcess) Open() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.wins)
+}
+
+// Running reports whether a UI process runs.
+func (u *UIProcess) Running() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.proc != nil
+}
+
+// Prewarm starts the UI process if none runs and has it prepare its first
+// window without showing it (uiproto.Warm), so that the next window opens
+// warm; with no window it lingers, then sleeps or ends, as usual.
+func (u *UIProcess) Prewarm() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped || u.proc != nil {
+		return
+	}
+	if p := u.ensureLocked(); p != nil {
+		u.log.Info("UI process started in advance (ui_prewarm)")
+		u.sendLocked(p, uiproto.Warm{})
+		u.lingerLocked()
+	}
+}
+
+// OpenWindow has the UI process open one of the app's own windows
+// (uiproto.WindowHistory, uiproto.WindowSettings), starting it if needed.
+func (u *UIProcess) OpenWindow(name uiproto.WindowName) {
+	m := uiproto.OpenWindow{Window: name}
+	if name == uiproto.WindowHistory {
+		m.Database = u.opts.Database
+	}
+	u.openWindow(m)
+}
+
+// openWindow sends m, starting the UI process if needed.
+func (u *UIProcess) openWindow(m uiproto.OpenWindow) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped {
+		return
+	}
+	u.stopLingerLocked()
+	if p := u.ensureLocked(); p != nil {
+		u.sendLocked(p, m)
+		// Until the UI process reports the window open, a linger timer
+		// must not end it: count it now.
+		u.appWins = max(u.appWins, 1)
+	}
+}
+
+// Notify has the UI process show a desktop notification through its
+// toolkit (where the app has no notifier of its own: Windows, macOS),
+// starting it if needed; with no window it lingers and exits as usual.
+func (u *UIProcess) Notify(title, body string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stopped {
+		return
+	}
+	if p := u.ensureLocked(); p != nil {
+		u.sendLocked(p, uiproto.Notify{Title: title, Body: body})
+		u.lingerLocked()
+	}
+}
+
+// ErrNoUI is returned by ConfirmQuit when the UI process could not ask.
+var ErrNoUI = errors.New("the UI process is not running")
+
+// ConfirmQuit asks the user, in a dialog of the UI process, whether to quit
+// with open questions open; it waits for the answer. It returns ErrNoUI if
+// the UI process could not be started or died before the user answered.
+func (u *UIProcess) ConfirmQuit(open int) (bool, error) {
+	u.mu.Lock()
+	if u.stopped {
+		u.mu.Unlock()
+		return false, ErrNoUI
+	}
+	if u.quitAsk != nil { // already asking: the first dialog answers
+		u.mu.Unlock()
+		return false, nil
+	}
+	u.stopLingerLocked()
+	p := u.ensureLocked()
+	if p == nil {
+		u.mu.Unlock()
+		return false, ErrNoUI
+	}
+	ask := make(chan bool, 1)
+	u.quitAsk = ask
+	u.sendLocked(p, uiproto.ConfirmQuit{Open: open})
+	u.mu.Unlock()
+
+	var yes, ok bool
+	select {
+	case yes = <-ask:
+		ok = true
+	case <-p.ended:
+	}
+	u.mu.Lock()
+	if u.quitAsk == ask {
+		u.quitAsk = nil
+	}
+	u.lingerLocked()
+	u.mu.Unlock()
+	if !ok {
+		return false, ErrNoUI
+	}
+	return yes, nil
+}
+
+// Close ends the UI process: its windows close, each reporting its
+// unreported draft first (through the Hooks, so the inbox records it), and
+// Close waits up to wait for that, then kills it. Nothing is shown
+// afterwards.
+func (u *UIProcess) Close(wait time.Duration) {
+	u.mu.Lock()
+	u.stopped = true
+	u.stopLingerLocked()
+	if u.restart != nil {
+		u.restart.Stop()
+	}
+	p := u.proc
+	if p != nil {
+		u.exitLocked(p)
+	}
+	u.mu.Unlock()
+	if p == nil {
+		return
+	}
+	select {
+	case <-p.ended:
+	case <-time.After(wait):
+		u.log.Warn("the UI process did not exit in time; killing it", "wait", wait)
+		p.end() // a stopped one too: nothing is left behind
+	}
+}
+
+// ensureLocked returns the running UI process, starting one if needed; nil
+// if it cannot be started now (a restart is scheduled).
+func (u *UIProcess) ensureLocked() *uiProc {
+	if u.proc != nil {
+		return u.proc
+	}
+	// Backing off after a crash (the timer starts it), or of another
+	// build than the app (no point in starting it again).
+	if u.restart != nil || u.mismatch != nil {
+		return nil
+	}
+	c, err := u.opts.Start()
+	if err != nil {
+		u.log.Error("starting the UI process", "err", err)
+		u.scheduleRestartLocked()
+		return nil
+	}
+	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, stop: c.Stop, cont: c.Continue, out: make(chan uiproto.Command, 1024),
+		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks),
+		images: make(map[string]*uiproto.DraftImages)}
+	u.proc = p
+	if u.opts.Settings != nil { // before any window
+		u.sendLocked(p, *u.opts.Settings)
+	}
+	go u.write(p)
+	go u.read(p, c.Wait)
+	go u.heartbeat(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)
+	u.log.Info("UI process started")
+	return p
+}
+
+// sendLocked queues m for p, waking p first if it sleeps (it lingers
+// again from then on). A UI process that does not take its commands (1024
+// queued) is taken for hung: it is killed and restarted like a crashed
+// one.
+func (u *UIProcess) sendLocked(p *uiProc, m uiproto.Command) {
+	p.sleepAsked = false
+	if p.asleep {
+		p.asleep = false
+		p.missed = 0
+		if err := p.cont(); err != nil {
+			u.log.Error("waking the UI process", "err", err)
+		}
+		u.log.Info("UI process woken", "for", m.Type())
+		if _, exit := m.(uiproto.Exit); !exit {
+			defer u.lingerLocked() // it sleeps again once idle
+		}
+	}
+	u.queueLocked(p, m)
+}
+
+// queueLocked queues m for p as it is (the heartbeat's pings neither wake
+// p nor take back a Sleep).
+func (u *UIProcess) queueLocked(p *uiProc, m uiproto.Command) {
+	select {
+	case p.out <- m:
+	default:
+		u.log.Error("the UI process does not read its commands; killing and restarting it")
+		p.end()
+	}
+}
+
+// end ends p at once: killed (a stopped process too), its channel closed.
+// Its reader then sees the channel close and restarts it as after a crash.
+func (p *uiProc) end() {
+	if p.kill != nil {
+		p.kill()
+	}
+	p.conn.Close()
+}
+
+// heartbeat pings p every interval until it ends; misses pings in a row
+// unanswered and it is taken for hung (stopped, or no longer reading): the
+// failure is logged and p killed, which restarts it with its windows.
+func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
+	t := u.clock.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ended:
+			return
+		case <-t.C():
+		}
+		u.mu.Lock()
+		if p.asleep { // stopped on purpose: not pinged
+			u.mu.Unlock()
+			continue
+		}
+		if p.missed >= misses {
+			u.mu.Unlock()
+			u.log.Error("the UI process does not answer (stopped or hung); killing and restarting it",
+				"unanswered_pings", p.missed, "for", time.Duration(p.missed)*interval)
+			p.end()
+			return
+		}
+		p.missed++
+		u.queueLocked(p, uiproto.Ping{})
+		u.mu.Unlock()
+	}
+}
+
+// write sends p's commands in order, from the moment its Hello matched.
+func (u *UIProcess) write(p *uiProc) {
+	select {
+	case <-p.greeted:
+	case <-p.ended:
+		return
+	}
+	for {
+		select {
+		case m := <-p.out:
+			if err := p.conn.Send(m); err != nil {
+				u.log.Warn("sending to the UI process", "type", m.Type(), "err", err)
+				p.conn.Close()
+				return
+			}
+		case <-p.ended:
+			return
+		}
+	}
+}
+
+// read checks p's Hello, then handles its events until its channel
+// closes; then it reaps p and, unless it was asked to exit or is of another
+// build, shows the open windows in a new one.
+func (u *UIProcess) read(p *uiProc, wait func() error) {
+	err := u.greet(p)
+	for err == nil {
+		var ev uiproto.Event
+		if ev, err = p.conn.Receive(); err == nil {
+			u.handle(p, ev)
+		}
+	}
+	p.conn.Close()
+	close(p.ended)
+	werr := wait()
+
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.proc == p {
+		u.proc = nil
+		u.appWins = 0 // gone with it
+	}
+	if p.exiting || u.stopped {
+		u.log.Info("UI process exited")
+		if u.proc == nil && !u.stopped && u.opts.OnIdle != nil {
+			go u.opts.OnIdle()
+		}
+		return
+	}
+	if u.mismatch != nil {
+		u.log.Error("the UI process is of another build than the app: no UI process is started until the app is restarted",
+			"err", u.mismatch, "open_windows", len(u.wins))
+		return
+	}
+	u.log.Error("the UI process ended unexpectedly", "read", err, "exit", werr, "open_windows", len(u.wins))
+	if len(u.wins) == 0 {
+		return
+	}
+	u.scheduleRestartLocked()
+}
+
+// greet reads p's first event, which must be a Hello of the app's build and
+// protocol; then p's commands flow. A UI process that says anything else
+// (another build: the binary was replaced under the running app; an older
+// one that does not say hello) is ended, and no other is started
+// (UIProcessOptions.OnMismatch). An error closing the channel first is
+// returned as it is: a crash.
+func (u *UIProcess) greet(p *uiProc) error {
+	ev, err := p.conn.Receive()
+	var unknown *uiproto.UnknownTypeError
+	if err != nil && !errors.As(err, &unknown) { // the channel broke: a crash
+		return err
+	}
+	if err == nil {
+		hello, ok := ev.(uiproto.Hello)
+		if !ok {
+			hello.Build = "(said " + ev.Type() + " first)"
+		}
+		err = uiproto.CheckHello(uiproto.Hello{Protocol: uiproto.Version, Build: u.opts.Build}, hello)
+	}
+	if err == nil {
+		close(p.greeted)
+		return nil
+	}
+	u.mu.Lock()
+	first := u.mismatch == nil
+	u.mismatch = err
+	u.mu.Unlock()
+	p.end()
+	if first && u.opts.OnMismatch != nil {
+		go u.opts.OnMismatch(err)
+	}
+	return err
+}
+
+// scheduleRestartLocked starts the UI process again after a backoff and
+// shows every open window in it.
+func (u *UIProcess) scheduleRestartLocked() {
+	if u.restart != nil || u.stopped {
+		return
+	}
+	delay := time.Duration(0)
+	if u.failures > 0 {
+		delay = min(time.Second<<(u.failures-1), 30*time.Second)
+	}
+	u.failures++
+	u.restart = u.clock.AfterFunc(delay, func() {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		u.restart = nil
+		if u.stopped || u.proc != nil || len(u.wins) == 0 {
+			return
+		}
+		p := u.ensureLocked()
+		if p == nil {
+			return
+		}
+		wins := make([]*uiWin, 0, len(u.wins))
+		for _, w := range u.wins {
+			wins = append(wins, w)
+		}
+		sort.Slice(wins, func(i, j int) bool { return wins[i].seq < wins[j].seq })
+		u.log.Info("showing the open windows again in a new UI process", "windows", len(wins))
+		for _, w := range wins {
+			u.sendLocked(p, restoreMsg(w))
+		}
+	})
+}
+
+// handle applies one event of p: its state under the lock, then the
+// hooks it calls (the inbox's, the app's) after the unlock.
+func (u *UIProcess) handle(p *uiProc, ev uiproto.Event) {
+	u.mu.Lock()
+	after := u.applyLocked(p, ev)
+	u.mu.Unlock()
+	for _, f := range after {
+		f()
+	}
+}
+
+// applyLocked applies ev to the state and returns what to call once the
+// lock is released.
+func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
+	switch e := ev.(type) {
+	case uiproto.Pong:
+		p.missed = 0
+	case uiproto.Sleeping:
+		return u.sleepLocked(p, e)
+	case uiproto.Shown:
+		u.failures = 0 // a window made it to the screen: the process works
+		if w := u.wins[e.ID]; w != nil {
+			after = append(after, w.h.Shown)
+			if e.Unfocused && u.opts.OnUnfocused != nil {
+				after = append(after, func() { u.opts.OnUnfocused(w.q) })
+			}
+		}
+	case uiproto.Found:
+		if w := u.wins[e.ID]; w != nil {
+			w.unseen = false
+		}
+	case uiproto.Snooze:
+		if w := u.wins[e.ID]; w != nil && w.h.Snooze != nil {
+			s := wire.Snooze{UntilBack: e.UntilBack}
+			if !e.UntilBack {
+				s.Until = u.clock.Now().Add(time.Duration(max(e.Minutes, 1)) * time.Minute)
+			}
+			after = append(after, func() { w.h.Snooze(s) })
+		}
+	case uiproto.DraftChanged:
+		return u.draftLocked(p, e)
+	case uiproto.CountdownChanged:
+		if w := u.wins[e.ID]; w != nil {
+			cd := e.Countdown
+			w.cd = &cd
+			var d time.Time
+			if cd.Running() {
+				d = cd.Deadline
+			}
+			u.setDeadlineLocked(w, d)
+		}
+	case uiproto.Done:
+		delete(p.images, e.ID)
+		return u.doneLocked(e)
+	case uiproto.Closed:
+		delete(p.closing, e.ID)
+		delete(p.images, e.ID)
+	case uiproto.Note:
+		if on := u.opts.OnNote; on != nil {
+			after = append(after, func() { on(e) })
+		}
+	case uiproto.AppWindows:
+		if u.proc == p || u.proc == nil {
+			u.appWins = max(e.Open, 0)
+		}
+		if u.appWins == 0 {
+			u.lingerLocked()
+		} else {
+			u.stopLingerLocked()
+		}
+	case uiproto.QuitAnswer:
+		if ask := u.quitAsk; ask != nil {
+			after = append(after, func() {
+				select {
+				case ask <- e.Confirmed:
+				default:
+				}
+			})
+		}
+	default: // a second Hello
+		u.log.Warn("unexpected event from the UI process", "type", ev.Type())
+	}
+	return after
+}
+
+// draftLocked rebuilds the whole draft e reports (its images crossed
+// once: uiproto.DraftImages) and records it for an open window, or hands
+// the last draft of a withdrawn one to its hooks.
+func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged) []func() {
+	var h Hooks
+	w := u.wins[e.ID]
+	if w != nil {
+		h = w.h
+	} else if c, ok := p.closing[e.ID]; ok {
+		h = c
+	} else {
+		return nil
+	}
+	imgs := p.images[e.ID]
+	if imgs == nil {
+		imgs = &uiproto.DraftImages{}
+		p.images[e.ID] = imgs
+	}
+	d, err := imgs.Apply(e)
+	if err != nil {
+		u.log.Warn("a draft from the UI process ignored", "id", e.ID, "err", err)
+		return nil
+	}
+	if w != nil {
+		w.draft = &d
+		w.unseen = false // an edit: the user was there
+	}
+	return []func(){func() { h.Draft(d) }}
+}
+
+// doneLocked ends the window of e with its answer.
+func (u *UIProcess) doneLocked(e uiproto.Done) []func() {
+	w := u.wins[e.ID]
+	if w == nil {
+		return nil
+	}
+	u.dropLocked(w)
+	u.lingerLocked()
+	a := e.Answer
+	a.QuestionID = e.ID
+	unseenTimeout := w.unseen && a.Status == wire.StatusTimeout && u.opts.OnUnseenEnd != nil
+	return []func(){func() {
+		w.h.Done(a)
+		if unseenTimeout {
+			u.opts.OnUnseenEnd(w.q, true)
+		}
+	}}
+}
+
+// lingerLocked ends the UI process Linger from now if no window is open and
+// nothing is being asked.
+func (u *UIProcess) lingerLocked() {
+	if len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 || u.proc == nil || u.linger != nil {
+		return
+	}
+	p := u.proc
+	end := func() {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		u.linger = nil
+		if u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
+			return
+		}
+		if u.opts.Sleep && p.stop != nil && p.cont != nil {
+			u.log.Info("no window open: the UI process goes to sleep", "linger", u.opts.Linger)
+			u.sendLocked(p, uiproto.Sleep{})
+			p.sleepAsked = true
+			return
+		}
+		u.log.Info("no window open: the UI process exits", "linger", u.opts.Linger)
+		u.exitLocked(p)
+	}
+	if u.opts.Linger < 0 {
+		u.linger = u.clock.AfterFunc(0, end)
+		return
+	}
+	u.linger = u.clock.AfterFunc(u.opts.Linger, end)
+}
+
+// sleepLocked stops p, which said it may sleep, if nothing was sent to it
+// since it was asked and it is still idle; one that refused ends.
+func (u *UIProcess) sleepLocked(p *uiProc, e uiproto.Sleeping) (after []func()) {
+	if !p.sleepAsked || u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
+		return nil // a command came after the Sleep: it stays awake for it
+	}
+	p.sleepAsked = false
+	if e.Refused != "" {
+		u.log.Info("the UI process cannot sleep: it exits", "why", e.Refused)
+		u.exitLocked(p)
+		return nil
+	}
+	if err := p.stop(); err != nil {
+		u.log.Warn("stopping the UI process: it exits instead", "err", err)
+		u.exitLocked(p)
+		return nil
+	}
+	p.asleep = true
+	u.log.Info("UI process asleep")
+	if u.opts.OnIdle != nil {
+		after = append(after, u.opts.OnIdle)
+	}
+	return after
+}
+
+// exitLocked asks p, the running UI process, to exit. It is no longer the
+// running one: a window shown from now on starts another.
+func (u *UIProcess) exitLocked(p *uiProc) {
+	p.exiting = true
+	u.sendLocked(p, uiproto.Exit{})
+	if u.proc == p {
+		u.proc = nil
+	}
+}
+
+func (u *UIProcess) stopLingerLocked() {
+	if u.linger != nil {
+		u.linger.Stop()
+		u.linger = nil
+	}
+}
+
+// limitOf is q's time limit: its own, else DefaultTimeout; zero or less
+// means none.
+func (u *UIProcess) limitOf(q wire.Question) time.Duration {
+	switch {
+	case q.TimeoutSeconds > 0:
+		return time.Duration(q.TimeoutSeconds) * time.Second
+	case q.TimeoutSeconds == 0:
+		return u.opts.DefaultTimeout
+	}
+	return 0
+}
+
+// setDeadlineLocked makes d, if after w.since, w's deadline (else it has
+// none) and arms the timer that times w out TimeoutGrace after it.
+func (u *UIProcess) setDeadlineLocked(w *uiWin, d time.Time) {
+	if !d.After(w.since) {
+		d = time.Time{}
+	}
+	if w.expire != nil {
+		w.expire.Stop()
+		w.expire = nil
+	}
+	w.deadline = d
+	if d.IsZero() {
+		return
+	}
+	w.expire = u.clock.AfterFunc(d.Sub(u.clock.Now())+u.opts.TimeoutGrace, func() { u.timeOut(w, d) })
+}
+
+// timeOut ends w as timed out if it is still open with deadline d: the UI
+// process did not end it on time (stopped, hung, or down). Its window is
+// withdrawn (a last draft it reports is still recorded).
+func (u *UIProcess) timeOut(w *uiWin, d time.Time) {
+	u.mu.Lock()
+	if u.wins[w.q.ID] != w || !w.deadline.Equal(d) || u.stopped {
+		u.mu.Unlock()
+		return
+	}
+	u.dropLocked(w)
+	u.log.Warn("the UI process did not end a question at its deadline: the app times it out",
+		"id", w.q.ID, "deadline", d, "grace", u.opts.TimeoutGrace, "ui_running", u.proc != nil)
+	if u.proc != nil {
+		u.proc.closing[w.q.ID] = w.h
+		u.sendLocked(u.proc, uiproto.Withdraw{ID: w.q.ID})
+	}
+	u.lingerLocked()
+	u.mu.Unlock()
+	w.h.Done(wire.Answer{QuestionID: w.q.ID, Status: wire.StatusTimeout, ElapsedMS: u.clock.Now().Sub(w.since).Milliseconds()})
+	if w.unseen && u.opts.OnUnseenEnd != nil {
+		u.opts.OnUnseenEnd(w.q, true)
+	}
+}
+
+// dropLocked forgets w, which has ended or is withdrawn: its deadline no
+// longer runs.
+func (u *UIProcess) dropLocked(w *uiWin) {
+	delete(u.wins, w.q.ID)
+	if w.expire != nil {
+		w.expire.Stop()
+		w.expire = nil
+	}
+}

@@ -1,0 +1,588 @@
+package core
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"feedback/ipc/uiproto"
+	"feedback/ipc/wire"
+)
+
+// fakeProc is a UI process run by a test: it says hello, records the
+// commands it gets and sends the events the test tells it to.
+type fakeProc struct {
+	conn *uiproto.UIConn
+	cmds chan uiproto.Command
+	gone chan struct{} // closed when the core closed the channel
+	exit chan error    // what wait returns
+	// stop, closed, stops the process (SIGSTOP): it reads no more
+	// commands, answers no ping, until killed (closed by Kill).
+	stop   chan struct{}
+	killed chan struct{} // closed by Kill
+	pings  atomic.Int32  // pings answered
+	// asleep, while not nil, holds the process as UIChild.Stop does until
+	// Continue closes it; stops and conts count those calls.
+	mu           sync.Mutex
+	asleep       chan struct{}
+	stops, conts atomic.Int32
+}
+
+// fakeProcs is a UIStarter whose processes the test drives.
+type fakeProcs struct {
+	started chan *fakeProc
+	fail    bool
+	// hello is what each process says first (zero: the app's own Hello
+	// of an app with no Build).
+	hello uiproto.Event
+	// raw, if set, is written as the first line instead of hello.
+	raw string
+	// sleeps: its processes can be stopped and continued (UIChild.Stop).
+	sleeps bool
+}
+
+func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
+
+func (f *fakeProcs) start() (UIChild, error) {
+	if f.fail {
+		return UIChild{}, errors.New("no binary")
+	}
+	ours, theirs := net.Pipe()
+	ui := &fakeProc{conn: uiproto.NewUIConn(theirs), cmds: make(chan uiproto.Command, 64), gone: make(chan struct{}), exit: make(chan error, 1),
+		stop: make(chan struct{}), killed: make(chan struct{})}
+	hello := f.hello
+	if hello == nil {
+		hello = uiproto.Hello{Protocol: uiproto.Version}
+	}
+	if f.raw != "" {
+		go io.WriteString(theirs, f.raw+"\n")
+	} else {
+		go ui.conn.Send(hello)
+	}
+	go func() {
+		defer close(ui.gone)
+		for {
+			m, err := ui.conn.Receive()
+			if err != nil {
+				return
+			}
+			ui.mu.Lock()
+			asleep := ui.asleep
+			ui.mu.Unlock()
+			if asleep != nil { // stopped: the command waits in the channel
+				select {
+				case <-asleep:
+				case <-ui.killed:
+					return
+				}
+			}
+			select {
+			case <-ui.stop: // SIGSTOP: nothing more is handled
+				<-ui.killed
+				return
+			default:
+			}
+			if _, ok := m.(uiproto.Ping); ok {
+				ui.pings.Add(1)
+				ui.conn.Send(uiproto.Pong{})
+				continue
+			}
+			ui.cmds <- m
+			if _, ok := m.(uiproto.Exit); ok {
+				ui.conn.Close()
+				ui.exit <- nil
+				return
+			}
+		}
+	}()
+	f.started <- ui
+	var once sync.Once
+	kill := func() error {
+		once.Do(func() {
+			close(ui.killed)
+			ui.conn.Close()
+			ui.exit <- errors.New("signal: killed")
+		})
+		return nil
+	}
+	c := UIChild{Channel: ours, Wait: func() error { return <-ui.exit }, Kill: kill}
+	if f.sleeps {
+		c.Stop = func() error {
+			ui.stops.Add(1)
+			ui.mu.Lock()
+			ui.asleep = make(chan struct{})
+			ui.mu.Unlock()
+			return nil
+		}
+		c.Continue = func() error {
+			ui.conts.Add(1)
+			ui.mu.Lock()
+			if ui.asleep != nil {
+				close(ui.asleep)
+				ui.asleep = nil
+			}
+			ui.mu.Unlock()
+			return nil
+		}
+	}
+	return c, nil
+}
+
+func (f *fakeProcs) next(t *testing.T) *fakeProc {
+	t.Helper()
+	select {
+	case ui := <-f.started:
+		return ui
+	case <-time.After(5 * time.Second):
+		t.Fatal("no UI process was started")
+		return nil
+	}
+}
+
+// expect returns ui's next command, which must be a T.
+func expect[T uiproto.Command](t *testing.T, ui *fakeProc) T {
+	t.Helper()
+	var want T
+	select {
+	case m := <-ui.cmds:
+		got, ok := m.(T)
+		if !ok {
+			t.Fatalf("command %q (%+v), want %q", m.Type(), m, want.Type())
+		}
+		return got
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %q command", want.Type())
+		return want
+	}
+}
+
+func (ui *fakeProc) send(t *testing.T, m uiproto.Event) {
+	t.Helper()
+	if err := ui.conn.Send(m); err != nil {
+		t.Fatalf("sending %s: %v", m.Type(), err)
+	}
+}
+
+// crash ends the fake process as a crash would: its channel closes.
+func (ui *fakeProc) crash() {
+	ui.conn.Close()
+	ui.exit <- errors.New("signal: killed")
+}
+
+type hookLog struct {
+	shown  chan struct{}
+	drafts chan wire.Draft
+	done   chan wire.Answer
+}
+
+func newHooks() (*hookLog, Hooks) {
+	l := &hookLog{shown: make(chan struct{}, 8), drafts: make(chan wire.Draft, 8), done: make(chan wire.Answer, 8)}
+	return l, Hooks{
+		Shown: func() { l.shown <- struct{}{} },
+		Draft: func(d wire.Draft) { l.drafts <- d },
+		Done:  func(a wire.Answer) { l.done <- a },
+	}
+}
+
+func receive[T any](t *testing.T, c chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %s", what)
+		var zero T
+		return zero
+	}
+}
+
+// draftEvent is the event a UI process sends for d, the first draft of
+// window id.
+func draftEvent(id string, d wire.Draft) uiproto.DraftChanged {
+	var e uiproto.DraftEncoder
+	return e.Encode(id, d)
+}
+
+func draftOf(text string) wire.Draft {
+	return wire.Draft{Replies: []wire.Reply{{Text: text}}}
+}
+
+// A window's whole life crosses the channel: the UI process is started for
+// it, and its shown, draft and outcome reach the inbox's hooks.
+func TestUIProcessShowsAndReports(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	q := wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: "Go?"}}}
+	u.ShowDraft(q, nil, h)
+	ui := f.next(t)
+	if m := expect[uiproto.Show](t, ui); m.Question.ID != "q1" || m.Question.Prompts[0].Markdown != "Go?" || m.Draft != nil || m.Countdown != nil {
+		t.Fatalf("show = %+v", m)
+	}
+	ui.send(t, uiproto.Shown{ID: "q1"})
+	receive(t, l.shown, "shown")
+	ui.send(t, draftEvent("q1", wire.Draft{Replies: []wire.Reply{{Text: "ha"}}}))
+	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "ha" {
+		t.Errorf("draft = %+v", d)
+	}
+	ui.send(t, uiproto.Done{ID: "q1", Answer: wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "yes"}}}})
+	if a := receive(t, l.done, "answer"); a.QuestionID != "q1" || a.Replies[0].Text != "yes" {
+		t.Errorf("answer = %+v", a)
+	}
+	if u.Open() != 0 {
+		t.Errorf("%d windows open after the answer", u.Open())
+	}
+	// A second question goes to the same, still running, process.
+	u.ShowDraft(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "And?"}}}, nil, h)
+	expect[uiproto.Show](t, ui)
+	select {
+	case <-f.started:
+		t.Error("a second UI process was started while the first runs")
+	default:
+	}
+}
+
+// The UI process dying with windows open is not the end of them: a new
+// one shows each again, with its latest draft and its countdown as it was.
+func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l1, h1 := newHooks()
+	_, h2 := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h1)
+	restored := draftOf("restored at first")
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, &restored, h2)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	expect[uiproto.Show](t, ui)
+	deadline := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	ui.send(t, uiproto.Shown{ID: "a"})
+	ui.send(t, uiproto.CountdownChanged{ID: "a", Countdown: wire.Countdown{Deadline: deadline}})
+	typed := draftOf("half a sentence")
+	ui.send(t, draftEvent("a", typed))
+	receive(t, l1.drafts, "draft")
+	ui.crash()
+
+	ui2 := f.next(t)
+	got := map[string]uiproto.Show{}
+	for range 2 {
+		m := expect[uiproto.Show](t, ui2)
+		got[m.Question.ID] = m
+	}
+	if m := got["a"]; m.Draft == nil || m.Draft.Replies[0].Text != "half a sentence" || m.Countdown == nil || !m.Countdown.Deadline.Equal(deadline) {
+		t.Errorf("window a shown again as %+v (draft %+v, countdown %+v); want its draft and its countdown", m, m.Draft, m.Countdown)
+	}
+	if m := got["b"]; m.Draft == nil || m.Draft.Replies[0].Text != "restored at first" || m.Countdown != nil {
+		t.Errorf("window b shown again as %+v; want the draft it was shown with and a fresh countdown", m)
+	}
+	for id, m := range got {
+		if !m.Quiet {
+			t.Errorf("window %s shown again taking the focus; want it quiet", id)
+		}
+	}
+	// It still answers through the same hooks.
+	ui2.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusDismissed}})
+	if a := receive(t, l1.done, "answer"); a.Status != wire.StatusDismissed {
+		t.Errorf("answer = %+v", a)
+	}
+}
+
+// A crash with no window open starts nothing; the next question does.
+func TestUIProcessCrashWithoutWindows(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	u.Withdraw("a")
+	expect[uiproto.Withdraw](t, ui)
+	ui.crash()
+	<-ui.gone
+	for deadline := time.Now().Add(5 * time.Second); u.Running(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the crashed process still counts as running")
+		}
+	}
+	select {
+	case <-f.started:
+		t.Fatal("a UI process was started with no window to show")
+	default:
+	}
+	u.ShowDraft(wire.Question{ID: "c", Prompts: []wire.Prompt{{Markdown: "C"}}}, nil, h)
+	expect[uiproto.Show](t, f.next(t))
+}
+
+// After its last window the UI process stays for the linger time, then is
+// told to exit; the next question starts a new one.
+func TestUIProcessLingersThenExits(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
+	receive(t, l.done, "answer")
+	expect[uiproto.Exit](t, ui)
+	<-ui.gone
+	if u.Running() {
+		t.Error("the UI process counts as running after it was told to exit")
+	}
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	expect[uiproto.Show](t, f.next(t))
+}
+
+// A question arriving during the linger keeps the process: no exit.
+func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	u.Withdraw("a")
+	expect[uiproto.Withdraw](t, ui)
+	u.mu.Lock()
+	lingering := u.linger != nil
+	u.mu.Unlock()
+	if !lingering {
+		t.Fatal("no linger timer after the last window closed")
+	}
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	expect[uiproto.Show](t, ui)
+	u.mu.Lock()
+	lingering = u.linger != nil
+	u.mu.Unlock()
+	if lingering {
+		t.Error("the linger timer still runs with a window open")
+	}
+}
+
+// A withdrawn window's last draft, reported as it closes, still reaches
+// the inbox.
+func TestUIProcessDraftAfterWithdraw(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	u.Withdraw("a")
+	expect[uiproto.Withdraw](t, ui)
+	last := draftOf("the last keys")
+	ui.send(t, draftEvent("a", last))
+	ui.send(t, uiproto.Closed{ID: "a"})
+	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "the last keys" {
+		t.Errorf("draft = %+v", d)
+	}
+}
+
+// Quit asks the UI process and relays the user's answer; a UI process that
+// dies meanwhile is ErrNoUI, not a yes.
+func TestUIProcessConfirmQuit(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	type result struct {
+		yes bool
+		err error
+	}
+	ask := func() chan result {
+		c := make(chan result, 1)
+		go func() { yes, err := u.ConfirmQuit(2); c <- result{yes, err} }()
+		return c
+	}
+	c := ask()
+	ui := f.next(t)
+	if m := expect[uiproto.ConfirmQuit](t, ui); m.Open != 2 {
+		t.Errorf("confirm_quit = %+v", m)
+	}
+	ui.send(t, uiproto.QuitAnswer{Confirmed: true})
+	if r := receive(t, c, "quit answer"); !r.yes || r.err != nil {
+		t.Errorf("ConfirmQuit = %v, %v; want true", r.yes, r.err)
+	}
+	c = ask()
+	expect[uiproto.ConfirmQuit](t, ui)
+	ui.send(t, uiproto.QuitAnswer{Confirmed: false})
+	if r := receive(t, c, "quit answer"); r.yes || r.err != nil {
+		t.Errorf("ConfirmQuit = %v, %v; want false", r.yes, r.err)
+	}
+	c = ask()
+	expect[uiproto.ConfirmQuit](t, ui)
+	ui.crash()
+	if r := receive(t, c, "quit answer"); r.yes || !errors.Is(r.err, ErrNoUI) {
+		t.Errorf("ConfirmQuit after a crash = %v, %v; want ErrNoUI", r.yes, r.err)
+	}
+}
+
+// Close has the UI process close its windows, waiting for their last
+// drafts, and shows nothing afterwards.
+func TestUIProcessClose(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	l, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	go func() {
+		m := <-ui.cmds // the exit: report the draft first, as the windows close
+		if _, ok := m.(uiproto.Exit); !ok {
+			t.Errorf("command %q, want exit", m.Type())
+		}
+	}()
+	// The fake's reader closes its end after exit; send the draft before.
+	last := draftOf("typed before quitting")
+	ui.send(t, draftEvent("a", last))
+	u.Close(2 * time.Second)
+	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "typed before quitting" {
+		t.Errorf("draft = %+v", d)
+	}
+	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	select {
+	case <-f.started:
+		t.Error("a UI process was started after Close")
+	default:
+	}
+}
+
+// A UI process that cannot be started is retried with a backoff; the
+// windows are shown once it starts.
+func TestUIProcessStartFailureRetries(t *testing.T) {
+	f := newFakeProcs()
+	f.fail = true
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	u.mu.Lock()
+	retrying := u.restart != nil
+	f.fail = false
+	u.mu.Unlock()
+	if !retrying {
+		t.Fatal("no retry scheduled after a failed start")
+	}
+	if m := expect[uiproto.Show](t, f.next(t)); m.Question.ID != "a" {
+		t.Errorf("show = %+v", m)
+	}
+}
+
+// Prewarm starts the UI process with no window and has it prepare its
+// first window (Warm); it lingers and exits like one whose last window
+// closed, and a window then opens in it.
+func TestUIProcessPrewarm(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	u.Prewarm()
+	ui := f.next(t)
+	expect[uiproto.Warm](t, ui)
+	u.Prewarm() // running: nothing more
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	expect[uiproto.Show](t, ui)
+	select {
+	case <-f.started:
+		t.Error("a second UI process was started")
+	default:
+	}
+	u.mu.Lock()
+	lingering := u.linger != nil
+	u.mu.Unlock()
+	if lingering {
+		t.Error("the linger timer runs with a window open")
+	}
+}
+
+// A window that ends before the user typed in it or edited it — withdrawn,
+// or timed out, whether it opened with the focus or without — is
+// reported; one the user typed in (found) or edited (a draft) is not, nor
+// one shown with a restored draft.
+func TestUIProcessUnseenEnd(t *testing.T) {
+	type end struct {
+		id       string
+		timedOut bool
+	}
+	ends := make(chan end, 8)
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour,
+		OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	ids := []string{"withdrawn", "timedout", "found", "focused", "edited", "restored"}
+	for _, id := range ids {
+		var d *wire.Draft
+		if id == "restored" {
+			d = &wire.Draft{Replies: []wire.Reply{{Text: "typed before a restart"}}}
+		}
+		u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, d, h)
+	}
+	ui := f.next(t)
+	for range ids {
+		expect[uiproto.Show](t, ui)
+	}
+	for _, id := range []string{"withdrawn", "timedout", "found"} {
+		ui.send(t, uiproto.Shown{ID: id, Unfocused: true})
+	}
+	for _, id := range []string{"focused", "edited", "restored"} {
+		ui.send(t, uiproto.Shown{ID: id})
+	}
+	ui.send(t, uiproto.Found{ID: "found"})
+	ui.send(t, draftEvent("edited", wire.Draft{Replies: []wire.Reply{{Selected: []string{"a"}}}}))
+	ui.send(t, uiproto.Done{ID: "timedout", Answer: wire.Answer{Status: wire.StatusTimeout}})
+	if e := receive(t, ends, "unseen end"); e != (end{"timedout", true}) {
+		t.Errorf("end = %+v, want timedout timed out", e)
+	}
+	// A window that opened with the focus and timed out untouched was not
+	// seen either: the user was away.
+	ui.send(t, uiproto.Done{ID: "focused", Answer: wire.Answer{Status: wire.StatusTimeout}})
+	if e := receive(t, ends, "unseen end"); e != (end{"focused", true}) {
+		t.Errorf("end = %+v, want focused timed out", e)
+	}
+	// The events are applied in order: a done after found, or after a draft, is seen.
+	for _, id := range []string{"found", "edited", "restored"} {
+		ui.send(t, uiproto.Done{ID: id, Answer: wire.Answer{Status: wire.StatusTimeout}})
+	}
+	for u.Open() != 1 { // the done events handled (each reports before it counts)
+		time.Sleep(time.Millisecond)
+	}
+	u.Withdraw("withdrawn")
+	if e := receive(t, ends, "unseen end"); e != (end{"withdrawn", false}) {
+		t.Errorf("end = %+v, want withdrawn", e)
+	}
+	select {
+	case e := <-ends:
+		t.Errorf("unexpected end %+v: the found, edited and restored windows were seen", e)
+	default:
+	}
+}
+
+// The UI process gone after its linger time, the app is idle: OnIdle.
+func TestUIProcessOnIdle(t *testing.T) {
+	idle := make(chan struct{}, 2)
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
+	defer u.Close(time.Second)
+	_, h := newHooks()
+	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	select {
+	case <-idle:
+		t.Fatal("idle with a window open")
+	default:
+	}
+	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
+	expect[uiproto.Exit](t, ui)
+	receive(t, idle, "idle")
+}

@@ -1,0 +1,118 @@
+// Package approvecmd is `feedback approve --from claude-code`: Claude
+// Code's PermissionRequest hook. It reads the tool call Claude Code wants
+// to make, asks the user in the approval window and prints the decision in
+// the shape Claude Code reads. It never allows on its own: when the window
+// cannot be shown it prints nothing, and Claude Code asks in its own
+// dialog as it would without the hook.
+package approvecmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"feedback/cmd/feedback/setup"
+	"feedback/internal/approval"
+	"feedback/internal/hookio"
+	"feedback/ipc/launch"
+	"feedback/ipc/wire"
+)
+
+// countdown is the approval window's countdown, in seconds: it ends a
+// little before the timeout `feedback setup claude-code --approvals` gives
+// the hook, so that Claude Code gets the denial rather than killing the
+// hook.
+const countdown = setup.ApprovalHookTimeout - 30
+
+const maxEventBytes = 4 << 20
+
+// Env is what Run reads and writes.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Connect        func(ctx context.Context) (wire.Asker, error)
+	NewID          func() string
+	// AppAnswers, when set, is asked before the question: an error means
+	// an app that listens and does not answer within wait; the hook then
+	// decides nothing and Claude Code asks itself (hookio.AppAnswers).
+	AppAnswers func(ctx context.Context, wait time.Duration) error
+}
+
+// StdEnv is the process's environment.
+func StdEnv(connect func(ctx context.Context) (wire.Asker, error), newID func() string) Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID, AppAnswers: hookio.AppAnswers}
+}
+
+const usage = `usage: feedback approve --from claude-code
+
+Claude Code's PermissionRequest hook (feedback setup claude-code --approvals adds it):
+reads the tool call on standard input, asks you in a window (Allow, Always allow in
+this project, Deny with a reason) and prints Claude Code's decision. A timeout or a
+closed window denies. When no window can be shown it prints nothing, and Claude Code
+asks in its own dialog. It always exits 0.`
+
+// Run parses args (without "approve") and returns the exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	fs := flag.NewFlagSet("feedback approve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	from := fs.String("from", "", "the client whose hook this is: claude-code")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(env.Stdout, usage)
+			return 0
+		}
+		fmt.Fprintln(env.Stderr, usage)
+		return 2
+	}
+	if *from != "claude-code" {
+		fmt.Fprintf(env.Stderr, "feedback approve: --from %q: only claude-code's PermissionRequest hook is supported\n", *from)
+		return 2
+	}
+	// Claude Code's turn waits on the hook: the event is read within
+	// hookio's deadlines (standard input may stay open), and SIGTERM or
+	// SIGINT (ctx) ends the hook at once, deciding nothing.
+	data, err := hookio.ReadEvent(ctx, env.Stdin, maxEventBytes, hookio.Idle, hookio.Total)
+	if ctx.Err() != nil {
+		return 0
+	}
+	var ev approval.HookEvent
+	if err == nil {
+		err = json.Unmarshal(data, &ev)
+	}
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "feedback approve: the hook's event is not Claude Code's JSON:", err)
+		return 0 // no decision: Claude Code asks itself
+	}
+	if ev.Event != "PermissionRequest" || ev.Tool == "" {
+		return 0 // not a permission request: nothing to decide
+	}
+	r := approval.Request{Client: "claude-code", Dir: ev.Cwd, Tool: ev.Tool, Input: ev.Input, Suggestions: ev.Suggestions, Lstat: os.Lstat}
+	if ev.Cwd != "" {
+		r.Project = filepath.Base(filepath.Clean(ev.Cwd))
+	}
+	q := approval.Question(r, env.NewID(), countdown)
+	if err := q.Validate(); err != nil {
+		fmt.Fprintln(env.Stderr, "feedback approve:", err)
+		return 0
+	}
+	if env.AppAnswers != nil {
+		if err := env.AppAnswers(ctx, hookio.AnswerWait); err != nil {
+			fmt.Fprintln(env.Stderr, "feedback approve: the approval window could not be shown; Claude Code asks instead:", err)
+			return 0
+		}
+	}
+	a, err := launch.AskRestarting(ctx, env.Connect, wire.Ask{Question: q}, nil, nil)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "feedback approve: the approval window could not be shown; Claude Code asks instead:", err)
+		return 0
+	}
+	env.Stdout.Write(approval.Decide(a, r).HookOutput(ev))
+	fmt.Fprintln(env.Stdout)
+	return 0
+}

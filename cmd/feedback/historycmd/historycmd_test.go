@@ -1,0 +1,229 @@
+package historycmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/app/store"
+	"feedback/internal/history"
+	"feedback/ipc/wire"
+)
+
+var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+func q(id, client, loop, phase, text string) wire.Question {
+	qq := wire.Question{ID: id, Source: "interactive_feedback", Client: client,
+		Prompts: []wire.Prompt{{Markdown: text, Options: []wire.Option{{Label: "Merge"}, {Label: "Rebase"}}}}}
+	if loop != "" {
+		qq.Context = []wire.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: phase},
+			{Label: "Objective", Value: "Ship " + loop}, {Label: "Iteration", Value: "2/5"}}
+	}
+	return qq
+}
+
+// fill writes one question of each outcome through the store's own API.
+func fill(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
+	must(s.SaveQuestion(q("q1", "claude-code", "L1", "plan", "How should I integrate main?"), at(0)))
+	must(s.SaveAnswer(wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered,
+		Replies: []wire.Reply{{Selected: []string{"Rebase"}, Text: "keep history linear\n# not a heading"}}}, at(1), true))
+	must(s.SaveQuestion(q("q2", "claude-code", "L1", "review", "Deploy to staging?"), at(2)))
+	must(s.SaveAnswer(wire.Answer{QuestionID: "q2", Status: wire.StatusDismissed}, at(3), true))
+	must(s.SaveQuestion(q("q3", "cursor", "L1", "review", "Drop the old table?"), at(4)))
+	must(s.SaveAnswer(wire.Answer{QuestionID: "q3", Status: wire.StatusTimeout}, at(14), false))
+	must(s.SaveQuestion(q("q4", "cursor", "", "", "Which name?"), at(20)))
+	must(s.MarkWithdrawn("q4", at(21)))
+	must(s.SaveQuestion(q("q5", "claude-code", "L2", "build", "Still there?"), at(30)))
+	return path
+}
+
+func run(t *testing.T, path string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(args, Env{Stdout: &out, Stderr: &errb, Now: func() time.Time { return t0.Add(time.Hour) },
+		Getenv:      func(k string) string { return map[string]string{"FEEDBACK_DB": path}[k] },
+		DefaultPath: func() (string, error) { return "", os.ErrNotExist }})
+	return out.String(), errb.String(), code
+}
+
+func TestMarkdown(t *testing.T) {
+	path := fill(t)
+	out, errs, code := run(t, path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"# Loop L2\n\nObjective: Ship L2\n\n## claude-code\n\n### Still there? — open\n",
+		"# Loop L1\n\nObjective: Ship L1\n\n## cursor\n\n### Drop the old table? — timed out\n",
+		"## claude-code\n\n### How should I integrate main? — answered\n",
+		"phase plan; iteration 2/5",
+		"> How should I integrate main?\n",
+		"- selected: Rebase\n",
+		"> keep history linear\n> # not a heading\n",
+		"### Deploy to staging? — dismissed",
+		"# Outside any loop\n\n## cursor\n\n### Which name? — withdrawn",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	// Loops in the order of their newest question; L1's questions oldest first.
+	if !(strings.Index(out, "# Outside") < strings.Index(out, "# Loop L1") &&
+		strings.Index(out, "# Loop L2") < strings.Index(out, "# Outside") &&
+		strings.Index(out, "How should I") < strings.Index(out, "Deploy to staging")) {
+		t.Errorf("order:\n%s", out)
+	}
+}
+
+func TestJSONAndFilters(t *testing.T) {
+	path := fill(t)
+	out, errs, code := run(t, path, "--json", "--loop", "L1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct{ Loops []history.Loop }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if len(got.Loops) != 1 || got.Loops[0].ID != "L1" || len(got.Loops[0].Groups) != 2 {
+		t.Fatalf("loops = %+v", got.Loops)
+	}
+	// Groups in the order of their newest question: cursor asked last.
+	cc := got.Loops[0].Groups[1]
+	if cc.Client != "claude-code" || len(cc.Questions) != 2 || cc.Questions[0].Outcome != "answered" ||
+		cc.Questions[0].Replies[0].Text == "" || cc.Questions[0].Phase != "plan" || cc.Questions[1].Outcome != "dismissed" {
+		t.Errorf("claude-code group = %+v", cc)
+	}
+	if c := got.Loops[0].Groups[0]; c.Client != "cursor" || c.Questions[0].Outcome != "timed out" || c.Questions[0].EndedAt == nil {
+		t.Errorf("cursor group = %+v", c)
+	}
+
+	// --since 45m: asked at or after t0+15m.
+	if out, _, _ := run(t, path, "--since", "45m"); strings.Contains(out, "Loop L1") || !strings.Contains(out, "Which name?") || !strings.Contains(out, "Still there?") {
+		t.Errorf("--since 45m:\n%s", out)
+	}
+	// --search finds reply text, case-insensitively.
+	if out, _, _ := run(t, path, "--search", "LINEAR"); !strings.Contains(out, "How should I") || strings.Contains(out, "Deploy") {
+		t.Errorf("--search LINEAR:\n%s", out)
+	}
+	if out, _, _ := run(t, path, "--search", "nothing like it"); out != "No questions.\n" {
+		t.Errorf("no match: %q", out)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if _, errs, code := run(t, missing); code != 1 || !strings.Contains(errs, "no database") {
+		t.Errorf("missing db: %d %q", code, errs)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("history created a database")
+	}
+	if _, errs, code := run(t, missing, "--since", "soon"); code != 2 || !strings.Contains(errs, "--since") {
+		t.Errorf("bad --since: %d %q", code, errs)
+	}
+	if _, errs, code := run(t, missing, "extra"); code != 2 || !strings.Contains(errs, "extra") {
+		t.Errorf("extra arg: %d %q", code, errs)
+	}
+	if d, err := ParseSince("7d"); err != nil || d != 7*24*time.Hour {
+		t.Errorf("7d = %v, %v", d, err)
+	}
+}
+
+// Reading leaves the database as it was (no write, no migration).
+func TestReadOnly(t *testing.T) {
+	path := fill(t)
+	before, _ := os.ReadFile(path)
+	if _, errs, code := run(t, path); code != 0 {
+		t.Fatal(errs)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("feedback history changed the database file")
+	}
+}
+
+// The app holds the database open (WAL mode, rows not yet checkpointed)
+// while feedback history reads it.
+func TestReadsBesideTheApp(t *testing.T) {
+	path := fill(t)
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.SaveQuestion(q("live", "codex", "", "", "Asked while the app runs"), t0.Add(50*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := run(t, path); code != 0 || !strings.Contains(out, "Asked while the app runs — open") {
+		t.Fatalf("exit %d %s:\n%s", code, errs, out)
+	}
+}
+
+// The same ask_confirm asked twice under one id (Recommended: No): the
+// first answered Yes, the second submitted without choosing, which the
+// caller took as its recommended No. `feedback history --json` lists both
+// asks, each with its own answer, the second as "no".
+func TestAskedAgainListsEveryAsk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirm := wire.Question{ID: "c", Source: "ask_confirm", Client: "claude-code",
+		Context: []wire.Field{{Label: "Recommended", Value: "No"}},
+		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push?"}}}
+	for i, text := range []string{"yes", ""} {
+		at := t0.Add(time.Duration(2*i) * time.Minute)
+		if err := s.SaveQuestion(confirm, at); err != nil {
+			t.Fatal(err)
+		}
+		a := wire.Answer{QuestionID: "c", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: text}}}
+		if err := s.SaveAnswer(a, at.Add(time.Minute), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	out, _, code := run(t, path, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var got struct {
+		Loops []history.Loop `json:"loops"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	qs := got.Loops[0].Groups[0].Questions
+	if len(qs) != 2 {
+		t.Fatalf("%d asks listed, want 2:\n%s", len(qs), out)
+	}
+	if qs[0].Record != "c#1" || qs[0].Replies[0].Text != "yes" || qs[0].RecommendedTaken {
+		t.Errorf("first ask = %+v, want c#1 answered yes", qs[0])
+	}
+	if qs[1].Record != "c" || qs[1].Replies[0].Text != "no" || !qs[1].RecommendedTaken {
+		t.Errorf("second ask = %+v, want c answered no (the recommended answer)", qs[1])
+	}
+	md, _, _ := run(t, path)
+	if !strings.Contains(md, "recommended answer") || !strings.Contains(md, "> no") {
+		t.Errorf("Markdown does not say the recommended no stood:\n%s", md)
+	}
+}

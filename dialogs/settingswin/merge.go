@@ -1,0 +1,76 @@
+package settingswin
+
+import (
+	"encoding/json"
+	"maps"
+	"strings"
+
+	"feedback/internal/settings"
+)
+
+// A save writes only what the user changed in the window over the file as
+// it is when saved, so that an edit made by hand (or by another window)
+// while this one was open is kept: changes lists the window's edits,
+// overlay lays them over the file's current values.
+
+// flatten is s as JSON values by key, those of images as "images.<key>".
+func flatten(s settings.Settings) (map[string]json.RawMessage, error) {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	var images map[string]json.RawMessage
+	if err := json.Unmarshal(m["images"], &images); err != nil {
+		return nil, err
+	}
+	delete(m, "images")
+	for k, v := range images {
+		m["images."+k] = v
+	}
+	return m, nil
+}
+
+// changes returns the values of edited that differ from those of base.
+func changes(base, edited settings.Settings) (map[string]json.RawMessage, error) {
+	a, err := flatten(base)
+	if err != nil {
+		return nil, err
+	}
+	b, err := flatten(edited)
+	if err != nil {
+		return nil, err
+	}
+	maps.DeleteFunc(b, func(k string, v json.RawMessage) bool { return string(a[k]) == string(v) })
+	return b, nil
+}
+
+// overlay returns cur with the values of ch.
+func overlay(cur settings.Settings, ch map[string]json.RawMessage) (settings.Settings, error) {
+	m, err := flatten(cur)
+	if err != nil {
+		return cur, err
+	}
+	maps.Copy(m, ch)
+	images := map[string]json.RawMessage{}
+	for k, v := range m {
+		if rest, ok := strings.CutPrefix(k, "images."); ok {
+			images[rest] = v
+			delete(m, k)
+		}
+	}
+	data, err := json.Marshal(images)
+	if err != nil {
+		return cur, err
+	}
+	m["images"] = data
+	if data, err = json.Marshal(m); err != nil {
+		return cur, err
+	}
+	var out settings.Settings
+	err = json.Unmarshal(data, &out)
+	return out, err
+}

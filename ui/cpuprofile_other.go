@@ -1,9 +1,0 @@
-//go:build !unix
-
-package ui
-
-import "log/slog"
-
-// profileOnSignal does nothing where there is no SIGUSR1 (see the unix
-// version).
-func profileOnSignal(*slog.Logger) (stop func()) { return func() {} }

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package ui
-
-// oNoFollow: no such flag here (the Lstat before the open checks).
-const oNoFollow = 0
