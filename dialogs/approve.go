@@ -128,7 +128,7 @@ func (v *View) seenAll() bool {
 
 // messageFits reports whether the message's pane shows all of it.
 func (v *View) messageFits() bool {
-	s := v.scroll
+	s := v.panes.scroll
 	if s == nil || s.Size().Height <= 0 {
 		return false // not laid out: not seen
 	}
@@ -142,7 +142,7 @@ func (v *View) scrolled() {
 	if g == nil || g.atEnd || !g.md.Complete() {
 		return
 	}
-	s := v.scroll
+	s := v.panes.scroll
 	if s.Size().Height > 0 && s.Offset.Y+s.Size().Height >= s.Content.MinSize().Height-1 {
 		g.atEnd = true
 	}
@@ -279,10 +279,10 @@ func pageShortcuts() []fyne.Shortcut {
 // the message's keys.
 func (v *View) pageKey(s fyne.Shortcut) bool {
 	k := altKey(s)
-	if !slices.Contains(pageKeys, k) || v.scroll == nil {
+	if !slices.Contains(pageKeys, k) || v.panes.scroll == nil {
 		return false
 	}
-	sc := v.scroll
+	sc := v.panes.scroll
 	end := max(sc.Content.MinSize().Height-sc.Size().Height, 0)
 	off := sc.Offset.Y
 	switch k {

@@ -102,11 +102,11 @@ func TestLongApprovalAllowsOnlyOnceSeen(t *testing.T) {
 		t.Errorf("the warning line after Submit: %v %q", v.sending.warn.Visible(), v.sending.warn.String())
 	}
 	// Half way is not the end.
-	v.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -v.scroll.Content.MinSize().Height / 2}})
+	v.panes.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -v.panes.scroll.Content.MinSize().Height / 2}})
 	if !allowRadios(v)[0].Disabled() {
 		t.Fatal("Allow enabled half way down the call")
 	}
-	v.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -v.scroll.Content.MinSize().Height}})
+	v.panes.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -v.panes.scroll.Content.MinSize().Height}})
 	for _, radio := range allowRadios(v) {
 		if radio.Disabled() {
 			t.Error("an allowing option is still disabled at the end of the call")
@@ -116,7 +116,7 @@ func TestLongApprovalAllowsOnlyOnceSeen(t *testing.T) {
 		t.Errorf("the reason %q is still shown; Allow's description %q", got, v.prompts[0].descs[0].String())
 	}
 	// Back up: seen stays seen.
-	v.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: v.scroll.Content.MinSize().Height}})
+	v.panes.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: v.panes.scroll.Content.MinSize().Height}})
 	v.shortcut(ctrlEnter)
 	if len(r.answers) != 0 {
 		t.Fatalf("Submit with Allow not chosen again sent %+v", r.answers)
@@ -208,7 +208,7 @@ func TestApprovalWaitsForEverySection(t *testing.T) {
 	if v.allow.md.Complete() {
 		t.Fatal("the call is shown whole: the test needs one in sections")
 	}
-	v.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -1e7}})
+	v.panes.scroll.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -1e7}})
 	if !allowRadios(v)[0].Disabled() {
 		t.Error("Allow offered with a section not shown")
 	}
@@ -284,7 +284,7 @@ func TestApprovalTimeoutNeverAllows(t *testing.T) {
 	w, r := openApproval(t, q, fyne.NewSize(600, 520), Options{SubmitDraftOnTimeout: true})
 	v := w.View()
 	c := &clock{now: t0}
-	v.after = c.after
+	v.hooks.after = c.after
 	v.options[0].(radioOption).r.setOn(true) // as RestoreDraft sets it
 	if !v.options[0].selected() {
 		t.Fatal("Allow not chosen")
@@ -304,15 +304,15 @@ func TestApprovalMessageComesFirst(t *testing.T) {
 	command := strings.TrimSuffix(strings.Repeat("echo step &&\n", 8), " &&\n")
 	w, _ := openApproval(t, approvalOf(command), fyne.NewSize(600, 560), Options{})
 	v := w.View()
-	center := v.center.Size().Height
-	msg, opts := v.scroll.Size().Height, v.choices.Size().Height
+	center := v.panes.center.Size().Height
+	msg, opts := v.panes.scroll.Size().Height, v.panes.choices.Size().Height
 	if !v.messageFits() || allowRadios(v)[0].Disabled() {
-		t.Errorf("the call is not shown whole: message pane %v of %v (needs %v), options %v", msg, center, v.scroll.Content.MinSize().Height, opts)
+		t.Errorf("the call is not shown whole: message pane %v of %v (needs %v), options %v", msg, center, v.panes.scroll.Content.MinSize().Height, opts)
 	}
 	if opts < center*approvalOptionsShare-1 {
 		t.Errorf("the options get %v of %v", opts, center)
 	}
-	if opts >= naturalHeight(v.choices, v.choices.Size().Width) {
+	if opts >= naturalHeight(v.panes.choices, v.panes.choices.Size().Width) {
 		t.Errorf("the test needs a window where the options scroll: they get %v", opts)
 	}
 }
@@ -327,8 +327,8 @@ func TestApprovalPageKeys(t *testing.T) {
 		v.prompts[0].entry.TypedShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierAlt})
 	}
 	page(fyne.KeyPageDown)
-	if off := v.scroll.Offset.Y; off < v.scroll.Size().Height/2 || off > v.scroll.Size().Height {
-		t.Errorf("Alt+Page Down moved the message to %v (pane %v)", off, v.scroll.Size().Height)
+	if off := v.panes.scroll.Offset.Y; off < v.panes.scroll.Size().Height/2 || off > v.panes.scroll.Size().Height {
+		t.Errorf("Alt+Page Down moved the message to %v (pane %v)", off, v.panes.scroll.Size().Height)
 	}
 	if !allowRadios(v)[0].Disabled() {
 		t.Error("Allow offered a page down a 250-line call")
@@ -338,8 +338,8 @@ func TestApprovalPageKeys(t *testing.T) {
 		t.Error("Allow not offered at the end of the call")
 	}
 	page(fyne.KeyHome)
-	if v.scroll.Offset.Y != 0 {
-		t.Errorf("Alt+Home left the message at %v", v.scroll.Offset.Y)
+	if v.panes.scroll.Offset.Y != 0 {
+		t.Errorf("Alt+Home left the message at %v", v.panes.scroll.Offset.Y)
 	}
 }
 

@@ -71,7 +71,7 @@ func (a *attachments) add(name string, data []byte) {
 	a.box.Show()
 	a.v.contentChanged() // the window grows for the strip (budget.go)
 	a.v.hold()
-	a.v.async(func() {
+	a.v.hooks.async(func() {
 		img, err := imagepipe.Process(name, data, a.limits)
 		a.v.onFyne(func() {
 			a.busy--
@@ -171,7 +171,7 @@ func (a *attachments) images() []wire.Image {
 // the reply box paste text as usual.
 func (a *attachments) paste(e *replyEntry, s fyne.Shortcut) {
 	read := a.v.opts.PasteImage
-	a.v.async(func() {
+	a.v.hooks.async(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), pasteTimeout)
 		defer cancel()
 		data, ok, err := read(ctx)

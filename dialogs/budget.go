@@ -78,8 +78,8 @@ func replyRows(e *replyEntry) int {
 // contentChanged re-fits the window to content that changed after it was
 // sized (see the top of this file). Nothing happens outside a Window.
 func (v *View) contentChanged() {
-	if v.refit != nil && !v.done {
-		v.refit()
+	if v.hooks.refit != nil && !v.done {
+		v.hooks.refit()
 	}
 }
 
@@ -125,7 +125,7 @@ func (w *Window) keepOnScreen(grow float32) {
 
 // relayout lays the panes out again at their own sizes.
 func (v *View) relayout() {
-	for _, p := range v.panes {
+	for _, p := range v.panes.all {
 		p.Refresh()
 	}
 }

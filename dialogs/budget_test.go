@@ -52,8 +52,8 @@ func openAt(t *testing.T, a fyne.App, q wire.Question, limit fyne.Size) *Window 
 	a.Settings().SetTheme(Theme()) // the test theme has no bold monospace font (a heading's code)
 	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}.withPaste(), func(wire.Answer) {})
 	v := w.View()
-	v.async = func(f func()) { f() }
-	v.post = func(f func()) { f() }
+	v.hooks.async = func(f func()) { f() }
+	v.hooks.post = func(f func()) { f() }
 	w.Fyne().Resize(v.fitSize(limit))
 	w.Show()
 	t.Cleanup(w.Close)
@@ -73,8 +73,8 @@ func TestMessageComesFirstAtScale15(t *testing.T) {
 	v := w.View()
 	e := v.prompts[0].entry
 	rowH := (e.MinSize().Height) / float32(e.rows)
-	msg, msgNeed := v.scroll.Size().Height, v.scroll.Content.MinSize().Height
-	opts, optsNeed := v.choices.Size().Height, v.choices.Content.MinSize().Height
+	msg, msgNeed := v.panes.scroll.Size().Height, v.panes.scroll.Content.MinSize().Height
+	opts, optsNeed := v.panes.choices.Size().Height, v.panes.choices.Content.MinSize().Height
 	t.Logf("window %v; message pane %v of %v; options %v of %v; reply box %v",
 		w.Fyne().Canvas().Size(), msg, msgNeed, opts, optsNeed, e.Size().Height)
 	if e.rows != replyMinRows || e.Size().Height > rowH*(replyMinRows+1) {
@@ -108,14 +108,14 @@ func TestWindowGrowsForAnAttachment(t *testing.T) {
 	q := question(wire.Prompt{Markdown: "Which layout?\n\nThe sidebar moved; see the screenshot.", Options: []wire.Option{{Label: "Keep it"}, {Label: "Revert"}}})
 	w := openAt(t, a, q, limit)
 	v := w.View()
-	h0, msg0, opt0 := w.Fyne().Canvas().Size().Height, v.scroll.Size().Height, v.choices.Size().Height
+	h0, msg0, opt0 := w.Fyne().Canvas().Size().Height, v.panes.scroll.Size().Height, v.panes.choices.Size().Height
 	v.AttachImage("shot.png", pngOf(t, 400, 300))
 	h1 := w.Fyne().Canvas().Size().Height
 	box := v.att.box.MinSize().Height
 	if h1+0.5 < h0+box {
 		t.Errorf("after a paste the window is %v high, was %v: want it grown by the strip's %v", h1, h0, box)
 	}
-	if msg, opt := v.scroll.Size().Height, v.choices.Size().Height; msg+0.5 < msg0 || opt+0.5 < opt0 {
+	if msg, opt := v.panes.scroll.Size().Height, v.panes.choices.Size().Height; msg+0.5 < msg0 || opt+0.5 < opt0 {
 		t.Errorf("after a paste the message pane is %v (was %v), the options %v (were %v): squeezed", msg, msg0, opt, opt0)
 	}
 	v.AttachImage("second.png", pngOf(t, 400, 300))
@@ -171,19 +171,19 @@ func TestSendingLineTakesTheHintSlot(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	v := w.View()
-	if v.hint.Visible() || !v.sending.what.Visible() || v.sending.what.Size().Width < 100 {
+	if v.hint.text.Visible() || !v.sending.what.Visible() || v.sending.what.Size().Width < 100 {
 		t.Fatalf("hint shown %v, Sending line shown %v (%v wide): want the Sending line in the hint's place",
-			v.hint.Visible(), v.sending.what.Visible(), v.sending.what.Size().Width)
+			v.hint.text.Visible(), v.sending.what.Visible(), v.sending.what.Size().Width)
 	}
 	if v.sending.row.Visible() {
 		t.Error("the warning's row is shown with nothing to warn of")
 	}
 	v.showHint("a tip")
-	if !v.hint.Visible() || v.sending.what.Visible() || v.hint.String() != "a tip" {
-		t.Errorf("a tip: hint shown %v (%q), Sending line shown %v", v.hint.Visible(), v.hint.String(), v.sending.what.Visible())
+	if !v.hint.text.Visible() || v.sending.what.Visible() || v.hint.text.String() != "a tip" {
+		t.Errorf("a tip: hint shown %v (%q), Sending line shown %v", v.hint.text.Visible(), v.hint.text.String(), v.sending.what.Visible())
 	}
 	v.showHint("")
-	if v.hint.Visible() || !v.sending.what.Visible() {
+	if v.hint.text.Visible() || !v.sending.what.Visible() {
 		t.Error("the Sending line did not come back after the tip")
 	}
 }
@@ -211,10 +211,10 @@ func TestHintLineFits(t *testing.T) {
 					w.Show()
 					defer w.Close()
 					v := w.View()
-					shown := v.hint.String()
+					shown := v.hint.text.String()
 					need := fyne.MeasureText(shown, theme.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width + 2*theme.InnerPadding()
-					if need > v.hint.Size().Width+0.5 {
-						t.Errorf("hint %q needs %v, has %v: cut off", shown, need, v.hint.Size().Width)
+					if need > v.hint.text.Size().Width+0.5 {
+						t.Errorf("hint %q needs %v, has %v: cut off", shown, need, v.hint.text.Size().Width)
 					}
 					if width == WindowSize.Width && shown != v.shortHint() {
 						t.Errorf("hint %q at the usual width, want the whole %q", shown, v.shortHint())
@@ -304,31 +304,31 @@ func TestLastMinuteIsAWarningBand(t *testing.T) {
 	q := question(wire.Prompt{Markdown: "Deploy?"})
 	w := NewWindow(a, q, Options{Now: c.Now, DefaultTimeout: 2 * time.Minute}, func(wire.Answer) {})
 	urged := 0
-	w.View().onUrgent = func() { urged++ }
+	w.View().hooks.onUrgent = func() { urged++ }
 	w.Show()
 	defer w.Close()
 	v := w.View()
-	if v.band.Visible() {
+	if v.clock.band.Visible() {
 		t.Fatal("the band shows with two minutes left")
 	}
-	normal := v.countdown.MinSize().Height
+	normal := v.clock.label.MinSize().Height
 	for range 3 {
 		c.now = c.now.Add(25 * time.Second)
 		v.Tick(c.now)
 	}
-	if !v.band.Visible() || v.band.Size().Width < v.countdown.MinSize().Width || v.band.Size().Height <= 0 {
-		t.Errorf("45 s left: band visible %v, size %v", v.band.Visible(), v.band.Size())
+	if !v.clock.band.Visible() || v.clock.band.Size().Width < v.clock.label.MinSize().Width || v.clock.band.Size().Height <= 0 {
+		t.Errorf("45 s left: band visible %v, size %v", v.clock.band.Visible(), v.clock.band.Size())
 	}
-	if v.countdown.SizeName != theme.SizeNameSubHeadingText || !v.countdown.TextStyle.Bold || v.countdown.MinSize().Height <= normal {
+	if v.clock.label.SizeName != theme.SizeNameSubHeadingText || !v.clock.label.TextStyle.Bold || v.clock.label.MinSize().Height <= normal {
 		t.Errorf("45 s left: the time is %q, bold %v, %v high (was %v): want it large and bold",
-			v.countdown.SizeName, v.countdown.TextStyle.Bold, v.countdown.MinSize().Height, normal)
+			v.clock.label.SizeName, v.clock.label.TextStyle.Bold, v.clock.label.MinSize().Height, normal)
 	}
 	if urged != 1 {
 		t.Errorf("the window asked for attention %d times in its last minute, want once", urged)
 	}
 	test.AssertImageMatches(t, "question/last-minute.png", w.Fyne().Canvas().Capture())
 	v.Extend()
-	if v.band.Visible() {
+	if v.clock.band.Visible() {
 		t.Error("after + time the band still shows")
 	}
 }

@@ -35,8 +35,8 @@ func afterOnFyne(d time.Duration, f func()) func() bool {
 // onFyne runs f on the Fyne goroutine; safe from any goroutine. In a Window
 // f runs on its heartbeat, and not at all once the window has closed.
 func (v *View) onFyne(f func()) {
-	if v.post != nil {
-		v.post(f)
+	if v.hooks.post != nil {
+		v.hooks.post(f)
 		return
 	}
 	fyne.Do(f)

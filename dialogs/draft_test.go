@@ -42,7 +42,7 @@ func newDraftView(t *testing.T, q wire.Question, opts Options) (*View, *recorder
 	d := &drafts{}
 	opts.OnDraft = d.report
 	v, r, _ := newTestView(t, q, opts)
-	v.after = d.after
+	v.hooks.after = d.after
 	inline(v)
 	return v, r, d
 }
@@ -91,7 +91,7 @@ func TestDraftOnClose(t *testing.T) {
 		a := test.NewTempApp(t)
 		d := &drafts{}
 		w := NewWindow(a, question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, OnDraft: d.report}, func(wire.Answer) {})
-		w.View().after = d.after
+		w.View().hooks.after = d.after
 		w.Show()
 		test.Type(w.View().prompts[0].entry, "unsent")
 		w.Close()
@@ -167,8 +167,8 @@ func TestRestoreDraft(t *testing.T) {
 	// The draft is the user's answer in progress: the countdown stays held
 	// as their typing held it (issue 14); restoring is no new edit, so
 	// nothing is reported as a draft (until the user types).
-	if !v.cd.Held() || v.countdown.Text != "Countdown held" {
-		t.Errorf("countdown = %q (held %v)", v.countdown.Text, v.cd.Held())
+	if !v.cd.Held() || v.clock.label.Text != "Countdown held" {
+		t.Errorf("countdown = %q (held %v)", v.clock.label.Text, v.cd.Held())
 	}
 	d.fire()
 	if len(d.got) != 0 {

@@ -115,10 +115,10 @@ func TestKeyboardScrollsTheFocusedOptionIntoView(t *testing.T) {
 		t.Fatalf("focused %T, want the 25th option", c.Focused())
 	}
 	d := a.Driver()
-	top := d.AbsolutePositionForObject(last).Y - d.AbsolutePositionForObject(v.choices).Y
-	if v.choices.Offset.Y == 0 || top < 0 || top+last.Size().Height > v.choices.Size().Height+0.5 {
+	top := d.AbsolutePositionForObject(last).Y - d.AbsolutePositionForObject(v.panes.choices).Y
+	if v.panes.choices.Offset.Y == 0 || top < 0 || top+last.Size().Height > v.panes.choices.Size().Height+0.5 {
 		t.Errorf("the 25th option at %v..%v of a %v high pane scrolled to %v: out of view",
-			top, top+last.Size().Height, v.choices.Size().Height, v.choices.Offset.Y)
+			top, top+last.Size().Height, v.panes.choices.Size().Height, v.panes.choices.Offset.Y)
 	}
 }
 
@@ -135,15 +135,15 @@ func TestFocusMovedToARadioIsRevealed(t *testing.T) {
 	defer w.Close()
 	v := w.View()
 	w.heartbeat()
-	if v.scroll.Offset.Y != 0 {
-		t.Fatalf("the opening focus scrolled the page to %v", v.scroll.Offset.Y)
+	if v.panes.scroll.Offset.Y != 0 {
+		t.Fatalf("the opening focus scrolled the page to %v", v.panes.scroll.Offset.Y)
 	}
 	radio := v.prompts[3].options[5].(radioOption).r // Q4's last option
 	w.Fyne().Canvas().Focus(radio)
 	w.heartbeat()
 	d := a.Driver()
-	top := d.AbsolutePositionForObject(radio).Y - d.AbsolutePositionForObject(v.scroll).Y
-	if top < 0 || top+radio.Size().Height > v.scroll.Size().Height+0.5 {
-		t.Errorf("the focused radio at %v..%v of a %v high page (offset %v): out of view", top, top+radio.Size().Height, v.scroll.Size().Height, v.scroll.Offset.Y)
+	top := d.AbsolutePositionForObject(radio).Y - d.AbsolutePositionForObject(v.panes.scroll).Y
+	if top < 0 || top+radio.Size().Height > v.panes.scroll.Size().Height+0.5 {
+		t.Errorf("the focused radio at %v..%v of a %v high page (offset %v): out of view", top, top+radio.Size().Height, v.panes.scroll.Size().Height, v.panes.scroll.Offset.Y)
 	}
 }

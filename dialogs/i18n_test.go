@@ -64,11 +64,11 @@ func TestWindowInSimplifiedChinese(t *testing.T) {
 		t.Errorf("placeholder not in Chinese: %q", placeholders)
 	}
 	v := w.View()
-	if want := "Ctrl+Enter 提交 · Esc 不回答"; v.hintText != want {
-		t.Errorf("hint line %q, want %q", v.hintText, want)
+	if want := "Ctrl+Enter 提交 · Esc 不回答"; v.hint.keys != want {
+		t.Errorf("hint line %q, want %q", v.hint.keys, want)
 	}
-	if v.extendBtn.tip != "倒计时增加 5 分钟（Alt+T）" {
-		t.Errorf("+ time's tip %q", v.extendBtn.tip)
+	if v.clock.extend.tip != "倒计时增加 5 分钟（Alt+T）" {
+		t.Errorf("+ time's tip %q", v.clock.extend.tip)
 	}
 	var bar []string
 	for _, f := range v.whoFields() {
@@ -78,8 +78,8 @@ func TestWindowInSimplifiedChinese(t *testing.T) {
 		t.Errorf("context bar %q", got)
 	}
 	v.TogglePin()
-	if v.pinBtn.Text != "取消固定" {
-		t.Errorf("pinned: the pin reads %q", v.pinBtn.Text)
+	if v.clock.pin.Text != "取消固定" {
+		t.Errorf("pinned: the pin reads %q", v.clock.pin.Text)
 	}
 }
 
@@ -99,8 +99,8 @@ func TestYesNoInTraditionalChinese(t *testing.T) {
 			t.Errorf("no %q button among %q", want, buttons)
 		}
 	}
-	if want := "Enter 否 · Alt+Y 是 · Alt+N 否 · Esc 不回答"; w.View().hintText != want {
-		t.Errorf("hint line %q, want %q", w.View().hintText, want)
+	if want := "Enter 否 · Alt+Y 是 · Alt+N 否 · Esc 不回答"; w.View().hint.keys != want {
+		t.Errorf("hint line %q, want %q", w.View().hint.keys, want)
 	}
 	i18n.Use(i18n.English)
 	if describeExtend(time.Minute) != "1 minute" || describeExtend(3*time.Minute) != "3 minutes" || describeExtend(90*time.Second) != "90 seconds" {

@@ -130,7 +130,7 @@ func TestSubmitGoesToAnUnseenPrompt(t *testing.T) {
 	defer w.Close()
 	v := w.View()
 	w.heartbeat()
-	if got := v.pager.label.Text; got != "Question 1 of 2" {
+	if got := v.pages.bar.label.Text; got != "Question 1 of 2" {
 		t.Errorf("pager = %q", got)
 	}
 	v.ToggleOption(1)
@@ -141,12 +141,12 @@ func TestSubmitGoesToAnUnseenPrompt(t *testing.T) {
 	if got := v.sending.warn.String(); !v.sending.warn.Visible() || !strings.Contains(got, "Question 2 has no answer") {
 		t.Errorf("warning = %q (shown %v)", got, v.sending.warn.Visible())
 	}
-	if v.current != 1 || v.pager.label.Text != "Question 2 of 2" || w.Fyne().Canvas().Focused() != v.prompts[1].options[0].focusable() {
-		t.Errorf("after Submit: on question %d (%q), focused %T", v.current+1, v.pager.label.Text, w.Fyne().Canvas().Focused())
+	if v.pages.current != 1 || v.pages.bar.label.Text != "Question 2 of 2" || w.Fyne().Canvas().Focused() != v.prompts[1].options[0].focusable() {
+		t.Errorf("after Submit: on question %d (%q), focused %T", v.pages.current+1, v.pages.bar.label.Text, w.Fyne().Canvas().Focused())
 	}
-	test.Tap(v.pager.prev)
-	if v.current != 0 || v.scroll.Offset.Y > 20 {
-		t.Errorf("‹ went to question %d, offset %v", v.current+1, v.scroll.Offset.Y)
+	test.Tap(v.pages.bar.prev)
+	if v.pages.current != 0 || v.panes.scroll.Offset.Y > 20 {
+		t.Errorf("‹ went to question %d, offset %v", v.pages.current+1, v.panes.scroll.Offset.Y)
 	}
 	v.Submit() // question 2 was shown: an empty answer is now the user's choice
 	if got := r.only(t).Replies; len(got) != 2 || !reflect.DeepEqual(got[0].Selected, []string{"A"}) || len(got[1].Selected) != 0 {

@@ -96,10 +96,10 @@ func (v *View) keyUp(k fyne.KeyName) { v.guard.keyUp(string(k)) }
 // keysTracked reports whether the guard sees the key presses now: nothing
 // is focused (the canvas reports them) or a keyReporter is.
 func (v *View) keysTracked() bool {
-	if v.focused == nil {
+	if v.hooks.focused == nil {
 		return true
 	}
-	switch v.focused().(type) {
+	switch v.hooks.focused().(type) {
 	case nil, keyReporter:
 		return true
 	}
@@ -158,10 +158,10 @@ func (v *View) expireGuardCue(now time.Time) {
 
 // hintSegmentText is the hint line's text.
 func (v *View) hintSegmentText() (string, bool) {
-	if v.hint == nil || len(v.hint.Segments) == 0 {
+	if v.hint.text == nil || len(v.hint.text.Segments) == 0 {
 		return "", false
 	}
-	seg, ok := v.hint.Segments[0].(*widget.TextSegment)
+	seg, ok := v.hint.text.Segments[0].(*widget.TextSegment)
 	if !ok {
 		return "", false
 	}

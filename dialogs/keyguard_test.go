@@ -149,8 +149,8 @@ func TestGuardOffWithoutWindowAndCueExpires(t *testing.T) {
 	press(g, ctrlEnter)
 	c.now = c.now.Add(guardCueFor)
 	g.Tick(c.now)
-	if text, _ := g.hintSegmentText(); text != g.hintText {
-		t.Errorf("hint = %q after the cue's time, want %q", text, g.hintText)
+	if text, _ := g.hintSegmentText(); text != g.hint.keys {
+		t.Errorf("hint = %q after the cue's time, want %q", text, g.hint.keys)
 	}
 }
 
@@ -188,7 +188,7 @@ func TestWindowArmsTheGuard(t *testing.T) {
 func TestGuardWithAWidgetThatReportsNoKeys(t *testing.T) {
 	v, r, c := guardedView(t, question(wire.Prompt{Markdown: "?"}))
 	link := widget.NewHyperlink("a link", nil)
-	v.focused = func() fyne.Focusable { return link }
+	v.hooks.focused = func() fyne.Focusable { return link }
 	v.shortcut(ctrlEnter)
 	if len(r.answers) != 0 {
 		t.Fatal("submitted within the guard")

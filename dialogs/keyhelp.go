@@ -80,10 +80,10 @@ func (v *View) fitHint(width float32) {
 		return
 	}
 	text := v.fittingHint(width - 2*theme.InnerPadding())
-	if text != v.hintText {
-		old := v.hintText
-		v.hintText = text
-		if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
+	if text != v.hint.keys {
+		old := v.hint.keys
+		v.hint.keys = text
+		if seg, ok := v.hint.text.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
 			v.showHint("")
 		}
 	}
@@ -129,10 +129,10 @@ func (v *View) keyRows() []keyRow {
 		add(mods.withAlt("T"), "keys.extend", map[string]any{"Duration": describeExtend(v.opts.Extend)})
 		add(mods.withAlt("P"), "keys.pin")
 	}
-	if v.quickBtn != nil {
+	if v.quick.btn != nil {
 		add(mods.withAlt("R"), "keys.quick")
 	}
-	if v.snoozeBtn != nil {
+	if v.snooze.btn != nil {
 		add(mods.withAlt("Z"), "keys.snooze")
 	}
 	if v.allow != nil { // approve.go
@@ -157,8 +157,8 @@ func (v *View) help() { v.showKeys() }
 // showKeys shows the window's keys (F1, the "?" button); outside a Window
 // it does nothing.
 func (v *View) showKeys() {
-	if v.onHelp != nil && !v.ended() {
-		v.onHelp()
+	if v.hooks.onHelp != nil && !v.ended() {
+		v.hooks.onHelp()
 	}
 }
 

@@ -44,8 +44,8 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		return false
 	}
 	if dir := cycleDir(s); dir != 0 { // to another open question (place.go): never guarded
-		if v.onCycle != nil {
-			v.onCycle(dir)
+		if v.hooks.onCycle != nil {
+			v.hooks.onCycle(dir)
 		}
 		return true
 	}
@@ -62,9 +62,9 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		v.Submit()
 		return true
 	}
-	if isAttach(s) && v.att != nil && v.onAttach != nil {
+	if isAttach(s) && v.att != nil && v.hooks.onAttach != nil {
 		v.hold()
-		v.onAttach()
+		v.hooks.onAttach()
 		return true
 	}
 	switch k := altKey(s); {
@@ -72,10 +72,10 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 		return v.Extend()
 	case k == fyne.KeyP:
 		return v.TogglePin()
-	case k == fyne.KeyZ && v.snoozeBtn != nil:
+	case k == fyne.KeyZ && v.snooze.btn != nil:
 		v.OpenSnoozeMenu()
 		return true
-	case k == fyne.KeyR && v.quickBtn != nil:
+	case k == fyne.KeyR && v.quick.btn != nil:
 		v.OpenQuickReplies()
 		return true
 	case k == fyne.KeyY:
@@ -112,15 +112,15 @@ func (v *View) shortcut(s fyne.Shortcut) bool {
 // the recommended answer (yes or no) in a window of one yes/no question.
 // The view.go footer calls it with the two buttons it made.
 func (v *View) focusYesNo(yes, no *keyButton) {
-	if v.focus != nil || v.hasSubmit() {
+	if v.focus.initial != nil || v.hasSubmit() {
 		return
 	}
 	v.yesNo = [2]*keyButton{yes, no}
 	switch v.recommended() {
 	case "yes":
-		v.focus = yes
+		v.focus.initial = yes
 	case "no":
-		v.focus = no
+		v.focus.initial = no
 	}
 }
 
@@ -132,9 +132,9 @@ func (v *View) enterAnswer() string {
 	if v.yesNo[0] == nil {
 		return ""
 	}
-	f := v.focus
-	if v.focused != nil {
-		if now := v.focused(); now != nil {
+	f := v.focus.initial
+	if v.hooks.focused != nil {
+		if now := v.hooks.focused(); now != nil {
 			f = now
 		}
 	}
@@ -152,8 +152,8 @@ func (v *View) enterAnswer() string {
 // enterFollows has the hint line name what Enter does now: the keyboard
 // moved (followFocus).
 func (v *View) enterFollows() {
-	if v.yesNo[0] != nil && v.hint != nil {
-		v.fitHint(v.hint.Size().Width)
+	if v.yesNo[0] != nil && v.hint.text != nil {
+		v.fitHint(v.hint.text.Size().Width)
 	}
 }
 
@@ -162,10 +162,10 @@ func (v *View) enterFollows() {
 // the recommended button (focusYesNo), answering nothing; elsewhere it does
 // nothing.
 func (v *View) enter(fyne.KeyName) {
-	if v.ended() || v.hasSubmit() || v.focus == nil || v.focusOn == nil {
+	if v.ended() || v.hasSubmit() || v.focus.initial == nil || v.hooks.focusOn == nil {
 		return
 	}
-	v.focusOn(v.focus)
+	v.hooks.focusOn(v.focus.initial)
 }
 
 func (v *View) escape() {

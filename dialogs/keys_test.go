@@ -47,8 +47,8 @@ func TestMacOSKeysAndHint(t *testing.T) {
 	mods = modsFor("darwin")
 
 	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}, {Label: "B"}}}), Options{})
-	if !strings.Contains(v.hintText, "Cmd+Enter submit") {
-		t.Errorf("hint %q lacks Cmd+Enter submit", v.hintText)
+	if !strings.Contains(v.hint.keys, "Cmd+Enter submit") {
+		t.Errorf("hint %q lacks Cmd+Enter submit", v.hint.keys)
 	}
 	var keys string
 	for _, r := range v.keyRows() { // the keys dialog (F1)
@@ -57,8 +57,8 @@ func TestMacOSKeysAndHint(t *testing.T) {
 	if !strings.Contains(keys, "Option+1 … 2") || !strings.Contains(keys, "Cmd+O") {
 		t.Errorf("the keys dialog's keys %q lack Option+1 … 2 or Cmd+O", keys)
 	}
-	if strings.Contains(v.hintText+keys, "Ctrl+Enter") || strings.Contains(v.hintText+keys, "Alt+") {
-		t.Errorf("hint %q or keys %q name a PC key on macOS", v.hintText, keys)
+	if strings.Contains(v.hint.keys+keys, "Ctrl+Enter") || strings.Contains(v.hint.keys+keys, "Alt+") {
+		t.Errorf("hint %q or keys %q name a PC key on macOS", v.hint.keys, keys)
 	}
 	entry := v.prompts[0].entry
 	entry.TypedShortcut(alt("2"))
@@ -78,8 +78,8 @@ func TestPCKeys(t *testing.T) {
 	mods = modsFor("windows")
 
 	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
-	if !strings.HasPrefix(v.hintText, "Ctrl+Enter submit") {
-		t.Errorf("hint %q, want it to start with Ctrl+Enter submit", v.hintText)
+	if !strings.HasPrefix(v.hint.keys, "Ctrl+Enter submit") {
+		t.Errorf("hint %q, want it to start with Ctrl+Enter submit", v.hint.keys)
 	}
 	entry := v.prompts[0].entry
 	entry.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierSuper})
@@ -109,7 +109,7 @@ func TestConfirmDefaultNoEnter(t *testing.T) {
 	if !reflect.DeepEqual(primary, []string{"No"}) {
 		t.Errorf("primary buttons %v, want [No]", primary)
 	}
-	if got := w.View().hintText; !strings.HasPrefix(got, "Enter no · ") {
+	if got := w.View().hint.keys; !strings.HasPrefix(got, "Enter no · ") {
 		t.Errorf("hint %q, want it to start with Enter no", got)
 	}
 	if f := w.Fyne().Canvas().Focused(); f != yesNoButton(t, w, "No") {
@@ -260,12 +260,12 @@ func TestYesNoHintFollowsTheFocus(t *testing.T) {
 					tc.moves[i-1](w.Fyne().Canvas())
 				}
 				v.followFocus() // the heartbeat
-				first, _, _ := strings.Cut(v.hint.String(), " · ")
+				first, _, _ := strings.Cut(v.hint.text.String(), " · ")
 				if !strings.HasPrefix(first, "Enter") {
 					first = ""
 				}
 				if first != want {
-					t.Errorf("after %d moves (%T focused) the hint is %q, want it to start with %q", i, w.Fyne().Canvas().Focused(), v.hint.String(), want)
+					t.Errorf("after %d moves (%T focused) the hint is %q, want it to start with %q", i, w.Fyne().Canvas().Focused(), v.hint.text.String(), want)
 				}
 			}
 		})

@@ -83,10 +83,10 @@ func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	// The height the scrolled panes want: wrapped text reports its
 	// height once it has been laid out at a width. Several prompts' messages
 	// are capped by the page's height in the tallest window allowed.
-	need := minSize.Height - v.center.MinSize().Height
-	v.viewHint = limit.Height - need
-	defer func() { v.viewHint = 0 }()
-	for _, p := range v.panes {
+	need := minSize.Height - v.panes.center.MinSize().Height
+	v.panes.viewHint = limit.Height - need
+	defer func() { v.panes.viewHint = 0 }()
+	for _, p := range v.panes.all {
 		need += naturalHeight(p, width)
 	}
 	// Slack: Markdown measured before its first layout may come out a few
@@ -286,13 +286,13 @@ func (v *View) promptLimit(fixed []fyne.CanvasObject, controls fyne.CanvasObject
 // out; while the window's size is being chosen (fitSize), the height the
 // page will have in a window as tall as allowed.
 func (v *View) viewport() float32 {
-	if v.viewHint > 0 {
-		return v.viewHint
+	if v.panes.viewHint > 0 {
+		return v.panes.viewHint
 	}
-	if v.scroll == nil {
+	if v.panes.scroll == nil {
 		return WindowSize.Height / 2 // being built
 	}
-	if h := v.scroll.Size().Height; h > 0 {
+	if h := v.panes.scroll.Size().Height; h > 0 {
 		return h
 	}
 	return WindowSize.Height / 2
@@ -309,7 +309,7 @@ func (v *View) reveal(o fyne.CanvasObject) {
 		return
 	}
 	d := app.Driver()
-	for _, s := range v.panes {
+	for _, s := range v.panes.all {
 		if s == nil || !holds(s.Content, o) {
 			continue
 		}
@@ -334,15 +334,15 @@ func (v *View) reveal(o fyne.CanvasObject) {
 // heartbeat calls it; the first focus it sees, the window's own on
 // opening, moves nothing.
 func (v *View) followFocus() {
-	if v.focused == nil {
+	if v.hooks.focused == nil {
 		return
 	}
-	f := v.focused()
-	if f == v.lastFocus {
+	f := v.hooks.focused()
+	if f == v.focus.last {
 		return
 	}
-	first := !v.focusSeen
-	v.lastFocus, v.focusSeen = f, true
+	first := !v.focus.seen
+	v.focus.last, v.focus.seen = f, true
 	v.markSeen()     // pager.go
 	v.enterFollows() // keys.go: the hint names what Enter does now
 	if o, ok := f.(fyne.CanvasObject); ok && !first {

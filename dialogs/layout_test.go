@@ -197,17 +197,17 @@ func TestRecommendedAnswerIsPrimary(t *testing.T) {
 // so; an extension takes it back.
 func TestCountdownWarnsInTheLastMinute(t *testing.T) {
 	v, _, c := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{DefaultTimeout: 2 * time.Minute, Extend: time.Minute})
-	if v.countdown.Importance == widget.WarningImportance {
+	if v.clock.label.Importance == widget.WarningImportance {
 		t.Fatal("warning with two minutes left")
 	}
 	c.now = c.now.Add(61 * time.Second)
 	v.Tick(c.now)
-	if v.countdown.Importance != widget.WarningImportance || !strings.Contains(v.countdown.Text, "closes soon") {
-		t.Errorf("59 s left: %q, importance %v, want the warning", v.countdown.Text, v.countdown.Importance)
+	if v.clock.label.Importance != widget.WarningImportance || !strings.Contains(v.clock.label.Text, "closes soon") {
+		t.Errorf("59 s left: %q, importance %v, want the warning", v.clock.label.Text, v.clock.label.Importance)
 	}
 	v.Extend()
-	if v.countdown.Importance == widget.WarningImportance || strings.Contains(v.countdown.Text, "soon") {
-		t.Errorf("after +1 min: %q still warns", v.countdown.Text)
+	if v.clock.label.Importance == widget.WarningImportance || strings.Contains(v.clock.label.Text, "soon") {
+		t.Errorf("after +1 min: %q still warns", v.clock.label.Text)
 	}
 }
 
@@ -217,10 +217,10 @@ func TestContextNamesTheClient(t *testing.T) {
 	q.Client = "claude-code"
 	v, _, _ := newTestView(t, q, Options{})
 	var text string
-	for _, rt := range findAll[*widget.RichText](v.body) {
+	for _, rt := range findAll[*widget.RichText](v.panes.body) {
 		text += rt.String()
 	}
-	for _, rt := range findAll[*heavyRichText](v.body) { // the context bar (heavy.go)
+	for _, rt := range findAll[*heavyRichText](v.panes.body) { // the context bar (heavy.go)
 		text += rt.String()
 	}
 	if !strings.Contains(text, "From claude-code") {
@@ -299,9 +299,9 @@ func TestSeveralLongPromptsKeepTheirOptionsInView(t *testing.T) {
 			defer w.Close()
 			d := a.Driver()
 			inView := func(o fyne.CanvasObject) bool {
-				top, page := d.AbsolutePositionForObject(o).Y, d.AbsolutePositionForObject(v.scroll).Y
+				top, page := d.AbsolutePositionForObject(o).Y, d.AbsolutePositionForObject(v.panes.scroll).Y
 				return o.Visible() && o.Size().Height > 0 &&
-					top >= page-0.5 && top+o.Size().Height <= page+v.scroll.Size().Height+0.5
+					top >= page-0.5 && top+o.Size().Height <= page+v.panes.scroll.Size().Height+0.5
 			}
 			check := func(when string, pv *promptView) {
 				t.Helper()
@@ -309,25 +309,25 @@ func TestSeveralLongPromptsKeepTheirOptionsInView(t *testing.T) {
 					l := findAll[*tapLabel](row)[0]
 					if (j == 0 || tc.all) && !inView(l) {
 						t.Errorf("%s: option %q is out of view (y %v, height %v; page at %v, %v high)", when, l.Text,
-							d.AbsolutePositionForObject(l).Y, l.Size().Height, d.AbsolutePositionForObject(v.scroll).Y, v.scroll.Size().Height)
+							d.AbsolutePositionForObject(l).Y, l.Size().Height, d.AbsolutePositionForObject(v.panes.scroll).Y, v.panes.scroll.Size().Height)
 					}
 				}
 			}
 			check("at open", v.prompts[0])
-			if v.scroll.Offset.Y != 0 {
-				t.Errorf("the page opens scrolled to %v", v.scroll.Offset.Y)
+			if v.panes.scroll.Offset.Y != 0 {
+				t.Errorf("the page opens scrolled to %v", v.panes.scroll.Offset.Y)
 			}
-			panes := findAll[*promptPane](v.body)
+			panes := findAll[*promptPane](v.panes.body)
 			if len(panes) != 4 {
 				t.Fatalf("%d message panes, want 4", len(panes))
 			}
-			page := v.body.(*fyne.Container).Objects[0].(*fyne.Container).Objects
+			page := v.panes.body.(*fyne.Container).Objects[0].(*fyne.Container).Objects
 			for i := 1; i < 4; i++ {
 				// One scroll: the prompt's header line (the object above
 				// its message) at the top of the page.
 				at := slices.Index(page, fyne.CanvasObject(panes[i]))
-				y := d.AbsolutePositionForObject(page[at-1]).Y - d.AbsolutePositionForObject(v.body).Y
-				v.scroll.ScrollToOffset(fyne.NewPos(0, y))
+				y := d.AbsolutePositionForObject(page[at-1]).Y - d.AbsolutePositionForObject(v.panes.body).Y
+				v.panes.scroll.ScrollToOffset(fyne.NewPos(0, y))
 				check(fmt.Sprintf("scrolled to Q%d", i+1), v.prompts[i])
 			}
 		})
@@ -344,13 +344,13 @@ func TestPromptPaneWheelAndShowAll(t *testing.T) {
 	w.Fyne().Resize(fyne.NewSize(600, 500))
 	w.Show()
 	defer w.Close()
-	pane := findAll[*promptPane](v.body)[0]
+	pane := findAll[*promptPane](v.panes.body)[0]
 	if !pane.toggle.Visible() || pane.toggle.Text != "Show all" {
 		t.Fatalf("a cut message has no Show all (visible %v, %q)", pane.toggle.Visible(), pane.toggle.Text)
 	}
 	pane.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -50}})
-	if pane.Offset.Y != 0 || v.scroll.Offset.Y != 50 {
-		t.Errorf("the wheel over a message moved it to %v and the page to %v; want the page to 50", pane.Offset.Y, v.scroll.Offset.Y)
+	if pane.Offset.Y != 0 || v.panes.scroll.Offset.Y != 50 {
+		t.Errorf("the wheel over a message moved it to %v and the page to %v; want the page to 50", pane.Offset.Y, v.panes.scroll.Offset.Y)
 	}
 	cut := pane.Size().Height
 	test.Tap(pane.toggle)
@@ -377,7 +377,7 @@ func TestPromptPaneWheelAndShowAll(t *testing.T) {
 	short.Fyne().Resize(fyne.NewSize(600, 500))
 	short.Show()
 	defer short.Close()
-	for _, p := range findAll[*promptPane](short.View().body) {
+	for _, p := range findAll[*promptPane](short.View().panes.body) {
 		if p.toggle.Visible() {
 			t.Error("a short message has a Show all button")
 		}
@@ -399,14 +399,14 @@ func TestTypingRevealsTheFocusedReplyBox(t *testing.T) {
 	if got := w.Fyne().Canvas().Focused(); got != e {
 		t.Fatalf("focused %T, want the third prompt's reply box", got)
 	}
-	if v.scroll.Offset.Y != 0 {
-		t.Fatalf("the page opened scrolled to %v", v.scroll.Offset.Y)
+	if v.panes.scroll.Offset.Y != 0 {
+		t.Fatalf("the page opened scrolled to %v", v.panes.scroll.Offset.Y)
 	}
 	e.KeyDown(&fyne.KeyEvent{Name: fyne.KeyX})
 	test.Type(e, "x")
-	top := a.Driver().AbsolutePositionForObject(e).Y - a.Driver().AbsolutePositionForObject(v.scroll).Y
-	if v.scroll.Offset.Y == 0 || top < 0 || top+e.Size().Height > v.scroll.Size().Height+0.5 {
-		t.Errorf("after a key the reply box is at %v..%v of a %v page (offset %v)", top, top+e.Size().Height, v.scroll.Size().Height, v.scroll.Offset.Y)
+	top := a.Driver().AbsolutePositionForObject(e).Y - a.Driver().AbsolutePositionForObject(v.panes.scroll).Y
+	if v.panes.scroll.Offset.Y == 0 || top < 0 || top+e.Size().Height > v.panes.scroll.Size().Height+0.5 {
+		t.Errorf("after a key the reply box is at %v..%v of a %v page (offset %v)", top, top+e.Size().Height, v.panes.scroll.Size().Height, v.panes.scroll.Offset.Y)
 	}
 	if e.Text != "x" {
 		t.Errorf("reply = %q", e.Text)
@@ -429,7 +429,7 @@ func TestNoThemeOverrideInTheWindow(t *testing.T) {
 			t.Fatalf("a theme override in the question window: %T", o)
 		}
 	}
-	if !w.View().band.Visible() {
+	if !w.View().clock.band.Visible() {
 		t.Error("the last minute's band is not shown: the test does not see the countdown's colours")
 	}
 }

@@ -140,8 +140,8 @@ func (p *Pool) renew(s *slot) {
 	s.install()
 	s.placed = image.Rectangle{}
 	w.win = s.win
-	w.view.focusOn = w.win.Canvas().Focus
-	w.view.focused = w.win.Canvas().Focused
+	w.view.hooks.focusOn = w.win.Canvas().Focus
+	w.view.hooks.focused = w.win.Canvas().Focused
 	w.view.opts.Quiet = true
 	w.win.SetContent(w.view.Content())
 	w.win.Resize(size)

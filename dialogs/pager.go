@@ -31,8 +31,8 @@ type pager struct {
 
 func (v *View) newPager() *pager {
 	pg := &pager{label: widget.NewLabel("")}
-	pg.prev = newKeyButton("", theme.NavigateBackIcon(), v, func() { v.goToPrompt(v.current - 1) })
-	pg.next = newKeyButton("", theme.NavigateNextIcon(), v, func() { v.goToPrompt(v.current + 1) })
+	pg.prev = newKeyButton("", theme.NavigateBackIcon(), v, func() { v.goToPrompt(v.pages.current - 1) })
+	pg.next = newKeyButton("", theme.NavigateNextIcon(), v, func() { v.goToPrompt(v.pages.current + 1) })
 	pg.prev.tip, pg.next.tip = i18n.T("question.prev"), i18n.T("question.next")
 	pg.box = container.NewVBox(layout.NewSpacer(), container.NewHBox(pg.prev, pg.label, pg.next), layout.NewSpacer())
 	return pg
@@ -58,13 +58,13 @@ func (v *View) setCurrent(i int) {
 	if i < 0 || i >= len(v.prompts) {
 		return
 	}
-	v.current = i
-	if v.pager == nil {
+	v.pages.current = i
+	if v.pages.bar == nil {
 		return
 	}
-	v.pager.label.SetText(i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.prompts)}))
-	setEnabled(v.pager.prev, i > 0 && !v.ended())
-	setEnabled(v.pager.next, i < len(v.prompts)-1 && !v.ended())
+	v.pages.bar.label.SetText(i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.prompts)}))
+	setEnabled(v.pages.bar.prev, i > 0 && !v.ended())
+	setEnabled(v.pages.bar.next, i < len(v.prompts)-1 && !v.ended())
 }
 
 // goToPrompt brings prompt i's header to the top of the page, gives its
@@ -78,12 +78,12 @@ func (v *View) goToPrompt(i int) {
 	v.setCurrent(i)
 	if pv.head != nil && fyne.CurrentApp() != nil {
 		d := fyne.CurrentApp().Driver()
-		top := d.AbsolutePositionForObject(pv.head).Y - d.AbsolutePositionForObject(v.scroll.Content).Y
-		most := max(v.scroll.Content.Size().Height-v.scroll.Size().Height, 0)
-		v.scroll.ScrollToOffset(fyne.NewPos(v.scroll.Offset.X, min(max(top, 0), most)))
+		top := d.AbsolutePositionForObject(pv.head).Y - d.AbsolutePositionForObject(v.panes.scroll.Content).Y
+		most := max(v.panes.scroll.Content.Size().Height-v.panes.scroll.Size().Height, 0)
+		v.panes.scroll.ScrollToOffset(fyne.NewPos(v.panes.scroll.Offset.X, min(max(top, 0), most)))
 	}
-	if f := pv.firstControl(); f != nil && v.focusOn != nil {
-		v.focusOn(f)
+	if f := pv.firstControl(); f != nil && v.hooks.focusOn != nil {
+		v.hooks.focusOn(f)
 	}
 }
 
@@ -102,14 +102,14 @@ func (pv *promptView) firstControl() fyne.Focusable {
 // in view now, and makes the topmost of them the pager's.
 func (v *View) markSeen() {
 	app := fyne.CurrentApp()
-	if app == nil || len(v.prompts) < 2 || v.scroll == nil {
+	if app == nil || len(v.prompts) < 2 || v.panes.scroll == nil {
 		return
 	}
 	d := app.Driver()
-	view := d.AbsolutePositionForObject(v.scroll).Y
+	view := d.AbsolutePositionForObject(v.panes.scroll).Y
 	inView := func(o fyne.CanvasObject) bool {
 		y := d.AbsolutePositionForObject(o).Y - view
-		return o.Visible() && y >= -1 && y+o.Size().Height <= v.scroll.Size().Height+1
+		return o.Visible() && y >= -1 && y+o.Size().Height <= v.panes.scroll.Size().Height+1
 	}
 	top := -1
 	for i, pv := range v.prompts {
@@ -126,17 +126,17 @@ func (v *View) markSeen() {
 		v.prompts[f].seen = true
 		top = f
 	}
-	if top >= 0 && top != v.current {
+	if top >= 0 && top != v.pages.current {
 		v.setCurrent(top)
 	}
 }
 
 // focusedPrompt is the number of the prompt that has the keyboard, or -1.
 func (v *View) focusedPrompt() int {
-	if v.focused == nil {
+	if v.hooks.focused == nil {
 		return -1
 	}
-	if o, ok := v.focused().(fyne.CanvasObject); ok {
+	if o, ok := v.hooks.focused().(fyne.CanvasObject); ok {
 		return v.promptOf(o)
 	}
 	return -1

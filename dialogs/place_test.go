@@ -258,14 +258,14 @@ func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 		return w
 	}
 	typing := open("A")
-	if typing.View().flashes != 1 {
-		t.Errorf("A took the focus and flashed %d times, want once", typing.View().flashes)
+	if typing.View().flash.count != 1 {
+		t.Errorf("A took the focus and flashed %d times, want once", typing.View().flash.count)
 	}
 	d.activeWin = typing.Fyne()
 	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
 
 	b := open("B")
-	if b.View().flashes != 0 {
+	if b.View().flash.count != 0 {
 		t.Error("B, opened without the focus, flashed")
 	}
 	if !b.Unfocused() || !d.urgent[b.Fyne()] {

@@ -57,7 +57,7 @@ func TestPrefilledReply(t *testing.T) {
 	})
 	t.Run("escape dismisses without asking", func(t *testing.T) {
 		v, r, _ := newTestView(t, question(prompt), Options{})
-		v.confirm = func(_, _ string, _ func()) { t.Error("asked before discarding an untouched prefill") }
+		v.hooks.confirm = func(_, _ string, _ func()) { t.Error("asked before discarding an untouched prefill") }
 		v.RequestDismiss()
 		if got := r.only(t); got.Status != wire.StatusDismissed {
 			t.Errorf("answer = %+v", got)

@@ -87,8 +87,8 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 		}
 		pv.syncFreeText()
 		v.updateSending()
-		if on && pv.free[i] && v.focusOn != nil {
-			v.focusOn(pv.entry) // choosing "Other" is choosing to type
+		if on && pv.free[i] && v.hooks.focusOn != nil {
+			v.hooks.focusOn(pv.entry) // choosing "Other" is choosing to type
 		}
 	}
 	// The default is the agent's recommendation, not the user's edit: it is
@@ -147,8 +147,8 @@ func (v *View) moveOption(from fyne.Focusable, by int) {
 		if o.focusable() != from {
 			continue
 		}
-		if j := i + by; j >= 0 && j < len(v.options) && v.focusOn != nil {
-			v.focusOn(v.options[j].focusable())
+		if j := i + by; j >= 0 && j < len(v.options) && v.hooks.focusOn != nil {
+			v.hooks.focusOn(v.options[j].focusable())
 		}
 		return
 	}

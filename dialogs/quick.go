@@ -44,16 +44,16 @@ func (v *View) quickButton() fyne.CanvasObject {
 	if len(v.quickReplies()) == 0 || v.quickTarget() == nil || v.q.IsApproval() {
 		return nil
 	}
-	v.quickBtn = newKeyButton(i18n.T("question.quick"), theme.ContentPasteIcon(), v, v.OpenQuickReplies)
-	v.quickBtn.tip = i18n.T("question.quick.tip", map[string]any{"Key": mods.withAlt("R")})
-	return v.quickBtn
+	v.quick.btn = newKeyButton(i18n.T("question.quick"), theme.ContentPasteIcon(), v, v.OpenQuickReplies)
+	v.quick.btn.tip = i18n.T("question.quick.tip", map[string]any{"Key": mods.withAlt("R")})
+	return v.quick.btn
 }
 
 // quickTarget is the reply box a quick reply goes into: the current
 // prompt's, else the first one.
 func (v *View) quickTarget() *replyEntry {
-	if v.current < len(v.prompts) && v.prompts[v.current].entry != nil {
-		return v.prompts[v.current].entry
+	if v.pages.current < len(v.prompts) && v.prompts[v.pages.current].entry != nil {
+		return v.prompts[v.pages.current].entry
 	}
 	for _, p := range v.prompts {
 		if p.entry != nil {
@@ -66,10 +66,10 @@ func (v *View) quickTarget() *replyEntry {
 // OpenQuickReplies shows the Quick reply menu under its button; choosing
 // an entry inserts that reply (InsertQuickReply).
 func (v *View) OpenQuickReplies() {
-	if v.quickBtn == nil || v.ended() {
+	if v.quick.btn == nil || v.ended() {
 		return
 	}
-	c := fyne.CurrentApp().Driver().CanvasForObject(v.quickBtn)
+	c := fyne.CurrentApp().Driver().CanvasForObject(v.quick.btn)
 	if c == nil {
 		return
 	}
@@ -78,8 +78,8 @@ func (v *View) OpenQuickReplies() {
 		items = append(items, fyne.NewMenuItem(shorten(oneLine(r), maxQuickMenuRunes), func() { v.InsertQuickReply(r) }))
 	}
 	m := widget.NewPopUpMenu(fyne.NewMenu("", items...), c)
-	v.quickMenu = m
-	m.ShowAtRelativePosition(fyne.NewPos(0, -m.MinSize().Height), v.quickBtn)
+	v.quick.menu = m
+	m.ShowAtRelativePosition(fyne.NewPos(0, -m.MinSize().Height), v.quick.btn)
 	c.Focus(m)
 }
 
@@ -113,7 +113,7 @@ func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
 	for _, r := range replies[:min(len(replies), maxQuickButtons)] {
 		row.Add(widget.NewButton(shorten(oneLine(r), maxQuickButtonRunes), func() { v.oneClick(pv, r) }))
 	}
-	v.quickRow = row
+	v.quick.row = row
 	return container.NewHScroll(row)
 }
 

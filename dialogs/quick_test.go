@@ -24,11 +24,11 @@ func TestOneClickAnswers(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	v := w.view
-	if v.quickRow == nil || len(v.quickRow.Objects) != 3 || v.quickBtn == nil {
+	if v.quick.row == nil || len(v.quick.row.Objects) != 3 || v.quick.btn == nil {
 		t.Fatal("no one-click answers or no Quick reply button")
 	}
 	test.AssertImageMatches(t, "question/quick-replies.png", w.Fyne().Canvas().Capture())
-	test.Tap(v.quickRow.Objects[0].(*widget.Button))
+	test.Tap(v.quick.row.Objects[0].(*widget.Button))
 	if len(got) != 1 || got[0].Status != wire.StatusAnswered || got[0].Replies[0].Text != "Looks good, continue" {
 		t.Errorf("one click sent %+v", got)
 	}
@@ -37,7 +37,7 @@ func TestOneClickAnswers(t *testing.T) {
 	v2 := NewView(question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: replies}, r.done)
 	test.NewWindow(v2.Content())
 	test.Type(v2.prompts[0].entry, "not yet:")
-	test.Tap(v2.quickRow.Objects[1].(*widget.Button))
+	test.Tap(v2.quick.row.Objects[1].(*widget.Button))
 	if len(r.answers) != 0 || v2.prompts[0].entry.Text != "not yet:\nStop and wait for me" {
 		t.Errorf("with text typed: sent %v, box %q", r.answers, v2.prompts[0].entry.Text)
 	}
@@ -53,19 +53,19 @@ func TestQuickReplyMenu(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	v := w.view
-	if v.quickRow != nil || v.quickBtn == nil {
-		t.Fatalf("one-click row %v, button %v", v.quickRow != nil, v.quickBtn != nil)
+	if v.quick.row != nil || v.quick.btn == nil {
+		t.Fatalf("one-click row %v, button %v", v.quick.row != nil, v.quick.btn != nil)
 	}
-	if !v.shortcut(alt("R")) || v.quickMenu == nil || len(v.quickMenu.Items) != 3 {
+	if !v.shortcut(alt("R")) || v.quick.menu == nil || len(v.quick.menu.Items) != 3 {
 		t.Fatal("Alt+R opened no menu of the three replies")
 	}
-	test.Tap(v.quickMenu.Items[2].(fyne.Tappable))
+	test.Tap(v.quick.menu.Items[2].(fyne.Tappable))
 	if got := v.prompts[0].entry.Text; got != "Explain the trade-offs first" {
 		t.Errorf("reply box %q", got)
 	}
 
 	yn, _, _ := newTestView(t, question(wire.Prompt{Kind: wire.KindYesNo, Markdown: "?"}), Options{QuickReplies: replies})
-	if yn.quickBtn != nil || yn.quickRow != nil || yn.shortcut(alt("R")) {
+	if yn.quick.btn != nil || yn.quick.row != nil || yn.shortcut(alt("R")) {
 		t.Error("quick replies on a window without a reply box")
 	}
 }

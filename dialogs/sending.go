@@ -84,7 +84,7 @@ func (v *View) showSendingRow() {
 	if v.sending == nil || v.sending.row == nil {
 		return
 	}
-	if v.pager != nil || v.sending.warn.Visible() {
+	if v.pages.bar != nil || v.sending.warn.Visible() {
 		v.sending.row.Show()
 	} else {
 		v.sending.row.Hide()
@@ -99,11 +99,11 @@ func (v *View) showSendingOrHint(tip string) {
 		return
 	}
 	if tip == "" && !v.Closing() {
-		v.hint.Hide()
+		v.hint.text.Hide()
 		v.sending.what.Show()
 	} else {
 		v.sending.what.Hide()
-		v.hint.Show()
+		v.hint.text.Show()
 	}
 }
 

@@ -29,8 +29,8 @@ func TestWheelOverWideCodeScrollsTheMessage(t *testing.T) {
 		t.Fatal("no sideways scroll for the code block")
 	}
 	side.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -50}})
-	if v.scroll.Offset.Y <= 0 || side.Offset.X != 0 {
-		t.Errorf("wheel down over the code: message offset %v, code offset %v; want the message scrolled only", v.scroll.Offset, side.Offset)
+	if v.panes.scroll.Offset.Y <= 0 || side.Offset.X != 0 {
+		t.Errorf("wheel down over the code: message offset %v, code offset %v; want the message scrolled only", v.panes.scroll.Offset, side.Offset)
 	}
 	side.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DX: -50}})
 	if side.Offset.X <= 0 {

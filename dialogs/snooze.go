@@ -21,10 +21,10 @@ var snoozeChoices = []struct {
 // OpenSnoozeMenu shows the Snooze button's menu under it; choosing an
 // entry calls Options.OnSnooze. Nothing happens once the view has ended.
 func (v *View) OpenSnoozeMenu() {
-	if v.snoozeBtn == nil || v.ended() {
+	if v.snooze.btn == nil || v.ended() {
 		return
 	}
-	c := fyne.CurrentApp().Driver().CanvasForObject(v.snoozeBtn)
+	c := fyne.CurrentApp().Driver().CanvasForObject(v.snooze.btn)
 	if c == nil {
 		return
 	}
@@ -33,8 +33,8 @@ func (v *View) OpenSnoozeMenu() {
 		items = append(items, fyne.NewMenuItem(i18n.T(ch.key), func() { v.Snooze(ch.minutes, ch.back) }))
 	}
 	m := widget.NewPopUpMenu(fyne.NewMenu("", items...), c)
-	v.snoozeMenu = m
-	m.ShowAtRelativePosition(fyne.NewPos(0, v.snoozeBtn.Size().Height), v.snoozeBtn)
+	v.snooze.menu = m
+	m.ShowAtRelativePosition(fyne.NewPos(0, v.snooze.btn.Size().Height), v.snooze.btn)
 	c.Focus(m) // the arrows and Enter choose, Escape closes
 }
 

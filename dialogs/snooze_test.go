@@ -28,11 +28,11 @@ func TestSnoozeMenu(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	v := w.view
-	if v.snoozeBtn == nil || v.snoozeBtn.Text != "Snooze" {
+	if v.snooze.btn == nil || v.snooze.btn.Text != "Snooze" {
 		t.Fatal("no Snooze button")
 	}
-	test.Tap(v.snoozeBtn)
-	menu := v.snoozeMenu.Menu
+	test.Tap(v.snooze.btn)
+	menu := v.snooze.menu.Menu
 	test.AssertImageMatches(t, "question/snooze-menu.png", w.Fyne().Canvas().Capture())
 	if n := len(menu.Items); n != 3 {
 		t.Fatalf("%d entries", n)
@@ -41,7 +41,7 @@ func TestSnoozeMenu(t *testing.T) {
 	if !v.shortcut(alt("Z")) {
 		t.Error("Alt+Z not handled")
 	}
-	test.Tap(v.snoozeMenu.Items[2].(fyne.Tappable))
+	test.Tap(v.snooze.menu.Items[2].(fyne.Tappable))
 	if want := []snoozed{{60, false}, {0, true}}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("snoozed %v, want %v", got, want)
 	}
@@ -52,7 +52,7 @@ func TestSnoozeMenu(t *testing.T) {
 	}
 
 	plain, _, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
-	if plain.snoozeBtn != nil || plain.shortcut(alt("Z")) {
+	if plain.snooze.btn != nil || plain.shortcut(alt("Z")) {
 		t.Error("Snooze without an owner that takes it")
 	}
 }

@@ -92,48 +92,31 @@ const (
 // Content() in a window, call Tick about once a second, and it calls onDone
 // exactly once with the outcome. All methods run on the Fyne goroutine.
 type View struct {
-	q           wire.Question
-	opts        Options
-	now         func() time.Time
-	onDone      func(wire.Answer)
-	windowHooks // what a Window plugs in
+	q      wire.Question
+	opts   Options
+	now    func() time.Time
+	onDone func(wire.Answer)
+	hooks  windowHooks // what a Window plugs in
 
-	prompts    []*promptView
-	options    []optionControl // every option of every prompt, in Alt+digit order
-	countdown  *countdownLabel
-	content    fyne.CanvasObject
-	body       fyne.CanvasObject   // what scrolls: the question (and the options of several prompts)
-	viewHint   float32             // the page's height while fitSize chooses the window's (layout.go)
-	scroll     *container.Scroll   // holds body
-	choices    *container.Scroll   // a single prompt's options, under the message; nil if none
-	panes      []*container.Scroll // scroll and choices
-	center     fyne.CanvasObject   // the panes as laid out
-	focus      fyne.Focusable      // the reply box to focus on open, if any
-	att        *attachments        // images; nil when the window has no reply box
-	extendBtn  *keyButton          // "+ time"; nil without a countdown
-	pinBtn     *keyButton          // pins the question (no deadline); nil without a countdown
-	snoozeBtn  *keyButton          // "Snooze": its menu (snooze.go); nil without Options.OnSnooze
-	snoozeMenu *widget.PopUpMenu   // the Snooze menu last opened; nil before
-	quickBtn   *keyButton          // "Quick reply" (quick.go); nil without replies or a reply box
-	quickMenu  *widget.PopUpMenu   // the Quick reply menu last opened; nil before
-	quickRow   *fyne.Container     // the one-click answers (quick.go); nil when not shown
-	hint       *widget.RichText
-	sending    *sendingLine      // what Submit sends (sending.go); nil when not shown
-	pager      *pager            // "‹ Question n of m ›" (pager.go); nil with one prompt
-	flash      *canvas.Rectangle // behind the top bar: Flash
-	flashes    int               // times Flash ran (tests)
-	flashAnim  *fyne.Animation   // the running flash; nil when none
-	current    int               // the prompt the pager is on
-	ctx        *contextBar       // who asks, the context lines, "n of m open" (whoasks.go)
-	band       *canvas.Rectangle // behind the countdown: the warning band in the last minute (view_countdown.go)
-	hintText   string            // the footer's keyboard hint, shown unless a button's tip is
-	yesNo      [2]*keyButton     // a window of one yes/no question: its Yes and No buttons (keys.go); nil otherwise
-	allow      *allowGate        // an approval's Allow, offered once the call was seen (approve.go); nil otherwise
+	prompts []*promptView
+	options []optionControl // every option of every prompt, in Alt+digit order
+	ctx     *contextBar     // who asks, the context lines, "n of m open" (whoasks.go)
+	att     *attachments    // images; nil when the window has no reply box
+	sending *sendingLine    // what Submit sends (sending.go); nil when not shown
+	allow   *allowGate      // an approval's Allow, offered once the call was seen (approve.go); nil otherwise
+	yesNo   [2]*keyButton   // a window of one yes/no question: its Yes and No buttons (keys.go); nil otherwise
+	content fyne.CanvasObject
 
-	// lastFocus is the focused widget the heartbeat last saw, focusSeen
-	// whether it saw one yet (followFocus, layout.go).
-	lastFocus fyne.Focusable
-	focusSeen bool
+	// Each feature's widgets and state are a type of their own: a new
+	// feature adds a type here, not fields.
+	panes  paneSet      // the message and the options, and how they scroll (layout.go)
+	clock  countdownBar // the countdown and its buttons (view_countdown.go)
+	snooze snoozeState  // "Snooze" (snooze.go)
+	quick  quickReplies // "Quick reply" and the one-click answers (quick.go)
+	pages  pagerState   // several prompts: the pager (pager.go)
+	hint   footerHint   // the footer's hint line (keyhelp.go)
+	flash  flashState   // the top bar's flash (Flash)
+	focus  focusState   // where the keyboard goes and went (keys.go, layout.go)
 
 	// The state with rules of its own is kept in plain types that import no
 	// toolkit (TestStateIsToolkitFree); the view drives them and draws what
@@ -144,6 +127,64 @@ type View struct {
 	drafts    debouncer // debounce.go: when the edits are reported through OnDraft (draft.go)
 	restoring bool      // RestoreDraft is setting the controls: not an edit
 	done      bool
+}
+
+// paneSet is what scrolls in a view and how it is laid out (layout.go).
+type paneSet struct {
+	body     fyne.CanvasObject   // what scrolls: the question (and the options of several prompts)
+	viewHint float32             // the page's height while fitSize chooses the window's (layout.go)
+	scroll   *container.Scroll   // holds body
+	choices  *container.Scroll   // a single prompt's options, under the message; nil if none
+	all      []*container.Scroll // scroll and choices
+	center   fyne.CanvasObject   // the panes as laid out
+}
+
+// countdownBar is the countdown in the top bar (view_countdown.go).
+type countdownBar struct {
+	label  *countdownLabel
+	extend *keyButton        // "+ time"; nil without a countdown
+	pin    *keyButton        // pins the question (no deadline); nil without a countdown
+	band   *canvas.Rectangle // behind the countdown: the warning band in the last minute
+}
+
+// snoozeState is the "Snooze" button and its menu (snooze.go).
+type snoozeState struct {
+	btn  *keyButton        // nil without Options.OnSnooze
+	menu *widget.PopUpMenu // the menu last opened; nil before
+}
+
+// quickReplies are the user's saved replies as the view offers them (quick.go).
+type quickReplies struct {
+	btn  *keyButton        // "Quick reply"; nil without replies or a reply box
+	menu *widget.PopUpMenu // the Quick reply menu last opened; nil before
+	row  *fyne.Container   // the one-click answers; nil when not shown
+}
+
+// pagerState is the prompt a view of several prompts is on (pager.go).
+type pagerState struct {
+	bar     *pager // "‹ Question n of m ›"; nil with one prompt
+	current int    // the prompt the pager is on
+}
+
+// footerHint is the footer's hint line (keyhelp.go).
+type footerHint struct {
+	text *widget.RichText
+	keys string // the keyboard hint, shown unless a button's tip is
+}
+
+// flashState is the top bar's flash (Flash).
+type flashState struct {
+	rect  *canvas.Rectangle // behind the top bar
+	count int               // times Flash ran (tests)
+	anim  *fyne.Animation   // the running flash; nil when none
+}
+
+// focusState is where the keyboard goes on open and where the heartbeat
+// last saw it (followFocus, layout.go).
+type focusState struct {
+	initial fyne.Focusable // the reply box to focus on open, if any
+	last    fyne.Focusable // the focused widget the heartbeat last saw
+	seen    bool           // whether it saw one yet
 }
 
 // windowHooks are what a Window plugs into its View (NewWindow sets
@@ -183,13 +224,13 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 		opts.DraftDelay = DefaultDraftDelay
 	}
 	v := &View{q: q, opts: opts, now: opts.Now, onDone: onDone,
-		windowHooks: windowHooks{async: func(f func()) { go f() }, after: afterOnFyne}}
+		hooks: windowHooks{async: func(f func()) { go f() }, after: afterOnFyne}}
 	if v.now == nil {
 		v.now = time.Now
 	}
-	v.confirm = func(_, _ string, ok func()) { ok() }
+	v.hooks.confirm = func(_, _ string, ok func()) { ok() }
 	v.drafts = debouncer{quiet: opts.DraftDelay, most: MaxDraftInterval, report: v.reportDraft,
-		after: func(d time.Duration, f func()) func() bool { return v.after(d, f) }}
+		after: func(d time.Duration, f func()) func() bool { return v.hooks.after(d, f) }}
 	v.shownAt = v.now()
 	limit := TimeLimit(q.TimeoutSeconds, opts.DefaultTimeout)
 	if opts.Countdown != nil {
@@ -197,7 +238,7 @@ func NewView(q wire.Question, opts Options, onDone func(wire.Answer)) *View {
 	} else {
 		v.cd = NewCountdown(v.shownAt, limit)
 	}
-	v.countdown = newCountdownLabel() // view_countdown.go
+	v.clock.label = newCountdownLabel() // view_countdown.go
 	v.content = v.build()
 	v.updateCountdown(v.shownAt)
 	v.reportCountdown()
@@ -209,7 +250,7 @@ func (v *View) Content() fyne.CanvasObject { return v.content }
 
 // page is the message's scroll: the wheel over a wide code block or table
 // scrolls it (markdown.SideScroll).
-func (v *View) page() *container.Scroll { return v.scroll }
+func (v *View) page() *container.Scroll { return v.panes.scroll }
 
 // Done reports whether the view has reported its Answer.
 func (v *View) Done() bool { return v.done }
@@ -310,7 +351,7 @@ func (v *View) RequestDismiss() {
 		v.dismiss()
 		return
 	}
-	v.confirm(i18n.T("discard.title"), i18n.T("discard.text"), v.dismiss)
+	v.hooks.confirm(i18n.T("discard.title"), i18n.T("discard.text"), v.dismiss)
 }
 
 func (v *View) dismiss() {
@@ -364,8 +405,8 @@ func (v *View) edited() {
 	if v.restoring || v.ended() {
 		return
 	}
-	if v.engaged != nil {
-		v.engaged()
+	if v.hooks.engaged != nil {
+		v.hooks.engaged()
 	}
 	v.hold()
 	v.scheduleDraft()
@@ -375,18 +416,18 @@ func (v *View) edited() {
 // the pointer is over a button that has one, and the keyboard hint again
 // for "".
 func (v *View) showHint(tip string) {
-	if v.hint == nil {
+	if v.hint.text == nil {
 		return
 	}
 	if tip == "" {
-		tip = v.hintText
+		tip = v.hint.keys
 	}
 	shown := tip
-	if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text != tip {
+	if seg, ok := v.hint.text.Segments[0].(*widget.TextSegment); ok && seg.Text != tip {
 		seg.Text = tip
-		v.hint.Refresh()
+		v.hint.text.Refresh()
 	}
-	if shown == v.hintText {
+	if shown == v.hint.keys {
 		shown = ""
 	}
 	v.showSendingOrHint(shown)
@@ -457,12 +498,12 @@ func (v *View) build() fyne.CanvasObject {
 	// arrows move on).
 	for _, pv := range v.prompts {
 		if pv.entry != nil && pv.p.EffectiveKind() == wire.KindText {
-			v.focus = pv.entry
+			v.focus.initial = pv.entry
 			break
 		}
 	}
-	if v.focus == nil && len(v.options) > 0 {
-		v.focus = v.options[0].focusable()
+	if v.focus.initial == nil && len(v.options) > 0 {
+		v.focus.initial = v.options[0].focusable()
 	}
 	if v.hasKind(wire.KindText) && !v.q.IsApproval() { // an approval carries only its decision
 		v.att = newAttachments(v, v.opts.Images)
@@ -471,8 +512,8 @@ func (v *View) build() fyne.CanvasObject {
 	if v.wantsSendingLine() {
 		v.sending = newSendingLine()
 		if len(v.prompts) > 1 {
-			v.pager = v.newPager()
-			v.sending.row = container.NewBorder(nil, nil, v.pager.box, nil, v.sending.box)
+			v.pages.bar = v.newPager()
+			v.sending.row = container.NewBorder(nil, nil, v.pages.bar.box, nil, v.sending.box)
 			v.setCurrent(0)
 		}
 		bottom.Add(v.sending.row)
@@ -489,36 +530,36 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	buttons := container.NewHBox()
 	if v.opts.OnSnooze != nil && !v.q.IsApproval() {
-		v.snoozeBtn = newKeyButton(i18n.T("question.snooze"), theme.HistoryIcon(), v, v.OpenSnoozeMenu)
-		v.snoozeBtn.tip = i18n.T("question.snooze.tip", map[string]any{"Key": mods.withAlt("Z")})
-		buttons.Add(v.snoozeBtn)
+		v.snooze.btn = newKeyButton(i18n.T("question.snooze"), theme.HistoryIcon(), v, v.OpenSnoozeMenu)
+		v.snooze.btn.tip = i18n.T("question.snooze.tip", map[string]any{"Key": mods.withAlt("Z")})
+		buttons.Add(v.snooze.btn)
 	}
 	if v.cd.On() {
-		v.extendBtn = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
-		v.extendBtn.tip = i18n.T("question.extend.tip", map[string]any{"Duration": describeExtend(v.opts.Extend), "Key": mods.withAlt("T")})
-		v.pinBtn = newKeyButton(i18n.T("question.pin"), nil, v, func() { v.TogglePin() })
-		buttons.Add(v.extendBtn)
-		buttons.Add(v.pinBtn)
+		v.clock.extend = newKeyButton(formatExtend(v.opts.Extend), nil, v, func() { v.Extend() })
+		v.clock.extend.tip = i18n.T("question.extend.tip", map[string]any{"Duration": describeExtend(v.opts.Extend), "Key": mods.withAlt("T")})
+		v.clock.pin = newKeyButton(i18n.T("question.pin"), nil, v, func() { v.TogglePin() })
+		buttons.Add(v.clock.extend)
+		buttons.Add(v.clock.pin)
 	}
 	top := container.NewBorder(nil, nil, chip, buttons, v.countdownBand()) // view_countdown.go
 
-	v.body = container.NewPadded(body)
-	v.scroll = container.NewVScroll(v.body)
-	v.scroll.OnScrolled = func(fyne.Position) { v.markSeen(); v.scrolled() }
-	v.panes = []*container.Scroll{v.scroll}
-	center := fyne.CanvasObject(v.scroll)
+	v.panes.body = container.NewPadded(body)
+	v.panes.scroll = container.NewVScroll(v.panes.body)
+	v.panes.scroll.OnScrolled = func(fyne.Position) { v.markSeen(); v.scrolled() }
+	v.panes.all = []*container.Scroll{v.panes.scroll}
+	center := fyne.CanvasObject(v.panes.scroll)
 	if v.allow != nil {
 		v.placeAllowReason(choices) // approve.go
 	}
 	if len(choices.Objects) > 0 {
-		v.choices = container.NewVScroll(container.NewPadded(choices))
-		v.panes = append(v.panes, v.choices)
-		center = container.New(splitLayout{laidOut: v.laidOut, messageFirst: v.allow != nil}, v.scroll, v.choices)
+		v.panes.choices = container.NewVScroll(container.NewPadded(choices))
+		v.panes.all = append(v.panes.all, v.panes.choices)
+		center = container.New(splitLayout{laidOut: v.laidOut, messageFirst: v.allow != nil}, v.panes.scroll, v.panes.choices)
 	}
-	v.center = center
-	v.flash = canvas.NewRectangle(color.Transparent)
+	v.panes.center = center
+	v.flash.rect = canvas.NewRectangle(color.Transparent)
 	v.updateAllow()
-	return container.NewBorder(container.NewStack(v.flash, top), bottom, nil, nil, center)
+	return container.NewBorder(container.NewStack(v.flash.rect, top), bottom, nil, nil, center)
 }
 
 func (v *View) footer() fyne.CanvasObject {
@@ -531,9 +572,9 @@ func (v *View) footer() fyne.CanvasObject {
 	}
 	if v.att != nil {
 		attach := newKeyButton(i18n.T("question.attach"), theme.FileImageIcon(), v, func() {
-			if v.onAttach != nil && !v.ended() {
+			if v.hooks.onAttach != nil && !v.ended() {
 				v.hold() // choosing a file is answering
-				v.onAttach()
+				v.hooks.onAttach()
 			}
 		})
 		buttons = append([]fyne.CanvasObject{attach}, buttons...)
@@ -556,13 +597,13 @@ func (v *View) footer() fyne.CanvasObject {
 		submit.Importance = widget.HighImportance
 		buttons = append(buttons, submit)
 	}
-	v.hintText = v.shortHint() // keyhelp.go: the rest behind "?" and F1
-	v.hint = caption(v.hintText)
-	v.hint.Wrapping = fyne.TextWrapOff
-	v.hint.Truncation = fyne.TextTruncateEllipsis
+	v.hint.keys = v.shortHint() // keyhelp.go: the rest behind "?" and F1
+	v.hint.text = caption(v.hint.keys)
+	v.hint.text.Wrapping = fyne.TextWrapOff
+	v.hint.text.Truncation = fyne.TextTruncateEllipsis
 	// Apart enough for a button's focus ring (focusring.go) not to touch the next.
 	row := container.New(layout.NewCustomPaddedHBoxLayout(theme.Padding()+focusRingWidth+focusRingGap), buttons...)
-	var line fyne.CanvasObject = container.New(hintLayout{v}, container.NewVBox(layout.NewSpacer(), v.hint, layout.NewSpacer())) // keyhelp.go
+	var line fyne.CanvasObject = container.New(hintLayout{v}, container.NewVBox(layout.NewSpacer(), v.hint.text, layout.NewSpacer())) // keyhelp.go
 	// sending.go: what Submit sends, where the keyboard hint was.
 	if v.sending != nil {
 		line = container.NewStack(line, container.NewVBox(layout.NewSpacer(), v.sending.what, layout.NewSpacer()))
@@ -594,26 +635,26 @@ const flashFor = 1200 * time.Millisecond
 // fades, so the user sees which question their keys now go to; the input
 // guard ignores the keys that act for its first moments (keyguard.go).
 func (v *View) Flash() {
-	v.flashes++
+	v.flash.count++
 	from := color.NRGBAModel.Convert(theme.Color(theme.ColorNamePrimary)).(color.NRGBA)
 	from.A = 0x90
 	to := from
 	to.A = 0
 	v.StopFlash()
-	v.flashAnim = canvas.NewColorRGBAAnimation(from, to, flashFor, func(c color.Color) {
-		v.flash.FillColor = c
-		v.flash.Refresh()
+	v.flash.anim = canvas.NewColorRGBAAnimation(from, to, flashFor, func(c color.Color) {
+		v.flash.rect.FillColor = c
+		v.flash.rect.Refresh()
 	})
-	v.flashAnim.Start()
+	v.flash.anim.Start()
 }
 
 // StopFlash ends the flash at once (the window closes).
 func (v *View) StopFlash() {
-	if v.flashAnim != nil {
-		v.flashAnim.Stop()
-		v.flashAnim = nil
-		v.flash.FillColor = color.Transparent
-		v.flash.Refresh()
+	if v.flash.anim != nil {
+		v.flash.anim.Stop()
+		v.flash.anim = nil
+		v.flash.rect.FillColor = color.Transparent
+		v.flash.rect.Refresh()
 	}
 }
 

@@ -52,9 +52,9 @@ func (v *View) expire(now time.Time) {
 	}
 	v.updateCountdown(now)
 	disableAll(v.content)
-	v.hintText = why
+	v.hint.keys = why
 	v.showHint("")
-	v.after(ClosingFor, func() { v.finish(a, now) })
+	v.hooks.after(ClosingFor, func() { v.finish(a, now) })
 }
 
 // Closing reports whether the countdown has reached zero and the view is
@@ -112,7 +112,7 @@ func (v *View) reportCountdown() {
 }
 
 func (v *View) updateCountdown(now time.Time) {
-	v.countdown.SetText(v.cd.Text(now))
+	v.clock.label.SetText(v.cd.Text(now))
 	// The last minute is a warning band across the row, the time large
 	// and bold in a colour of high contrast on it, with words to say it;
 	// the window asks for attention once (never the focus).
@@ -120,7 +120,7 @@ func (v *View) updateCountdown(now time.Time) {
 	if v.cd.Warning(now) {
 		imp = widget.WarningImportance
 	}
-	if v.countdown.Importance != imp {
+	if v.clock.label.Importance != imp {
 		v.styleCountdown(imp == widget.WarningImportance, now)
 	}
 	v.syncCountdownButtons()
@@ -132,19 +132,19 @@ func (v *View) styleCountdown(warn bool, now time.Time) {
 	if warn {
 		imp = widget.WarningImportance
 	}
-	v.countdown.Importance = imp
-	v.countdown.TextStyle = fyne.TextStyle{Monospace: !warn, Bold: warn} // no font is both
-	v.countdown.SizeName = ""
+	v.clock.label.Importance = imp
+	v.clock.label.TextStyle = fyne.TextStyle{Monospace: !warn, Bold: warn} // no font is both
+	v.clock.label.SizeName = ""
 	if warn {
-		v.countdown.SizeName = theme.SizeNameSubHeadingText
+		v.clock.label.SizeName = theme.SizeNameSubHeadingText
 		v.setBand(true)
-		if v.onUrgent != nil && v.cd.Urge(now) {
-			v.onUrgent()
+		if v.hooks.onUrgent != nil && v.cd.Urge(now) {
+			v.hooks.onUrgent()
 		}
 	} else {
 		v.setBand(false)
 	}
-	v.countdown.Refresh()
+	v.clock.label.Refresh()
 }
 
 // urge asks for the user's attention once the last minute begins, through
@@ -159,27 +159,27 @@ func (w *Window) urge() {
 // countdownBand is the countdown, right-aligned, over the band that is
 // shown in the last minute.
 func (v *View) countdownBand() fyne.CanvasObject {
-	v.band = canvas.NewRectangle(color.Transparent)
-	v.band.CornerRadius = theme.InputRadiusSize()
-	v.band.Hide()
-	return container.NewStack(v.band, v.countdown)
+	v.clock.band = canvas.NewRectangle(color.Transparent)
+	v.clock.band.CornerRadius = theme.InputRadiusSize()
+	v.clock.band.Hide()
+	return container.NewStack(v.clock.band, v.clock.label)
 }
 
 // setBand shows or hides the warning band, in the colours of the theme
 // variant in use.
 func (v *View) setBand(on bool) {
 	if !on {
-		v.band.Hide()
-		v.countdown.fg = nil
+		v.clock.band.Hide()
+		v.clock.label.fg = nil
 		return
 	}
 	variant := theme.VariantLight
 	if a := fyne.CurrentApp(); a != nil {
 		variant = a.Settings().ThemeVariant()
 	}
-	v.band.FillColor, v.countdown.fg = WarningBand(variant)
-	v.band.Show()
-	v.band.Refresh()
+	v.clock.band.FillColor, v.clock.label.fg = WarningBand(variant)
+	v.clock.band.Show()
+	v.clock.band.Refresh()
 }
 
 // countdownLabel is the countdown: a label (one right-aligned line, bold
@@ -269,22 +269,22 @@ func (l *countdownLabel) sync() {
 // syncCountdownButtons enables "+ time" while the countdown runs and the
 // pin until an edit holds the countdown for good.
 func (v *View) syncCountdownButtons() {
-	if v.extendBtn == nil {
+	if v.clock.extend == nil {
 		return
 	}
-	setEnabled(v.extendBtn, v.cd.Running() && !v.ended())
-	setEnabled(v.pinBtn, v.cd.CanPin() && !v.ended())
+	setEnabled(v.clock.extend, v.cd.Running() && !v.ended())
+	setEnabled(v.clock.pin, v.cd.CanPin() && !v.ended())
 	key := map[string]any{"Key": mods.withAlt("P")}
 	label, tip := i18n.T("question.pin"), i18n.T("question.pin.tip", key)
 	if v.cd.Pinned() {
 		label, tip = i18n.T("question.unpin"), i18n.T("question.unpin.tip", key)
 	}
-	if v.pinBtn.Text != label {
-		v.pinBtn.SetText(label)
+	if v.clock.pin.Text != label {
+		v.clock.pin.SetText(label)
 	}
-	if old := v.pinBtn.tip; old != tip {
-		v.pinBtn.tip = tip
-		if seg, ok := v.hint.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
+	if old := v.clock.pin.tip; old != tip {
+		v.clock.pin.tip = tip
+		if seg, ok := v.hint.text.Segments[0].(*widget.TextSegment); ok && seg.Text == old {
 			v.showHint(tip) // the pointer is on the pin
 		}
 	}

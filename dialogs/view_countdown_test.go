@@ -24,19 +24,19 @@ func TestExtend(t *testing.T) {
 		name  string
 		press func(v *View) bool
 	}{
-		{"button", func(v *View) bool { test.Tap(v.extendBtn); return true }},
+		{"button", func(v *View) bool { test.Tap(v.clock.extend); return true }},
 		{"alt+t", func(v *View) bool { return v.shortcut(alt("T")) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, r, c := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{Extend: 5 * time.Minute})
-			if v.extendBtn.Text != "+5 min" {
-				t.Errorf("button = %q", v.extendBtn.Text)
+			if v.clock.extend.Text != "+5 min" {
+				t.Errorf("button = %q", v.clock.extend.Text)
 			}
 			c.now = t0.Add(30 * time.Second)
 			if !tc.press(v) {
 				t.Fatal("not handled")
 			}
-			if got := v.countdown.Text; got != "5:30 left" {
+			if got := v.clock.label.Text; got != "5:30 left" {
 				t.Errorf("countdown = %q, want 5:30 left", got)
 			}
 			if v.cd.Held() {
@@ -60,7 +60,7 @@ func TestPin(t *testing.T) {
 		name  string
 		press func(v *View) bool
 	}{
-		{"button", func(v *View) bool { test.Tap(v.pinBtn); return true }},
+		{"button", func(v *View) bool { test.Tap(v.clock.pin); return true }},
 		{"alt+p", func(v *View) bool { return v.shortcut(alt("P")) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,11 +69,11 @@ func TestPin(t *testing.T) {
 			if !tc.press(v) {
 				t.Fatal("not handled")
 			}
-			if got := v.countdown.Text; got != "Pinned · no time limit" {
+			if got := v.clock.label.Text; got != "Pinned · no time limit" {
 				t.Errorf("countdown = %q", got)
 			}
-			if v.pinBtn.Text != "Unpin" || !v.extendBtn.Disabled() {
-				t.Errorf("pin button %q, + time disabled %v", v.pinBtn.Text, v.extendBtn.Disabled())
+			if v.clock.pin.Text != "Unpin" || !v.clock.extend.Disabled() {
+				t.Errorf("pin button %q, + time disabled %v", v.clock.pin.Text, v.clock.extend.Disabled())
 			}
 			v.Tick(t0.Add(1000 * time.Hour))
 			if len(r.answers) != 0 {
@@ -82,7 +82,7 @@ func TestPin(t *testing.T) {
 			// Unpinned, the countdown resumes with what was left: 40 s.
 			c.now = t0.Add(2 * time.Hour)
 			tc.press(v)
-			if got := v.countdown.Text; got != "0:40 left · closes soon" {
+			if got := v.clock.label.Text; got != "0:40 left · closes soon" {
 				t.Errorf("after unpinning: %q, want 0:40 left · closes soon", got)
 			}
 			v.Tick(c.now.Add(40 * time.Second))
@@ -99,20 +99,20 @@ func TestPin(t *testing.T) {
 func TestTypingDisablesExtendAndPin(t *testing.T) {
 	v, _, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{})
 	test.Type(v.prompts[0].entry, "x")
-	if !v.extendBtn.Disabled() || !v.pinBtn.Disabled() {
+	if !v.clock.extend.Disabled() || !v.clock.pin.Disabled() {
 		t.Error("+ time or the pin is enabled while the countdown is held")
 	}
 	if v.Extend() || v.TogglePin() {
 		t.Error("extended or pinned a held countdown")
 	}
-	if got := v.countdown.Text; got != "Countdown held" {
+	if got := v.clock.label.Text; got != "Countdown held" {
 		t.Errorf("countdown = %q", got)
 	}
 }
 
 func TestNoCountdownNoButtons(t *testing.T) {
 	v, _, _ := newTestView(t, timed(-1, wire.Prompt{Markdown: "?"}), Options{})
-	if v.extendBtn != nil || v.pinBtn != nil {
+	if v.clock.extend != nil || v.clock.pin != nil {
 		t.Error("+ time and pin shown without a countdown")
 	}
 	if v.shortcut(alt("T")) || v.shortcut(alt("P")) {
@@ -122,19 +122,19 @@ func TestNoCountdownNoButtons(t *testing.T) {
 
 func TestButtonTipsShowInTheHintLine(t *testing.T) {
 	v, _, _ := newTestView(t, timed(60, wire.Prompt{Markdown: "?"}), Options{Extend: 90 * time.Second})
-	hint := func() string { return v.hint.String() }
+	hint := func() string { return v.hint.text.String() }
 	before := hint()
-	v.extendBtn.MouseIn(nil)
+	v.clock.extend.MouseIn(nil)
 	if got := hint(); got != "Add 90 seconds to the countdown (Alt+T)" {
 		t.Errorf("tip = %q", got)
 	}
-	v.extendBtn.MouseOut()
-	v.pinBtn.MouseIn(nil)
-	test.Tap(v.pinBtn)
+	v.clock.extend.MouseOut()
+	v.clock.pin.MouseIn(nil)
+	test.Tap(v.clock.pin)
 	if got := hint(); got != "Unpin: the countdown resumes (Alt+P)" {
 		t.Errorf("tip after pinning = %q", got)
 	}
-	v.pinBtn.MouseOut()
+	v.clock.pin.MouseOut()
 	if got := hint(); got != before {
 		t.Errorf("hint = %q, want %q back", got, before)
 	}
@@ -209,8 +209,8 @@ func TestRestoredDraftKeepsTheCountdownHeld(t *testing.T) {
 			v.Tick(t0.Add(time.Hour))
 			c.fire()
 			if tc.held {
-				if len(r.answers) != 0 || v.countdown.Text != "Countdown held" {
-					t.Errorf("answers %+v, countdown %q; want none, held", r.answers, v.countdown.Text)
+				if len(r.answers) != 0 || v.clock.label.Text != "Countdown held" {
+					t.Errorf("answers %+v, countdown %q; want none, held", r.answers, v.clock.label.Text)
 				}
 				return
 			}
@@ -227,10 +227,10 @@ func TestRestoredCountdown(t *testing.T) {
 	q := timed(600, wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A"}}})
 	t.Run("30 s left", func(t *testing.T) {
 		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Deadline: t0.Add(30 * time.Second)}})
-		if got := v.countdown.Text; got != "0:30 left · closes soon" {
+		if got := v.clock.label.Text; got != "0:30 left · closes soon" {
 			t.Errorf("countdown = %q, want 0:30 left · closes soon", got)
 		}
-		if v.countdown.Importance != widget.WarningImportance {
+		if v.clock.label.Importance != widget.WarningImportance {
 			t.Error("30 s left does not warn")
 		}
 		v.Tick(t0.Add(30 * time.Second))
@@ -241,10 +241,10 @@ func TestRestoredCountdown(t *testing.T) {
 	})
 	t.Run("held", func(t *testing.T) {
 		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Deadline: t0.Add(-time.Hour), Held: true}})
-		if got := v.countdown.Text; got != "Countdown held" {
+		if got := v.clock.label.Text; got != "Countdown held" {
 			t.Errorf("countdown = %q", got)
 		}
-		if !v.extendBtn.Disabled() || !v.pinBtn.Disabled() {
+		if !v.clock.extend.Disabled() || !v.clock.pin.Disabled() {
 			t.Error("+ time or the pin is enabled on a held countdown")
 		}
 		v.Tick(t0.Add(time.Hour))
@@ -255,8 +255,8 @@ func TestRestoredCountdown(t *testing.T) {
 	})
 	t.Run("pinned", func(t *testing.T) {
 		v, r, c := newTestView(t, q, Options{Countdown: &wire.Countdown{Pinned: true, Left: 45 * time.Second}})
-		if got := v.countdown.Text; got != "Pinned · no time limit" || v.pinBtn.Text != "Unpin" {
-			t.Errorf("countdown = %q, pin button %q", got, v.pinBtn.Text)
+		if got := v.clock.label.Text; got != "Pinned · no time limit" || v.clock.pin.Text != "Unpin" {
+			t.Errorf("countdown = %q, pin button %q", got, v.clock.pin.Text)
 		}
 		v.Tick(t0.Add(time.Hour))
 		if len(r.answers) != 0 {
@@ -264,14 +264,14 @@ func TestRestoredCountdown(t *testing.T) {
 		}
 		c.now = t0.Add(time.Hour)
 		v.TogglePin()
-		if got := v.countdown.Text; got != "0:45 left · closes soon" {
+		if got := v.clock.label.Text; got != "0:45 left · closes soon" {
 			t.Errorf("unpinned: %q, want the 45 s that were left", got)
 		}
 	})
 	t.Run("none", func(t *testing.T) {
 		v, _, _ := newTestView(t, q, Options{Countdown: &wire.Countdown{}})
-		if got := v.countdown.Text; got != "No time limit" || v.extendBtn != nil {
-			t.Errorf("countdown = %q, + time %v", got, v.extendBtn)
+		if got := v.clock.label.Text; got != "No time limit" || v.clock.extend != nil {
+			t.Errorf("countdown = %q, + time %v", got, v.clock.extend)
 		}
 	})
 	t.Run("past its deadline", func(t *testing.T) {
@@ -307,7 +307,7 @@ func TestOnCountdown(t *testing.T) {
 	want = append(want, wire.Countdown{Deadline: t0.Add(2 * time.Minute)})
 	check("Alt+T")
 	c.now = t0.Add(30 * time.Second)
-	test.Tap(v.pinBtn)
+	test.Tap(v.clock.pin)
 	want = append(want, wire.Countdown{Deadline: t0.Add(2 * time.Minute), Pinned: true, Left: 90 * time.Second})
 	check("pinning")
 	c.now = t0.Add(time.Hour)
@@ -333,7 +333,7 @@ func TestClosingState(t *testing.T) {
 	w := NewWindow(a, q, Options{Now: c.Now}, r.done)
 	v := w.View()
 	var delays []time.Duration
-	v.after = func(d time.Duration, f func()) func() bool {
+	v.hooks.after = func(d time.Duration, f func()) func() bool {
 		delays = append(delays, d)
 		return c.after(d, f)
 	}
@@ -344,11 +344,11 @@ func TestClosingState(t *testing.T) {
 	if !v.Closing() || len(r.answers) != 0 {
 		t.Fatalf("closing %v, answers %+v: want the closing state, no answer yet", v.Closing(), r.answers)
 	}
-	if got := v.countdown.Text; got != "Time is up — closing" {
+	if got := v.clock.label.Text; got != "Time is up — closing" {
 		t.Errorf("countdown = %q", got)
 	}
-	if !strings.Contains(v.hint.String(), "Time is up") {
-		t.Errorf("hint = %q, want it to say why", v.hint.String())
+	if !strings.Contains(v.hint.text.String(), "Time is up") {
+		t.Errorf("hint = %q, want it to say why", v.hint.text.String())
 	}
 	if len(delays) != 1 || delays[0] != ClosingFor {
 		t.Errorf("timers %v, want one of %v", delays, ClosingFor)
@@ -394,8 +394,8 @@ func TestClosingStateSubmitsTheDraft(t *testing.T) {
 	if !v.Closing() || len(r.answers) != 0 {
 		t.Fatal("no closing state")
 	}
-	if !strings.Contains(v.hint.String(), "draft") {
-		t.Errorf("hint = %q, want it to say the draft is sent", v.hint.String())
+	if !strings.Contains(v.hint.text.String(), "draft") {
+		t.Errorf("hint = %q, want it to say the draft is sent", v.hint.text.String())
 	}
 	c.fire()
 	if got := r.only(t); got.Status != wire.StatusAnswered || !got.Auto || got.Replies[0].Text != "half done" {

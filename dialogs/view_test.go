@@ -67,7 +67,7 @@ func newTestView(t *testing.T, q wire.Question, opts Options) (*View, *recorder,
 	}
 	r := &recorder{}
 	v := NewView(q, opts, r.done)
-	v.after = c.after
+	v.hooks.after = c.after
 	return v, r, c
 }
 
@@ -162,7 +162,7 @@ func TestEscape(t *testing.T) {
 	t.Run("a draft asks first", func(t *testing.T) {
 		v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "?"}), Options{})
 		var asked func()
-		v.confirm = func(_, _ string, ok func()) { asked = ok }
+		v.hooks.confirm = func(_, _ string, ok func()) { asked = ok }
 		test.Type(v.prompts[0].entry, "half a thought")
 		v.prompts[0].entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 		if asked == nil {
@@ -183,11 +183,11 @@ func TestCountdown(t *testing.T) {
 		q := question(wire.Prompt{Markdown: "?", Options: []wire.Option{{Label: "A", Default: true}}})
 		q.TimeoutSeconds = 90
 		v, r, c := newTestView(t, q, Options{})
-		if got := v.countdown.Text; got != "1:30 left" {
+		if got := v.clock.label.Text; got != "1:30 left" {
 			t.Errorf("countdown = %q", got)
 		}
 		v.Tick(t0.Add(31 * time.Second))
-		if got := v.countdown.Text; got != "0:59 left · closes soon" {
+		if got := v.clock.label.Text; got != "0:59 left · closes soon" {
 			t.Errorf("countdown = %q", got)
 		}
 		if len(r.answers) != 0 {
@@ -209,7 +209,7 @@ func TestCountdown(t *testing.T) {
 		if len(r.answers) != 0 {
 			t.Fatal("the countdown ended a question the user was typing into")
 		}
-		if got := v.countdown.Text; got != "Countdown held" {
+		if got := v.clock.label.Text; got != "Countdown held" {
 			t.Errorf("countdown = %q", got)
 		}
 	})
@@ -248,8 +248,8 @@ func TestCountdown(t *testing.T) {
 			q := question(wire.Prompt{Markdown: "?"})
 			q.TimeoutSeconds = tc.question
 			v, r, _ := newTestView(t, q, Options{DefaultTimeout: tc.def})
-			if v.countdown.Text != tc.want {
-				t.Errorf("countdown = %q, want %q", v.countdown.Text, tc.want)
+			if v.clock.label.Text != tc.want {
+				t.Errorf("countdown = %q, want %q", v.clock.label.Text, tc.want)
 			}
 			if tc.want == "No time limit" {
 				v.Tick(t0.Add(1000 * time.Hour))
@@ -410,8 +410,8 @@ func pngOf(t *testing.T, w, h int) []byte {
 
 // inline runs slow work, and the hand-back of its result, inline.
 func inline(v *View) {
-	v.async = func(f func()) { f() }
-	v.post = func(f func()) { f() }
+	v.hooks.async = func(f func()) { f() }
+	v.hooks.post = func(f func()) { f() }
 }
 
 func TestAttachmentsGoIntoTheAnswer(t *testing.T) {

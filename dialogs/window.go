@@ -310,18 +310,18 @@ func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)
 		onDone(ans)
 	})
 	v := w.view
-	v.confirm = func(title, message string, ok func()) { askDiscard(w.win, title, message, ok) } // discard.go
-	v.onAttach = w.pickImages
-	v.focusOn = w.win.Canvas().Focus
-	v.focused = w.win.Canvas().Focused
-	v.after = w.after
-	v.post = w.post
-	v.onCycle = func(dir int) { p.cycle(s, dir) }
+	v.hooks.confirm = func(title, message string, ok func()) { askDiscard(w.win, title, message, ok) } // discard.go
+	v.hooks.onAttach = w.pickImages
+	v.hooks.focusOn = w.win.Canvas().Focus
+	v.hooks.focused = w.win.Canvas().Focused
+	v.hooks.after = w.after
+	v.hooks.post = w.post
+	v.hooks.onCycle = func(dir int) { p.cycle(s, dir) }
 	v.guard.typed = func() { p.typed(s) }
-	v.engaged = w.found   // place.go
-	v.refit = w.refit     // budget.go
-	v.onHelp = w.showKeys // keyhelp.go
-	v.onUrgent = w.urge   // view_countdown.go
+	v.hooks.engaged = w.found   // place.go
+	v.hooks.refit = w.refit     // budget.go
+	v.hooks.onHelp = w.showKeys // keyhelp.go
+	v.hooks.onUrgent = w.urge   // view_countdown.go
 	v.enableGuard()
 	s.cur = w
 	w.win.SetContent(v.Content())
@@ -377,8 +377,8 @@ func (w *Window) Focus() {
 // focusContent gives the reply box the window's keyboard focus and arms
 // the input guard.
 func (w *Window) focusContent() {
-	if w.view.focus != nil {
-		w.win.Canvas().Focus(w.view.focus)
+	if w.view.focus.initial != nil {
+		w.win.Canvas().Focus(w.view.focus.initial)
 	}
 	w.view.ArmGuard()
 }
