@@ -226,7 +226,8 @@ type auqAnswer struct {
 
 // auqResult is the structuredContent of an ask_user_question result.
 type auqResult struct {
-	// Status is "answered", "declined" (the window was dismissed),
+	// Status is "answered", "declined" (the window was dismissed, or
+	// submitted with every question declined),
 	// "timeout", "pending" (the client's wait ran out; the window is still
 	// open) or "needs_user_input" (no window could be shown).
 	Status     string      `json:"status"`
@@ -258,6 +259,11 @@ func renderAskUserQuestion(a wire.Answer, qs []auqQuestion, p phrases) *mcp.Call
 				r = a.Replies[i]
 			}
 			lines[i] = auqLine(&res.Answers[i], q, r, p)
+		}
+		// Nothing chosen or typed anywhere is a refusal of every question
+		// (issue 30), as a closed window is: the whole is "declined".
+		if !slices.ContainsFunc(res.Answers, func(a auqAnswer) bool { return a.Status != "declined" }) {
+			res.Status = "declined"
 		}
 	case wire.StatusDismissed:
 		res.Status = "declined"

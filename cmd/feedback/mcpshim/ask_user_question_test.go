@@ -285,6 +285,10 @@ func TestRenderAskUserQuestionStructured(t *testing.T) {
 	}{
 		{"answered", wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 5, Replies: []wire.Reply{{Selected: []string{"Other"}, Text: "t"}, {Selected: []string{"X"}}, {}}},
 			`{"status":"answered","answers":[{"question":"Q1","header":"H1","status":"answered","selected":["Other"],"answer":"t"},{"question":"Q2","header":"","status":"selected","selected":["X"],"answer":""},{"question":"Q3","header":"","status":"declined","selected":[],"answer":""}],"question_id":"q","elapsed_ms":5}`},
+		// Issue 30: Submit with nothing chosen or typed anywhere is a refusal
+		// of every question, not an answer: the whole says "declined".
+		{"submitted empty", wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{{}, {}, {Text: "  "}}},
+			`{"status":"declined","answers":[{"question":"Q1","header":"H1","status":"declined","selected":[],"answer":""},{"question":"Q2","header":"","status":"declined","selected":[],"answer":""},{"question":"Q3","header":"","status":"declined","selected":[],"answer":""}],"question_id":"q","elapsed_ms":7}`},
 		{"dismissed", wire.Answer{QuestionID: "q", Status: wire.StatusDismissed},
 			`{"status":"declined","answers":[{"question":"Q1","header":"H1","status":"declined","selected":[],"answer":""},{"question":"Q2","header":"","status":"declined","selected":[],"answer":""},{"question":"Q3","header":"","status":"declined","selected":[],"answer":""}],"question_id":"q","elapsed_ms":0}`},
 		{"timeout", wire.Answer{QuestionID: "q", Status: wire.StatusTimeout, ElapsedMS: 600000},
