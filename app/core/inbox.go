@@ -648,7 +648,7 @@ func (in *Inbox) AnswerFrom(id string, a wire.Answer) bool {
 		return false
 	}
 	a.ElapsedMS = time.Since(e.since).Milliseconds()
-	in.p.Withdraw(id)
+	in.putAway(id) // answered where the user saw it: no "withdrew" notice
 	return in.answered(e, a)
 }
 

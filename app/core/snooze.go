@@ -20,11 +20,22 @@ var closedTime = func() <-chan time.Time {
 	return c
 }()
 
-// Putter is a Presenter that can close a window without ending its
-// question (no "withdrew its question" notice): the window of a snoozed
-// question.
+// Putter is a Presenter that can close a window without the "withdrew
+// its question" notice of one its agent withdrew unseen: the window of a
+// snoozed question (which goes on), or of one the user answered from its
+// notification (seen there).
 type Putter interface {
 	Put(id string)
+}
+
+// putAway closes window id as a Putter does where the presenter is one,
+// else withdraws it.
+func (in *Inbox) putAway(id string) {
+	if p, ok := in.p.(Putter); ok {
+		p.Put(id)
+	} else {
+		in.p.Withdraw(id)
+	}
 }
 
 // Snooze snoozes the open question whose window is id. It reports false
@@ -50,11 +61,7 @@ func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
 	}
 	in.mu.Unlock()
 	in.log.Info("question snoozed", "id", id, "until", s.Until, "until_back", s.UntilBack)
-	if p, ok := in.p.(Putter); ok {
-		p.Put(id)
-	} else {
-		in.p.Withdraw(id)
-	}
+	in.putAway(id)
 	in.notify()
 	return true
 }

@@ -254,8 +254,9 @@ func restoreMsg(w *uiWin) uiproto.Show {
 // Withdraw implements Presenter.
 func (u *UIProcess) Withdraw(id string) { u.close(id, true) }
 
-// Put implements Putter: it closes window id as Withdraw does, but its
-// question goes on (snoozed): no notice that it ended unseen.
+// Put implements Putter: it closes window id as Withdraw does, without
+// the notice of a window that ended unseen: its question goes on
+// (snoozed), or the user answered it from its notification.
 func (u *UIProcess) Put(id string) { u.close(id, false) }
 
 // close closes window id; ended: its question ended (a notice if the user
