@@ -1,0 +1,282 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+
+	"feedback/ipc/wire"
+)
+
+// EnvToken names the environment variable that holds a remote's token;
+// EnvPasswordFile the file with the broker password of the remote's
+// broker user (default: PasswordFile in feedback's config directory).
+const (
+	EnvToken        = "FEEDBACK_RELAY"
+	EnvPasswordFile = "FEEDBACK_RELAY_PASSWORD_FILE"
+)
+
+// ErrBrokerDown is matched by Dial's error when the broker cannot be
+// reached or refuses the remote's credentials.
+var ErrBrokerDown = errors.New("relay: the broker cannot be reached")
+
+// Remote is a remote host's side of one pairing: a wire.Asker that sends
+// each question to the desktop through the broker and waits for its
+// events. One Remote serves every call of a process; it is safe for
+// concurrent use.
+type Remote struct {
+	tok    Token
+	topics Topics
+	seal   *sealer
+	reply  string // this process's reply topic
+	origin Origin
+	client mqtt.Client
+	log    *slog.Logger
+	guard  *guard
+
+	mu    sync.Mutex // guards calls
+	calls map[string]*rcall
+}
+
+// rcall is one call waiting for its events.
+type rcall struct {
+	events  chan envelope
+	refused chan string
+	mu      sync.Mutex // guards seq and sent
+	seq     uint64
+	sent    bool
+}
+
+// RemoteOptions configure Dial.
+type RemoteOptions struct {
+	Password string
+	Host     string // the remote's host name, shown in the window ("" is os.Hostname)
+	Logger   *slog.Logger
+	// ConnectTimeout bounds reaching the broker; 0 means 10 s.
+	ConnectTimeout time.Duration
+}
+
+// Dial connects to tok's broker and listens for the desktop's replies. A
+// broker that cannot be reached within the timeout is an error matching
+// ErrBrokerDown, never a wait.
+func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
+	b, err := BrokerAddress(tok.Broker)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	host := opts.Host
+	if host == "" {
+		host, _ = os.Hostname()
+	}
+	timeout := opts.ConnectTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	r := &Remote{tok: tok, topics: TopicsOf(tok.ID), origin: Origin{Host: host}, log: log.With("part", "relay"),
+		seal: newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), guard: newGuard(), calls: map[string]*rcall{}}
+	r.reply = r.topics.NewReplyTopic()
+	// A persistent session: the desktop's events sent while the broker
+	// restarts are kept for us and delivered when we are back.
+	o := clientOptions(b, opts.Password, "fbr-"+newStreamID()[:20], false).SetConnectTimeout(timeout)
+	o.SetOnConnectHandler(func(c mqtt.Client) {
+		c.Subscribe(r.reply, 1, r.onMessage) // again after a reconnect: the broker may have lost the session
+	})
+	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) { r.log.Warn("relay: lost the broker; reconnecting", "err", err) })
+	r.client = mqtt.NewClient(o)
+	tok2 := r.client.Connect()
+	if !waitToken(ctx, tok2, timeout) {
+		r.client.Disconnect(0)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %s did not answer within %v", ErrBrokerDown, b.Display, timeout)
+	}
+	if err := tok2.Error(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrBrokerDown, b.Display, err)
+	}
+	sub := r.client.Subscribe(r.reply, 1, r.onMessage)
+	if !waitToken(ctx, sub, timeout) || sub.Error() != nil {
+		r.client.Disconnect(0)
+		return nil, fmt.Errorf("%w: %s: subscribing failed: %v", ErrBrokerDown, b.Display, sub.Error())
+	}
+	return r, nil
+}
+
+// waitToken waits for t at most d or until ctx ends; true if it completed.
+func waitToken(ctx context.Context, t mqtt.Token, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-t.Done():
+		return true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// Shutdown disconnects from the broker.
+func (r *Remote) Shutdown() { r.client.Disconnect(250) }
+
+// onMessage takes a frame on the reply topic.
+func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
+	f, err := parseFrame(m.Payload())
+	if err != nil {
+		r.log.Info("relay: frame dropped", "err", err)
+		return
+	}
+	if f.kind == frameRefused { // unsealed: it ends every waiting call with the reason
+		r.mu.Lock()
+		for _, c := range r.calls {
+			select {
+			case c.refused <- f.reason:
+			default:
+			}
+		}
+		r.mu.Unlock()
+		return
+	}
+	e, err := r.seal.open(f)
+	if err != nil {
+		r.log.Warn("relay: message refused", "err", err)
+		return
+	}
+	r.mu.Lock()
+	c := r.calls[e.Stream]
+	r.mu.Unlock()
+	if c == nil {
+		r.log.Debug("relay: event for no call dropped")
+		return
+	}
+	now := time.Now()
+	e, complete, err := r.guard.admit(e, now, now.Add(-wire.MaxWait-grace), now.Add(wire.MaxWait+grace))
+	if err != nil {
+		r.log.Warn("relay: message refused", "err", err)
+		return
+	}
+	if complete && e.Kind == kindEvent && e.Event != nil {
+		select {
+		case c.events <- e:
+		default:
+			r.log.Warn("relay: too many events waiting; one dropped")
+		}
+	}
+}
+
+// Ask sends a to the desktop and waits for its outcome, as an ipc.Client
+// does: emit gets the events, the final one ends the call. A call whose
+// desktop is offline waits until a.Wait runs out and ends pending
+// (wire.ErrPending: the question waits at the broker, and asking again
+// attaches to it); a refusal (revoked pairing, token not matching) is a
+// *wire.Error with CodeNoDisplay, so the caller asks without the window.
+func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+	if emit == nil {
+		emit = func(wire.Event) {}
+	}
+	stream := newStreamID()
+	c := &rcall{events: make(chan envelope, 16), refused: make(chan string, 1)}
+	r.mu.Lock()
+	r.calls[stream] = c
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.calls, stream)
+		r.mu.Unlock()
+		r.guard.forget(stream)
+	}()
+	o := r.origin
+	o.Project = a.Question.Project
+	if err := r.send(ctx, c, envelope{Stream: stream, Kind: kindAsk, Reply: r.reply, Ask: &a, Origin: &o}); err != nil {
+		return wire.Answer{}, err
+	}
+	var deadline <-chan time.Time
+	if a.Wait > 0 {
+		t := time.NewTimer(a.Wait + 5*time.Second) // the desktop ends it at a.Wait; this is for a desktop that is away
+		defer t.Stop()
+		deadline = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			r.send(cctx, c, envelope{Stream: stream, Kind: kindCancel})
+			cancel()
+			return wire.Answer{}, ctx.Err()
+		case reason := <-c.refused:
+			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText(reason)}
+		case <-deadline:
+			r.log.Info("relay: no outcome from the desktop within the wait (offline?): the question waits at the broker")
+			return wire.Answer{QuestionID: a.Question.ID, CallerData: a.Question.CallerData}, wire.ErrPending
+		case e := <-c.events:
+			ev := *e.Event
+			emit(ev)
+			switch ev.Type {
+			case wire.EventAnswer:
+				if ev.Answer == nil {
+					return wire.Answer{}, errors.New("relay: an answer event without an answer")
+				}
+				return *ev.Answer, nil
+			case wire.EventPending:
+				return wire.Answer{QuestionID: a.Question.ID, CallerData: ev.CallerData, Snooze: ev.Snooze}, wire.ErrPending
+			case wire.EventError:
+				if ev.Error == nil {
+					return wire.Answer{}, errors.New("relay: an error event without an error")
+				}
+				return wire.Answer{}, ev.Error
+			}
+		}
+	}
+}
+
+// refusalText explains a refusal's reason code.
+func refusalText(reason string) string {
+	switch reason {
+	case "revoked":
+		return "the desktop refused this relay pairing: it was revoked there (`feedback relay pair` on the desktop makes a new one)"
+	case "tampered":
+		return "the desktop refused this relay pairing: its messages do not open with the desktop's keys (the token is wrong or was altered)"
+	default:
+		return "the desktop refused the message (" + clip(reason, 40) + ")"
+	}
+}
+
+// send seals e and publishes it, waiting (bounded) for the broker to take it.
+func (r *Remote) send(ctx context.Context, c *rcall, e envelope) error {
+	c.mu.Lock()
+	next := func() uint64 {
+		if !c.sent {
+			c.sent = true
+			return 0
+		}
+		c.seq++
+		return c.seq
+	}
+	frames, err := r.seal.seal(e, r.reply, next)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	for _, f := range frames {
+		t := r.client.Publish(r.topics.Questions, 1, false, f)
+		if !waitToken(ctx, t, 15*time.Second) {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &wire.Error{Code: wire.CodeNoDisplay, Message: "the relay's broker did not take the question within 15 s (is it down?)"}
+		}
+		if err := t.Error(); err != nil {
+			return &wire.Error{Code: wire.CodeNoDisplay, Message: fmt.Sprintf("the relay's broker refused the question: %v", err)}
+		}
+	}
+	return nil
+}

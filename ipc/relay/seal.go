@@ -1,0 +1,385 @@
+package relay
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/curve25519"
+	"golang.org/x/crypto/nacl/box"
+
+	"feedback/ipc/wire"
+)
+
+// Key is 32 bytes: a pairing id, or an X25519 key. In JSON it is base64url.
+type Key [32]byte
+
+// IsZero reports whether k is all zeros (unset).
+func (k Key) IsZero() bool { return k == Key{} }
+
+func (k Key) MarshalJSON() ([]byte, error) {
+	return json.Marshal(base64.RawURLEncoding.EncodeToString(k[:]))
+}
+
+func (k *Key) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(raw) != len(k) {
+		return errors.New("a key must be 32 bytes of base64url")
+	}
+	copy(k[:], raw)
+	return nil
+}
+
+// randomKey returns 32 random bytes.
+func randomKey() Key {
+	var k Key
+	if _, err := rand.Read(k[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported systems
+	}
+	return k
+}
+
+// publicOf returns the X25519 public key of priv.
+func publicOf(priv Key) Key {
+	pub, err := curve25519.X25519(priv[:], curve25519.Basepoint)
+	if err != nil {
+		panic(err) // only for a low-order point; priv is never one
+	}
+	var k Key
+	copy(k[:], pub)
+	return k
+}
+
+// Topics are a pairing's MQTT topics: opaque, derived from a hash of the
+// pairing id, so the broker learns nothing but which messages belong
+// together.
+type Topics struct {
+	Questions string // the desktop subscribes; remotes publish
+	replies   string // prefix of the remotes' reply topics
+}
+
+// TopicsOf derives a pairing's topics from its id.
+func TopicsOf(id Key) Topics {
+	h := sha256.Sum256(append([]byte("feedback relay v1 topic\x00"), id[:]...))
+	base := "fbr/" + hex.EncodeToString(h[:12])
+	return Topics{Questions: base + "/q", replies: base + "/r/"}
+}
+
+// NewReplyTopic returns a random reply topic of the pairing.
+func (t Topics) NewReplyTopic() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return t.replies + hex.EncodeToString(b[:])
+}
+
+// IsReplyTopic reports whether topic is one of the pairing's reply topics.
+func (t Topics) IsReplyTopic(topic string) bool {
+	rest, ok := strings.CutPrefix(topic, t.replies)
+	return ok && len(rest) == 24 && !strings.ContainsAny(rest, "/+#")
+}
+
+// Direction of a message.
+const (
+	toDesktop = "q"
+	toRemote  = "a"
+)
+
+// Kinds of message.
+const (
+	kindAsk    = "ask"    // remote → desktop: Ask and Origin set; seq 0
+	kindCancel = "cancel" // remote → desktop: the caller went away
+	kindEvent  = "event"  // desktop → remote: Event set
+	kindPart   = "part"   // a piece of a message too large for one frame
+)
+
+// Origin is what the remote says of itself; the window shows it beside
+// the pairing's name (which the desktop takes from its own store).
+type Origin struct {
+	Host    string `json:"host,omitempty"`
+	Project string `json:"project,omitempty"`
+}
+
+// envelope is the sealed plaintext of every message.
+type envelope struct {
+	Pairing Key    `json:"p"`
+	Dir     string `json:"d"`
+	Stream  string `json:"s"` // one call: random, hex
+	Seq     uint64 `json:"n"` // 0, 1, 2… per stream and direction
+	Time    int64  `json:"t"` // when sent, Unix milliseconds
+	Kind    string `json:"k"`
+
+	Reply  string      `json:"reply,omitempty"` // on an ask: where the events go
+	Ask    *wire.Ask   `json:"ask,omitempty"`
+	Origin *Origin     `json:"o,omitempty"`
+	Event  *wire.Event `json:"ev,omitempty"`
+	Part   *part       `json:"part,omitempty"`
+}
+
+// part is one piece of a message sealed in several frames.
+type part struct {
+	Index int    `json:"i"`
+	Count int    `json:"c"`
+	Data  []byte `json:"b"`
+}
+
+// Frame layout: version, kind, reply-topic length and reply topic (on
+// frames to the desktop, in clear so that a refusal can be sent back
+// without opening the frame), then a 24-byte nonce and the box; or, for
+// a refusal, its reason.
+const (
+	frameVersion = 1
+	frameSealed  = 1
+	frameRefused = 2
+	nonceSize    = 24
+	// MaxFrameBytes is the largest frame sent: a message larger than
+	// this is sent in parts (up to maxParts), each sealed on its own.
+	// 256 KiB is the smallest limit of common hosted brokers.
+	MaxFrameBytes = 256 << 10
+	maxParts      = 128 // 32 MiB
+	maxMessage    = maxParts * (MaxFrameBytes - 1024)
+)
+
+// Errors of opening a frame; each matches ErrRefused.
+var (
+	ErrRefused  = errors.New("relay: message refused")
+	ErrTampered = fmt.Errorf("%w: it does not open with this pairing's keys (tampered, or sealed for another pairing)", ErrRefused)
+	ErrReplay   = fmt.Errorf("%w: replayed (its sequence number was seen already)", ErrRefused)
+	ErrReorder  = fmt.Errorf("%w: out of order (a message before it is missing)", ErrRefused)
+	ErrStale    = fmt.Errorf("%w: too old or dated in the future", ErrRefused)
+	ErrMisdir   = fmt.Errorf("%w: misdirected (wrong pairing or direction)", ErrRefused)
+	ErrRevoked  = fmt.Errorf("%w: the pairing was revoked on the desktop", ErrRefused)
+	ErrUnknown  = fmt.Errorf("%w: the desktop knows no such pairing", ErrRefused)
+	ErrMalform  = fmt.Errorf("%w: malformed", ErrRefused)
+)
+
+// sealer seals and opens one pairing's messages in one direction each way.
+type sealer struct {
+	id     Key
+	shared [32]byte // box.Precompute of the peer's public key and our private key
+	out    string   // the direction we send in
+}
+
+func newSealer(id Key, peerPublic, ownPrivate Key, out string) *sealer {
+	s := &sealer{id: id, out: out}
+	pub, priv := [32]byte(peerPublic), [32]byte(ownPrivate)
+	box.Precompute(&s.shared, &pub, &priv)
+	return s
+}
+
+// seal returns the frames of e (one, or parts when it is large), with
+// reply in clear. next gives each frame its sequence number.
+func (s *sealer) seal(e envelope, reply string, next func() uint64) ([][]byte, error) {
+	e.Pairing, e.Dir, e.Time = s.id, s.out, time.Now().UnixMilli()
+	e.Seq = next()
+	plain, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	if len(plain)+len(reply)+nonceSize+box.Overhead+3 <= MaxFrameBytes {
+		return [][]byte{s.sealOne(plain, reply)}, nil
+	}
+	if len(plain) > maxMessage {
+		return nil, &wire.Error{Code: wire.CodeInvalid, Message: fmt.Sprintf("the message is %d bytes; the relay carries at most %d", len(plain), maxMessage)}
+	}
+	// Parts: the whole envelope, cut; each piece in an envelope of its own
+	// with its own sequence number (the first is e's).
+	chunk := (MaxFrameBytes - 1024 - len(reply)) * 3 / 4 // base64 in JSON
+	count := (len(plain) + chunk - 1) / chunk
+	frames := make([][]byte, 0, count)
+	for i := 0; i < count; i++ {
+		p := envelope{Pairing: s.id, Dir: s.out, Stream: e.Stream, Time: e.Time, Kind: kindPart,
+			Part: &part{Index: i, Count: count, Data: plain[i*chunk : min(len(plain), (i+1)*chunk)]}}
+		if i == 0 {
+			p.Seq = e.Seq
+		} else {
+			p.Seq = next()
+		}
+		b, _ := json.Marshal(p)
+		frames = append(frames, s.sealOne(b, reply))
+	}
+	return frames, nil
+}
+
+func (s *sealer) sealOne(plain []byte, reply string) []byte {
+	var nonce [nonceSize]byte
+	rand.Read(nonce[:])
+	out := make([]byte, 0, 3+len(reply)+nonceSize+len(plain)+box.Overhead)
+	out = append(out, frameVersion, frameSealed, byte(len(reply)))
+	out = append(out, reply...)
+	out = append(out, nonce[:]...)
+	return box.SealAfterPrecomputation(out, plain, &nonce, &s.shared)
+}
+
+// frame is a frame's clear part.
+type frame struct {
+	kind   byte
+	reply  string
+	body   []byte // nonce and box, or a refusal's reason
+	reason string
+}
+
+// parseFrame splits a frame into its clear parts.
+func parseFrame(b []byte) (frame, error) {
+	if len(b) < 3 || b[0] != frameVersion {
+		return frame{}, ErrMalform
+	}
+	f := frame{kind: b[1]}
+	n := int(b[2])
+	if len(b) < 3+n {
+		return frame{}, ErrMalform
+	}
+	f.reply, f.body = string(b[3:3+n]), b[3+n:]
+	switch f.kind {
+	case frameSealed:
+		if len(f.body) < nonceSize+box.Overhead {
+			return frame{}, ErrMalform
+		}
+	case frameRefused:
+		f.reason = string(f.body[:min(len(f.body), 200)])
+	default:
+		return frame{}, ErrMalform
+	}
+	return f, nil
+}
+
+// refusal is the clear frame the desktop sends back for a frame it
+// cannot accept: the only unsealed message. It carries a reason code and
+// nothing of the question; whoever can publish on the broker can forge
+// one, but it can only end a call with an error, as dropping its
+// messages would.
+func refusal(reason string) []byte {
+	return append([]byte{frameVersion, frameRefused, 0}, reason...)
+}
+
+// open opens a sealed frame's body and checks its header: the pairing and
+// the direction (toward us). The guard checks the rest.
+func (s *sealer) open(f frame) (envelope, error) {
+	var nonce [nonceSize]byte
+	copy(nonce[:], f.body[:nonceSize])
+	plain, ok := box.OpenAfterPrecomputation(nil, f.body[nonceSize:], &nonce, &s.shared)
+	if !ok {
+		return envelope{}, ErrTampered
+	}
+	var e envelope
+	if err := json.Unmarshal(plain, &e); err != nil {
+		return envelope{}, ErrMalform
+	}
+	in := toDesktop
+	if s.out == toDesktop {
+		in = toRemote
+	}
+	if e.Pairing != s.id || e.Dir != in {
+		return envelope{}, ErrMisdir
+	}
+	if e.Stream == "" || len(e.Stream) > 64 {
+		return envelope{}, ErrMalform
+	}
+	if e.Kind == kindAsk && e.Reply != f.reply { // the clear reply topic is the sealed one
+		return envelope{}, ErrTampered
+	}
+	return e, nil
+}
+
+// MaxSkew is how far in the future a message may be dated (clocks differ).
+const MaxSkew = 5 * time.Minute
+
+// guard refuses replayed, reordered and stale messages of one receiver:
+// each stream's sequence numbers must be 0, 1, 2… with none repeated or
+// skipped, and a stream is forgotten once it expires (then a replay of it
+// is stale by its date).
+type guard struct {
+	mu      sync.Mutex // guards streams and parts
+	streams map[string]*streamState
+}
+
+type streamState struct {
+	last    uint64
+	expires time.Time
+	parts   [][]byte // the pieces of a message being reassembled
+}
+
+func newGuard() *guard { return &guard{streams: map[string]*streamState{}} }
+
+// admit checks e against what the stream has seen: a new stream must start
+// at 0 and be dated no earlier than oldest; it is remembered until
+// expires. It returns the whole message once a message sent in parts is
+// complete, ok false while parts are missing.
+func (g *guard) admit(e envelope, now, oldest, expires time.Time) (envelope, bool, error) {
+	t := time.UnixMilli(e.Time)
+	if t.After(now.Add(MaxSkew)) {
+		return envelope{}, false, ErrStale
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k, st := range g.streams {
+		if now.After(st.expires) {
+			delete(g.streams, k)
+		}
+	}
+	st := g.streams[e.Stream]
+	switch {
+	case st == nil && e.Seq != 0:
+		return envelope{}, false, ErrReorder
+	case st == nil && t.Before(oldest):
+		return envelope{}, false, ErrStale
+	case st == nil:
+		st = &streamState{expires: expires}
+		g.streams[e.Stream] = st
+	case e.Seq <= st.last:
+		return envelope{}, false, ErrReplay
+	case e.Seq != st.last+1:
+		return envelope{}, false, ErrReorder
+	default:
+		st.last = e.Seq
+	}
+	if e.Kind != kindPart {
+		if len(st.parts) > 0 {
+			return envelope{}, false, ErrMalform
+		}
+		return e, true, nil
+	}
+	p := e.Part
+	if p == nil || p.Count < 2 || p.Count > maxParts || p.Index != len(st.parts) {
+		return envelope{}, false, ErrMalform
+	}
+	st.parts = append(st.parts, p.Data)
+	if len(st.parts) < p.Count {
+		return envelope{}, false, nil
+	}
+	var whole []byte
+	for _, b := range st.parts {
+		whole = append(whole, b...)
+	}
+	st.parts = nil
+	var inner envelope
+	if err := json.Unmarshal(whole, &inner); err != nil || inner.Kind == kindPart || inner.Stream != e.Stream ||
+		inner.Pairing != e.Pairing || inner.Dir != e.Dir {
+		return envelope{}, false, ErrMalform
+	}
+	return inner, true, nil
+}
+
+// forget drops a stream (its call ended).
+func (g *guard) forget(stream string) {
+	g.mu.Lock()
+	delete(g.streams, stream)
+	g.mu.Unlock()
+}
+
+// newStreamID returns a random stream id.
+func newStreamID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,270 @@
+package relay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"feedback/ipc/wire"
+)
+
+// pair returns the two sealers of a fresh pairing: the remote's and the
+// desktop's.
+func pair(t *testing.T) (remote, desktop *sealer, st State, tok Token) {
+	t.Helper()
+	st = State{Broker: "mqtt://u@127.0.0.1:1883"}
+	tok, err := st.Pair("box")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := st.Pairings[0]
+	return newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop),
+		newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), st, tok
+}
+
+func counter() func() uint64 {
+	n := uint64(0)
+	first := true
+	return func() uint64 {
+		if first {
+			first = false
+			return 0
+		}
+		n++
+		return n
+	}
+}
+
+func askEnvelope(stream, text string) envelope {
+	return envelope{Stream: stream, Kind: kindAsk, Reply: "", Ask: &wire.Ask{Wait: time.Minute,
+		Question: wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: text}}}}}
+}
+
+func openAll(t *testing.T, s *sealer, g *guard, frames [][]byte) (envelope, error) {
+	t.Helper()
+	now := time.Now()
+	var out envelope
+	for _, b := range frames {
+		f, err := parseFrame(b)
+		if err != nil {
+			return envelope{}, err
+		}
+		e, err := s.open(f)
+		if err != nil {
+			return envelope{}, err
+		}
+		e, done, err := g.admit(e, now, now.Add(-time.Hour), now.Add(time.Hour))
+		if err != nil {
+			return envelope{}, err
+		}
+		if done {
+			out = e
+		}
+	}
+	return out, nil
+}
+
+func TestSealRoundTripHidesTheText(t *testing.T) {
+	remote, desktop, _, _ := pair(t)
+	frames, err := remote.seal(askEnvelope("s1", "the secret question"), "", counter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(frames[0], []byte("secret")) {
+		t.Fatal("the frame carries the question in clear")
+	}
+	e, err := openAll(t, desktop, newGuard(), frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Ask.Question.Prompts[0].Markdown != "the secret question" {
+		t.Fatalf("opened %+v", e.Ask.Question)
+	}
+}
+
+func TestSealRefuses(t *testing.T) {
+	remote, desktop, _, _ := pair(t)
+	frames, err := remote.seal(askEnvelope("s1", "q"), "", counter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, other, _, _ := pair(t) // another pairing's desktop keys
+	tampered := bytes.Clone(frames[0])
+	tampered[len(tampered)-5] ^= 1
+
+	t.Run("tampered", func(t *testing.T) {
+		if _, err := openAll(t, desktop, newGuard(), [][]byte{tampered}); !errors.Is(err, ErrTampered) {
+			t.Fatalf("got %v, want ErrTampered", err)
+		}
+	})
+	t.Run("wrong key", func(t *testing.T) {
+		if _, err := openAll(t, other, newGuard(), frames); !errors.Is(err, ErrTampered) {
+			t.Fatalf("got %v, want ErrTampered", err)
+		}
+	})
+	t.Run("replay", func(t *testing.T) {
+		g := newGuard()
+		if _, err := openAll(t, desktop, g, frames); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := openAll(t, desktop, g, frames); !errors.Is(err, ErrReplay) {
+			t.Fatalf("got %v, want ErrReplay", err)
+		}
+	})
+	t.Run("reorder", func(t *testing.T) {
+		next := counter()
+		a, _ := remote.seal(askEnvelope("s2", "q"), "", next)
+		b, _ := remote.seal(envelope{Stream: "s2", Kind: kindCancel}, "", next)
+		c, _ := remote.seal(envelope{Stream: "s2", Kind: kindCancel}, "", next)
+		g := newGuard()
+		if _, err := openAll(t, desktop, g, a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := openAll(t, desktop, g, c); !errors.Is(err, ErrReorder) {
+			t.Fatalf("seq 2 before 1: got %v, want ErrReorder", err)
+		}
+		if _, err := openAll(t, desktop, g, b); err != nil {
+			t.Fatalf("seq 1: %v", err)
+		}
+		if _, err := openAll(t, desktop, newGuard(), b); !errors.Is(err, ErrReorder) {
+			t.Fatalf("a stream starting at 1: got %v, want ErrReorder", err)
+		}
+	})
+	t.Run("reflected", func(t *testing.T) { // the remote's own frame sent back to it
+		if _, err := openAll(t, remote, newGuard(), frames); !errors.Is(err, ErrMisdir) {
+			t.Fatalf("got %v, want ErrMisdir", err)
+		}
+	})
+	t.Run("stale", func(t *testing.T) {
+		now := time.Now()
+		f, _ := parseFrame(frames[0])
+		e, err := desktop.open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := newGuard().admit(e, now.Add(2*time.Hour), now.Add(time.Hour), now.Add(3*time.Hour)); !errors.Is(err, ErrStale) {
+			t.Fatalf("an old message: got %v, want ErrStale", err)
+		}
+		if _, _, err := newGuard().admit(e, now.Add(-time.Hour), now.Add(-2*time.Hour), now); !errors.Is(err, ErrStale) {
+			t.Fatalf("a message from the future: got %v, want ErrStale", err)
+		}
+	})
+	t.Run("reply topic swapped", func(t *testing.T) {
+		tp := TopicsOf(remote.id)
+		fr, _ := remote.seal(envelope{Stream: "s3", Kind: kindAsk, Reply: tp.NewReplyTopic(), Ask: askEnvelope("", "q").Ask}, tp.NewReplyTopic(), counter())
+		if _, err := openAll(t, desktop, newGuard(), fr); !errors.Is(err, ErrTampered) {
+			t.Fatalf("got %v, want ErrTampered", err)
+		}
+	})
+}
+
+func TestSealLargeMessageInParts(t *testing.T) {
+	remote, desktop, _, _ := pair(t)
+	img := bytes.Repeat([]byte{0xAB, 0xCD, 0x01}, 400<<10) // 1.2 MB
+	ev := wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{QuestionID: "q", Status: wire.StatusAnswered,
+		Images: []wire.Image{{MIME: "image/png", Data: img}}}}
+	frames, err := desktop.seal(envelope{Stream: "s", Kind: kindEvent, Event: &ev}, "", counter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) < 2 {
+		t.Fatalf("%d frame(s), want parts", len(frames))
+	}
+	for i, f := range frames {
+		if len(f) > MaxFrameBytes {
+			t.Fatalf("frame %d is %d bytes > %d", i, len(f), MaxFrameBytes)
+		}
+	}
+	e, err := openAll(t, remote, newGuard(), frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Event == nil || !bytes.Equal(e.Event.Answer.Images[0].Data, img) {
+		t.Fatal("the image did not come back whole")
+	}
+	// A part dropped: the message never completes, and the next is out of order.
+	g := newGuard()
+	if _, err := openAll(t, remote, g, frames[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openAll(t, remote, g, frames[2:3]); !errors.Is(err, ErrReorder) {
+		t.Fatalf("got %v, want ErrReorder", err)
+	}
+	// Too large even in parts: refused with a clear error.
+	huge := wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{Images: []wire.Image{{Data: make([]byte, maxMessage)}}}}
+	_, err = desktop.seal(envelope{Stream: "s", Kind: kindEvent, Event: &huge}, "", counter())
+	var we *wire.Error
+	if !errors.As(err, &we) || !strings.Contains(we.Message, "at most") {
+		t.Fatalf("got %v, want a wire.Error naming the limit", err)
+	}
+}
+
+func TestTokenRoundTripAndTamper(t *testing.T) {
+	st := State{Broker: "mqtts://alice@broker.example:8883"}
+	tok, err := st.Pair("build-box")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tok.String()
+	got, err := ParseToken(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != tok {
+		t.Fatalf("round trip: %+v != %+v", got, tok)
+	}
+	raw, _ := json.Marshal(tok)
+	if strings.Contains(string(raw), "password") {
+		t.Fatal("token mentions a password")
+	}
+	for i := len(TokenPrefix); i < len(s); i += 7 {
+		c := byte('A')
+		if s[i] == 'A' {
+			c = 'B'
+		}
+		bad := s[:i] + string(c) + s[i+1:]
+		if _, err := ParseToken(bad); !errors.Is(err, ErrBadToken) {
+			t.Fatalf("altered at %d: got %v, want ErrBadToken", i, err)
+		}
+	}
+	if _, err := ParseToken(s[:len(s)-3]); !errors.Is(err, ErrBadToken) {
+		t.Fatalf("cut: got %v", err)
+	}
+}
+
+func TestBrokerAddressNeverKeepsThePassword(t *testing.T) {
+	b, err := BrokerAddress("mqtts://alice:s3cret@broker.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.URL != "ssl://broker.example:8883" || b.User != "alice" || strings.Contains(b.Display, "s3cret") {
+		t.Fatalf("%+v", b)
+	}
+	if pw, ok := ParseBrokerPassword("mqtts://alice:s3cret@broker.example"); !ok || pw != "s3cret" {
+		t.Fatal("password not parsed")
+	}
+	if _, err := BrokerAddress("http://x"); err == nil {
+		t.Fatal("http accepted")
+	}
+}
+
+func TestRevokeRemovesKeys(t *testing.T) {
+	st := State{Broker: "mqtt://u@h"}
+	tok, _ := st.Pair("a")
+	if err := st.Revoke("a"); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Pairings) != 0 || len(st.Revoked) != 1 || st.Revoked[0].ID != tok.ID {
+		t.Fatalf("%+v", st)
+	}
+	b, _ := json.Marshal(st)
+	if strings.Contains(string(b), "desktop_private") {
+		t.Fatal("a revoked pairing keeps its key")
+	}
+	if err := st.Revoke("a"); !errors.Is(err, ErrNoPairing) {
+		t.Fatalf("got %v", err)
+	}
+}
