@@ -13,6 +13,7 @@ import (
 	"feedback/app/core"
 	"feedback/app/notify"
 	"feedback/app/store"
+	"feedback/internal/display"
 	"feedback/internal/settings"
 	"feedback/ipc"
 	"feedback/ipc/launch"
@@ -79,7 +80,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := launch.CheckDisplay(); err != nil {
+	if err := display.Check(); err != nil {
 		return err // no display, the wrong protocol for this build, or a dead X server
 	}
 	path := cfg.Socket

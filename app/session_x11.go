@@ -13,7 +13,7 @@ import (
 	"github.com/jezek/xgb"
 )
 
-// displayDialWait bounds the connection to the display (launch.CheckDisplay
+// displayDialWait bounds the connection to the display (display.Check
 // found it answering moments before).
 const displayDialWait = 5 * time.Second
 

@@ -17,8 +17,8 @@ import (
 	"feedback/dialogs"
 	"feedback/dialogs/clipimage"
 	"feedback/dialogs/imagepipe"
+	"feedback/internal/display"
 	"feedback/internal/i18n"
-	"feedback/ipc/launch"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -53,7 +53,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 	if err := conn.Send(uiproto.Hello{Protocol: uiproto.Version, Build: cfg.Build}); err != nil {
 		return fmt.Errorf("greeting the app: %w", err)
 	}
-	if err := launch.CheckDisplay(); err != nil {
+	if err := display.Check(); err != nil {
 		return err
 	}
 	afterDisplayCheck()
@@ -63,7 +63,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 	// the process ends quietly, saying so; any other panic stays one.
 	defer func() {
 		if r := recover(); r != nil {
-			derr := launch.CheckDisplay()
+			derr := display.Check()
 			if derr == nil {
 				panic(r)
 			}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/ipc/launch"
+	"feedback/internal/display"
 	"feedback/ipc/uiproto"
 )
 
@@ -83,7 +83,7 @@ func serveWhileTheDisplayGoes() error {
 	}
 	afterDisplayCheck = func() {
 		syscall.Kill(pid, syscall.SIGKILL)
-		for deadline := time.Now().Add(10 * time.Second); launch.CheckDisplay() == nil; time.Sleep(10 * time.Millisecond) {
+		for deadline := time.Now().Add(10 * time.Second); display.Check() == nil; time.Sleep(10 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				panic("the X server did not go away")
 			}
@@ -103,7 +103,7 @@ func serveWhileTheDisplayGoes() error {
 		}
 	}()
 	err = Serve(ui, Config{})
-	if !errors.Is(err, launch.ErrNoDisplay) || !strings.Contains(err.Error(), "display went away") {
+	if !errors.Is(err, display.ErrNone) || !strings.Contains(err.Error(), "display went away") {
 		return fmt.Errorf("Serve = %v, want an error saying the display went away", err)
 	}
 	return nil

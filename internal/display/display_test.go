@@ -1,16 +1,12 @@
-package launch
+package display
 
 import (
-	"context"
 	"errors"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
-	"time"
 )
 
-func TestDisplayError(t *testing.T) {
+func TestEnvError(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("DISPLAY and WAYLAND_DISPLAY matter on Linux and the BSDs")
 	}
@@ -22,48 +18,41 @@ func TestDisplayError(t *testing.T) {
 		{"X11", ":0", "", nil, ErrX11Only},
 		{"Wayland with XWayland", ":0", "wayland-0", nil, nil},
 		{"Wayland without XWayland", "", "wayland-0", ErrWaylandOnly, nil},
-		{"none", "", "", ErrNoDisplay, ErrNoDisplay},
+		{"none", "", "", ErrNone, ErrNone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("DISPLAY", tc.display)
 			t.Setenv("WAYLAND_DISPLAY", tc.wayland)
 			want := tc.x11Build
-			if nativeWayland {
+			if NativeWayland {
 				want = tc.waylandBuild
 			}
-			err := DisplayError()
+			err := EnvError()
 			if err != want {
-				t.Fatalf("DisplayError() = %v, want %v", err, want)
+				t.Fatalf("EnvError() = %v, want %v", err, want)
 			}
-			if err != nil && !errors.Is(err, ErrNoDisplay) {
-				t.Errorf("%v does not match ErrNoDisplay: callers would not fall back", err)
+			if err != nil && !errors.Is(err, ErrNone) {
+				t.Errorf("%v does not match ErrNone: callers would not fall back", err)
 			}
-			if HasDisplay() != (want == nil) {
-				t.Errorf("HasDisplay() = %v with DisplayError %v", HasDisplay(), err)
+			if Available() != (want == nil) {
+				t.Errorf("Available() = %v with EnvError %v", Available(), err)
 			}
 		})
 	}
 }
 
-// On a Wayland session without XWayland the X11 build does not start an
-// app that would crash: Connect fails at once, naming the Wayland build, and
-// the error matches ErrNoDisplay so the shim falls back without waiting.
-func TestConnectWaylandOnly(t *testing.T) {
-	if runtime.GOOS != "linux" || nativeWayland {
-		t.Skip("the X11 build on Linux")
+func TestAvailable(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the display variables only matter on Linux and the BSDs")
 	}
-	t.Setenv("DISPLAY", "")
-	t.Setenv("WAYLAND_DISPLAY", "wayland-0")
-	t.Setenv("FEEDBACK_SOCKET", filepath.Join(t.TempDir(), "none.sock"))
-	start := time.Now()
-	_, err := Connect(context.Background())
-	if !errors.Is(err, ErrNoDisplay) || !errors.Is(err, ErrWaylandOnly) {
-		t.Fatalf("Connect = %v, want ErrWaylandOnly", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("Connect took %v; want an immediate failure", d)
-	}
-	if want := "Wayland build"; !strings.Contains(err.Error(), want) {
-		t.Errorf("the error %q does not name the %s", err, want)
+	for _, tc := range []struct {
+		display, wayland string
+		want             bool
+	}{{"", "", false}, {":0", "", !NativeWayland}, {"", "wayland-0", NativeWayland}} { // more in TestEnvError
+		t.Setenv("DISPLAY", tc.display)
+		t.Setenv("WAYLAND_DISPLAY", tc.wayland)
+		if got := Available(); got != tc.want {
+			t.Errorf("DISPLAY=%q WAYLAND_DISPLAY=%q: Available = %v", tc.display, tc.wayland, got)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 //go:build wayland
 
-package launch
+package display
 
-// nativeWayland: this binary was built with -tags wayland (make
+// NativeWayland: this binary was built with -tags wayland (make
 // build-wayland); its window app speaks Wayland only and needs no XWayland.
-const nativeWayland = true
+const NativeWayland = true

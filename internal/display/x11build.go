@@ -1,7 +1,7 @@
 //go:build !wayland
 
-package launch
+package display
 
-// nativeWayland: this binary is the default X11 build; on a Wayland session
+// NativeWayland: this binary is the default X11 build; on a Wayland session
 // its window app needs XWayland (a DISPLAY).
-const nativeWayland = false
+const NativeWayland = false

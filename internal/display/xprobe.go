@@ -1,4 +1,4 @@
-package launch
+package display
 
 import (
 	"context"
@@ -15,18 +15,18 @@ import (
 // xProbeWait bounds the look at the X server: a live one accepts at once.
 const xProbeWait = 2 * time.Second
 
-// ErrDisplayDead: DISPLAY names an X server that does not answer (it
-// exited, or the variable is stale). It matches ErrNoDisplay, so callers
+// ErrDead: DISPLAY names an X server that does not answer (it
+// exited, or the variable is stale). It matches ErrNone, so callers
 // fall back at once instead of starting an app that cannot show anything.
-var ErrDisplayDead = errors.New("no X server answers at DISPLAY")
+var ErrDead = errors.New("no X server answers at DISPLAY")
 
-// CheckDisplay is DisplayError plus, for the X11 build, a connection to the
+// Check is EnvError plus, for the X11 build, a connection to the
 // X server that DISPLAY names, in pure Go and before any GUI code runs
 // (GLFW would panic: "the GLFW library is not initialized"). It returns an
-// error matching ErrNoDisplay (and ErrDisplayDead for a dead server) that
+// error matching ErrNone (and ErrDead for a dead server) that
 // names DISPLAY and what failed.
-func CheckDisplay() error {
-	if err := DisplayError(); err != nil {
+func Check() error {
+	if err := EnvError(); err != nil {
 		return err
 	}
 	switch runtime.GOOS {
@@ -34,7 +34,7 @@ func CheckDisplay() error {
 	default:
 		return nil
 	}
-	if nativeWayland {
+	if NativeWayland {
 		return nil
 	}
 	return probeX11(os.Getenv("DISPLAY"), xProbeWait)
@@ -94,28 +94,28 @@ func xAddrs(display string) (network string, addrs []string, err error) {
 	}
 }
 
-// deadDisplay is ErrDisplayDead with DISPLAY and the reason.
+// deadDisplay is ErrDead with DISPLAY and the reason.
 type deadDisplay struct {
 	display string
 	err     error
 }
 
 func (e *deadDisplay) Error() string {
-	return fmt.Sprintf("%v (DISPLAY=%q: %v): is the X session still running? Set DISPLAY to a live one", ErrDisplayDead, e.display, e.err)
+	return fmt.Sprintf("%v (DISPLAY=%q: %v): is the X session still running? Set DISPLAY to a live one", ErrDead, e.display, e.err)
 }
 
 func (e *deadDisplay) Is(target error) bool {
-	return target == ErrNoDisplay || target == ErrDisplayDead
+	return target == ErrNone || target == ErrDead
 }
 
 func (e *deadDisplay) Unwrap() error { return e.err }
 
-// ProbeDisplay connects to the X server that display (a DISPLAY value)
+// Probe connects to the X server that display (a DISPLAY value)
 // names and hangs up, within 2 s: nil when one answers, or for the Wayland
-// build (which does not use X); else an error matching ErrDisplayDead that
+// build (which does not use X); else an error matching ErrDead that
 // names DISPLAY and what failed. feedback doctor uses it.
-func ProbeDisplay(display string) error {
-	if nativeWayland {
+func Probe(display string) error {
+	if NativeWayland {
 		return nil
 	}
 	return probeX11(display, xProbeWait)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"feedback/internal/display"
 	"feedback/internal/userdirs"
 	"feedback/ipc"
 )
@@ -27,49 +28,6 @@ const StartWait = 15 * time.Second
 // connection but never answers must not hold Connect beyond StartWait plus
 // this.
 const helloWait = 5 * time.Second
-
-// ErrNoDisplay means the app cannot show windows here.
-var ErrNoDisplay = errors.New("no graphical display: neither DISPLAY nor WAYLAND_DISPLAY is set")
-
-// HasDisplay reports whether windows can be shown: on Linux and the BSDs a
-// DISPLAY or WAYLAND_DISPLAY must be set, the one this build speaks (see
-// DisplayError); elsewhere there always is one.
-func HasDisplay() bool { return DisplayError() == nil }
-
-// DisplayError says why this binary cannot show windows here: nil,
-// ErrNoDisplay, or (both matching ErrNoDisplay with errors.Is, so callers
-// fall back at once) ErrWaylandOnly or ErrX11Only when the session speaks
-// only the protocol this build does not.
-func DisplayError() error {
-	switch runtime.GOOS {
-	case "linux", "freebsd", "openbsd", "netbsd":
-		x11, wayland := os.Getenv("DISPLAY") != "", os.Getenv("WAYLAND_DISPLAY") != ""
-		switch {
-		case nativeWayland && wayland, !nativeWayland && x11:
-			return nil
-		case wayland:
-			return ErrWaylandOnly
-		case x11:
-			return ErrX11Only
-		}
-		return ErrNoDisplay
-	}
-	return nil
-}
-
-// ErrWaylandOnly: a Wayland session without XWayland, and the X11 build.
-var ErrWaylandOnly error = &displayError{"a Wayland session without XWayland (WAYLAND_DISPLAY is set, DISPLAY is not), " +
-	"and this feedback is the X11 build: install the Wayland build (make build-wayland), or enable XWayland"}
-
-// ErrX11Only: an X11 session (no WAYLAND_DISPLAY), and the Wayland build.
-var ErrX11Only error = &displayError{"an X11 session (DISPLAY is set, WAYLAND_DISPLAY is not), " +
-	"and this feedback is the Wayland build: use the X11 build (make build)"}
-
-// displayError is a display this build cannot use; it matches ErrNoDisplay.
-type displayError struct{ msg string }
-
-func (e *displayError) Error() string        { return e.msg }
-func (e *displayError) Is(target error) bool { return target == ErrNoDisplay }
 
 // LogPath is the app's log file, app.log in the state directory of
 // userdirs: $XDG_STATE_HOME/feedback (~/.local/state/feedback) on Linux,
@@ -102,21 +60,21 @@ func Start() error {
 // that it listens where every client looks; else, given a display, in the
 // system's runtime directory (/run/user/UID) when there is one.
 func StartExe(exe string) error {
-	display := CheckDisplay()
-	if display != nil && (!errors.Is(display, ErrNoDisplay) || errors.Is(display, ErrWaylandOnly) || errors.Is(display, ErrX11Only)) {
-		return display // a session of the protocol this build does not speak
+	shows := display.Check()
+	if shows != nil && (!errors.Is(shows, display.ErrNone) || errors.Is(shows, display.ErrWaylandOnly) || errors.Is(shows, display.ErrX11Only)) {
+		return shows // a session of the protocol this build does not speak
 	}
-	if display == nil && namesSocketPlace() {
+	if shows == nil && namesSocketPlace() {
 		return StartDetached(exe, nil, LogPath())
 	}
-	why := display
+	why := shows
 	if why == nil {
 		why = errors.New("this environment names no runtime directory")
 	}
 	env, err := sessionEnv(why)
 	switch {
 	case err == nil:
-	case display != nil:
+	case shows != nil:
 		return err
 	default:
 		env = nil
@@ -193,11 +151,11 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 			// connectAt's "start the feedback app first" is not for this machine.
 			return nil, fmt.Errorf("%w: nothing answers at %s; %s", ErrNotRunning, where, remoteHint(path))
 		}
-		if Starter == nil || (errors.Is(err, ErrNoDisplay) && os.Getenv(ipc.EnvSocket) != "") {
+		if Starter == nil || (errors.Is(err, display.ErrNone) && os.Getenv(ipc.EnvSocket) != "") {
 			// The app, if any, runs on another machine: its log is there.
 			return nil, fmt.Errorf("%w; %s", err, remoteHint(path))
 		}
-		if errors.Is(err, ErrNoDisplay) {
+		if errors.Is(err, display.ErrNone) {
 			return nil, fmt.Errorf("no feedback app answers at %s, and none can be started from here: %w", where, err)
 		}
 		return nil, withLog(err, LogPath())

@@ -9,23 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-func TestHasDisplay(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the display variables only matter on Linux and the BSDs")
-	}
-	for _, tc := range []struct {
-		display, wayland string
-		want             bool
-	}{{"", "", false}, {":0", "", !nativeWayland}, {"", "wayland-0", nativeWayland}} { // more in TestDisplayError
-		t.Setenv("DISPLAY", tc.display)
-		t.Setenv("WAYLAND_DISPLAY", tc.wayland)
-		if got := HasDisplay(); got != tc.want {
-			t.Errorf("DISPLAY=%q WAYLAND_DISPLAY=%q: HasDisplay = %v", tc.display, tc.wayland, got)
-		}
-	}
-}
+	"feedback/internal/display"
+)
 
 func TestLogPath(t *testing.T) {
 	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
@@ -42,7 +28,7 @@ func TestLogPath(t *testing.T) {
 	}
 }
 
-// Without a display Connect fails at once with ErrNoDisplay instead of
+// Without a display Connect fails at once with display.ErrNone instead of
 // starting an app that cannot show anything and waiting for it.
 func TestConnectWithoutDisplay(t *testing.T) {
 	if runtime.GOOS != "linux" {
@@ -52,8 +38,8 @@ func TestConnectWithoutDisplay(t *testing.T) {
 	t.Setenv("WAYLAND_DISPLAY", "")
 	t.Setenv("FEEDBACK_SOCKET", filepath.Join(t.TempDir(), "s.sock"))
 	_, err := Connect(context.Background())
-	if !errors.Is(err, ErrNoDisplay) {
-		t.Fatalf("Connect = %v, want ErrNoDisplay", err)
+	if !errors.Is(err, display.ErrNone) {
+		t.Fatalf("Connect = %v, want display.ErrNone", err)
 	}
 }
 
@@ -89,10 +75,10 @@ func TestConnectRemoteSaysWhereTheAppIs(t *testing.T) {
 		want    error
 	}{
 		{"headless build", nil, ErrNotRunning},
-		{"no display", Start, ErrNoDisplay},
+		{"no display", Start, display.ErrNone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.want == ErrNoDisplay && runtime.GOOS != "linux" {
+			if tc.want == display.ErrNone && runtime.GOOS != "linux" {
 				t.Skip("Linux only")
 			}
 			saved := Starter

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"feedback/internal/display"
 )
 
 // A client may start the shim with a filtered environment: the TypeScript
@@ -130,10 +132,10 @@ func sessionEnv(why error) ([]string, error) {
 // still answers: the X server of its DISPLAY for the X11 build, the
 // compositor's socket for the Wayland build.
 func sessionDisplayAlive(env map[string]string) error {
-	if nativeWayland {
+	if display.NativeWayland {
 		w := env["WAYLAND_DISPLAY"]
 		if w == "" {
-			return ErrNoDisplay
+			return display.ErrNone
 		}
 		if !filepath.IsAbs(w) {
 			w = filepath.Join(env["XDG_RUNTIME_DIR"], w)
@@ -145,7 +147,7 @@ func sessionDisplayAlive(env map[string]string) error {
 	}
 	d := env["DISPLAY"]
 	if d == "" {
-		return ErrNoDisplay
+		return display.ErrNone
 	}
-	return probeX11(d, xProbeWait)
+	return display.Probe(d)
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"feedback/internal/display"
 )
 
 // TestMain gives the tests a home of their own: StartExe reads the session
@@ -231,8 +233,8 @@ func TestStartOnTheRecordedSession(t *testing.T) {
 	l.Close()
 	os.Remove(out)
 	err = StartExe(exe)
-	if !errors.Is(err, ErrNoDisplay) || !strings.Contains(err.Error(), "is gone") {
-		t.Fatalf("StartExe with the session gone = %v, want ErrNoDisplay saying the session is gone", err)
+	if !errors.Is(err, display.ErrNone) || !strings.Contains(err.Error(), "is gone") {
+		t.Fatalf("StartExe with the session gone = %v, want display.ErrNone saying the session is gone", err)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"feedback/app/store"
 	"feedback/cmd/feedback/setup"
+	"feedback/internal/display"
 	"feedback/internal/safefile"
 	"feedback/internal/settings"
 	"feedback/ipc"
@@ -50,9 +51,9 @@ func checkDisplay(_ context.Context, e Env) []Result {
 		r.Msg = "not needed: this is the headless build (no window app); questions go to an app elsewhere or to the client's form or chat"
 	case !desktopOS(e.GOOS):
 		r.Msg = "the system's own (" + e.GOOS + ")"
-	case (x != "" || w != "") && launch.DisplayError() != nil:
+	case (x != "" || w != "") && display.EnvError() != nil:
 		// A session of the other protocol than this build's: the app exits at once.
-		r.Level, r.Msg = Fail, launch.DisplayError().Error()
+		r.Level, r.Msg = Fail, display.EnvError().Error()
 	case dead != nil:
 		r.Level, r.Msg = Fail, dead.Error()
 		r.Fix = "run feedback inside your desktop session, or set DISPLAY to its display (echo $DISPLAY in a terminal there)"

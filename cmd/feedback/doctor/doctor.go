@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"feedback/cmd/feedback/setup"
+	"feedback/internal/display"
 	"feedback/internal/termtext"
-	"feedback/ipc/launch"
 )
 
 // Level is a check's verdict.
@@ -62,7 +62,7 @@ type Env struct {
 	// Timeout bounds each check that talks to another process.
 	Timeout time.Duration
 	// ProbeDisplay connects to the X server of a DISPLAY value, briefly
-	// (launch.ProbeDisplay); nil skips the connection.
+	// (display.Probe); nil skips the connection.
 	ProbeDisplay func(display string) error
 }
 
@@ -146,5 +146,5 @@ func StdEnv(version string, headless bool, se setup.Env) (Env, error) {
 		"/usr/local/share/fonts", "/usr/share/fonts")
 	fclist, _ := exec.LookPath("fc-list")
 	return Env{Version: version, Headless: headless, GOOS: runtime.GOOS, Getenv: os.Getenv,
-		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout, ProbeDisplay: launch.ProbeDisplay}, nil
+		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout, ProbeDisplay: display.Probe}, nil
 }

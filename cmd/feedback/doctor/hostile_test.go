@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"feedback/app/store"
+	"feedback/internal/display"
 	"feedback/internal/safefile/safefiletest"
-	"feedback/ipc/launch"
 )
 
 // DISPLAY naming no X server is a FAIL with a fix, not "OK display".
@@ -20,7 +20,7 @@ func TestDeadDisplayFails(t *testing.T) {
 	h := home(t)
 	t.Setenv("DISPLAY", ":987")
 	e, out := env(t, h)
-	e.ProbeDisplay = launch.ProbeDisplay
+	e.ProbeDisplay = display.Probe
 	Run(context.Background(), nil, e)
 	expect(t, out.String(), map[string][]string{"display": {"FAIL", ":987"}})
 	if !strings.Contains(out.String(), "set DISPLAY to") {
