@@ -527,7 +527,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 	for {
 		select {
 		case <-shown:
-			emit(wire.Event{Type: wire.EventShown})
+			emit(wire.Event{Type: wire.EventShown, Snooze: in.snoozeNow(e)}) // snoozed: its window is closed now
 			shown = nil
 		case <-snoozed:
 			snoozed = nil

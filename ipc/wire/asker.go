@@ -33,7 +33,9 @@ type Event struct {
 	Error  *Error    `json:"error,omitempty"`
 	// CallerData is the question's CallerData, on EventPending.
 	CallerData json.RawMessage `json:"caller_data,omitempty"`
-	// Snooze, on EventPending, says the user snoozed the question.
+	// Snooze, on EventPending, says the user snoozed the question; on
+	// EventShown, that the question's window was shown before and is
+	// closed now, until the snooze ends.
 	Snooze *Snooze `json:"snooze,omitempty"`
 }
 

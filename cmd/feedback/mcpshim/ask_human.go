@@ -122,7 +122,7 @@ func prepareAskHuman(args map[string]any, env callEnv) (prepared, error) {
 		question: q,
 		ignored:  ignored,
 		wait:     pendingWait(env),
-		pending:  func(wire.Answer) *mcp.CallToolResult { return humanPending(req.id, req) },
+		pending:  func(a wire.Answer) *mcp.CallToolResult { return humanPending(req.id, req, a) },
 		render:   render,
 		chat:     chat,
 		elicited: elicitedOrChat(render, chat), // elicit.go: a form declined at once asks in chat
@@ -417,8 +417,8 @@ const (
 )
 
 // humanPending is the result while the human has not chosen.
-func humanPending(id string, req *humanRequest) *mcp.CallToolResult {
-	res := humanResult{Status: humanPendingS, RequestID: id, NextStep: humanNextStep}
+func humanPending(id string, req *humanRequest, a wire.Answer) *mcp.CallToolResult {
+	res := humanResult{Status: humanPendingS, RequestID: id, NextStep: callAgain(a, askHumanResultName, humanNextStep)}
 	req.passThrough(&res)
 	return humanToolResult(res)
 }

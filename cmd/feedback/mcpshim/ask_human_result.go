@@ -49,7 +49,7 @@ func prepareAskHumanResult(args map[string]any, env callEnv) (prepared, error) {
 		wait:       wait,
 		// The request is the one the app kept with the question and
 		// returned (its CallerData), whichever shim asked it.
-		pending: func(a wire.Answer) *mcp.CallToolResult { return humanPending(id, requestOf(id, a.CallerData)) },
+		pending: func(a wire.Answer) *mcp.CallToolResult { return humanPending(id, requestOf(id, a.CallerData), a) },
 		render:  func(a wire.Answer) *mcp.CallToolResult { return settleHuman(a, id, requestOf(id, a.CallerData), env) },
 		fail: func(err error) *mcp.CallToolResult {
 			if errors.Is(err, &wire.Error{Code: wire.CodeNotFound}) {

@@ -73,8 +73,14 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 	return prepared{
 		question: q,
 		render:   render,
-		pending:  func(wire.Answer) *mcp.CallToolResult { return auqStatusResult("pending", p.pending, q.ID, qs) },
-		chat:     chat,
+		pending: func(a wire.Answer) *mcp.CallToolResult {
+			res := auqStatusResult("pending", callAgain(a, "ask_user_question", p.pending), q.ID, qs)
+			r := res.StructuredContent.(auqResult)
+			r.ElapsedMS = max(a.ElapsedMS, 0)
+			res.StructuredContent = r
+			return res
+		},
+		chat: chat,
 		// A form the user declined is "declined", as a closed modal is
 		// (seed 001); one declined at once was never seen: ask in chat.
 		elicited: elicitedOrChat(render, chat),

@@ -116,7 +116,7 @@ func choiceDialect(name, title string, schema []byte, kind choiceKind, descripti
 				question: q,
 				render:   func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, c) },
 				fail:     func(err error) *mcp.CallToolResult { return failChoice(err, c) },
-				pending:  func(wire.Answer) *mcp.CallToolResult { return pendingChoice(c) },
+				pending:  func(a wire.Answer) *mcp.CallToolResult { return pendingChoice(c, a) },
 				chat:     func(err error) *mcp.CallToolResult { return failChoice(err, chat) },
 				elicited: func(a wire.Answer) *mcp.CallToolResult { return renderChoice(a, elicited) },
 			}, nil
@@ -654,12 +654,15 @@ func declinedEmpty(r *choiceResult, what string) {
 // window stays open: status timeout (the schema's "not answered"), with a
 // message and next_step that say the window is still open and the call is
 // to be made again.
-func pendingChoice(c choiceCall) *mcp.CallToolResult {
+func pendingChoice(c choiceCall, a wire.Answer) *mcp.CallToolResult {
 	r := newChoiceResult(c)
 	r.Status = statusTimeout
 	r.ElapsedMS = max(time.Since(c.start).Milliseconds(), 0)
 	r.Message = "Not answered yet: the question is still open in the feedback window, with anything the user typed."
-	r.NextStep = "This is not an answer and not a default. Call " + c.tool + " again now with the same arguments to keep waiting for the user."
+	if a.Snooze != nil {
+		r.Message = "Not answered yet: the user snoozed the question; its window comes back, with anything they typed, when the snooze ends."
+	}
+	r.NextStep = callAgain(a, c.tool, "This is not an answer and not a default. Call "+c.tool+" again now with the same arguments to keep waiting for the user.")
 	return choiceToolResult(r)
 }
 

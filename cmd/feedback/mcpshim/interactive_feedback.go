@@ -103,10 +103,20 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 		render:   render,
 		ignored:  m.ignored,
 		fail:     func(err error) *mcp.CallToolResult { return resubmitResult(env.settings.ResubmitPrompt, err) },
-		pending:  func(wire.Answer) *mcp.CallToolResult { return feedbackStatusResult(statusPending, textPending, m) },
+		pending: func(a wire.Answer) *mcp.CallToolResult {
+			res := feedbackStatusResult(statusPending, callAgain(a, "interactive_feedback", textPending), m)
+			res.StructuredContent = withElapsed(res.StructuredContent.(feedbackResult), a.ElapsedMS)
+			return res
+		},
 		chat:     chat,
 		elicited: elicitedOrChat(render, chat), // elicit.go: a form declined at once asks in chat
 	}, nil
+}
+
+// withElapsed is r with ElapsedMS set.
+func withElapsed(r feedbackResult, ms int64) feedbackResult {
+	r.ElapsedMS = max(ms, 0)
+	return r
 }
 
 // feedbackStatusResult is a result that carries no answer: status and text.

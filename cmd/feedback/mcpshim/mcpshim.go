@@ -368,16 +368,22 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 		onStop = func() { h.handOff(a.Question, log); cancel() }
 	}
 	defer context.AfterFunc(h.base, onStop)()
-	var shownAt atomic.Int64
+	var (
+		shownAt atomic.Int64
+		snoozed atomic.Pointer[wire.Snooze] // the question was snoozed when this call joined it
+	)
 	onEvent := func(e wire.Event) {
 		log.Debug("event", "type", e.Type)
 		if e.Type == wire.EventShown {
 			shownAt.CompareAndSwap(0, time.Now().UnixNano())
+			if e.Snooze != nil {
+				snoozed.Store(e.Snooze)
+			}
 		}
 	}
 	shown := func() (string, time.Time) {
 		if ns := shownAt.Load(); ns != 0 {
-			return "window open", time.Unix(0, ns)
+			return windowStatus(time.Unix(0, ns), snoozed.Load(), time.Now())
 		}
 		return "", time.Time{}
 	}
@@ -389,7 +395,10 @@ func (h *handler) askApp(ctx context.Context, c call, wait time.Duration, log *s
 		if ans.Snooze != nil {
 			log.Info("the user snoozed the question: call again", "until", ans.Snooze.Until, "until_back", ans.Snooze.UntilBack)
 		}
-		return withSnooze(c.pending(ans), ans.Snooze, c.tool), nil // nextsteps.go
+		// The result says how long this call waited, and a snooze's
+		// one instruction instead of "call again now" (nextsteps.go).
+		ans.ElapsedMS = time.Since(start).Milliseconds()
+		return c.pending(ans), nil
 	}
 	return h.outcome(ctx, c, ans, err, start, wait, log)
 }
@@ -470,12 +479,14 @@ func (c call) failure(err error, log *slog.Logger) *mcp.CallToolResult {
 	return askFailure(log, c.tool, err)
 }
 
-// pending is the dialect's "not answered yet — call again" result.
+// pending is the dialect's "not answered yet — call again" result; a
+// carries the snooze, if the user snoozed the question (callAgain), and
+// this call's wait as ElapsedMS.
 func (c call) pending(a wire.Answer) *mcp.CallToolResult {
 	if c.p.pending != nil {
 		return c.p.pending(a)
 	}
-	return mcp.NewToolResultText(fmt.Sprintf("The user has not answered yet; the question is still open in the feedback window. This is not an answer. Call %s again with the same arguments to keep waiting.", c.tool))
+	return mcp.NewToolResultText(callAgain(a, c.tool, fmt.Sprintf("The user has not answered yet; the question is still open in the feedback window. This is not an answer. Call %s again with the same arguments to keep waiting.", c.tool)))
 }
 
 // noGUI asks without the app, which cannot show the question (cause): in

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"feedback/ipc/wire"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // What an agent is told to do next when a call ends without an answer the
@@ -77,13 +75,13 @@ func roughly(d time.Duration) string {
 	return fmt.Sprintf("%d h %d min", h, m)
 }
 
-// withSnooze adds, to the "call again" result of a snoozed question, the
-// sentence that says so: the dialect's own pending result stays as it is
-// (its shape is the dialect's), with one more text block.
-func withSnooze(res *mcp.CallToolResult, s *wire.Snooze, tool string) *mcp.CallToolResult {
-	if res == nil || s == nil {
-		return res
+// callAgain is what a dialect's "call again" result tells the agent to do:
+// usual (call again now, the window is open) unless the user snoozed the
+// question (a.Snooze), when it is the snooze's one instruction instead —
+// call again after its end, not now.
+func callAgain(a wire.Answer, tool, usual string) string {
+	if a.Snooze == nil {
+		return usual
 	}
-	res.Content = append(res.Content, mcp.NewTextContent(nextStep(snoozeKind(s), tool, s, time.Now())))
-	return res
+	return nextStep(snoozeKind(a.Snooze), tool, a.Snooze, time.Now())
 }

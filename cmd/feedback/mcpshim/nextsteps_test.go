@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"feedback/ipc/wire"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Every dialect tells the agent what to do after a timeout (but ask_human,
@@ -67,12 +65,61 @@ func TestNextStepsAreTheTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		last := res.Content[len(res.Content)-1].(mcp.TextContent).Text
-		if res.IsError || last != nextStep(snoozeKind(&s), "interactive_feedback", &s, time.Now()) {
-			t.Errorf("snoozed %+v: isError %v, last block %q", s, res.IsError, last)
+		text := allText(res)
+		if res.IsError || !strings.Contains(text, nextStep(snoozeKind(&s), "interactive_feedback", &s, time.Now())) {
+			t.Errorf("snoozed %+v: isError %v, result %q", s, res.IsError, text)
 		}
-		if !s.UntilBack && !strings.Contains(last, until.UTC().Format("15:04 UTC")) || !strings.Contains(last, "not answered") {
-			t.Errorf("snoozed %+v: %q", s, last)
+		if !s.UntilBack && !strings.Contains(text, until.UTC().Format("15:04 UTC")) || !strings.Contains(text, "not answered") {
+			t.Errorf("snoozed %+v: %q", s, text)
+		}
+	}
+}
+
+// Issue 30: a snoozed question's result gives the agent one instruction —
+// the snooze's "call again after …" — never also "call again now", in
+// every dialect; and a "call again" result says how long the call waited
+// (elapsed_ms), not 0.
+func TestSnoozedResultOneInstruction(t *testing.T) {
+	s := wire.Snooze{Until: time.Now().Add(17 * time.Minute)}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"interactive_feedback", map[string]any{"message": "Ship?"}},
+		{"ask_user_question", map[string]any{"questions": []any{map[string]any{"question": "Ship?", "header": "Ship", "options": []any{map[string]any{"label": "Yes", "description": "y"}, map[string]any{"label": "No", "description": "n"}}, "multiSelect": false}}}},
+		{"user_interact", map[string]any{"question": "Ship?"}},
+		{"ask_choice", map[string]any{"question": "Ship?", "options": []any{"Yes", "No"}}},
+		{"ask_confirm", map[string]any{"question": "Ship?"}},
+		{"ask_human", humanArgs(t, nil)},
+	} {
+		for _, snooze := range []*wire.Snooze{&s, nil} {
+			t.Run(tc.tool, func(t *testing.T) {
+				app := askFunc(func(ctx context.Context, _ wire.Question, _ func(wire.Event)) (wire.Answer, error) {
+					<-time.After(30 * time.Millisecond) // the call waits a little: its elapsed_ms is not 0
+					return wire.Answer{Snooze: snooze}, wire.ErrPending
+				})
+				c := startShim(t, Options{Connect: connectTo(app)})
+				res, err := callCtx(context.Background(), c, tc.tool, tc.args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := strings.ReplaceAll(allText(res), `\"`, `"`)
+				if snooze != nil {
+					for _, now := range []string{"keep waiting", "again now", "arguments now", "questions now", "stays open"} {
+						if strings.Contains(text, now) {
+							t.Errorf("a snoozed result says %q besides the snooze's instruction: %s", now, text)
+						}
+					}
+					if !strings.Contains(text, s.Until.UTC().Format("15:04 UTC")) {
+						t.Errorf("the snoozed result does not say until when: %s", text)
+					}
+				}
+				if sc, ok := res.StructuredContent.(map[string]any); ok && tc.tool != "ask_human" && tc.tool != "user_interact" {
+					if ms, _ := sc["elapsed_ms"].(float64); ms < 30 {
+						t.Errorf("elapsed_ms = %v after a wait of 30 ms", sc["elapsed_ms"])
+					}
+				}
+			})
 		}
 	}
 }

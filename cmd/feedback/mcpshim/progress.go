@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"feedback/ipc/wire"
+
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -34,8 +36,8 @@ func progressToken(req mcp.CallToolRequest) mcp.ProgressToken {
 // startHeartbeat starts sending progress for the call in ctx every interval
 // (0: progressInterval) when token is not nil: progress is the seconds waited
 // (increasing, ms precision, no total), the message says what the call waits for. status returns
-// what is open ("window open", "form open") and since when, or "" while
-// nothing is shown yet. stop must be called before the result is returned.
+// what is open ("window open", "form open") and since when (zero: no
+// duration is said), or "" while nothing is shown yet. stop must be called before the result is returned.
 func startHeartbeat(ctx context.Context, interval time.Duration, token mcp.ProgressToken, status func() (string, time.Time), log *slog.Logger) *heartbeat {
 	hb := &heartbeat{stopCh: make(chan struct{})}
 	send := progressSender(ctx)
@@ -62,7 +64,10 @@ func startHeartbeat(ctx context.Context, interval time.Duration, token mcp.Progr
 			waited := time.Since(start).Round(time.Second)
 			msg := "waiting for the feedback window to open — " + formatSeconds(waited)
 			if what, since := status(); what != "" {
-				msg = "waiting for the user — " + what + " " + formatSeconds(time.Since(since))
+				msg = "waiting for the user — " + what
+				if !since.IsZero() {
+					msg += " " + formatSeconds(time.Since(since))
+				}
 			}
 			err := send(map[string]any{
 				"progressToken": token,
@@ -119,4 +124,20 @@ func formatSeconds(d time.Duration) string {
 		return fmt.Sprintf("%d s", s)
 	}
 	return fmt.Sprintf("%d min %d s", s/60, s%60)
+}
+
+// windowStatus is a heartbeat's status of a call whose question's window
+// was shown (at shown, as this call saw it): "window open" since then,
+// unless the question was snoozed (s) when the call joined it — its
+// window is closed until the snooze ends, then open since the end.
+func windowStatus(shown time.Time, s *wire.Snooze, now time.Time) (string, time.Time) {
+	switch {
+	case s == nil:
+		return "window open", shown
+	case s.UntilBack:
+		return "question snoozed until the user is back (its window is closed)", time.Time{}
+	case now.Before(s.Until):
+		return "question snoozed until " + s.Until.UTC().Format("15:04 UTC") + " (its window is closed)", time.Time{}
+	}
+	return "window open", s.Until
 }

@@ -86,8 +86,8 @@ func prepareUserInteract(args map[string]any, env callEnv) (prepared, error) {
 		question: q,
 		render:   renderUserInteract,
 		fail:     userInteractFailure,
-		pending: func(wire.Answer) *mcp.CallToolResult {
-			return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: interactPending}}, false)
+		pending: func(a wire.Answer) *mcp.CallToolResult {
+			return interactToolResult(interactResult{Outcome: outcomeFailed, Error: &interactError{Category: categoryUnknown, Message: callAgain(a, "user_interact", interactPending)}}, false)
 		},
 		chat:     chat,
 		elicited: elicitedOrChat(renderUserInteract, chat), // elicit.go: a form declined at once asks in chat
