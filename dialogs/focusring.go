@@ -9,7 +9,7 @@ import (
 )
 
 // The focus ring: the control with the keyboard (a button, a checkbox, a
-// radio button) is outlined in colorNameFocusRing, 2 px wide, so that it
+// radio button, the reply box) is outlined in colorNameFocusRing, 2 px wide, so that it
 // is found at a glance. Fyne's own indicator is a faint tint (about 1.1:1
 // against the background); the ring reaches MinNonTextContrast against the
 // background (theme_test.go), and a gap of background (focusRingGap)
@@ -75,6 +75,17 @@ func (r *ringRenderer) Refresh() {
 // whole is the ring's rectangle for a button: the widget's own bounds,
 // the ring drawn just outside them.
 func whole(s fyne.Size) (fyne.Position, fyne.Size) { return fyne.Position{}, s }
+
+// onBorder is the ring's rectangle for the reply box: the ring lies on the
+// box's own border, inside its bounds (a scroll or the window's edge
+// would cut a ring outside them), and covers it. The stroke is centred on
+// the rectangle's edge: it is laid out as Fyne lays out the entry's border,
+// half a stroke in, and half a pixel less at the trailing edges.
+func onBorder(s fyne.Size) (fyne.Position, fyne.Size) {
+	g := float32(focusRingWidth + focusRingGap) // ringRenderer takes it off again
+	in := float32(focusRingWidth)/2 - .5
+	return fyne.NewSquareOffsetPos(g + in), s.SubtractWidthHeight(2*(g+in)+.5, 2*(g+in)+.5)
+}
 
 // iconBox is the ring's rectangle for a checkbox or a radio button without
 // text: its icon, as Fyne's check lays it out, and a little around it.

@@ -107,3 +107,59 @@ func TestYesNoFocusRingIsSeen(t *testing.T) {
 		}
 	}
 }
+
+// Issue 30: the reply box, which has the keyboard when most windows open,
+// is outlined as a focused button is: as drawn, in both themes and at
+// scale 1 and 1.5, on all four sides, a ring at least 2 px wide that
+// reaches MinNonTextContrast against the window's background. Unfocused,
+// its border is thinner than that. Before the fix the focused box had
+// Fyne's 1 px primary-coloured border, 2.0–2.2:1 in the dark theme, set
+// apart from the unfocused border by its hue alone.
+func TestReplyFocusRingIsSeen(t *testing.T) {
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		for _, scale := range []float32{1, 1.5} {
+			t.Run(fmt.Sprintf("variant%d-scale%v", v, scale), func(t *testing.T) {
+				a := test.NewTempApp(t)
+				a.Settings().SetTheme(variantTheme{Theme(), v})
+				q := question(wire.Prompt{Markdown: "Anything to add?", Kind: wire.KindText})
+				w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
+				w.Fyne().Canvas().(interface{ SetScale(float32) }).SetScale(scale)
+				w.Fyne().Resize(fyne.NewSize(480, 300))
+				w.Show()
+				defer w.Close()
+				e := w.View().prompts[0].entry
+				if got := w.Fyne().Canvas().Focused(); got != e {
+					t.Fatalf("focused %T at open, want the reply box", got)
+				}
+				px := func() image.Rectangle {
+					in, _ := w.Fyne().Canvas().InteractiveArea() // the test driver takes it off
+					p := a.Driver().AbsolutePositionForObject(e).Add(in)
+					s := e.Size()
+					f := float64(scale)
+					return image.Rect(int(math.Ceil(float64(p.X)*f)), int(math.Ceil(float64(p.Y)*f)),
+						int(math.Floor(float64(p.X+s.Width)*f)), int(math.Floor(float64(p.Y+s.Height)*f)))
+				}
+				sides := []struct {
+					name   string
+					dx, dy int
+				}{{"left", -1, 0}, {"right", 1, 0}, {"top", 0, -1}, {"bottom", 0, 1}}
+				w.Fyne().Content().Refresh()
+				img := w.Fyne().Canvas().Capture()
+				minRun := int(focusRingWidth * scale) // device pixels: 3 at scale 1.5, where a 1 px border takes 2
+				for _, side := range sides {
+					if _, run := ringAt(img, px(), side.dx, side.dy, scale, v); run < minRun {
+						t.Errorf("%s of the focused reply box: a ring of %d px reaching %.1f:1, want >= %d px", side.name, run, MinNonTextContrast, minRun)
+					}
+				}
+				w.Fyne().Canvas().Unfocus()
+				w.Fyne().Content().Refresh()
+				img = w.Fyne().Canvas().Capture()
+				for _, side := range sides {
+					if _, run := ringAt(img, px(), side.dx, side.dy, scale, v); run >= minRun {
+						t.Errorf("%s of the unfocused reply box: %d px, as wide as the focus ring", side.name, run)
+					}
+				}
+			})
+		}
+	}
+}

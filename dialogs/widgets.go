@@ -44,7 +44,19 @@ type replyEntry struct {
 	// endOnFocus: the first focus puts the cursor after the text (a
 	// prefilled answer); the entry is laid out by then.
 	endOnFocus bool
-	rows       int // the rows it shows now (budget.go)
+	rows       int  // the rows it shows now (budget.go)
+	focused    bool // it has the keyboard: the focus ring shows
+}
+
+// CreateRenderer is the Entry's, with the focus ring drawn over its border
+// (focusring.go): Fyne marks a focused entry by the hue of its 1 px border
+// alone, 2:1 against a dark background.
+func (e *replyEntry) CreateRenderer() fyne.WidgetRenderer {
+	e.ExtendBaseWidget(e)
+	ring := newFocusRing()
+	ring.CornerRadius = theme.InputRadiusSize() // the border's own
+	return &ringRenderer{WidgetRenderer: e.Entry.CreateRenderer(), ring: ring, around: onBorder,
+		focused: func() bool { return e.focused }}
 }
 
 // FocusGained moves the cursor after a prefilled text the first time.
@@ -53,8 +65,15 @@ func (e *replyEntry) FocusGained() {
 		e.endOnFocus = false
 		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	}
+	e.focused = true
 	e.Entry.FocusGained()
 	e.keys.focusGained() // the input guard: the window or the user gave it the keyboard
+}
+
+// FocusLost hides the focus ring.
+func (e *replyEntry) FocusLost() {
+	e.focused = false
+	e.Entry.FocusLost()
 }
 
 func newReplyEntry(keys keyHandler, placeholder string) *replyEntry {
