@@ -89,7 +89,7 @@ func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
 		in.mu.Unlock()
 		in.log.Info("message refused: its client sends too many", "client", m.Client, "retry_in", wait.Round(time.Second))
 		return wire.Message{}, &wire.Error{Code: wire.CodeRateLimited, Message: fmt.Sprintf(
-			"not shown: %s sent more than %d messages in a row (the most the app shows, then one every %v); the next one is shown in %d s",
+			"%s sent more than %d messages in a row (the most the app shows, then one every %v); the next one is shown in %d s",
 			clientOr(m.Client), MessageBurst, MessageEvery, int(math.Ceil(wait.Seconds())))}
 	}
 	if all := in.msgs.allLimiter().ReserveN(now, 1); all.DelayFrom(now) > 0 {
@@ -99,7 +99,7 @@ func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
 		in.mu.Unlock()
 		in.log.Info("message refused: agents together send too many", "client", m.Client, "retry_in", wait.Round(time.Second))
 		return wire.Message{}, &wire.Error{Code: wire.CodeRateLimited, Message: fmt.Sprintf(
-			"not shown: agents together sent more than %d messages in a row (the most the app shows from all of them, then one every %v); the next one is shown in %d s",
+			"agents together sent more than %d messages in a row (the most the app shows from all of them, then one every %v); the next one is shown in %d s",
 			AllMessagesBurst, AllMessagesEvery, int(math.Ceil(wait.Seconds())))}
 	}
 	in.msgs.recent = append([]MessageItem{{Message: m, At: now}}, in.msgs.recent...)

@@ -31,6 +31,11 @@ func TestMessagesRecordedAndLimited(t *testing.T) {
 	if !errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}) || !strings.Contains(err.Error(), "the next one is shown in 12 s") {
 		t.Errorf("a sixth message in a row: %v", err)
 	}
+	// The refusal's message is its cause: whoever passes it on says "not
+	// shown" once (issue 30: "Not shown to the user: not shown: …").
+	if we := (*wire.Error)(nil); errors.As(err, &we) && strings.Contains(strings.ToLower(we.Message), "not shown") {
+		t.Errorf("the refusal says 'not shown' itself: %q", we.Message)
+	}
 	if _, err := in.Message(wire.Message{Client: "other", Text: "from another agent"}); err != nil {
 		t.Errorf("another client was limited too: %v", err)
 	}

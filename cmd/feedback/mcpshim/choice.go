@@ -153,10 +153,12 @@ type choiceCall struct {
 	via string
 }
 
-// Channels of a result besides the window (via and fallback).
+// Channels of a result besides the window (via and fallback); viaNone
+// (via only) is the outcome no channel showed: the user is away.
 const (
 	viaElicitation = "elicitation"
 	viaChat        = "chat"
+	viaNone        = "none"
 )
 
 // normalizeChoice applies seed 004's rules to the arguments of tool, one of
@@ -484,7 +486,7 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 		}
 		r.NextStep = "Do not ask again at once, and do not assume an answer. Continue only if a safe default exists; otherwise say what is blocked. An unanswered question is never permission for a destructive action."
 	case wire.StatusAway:
-		r.Status, r.Away = statusAway, true
+		r.Status, r.Away, r.Via = statusAway, true, viaNone
 		r.Message = "The user is away: no window was shown."
 		r.NextStep = nextStep(kindAway, c.tool, nil, time.Time{})
 	case wire.StatusTimeout:

@@ -131,3 +131,19 @@ func TestRoughly(t *testing.T) {
 		}
 	}
 }
+
+// Issue 30: the away outcome of the choice family says no channel showed
+// it (via "none"): no window was shown.
+func TestAwayResultViaNone(t *testing.T) {
+	app := newFakeInbox()
+	app.auto = func(wire.Question) wire.Answer { return wire.Answer{Status: wire.StatusAway} }
+	c := startShim(t, Options{Connect: connectTo(app)})
+	res, err := callCtx(context.Background(), c, "ask_confirm", map[string]any{"question": "Ship?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := res.StructuredContent.(map[string]any)
+	if sc["status"] != "away" || sc["via"] != "none" {
+		t.Errorf("away result: status %v, via %v; want away, none", sc["status"], sc["via"])
+	}
+}

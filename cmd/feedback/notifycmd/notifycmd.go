@@ -145,7 +145,9 @@ func send(ctx context.Context, m wire.Message, env Env) int {
 	rec, err := msg.Message(ctx, m)
 	switch {
 	case errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}):
-		fmt.Fprintln(env.Stderr, "feedback notify:", err)
+		var we *wire.Error
+		errors.As(err, &we)
+		fmt.Fprintln(env.Stderr, "feedback notify: not shown:", we.Message)
 		return ExitNotShown
 	case err != nil:
 		fmt.Fprintln(env.Stderr, "feedback notify:", err)

@@ -54,7 +54,7 @@ func TestNotifyFromAScript(t *testing.T) {
 		}
 	}
 	limited := &fakeApp{err: &wire.Error{Code: wire.CodeRateLimited, Message: "the next one is shown in 9 s"}}
-	if code, _, errs := run(t, limited, "", "again"); code != ExitNotShown || !strings.Contains(errs, "9 s") {
+	if code, _, errs := run(t, limited, "", "again"); code != ExitNotShown || errs != "feedback notify: not shown: the next one is shown in 9 s\n" {
 		t.Errorf("rate limited: exit %d, stderr %q", code, errs)
 	}
 	if code, out, _ := run(t, app, "", "-h"); code != ExitShown || !strings.Contains(out, "--from") {
