@@ -10,17 +10,17 @@ import (
 	"sync/atomic"
 
 	"feedback/app/core"
-	"feedback/app/notify"
+	"feedback/app/notification"
 	"feedback/assets"
 	"feedback/internal/i18n"
 	"feedback/ipc/wire"
 )
 
-// Notifier shows desktop notifications: a *notify.Notifier, or a test's
+// Notifier shows desktop notifications: a *notification.Notifier, or a test's
 // fake.
 type Notifier interface {
-	Show(ctx context.Context, n notify.Notification) (notify.ID, error)
-	Dismiss(ctx context.Context, id notify.ID) error
+	Show(ctx context.Context, n notification.Notification) (notification.ID, error)
+	Dismiss(ctx context.Context, id notification.ID) error
 }
 
 // desktopEntry is the packaged .desktop file's name (FyneApp.toml's ID),
@@ -29,8 +29,8 @@ const desktopEntry = assets.AppID
 
 // defaultNotifier is the system's notifier with the app's icon, or nil
 // (logged) if it cannot be made.
-func defaultNotifier(log *slog.Logger) *notify.Notifier {
-	n, err := notify.New(notify.Config{Icon: assets.IconPNG, DesktopEntry: desktopEntry})
+func defaultNotifier(log *slog.Logger) *notification.Notifier {
+	n, err := notification.New(notification.Config{Icon: assets.IconPNG, DesktopEntry: desktopEntry})
 	if err != nil {
 		log.Warn("no desktop notifications", "err", err)
 		return nil
@@ -39,17 +39,17 @@ func defaultNotifier(log *slog.Logger) *notify.Notifier {
 }
 
 // uiNotifier shows notifications through the UI process's toolkit (Fyne's
-// SendNotification): the app's notifier where package notify has none of
+// SendNotification): the app's notifier where package notification has none of
 // its own (Windows, macOS). A click does not raise the window there, and
 // a notification cannot be taken back.
 type uiNotifier struct{ ui *core.UIProcess }
 
-func (n uiNotifier) Show(_ context.Context, note notify.Notification) (notify.ID, error) {
+func (n uiNotifier) Show(_ context.Context, note notification.Notification) (notification.ID, error) {
 	n.ui.Notify(note.Summary, note.Body)
 	return 0, nil
 }
 
-func (uiNotifier) Dismiss(context.Context, notify.ID) error { return nil }
+func (uiNotifier) Dismiss(context.Context, notification.ID) error { return nil }
 
 // notices sends the resident app's desktop notifications, each on a
 // goroutine of its own: the caller (the UI protocol's reader, the inbox)
@@ -65,8 +65,8 @@ type notices struct {
 	failing atomic.Bool
 	wg      sync.WaitGroup // the notifications under way
 
-	mu      sync.Mutex           // guards arrived
-	arrived map[string]notify.ID // the "asks" notification of each open question, by window id
+	mu      sync.Mutex                 // guards arrived
+	arrived map[string]notification.ID // the "asks" notification of each open question, by window id
 }
 
 // questions is what a notification does to the questions: a click raises
@@ -88,7 +88,7 @@ const keyOpen = "open"
 // offers Deny and "Open", never Allow and no inline reply, since its
 // line of text is not the call the user would allow.
 func (s *notices) unfocused(q wire.Question) {
-	note := notify.Arrived(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes))
+	note := notification.Arrived(q.Client, q.Project, q.Summary(notification.MaxSummaryRunes))
 	id := q.ID
 	raise := func() {
 		if in := s.inbox.Load(); in != nil {
@@ -111,9 +111,9 @@ func (s *notices) unfocused(q wire.Question) {
 		for i, a := range quick {
 			key := fmt.Sprint("answer-", i)
 			replies[key] = a.Reply
-			note.Actions = append(note.Actions, notify.Action{Key: key, Label: a.Label})
+			note.Actions = append(note.Actions, notification.Action{Key: key, Label: a.Label})
 		}
-		note.Actions = append(note.Actions, notify.Action{Key: keyOpen, Label: i18n.T("notify.open")})
+		note.Actions = append(note.Actions, notification.Action{Key: keyOpen, Label: i18n.T("notify.open")})
 		note.OnAction = func(key string) {
 			if key == keyOpen {
 				raise()
@@ -130,12 +130,12 @@ func (s *notices) unfocused(q wire.Question) {
 			}
 		}
 	}
-	note.OnClosed = func(notify.CloseReason) { s.forget(id) }
-	s.sendThen(q.ID, note, func(n notify.ID) {
+	note.OnClosed = func(notification.CloseReason) { s.forget(id) }
+	s.sendThen(q.ID, note, func(n notification.ID) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.arrived == nil {
-			s.arrived = map[string]notify.ID{}
+			s.arrived = map[string]notification.ID{}
 		}
 		s.arrived[id] = n
 	})
@@ -176,24 +176,24 @@ func (s *notices) setInbox(in questions) { s.inbox.Store(&in) }
 // timedOutUnseen leaves a notification for question q, which timed out
 // before the user saw it.
 func (s *notices) timedOutUnseen(q wire.Question) {
-	s.send(q.ID, notify.TimedOut(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
+	s.send(q.ID, notification.TimedOut(q.Client, q.Project, q.Summary(notification.MaxSummaryRunes)))
 }
 
 // handedOver says that the answer to q went to a later call of its agent
 // than the one that asked (which had ended).
 func (s *notices) handedOver(q wire.Question) {
-	s.send(q.ID, notify.HandedOver(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
+	s.send(q.ID, notification.HandedOver(q.Client, q.Project, q.Summary(notification.MaxSummaryRunes)))
 }
 
 // withdrawnUnseen leaves a notification for question q, which its agent
 // withdrew before the user saw it.
 func (s *notices) withdrawnUnseen(q wire.Question) {
-	s.send(q.ID, notify.Withdrawn(q.Client, q.Project, q.Summary(notify.MaxSummaryRunes)))
+	s.send(q.ID, notification.Withdrawn(q.Client, q.Project, q.Summary(notification.MaxSummaryRunes)))
 }
 
 // message shows an agent's message; clicking it opens History.
 func (s *notices) message(m wire.Message, openHistory func()) {
-	note := notify.FromAgent(m.Client, m.Project, m.Title, m.Text, m.Urgent)
+	note := notification.FromAgent(m.Client, m.Project, m.Title, m.Text, m.Urgent)
 	note.OnClick = openHistory
 	s.send(m.ID, note)
 }
@@ -205,19 +205,19 @@ func (s *notices) back(asked []core.AwayItem, openHistory func()) {
 	for _, it := range asked {
 		lines = append(lines, it.Line(i18n.For("")))
 	}
-	note := notify.WhileAway(len(asked), lines)
+	note := notification.WhileAway(len(asked), lines)
 	note.OnClick = openHistory
 	s.send("", note)
 }
 
 // upgraded tells the user that the app's binary was replaced under it and
 // its windows cannot open until they restart it.
-func (s *notices) upgraded() { s.send("", notify.Upgraded()) }
+func (s *notices) upgraded() { s.send("", notification.Upgraded()) }
 
-func (s *notices) send(id string, note notify.Notification) { s.sendThen(id, note, nil) }
+func (s *notices) send(id string, note notification.Notification) { s.sendThen(id, note, nil) }
 
 // sendThen sends note and, once shown, calls shown with its ID.
-func (s *notices) sendThen(id string, note notify.Notification, shown func(notify.ID)) {
+func (s *notices) sendThen(id string, note notification.Notification, shown func(notification.ID)) {
 	if s.n == nil {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"feedback/app/core"
-	"feedback/app/notify"
+	"feedback/app/notification"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -22,19 +22,19 @@ import (
 // fakeNotifier records what it is asked to show.
 type fakeNotifier struct {
 	mu        sync.Mutex
-	shown     []notify.Notification
-	dismissed []notify.ID
+	shown     []notification.Notification
+	dismissed []notification.ID
 	err       error
 }
 
-func (f *fakeNotifier) Show(_ context.Context, n notify.Notification) (notify.ID, error) {
+func (f *fakeNotifier) Show(_ context.Context, n notification.Notification) (notification.ID, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.shown = append(f.shown, n)
-	return notify.ID(len(f.shown)), f.err
+	return notification.ID(len(f.shown)), f.err
 }
 
-func (f *fakeNotifier) Dismiss(_ context.Context, id notify.ID) error {
+func (f *fakeNotifier) Dismiss(_ context.Context, id notification.ID) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.dismissed = append(f.dismissed, id)
@@ -125,7 +125,7 @@ func TestNoticeEndedUnseen(t *testing.T) {
 func TestNoticeFailuresLogged(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f := &fakeNotifier{err: notify.ErrNoServer}
+	f := &fakeNotifier{err: notification.ErrNoServer}
 	s := &notices{n: f, log: log}
 	for range 3 {
 		s.unfocused(question())
@@ -135,7 +135,7 @@ func TestNoticeFailuresLogged(t *testing.T) {
 		t.Errorf("%d warnings for 3 failures, want 1:\n%s", n, buf.String())
 	}
 	buf.Reset()
-	f.err = fmt.Errorf("notify: not on this system: %w", errors.ErrUnsupported)
+	f.err = fmt.Errorf("notification: not on this system: %w", errors.ErrUnsupported)
 	s.unfocused(question())
 	s.wait()
 	if strings.Contains(buf.String(), "level=WARN") {
@@ -144,7 +144,7 @@ func TestNoticeFailuresLogged(t *testing.T) {
 	(&notices{log: log}).unfocused(question()) // no notifier: nothing, no panic
 }
 
-// Where package notify shows none (Windows, macOS), the app's notices go
+// Where package notification shows none (Windows, macOS), the app's notices go
 // to the UI process, whose toolkit shows them: a notify command with the
 // notification's texts.
 func TestUINotifierSendsToTheUIProcess(t *testing.T) {
@@ -209,7 +209,7 @@ func TestNoticeAnswers(t *testing.T) {
 	if n.OnReply != nil { // shown in either order
 		n, r = r, n
 	}
-	want := []notify.Action{{Key: "answer-0", Label: "No"}, {Key: "answer-1", Label: "Yes"}, {Key: "open", Label: "Open"}}
+	want := []notification.Action{{Key: "answer-0", Label: "No"}, {Key: "answer-1", Label: "Yes"}, {Key: "open", Label: "Open"}}
 	if !reflect.DeepEqual(n.Actions, want) || n.OnReply != nil {
 		t.Fatalf("actions %+v (reply %v), want %+v", n.Actions, n.OnReply != nil, want)
 	}
@@ -266,7 +266,7 @@ func TestNoticeApprovalNeverAllows(t *testing.T) {
 				t.Fatalf("shown %d notifications, want 1", len(f.shown))
 			}
 			n := f.shown[0]
-			want := []notify.Action{{Key: "answer-0", Label: "Deny"}, {Key: "open", Label: "Open"}}
+			want := []notification.Action{{Key: "answer-0", Label: "Deny"}, {Key: "open", Label: "Open"}}
 			if !reflect.DeepEqual(n.Actions, want) || n.OnReply != nil || n.ReplyLabel != "" {
 				t.Fatalf("actions %+v, inline reply %v: want only %+v", n.Actions, n.OnReply != nil, want)
 			}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"feedback/app/core"
-	"feedback/app/notify"
+	"feedback/app/notification"
 	"feedback/app/store"
 	"feedback/internal/display"
 	"feedback/internal/settings"
@@ -38,7 +38,7 @@ type Config struct {
 	// StartUIProcess (this binary's `feedback ui`).
 	StartUI core.UIStarter
 	// Notifier shows the desktop notifications (a window that opened
-	// without the focus); nil means package notify's, with the app's icon.
+	// without the focus); nil means package notification's, with the app's icon.
 	Notifier Notifier
 }
 
@@ -114,7 +114,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	notes := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
 	notes.sound.Store(cfg.Settings.Sound)
-	if notes.n == nil && notify.Supported() {
+	if notes.n == nil && notification.Supported() {
 		if n := defaultNotifier(notes.log); n != nil {
 			defer n.Close()
 			notes.n = n
@@ -156,7 +156,7 @@ func Run(ctx context.Context, cfg Config) error {
 		Database:   dbPath,                   // the History window reads it
 		Settings:   uiSettings(cfg.Settings), // the app reads and watches the settings file; the Settings window saves it
 	})
-	if notes.n == nil && !notify.Supported() {
+	if notes.n == nil && !notification.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"feedback/app/notify"
+	"feedback/app/notification"
 	"feedback/assets"
 )
 
@@ -205,7 +205,7 @@ func (d *dunst) chooseAction(t *testing.T, label string) {
 
 // watchCloses reports the ID of every CloseNotification call on the
 // session bus, from a connection of its own that monitors the bus.
-func watchCloses(t *testing.T) <-chan notify.ID {
+func watchCloses(t *testing.T) <-chan notification.ID {
 	t.Helper()
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
@@ -225,12 +225,12 @@ func watchCloses(t *testing.T) <-chan notify.ID {
 		t.Fatalf("BecomeMonitor: %v", err)
 	}
 	conn.Eavesdrop(msgs)
-	ids := make(chan notify.ID, 16)
+	ids := make(chan notification.ID, 16)
 	go func() {
 		for m := range msgs {
 			if len(m.Body) == 1 {
 				if id, ok := m.Body[0].(uint32); ok {
-					ids <- notify.ID(id)
+					ids <- notification.ID(id)
 				}
 			}
 		}
@@ -281,7 +281,7 @@ type historyEntry struct {
 }
 
 // history reads dunst's history (the notifications closed), by ID.
-func history(t *testing.T) map[notify.ID]historyEntry {
+func history(t *testing.T) map[notification.ID]historyEntry {
 	t.Helper()
 	var doc struct {
 		Data [][]map[string]struct {
@@ -292,11 +292,11 @@ func history(t *testing.T) map[notify.ID]historyEntry {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Data) != 1 {
 		t.Fatalf("dunstctl history: %v\n%s", err, out)
 	}
-	entries := map[notify.ID]historyEntry{}
+	entries := map[notification.ID]historyEntry{}
 	for _, e := range doc.Data[0] {
 		s := func(k string) string { return fmt.Sprint(e[k].Data) }
 		id, _ := strconv.ParseUint(s("id"), 10, 32)
-		entries[notify.ID(id)] = historyEntry{s("id"), s("appname"), s("summary"), s("body"), s("message"), s("default_action_name")}
+		entries[notification.ID(id)] = historyEntry{s("id"), s("appname"), s("summary"), s("body"), s("message"), s("default_action_name")}
 	}
 	return entries
 }
@@ -307,7 +307,7 @@ func history(t *testing.T) map[notify.ID]historyEntry {
 func TestNotifyDunst(t *testing.T) {
 	d := startDunst(t)
 	dunstctl(t, "close-all")
-	n, err := notify.New(notify.Config{Icon: assets.TrayIcon(0, false)})
+	n, err := notification.New(notification.Config{Icon: assets.TrayIcon(0, false)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,10 +315,10 @@ func TestNotifyDunst(t *testing.T) {
 	ctx := context.Background()
 
 	clicked := make(chan struct{}, 1)
-	closed := make(chan notify.CloseReason, 2)
-	note := notify.Arrived("claude-code", "shop", "Use <b>bold</b> & <i>links</i>?\nsecond line")
+	closed := make(chan notification.CloseReason, 2)
+	note := notification.Arrived("claude-code", "shop", "Use <b>bold</b> & <i>links</i>?\nsecond line")
 	note.OnClick = func() { clicked <- struct{}{} }
-	note.OnClosed = func(r notify.CloseReason) { closed <- r }
+	note.OnClosed = func(r notification.CloseReason) { closed <- r }
 	id, err := n.Show(ctx, note)
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +333,7 @@ func TestNotifyDunst(t *testing.T) {
 		t.Fatal("invoking the default action did not call OnClick")
 	}
 	dunstctl(t, "close")
-	wantClosed(t, closed, notify.ClosedByUser)
+	wantClosed(t, closed, notification.ClosedByUser)
 	h, ok := history(t)[id]
 	if !ok {
 		t.Fatalf("notification %d not in dunst's history: %v", id, history(t))
@@ -347,9 +347,9 @@ func TestNotifyDunst(t *testing.T) {
 
 	// A real click on the notification's window.
 	if d.ours {
-		again := notify.TimedOut("claude-code", "shop", "Deploy now?")
+		again := notification.TimedOut("claude-code", "shop", "Deploy now?")
 		again.OnClick = func() { clicked <- struct{}{} }
-		again.OnClosed = func(r notify.CloseReason) { closed <- r }
+		again.OnClosed = func(r notification.CloseReason) { closed <- r }
 		if _, err := n.Show(ctx, again); err != nil {
 			t.Fatal(err)
 		}
@@ -364,12 +364,12 @@ func TestNotifyDunst(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("clicking the notification did not call OnClick")
 		}
-		wantClosed(t, closed, notify.ClosedByUser)
+		wantClosed(t, closed, notification.ClosedByUser)
 	}
 
 	// Withdrawn: Dismiss closes it on screen.
-	gone := notify.Withdrawn("codex", "web", "Which database?")
-	gone.OnClosed = func(r notify.CloseReason) { closed <- r }
+	gone := notification.Withdrawn("codex", "web", "Which database?")
+	gone.OnClosed = func(r notification.CloseReason) { closed <- r }
 	id2, err := n.Show(ctx, gone)
 	if err != nil {
 		t.Fatal(err)
@@ -378,7 +378,7 @@ func TestNotifyDunst(t *testing.T) {
 	if err := n.Dismiss(ctx, id2); err != nil {
 		t.Fatal(err)
 	}
-	wantClosed(t, closed, notify.ClosedByCall)
+	wantClosed(t, closed, notification.ClosedByCall)
 	waitDisplayed(t, 0)
 	if h := history(t)[id2]; h.Summary != "codex withdrew its question: Which database?" || h.Body != "web" {
 		t.Errorf("dunst's history has %+v for the withdrawn question", h)
@@ -386,7 +386,7 @@ func TestNotifyDunst(t *testing.T) {
 }
 
 // wantClosed waits for an OnClosed with reason want.
-func wantClosed(t *testing.T, closed <-chan notify.CloseReason, want notify.CloseReason) {
+func wantClosed(t *testing.T, closed <-chan notification.CloseReason, want notification.CloseReason) {
 	t.Helper()
 	select {
 	case r := <-closed:

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"feedback/app/notify"
+	"feedback/app/notification"
 	"feedback/ipc/wire"
 )
 
@@ -43,7 +43,7 @@ func TestAnswerFromTheNotification(t *testing.T) {
 	// The app withdraws the notification. (dunst 1.9 keeps showing one
 	// whose action came from its context menu even when told to close it,
 	// so the test watches the app's call rather than dunst's screen.)
-	var closed notify.ID
+	var closed notification.ID
 	select {
 	case closed = <-closes:
 	case <-time.After(5 * time.Second):

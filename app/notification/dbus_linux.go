@@ -1,6 +1,6 @@
 //go:build linux
 
-package notify
+package notification
 
 import (
 	"context"
@@ -542,14 +542,14 @@ func (n *Notifier) callError(ctx context.Context, what string, err error) error 
 	if errors.Is(err, dbus.ErrClosed) {
 		return fmt.Errorf("%w: the connection closed during %s", ErrNoBus, what)
 	}
-	return fmt.Errorf("notify: %s: %w", what, err)
+	return fmt.Errorf("notification: %s: %w", what, err)
 }
 
 // timeoutError reports ctx ending during what: ErrTimeout for a deadline,
 // ctx's own error for a cancel.
 func (n *Notifier) timeoutError(ctx context.Context, what string) error {
 	if errors.Is(ctx.Err(), context.Canceled) {
-		return fmt.Errorf("notify: %s: %w", what, ctx.Err())
+		return fmt.Errorf("notification: %s: %w", what, ctx.Err())
 	}
 	return fmt.Errorf("%w (%s, within %v)", ErrTimeout, what, n.cfg.timeout())
 }

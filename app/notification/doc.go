@@ -1,4 +1,4 @@
-// Package notify sends desktop notifications for the resident process: a
+// Package notification sends desktop notifications for the resident process: a
 // question whose window could not take the focus, and a question that timed
 // out or was withdrawn before the user saw it.
 //
@@ -17,4 +17,4 @@
 // capped (MaxSummaryRunes, MaxBodyRunes, MaxBodyLines), stripped of control
 // and bidi-override characters, and the body is escaped when the server
 // parses markup, so it always shows as plain text.
-package notify
+package notification

@@ -1,4 +1,4 @@
-package notify
+package notification
 
 import (
 	"bytes"
@@ -32,18 +32,18 @@ type imageData struct {
 // decodeIcon turns a PNG into image-data, scaled down to fit IconMaxSize.
 func decodeIcon(p []byte) (*imageData, error) {
 	if len(p) > maxIconBytes {
-		return nil, fmt.Errorf("notify: Config.Icon is %d bytes, at most %d", len(p), maxIconBytes)
+		return nil, fmt.Errorf("notification: Config.Icon is %d bytes, at most %d", len(p), maxIconBytes)
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(p))
 	if err != nil {
-		return nil, fmt.Errorf("notify: Config.Icon is not a PNG: %w", err)
+		return nil, fmt.Errorf("notification: Config.Icon is not a PNG: %w", err)
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxIconSide || cfg.Height > maxIconSide {
-		return nil, fmt.Errorf("notify: Config.Icon is %d×%d, want 1..%d pixels a side", cfg.Width, cfg.Height, maxIconSide)
+		return nil, fmt.Errorf("notification: Config.Icon is %d×%d, want 1..%d pixels a side", cfg.Width, cfg.Height, maxIconSide)
 	}
 	src, err := png.Decode(bytes.NewReader(p))
 	if err != nil {
-		return nil, fmt.Errorf("notify: Config.Icon is not a PNG: %w", err)
+		return nil, fmt.Errorf("notification: Config.Icon is not a PNG: %w", err)
 	}
 	w, h := cfg.Width, cfg.Height
 	if w > IconMaxSize || h > IconMaxSize {

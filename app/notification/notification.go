@@ -1,4 +1,4 @@
-package notify
+package notification
 
 import (
 	"errors"
@@ -36,14 +36,14 @@ const SoundName = "message-new-instant"
 var (
 	// ErrNoBus: no session bus could be reached (none running, or its
 	// address unknown). The session bus is never launched by this package.
-	ErrNoBus = errors.New("notify: no D-Bus session bus")
+	ErrNoBus = errors.New("notification: no D-Bus session bus")
 	// ErrNoServer: the session bus has no notification server
 	// (org.freedesktop.Notifications) and none could be started.
-	ErrNoServer = errors.New("notify: no desktop notification server (org.freedesktop.Notifications) on the session bus; install and run one, e.g. dunst")
+	ErrNoServer = errors.New("notification: no desktop notification server (org.freedesktop.Notifications) on the session bus; install and run one, e.g. dunst")
 	// ErrTimeout: the bus or the server did not answer within the timeout.
-	ErrTimeout = errors.New("notify: the session bus or the notification server did not answer in time")
+	ErrTimeout = errors.New("notification: the session bus or the notification server did not answer in time")
 	// ErrClosed: the Notifier was closed.
-	ErrClosed = errors.New("notify: the notifier is closed")
+	ErrClosed = errors.New("notification: the notifier is closed")
 )
 
 // ID identifies a notification shown; 0 is none.

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package notify
+package notification
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func New(cfg Config) (*Notifier, error) {
 	return &Notifier{cfg: cfg}, nil
 }
 
-var errUnsupported = fmt.Errorf("notify: desktop notifications are not implemented on %s: %w", runtime.GOOS, errors.ErrUnsupported)
+var errUnsupported = fmt.Errorf("notification: desktop notifications are not implemented on %s: %w", runtime.GOOS, errors.ErrUnsupported)
 
 // Show reports errors.ErrUnsupported.
 func (n *Notifier) Show(ctx context.Context, note Notification) (ID, error) { return 0, errUnsupported }

@@ -5,7 +5,7 @@ package main
 import (
 	"testing"
 
-	"feedback/app/notify"
+	"feedback/app/notification"
 	"feedback/assets"
 	"feedback/dialogs"
 	"feedback/dialogs/uiprocess"
@@ -19,8 +19,8 @@ func TestMetadataAgrees(t *testing.T) {
 	if uiprocess.ID != assets.AppID {
 		t.Errorf("uiprocess.ID = %q, FyneApp.toml's ID is %q", uiprocess.ID, assets.AppID)
 	}
-	if notify.DefaultAppName != assets.AppName {
-		t.Errorf("notify.DefaultAppName = %q, FyneApp.toml's Name is %q", notify.DefaultAppName, assets.AppName)
+	if notification.DefaultAppName != assets.AppName {
+		t.Errorf("notification.DefaultAppName = %q, FyneApp.toml's Name is %q", notification.DefaultAppName, assets.AppName)
 	}
 	if got := dialogs.WindowTitle(wire.Question{}); got != assets.AppName {
 		t.Errorf("an untitled question's window is titled %q, FyneApp.toml's Name is %q", got, assets.AppName)
