@@ -28,8 +28,8 @@ func TestOneChoiceReplaces(t *testing.T) {
 	chosen := func() []string { return v.prompts[0].reply().Selected }
 	radio := func(i int) *optionRadio { return v.options[i].(radioOption).r }
 	c := w.Fyne().Canvas()
-	if c.Focused() != radio(0) {
-		t.Fatalf("focused %T, want the first radio button", c.Focused())
+	if c.Focused() != radio(1) { // the pre-selected one (issue 30; radio_test.go)
+		t.Fatalf("focused %T, want the pre-selected radio button", c.Focused())
 	}
 	press := func(d string) { // as the keys go down in the window (the input guard)
 		v.keyDown(desktop.KeyAltLeft)

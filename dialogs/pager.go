@@ -67,8 +67,9 @@ func (v *View) setCurrent(i int) {
 	setEnabled(v.pages.bar.next, i < len(v.prompts)-1 && !v.ended())
 }
 
-// goToPrompt brings prompt i's header to the top of the page, gives its
-// first control the keyboard and counts it as seen.
+// goToPrompt brings prompt i's header to the top of the page, gives it
+// the keyboard (keyControl: its selected radio button, else its first
+// control) and counts it as seen.
 func (v *View) goToPrompt(i int) {
 	if i < 0 || i >= len(v.prompts) || v.ended() {
 		return
@@ -82,7 +83,7 @@ func (v *View) goToPrompt(i int) {
 		most := max(v.panes.scroll.Content.Size().Height-v.panes.scroll.Size().Height, 0)
 		v.panes.scroll.ScrollToOffset(fyne.NewPos(v.panes.scroll.Offset.X, min(max(top, 0), most)))
 	}
-	if f := pv.firstControl(); f != nil && v.hooks.focusOn != nil {
+	if f := pv.keyControl(); f != nil && v.hooks.focusOn != nil {
 		v.hooks.focusOn(f)
 	}
 }

@@ -41,6 +41,19 @@ type promptView struct {
 	seen      bool               // the user saw it (pager.go)
 }
 
+// keyControl is where the keyboard enters the prompt (at open, from the
+// pager): the selected option of a one-choice prompt, so that Space keeps
+// the selection and the ring shows what is chosen; else its first option,
+// else its reply box.
+func (pv *promptView) keyControl() fyne.Focusable {
+	for _, o := range pv.options {
+		if _, radio := o.(radioOption); radio && o.selected() {
+			return o.focusable()
+		}
+	}
+	return pv.firstControl()
+}
+
 func (v *View) newPromptView(p wire.Prompt) *promptView {
 	pv := &promptView{p: p}
 	switch p.EffectiveKind() {

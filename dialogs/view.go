@@ -494,7 +494,8 @@ func (v *View) build() fyne.CanvasObject {
 	}
 	// The first reply box takes the keyboard in every dialect (several
 	// prompts too), so typed text is never lost; without one, the first
-	// option does, checkbox or radio button (Space chooses it, Tab and the
+	// prompt with options does: its selected radio button, else its first
+	// option, checkbox or radio button (Space chooses it, Tab and the
 	// arrows move on).
 	for _, pv := range v.prompts {
 		if pv.entry != nil && pv.p.EffectiveKind() == wire.KindText {
@@ -502,8 +503,10 @@ func (v *View) build() fyne.CanvasObject {
 			break
 		}
 	}
-	if v.focus.initial == nil && len(v.options) > 0 {
-		v.focus.initial = v.options[0].focusable()
+	for _, pv := range v.prompts {
+		if v.focus.initial == nil && len(pv.options) > 0 {
+			v.focus.initial = pv.keyControl() // prompt.go
+		}
 	}
 	if v.hasKind(wire.KindText) && !v.q.IsApproval() { // an approval carries only its decision
 		v.att = newAttachments(v, v.opts.Images)
