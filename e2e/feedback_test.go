@@ -40,7 +40,7 @@ func wantText(t *testing.T, res *mcp.CallToolResult, want string) {
 
 // The app is not running; the shim starts it, the window opens with the
 // reply box focused, Alt+2 ticks the second option and Ctrl+Enter submits.
-func TestAutoStartAndAnswer(t *testing.T) {
+func TestShimStartsTheAppAndAnswer(t *testing.T) {
 	requireSession(t)
 	stopApp()
 	if appPID() != 0 {

@@ -1,7 +1,9 @@
 // Package launch finds the running feedback app and starts it when it is
 // not running: it starts the app's process detached (StartDetached, per
-// OS), polls the socket until the app answers (Connect), and asks again
-// after the app went away mid-question (AskRestarting). ipc only carries
+// OS), polls the socket until the app answers (Connect: connect-or-start,
+// connect.go), and asks again after the app went away mid-question
+// (AskRestarting). Starting the app at login is not this package's: that is
+// feedback setup's autostart. ipc only carries
 // the protocol. It is shared by `feedback mcp` and `feedback ask` and, like
 // ipc, uses no GUI code.
 package launch
