@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"image"
+	"os"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -17,6 +18,12 @@ import (
 //     without the focus and asks for attention instead (the urgency hint,
 //     which the window manager shows: openbox flashes its title). Window.
 //     Unfocused reports it, so the caller can tell the user another way.
+//   - Nor from another application the user works in: while a window of
+//     another process has the focus and the user typed or moved the
+//     pointer within activeWithin (the X server's idle time), the new
+//     window opens the same way, and is focused only by the user. Where
+//     the idle time is unknown (Wayland), the window system's focus rules
+//     apply.
 //   - Ctrl+PageDown and Ctrl+PageUp (CycleNext, CyclePrevious) move the
 //     keyboard to the next or previous open question, in the order they
 //     opened; the context bar of each window says "n of m open" while more
@@ -125,6 +132,12 @@ type nativeDesk interface {
 	// ownsSelection reports whether this process owns a selection the
 	// user copied (CLIPBOARD, PRIMARY); known is false when it cannot tell.
 	ownsSelection() (owns, known bool)
+	// idle is how long ago the user last typed or moved the pointer,
+	// in any window; ok is false when it cannot tell.
+	idle() (d time.Duration, ok bool)
+	// owner is the process that made the native window id; known is
+	// false when it cannot tell.
+	owner(id uint32) (pid int, known bool)
 }
 
 // noFocusOnShow stops the toolkit from focusing the windows it shows from
@@ -155,6 +168,29 @@ func (noDesk) activate(w fyne.Window)                    { w.RequestFocus() }
 func (noDesk) stackBelow(fyne.Window, fyne.Window)       {}
 func (noDesk) holdKeys(fyne.Window) func()               { return nil }
 func (noDesk) ownsSelection() (bool, bool)               { return false, false }
+func (noDesk) idle() (time.Duration, bool)               { return 0, false }
+func (noDesk) owner(uint32) (int, bool)                  { return 0, false }
+
+// activeWithin: a user who typed or moved the pointer this recently is
+// working, and a new window does not take the keyboard from them.
+const activeWithin = 3 * time.Second
+
+// elsewhere reports whether the user works in another application now:
+// they typed or moved the pointer within activeWithin, and the window
+// with the focus belongs to a process other than this one and the app
+// that started it (or to one the window system cannot name). False when
+// the idle time is unknown: the window system's focus rules apply.
+func elsewhere() bool {
+	if d, ok := desk.idle(); !ok || d >= activeWithin {
+		return false
+	}
+	id := desk.focused()
+	if id == 0 {
+		return false
+	}
+	pid, known := desk.owner(id)
+	return !known || pid != os.Getpid() && pid != os.Getppid()
+}
 
 // typed records that a key went down in s's window.
 func (p *Pool) typed(s *slot) {
@@ -196,8 +232,8 @@ func (p *Pool) typing() *slot {
 }
 
 // show maps w's window: without the focus while the user types in another
-// question window or when it is Options.Quiet, cascaded from the last open
-// window's frame.
+// question window or another application, or when it is Options.Quiet,
+// cascaded from the last open window's frame.
 func (p *Pool) show(w *Window) {
 	var last *slot
 	if n := len(p.open); n > 0 {
@@ -208,12 +244,18 @@ func (p *Pool) show(w *Window) {
 	// opens unfocused while one of ours has the focus.
 	quiet := w.view.opts.Quiet
 	typing := p.typing()
-	w.unfocused = !quiet && typing != nil && typing != w.slot
+	away := !quiet && typing == nil && elsewhere() // the user works in another application
+	w.unfocused = !quiet && (away || typing != nil && typing != w.slot)
 	var had uint32 // the window that has the focus, any client's: it keeps it
-	if quiet {
+	if quiet || away {
 		had = p.focusKeeper()
 	}
 	mapped := desk.ready(w.win) // the native window exists: its properties can be set before it is mapped
+	if away && !mapped && warmNative(p.app, w.win) {
+		// Made now, hidden (warm.go): mapped next asking not to be focused,
+		// so no key the user types elsewhere lands in it.
+		mapped = desk.ready(w.win)
+	}
 	if mapped {
 		desk.quiet(w.win, w.unfocused || quiet)
 		desk.attention(w.win, w.unfocused)
@@ -228,7 +270,7 @@ func (p *Pool) show(w *Window) {
 		w.win.CenterOnScreen()
 	}
 	var release func()
-	if w.unfocused && !mapped {
+	if typing != nil && w.unfocused && !mapped {
 		// Fyne creates the native window as it maps it, too late to ask
 		// that it not take the focus: the keys go on to the window the user
 		// types in while the window manager gives the focus to the new one
@@ -238,12 +280,12 @@ func (p *Pool) show(w *Window) {
 	w.win.Show()
 	p.open = append(p.open, w.slot)
 	switch {
-	case w.unfocused && !mapped:
+	case typing != nil && w.unfocused && !mapped:
 		desk.activate(typing.win) // raises it too
 		p.giveBack(typing, w, release)
-	case w.unfocused:
+	case typing != nil && w.unfocused:
 		desk.stackBelow(w.win, typing.win) // not over the reply being typed
-	case quiet && had != 0:
+	case (quiet || away) && had != 0:
 		// A new native window is created as it is mapped, too late to ask
 		// that it not take the focus: the window that had it gets it back,
 		// now and if the window manager focuses this one a moment later.
@@ -359,7 +401,8 @@ func (p *Pool) focusKeeper() uint32 {
 const quietFor = time.Second
 
 // leaveFocus gives the focus back to had whenever w takes it within
-// quietFor of being shown.
+// quietFor of being shown; then a window opened unfocused asks for
+// attention again (a window manager that focused it cleared that).
 func (p *Pool) leaveFocus(w *Window, had uint32) {
 	start := time.Now()
 	var anim *fyne.Animation
@@ -367,6 +410,9 @@ func (p *Pool) leaveFocus(w *Window, had uint32) {
 		Tick: func(float32) {
 			if w.closed || time.Since(start) >= quietFor {
 				anim.Stop()
+				if !w.closed && w.unfocused {
+					desk.attention(w.win, true)
+				}
 				return
 			}
 			if desk.active(w.win) {

@@ -3,6 +3,7 @@ package dialogs
 import (
 	"fmt"
 	"image"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +209,9 @@ type fakeDesk struct {
 	gaveTo    []uint32 // activateID's arguments
 	grabs     int      // times the keys were held
 	held      int      // keys held and not released
+	idleFor   time.Duration
+	idleKnown bool           // idleFor is the user's idle time; else unknown
+	owners    map[uint32]int // the process of each native window id
 }
 
 func newFakeDesk(t *testing.T) *fakeDesk {
@@ -234,6 +238,11 @@ func (d *fakeDesk) activateID(id uint32) {
 	d.gaveTo = append(d.gaveTo, id)
 	d.activeWin = nil
 	d.other = id
+}
+func (d *fakeDesk) idle() (time.Duration, bool) { return d.idleFor, d.idleKnown }
+func (d *fakeDesk) owner(id uint32) (int, bool) {
+	pid, ok := d.owners[id]
+	return pid, ok
 }
 func (d *fakeDesk) holdKeys(fyne.Window) func() {
 	d.grabs++
@@ -453,5 +462,59 @@ func TestFocusIsGivenBackAgainWhileTheKeysAreHeld(t *testing.T) {
 	}
 	if h.step(t0.Add(200 * time.Millisecond)) { // the typing window has it (the fake's activate)
 		t.Error("the hand-over goes on with the typing window focused")
+	}
+}
+
+// Issue 30: while the user works in another application (a window of
+// another process has the focus, a key or the pointer within
+// activeWithin), a new window opens without the focus: a new native window
+// is made hidden first and mapped asking not to be focused (no key
+// reaches it), a reused one likewise; both ask for attention and report
+// Unfocused. Idle for activeWithin, or the idle time unknown (Wayland), or
+// the focus in a window of this process, and it takes the focus as before.
+func TestNewWindowOpensUnfocusedWhileTheUserWorksElsewhere(t *testing.T) {
+	d := newFakeDesk(t)
+	a := test.NewTempApp(t)
+	c := &clock{now: t0}
+	warmed := 0
+	oldWarm := warmNative
+	warmNative = func(_ fyne.App, w fyne.Window) bool { warmed++; d.mapped[w] = true; return true }
+	t.Cleanup(func() { warmNative = oldWarm })
+	d.other = 77 // the user's editor
+	d.owners = map[uint32]int{77: os.Getpid() + 1000, 78: os.Getpid()}
+	open := func(name string) *Window { // in a pool of its own: a new native window
+		w := NewPool(a).NewWindow(question(wire.Prompt{Markdown: name}), Options{Now: c.Now}, func(wire.Answer) {})
+		w.Show()
+		return w
+	}
+	for _, tc := range []struct {
+		name      string
+		idle      time.Duration
+		known     bool
+		other     uint32
+		unfocused bool
+	}{
+		{"typing in the editor", 200 * time.Millisecond, true, 77, true},
+		{"pointer moved just now", 0, true, 77, true},
+		{"a window nobody can name", time.Second, true, 79, true},
+		{"idle long enough", activeWithin, true, 77, false},
+		{"idle time unknown", 0, false, 77, false},
+		{"a window of this process", 0, true, 78, false},
+		{"no window has the focus", 0, true, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d.idleFor, d.idleKnown, d.other, d.activeWin, d.gaveTo, warmed = tc.idle, tc.known, tc.other, nil, nil, 0
+			w := open(tc.name)
+			defer w.Close()
+			if w.Unfocused() != tc.unfocused || d.urgent[w.Fyne()] != tc.unfocused || d.quieted[w.Fyne()] != tc.unfocused {
+				t.Errorf("unfocused %v, urgent %v, mapped quiet %v; want %v", w.Unfocused(), d.urgent[w.Fyne()], d.quieted[w.Fyne()], tc.unfocused)
+			}
+			if tc.unfocused && (warmed != 1 || d.other != tc.other || w.View().flash.count != 0) {
+				t.Errorf("made hidden first %d times, focus with %d (want %d), flashed %d", warmed, d.other, tc.other, w.View().flash.count)
+			}
+			if !tc.unfocused && (warmed != 0 || w.View().flash.count != 1) {
+				t.Errorf("a window that takes the focus: made hidden first %d times, flashed %d", warmed, w.View().flash.count)
+			}
+		})
 	}
 }

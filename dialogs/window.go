@@ -271,7 +271,7 @@ type Window struct {
 	view   *View
 	closed bool
 	// unfocused: Show opened it without the keyboard, the user typing in
-	// another question's window (place.go).
+	// another question's window or another application (place.go).
 	unfocused bool
 	// seen: the user typed in it, edited it or came to it (found).
 	seen bool
@@ -339,8 +339,8 @@ func (w *Window) Fyne() fyne.Window { return w.win }
 // guard and starts the heartbeat, which ticks the countdown once a second
 // on the real clock (with Options.Now set the caller owns the clock and
 // drives View.Tick itself). While the user types in another question's
-// window the window opens without the focus and asks for attention
-// instead; Unfocused reports it. Its frame cascades from the last open
+// window or another application the window opens without the focus and
+// asks for attention instead; Unfocused reports it. Its frame cascades from the last open
 // window's (place.go). Call it once.
 func (w *Window) Show() {
 	if w.closed {
@@ -357,7 +357,7 @@ func (w *Window) Show() {
 }
 
 // Unfocused reports whether Show opened the window without the keyboard
-// (the user was typing in another question's window) and the user has not
+// (the user was typing in another question's window or application) and the user has not
 // come to it since (typed in it, or moved there: Focus).
 func (w *Window) Unfocused() bool { return w.unfocused }
 

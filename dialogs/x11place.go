@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/driver"
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/res"
+	"github.com/jezek/xgb/screensaver"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -35,10 +36,11 @@ type x11Desk struct {
 
 // x11Conn is a live connection and the atoms it uses.
 type x11Conn struct {
-	c    *xgb.Conn
-	root xproto.Window
-	res  bool // the X-Resource extension answers (ownsSelection)
-	atom map[string]xproto.Atom
+	c     *xgb.Conn
+	root  xproto.Window
+	res   bool // the X-Resource extension answers (ownsSelection, owner)
+	saver bool // the MIT-SCREEN-SAVER extension answers (idle)
+	atom  map[string]xproto.Atom
 }
 
 // x11DialTimeout bounds the background dial.
@@ -88,7 +90,7 @@ func (d *x11Desk) dial() {
 			}
 		}
 	}()
-	x := &x11Conn{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, res: res.Init(c) == nil, atom: map[string]xproto.Atom{}}
+	x := &x11Conn{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, res: res.Init(c) == nil, saver: screensaver.Init(c) == nil, atom: map[string]xproto.Atom{}}
 	for _, name := range x11Atoms {
 		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
 		if err != nil {
@@ -136,15 +138,43 @@ func (d *x11Desk) ownsSelection() (owns, known bool) {
 		if r.Owner == 0 {
 			continue
 		}
-		ids, err := res.QueryClientIds(x.c, 1, []res.ClientIdSpec{{Client: uint32(r.Owner), Mask: res.ClientIdMaskLocalClientPID}}).Reply()
-		if err != nil || len(ids.Ids) != 1 || len(ids.Ids[0].Value) != 1 {
+		pid, ok := d.owner(uint32(r.Owner))
+		if !ok {
 			return false, false
 		}
-		if int(ids.Ids[0].Value[0]) == os.Getpid() {
+		if pid == os.Getpid() {
 			return true, true
 		}
 	}
 	return false, true
+}
+
+// owner is the process of the X client that made window id (X-Resource's
+// client ids); known is false when the server cannot tell.
+func (d *x11Desk) owner(id uint32) (pid int, known bool) {
+	x := d.conn()
+	if x == nil || !x.res || id == 0 {
+		return 0, false
+	}
+	ids, err := res.QueryClientIds(x.c, 1, []res.ClientIdSpec{{Client: id, Mask: res.ClientIdMaskLocalClientPID}}).Reply()
+	if err != nil || len(ids.Ids) != 1 || len(ids.Ids[0].Value) != 1 {
+		return 0, false
+	}
+	return int(ids.Ids[0].Value[0]), true
+}
+
+// idle is the X server's idle time (MIT-SCREEN-SAVER): how long since
+// the user's last key or pointer input, in any window.
+func (d *x11Desk) idle() (time.Duration, bool) {
+	x := d.conn()
+	if x == nil || !x.saver {
+		return 0, false
+	}
+	info, err := screensaver.QueryInfo(x.c, xproto.Drawable(x.root)).Reply()
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration(info.MsSinceUserInput) * time.Millisecond, true
 }
 
 func (d *x11Desk) ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
