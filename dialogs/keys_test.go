@@ -1,9 +1,12 @@
 package dialogs
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -299,5 +302,71 @@ func TestEnterPressesTheFocusedButton(t *testing.T) {
 	yes.TypedKey(enter)
 	if got := r.only(t); got.Replies[0].Text != "yes" {
 		t.Errorf("answer = %+v, want yes", got)
+	}
+}
+
+// Issue 30: Tab follows the layout, top to bottom: from the control at
+// the top (Snooze), one round of Tab visits the countdown's buttons, the
+// options, the reply box, then the footer's help, Attach, Quick reply,
+// Don't answer and Submit, each no higher in the window than the one
+// before, and comes back to where it began. Before the fix the options,
+// drawn above the reply box, came after Submit.
+func TestTabFollowsTheLayout(t *testing.T) {
+	a := test.NewTempApp(t)
+	q := question(wire.Prompt{Markdown: "Refactor the auth module?", Placeholder: "Anything to add?",
+		Options: []wire.Option{{Label: "Refactor", Default: true}, {Label: "Add tests first"}}})
+	w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now, InputGuard: -1, DefaultTimeout: 10 * time.Minute,
+		QuickReplies: []string{"Go ahead"}, OnSnooze: func(int, bool) {}}, func(wire.Answer) {})
+	w.Fyne().Resize(fyne.NewSize(480, 460))
+	w.Show()
+	defer w.Close()
+	c := w.Fyne().Canvas()
+	start := fyne.Focusable(w.View().snooze.btn)
+	c.Focus(start)
+	type stop struct {
+		what string
+		y    float32
+	}
+	name := func(f fyne.Focusable) string {
+		switch o := f.(type) {
+		case *keyButton:
+			if o.Text == "" {
+				return "(icon button)"
+			}
+			return o.Text
+		case *optionCheck:
+			for i, opt := range w.View().options {
+				if opt.focusable() == f {
+					return fmt.Sprintf("option %d", i+1)
+				}
+			}
+		case *replyEntry:
+			return "reply box"
+		}
+		return fmt.Sprintf("%T", f)
+	}
+	var round []stop
+	for f := start; ; {
+		o := f.(fyne.CanvasObject)
+		round = append(round, stop{name(f), a.Driver().AbsolutePositionForObject(o).Y + o.Size().Height/2})
+		c.FocusNext()
+		if f = c.Focused(); f == start || len(round) > 30 {
+			break
+		}
+	}
+	var names []string
+	for _, s := range round {
+		names = append(names, s.what)
+	}
+	t.Logf("Tab: %s", strings.Join(names, " → "))
+	for i := 1; i < len(round); i++ {
+		if round[i].y < round[i-1].y-1 {
+			t.Errorf("Tab goes up from %q (y %.0f) to %q (y %.0f)", round[i-1].what, round[i-1].y, round[i].what, round[i].y)
+		}
+	}
+	for _, want := range []string{"option 1", "option 2", "reply box", "Submit"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("Tab never reaches %q", want)
+		}
 	}
 }

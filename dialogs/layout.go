@@ -65,6 +65,15 @@ func windowScale(a fyne.App, detected float32) float32 {
 	return scale
 }
 
+// topToBottom lays out top, center and bottom as container.NewBorder does,
+// with its objects in that order: Tab moves through a window's controls in
+// the order of its objects, so it goes down the window as drawn. Border's
+// own order puts the center first, so that the options, drawn above the
+// reply box, came after Submit.
+func topToBottom(top, center, bottom fyne.CanvasObject) *fyne.Container {
+	return container.New(layout.NewBorderLayout(top, bottom, nil, nil), top, center, bottom)
+}
+
 // fitSize is the size a window with v's content opens with when it may be
 // at most limit: WindowSize's width (less when limit is narrower) and the
 // height the content needs at that width, between MinWindowHeight and

@@ -562,7 +562,8 @@ func (v *View) build() fyne.CanvasObject {
 	v.panes.center = center
 	v.flash.rect = canvas.NewRectangle(color.Transparent)
 	v.updateAllow()
-	return container.NewBorder(container.NewStack(v.flash.rect, top), bottom, nil, nil, center)
+	// In the order drawn, top to bottom: Tab follows it (layout.go).
+	return topToBottom(container.NewStack(v.flash.rect, top), center, bottom)
 }
 
 func (v *View) footer() fyne.CanvasObject {
