@@ -18,9 +18,10 @@ import (
 // prompt to the top of the page and gives its first control the keyboard.
 // A prompt counts as seen once its header and its first control were in
 // view together, or the keyboard was in it. Submit with a prompt that has
-// no answer and was never seen does not send: it goes to that prompt and
-// says so in the warning line; Submit again declines it. So "declined" is
-// only ever the user's choice, never a prompt below the fold.
+// no answer does not send, whether that prompt is in view or below the
+// fold: it goes to that prompt and says so in the warning line, once per
+// prompt; a Submit after that declines it. So "declined" is only ever the
+// user's act, never one keystroke's.
 
 // pager is the Submit row's "‹ Question n of m ›".
 type pager struct {
@@ -143,15 +144,18 @@ func (v *View) focusedPrompt() int {
 	return -1
 }
 
-// unseenUnanswered is the first prompt that has no answer and was never
-// seen, or -1.
-func (v *View) unseenUnanswered() int {
-	if len(v.prompts) < 2 {
+// unaskedUnanswered is the first prompt that has no answer and that Submit
+// has not yet gone to for it, or -1. It asks in a window of several
+// prompts, and of one prompt with options (an approval aside: its own
+// rules hold back Allow, approve.go); a window of one text prompt sends
+// its empty reply, which its Sending line, or its lack of one, shows.
+func (v *View) unaskedUnanswered() int {
+	if v.sending == nil || v.q.IsApproval() || len(v.prompts) == 1 && len(v.prompts[0].options) == 0 {
 		return -1
 	}
 	v.markSeen()
 	for i, pv := range v.prompts {
-		if !pv.seen && pv.unanswered() {
+		if !pv.asked && pv.unanswered() {
 			return i
 		}
 	}
@@ -165,8 +169,10 @@ func (pv *promptView) unanswered() bool {
 		pv.p.EffectiveKind() != wire.KindYesNo && strings.TrimSpace(r.Text) == "")
 }
 
-// showUnseen goes to prompt i, which has no answer, and says so.
-func (v *View) showUnseen(i int) {
+// askUnanswered goes to prompt i, which has no answer, and says so; the
+// next Submit declines it.
+func (v *View) askUnanswered(i int) {
+	v.prompts[i].asked = true
 	v.goToPrompt(i)
 	if v.sending != nil {
 		setSegment(v.sending.warn, i18n.T("question.unseen", map[string]any{"N": i + 1}))

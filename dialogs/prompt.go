@@ -39,6 +39,7 @@ type promptView struct {
 	yesno     string             // "yes" or "no" once chosen
 	head      fyne.CanvasObject  // the header line, with several prompts (pager.go)
 	seen      bool               // the user saw it (pager.go)
+	asked     bool               // Submit went to it for having no answer (pager.go)
 }
 
 // keyControl is where the keyboard enters the prompt (at open, from the

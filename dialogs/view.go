@@ -277,8 +277,8 @@ func (v *View) Submit() {
 		v.att.showProblem(i18n.T("question.still_preparing"))
 		return
 	}
-	if i := v.unseenUnanswered(); i >= 0 {
-		v.showUnseen(i) // pager.go: never declined for the user
+	if i := v.unaskedUnanswered(); i >= 0 {
+		v.askUnanswered(i) // pager.go: never declined by one keystroke
 		return
 	}
 	if v.holdsBackAllow() { // approve.go: never allowed unseen
