@@ -162,7 +162,7 @@ func (d *Desktop) reload(ctx context.Context) {
 		d.revoked[TopicsOf(r.ID).Questions] = r
 	}
 	// The broker: (re)connect when it or its password changed.
-	key := st.Broker + "|" + stampOf(d.opts.PasswordPath)
+	key := st.Broker + "|" + st.ClientID + "|" + stampOf(d.opts.PasswordPath)
 	if key != d.broker || d.client == nil {
 		if d.client != nil {
 			go d.client.Disconnect(250)
@@ -179,7 +179,6 @@ func (d *Desktop) reload(ctx context.Context) {
 	if d.client != nil && d.client.IsConnectionOpen() {
 		d.subscribeAll(d.client)
 	}
-	d.setStatus(func(s *Status) { s.Pairings = len(d.pairings) })
 }
 
 // connect starts the client of st's broker; it retries on its own.
@@ -199,6 +198,9 @@ func (d *Desktop) connect(ctx context.Context, st State) {
 		id = "fbd-" + newStreamID()[:16]
 	}
 	o := clientOptions(b, pw, id, false).SetConnectRetry(true).SetConnectRetryInterval(2 * time.Second)
+	// A persistent session delivers what was queued for it before
+	// subscribeAll runs: the default handler takes those messages.
+	o.SetDefaultPublishHandler(d.onMessage)
 	o.SetOnConnectHandler(func(c mqtt.Client) {
 		d.mu.Lock()
 		defer d.mu.Unlock()
@@ -220,7 +222,7 @@ func (d *Desktop) connect(ctx context.Context, st State) {
 	o.SetReconnectingHandler(func(c mqtt.Client, _ *mqtt.ClientOptions) {})
 	c := mqtt.NewClient(o)
 	d.client = c
-	d.status = Status{Broker: b.Display, Pairings: len(d.pairings)}
+	d.status = Status{Broker: b.Display}
 	d.setStatus(func(*Status) {})
 	tok := c.Connect()
 	go func() { // with ConnectRetry the token ends only when connected (or given up)
@@ -253,7 +255,17 @@ func (d *Desktop) subscribeAll(c mqtt.Client) {
 	if len(filters) == 0 {
 		return
 	}
-	c.SubscribeMultiple(filters, d.onMessage) // completes asynchronously
+	n := len(d.pairings)
+	tok := c.SubscribeMultiple(filters, d.onMessage)
+	go func() { // Status.Pairings counts the pairings subscribed to
+		if tok.WaitTimeout(30*time.Second) && tok.Error() == nil {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if c == d.client {
+				d.setStatus(func(s *Status) { s.Pairings = n })
+			}
+		}
+	}()
 }
 
 // setStatus changes the status and writes it. Called with d.mu.
@@ -277,6 +289,7 @@ func (d *Desktop) Status() Status {
 // onMessage takes a frame from a question topic. It never blocks: a
 // question is asked on a goroutine of its own.
 func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
+	d.log.Debug("relay: frame", "topic", m.Topic(), "bytes", len(m.Payload()))
 	f, err := parseFrame(m.Payload())
 	if err != nil || f.kind != frameSealed {
 		d.log.Info("relay: frame dropped", "topic", m.Topic(), "err", err)
@@ -346,6 +359,7 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		d.mu.Lock()
 		dc := d.calls[key]
 		d.mu.Unlock()
+		d.log.Debug("relay: cancel", "pairing", p.p.Name, "open", dc != nil)
 		if dc != nil {
 			dc.cancel()
 		}

@@ -196,7 +196,17 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 	}()
 	o := r.origin
 	o.Project = a.Question.Project
+	withdraw := func() { // the caller went away: the desktop closes the window
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := r.send(cctx, c, envelope{Stream: stream, Kind: kindCancel}); err != nil {
+			r.log.Warn("relay: the withdrawal was not sent", "err", err)
+		}
+	}
 	if err := r.send(ctx, c, envelope{Stream: stream, Kind: kindAsk, Reply: r.reply, Ask: &a, Origin: &o}); err != nil {
+		if ctx.Err() != nil { // the ask may have reached the broker already
+			withdraw()
+		}
 		return wire.Answer{}, err
 	}
 	var deadline <-chan time.Time
@@ -208,9 +218,7 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 	for {
 		select {
 		case <-ctx.Done():
-			cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			r.send(cctx, c, envelope{Stream: stream, Kind: kindCancel})
-			cancel()
+			withdraw()
 			return wire.Answer{}, ctx.Err()
 		case reason := <-c.refused:
 			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText(reason)}

@@ -141,15 +141,31 @@ func (s *State) Pair(name string) (Token, error) {
 			return Token{}, fmt.Errorf("a pairing named %q exists; revoke it first or choose another --name", name)
 		}
 	}
+	s.ensureClientID()
+	dpriv, rpriv := randomKey(), randomKey()
+	p := Pairing{Name: name, ID: randomKey(), DesktopPrivate: dpriv, RemotePublic: publicOf(rpriv), Created: time.Now().UTC().Truncate(time.Second)}
+	s.Pairings = append(s.Pairings, p)
+	return Token{Name: name, ID: p.ID, DesktopPublic: publicOf(dpriv), RemotePrivate: rpriv, Broker: s.Broker}, nil
+}
+
+// SetBroker sets the broker (its URL without the password) and names the
+// desktop's session if it has no name yet.
+func (s *State) SetBroker(url string) error {
+	b, err := BrokerAddress(url)
+	if err != nil {
+		return err
+	}
+	s.Broker = b.Display
+	s.ensureClientID()
+	return nil
+}
+
+func (s *State) ensureClientID() {
 	if s.ClientID == "" {
 		var b [8]byte
 		rand.Read(b[:])
 		s.ClientID = "fbd-" + hex.EncodeToString(b[:])
 	}
-	dpriv, rpriv := randomKey(), randomKey()
-	p := Pairing{Name: name, ID: randomKey(), DesktopPrivate: dpriv, RemotePublic: publicOf(rpriv), Created: time.Now().UTC().Truncate(time.Second)}
-	s.Pairings = append(s.Pairings, p)
-	return Token{Name: name, ID: p.ID, DesktopPublic: publicOf(dpriv), RemotePrivate: rpriv, Broker: s.Broker}, nil
 }
 
 // Revoke deletes the pairing named name, keeping its id among the

@@ -1,0 +1,413 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"feedback/ipc/wire"
+)
+
+// fakeAsker answers each question by its function; it records the
+// questions it was asked.
+type fakeAsker struct {
+	answer func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error)
+	mu     sync.Mutex
+	asked  []wire.Ask
+}
+
+func (f *fakeAsker) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+	f.mu.Lock()
+	f.asked = append(f.asked, a)
+	f.mu.Unlock()
+	return f.answer(ctx, a, emit)
+}
+
+func echo(_ context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+	emit(wire.Event{Type: wire.EventShown})
+	return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered,
+		Replies: []wire.Reply{{Text: "re: " + a.Question.Prompts[0].Markdown}}}, nil
+}
+
+// desk is a desktop of the test: its files in a temporary directory,
+// its Desktop running until the test ends (or stop).
+type desk struct {
+	dir   string
+	d     *Desktop
+	stop  func()
+	store string
+}
+
+func startDesk(t *testing.T, b *testBroker, asker wire.Asker) *desk {
+	t.Helper()
+	dir := t.TempDir()
+	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile)}
+	st, _ := LoadState(ds.store)
+	if st.Broker == "" {
+		if err := st.SetBroker(b.URL()); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Save(ds.store); err != nil {
+			t.Fatal(err)
+		}
+		if err := WritePassword(filepath.Join(dir, PasswordFile), b.Pass); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds.run(t, asker)
+	return ds
+}
+
+func (ds *desk) run(t *testing.T, asker wire.Asker) {
+	ds.d = NewDesktop(DesktopOptions{Asker: asker, StorePath: ds.store, PasswordPath: filepath.Join(ds.dir, PasswordFile),
+		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: testLogger(t)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { ds.d.Run(ctx); close(done) }()
+	ds.stop = func() { cancel(); <-done }
+	t.Cleanup(ds.stop)
+	waitFor(t, "the desktop to connect", func() bool { return ds.d.Status().Connected })
+}
+
+func (ds *desk) pair(t *testing.T, name string) Token {
+	t.Helper()
+	st, err := LoadState(ds.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := st.Pair(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Save(ds.store); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the desktop to take the pairing", func() bool { return ds.d.Status().Pairings == len(st.Pairings) })
+	return tok
+}
+
+func (ds *desk) revoke(t *testing.T, name string) {
+	t.Helper()
+	st, _ := LoadState(ds.store)
+	if err := st.Revoke(name); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Save(ds.store); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testLogger logs to the test's log.
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type tWriter struct{ t *testing.T }
+
+func (w tWriter) Write(b []byte) (int, error) { w.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func dial(t *testing.T, b *testBroker, tok Token) *Remote {
+	t.Helper()
+	r, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Pass, Host: "ci-runner-7", Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Shutdown)
+	return r
+}
+
+func question(id, text string, wait time.Duration) wire.Ask {
+	return wire.Ask{Wait: wait, Question: wire.Question{ID: id, Client: "claude-code", Project: "shop",
+		Prompts: []wire.Prompt{{Markdown: text}}}}
+}
+
+func TestRelayAsksAndAnswersThroughTheBroker(t *testing.T) {
+	b := startBroker(t)
+	seen := b.capture(t)
+	fa := &fakeAsker{answer: echo}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "build-box")
+	r := dial(t, b, tok)
+
+	var events []wire.EventType
+	ans, err := r.Ask(context.Background(), question("q-1", "Deploy the unicorn-7731 release?", time.Minute), func(e wire.Event) { events = append(events, e.Type) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.QuestionID != "q-1" || ans.Replies[0].Text != "re: Deploy the unicorn-7731 release?" {
+		t.Fatalf("answer %+v", ans)
+	}
+	if fmt.Sprint(events) != "[queued shown answer]" {
+		t.Fatalf("events %v", events)
+	}
+	q := fa.asked[0].Question
+	if !strings.Contains(q.Client, "build-box") || q.Context[0].Label != "Remote" || !strings.Contains(q.Context[0].Value, "ci-runner-7") ||
+		!strings.HasPrefix(q.ID, "relay-") || q.Project != "shop" {
+		t.Fatalf("the desktop's question does not say where it comes from: %+v", q)
+	}
+	// What anyone on the broker saw: opaque topics, ciphertext.
+	waitFor(t, "the capture to hold the answer's frames", func() bool { return strings.Count(seen(), "fbr/") >= 4 })
+	for _, secret := range []string{"unicorn-7731", "Deploy", "re: ", "shop", "claude-code", "build-box", "ci-runner-7"} {
+		if strings.Contains(seen(), secret) {
+			t.Errorf("the broker saw %q", secret)
+		}
+	}
+}
+
+func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
+	b := startBroker(t)
+	opened := make(chan struct{}, 1)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		if a.Question.Prompts[0].Markdown == "block" {
+			opened <- struct{}{}
+			<-ctx.Done() // the window stays until withdrawn
+			return wire.Answer{}, ctx.Err()
+		}
+		return echo(ctx, a, emit)
+	}}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "laptop")
+	keep := ds.pair(t, "other")
+	r, other := dial(t, b, tok), dial(t, b, keep)
+
+	errc := make(chan error, 1)
+	go func() { _, err := r.Ask(context.Background(), question("q-open", "block", time.Minute), nil); errc <- err }()
+	<-opened
+	ds.revoke(t, "laptop")
+	select {
+	case err := <-errc: // the open question was withdrawn; its caller hears nothing more and times out, or is refused
+		t.Logf("open call ended: %v", err)
+	case <-time.After(3 * time.Second):
+	}
+	waitFor(t, "the open question to be withdrawn", func() bool {
+		ds.d.mu.Lock()
+		defer ds.d.mu.Unlock()
+		return len(ds.d.calls) == 0
+	})
+	start := time.Now()
+	_, err := r.Ask(context.Background(), question("q-2", "after revoke", time.Minute), nil)
+	var we *wire.Error
+	if !errors.As(err, &we) || !strings.Contains(we.Message, "revoked") {
+		t.Fatalf("after revoke: got %v, want a refusal naming the revocation", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("the refusal took %v", time.Since(start))
+	}
+	for _, a := range fa.asked {
+		if a.Question.Prompts[0].Markdown == "after revoke" {
+			t.Fatal("a revoked pairing's question reached the inbox")
+		}
+	}
+	if _, err := other.Ask(context.Background(), question("q-3", "still paired", time.Minute), nil); err != nil {
+		t.Fatalf("another pairing stopped too: %v", err)
+	}
+}
+
+func TestRelayTamperedTokenIsRefused(t *testing.T) {
+	b := startBroker(t)
+	fa := &fakeAsker{answer: echo}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "box")
+	bad := tok
+	bad.RemotePrivate[3] ^= 0x40 // a valid token (checksum recomputed) with another secret
+	bad2, err := ParseToken(bad.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := dial(t, b, bad2)
+	_, err = r.Ask(context.Background(), question("q", "hello", time.Minute), nil)
+	var we *wire.Error
+	if !errors.As(err, &we) || !strings.Contains(we.Message, "do not open") {
+		t.Fatalf("got %v, want a refusal", err)
+	}
+	if len(fa.asked) != 0 {
+		t.Fatal("a tampered pairing's question reached the inbox")
+	}
+}
+
+func TestRelayBrokerDownIsAnErrorNotAWait(t *testing.T) {
+	b := startBroker(t)
+	ds := startDesk(t, b, &fakeAsker{answer: echo})
+	tok := ds.pair(t, "box")
+	b.Stop()
+	start := time.Now()
+	_, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Pass, ConnectTimeout: 3 * time.Second})
+	if !errors.Is(err, ErrBrokerDown) {
+		t.Fatalf("got %v, want ErrBrokerDown", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	if _, err := Dial(context.Background(), tok, RemoteOptions{Password: "wrong"}); err == nil {
+		// the broker is down; a wrong password is checked once it is up
+	}
+	b.Start()
+	if _, err := Dial(context.Background(), tok, RemoteOptions{Password: "wrong", ConnectTimeout: 3 * time.Second}); !errors.Is(err, ErrBrokerDown) {
+		t.Fatalf("a wrong broker password: got %v", err)
+	}
+}
+
+func TestRelayBrokerRestartMidQuestionLosesNothing(t *testing.T) {
+	b := startBroker(t)
+	release := make(chan struct{})
+	opened := make(chan struct{}, 1)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		opened <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return wire.Answer{}, ctx.Err()
+		}
+		return echo(ctx, a, emit)
+	}}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "box")
+	r := dial(t, b, tok)
+	type result struct {
+		a   wire.Answer
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		a, err := r.Ask(context.Background(), question("q-r", "across a restart", time.Minute), nil)
+		res <- result{a, err}
+	}()
+	<-opened
+	b.Stop()
+	waitFor(t, "the desktop to see the broker gone", func() bool { return !ds.d.Status().Connected })
+	close(release) // answered while the broker is down: the desktop's client keeps it
+	b.Start()
+	select {
+	case got := <-res:
+		if got.err != nil || got.a.Replies[0].Text != "re: across a restart" {
+			t.Fatalf("got %+v, %v", got.a, got.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the answer was lost across the broker's restart")
+	}
+}
+
+func TestRelayQuestionAskedWhileDesktopOfflineOpensOnReconnect(t *testing.T) {
+	b := startBroker(t)
+	fa := &fakeAsker{answer: echo}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "box")
+	ds.stop() // the desktop sleeps; its session stays at the broker
+	seen := b.capture(t)
+	r := dial(t, b, tok)
+	type result struct {
+		a   wire.Answer
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		a, err := r.Ask(context.Background(), question("q-off", "while you slept", time.Minute), nil)
+		res <- result{a, err}
+	}()
+	waitFor(t, "the question to reach the broker", func() bool { return strings.Contains(seen(), TopicsOf(tok.ID).Questions) })
+	ds.run(t, fa)
+	select {
+	case got := <-res:
+		if got.err != nil || got.a.Replies[0].Text != "re: while you slept" {
+			t.Fatalf("got %+v, %v", got.a, got.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the question asked while the desktop was offline never opened")
+	}
+}
+
+func TestRelayFiftyRemotesAtOnce(t *testing.T) {
+	b := startBroker(t)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		time.Sleep(50 * time.Millisecond) // all fifty are open at once
+		return echo(ctx, a, emit)
+	}}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "fleet")
+	const n = 50
+	remotes := make([]*Remote, n)
+	for i := range remotes {
+		remotes[i] = dial(t, b, tok)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i, r := range remotes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text := fmt.Sprintf("question number %d", i)
+			a, err := r.Ask(context.Background(), question(fmt.Sprintf("q-%d", i), text, time.Minute), nil)
+			switch {
+			case err != nil:
+				errs <- fmt.Errorf("%d: %w", i, err)
+			case a.QuestionID != fmt.Sprintf("q-%d", i) || a.Replies[0].Text != "re: "+text:
+				errs <- fmt.Errorf("%d: crossed: got %+v", i, a)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestRelayLargeImageArrivesInParts(t *testing.T) {
+	b := startBroker(t, "message_size_limit 300000")
+	img := bytes.Repeat([]byte("PNGDATA-"), 200<<10) // 1.6 MB, above the broker's limit
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "see"}},
+			Images: []wire.Image{{MIME: "image/png", Data: img}}}, nil
+	}}
+	ds := startDesk(t, b, fa)
+	r := dial(t, b, ds.pair(t, "box"))
+	a, err := r.Ask(context.Background(), question("q", "screenshot?", time.Minute), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Images) != 1 || !bytes.Equal(a.Images[0].Data, img) {
+		t.Fatal("the image did not arrive whole")
+	}
+}
+
+func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
+	b := startBroker(t)
+	withdrawn := make(chan struct{})
+	opened := make(chan struct{}, 1)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		opened <- struct{}{}
+		<-ctx.Done()
+		close(withdrawn)
+		return wire.Answer{}, ctx.Err()
+	}}
+	ds := startDesk(t, b, fa)
+	r := dial(t, b, ds.pair(t, "box"))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-opened; cancel() }()
+	if _, err := r.Ask(ctx, question("q", "cancel me", time.Minute), nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	select {
+	case <-withdrawn:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the desktop kept the cancelled question open")
+	}
+}
