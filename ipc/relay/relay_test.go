@@ -111,7 +111,10 @@ func testLogger(t *testing.T) *slog.Logger {
 
 type tWriter struct{ t *testing.T }
 
-func (w tWriter) Write(b []byte) (int, error) { w.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
+func (w tWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(b)))
+	return len(b), nil
+}
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -189,7 +192,10 @@ func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
 	r, other := dial(t, b, tok), dial(t, b, keep)
 
 	errc := make(chan error, 1)
-	go func() { _, err := r.Ask(context.Background(), question("q-open", "block", time.Minute), nil); errc <- err }()
+	go func() {
+		_, err := r.Ask(context.Background(), question("q-open", "block", time.Minute), nil)
+		errc <- err
+	}()
 	<-opened
 	ds.revoke(t, "laptop")
 	select {
