@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +13,8 @@ import (
 // notification that carries its answers: choosing one there (in dunst's
 // menu, which sends ActionInvoked as a click on the button does) answers
 // the agent through the real MCP client with via "notification", closes
-// the window the user never looked at, and withdraws the notification.
+// the window the user never looked at, and withdraws the notification,
+// with no "withdrew its question" notice after it.
 func TestAnswerFromTheNotification(t *testing.T) {
 	requireSession(t)
 	d := startDunst(t)
@@ -36,6 +38,7 @@ func TestAnswerFromTheNotification(t *testing.T) {
 	waitDisplayed(t, 1)
 	screenshot(t, "notification-answers")
 	closes := watchCloses(t)
+	sent := watchNotifies(t)
 	d.chooseAction(t, "Yes")
 
 	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "yes", "confirmed": true, "via": "notification", "tool": "ask_confirm"})
@@ -48,6 +51,23 @@ func TestAnswerFromTheNotification(t *testing.T) {
 	case closed = <-closes:
 	case <-time.After(5 * time.Second):
 		t.Error("the app did not withdraw the notification (no CloseNotification)")
+	}
+	// The answer is never reported as a withdrawal (issue 30: "quick-agent
+	// withdrew its question" came after it): the notifications the app
+	// sent up to a message sent after the answer hold no such notice.
+	if r := await(t, call(c, "notify", map[string]any{"message": "QuickB sentinel"})); r.IsError {
+		t.Fatalf("notify: %+v", r)
+	}
+	for seen := false; !seen; {
+		select {
+		case n := <-sent:
+			if strings.Contains(n.Summary, "withdrew") {
+				t.Errorf("the app reported the answered question as withdrawn: %q", n.Summary)
+			}
+			seen = strings.Contains(n.Summary+n.Body, "QuickB sentinel")
+		case <-time.After(10 * time.Second):
+			t.Fatal("the message's notification was not sent")
+		}
 	}
 	dunstctl(t, "close-all")
 	if e, ok := history(t)[closed]; !ok || e.Summary != "quick-agent asks" {
