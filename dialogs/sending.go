@@ -130,7 +130,7 @@ func (v *View) sendingText() (what, warn string) {
 	}
 	what = i18n.T("question.sending", map[string]any{"What": strings.Join(parts, " · ")})
 	if len(stale) > 0 {
-		warn = i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, ", ")})
+		warn = i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, i18n.T("list.sep"))})
 	}
 	return what, warn
 }
@@ -190,7 +190,7 @@ func (pv *promptView) sendingPart() (string, []string) {
 	if len(picks) == 0 {
 		return i18n.T("question.sending.none"), nil
 	}
-	return strings.Join(picks, ", "), rec
+	return strings.Join(picks, i18n.T("list.sep")), rec // "，" in Chinese
 }
 
 // shorten cuts s to n characters, the last an ellipsis.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"feedback/internal/i18n"
+	"feedback/internal/settings"
 	"feedback/ipc/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -64,7 +66,7 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 		return prepared{}, err
 	}
 	p := phrasesFor(env.settings.Language)
-	offerOther(&q, qs, p.other)
+	offerOther(&q, qs, otherLabel(env.settings.Language))
 	q.ID = env.questionID("ask_user_question", q)
 	render := func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) }
 	chat := func(cause error) *mcp.CallToolResult {
@@ -85,6 +87,19 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 		// (seed 001); one declined at once was never seen: ask in chat.
 		elicited: elicitedOrChat(render, chat),
 	}, nil
+}
+
+// otherLabel is the label of the "Other" option the window shows: the
+// phrases' for a language set (lang), else the window's own — the
+// process's language (main's i18n.Use: the OS locale's, as the app's),
+// so a Chinese desktop shows 其他 while the sentences returned stay
+// English.
+func otherLabel(lang string) string {
+	switch lang {
+	case settings.English, settings.SimplifiedChinese, settings.TraditionalChinese:
+		return phrasesFor(lang).other
+	}
+	return i18n.T("question.other")
 }
 
 // auqNeedsUserInput is the text when no window can ask: %s the cause, %s

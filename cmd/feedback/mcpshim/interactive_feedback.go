@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"feedback/internal/i18n"
 	"feedback/internal/settings"
 	"feedback/ipc/wire"
 
@@ -74,16 +75,19 @@ var ignoredFields = []string{
 	"priority", "language", "tags", "user_id", "task_id",
 }
 
-// loopFields are clamped and shown as context lines, in this order.
+// loopFields are clamped and shown as context lines, in this order; each
+// label is an i18n id, shown in the process's language (main's i18n.Use:
+// the language setting's, else the OS locale's), as the window's own
+// labels are.
 var loopFields = []struct {
 	key, label string
 	max        int
 }{
-	{"loop_id", "Loop", 64},
-	{"loop_phase", "Phase", 32},
-	{"loop_objective", "Objective", 500},
-	{"iteration_label", "Iteration", 32},
-	{"success_criteria", "Success criteria", 500},
+	{"loop_id", "context.loop", 64},
+	{"loop_phase", "context.phase", 32},
+	{"loop_objective", "context.objective", 500},
+	{"iteration_label", "context.iteration", 32},
+	{"success_criteria", "context.success_criteria", 500},
 }
 
 func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, error) {
@@ -348,7 +352,7 @@ func loopContext(args map[string]any) ([]wire.Field, error) {
 			return nil, err
 		}
 		if v != "" {
-			fields = append(fields, wire.Field{Label: f.label, Value: v})
+			fields = append(fields, wire.Field{Label: i18n.T(f.label), Value: v})
 		}
 	}
 	return fields, nil

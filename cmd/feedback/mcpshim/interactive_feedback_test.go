@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"feedback/internal/i18n"
 	"feedback/ipc/wire"
 )
 
@@ -205,9 +206,9 @@ func TestNormalizeInteractiveFeedback(t *testing.T) {
 	for _, l := range loopFields {
 		cases = append(cases,
 			normCase{name: l.key + " at the clamp", args: map[string]any{"message": "m", l.key: long("ü", l.max)},
-				want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: l.label, Value: long("ü", l.max)}))},
+				want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: i18n.T(l.label), Value: long("ü", l.max)}))},
 			normCase{name: l.key + " over the clamp", args: map[string]any{"message": "m", l.key: long("ü", l.max+1)},
-				want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: l.label, Value: long("ü", l.max)}))},
+				want: question(wire.Prompt{Markdown: "m"}, withContext(wire.Field{Label: i18n.T(l.label), Value: long("ü", l.max)}))},
 		)
 	}
 	for _, tc := range cases {
