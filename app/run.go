@@ -13,8 +13,10 @@ import (
 	"feedback/app/core"
 	"feedback/app/notification"
 	"feedback/app/store"
+	"feedback/app/windowreq"
 	"feedback/internal/display"
 	"feedback/internal/settings"
+	"feedback/internal/settings/settingsfile"
 	"feedback/ipc"
 	"feedback/ipc/launch"
 	"feedback/ipc/uiproto"
@@ -32,7 +34,7 @@ type Config struct {
 	// (~/.local/share/feedback/feedback.db); "off" keeps them in memory only.
 	Database string
 	// SettingsPath is the settings file whose changes apply while the app
-	// runs (settings.Watch); "" watches none.
+	// runs (settingsfile.Watch); "" watches none.
 	SettingsPath string
 	// StartUI starts the UI process that shows the windows; nil means
 	// StartUIProcess (this binary's `feedback ui`).
@@ -153,8 +155,10 @@ func Run(ctx context.Context, cfg Config) error {
 		// this build's) is ended and the user told to restart.
 		Build:      cfg.Version,
 		OnMismatch: func(error) { notes.upgraded() },
-		Database:   dbPath,                   // the History window reads it
-		Settings:   uiSettings(cfg.Settings), // the app reads and watches the settings file; the Settings window saves it
+		// The History and Settings windows ask the app (package windowreq):
+		// the UI process opens neither the database nor the settings file.
+		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, Log: log.With("part", "windows")}).Answer,
+		Settings: uiSettings(cfg.Settings), // the app reads, watches and writes the settings file
 	})
 	if notes.n == nil && !notification.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
@@ -222,10 +226,10 @@ func Run(ctx context.Context, cfg Config) error {
 			ui.Prewarm()
 		}
 	}
-	// A change of settings.json (the Settings window's Save, or a hand
-	// edit) applies at once: no restart.
+	// A change of settings.json (the Settings window's Save, which the app
+	// wrote: package windowreq, or a hand edit) applies at once: no restart.
 	if spath := cfg.SettingsPath; spath != "" {
-		settings.Watch(ctx, spath, os.Getenv, func(s settings.Settings, err error) {
+		settingsfile.Watch(ctx, spath, os.Getenv, func(s settings.Settings, err error) {
 			if err != nil {
 				log.Warn("settings.json changed but is not valid: the app keeps the settings it has", "err", err)
 				return

@@ -102,12 +102,13 @@ type UIProcessOptions struct {
 	// running app): that process is ended and no other is started, so the
 	// user is told to restart the app (questions stay open and persisted).
 	OnMismatch func(error)
-	// Database is the app's database, sent to the UI process with the
-	// History window, which reads it: only the app computes its path.
-	Database string
+	// Requests answers the app windows' requests (uiproto.Request: the
+	// History window's pages, the Settings window's values and saves):
+	// the UI process opens neither the database nor the settings file.
+	Requests UIRequests
 	// Settings, if set, are sent first to each UI process (SetSettings
-	// changes them): the app reads and watches the settings file (the UI
-	// process's Settings window only saves it).
+	// changes them): the app alone reads, watches and writes the settings
+	// file (the Settings window's edits come as uiproto.SaveSettings).
 	Settings *uiproto.Settings
 }
 
@@ -366,11 +367,7 @@ func (u *UIProcess) Prewarm() {
 // OpenWindow has the UI process open one of the app's own windows
 // (uiproto.WindowHistory, uiproto.WindowSettings), starting it if needed.
 func (u *UIProcess) OpenWindow(name uiproto.WindowName) {
-	m := uiproto.OpenWindow{Window: name}
-	if name == uiproto.WindowHistory {
-		m.Database = u.opts.Database
-	}
-	u.openWindow(m)
+	u.openWindow(uiproto.OpenWindow{Window: name})
 }
 
 // openWindow sends m, starting the UI process if needed.
@@ -785,6 +782,8 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 				}
 			})
 		}
+	case uiproto.Request: // an app window's (uirequests.go)
+		after = append(after, func() { u.answer(p, e) })
 	default: // a second Hello
 		u.log.Warn("unexpected event from the UI process", "type", ev.Type())
 	}

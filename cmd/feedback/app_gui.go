@@ -7,7 +7,8 @@ import (
 	"log/slog"
 
 	"feedback/app"
-	"feedback/internal/settings"
+	"feedback/internal/settings/settingsfile"
+
 	// Before Fyne reads the locale in its init: no "Fyne error" under LANG=C.UTF-8.
 	_ "feedback/cmd/feedback/internal/quietlocale"
 	"feedback/dialogs/uiprocess"
@@ -18,7 +19,7 @@ const hasApp = true
 
 // runApp runs the tray-resident app.
 func runApp(ctx context.Context, log *slog.Logger) int {
-	spath, _ := settings.Path() // none: nothing to watch
+	spath, _ := settingsfile.Path() // none: nothing to watch
 	if err := app.Run(ctx, app.Config{Version: version, Settings: loadSettings(log), SettingsPath: spath, Logger: log}); err != nil {
 		log.Error("feedback stopped", "err", err)
 		return 1

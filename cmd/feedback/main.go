@@ -27,6 +27,7 @@ import (
 	"feedback/cmd/feedback/setup"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
+	"feedback/internal/settings/settingsfile"
 	"feedback/ipc"
 	"feedback/ipc/launch"
 	"feedback/ipc/wire"
@@ -181,12 +182,12 @@ func loadSettings(log *slog.Logger) (s settings.Settings) {
 		}
 		i18n.Use(i18n.Choose(s.Language, locales))
 	}()
-	path, err := settings.Path()
+	path, err := settingsfile.Path()
 	if err != nil {
 		log.Warn("no settings directory; using the defaults", "err", err)
 		return settings.Default()
 	}
-	s, err = settings.Load(path, os.Getenv)
+	s, err = settingsfile.Load(path, os.Getenv)
 	if err != nil {
 		log.Warn("settings ignored", "err", err)
 	}

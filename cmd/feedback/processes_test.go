@@ -15,20 +15,23 @@ import (
 // processEntries are, for each kind of process, the packages that run
 // calls for its commands: the process runs them and whatever they import.
 var processEntries = map[string][]string{
-	// feedback: app.Run; setup.ApplyStartAtLogin; launch.Starter.
-	"app": {"feedback/app", "feedback/cmd/feedback/setup", "feedback/ipc/launch"},
+	// feedback: app.Run; setup.ApplyStartAtLogin; launch.Starter; the
+	// settings file (loadSettings, settingsfile.Path).
+	"app": {"feedback/app", "feedback/cmd/feedback/setup", "feedback/ipc/launch", "feedback/internal/settings/settingsfile"},
 	// feedback ui: uiprocess.Serve.
 	"ui": {"feedback/dialogs/uiprocess"},
 	// feedback mcp: mcpshim.ServeStdio over launch.Connect (an ipc.Asker)
-	// and launch.Greet.
-	"shim": {"feedback/cmd/feedback/mcpshim", "feedback/ipc/launch", "feedback/ipc"},
+	// and launch.Greet; the settings file (loadSettings).
+	"shim": {"feedback/cmd/feedback/mcpshim", "feedback/ipc/launch", "feedback/ipc", "feedback/internal/settings/settingsfile"},
 	// feedback ask, approve, notify, doctor, setup, history; ask's question
-	// ids (wire.NewID) and its connection (an ipc.Asker).
-	"cli": {"feedback/cmd/feedback/ask", "feedback/cmd/feedback/approvecmd", "feedback/cmd/feedback/notifycmd", "feedback/cmd/feedback/doctor", "feedback/cmd/feedback/setup", "feedback/cmd/feedback/historycmd", "feedback/ipc/launch", "feedback/ipc/wire", "feedback/ipc"},
+	// ids (wire.NewID) and its connection (an ipc.Asker); the settings
+	// file (loadSettings).
+	"cli": {"feedback/internal/settings/settingsfile", "feedback/cmd/feedback/ask", "feedback/cmd/feedback/approvecmd", "feedback/cmd/feedback/notifycmd", "feedback/cmd/feedback/doctor", "feedback/cmd/feedback/setup", "feedback/cmd/feedback/historycmd", "feedback/ipc/launch", "feedback/ipc/wire", "feedback/ipc"},
 }
 
-// everyProcess are the packages run calls in every process: the settings
-// and their language (loadSettings), and Fyne's quiet locale (an init).
+// everyProcess are the packages run calls in every process: the settings'
+// schema and their language, and Fyne's quiet locale (an init). (`feedback
+// ui` reads no settings file: the app sends it the settings.)
 var everyProcess = []string{"feedback/internal/settings", "feedback/internal/i18n", "feedback/cmd/feedback/internal/quietlocale"}
 
 // processRow is a row of the README's package table.

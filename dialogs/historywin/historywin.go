@@ -8,10 +8,12 @@
 // the reason the agent was given, timed out, denied while away), and an export of the selection as Markdown or JSON, the output of
 // `feedback history`.
 //
-// The database is read through a read-only store (the resident app keeps
-// writing it) and never on the Fyne goroutine: every read runs on a
-// goroutine of its own and hands its result back with fyne.Do. It imports
-// neither package app nor ui, so fyne.io/fyne/v2/test drives it whole.
+// It opens no database: the entries come from Options.Source, page by page
+// (the UI process asks the app, which alone reads the database:
+// uiproto.HistoryQuery and HistoryImagesQuery), and never on the Fyne
+// goroutine: every request runs on a goroutine of its own and hands its
+// result back with fyne.Do. It imports neither package app, the store nor
+// uiprocess, so fyne.io/fyne/v2/test drives it whole.
 package historywin
 
 import (
@@ -24,7 +26,6 @@ import (
 	_ "image/png"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -37,9 +38,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"feedback/app/store"
 	"feedback/dialogs/markdown"
 	"feedback/internal/history"
+	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
@@ -54,18 +55,30 @@ const (
 	// listed: past it, the older ones are left out as past MaxListed.
 	MaxListedBytes = 32 << 20
 	// MaxSearchBytes is the longest search text used.
-	MaxSearchBytes = 256
+	MaxSearchBytes = uiproto.MaxHistorySearchBytes
 	// MaxReplyShown is how much of one reply the detail shows (Export has all).
 	MaxReplyShown = 64 << 10
 	// searchSettle lets typing settle before the database is searched.
 	searchSettle = 250 * time.Millisecond
 )
 
+// Source is where the window's entries come from: the app, asked over the
+// UI process's channel, or a test's fake. Both calls block; the window
+// makes them off the Fyne goroutine, one list or one question's images at
+// a time.
+type Source interface {
+	// Page is up to limit (at most uiproto.MaxHistoryPage) of the asks
+	// whose text holds search, newest first, from offset: the app's
+	// answer to a uiproto.HistoryQuery, or why there is none.
+	Page(search string, offset, limit int) (uiproto.HistoryPage, error)
+	// Images are the images of the answer of one ask (its Record).
+	Images(record string) (uiproto.HistoryImages, error)
+}
+
 // Options configure a History window.
 type Options struct {
-	// DBPath is the app's database ($FEEDBACK_DB, else store.DefaultPath());
-	// "" when the app keeps none (FEEDBACK_DB=off), which the window says.
-	DBPath string
+	// Source gives the entries (the app's database, through the app).
+	Source Source
 	// OnClosed, when set, is called on the Fyne goroutine once the window
 	// has closed (the window sets its own OnClosed: use this instead).
 	OnClosed func()
@@ -85,10 +98,7 @@ type Window struct {
 	scroll  *container.Scroll
 	export  [2]*widget.Button // Markdown, JSON
 
-	// The database handle, opened on first use off the Fyne goroutine.
-	dbMu   sync.Mutex // guards db
-	db     *store.Store
-	closed atomic.Bool // the window closed: no more reads
+	closed atomic.Bool // the window closed: no more requests
 
 	// Fyne goroutine only:
 	loops    []history.Loop // every row, grouped as feedback history prints them (Export)
@@ -109,20 +119,20 @@ type Window struct {
 // row is one ask in the list: the entry as read and as package history
 // groups it (its loop and its client and project).
 type row struct {
-	entry store.Entry
+	entry history.Entry
 	loop  history.Loop  // with the one group below
 	group history.Group // with the one question below
 	q     history.Question
 }
 
-func newRow(e store.Entry) row {
-	l := history.ByLoop([]store.Entry{e})[0]
+func newRow(e history.Entry) row {
+	l := history.ByLoop([]history.Entry{e})[0]
 	g := l.Groups[0]
 	return row{entry: e, loop: l, group: g, q: g.Questions[0]}
 }
 
-// New builds the History window over the database at o.DBPath and starts
-// reading it; the caller Shows it. Call it on the Fyne goroutine.
+// New builds the History window over o.Source and starts listing; the
+// caller Shows it. Call it on the Fyne goroutine.
 func New(a fyne.App, o Options) *Window { return newWindow(a, o, fyne.Do, nil) }
 
 func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Window {
@@ -151,7 +161,7 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, split))
 	w.win.Resize(fyne.NewSize(1000, 640))
 	w.win.SetOnClosed(func() {
-		w.closeDB()
+		w.closed.Store(true)
 		if o.OnClosed != nil {
 			o.OnClosed()
 		}
@@ -164,42 +174,56 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 // Fyne is the window, for the caller to Show, RequestFocus or Close.
 func (w *Window) Fyne() fyne.Window { return w.win }
 
-// closeDB releases the database once the window has closed; a read in
-// flight finishes first.
-func (w *Window) closeDB() {
-	w.closed.Store(true)
-	go func() {
-		w.dbMu.Lock()
-		defer w.dbMu.Unlock()
-		if w.db != nil {
-			w.db.Close()
-			w.db = nil
+// errNoHistory: the app keeps no database (FEEDBACK_DB=off); errNoDatabase:
+// it has kept none yet.
+var (
+	errNoHistory  = errors.New("the app keeps no history (FEEDBACK_DB=off)")
+	errNoDatabase = errors.New("no history yet")
+)
+
+// fetch asks the source for the asks search selects, page after page, up
+// to MaxListed of them and MaxListedBytes of their text (at least one);
+// full when more were left out. Off the Fyne goroutine only; it stops
+// early when the window closed.
+func (w *Window) fetch(search string) (entries []history.Entry, full bool, err error) {
+	if w.opts.Source == nil {
+		return nil, false, errors.New("the window has no source of history")
+	}
+	seen := map[string]bool{} // an ask listed on one page may move to the next as new ones come
+	total := 0
+	for len(entries) < MaxListed {
+		if w.closed.Load() {
+			return entries, full, nil
 		}
-	}()
-}
-
-// errNoHistory: the app keeps no database (FEEDBACK_DB=off).
-var errNoHistory = errors.New("the app keeps no history (FEEDBACK_DB=off)")
-
-// withDB runs f with the read-only database, opening it on first use. Off
-// the Fyne goroutine only.
-func (w *Window) withDB(f func(*store.Store) error) error {
-	w.dbMu.Lock()
-	defer w.dbMu.Unlock()
-	if w.closed.Load() {
-		return errors.New("the window is closed")
-	}
-	if w.opts.DBPath == "" {
-		return errNoHistory
-	}
-	if w.db == nil {
-		db, err := store.OpenReadOnly(w.opts.DBPath)
+		page, err := w.opts.Source.Page(search, len(seen), min(uiproto.MaxHistoryPage, MaxListed-len(entries)))
 		if err != nil {
-			return err
+			return entries, full, err
 		}
-		w.db = db
+		switch page.Problem {
+		case uiproto.HistoryOff:
+			return nil, false, errNoHistory
+		case uiproto.HistoryNone:
+			return nil, false, errNoDatabase
+		case uiproto.HistoryFailed:
+			return entries, full, errors.New(page.Error)
+		}
+		for _, he := range page.Entries {
+			if seen[he.Record] {
+				continue
+			}
+			seen[he.Record] = true
+			total += he.TextBytes()
+			if total > MaxListedBytes && len(entries) > 0 {
+				return entries, true, nil
+			}
+			entries = append(entries, history.Entry(he))
+		}
+		if !page.More || len(page.Entries) == 0 {
+			return entries, false, nil
+		}
+		full = len(entries) >= MaxListed
 	}
-	return f(w.db)
+	return entries, full, nil
 }
 
 // typedSearch waits for typing to settle, then searches.
@@ -228,16 +252,7 @@ func (w *Window) reload() {
 	}
 	w.status.SetText(lang.L("Reading…"))
 	go func() {
-		var entries []store.Entry
-		err := w.withDB(func(db *store.Store) error {
-			var err error
-			entries, err = db.Find(store.Filter{Search: text, Limit: MaxListed})
-			return err
-		})
-		full := len(entries) == MaxListed
-		if n := withinBytes(entries, MaxListedBytes); n < len(entries) {
-			entries, full = entries[:n], true
-		}
+		entries, full, err := w.fetch(text)
 		loops := history.ByLoop(entries)
 		w.do(func() {
 			if gen != w.gen {
@@ -248,27 +263,7 @@ func (w *Window) reload() {
 	}()
 }
 
-// withinBytes is how many of entries, from the first, hold at most max
-// bytes of prompts and replies (at least one).
-func withinBytes(entries []store.Entry, max int) int {
-	total := 0
-	for i, e := range entries {
-		for _, p := range e.Question.Prompts {
-			total += len(p.Markdown) + len(p.Prefill)
-		}
-		if e.Answer != nil {
-			for _, r := range e.Answer.Replies {
-				total += len(r.Text)
-			}
-		}
-		if total > max && i > 0 {
-			return i
-		}
-	}
-	return len(entries)
-}
-
-func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string, full bool, err error) {
+func (w *Window) apply(entries []history.Entry, loops []history.Loop, text string, full bool, err error) {
 	w.loops = loops
 	w.rows = make([]row, 0, len(entries))
 	for _, e := range entries { // newest first, as the store lists them
@@ -281,7 +276,7 @@ func (w *Window) apply(entries []store.Entry, loops []history.Loop, text string,
 	switch {
 	case errors.Is(err, errNoHistory):
 		w.status.SetText(lang.L("The app keeps no history: FEEDBACK_DB is off."))
-	case errors.Is(err, store.ErrNoDatabase):
+	case errors.Is(err, errNoDatabase):
 		w.status.SetText(lang.L("No history yet: the app has kept no question."))
 	case err != nil:
 		w.status.SetText(fmt.Sprintf(lang.L("The history could not be read: %v"), err))
@@ -474,7 +469,7 @@ func (w *Window) showQuestion(r row) {
 	b.set(hq)
 	w.detail.Add(container.NewBorder(nil, nil, nil, container.NewCenter(b), title))
 	asked := "Asked %s"
-	if hq.Outcome == store.StateMessage { // an agent's message: nothing was asked
+	if hq.Outcome == history.StateMessage { // an agent's message: nothing was asked
 		asked = "Sent %s"
 	}
 	when := fmt.Sprintf(lang.L(asked), hq.AskedAt.Local().Format("2006-01-02 15:04"))
@@ -626,11 +621,16 @@ func (w *Window) loadImages(id string, box *fyne.Container) {
 	shown := w.selected
 	go func() {
 		var imgs []wire.Image
-		err := w.withDB(func(db *store.Store) error {
-			var err error
-			imgs, err = db.AnswerImages(id)
-			return err
-		})
+		var omitted int
+		err := errors.New("the window has no source of history")
+		if w.opts.Source != nil {
+			var got uiproto.HistoryImages
+			got, err = w.opts.Source.Images(id)
+			if err == nil && got.Error != "" {
+				err = errors.New(got.Error)
+			}
+			imgs, omitted = got.Images, got.Omitted
+		}
 		var objs []fyne.CanvasObject
 		for i, im := range imgs {
 			decoded, _, derr := image.Decode(bytes.NewReader(im.Data))
@@ -642,6 +642,9 @@ func (w *Window) loadImages(id string, box *fyne.Container) {
 			ci.FillMode = canvas.ImageFillContain
 			ci.ScaleMode = canvas.ImageScaleSmooth
 			objs = append(objs, ci)
+		}
+		if omitted > 0 {
+			objs = append(objs, hint(fmt.Sprintf(lang.L("%d more images not shown"), omitted)))
 		}
 		if err != nil {
 			objs = append(objs, hint(fmt.Sprintf(lang.L("The images could not be read: %v"), err)))

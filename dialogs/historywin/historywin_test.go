@@ -2,6 +2,7 @@ package historywin
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,8 +22,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/app/store"
+	"feedback/app/windowreq"
 	"feedback/cmd/feedback/historycmd"
 	"feedback/dialogs"
+	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
@@ -87,6 +91,35 @@ func fill(t *testing.T) string {
 	return path
 }
 
+// appSource answers the window as the app does (package windowreq, over
+// the database at path; "": the app keeps none), in the test's process:
+// the UI process carries the same requests and answers over its channel.
+func appSource(path string) *source {
+	return &source{srv: &windowreq.Server{DB: path}}
+}
+
+// source is a Source that asks a windowreq.Server; pageMax, when set,
+// makes its pages smaller than the window asks for; asked counts the pages
+// asked for.
+type source struct {
+	srv     *windowreq.Server
+	pageMax int
+	asked   atomic.Int32
+}
+
+func (s *source) Page(search string, offset, limit int) (uiproto.HistoryPage, error) {
+	s.asked.Add(1)
+	if s.pageMax > 0 {
+		limit = min(limit, s.pageMax)
+	}
+	resp := s.srv.Answer(uiproto.HistoryQuery{Req: 1, Search: search, Offset: offset, Limit: limit})
+	return resp.(uiproto.HistoryPage), nil
+}
+
+func (s *source) Images(record string) (uiproto.HistoryImages, error) {
+	return s.srv.Answer(uiproto.HistoryImagesQuery{Req: 2, Record: record}).(uiproto.HistoryImages), nil
+}
+
 // harness runs the window's Fyne-goroutine work on the test's goroutine.
 type harness struct {
 	w     *Window
@@ -98,7 +131,7 @@ func open(t *testing.T, path string) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
 	h := &harness{queue: make(chan func(), 64)}
-	h.w = newWindow(a, Options{DBPath: path, Now: func() time.Time { return t0.Add(time.Hour) }},
+	h.w = newWindow(a, Options{Source: appSource(path), Now: func() time.Time { return t0.Add(time.Hour) }},
 		func(f func()) { h.queue <- f }, func(what string) { h.shown = append(h.shown, what) })
 	h.w.Fyne().Show()
 	t.Cleanup(func() {
@@ -420,13 +453,14 @@ func TestRefreshSeesNewQuestions(t *testing.T) {
 }
 
 func TestNoDatabaseIsSaid(t *testing.T) {
-	h := open(t, filepath.Join(t.TempDir(), "none.db"))
+	path := filepath.Join(t.TempDir(), "none.db")
+	h := open(t, path)
 	h.wait(t, "list")
 	if s := h.w.status.Text; !strings.Contains(s, "No history yet") {
 		t.Fatalf("status %q", s)
 	}
-	if _, err := os.Stat(h.w.opts.DBPath); !os.IsNotExist(err) {
-		t.Fatal("the window created a database")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("a database was created")
 	}
 }
 
@@ -438,13 +472,15 @@ func TestNoHistoryKeptIsSaid(t *testing.T) {
 	}
 }
 
-func TestOnClosedAndTheDatabaseReleased(t *testing.T) {
+// Once closed, the window asks the app for nothing more.
+func TestOnClosedAndNothingMoreAsked(t *testing.T) {
 	a := test.NewTempApp(t)
 	closed := make(chan bool, 1)
+	src := appSource(fill(t))
 	// Its list is never drawn (the window's Fyne-goroutine work is
 	// dropped): drawn on the test driver's goroutine after the test, it
 	// measured text while the next test did (a race on the font caches).
-	w := newWindow(a, Options{DBPath: fill(t), OnClosed: func() { closed <- true }}, func(func()) {}, nil)
+	w := newWindow(a, Options{Source: src, OnClosed: func() { closed <- true }}, func(func()) {}, nil)
 	w.Fyne().Show()
 	w.Fyne().Close()
 	select {
@@ -452,8 +488,9 @@ func TestOnClosedAndTheDatabaseReleased(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("OnClosed not called")
 	}
-	if err := w.withDB(func(*store.Store) error { return nil }); err == nil {
-		t.Fatal("the database is still usable after the window closed")
+	before := src.asked.Load()
+	if entries, _, _ := w.fetch(""); len(entries) != 0 || src.asked.Load() != before {
+		t.Fatalf("after the window closed: %d entries, %d more pages asked", len(entries), src.asked.Load()-before)
 	}
 }
 
@@ -467,18 +504,87 @@ func TestAge(t *testing.T) {
 	}
 }
 
-func TestWithinBytes(t *testing.T) {
-	e := func(n int) store.Entry {
-		return store.Entry{Question: wire.Question{Prompts: []wire.Prompt{{Markdown: strings.Repeat("x", n)}}},
-			Answer: &wire.Answer{Replies: []wire.Reply{{Text: "yy"}}}}
+// The list is put together from as many pages as the app gives, each ask
+// once, newest first, and stops at MaxListed with the status saying so.
+func TestListIsPagedUpToMaxListed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	s, err := store.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	entries := []store.Entry{e(8), e(8), e(8)}
-	for max, want := range map[int]int{100: 3, 20: 2, 10: 1, 5: 1} {
-		if got := withinBytes(entries, max); got != want {
-			t.Errorf("withinBytes(3 × 10 bytes, %d) = %d, want %d", max, got, want)
+	for i := range MaxListed + 3 {
+		if err := s.SaveQuestion(q(fmt.Sprintf("q%03d", i), "codex", "", "", fmt.Sprintf("Question %d?", i)), t0.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
 		}
 	}
+	s.Close()
+	src := appSource(path)
+	src.pageMax = 7 // smaller pages than the window asks for: it keeps asking
+	a := test.NewTempApp(t)
+	h := &harness{queue: make(chan func(), 64)}
+	h.w = newWindow(a, Options{Source: src, Now: func() time.Time { return t0.Add(time.Hour) }},
+		func(f func()) { h.queue <- f }, func(what string) { h.shown = append(h.shown, what) })
+	h.wait(t, "list")
+	if n := len(h.w.rows); n != MaxListed {
+		t.Fatalf("%d rows, want %d", n, MaxListed)
+	}
+	seen := map[string]bool{}
+	for i, r := range h.w.rows {
+		if want := fmt.Sprintf("q%03d", MaxListed+2-i); r.q.ID != want || seen[r.q.ID] {
+			t.Fatalf("row %d is %s (seen before: %v), want %s", i, r.q.ID, seen[r.q.ID], want)
+		}
+		seen[r.q.ID] = true
+	}
+	if want := (MaxListed + 6) / 7; int(src.asked.Load()) != want {
+		t.Errorf("%d pages asked, want %d", src.asked.Load(), want)
+	}
+	if st := h.w.status.Text; !strings.Contains(st, fmt.Sprint(MaxListed)) || !strings.Contains(st, "search to find older ones") {
+		t.Errorf("status %q", st)
+	}
 }
+
+// Past MaxListedBytes of text the older asks are left out (at least one
+// is listed, however long).
+func TestListStopsAtMaxListedBytes(t *testing.T) {
+	entry := func(id string, n int) uiproto.HistoryEntry {
+		return uiproto.HistoryEntry{Record: id, State: "open", AskedAt: t0,
+			Question: wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: strings.Repeat("x", n)}}}}
+	}
+	for _, tc := range []struct {
+		name  string
+		sizes []int
+		want  int
+		full  bool
+	}{
+		{"within", []int{10, 10}, 2, false},
+		{"the third is over", []int{MaxListedBytes / 2, MaxListedBytes / 2, 1}, 2, true},
+		{"the first alone is over", []int{MaxListedBytes + 1, 1}, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var page uiproto.HistoryPage
+			for i, n := range tc.sizes {
+				page.Entries = append(page.Entries, entry(fmt.Sprint("q", i), n))
+			}
+			w := &Window{opts: Options{Source: fixedPage(page)}}
+			got, full, err := w.fetch("")
+			if err != nil || len(got) != tc.want || full != tc.full {
+				t.Errorf("fetch = %d entries, full %v, %v; want %d, %v", len(got), full, err, tc.want, tc.full)
+			}
+		})
+	}
+}
+
+// fixedPage is a Source whose first page is all there is.
+type fixedPage uiproto.HistoryPage
+
+func (p fixedPage) Page(_ string, offset, _ int) (uiproto.HistoryPage, error) {
+	if offset > 0 {
+		return uiproto.HistoryPage{}, nil
+	}
+	return uiproto.HistoryPage(p), nil
+}
+
+func (fixedPage) Images(string) (uiproto.HistoryImages, error) { return uiproto.HistoryImages{}, nil }
 
 // A badge's text has at least 4.5:1 contrast on its fill in both themes.
 func TestBadgeTextContrast(t *testing.T) {

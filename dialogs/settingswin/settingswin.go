@@ -3,13 +3,17 @@
 // its hint and, when its value is wrong, the reason under it as a
 // translated sentence (settings.Validate, the checks the file and the
 // environment get) with the input's border marked, a summary by Save that
-// goes to the first bad field, and a question before edits are discarded;
-// saved to the settings.json that the app, the UI process and `feedback
-// mcp` read (settings.Save). It imports neither package app nor ui, so it
-// is driven whole by fyne.io/fyne/v2/test.
+// goes to the first bad field, and a question before edits are discarded.
+// It reads and writes no file: it shows the values it is given
+// (Options.Values, which the UI process asks of the app) and hands its
+// edits to Options.Save (the UI process sends them to the app, which alone
+// writes settings.json). It imports neither package app nor uiprocess, so
+// it is driven whole by fyne.io/fyne/v2/test.
 package settingswin
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"image/color"
 	"os"
@@ -37,8 +41,18 @@ const Title = "feedback settings"
 
 // Options configure a Settings window.
 type Options struct {
-	// Path is the settings file (settings.Path()).
-	Path string
+	// Values are the settings file's values over the defaults, without the
+	// environment's overrides: what the window shows and edits.
+	Values settings.Settings
+	// ReadError, when set, is why the file could not be read (Values are
+	// then the defaults): the window says so, and a save writes a new one.
+	ReadError error
+	// Save saves the window's edits: changes (settings.Changes from
+	// Values) over the file as it is when saved, or values whole when
+	// changes is nil; it returns the values written and where a malformed
+	// file was kept, or why nothing was saved. It blocks (the UI process asks the app: uiproto's
+	// SaveSettings); the window calls it off the Fyne goroutine.
+	Save func(values settings.Settings, changes map[string]json.RawMessage) (saved settings.Settings, movedAside string, err error)
 	// Getenv tells which fields an environment variable overrides, to say
 	// so beside them; nil means os.Getenv.
 	Getenv func(string) string
@@ -47,8 +61,8 @@ type Options struct {
 	// comma-separated entry instead.
 	Tools []string
 	// OnSaved is called on the Fyne goroutine after a save with the values
-	// written to the file (without the environment's overrides). Whoever
-	// runs settings.Watch is told too; OnSaved is for the caller's own
+	// written to the file (without the environment's overrides). The app,
+	// which wrote them, applies them too; OnSaved is for the caller's own
 	// bookkeeping and may be nil.
 	OnSaved func(settings.Settings)
 	// OnClosed, when set, is called on the Fyne goroutine once the window
@@ -104,15 +118,14 @@ type field struct {
 	read func(s *settings.Settings) string
 }
 
-// New opens nothing: it builds the Settings window over the file at
-// o.Path (read now; a missing file shows the defaults) and returns it for
-// the caller to Show. Call it on the Fyne goroutine.
+// New opens nothing: it builds the Settings window over o.Values and
+// returns it for the caller to Show. Call it on the Fyne goroutine.
 func New(a fyne.App, o Options) *Window {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
 	w := &Window{win: a.NewWindow(lang.L(Title)), opts: o, byKey: map[string]*field{}}
-	base, err := settings.ReadFile(o.Path)
+	base, err := o.Values, o.ReadError
 	w.base = base
 	w.banner = widget.NewLabel("")
 	w.banner.Wrapping = fyne.TextWrapWord
@@ -163,7 +176,7 @@ func (w *Window) Changed() bool {
 			return true
 		}
 	}
-	edits, err := changes(w.base, s)
+	edits, err := settings.Changes(w.base, s)
 	return err != nil || len(edits) > 0
 }
 
@@ -355,11 +368,12 @@ func (w *Window) Problem(key string) string {
 	return f.msg.Text
 }
 
-// Save checks the fields and, when they are valid, writes what the user
-// changed over the file as it is now (an edit made by hand meanwhile is
-// kept) off the Fyne goroutine (settings.Save: checked again, atomic,
-// unknown keys kept), then closes the window and calls OnSaved; a failure
-// is shown in the banner and the window stays open.
+// Save checks the fields and, when they are valid, has what the user
+// changed saved over the file as it is now (an edit made by hand meanwhile
+// is kept) off the Fyne goroutine (Options.Save: the app checks them
+// again and writes them atomically, unknown keys kept), then closes the
+// window and calls OnSaved; a failure is shown in the banner and the
+// window stays open with every value the user typed.
 func (w *Window) Save() {
 	s, ok := w.Check()
 	if !ok || w.saving {
@@ -368,21 +382,20 @@ func (w *Window) Save() {
 	w.saving = true
 	w.save.Disable()
 	w.cancel.Disable()
-	path, done := w.opts.Path, w.saved
-	edits, err := changes(w.base, s)
+	save, done := w.opts.Save, w.saved
+	edits, err := settings.Changes(w.base, s)
 	if err != nil {
 		edits = nil // cannot happen (plain JSON types): write the window's values whole
 	}
 	go func() {
-		// What the user changed, over the file as it is now: an edit made
-		// by hand while the window was open is kept. A file that cannot
-		// be read gets the window's values whole.
-		if cur, err := settings.ReadFile(path); err == nil && edits != nil {
-			if merged, err := overlay(cur, edits); err == nil {
-				s = merged
-			}
+		// What the user changed, over the file as it is now (the app lays
+		// it over): an edit made by hand while the window was open is
+		// kept. A file that cannot be read gets the window's values whole.
+		var aside string
+		err := errNoSave
+		if save != nil {
+			s, aside, err = save(s, edits)
 		}
-		aside, err := settings.Save(path, s)
 		fyne.Do(func() {
 			w.saving = false
 			w.cancel.Enable()
@@ -405,6 +418,9 @@ func (w *Window) Save() {
 		}
 	}()
 }
+
+// errNoSave: the window was given no Options.Save.
+var errNoSave = errors.New("nothing saves the settings here")
 
 type section struct {
 	title  string

@@ -1,6 +1,8 @@
 package settingswin
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/internal/settings"
+	"feedback/internal/settings/settingsfile"
 )
 
 var tools = []string{"interactive_feedback", "ask_human", "ask_user_question"}
@@ -26,8 +29,10 @@ func open(t *testing.T, file string, env map[string]string) (*Window, string, ch
 		}
 	}
 	var got []settings.Settings
-	w := New(a, Options{Path: path, Tools: tools, Getenv: func(k string) string { return env[k] },
-		OnSaved: func(s settings.Settings) { got = append(got, s) }})
+	o := fileOptions(path)
+	o.Tools, o.Getenv = tools, func(k string) string { return env[k] }
+	o.OnSaved = func(s settings.Settings) { got = append(got, s) }
+	w := New(a, o)
 	done := make(chan error, 1)
 	w.saved = func(err error) { done <- err }
 	w.Fyne().Show()
@@ -39,6 +44,18 @@ func open(t *testing.T, file string, env map[string]string) (*Window, string, ch
 		}
 	})
 	return w, path, done, &got
+}
+
+// fileOptions are the options the UI process gives a window over the
+// settings file at path, as the app answers it (app/uirequests.go): the
+// values read with settingsfile.ReadFile, the edits saved with
+// settingsfile.SaveEdits (here in the test's process: the window does not
+// care how they travel).
+func fileOptions(path string) Options {
+	values, err := settingsfile.ReadFile(path)
+	return Options{Values: values, ReadError: err, Save: func(v settings.Settings, ch map[string]json.RawMessage) (settings.Settings, string, error) {
+		return settingsfile.SaveEdits(path, v, ch)
+	}}
 }
 
 func entry(t *testing.T, w *Window, key string) *widget.Entry {
@@ -122,7 +139,7 @@ func TestSaveWritesTheFileTheAppReads(t *testing.T) {
 	if err := waitSaved(t, done); err != nil {
 		t.Fatal(err)
 	}
-	s, err := settings.Load(path, func(string) string { return "" })
+	s, err := settingsfile.Load(path, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +177,7 @@ func TestMalformedFileIsSaidAndReplaced(t *testing.T) {
 	if len(aside) != 1 {
 		t.Fatalf("moved aside: %v", aside)
 	}
-	if _, err := settings.Load(path, func(string) string { return "" }); err != nil {
+	if _, err := settingsfile.Load(path, func(string) string { return "" }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -293,7 +310,7 @@ func TestSaveKeepsAHandEditMadeMeanwhile(t *testing.T) {
 	if err := waitSaved(t, done); err != nil {
 		t.Fatal(err)
 	}
-	s, err := settings.Load(path, func(string) string { return "" })
+	s, err := settingsfile.Load(path, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +348,9 @@ func TestUnknownLanguageAndToolsFromTheFile(t *testing.T) {
 func TestToolsAsTextWithoutTheList(t *testing.T) {
 	a := test.NewTempApp(t)
 	path := filepath.Join(t.TempDir(), "settings.json")
-	w := New(a, Options{Path: path, Getenv: func(string) string { return "" }})
+	o := fileOptions(path)
+	o.Getenv = func(string) string { return "" }
+	w := New(a, o)
 	e := entry(t, w, "tools")
 	e.SetText(" ask_human ,, interactive_feedback ")
 	if s, ok := w.Check(); !ok || strings.Join(s.Tools, ",") != "ask_human,interactive_feedback" {
@@ -362,8 +381,54 @@ func TestDNDScheduleField(t *testing.T) {
 	if err := waitSaved(t, done); err != nil {
 		t.Fatal(err)
 	}
-	s, err := settings.ReadFile(path)
+	s, err := settingsfile.ReadFile(path)
 	if err != nil || s.DNDSchedule != "21:30-06:45" {
 		t.Fatalf("file holds %q, %v", s.DNDSchedule, err)
+	}
+}
+
+// A save the app refuses (a full disk, a value it checks otherwise) is
+// said in the window, which stays open with every value the user typed;
+// the next save sends them again.
+func TestFailedSaveIsSaidAndKeepsTheEdits(t *testing.T) {
+	a := test.NewTempApp(t)
+	var sent []settings.Settings
+	fail := true
+	o := Options{Values: settings.Default(), Getenv: func(string) string { return "" }, Tools: tools,
+		Save: func(v settings.Settings, ch map[string]json.RawMessage) (settings.Settings, string, error) {
+			sent = append(sent, v)
+			if _, ok := ch["timeout_seconds"]; !ok {
+				t.Errorf("the edit is not among the changes sent: %v", ch)
+			}
+			if fail {
+				return v, "", errors.New("disk full")
+			}
+			return v, "", nil
+		}}
+	closed := false
+	o.OnClosed = func() { closed = true }
+	w := New(a, o)
+	done := make(chan error, 1)
+	w.saved = func(err error) { done <- err }
+	w.Fyne().Show()
+	e := entry(t, w, "timeout_seconds")
+	e.SetText("42")
+	test.Tap(w.save)
+	if err := waitSaved(t, done); err == nil {
+		t.Fatal("the save did not fail")
+	}
+	if !strings.Contains(w.banner.Text, "Not saved: disk full") || !w.banner.Visible() {
+		t.Errorf("banner %q (shown %v), want the app's error", w.banner.Text, w.banner.Visible())
+	}
+	if closed || e.Text != "42" || w.save.Disabled() {
+		t.Errorf("after the failure: closed %v, field %q, save disabled %v", closed, e.Text, w.save.Disabled())
+	}
+	fail = false
+	test.Tap(w.save)
+	if err := waitSaved(t, done); err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != 2 || sent[1].TimeoutSeconds != 42 {
+		t.Errorf("sent %+v, want the edit twice", sent)
 	}
 }

@@ -81,9 +81,9 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 	a := fyneapp.NewWithID(ID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	a.Settings().SetTheme(dialogs.Theme()) // contrast of outlines and placeholders (dialogs/theme.go)
-	// The app's settings come first (the app reads and watches the
-	// settings file; here only the Settings window reads and saves it):
-	// before any window, every word in the user's language.
+	// The app's settings come first (the app alone reads, watches and
+	// writes the settings file): before any window, every word in the
+	// user's language.
 	first, err := conn.Receive()
 	if errors.Is(err, io.EOF) { // the app is gone already
 		return nil
@@ -125,6 +125,9 @@ type server struct {
 	// appWins are the app's own windows open (history, settings…), by
 	// name; on the Fyne goroutine only.
 	appWins map[uiproto.WindowName]fyne.Window
+	// reqs are the app windows' requests waiting for the app's answer
+	// (requests.go).
+	reqs requests
 }
 
 // keepAlive makes, once, a hidden window of our own: Fyne quits when its
@@ -183,6 +186,12 @@ func (s *server) receive(first uiproto.Command) {
 		}
 		if _, ok := m.(uiproto.Ping); ok { // answered here, off the Fyne goroutine: this process reads its commands
 			s.send(uiproto.Pong{})
+			continue
+		}
+		if resp, ok := m.(uiproto.Response); ok { // an answer to an app window's request (requests.go)
+			if !s.reqs.deliver(resp) {
+				s.log.Warn("an answer from the core that nothing waits for", "type", resp.Type())
+			}
 			continue
 		}
 		s.apply(m)

@@ -1,7 +1,6 @@
 package uiprocess
 
 import (
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 
 	"feedback/dialogs/settingswin"
 	"feedback/internal/i18n"
+	"feedback/internal/settings"
 )
 
 // englishWords matches three English words in a row: a sentence left
@@ -25,7 +25,7 @@ func TestSettingsWindowInChineseHasNoEnglish(t *testing.T) {
 	for _, language := range []string{i18n.SimplifiedChinese, i18n.TraditionalChinese} {
 		useLanguage(language)
 		a := test.NewTempApp(t)
-		w := settingswin.New(a, settingswin.Options{Path: filepath.Join(t.TempDir(), "settings.json"),
+		w := settingswin.New(a, settingswin.Options{Values: settings.Default(),
 			Getenv: func(string) string { return "" }, Tools: []string{"interactive_feedback", "ask_human"}})
 		w.Fyne().Resize(fyne.NewSize(720, 2000))
 		w.Fyne().Show()

@@ -1,9 +1,12 @@
 // Package history is the model of the questions the app has kept and their
 // outcomes: grouped by loop (its objective; each question's phase and
 // iteration), then by client and project (ByLoop), written as Markdown or
-// JSON. The command `feedback history` (history/historycmd) and the History
-// window (ui/historywin) both show it. It does no I/O of its own beyond the
-// writer it is given, and imports neither flag nor any GUI code.
+// JSON. The command `feedback history` (cmd/feedback/historycmd) and the
+// History window (dialogs/historywin) both show it: the command reads the
+// store itself, the window gets its entries from the app (uiproto's
+// HistoryPage), each as an Entry. It does no I/O of its own beyond the
+// writer it is given, and imports neither the store nor flag nor any GUI
+// code.
 package history
 
 import (
@@ -17,7 +20,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"feedback/app/store"
 	"feedback/internal/termtext"
 	"feedback/ipc/wire"
 )
@@ -75,6 +77,33 @@ func escapeInvisible(js []byte) []byte {
 	return out
 }
 
+// Entry is one ask the app kept: its fields are store.Entry's and
+// uiproto.HistoryEntry's, in the same order, so that either converts to it
+// (history.Entry(e)).
+type Entry struct {
+	// Record identifies this ask among all entries: Question.ID for the
+	// latest ask of a question, "<Question.ID>#<n>" for its earlier ones.
+	Record   string
+	Question wire.Question
+	AskedAt  time.Time
+	// State is "open", "withdrawn", "message", "away" or the Status of
+	// the answer.
+	State string
+	// Answer is nil while the question is open or withdrawn; its images
+	// are not loaded (Images counts them).
+	Answer     *wire.Answer
+	AnsweredAt time.Time
+	Images     int
+}
+
+// StateMessage is the state of an agent's one-way message: nothing was
+// asked (the store's StateMessage).
+const StateMessage = "message"
+
+// LoopID is the value of q's "Loop" context line (the loop_id of
+// interactive_feedback), or "".
+func LoopID(q wire.Question) string { return field(q, "Loop") }
+
 // Loop is the questions of one loop_id ("" for questions asked outside a loop).
 type Loop struct {
 	ID        string  `json:"loop_id"`
@@ -93,7 +122,7 @@ type Group struct {
 // again under the same id is listed once per ask.
 type Question struct {
 	ID string `json:"id"`
-	// Record identifies this ask (store.Entry.Record): ID for the latest
+	// Record identifies this ask (Entry.Record): ID for the latest
 	// ask, "<ID>#<n>" for an earlier one.
 	Record    string       `json:"record"`
 	Title     string       `json:"title"`
@@ -142,12 +171,12 @@ func field(q wire.Question, label string) string {
 // ByLoop groups entries (newest first, as the store lists them) by loop, in
 // the order of each loop's newest question, then by client and project;
 // within a group the questions read oldest first.
-func ByLoop(entries []store.Entry) []Loop {
+func ByLoop(entries []Entry) []Loop {
 	var loops []Loop
 	loopAt := map[string]int{}
 	for _, e := range entries {
 		q := e.Question
-		id := store.LoopID(q)
+		id := LoopID(q)
 		li, ok := loopAt[id]
 		if !ok {
 			li = len(loops)
@@ -184,7 +213,7 @@ func ByLoop(entries []store.Entry) []Loop {
 }
 
 // question is entry e as listed.
-func question(e store.Entry) Question {
+func question(e Entry) Question {
 	q := e.Question
 	hq := Question{ID: q.ID, Record: e.Record, Title: q.Summary(120), Phase: field(q, "Phase"), Iteration: field(q, "Iteration"),
 		AskedAt: e.AskedAt.UTC(), Outcome: Outcome(e.State), Images: e.Images}

@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode"
 
-	"feedback/app/store"
 	"feedback/ipc/wire"
 )
 
@@ -22,7 +21,7 @@ func TestGroupsByProject(t *testing.T) {
 	fromShim := wire.Question{ID: "a", Client: "cursor", Project: "shop", Context: []wire.Field{loop}}
 	fromLine := wire.Question{ID: "b", Client: "cursor", Context: []wire.Field{loop, {Label: "Project", Value: "site"}}}
 	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	loops := ByLoop([]store.Entry{{Question: fromShim, AskedAt: t0}, {Question: fromLine, AskedAt: t0.Add(time.Minute)}})
+	loops := ByLoop([]Entry{{Question: fromShim, AskedAt: t0}, {Question: fromLine, AskedAt: t0.Add(time.Minute)}})
 	if len(loops) != 1 || len(loops[0].Groups) != 2 {
 		t.Fatalf("loops = %+v, want one loop with two groups", loops)
 	}

@@ -1,22 +1,22 @@
-// Package settings holds the user's preferences, shared by the app and the
-// MCP shim: read from a JSON file, then overridden by the environment.
-// It imports no GUI code.
+// Package settings is the schema of the user's preferences, shared by the
+// app, the MCP shim and the UI process's Settings window: the fields and
+// their defaults, the environment variables that override them (Resolve),
+// the checks of every value (Validate) and the window's edits (Changes,
+// Overlay). It does no I/O: reading, saving and watching settings.json is
+// package settingsfile's, which only the app and the commands link (the UI
+// process gets the settings from the app, over package uiproto). It
+// imports no GUI code.
 package settings
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"feedback/internal/safefile"
-	"feedback/internal/userdirs"
 )
 
 // Settings are the user's preferences, read from Path at start. Every
@@ -185,58 +185,34 @@ func (s Settings) DefaultTimeout() time.Duration {
 	return time.Duration(s.TimeoutSeconds) * time.Second
 }
 
-// Path is where the settings live: settings.json in the config directory of
-// userdirs: $XDG_CONFIG_HOME/feedback (~/.config/feedback) on Linux,
-// ~/Library/Application Support/feedback on macOS, %APPDATA%\feedback on
-// Windows.
-func Path() (string, error) {
-	d, err := userdirs.Current()
-	if err != nil {
-		return "", err
+// Decode reads the content of a settings file (name, for errors) over the
+// defaults, without the environment and without checking the values
+// (Validate does). Empty content gives the defaults.
+func Decode(data []byte, name string) (Settings, error) {
+	s := Default()
+	if len(data) == 0 {
+		return s, nil
 	}
-	return filepath.Join(d.Config, "settings.json"), nil
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Default(), fmt.Errorf("settings file %s: %w", name, err)
+	}
+	return s, nil
 }
 
-// Load reads the settings file at path over the defaults, then
-// applies the environment (getenv, usually os.Getenv). A missing file is not
-// an error; a malformed one or a bad value is, and names what to fix. The
-// check is total: every bad value is reported (errors joined), each naming
-// its field and where it came from (the file or an environment variable), and
-// a malformed environment variable does not skip the check of the rest. On
+// Resolve applies the environment (getenv, usually os.Getenv) over s, read
+// from file (named in the errors), and checks every value. The check is
+// total: every bad value is reported (errors joined), each naming its field
+// and where it came from (the file or an environment variable), and a
+// malformed environment variable does not skip the check of the rest. On
 // any error the defaults are returned.
-func Load(path string, getenv func(string) string) (Settings, error) {
-	s, err := ReadFile(path)
-	if err != nil {
-		return Default(), err
-	}
-	src := sources{file: "settings file " + path, env: map[string]string{}}
+func (s Settings) Resolve(file string, getenv func(string) string) (Settings, error) {
+	src := sources{file: "settings file " + file, env: map[string]string{}}
 	errs := s.applyEnv(getenv, src.env)
 	for _, fe := range s.check(src) {
 		errs = append(errs, fe)
 	}
 	if len(errs) > 0 {
 		return Default(), errors.Join(errs...)
-	}
-	return s, nil
-}
-
-// ReadFile reads the settings file at path over the defaults, without the
-// environment and without checking the values (Validate does): what the
-// Settings window shows and edits. A missing file gives the defaults; an
-// unreadable or malformed one is an error naming the file, and so is one
-// that is not a regular file (a FIFO, /dev/zero: refused without blocking)
-// or holds more than MaxFileBytes.
-func ReadFile(path string) (Settings, error) {
-	s := Default()
-	data, err := safefile.ReadFile(path, MaxFileBytes)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return s, fmt.Errorf("reading settings: %w", err)
-	default:
-		if err := json.Unmarshal(data, &s); err != nil {
-			return Default(), fmt.Errorf("settings file %s: %w", path, err)
-		}
 	}
 	return s, nil
 }

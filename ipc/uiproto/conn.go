@@ -37,10 +37,12 @@ type message interface{ Type() string }
 // The decoders of each side's messages by type.
 var (
 	commands = table(as[Settings, Command], as[Show, Command], as[Withdraw, Command], as[Focus, Command], as[ConfirmQuit, Command],
-		as[OpenWindow, Command], as[Notify, Command], as[Ping, Command], as[Warm, Command], as[Sleep, Command], as[Exit, Command])
+		as[OpenWindow, Command], as[Notify, Command], as[Ping, Command], as[Warm, Command], as[Sleep, Command], as[Exit, Command],
+		as[HistoryPage, Command], as[HistoryImages, Command], as[SettingsFile, Command], as[SettingsSaved, Command])
 	events = table(as[Hello, Event], as[Shown, Event], as[DraftChanged, Event], as[CountdownChanged, Event],
 		as[Done, Event], as[Closed, Event], as[Found, Event], as[Snooze, Event], as[QuitAnswer, Event], as[AppWindows, Event],
-		as[Note, Event], as[Pong, Event], as[Sleeping, Event])
+		as[Note, Event], as[Pong, Event], as[Sleeping, Event],
+		as[HistoryQuery, Event], as[HistoryImagesQuery, Event], as[SettingsQuery, Event], as[SaveSettings, Event])
 )
 
 // decoder decodes a message's body (nil: its zero value).

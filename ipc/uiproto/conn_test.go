@@ -1,6 +1,7 @@
 package uiproto
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -31,14 +32,23 @@ func TestRoundTrip(t *testing.T) {
 			Countdown: &wire.Countdown{Deadline: at}, Quiet: true},
 		Withdraw{ID: "q"}, Focus{ID: "q"}, ConfirmQuit{Open: 2},
 		OpenWindow{Window: WindowNote, Note: &NoteChoices{Targets: []wire.NoteTarget{{Client: "codex"}}}},
-		OpenWindow{Window: WindowHistory, Database: "/tmp/feedback.db"},
+		OpenWindow{Window: WindowHistory},
 		Notify{Title: "t", Body: "b"}, Ping{}, Warm{}, Sleep{}, Exit{},
+		HistoryPage{Req: 7, More: true, Entries: []HistoryEntry{{Record: "q#1", State: "answered", AskedAt: at, AnsweredAt: at.Add(time.Minute), Images: 2,
+			Question: wire.Question{ID: "q", Client: "codex", Prompts: []wire.Prompt{{Markdown: "Go?", Options: []wire.Option{{Label: "Yes"}}}}},
+			Answer:   &wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{"Yes"}, Text: "go"}}}}}},
+		HistoryPage{Req: 8, Problem: HistoryFailed, Error: "disk"},
+		HistoryImages{Req: 9, Images: draft.Images, Omitted: 1},
+		SettingsFile{Req: 10, Values: []byte(`{"language":"en"}`), ReadError: "malformed"},
+		SettingsSaved{Req: 11, Values: []byte(`{"language":"en"}`), MovedAside: "/x.invalid-1"}, SettingsSaved{Req: 12, Error: "bad"},
 	}
 	evs := []Event{
 		Hello{Protocol: Version, Build: "1.2.3"}, Shown{ID: "q", Unfocused: true}, DraftChanged{ID: "q", Replies: draft.Replies, Images: []DraftImage{{Ref: "1", Image: &draft.Images[0]}, {Ref: "2"}}},
 		CountdownChanged{ID: "q", Countdown: wire.Countdown{Pinned: true, Left: time.Minute}},
 		Done{ID: "q", Answer: wire.Answer{Status: wire.StatusAnswered}}, Closed{ID: "q"}, Found{ID: "q"},
 		QuitAnswer{Confirmed: true}, AppWindows{Open: 1}, Note{Client: "codex", Text: "n"}, Pong{}, Sleeping{Refused: "clipboard"},
+		HistoryQuery{Req: 1, Search: "deploy", Offset: 100, Limit: 100}, HistoryImagesQuery{Req: 2, Record: "q#1"}, SettingsQuery{Req: 3},
+		SaveSettings{Req: 4, Values: []byte(`{"language":"en"}`), Changes: map[string]json.RawMessage{"language": []byte(`"en"`)}},
 	}
 	app, ui := pipe(t)
 	go func() {

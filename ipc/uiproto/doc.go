@@ -8,8 +8,13 @@
 // the build it is; the app checks it (CheckHello) before it sends a
 // command, and ends a UI process of another build. It imports only wire
 // and the standard library, and does no I/O beyond the channel it is given.
-// It is all the two processes say to each other; besides it they share two
-// files: the UI process reads the app's database for the History window
-// (at the path the app sends, uiproto.OpenWindow) and the Settings window
-// reads and saves the settings file, which the app watches and applies.
+// It is all the two processes share: the UI process opens neither the
+// app's database nor the settings file, and links neither the store nor
+// the settings file's code (dialogs/uiprocess's TestUIProcessLinksNoAppState
+// checks its whole dependency closure). The History window pages and
+// searches the database through HistoryQuery and HistoryImagesQuery, the
+// Settings window reads the settings through SettingsQuery and saves its
+// edits through SaveSettings, which the app checks, writes and applies
+// (requests.go): each a Request the app answers with the Response of its
+// number.
 package uiproto

@@ -9,10 +9,12 @@ import (
 
 // Version is the protocol's version, sent in Hello. Change it with any
 // change of a message that an older or newer peer would misread.
-const Version = 4
+const Version = 5
 
 // Command is a message from the app to the UI process: one of Settings,
-// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Warm, Sleep, Exit.
+// Show, Withdraw, Focus, ConfirmQuit, OpenWindow, Notify, Ping, Warm, Sleep,
+// Exit, or a Response (HistoryPage, HistoryImages, SettingsFile,
+// SettingsSaved: requests.go).
 type Command interface {
 	// Type is the message's name on the wire ("show", …).
 	Type() string
@@ -21,7 +23,8 @@ type Command interface {
 
 // Event is a message from the UI process to the app: one of Hello, Shown,
 // DraftChanged, CountdownChanged, Done, Closed, Found, Snooze, QuitAnswer,
-// AppWindows, Note, Pong, Sleeping.
+// AppWindows, Note, Pong, Sleeping, or a Request (HistoryQuery,
+// HistoryImagesQuery, SettingsQuery, SaveSettings: requests.go).
 type Event interface {
 	// Type is the message's name on the wire ("hello", …).
 	Type() string
@@ -33,8 +36,9 @@ type (
 	// Settings are what the UI process takes from the user's settings:
 	// the language of its words and the options of the question windows
 	// opened from now on. The app sends them first to each UI process and
-	// again whenever the settings change: the app reads and watches the
-	// settings file (the UI process's Settings window only saves it).
+	// again whenever the settings change: the app alone reads, watches and
+	// writes the settings file (the Settings window's edits reach it as
+	// SaveSettings).
 	Settings struct {
 		// Language is the settings' choice ("": the system's).
 		Language string `json:"language,omitempty"`
@@ -73,12 +77,11 @@ type (
 		Open int `json:"open"`
 	}
 	// OpenWindow opens one of the app's own windows. Note is the note
-	// window's choices (WindowNote); Database is the app's database, which
-	// the History window reads (read-only): only the app computes its path.
+	// window's choices (WindowNote). The History and Settings windows ask
+	// the app for what they show (requests.go).
 	OpenWindow struct {
-		Window   WindowName   `json:"window"`
-		Note     *NoteChoices `json:"note,omitempty"`
-		Database string       `json:"database,omitempty"`
+		Window WindowName   `json:"window"`
+		Note   *NoteChoices `json:"note,omitempty"`
 	}
 	// Notify shows a desktop notification through the toolkit (where the
 	// app has no notifier of its own).

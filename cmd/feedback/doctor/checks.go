@@ -20,6 +20,7 @@ import (
 	"feedback/internal/display"
 	"feedback/internal/safefile"
 	"feedback/internal/settings"
+	"feedback/internal/settings/settingsfile"
 	"feedback/ipc"
 	"feedback/ipc/launch"
 )
@@ -336,11 +337,11 @@ func size(n int64) string {
 
 func checkSettings(_ context.Context, e Env) []Result {
 	r := Result{Check: "settings"}
-	path, err := settings.Path()
+	path, err := settingsfile.Path()
 	if err != nil {
 		return []Result{{Level: Warn, Check: "settings", Msg: err.Error(), Fix: "the defaults are used"}}
 	}
-	if _, err := settings.Load(path, e.Getenv); err != nil {
+	if _, err := settingsfile.Load(path, e.Getenv); err != nil {
 		r.Level, r.Msg = Fail, err.Error()
 		r.Fix = settingsFix(path, err)
 		return []Result{r}

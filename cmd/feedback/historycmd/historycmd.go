@@ -97,7 +97,7 @@ func Run(args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, "feedback history:", err)
 		return 1
 	}
-	loops := history.ByLoop(entries)
+	loops := history.ByLoop(Entries(entries))
 	if *asJSON {
 		if err := history.WriteJSON(env.Stdout, loops); err != nil {
 			fmt.Fprintln(env.Stderr, "feedback history:", err)
@@ -107,6 +107,15 @@ func Run(args []string, env Env) int {
 	}
 	io.WriteString(env.Stdout, history.Markdown(loops))
 	return 0
+}
+
+// Entries are the store's entries as package history takes them.
+func Entries(in []store.Entry) []history.Entry {
+	out := make([]history.Entry, len(in))
+	for i, e := range in {
+		out[i] = history.Entry(e)
+	}
+	return out
 }
 
 // ParseSince reads a duration: Go's (90m, 36h) or whole days (7d).

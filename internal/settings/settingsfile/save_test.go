@@ -1,6 +1,8 @@
-package settings
+package settingsfile
 
 import (
+	"feedback/internal/settings"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,7 +18,7 @@ import (
 func noEnv(string) string { return "" }
 
 func TestNewFieldsDefaultAndValidate(t *testing.T) {
-	d := Default()
+	d := settings.Default()
 	if d.Sound || d.UILingerSeconds != 120 {
 		t.Fatalf("defaults: sound %v, ui_linger_seconds %d; want false, 120", d.Sound, d.UILingerSeconds)
 	}
@@ -33,7 +35,7 @@ func TestNewFieldsDefaultAndValidate(t *testing.T) {
 }
 
 func TestValidateNamesEachField(t *testing.T) {
-	s := Default()
+	s := settings.Default()
 	s.TimeoutSeconds = -5
 	s.Images.MaxTotalMiB = 1
 	s.WaitSeconds = map[string]int{"claude-code": 0}
@@ -51,7 +53,7 @@ func TestValidateNamesEachField(t *testing.T) {
 	if msg := s.Validate()[0].Error(); msg != "timeout_seconds must be 0 (no countdown) or more, not -5" {
 		t.Fatalf("message = %q", msg)
 	}
-	if fes := Default().Validate(); len(fes) != 0 {
+	if fes := settings.Default().Validate(); len(fes) != 0 {
 		t.Fatalf("defaults invalid: %v", fes)
 	}
 }
@@ -104,10 +106,10 @@ func TestSaveKeepsUnknownKeysAndRoundTrips(t *testing.T) {
 func TestSaveRefusesInvalidAndWritesNothing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"timeout_seconds": 5}`), 0o600)
-	s := Default()
+	s := settings.Default()
 	s.ExtendSeconds = 0
 	_, err := Save(path, s)
-	var fe *FieldError
+	var fe *settings.FieldError
 	if !errors.As(err, &fe) || fe.Field != "extend_seconds" {
 		t.Fatalf("Save = %v, want a FieldError naming extend_seconds", err)
 	}
@@ -119,14 +121,14 @@ func TestSaveRefusesInvalidAndWritesNothing(t *testing.T) {
 func TestSaveMovesAMalformedFileAside(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new")
 	path := filepath.Join(dir, "settings.json")
-	if _, err := Save(path, Default()); err != nil { // creates the directory
+	if _, err := Save(path, settings.Default()); err != nil { // creates the directory
 		t.Fatal(err)
 	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("new file mode %v, want 0600", fi.Mode().Perm())
 	}
 	os.WriteFile(path, []byte(`{"timeout_seconds": `), 0o600)
-	aside, err := Save(path, Default())
+	aside, err := Save(path, settings.Default())
 	if err != nil || !strings.HasPrefix(aside, path+".invalid-") {
 		t.Fatalf("Save = %q, %v", aside, err)
 	}
@@ -144,7 +146,7 @@ func watched(t *testing.T, path string) chan error {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	got := make(chan error, 16)
-	Watch(ctx, path, noEnv, func(s Settings, err error) {
+	Watch(ctx, path, noEnv, func(s settings.Settings, err error) {
 		if err == nil {
 			got <- errors.New("timeout_seconds=" + strconv.Itoa(s.TimeoutSeconds))
 			return
@@ -170,7 +172,7 @@ func TestWatchReportsSavesAndHandEdits(t *testing.T) {
 	os.WriteFile(path, []byte(`{"timeout_seconds": 5}`), 0o600)
 	got := watched(t, path)
 
-	s := Default()
+	s := settings.Default()
 	s.TimeoutSeconds = 42
 	if _, err := Save(path, s); err != nil {
 		t.Fatal(err)
@@ -195,7 +197,7 @@ func TestWatchPollsADirectoryCreatedLater(t *testing.T) {
 	t.Cleanup(func() { pollEvery = old })
 	path := filepath.Join(t.TempDir(), "later", "settings.json")
 	got := watched(t, path)
-	s := Default()
+	s := settings.Default()
 	s.TimeoutSeconds = 11
 	if _, err := Save(path, s); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,10 @@
 //go:build unix
 
-package settings
+package settingsfile
 
 import (
+	"feedback/internal/settings"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -29,7 +31,10 @@ func TestHostileSettingsFileIsRefusedAtOnce(t *testing.T) {
 		for name, fn := range map[string]func() error{
 			"Load":     func() error { _, err := Load(path, func(string) string { return "" }); return err },
 			"ReadFile": func() error { _, err := ReadFile(path); return err },
-			"Save":     func() error { _, err := Save(path, Default()); return err },
+			"Save": func() error {
+				_, err := Save(path, settings.Default())
+				return err
+			},
 		} {
 			err := safefiletest.Returns(t, 2*time.Second, fn)
 			if !errors.Is(err, want) || !strings.Contains(err.Error(), path) {
@@ -62,9 +67,9 @@ func TestDurationsAndCountsAreBounded(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "timeout_seconds (FEEDBACK_TIMEOUT) must be at most 86400, not 10000000000") {
 		t.Errorf("env: %v", err)
 	}
-	s := Default()
-	s.TimeoutSeconds = MaxSeconds
-	s.WaitSeconds = map[string]int{"x": MaxSeconds}
+	s := settings.Default()
+	s.TimeoutSeconds = settings.MaxSeconds
+	s.WaitSeconds = map[string]int{"x": settings.MaxSeconds}
 	if fes := s.Validate(); len(fes) != 0 {
 		t.Errorf("the bounds themselves are refused: %v", fes)
 	}
@@ -75,14 +80,14 @@ func TestDurationsAndCountsAreBounded(t *testing.T) {
 func TestEnvVarsNamesTheVariablesAtFault(t *testing.T) {
 	env := map[string]string{"FEEDBACK_TIMEOUT": "-3", "FEEDBACK_MAX_WAIT": "abc"}
 	_, err := Load(filepath.Join(t.TempDir(), "none"), func(k string) string { return env[k] })
-	vars, file := EnvVars(err)
+	vars, file := settings.EnvVars(err)
 	if strings.Join(vars, ",") != "FEEDBACK_MAX_WAIT,FEEDBACK_TIMEOUT" || file {
 		t.Errorf("vars %v, file %v; err %v", vars, file, err)
 	}
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"extend_seconds": 0}`), 0o600)
 	_, err = Load(path, func(k string) string { return env[k] })
-	if vars, file := EnvVars(err); len(vars) != 2 || !file {
+	if vars, file := settings.EnvVars(err); len(vars) != 2 || !file {
 		t.Errorf("vars %v, file %v; err %v", vars, file, err)
 	}
 }

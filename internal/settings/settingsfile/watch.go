@@ -1,4 +1,4 @@
-package settings
+package settingsfile
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"feedback/internal/settings"
 )
 
 // pollEvery is the backstop of Watch: how often it looks at the file's
@@ -27,7 +29,7 @@ const settleFor = 100 * time.Millisecond
 //
 //   - fn(s, nil) when the file now gives valid settings that differ from the
 //     last ones reported (or from the baseline);
-//   - fn(Default(), err) when the file turned malformed or a value out of
+//   - fn(settings.Default(), err) when the file turned malformed or a value out of
 //     range (err is Load's, naming every field at fault), once per distinct
 //     error; the caller keeps the settings it has.
 //
@@ -39,7 +41,7 @@ const settleFor = 100 * time.Millisecond
 // backstop, compares the file's modification time and size every 2 s: one
 // stat, off every UI goroutine. A directory that does not exist yet is
 // watched from the poll that first sees it.
-func Watch(ctx context.Context, path string, getenv func(string) string, fn func(Settings, error)) {
+func Watch(ctx context.Context, path string, getenv func(string) string, fn func(settings.Settings, error)) {
 	path = filepath.Clean(path)
 	dir := filepath.Dir(path)
 	last, lastErr := Load(path, getenv)
@@ -69,7 +71,7 @@ func Watch(ctx context.Context, path string, getenv func(string) string, fn func
 			case err != nil:
 				if lastErr == nil || lastErr.Error() != err.Error() {
 					lastErr = err
-					fn(Default(), err)
+					fn(settings.Default(), err)
 				}
 			case lastErr != nil || !reflect.DeepEqual(s, last):
 				last, lastErr = s, nil

@@ -1,4 +1,4 @@
-package settings
+package settingsfile
 
 import (
 	"bytes"
@@ -11,11 +11,8 @@ import (
 	"time"
 
 	"feedback/internal/safefile"
+	"feedback/internal/settings"
 )
-
-// MaxFileBytes bounds the settings file Load and Save read; a bigger one
-// is not a settings file anybody wrote by hand.
-const MaxFileBytes = 1 << 20
 
 // Save writes s to the settings file at path, the file Load reads (the app,
 // the UI process, `feedback mcp`), after checking it: values out of range
@@ -30,7 +27,7 @@ const MaxFileBytes = 1 << 20
 // directory, synced, then renamed over path), so a reader, or Watch, never
 // sees half a file; the directory is created (0700) if missing, and an
 // existing file keeps its permission bits (a new one gets 0600).
-func Save(path string, s Settings) (movedAside string, err error) {
+func Save(path string, s settings.Settings) (movedAside string, err error) {
 	if fes := s.Validate(); len(fes) > 0 {
 		errs := make([]error, len(fes))
 		for i, fe := range fes {

@@ -1,6 +1,8 @@
-package settings
+package settingsfile
 
 import (
+	"feedback/internal/settings"
+
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,8 +64,8 @@ func TestLoadOtherFields(t *testing.T) {
 	if s.RetentionDays != 30 || s.RetentionImageMiB != 256 {
 		t.Errorf("retention defaults: %d days, %d MiB; want 30, 256", s.RetentionDays, s.RetentionImageMiB)
 	}
-	if s.Language != SimplifiedChinese || s.PromptSuffix != "env" || s.PendingWaitSeconds != 5 ||
-		len(s.Tools) != 2 || s.Tools[0] != "x" || s.Tools[1] != "y" || s.ResubmitPrompt != DefaultResubmitPrompt {
+	if s.Language != settings.SimplifiedChinese || s.PromptSuffix != "env" || s.PendingWaitSeconds != 5 ||
+		len(s.Tools) != 2 || s.Tools[0] != "x" || s.Tools[1] != "y" || s.ResubmitPrompt != settings.DefaultResubmitPrompt {
 		t.Errorf("settings = %+v", s)
 	}
 }

@@ -1,20 +1,20 @@
-package settingswin
+package settings
 
 import (
 	"encoding/json"
 	"maps"
 	"strings"
-
-	"feedback/internal/settings"
 )
 
-// A save writes only what the user changed in the window over the file as
-// it is when saved, so that an edit made by hand (or by another window)
-// while this one was open is kept: changes lists the window's edits,
-// overlay lays them over the file's current values.
+// The Settings window's save writes only what the user changed in the
+// window over the file as it is when saved, so that an edit made by hand
+// (or by another window) while this one was open is kept: Changes lists
+// the window's edits (the UI process sends them, uiproto.SaveSettings),
+// Overlay lays them over the file's current values (the app, which alone
+// writes the file).
 
 // flatten is s as JSON values by key, those of images as "images.<key>".
-func flatten(s settings.Settings) (map[string]json.RawMessage, error) {
+func flatten(s Settings) (map[string]json.RawMessage, error) {
 	data, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
@@ -34,8 +34,8 @@ func flatten(s settings.Settings) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// changes returns the values of edited that differ from those of base.
-func changes(base, edited settings.Settings) (map[string]json.RawMessage, error) {
+// Changes returns the values of edited that differ from those of base.
+func Changes(base, edited Settings) (map[string]json.RawMessage, error) {
 	a, err := flatten(base)
 	if err != nil {
 		return nil, err
@@ -48,8 +48,8 @@ func changes(base, edited settings.Settings) (map[string]json.RawMessage, error)
 	return b, nil
 }
 
-// overlay returns cur with the values of ch.
-func overlay(cur settings.Settings, ch map[string]json.RawMessage) (settings.Settings, error) {
+// Overlay returns cur with the values of ch.
+func Overlay(cur Settings, ch map[string]json.RawMessage) (Settings, error) {
 	m, err := flatten(cur)
 	if err != nil {
 		return cur, err
@@ -70,7 +70,7 @@ func overlay(cur settings.Settings, ch map[string]json.RawMessage) (settings.Set
 	if data, err = json.Marshal(m); err != nil {
 		return cur, err
 	}
-	var out settings.Settings
+	var out Settings
 	err = json.Unmarshal(data, &out)
 	return out, err
 }
