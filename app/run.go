@@ -251,6 +251,8 @@ func Run(ctx context.Context, cfg Config) error {
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
+	stopRelay := startRelay(ctx, inbox, log) // relay.go: remote agents through a broker (#33)
+	defer stopRelay()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)
 	select {
 	case <-ctx.Done():

@@ -5,6 +5,7 @@
 //	                  (--tools a,b,c selects the tools; default: all of them)
 //	feedback ask …    ask from a shell script; see `feedback ask -h`
 //	feedback setup …  configure MCP clients, autostart and SSH; see `feedback setup -h`
+//	feedback relay …  pair remote hosts that ask through an MQTT broker
 //	feedback doctor   check the display, bus, tray, fonts, app, database, settings, clients
 //	feedback version  print the version
 //	feedback ui       the windows' process, which the app starts itself
@@ -24,6 +25,7 @@ import (
 	"feedback/cmd/feedback/historycmd"
 	"feedback/cmd/feedback/mcpshim"
 	"feedback/cmd/feedback/notifycmd"
+	"feedback/cmd/feedback/relaycmd"
 	"feedback/cmd/feedback/setup"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
@@ -96,6 +98,13 @@ func run(args []string) int {
 		return setup.Run(args, env)
 	case "history":
 		return historycmd.Run(args, historycmd.StdEnv())
+	case "relay":
+		env, err := relaycmd.StdEnv()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "feedback relay:", err)
+			return 1
+		}
+		return relaycmd.Run(args, env)
 	case "version", "--version":
 		fmt.Println("feedback", version)
 		return 0
@@ -142,6 +151,8 @@ const usage = `usage:
                     (feedback setup -h)
   feedback history  the questions asked and their outcomes, by loop
                     (feedback history -h)
+  feedback relay …  let agents on other machines ask through an MQTT broker,
+                    end-to-end encrypted (feedback relay -h; docs/remote.md)
   feedback version  print the version
 `
 
@@ -164,6 +175,9 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 func connect(ctx context.Context) (wire.Asker, error) {
 	c, err := launch.Connect(ctx)
 	if err != nil {
+		if r, rerr := relayAsker(ctx, err, slog.Default()); r != nil || rerr != nil { // relay.go
+			return r, rerr
+		}
 		return nil, err
 	}
 	return c, nil

@@ -120,6 +120,20 @@ func BrokerAddress(s string) (Broker, error) {
 	return b, nil
 }
 
+// WithUser returns the broker URL s (without a password) for user.
+func WithUser(s, user string) (string, error) {
+	if user == "" || strings.ContainsAny(user, "@:/ ") {
+		return "", fmt.Errorf("broker user %q: want a plain name", user)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", err
+	}
+	u.User = url.User(user)
+	b, err := BrokerAddress(u.String())
+	return b.Display, err
+}
+
 // ParseBrokerPassword returns the password written in a broker URL, if any.
 func ParseBrokerPassword(s string) (string, bool) {
 	u, err := url.Parse(s)

@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+
+	"feedback/ipc/relay"
+)
+
+// relayDesk starts the app with a config directory of its own and pairs
+// a remote host named name with the broker through `feedback relay pair`;
+// it returns the token and the app's environment (for more commands).
+func relayDesk(t *testing.T, b *mqttBroker, name string) (token string, appEnv []string) {
+	t.Helper()
+	config := t.TempDir()
+	appEnv = []string{"XDG_CONFIG_HOME=" + config, "FEEDBACK_DB=" + filepath.Join(t.TempDir(), "feedback.db")}
+	startApp(t, appEnv...)
+	return relayPair(t, b, appEnv, name), appEnv
+}
+
+// relayPair runs `feedback relay pair` and returns its one line.
+func relayPair(t *testing.T, b *mqttBroker, appEnv []string, name string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "relay", "pair", "--broker", b.deskURL(), "--name", name, "--remote-user", "remote")
+	cmd.Env = append(append(os.Environ(), env...), appEnv...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("feedback relay pair: %v: %s", err, stderr.String())
+	}
+	t.Logf("feedback relay pair said: %s", strings.TrimSpace(stderr.String()))
+	if !strings.Contains(stderr.String(), "connected") {
+		t.Fatalf("the app did not connect to the broker: %s", stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], relay.TokenPrefix) {
+		t.Fatalf("pair printed %q, want one token line", out)
+	}
+	if strings.Contains(lines[0], b.deskPass) {
+		t.Fatal("the token carries the broker password")
+	}
+	return lines[0]
+}
+
+// relayShim starts the headless shim as a remote host would run it: a
+// HOME, runtime and config directory of its own, no display, no way to
+// the app's socket, FEEDBACK_RELAY=token and its own broker user's
+// password in a 0600 file.
+func relayShim(t *testing.T, b *mqttBroker, name, token string) *client.Client {
+	t.Helper()
+	home := t.TempDir()
+	pw := filepath.Join(home, "broker-password")
+	if err := os.WriteFile(pw, []byte(b.remotePass+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(home, "run"), 0o700)
+	shimEnv := []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_RUNTIME_DIR=" + filepath.Join(home, "run"),
+		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "LANG=en_US.UTF-8",
+		"FEEDBACK_SOCKET=" + filepath.Join(home, "run", "feedback.sock"), // nothing listens there
+		"FEEDBACK_RELAY=" + token, "FEEDBACK_RELAY_PASSWORD_FILE=" + pw,
+	}
+	return startMCPClientEnv(t, name, "2025-11-25", headlessAlone(t), []string{"mcp"}, nil, shimEnv)
+}
+
+// A remote host's agent asks through the broker: the window opens on the
+// desktop saying where the question comes from, the answer comes back,
+// and the broker never sees the question's or the answer's text. Then a
+// tampered token and a revoked pairing are refused.
+func TestRelayRemoteAgentThroughBroker(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	seen := b.capture(t)
+	token, appEnv := relayDesk(t, b, "build-box")
+	agent := relayShim(t, b, "claude-code", token)
+
+	res := call(agent, "interactive_feedback", map[string]any{
+		"message": "Ship the zebra-4471 migration tonight?", "header_label": "RemoteAsk", "project_directory": "/srv/shop"})
+	win := findWindow(t, "RemoteAsk — feedback")
+	activate(t, win)
+	typeText(t, "yes after lunch-9182")
+	shot := screenshot(t, "relay-remote-window")
+	t.Logf("look at %s: the window must say it comes from the relay pairing build-box", shot)
+	key(t, "ctrl+Return")
+	r := await(t, res)
+	if r.IsError || !strings.Contains(text(r), "yes after lunch-9182") {
+		t.Fatalf("the answer did not come back through the broker: %s", text(r))
+	}
+	// The desktop's History says where it came from.
+	for _, secret := range []string{"zebra-4471", "lunch-9182", "Ship the", "RemoteAsk", "build-box", "/srv/shop"} {
+		if strings.Contains(seen(), secret) {
+			t.Errorf("the broker saw %q", secret)
+		}
+	}
+	if !strings.Contains(seen(), "fbr/") {
+		t.Error("the capture saw none of the relay's messages (is the capture blind?)")
+	}
+
+	// A token with one character changed: refused where it is read.
+	i := len(token) / 2
+	c := byte('A')
+	if token[i] == 'A' {
+		c = 'B'
+	}
+	damaged := relayShim(t, b, "damaged", token[:i]+string(c)+token[i+1:])
+	r = callNow(t, damaged, "interactive_feedback", map[string]any{"message": "from a damaged token", "header_label": "Damaged"})
+	if !strings.Contains(text(r), "token") || visibleWindows("Damaged — feedback") != 0 {
+		t.Errorf("a damaged token was not refused: %s", text(r))
+	}
+	// A well-formed token with another secret: the desktop refuses it.
+	tok, err := relay.ParseToken(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok.RemotePrivate[0] ^= 0x20
+	forged := relayShim(t, b, "forged", tok.String())
+	r = callNow(t, forged, "interactive_feedback", map[string]any{"message": "from a forged token", "header_label": "Forged"})
+	if !strings.Contains(text(r), "do not open") || visibleWindows("Forged — feedback") != 0 {
+		t.Errorf("a forged token was not refused by the desktop: %s", text(r))
+	}
+
+	// Revoked: the same agent's next question is refused at once.
+	cmd := exec.Command(bin, "relay", "revoke", "build-box")
+	cmd.Env = append(append(os.Environ(), env...), appEnv...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("feedback relay revoke: %v: %s", err, out)
+	}
+	start := time.Now()
+	r = callNow(t, agent, "interactive_feedback", map[string]any{"message": "after the revocation", "header_label": "AfterRevoke"})
+	if !strings.Contains(text(r), "revoked") || visibleWindows("AfterRevoke — feedback") != 0 {
+		t.Errorf("a revoked pairing was not refused: %s", text(r))
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the refusal took %v", d)
+	}
+}
