@@ -123,14 +123,9 @@ func Run(ctx context.Context, args []string, e Env) int {
 			warns++
 		}
 	}
-	switch {
-	case fails > 0:
-		fmt.Fprintf(e.Stdout, "\n%d check(s) failed, %d warning(s).\n", fails, warns)
+	fmt.Fprintf(e.Stdout, "\n%s\n", summary(fails, warns))
+	if fails > 0 {
 		return 1
-	case warns > 0:
-		fmt.Fprintf(e.Stdout, "\nNo failures; %d warning(s): feedback works, with less.\n", warns)
-	default:
-		fmt.Fprintln(e.Stdout, "\nAll good.")
 	}
 	return 0
 }
@@ -147,4 +142,26 @@ func StdEnv(version string, headless bool, se setup.Env) (Env, error) {
 	fclist, _ := exec.LookPath("fc-list")
 	return Env{Version: version, Headless: headless, GOOS: runtime.GOOS, Getenv: os.Getenv,
 		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout, ProbeDisplay: display.Probe}, nil
+}
+
+// summary is doctor's last line: "1 check failed, 2 warnings.", "No
+// failures; 1 warning: feedback works, with less.", or "All good.".
+func summary(fails, warns int) string {
+	switch {
+	case fails > 0 && warns > 0:
+		return fmt.Sprintf("%s failed, %s.", count(fails, "check"), count(warns, "warning"))
+	case fails > 0:
+		return count(fails, "check") + " failed."
+	case warns > 0:
+		return "No failures; " + count(warns, "warning") + ": feedback works, with less."
+	}
+	return "All good."
+}
+
+// count is "1 warning", "2 warnings".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -209,6 +209,9 @@ func TestBrokenEnvironment(t *testing.T) {
 	if b, _ := os.ReadFile(dbPath); !bytes.Equal(b, junk) {
 		t.Error("doctor changed the database file")
 	}
+	if !strings.HasSuffix(out.String(), "\n3 checks failed, 5 warnings.\n") { // issue 30: never "warning(s)"
+		t.Errorf("the summary line is not counted in words:\n%s", out)
+	}
 }
 
 func TestGNOMEWithoutAppIndicator(t *testing.T) {
@@ -329,6 +332,26 @@ func TestCursorAgentNotApproved(t *testing.T) {
 	for _, r := range checkClients(context.Background(), e) {
 		if strings.Contains(r.Msg, "cursor-agent") {
 			t.Errorf("without cursor-agent on PATH the shared file is Cursor's: %+v", r)
+		}
+	}
+}
+
+// Issue 30: doctor counts in words ("1 warning", "2 checks failed"),
+// never "1 warning(s)".
+func TestSummaryCounts(t *testing.T) {
+	for _, tc := range []struct {
+		fails, warns int
+		want         string
+	}{
+		{0, 0, "All good."},
+		{0, 1, "No failures; 1 warning: feedback works, with less."},
+		{0, 4, "No failures; 4 warnings: feedback works, with less."},
+		{1, 0, "1 check failed."},
+		{1, 1, "1 check failed, 1 warning."},
+		{2, 4, "2 checks failed, 4 warnings."},
+	} {
+		if got := summary(tc.fails, tc.warns); got != tc.want {
+			t.Errorf("summary(%d, %d) = %q, want %q", tc.fails, tc.warns, got, tc.want)
 		}
 	}
 }

@@ -41,8 +41,21 @@ allowed and the rule, denied and the reason, timed out, denied while away).
   --loop ID      only the questions of this loop_id
   --since DUR    only questions asked in the last DUR (90m, 36h, 7d)
   --search TEXT  only questions whose text or reply contains TEXT
-The database is $FEEDBACK_DB, else ~/.local/share/feedback/feedback.db.
+The database is $FEEDBACK_DB, else %s.
 `
+
+// usageOf is the usage text naming the database history reads by default
+// (the app's data directory, as store.DefaultPath finds it: XDG_DATA_HOME
+// and the platform's own), not a path it might not read.
+func usageOf(env Env) string {
+	where := "feedback.db in the app's data directory"
+	if env.DefaultPath != nil {
+		if p, err := env.DefaultPath(); err == nil {
+			where = p
+		}
+	}
+	return fmt.Sprintf(usage, where)
+}
 
 // Run runs `feedback history` with args; it returns the exit status: 0
 // printed (maybe nothing), 1 the database could not be read, 2 bad usage.
@@ -55,14 +68,14 @@ func Run(args []string, env Env) int {
 	search := fs.String("search", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, usage)
+			fmt.Fprint(env.Stdout, usageOf(env))
 			return 0
 		}
-		fmt.Fprintf(env.Stderr, "feedback history: %v\n%s", err, usage)
+		fmt.Fprintf(env.Stderr, "feedback history: %v\n%s", err, usageOf(env))
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(env.Stderr, "feedback history: unexpected argument %q\n%s", fs.Arg(0), usage)
+		fmt.Fprintf(env.Stderr, "feedback history: unexpected argument %q\n%s", fs.Arg(0), usageOf(env))
 		return 2
 	}
 	f := store.Filter{LoopID: *loop, Search: *search}

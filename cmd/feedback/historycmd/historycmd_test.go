@@ -227,3 +227,15 @@ func TestAskedAgainListsEveryAsk(t *testing.T) {
 		t.Errorf("Markdown does not say the recommended no stood:\n%s", md)
 	}
 }
+
+// Issue 30: -h names the database history reads when FEEDBACK_DB is unset
+// — in the data directory it finds (XDG_DATA_HOME) — not ~/.local/share.
+func TestHelpNamesTheDatabase(t *testing.T) {
+	var out bytes.Buffer
+	db := filepath.Join(t.TempDir(), "xdg-data", "feedback", "feedback.db")
+	code := Run([]string{"-h"}, Env{Stdout: &out, Stderr: &out, Now: time.Now, Getenv: func(string) string { return "" },
+		DefaultPath: func() (string, error) { return db, nil }})
+	if code != 0 || !strings.Contains(out.String(), "else "+db+".") || strings.Contains(out.String(), "~/.local/share") {
+		t.Errorf("-h: exit %d\n%s", code, out.String())
+	}
+}
