@@ -28,10 +28,12 @@ import (
 //     keyboard to the next or previous open question, in the order they
 //     opened; the context bar of each window says "n of m open" while more
 //     than one is.
-//   - Each new window's frame is offset by CascadeStep, right and down, from
-//     the last one shown that is still open, within the screen's work area;
-//     an axis that would leave the work area starts again at its edge
-//     (cascade). The first window is centred.
+//   - A window opens on the monitor the user works on: the one under the
+//     pointer (within its work area: less the panels). Each new window's
+//     frame is offset by CascadeStep, right and down, from the last one
+//     shown that is still open on that monitor, within its work area; an
+//     axis that would leave the work area starts again at its edge
+//     (cascade). The first window on a monitor is centred on it.
 //
 // The native part (the X window's id, its frame, the focus, the hints) is
 // desk: X11 in x11place.go, nothing elsewhere (Fyne has no API to place a
@@ -68,6 +70,33 @@ func cycleDir(s fyne.Shortcut) int {
 		return -1
 	}
 	return 0
+}
+
+// userArea is the work area of the monitor the user works on: the one
+// under the pointer, else the nearest to it; the primary monitor's where
+// the desk cannot tell.
+func (p *Pool) userArea() (image.Rectangle, bool) {
+	if mons, at, ok := desk.monitors(); ok {
+		return monitorAt(mons, at), true
+	}
+	return monitorArea(p.app)
+}
+
+// monitorAt returns the monitor of mons (not empty) that holds at, else
+// the one nearest to it (a pointer on a gap between monitors of
+// different sizes).
+func monitorAt(mons []image.Rectangle, at image.Point) image.Rectangle {
+	best, bestD := mons[0], -1
+	for _, m := range mons {
+		if at.In(m) {
+			return m
+		}
+		c := image.Pt(min(max(at.X, m.Min.X), m.Max.X-1), min(max(at.Y, m.Min.Y), m.Max.Y-1))
+		if d := (c.X-at.X)*(c.X-at.X) + (c.Y-at.Y)*(c.Y-at.Y); bestD < 0 || d < bestD {
+			best, bestD = m, d
+		}
+	}
+	return best
 }
 
 // cascade returns the top-left corner, in screen pixels, of a frame of
@@ -129,6 +158,9 @@ type nativeDesk interface {
 	// holdKeys sends every key press to w, whichever window has the focus,
 	// until release is called; nil when it cannot.
 	holdKeys(w fyne.Window) (release func())
+	// monitors are the monitors' work areas on the desktop, and the
+	// pointer's position; ok is false when it cannot tell.
+	monitors() (mons []image.Rectangle, pointer image.Point, ok bool)
 	// ownsSelection reports whether this process owns a selection the
 	// user copied (CLIPBOARD, PRIMARY); known is false when it cannot tell.
 	ownsSelection() (owns, known bool)
@@ -144,9 +176,9 @@ type nativeDesk interface {
 // now on; screen.go sets it where Fyne runs on GLFW.
 var noFocusOnShow = func(fyne.App) {}
 
-// monitorArea is the work area of the monitor windows open on (the
-// primary one), in screen pixels; screen.go sets it where Fyne runs on
-// GLFW. Without it windows are not placed.
+// monitorArea is the work area of the primary monitor, in screen pixels,
+// where the desk cannot tell the monitors apart (userArea); screen.go sets
+// it where Fyne runs on GLFW. Without either, windows are not placed.
 var monitorArea = func(fyne.App) (image.Rectangle, bool) { return image.Rectangle{}, false }
 
 // desk is the native side in use; x11place.go sets it.
@@ -169,7 +201,10 @@ func (noDesk) stackBelow(fyne.Window, fyne.Window)       {}
 func (noDesk) holdKeys(fyne.Window) func()               { return nil }
 func (noDesk) ownsSelection() (bool, bool)               { return false, false }
 func (noDesk) idle() (time.Duration, bool)               { return 0, false }
-func (noDesk) owner(uint32) (int, bool)                  { return 0, false }
+func (noDesk) monitors() ([]image.Rectangle, image.Point, bool) {
+	return nil, image.Point{}, false
+}
+func (noDesk) owner(uint32) (int, bool) { return 0, false }
 
 // activeWithin: a user who typed or moved the pointer this recently is
 // working, and a new window does not take the keyboard from them.
@@ -235,10 +270,6 @@ func (p *Pool) typing() *slot {
 // question window or another application, or when it is Options.Quiet,
 // cascaded from the last open window's frame.
 func (p *Pool) show(w *Window) {
-	var last *slot
-	if n := len(p.open); n > 0 {
-		last = p.open[n-1]
-	}
 	// A Quiet window (shown again after the UI process restarted) leaves
 	// the focus where it is, any program's (focusKeeper); else a window
 	// opens unfocused while one of ours has the focus.
@@ -260,12 +291,8 @@ func (p *Pool) show(w *Window) {
 		desk.quiet(w.win, w.unfocused || quiet)
 		desk.attention(w.win, w.unfocused)
 	}
-	// The last window's frame where the Pool put it: the window manager may
-	// not have moved it there yet.
-	lastFrame, hasLast := image.Rectangle{}, false
-	if last != nil {
-		lastFrame, hasLast = last.placed, !last.placed.Empty()
-	}
+	area, placeable := p.userArea()
+	lastFrame, hasLast := p.lastOn(area)
 	if !hasLast {
 		w.win.CenterOnScreen()
 	}
@@ -297,7 +324,7 @@ func (p *Pool) show(w *Window) {
 	// The first window is centred again here: a window shown again from
 	// the pool goes back where it was hidden, whatever CenterOnScreen said.
 	w.slot.placed = image.Rectangle{}
-	if area, ok := monitorArea(p.app); ok {
+	if placeable {
 		if fr, ok := desk.frame(w.win); ok {
 			at := cascade(area, lastFrame, hasLast, fr.Size(), CascadeStep)
 			desk.move(w.win, at)
@@ -311,6 +338,23 @@ func (p *Pool) show(w *Window) {
 	}
 	w.focusContent()
 	p.places()
+}
+
+// lastOn is the frame of the last open window on the monitor whose work
+// area is area (its centre within), where the Pool put it: the window
+// manager may not have moved it there yet. With no area (the monitors
+// unknown), the last open window's.
+func (p *Pool) lastOn(area image.Rectangle) (image.Rectangle, bool) {
+	for i := len(p.open) - 1; i >= 0; i-- {
+		fr := p.open[i].placed
+		if fr.Empty() {
+			continue
+		}
+		if area.Empty() || fr.Min.Add(fr.Max).Div(2).In(area) {
+			return fr, true
+		}
+	}
+	return image.Rectangle{}, false
 }
 
 // keysHeldFor bounds how long the keys are held for the window the user

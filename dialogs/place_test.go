@@ -212,6 +212,9 @@ type fakeDesk struct {
 	idleFor   time.Duration
 	idleKnown bool           // idleFor is the user's idle time; else unknown
 	owners    map[uint32]int // the process of each native window id
+	mons      []image.Rectangle
+	pointer   image.Point
+	frames    map[fyne.Window]image.Rectangle // nil: frames unknown
 }
 
 func newFakeDesk(t *testing.T) *fakeDesk {
@@ -240,6 +243,18 @@ func (d *fakeDesk) activateID(id uint32) {
 	d.other = id
 }
 func (d *fakeDesk) idle() (time.Duration, bool) { return d.idleFor, d.idleKnown }
+func (d *fakeDesk) monitors() ([]image.Rectangle, image.Point, bool) {
+	return d.mons, d.pointer, len(d.mons) > 0
+}
+func (d *fakeDesk) frame(w fyne.Window) (image.Rectangle, bool) {
+	fr, ok := d.frames[w]
+	return fr, ok
+}
+func (d *fakeDesk) move(w fyne.Window, p image.Point) {
+	if fr, ok := d.frames[w]; ok {
+		d.frames[w] = fr.Add(p.Sub(fr.Min))
+	}
+}
 func (d *fakeDesk) owner(id uint32) (int, bool) {
 	pid, ok := d.owners[id]
 	return pid, ok
@@ -516,5 +531,68 @@ func TestNewWindowOpensUnfocusedWhileTheUserWorksElsewhere(t *testing.T) {
 				t.Errorf("a window that takes the focus: made hidden first %d times, flashed %d", warmed, w.View().flash.count)
 			}
 		})
+	}
+}
+
+func TestMonitorAt(t *testing.T) {
+	left, right := image.Rect(0, 0, 1920, 1080), image.Rect(1920, 0, 3200, 1024) // a 1280x1024 beside a 1920x1080
+	mons := []image.Rectangle{left, right}
+	for _, tc := range []struct {
+		name string
+		at   image.Point
+		want image.Rectangle
+	}{
+		{"on the first", image.Pt(100, 100), left},
+		{"on the second", image.Pt(2000, 500), right},
+		{"second's first column", image.Pt(1920, 0), right},
+		{"below the smaller one: the nearest", image.Pt(2500, 1050), right},
+		{"off every monitor, left of them", image.Pt(-50, 500), left},
+	} {
+		if got := monitorAt(mons, tc.at); got != tc.want {
+			t.Errorf("%s: monitorAt(%v) = %v, want %v", tc.name, tc.at, got, tc.want)
+		}
+	}
+}
+
+// Issue 30: a window opens on the monitor under the pointer, centred in
+// its work area; the next ones there cascade from the last one on that
+// monitor and stay within it; a window opened with the pointer back on the
+// first monitor is centred there, whatever is open on the second.
+func TestWindowsOpenOnTheMonitorUnderThePointer(t *testing.T) {
+	d := newFakeDesk(t)
+	d.frames = map[fyne.Window]image.Rectangle{}
+	primary, second := image.Rect(0, 0, 1920, 1050), image.Rect(1920, 0, 3200, 1024) // a panel on the first
+	d.mons = []image.Rectangle{primary, second}
+	a := test.NewTempApp(t)
+	p := NewPool(a)
+	c := &clock{now: t0}
+	size := image.Pt(680, 420)
+	open := func(name string) image.Rectangle {
+		w := p.NewWindow(question(wire.Prompt{Markdown: name}), Options{Now: c.Now}, func(wire.Answer) {})
+		d.frames[w.Fyne()] = image.Rectangle{Max: size}
+		w.Show()
+		return d.frames[w.Fyne()]
+	}
+	d.pointer = image.Pt(2500, 300)
+	var frames []image.Rectangle
+	for i := range 6 {
+		fr := open(fmt.Sprintf("on the second %d", i+1))
+		if !fr.In(second) {
+			t.Fatalf("window %d's frame %v leaves the second monitor %v", i+1, fr, second)
+		}
+		if i == 0 && fr.Min != image.Pt(1920+(1280-680)/2, (1024-420)/2) {
+			t.Errorf("the first window's frame %v is not centred on the second monitor", fr)
+		}
+		if i > 0 && fr.Min == frames[i-1].Min {
+			t.Errorf("window %d sits on window %d", i+1, i)
+		}
+		frames = append(frames, fr)
+	}
+	if frames[1].Min != frames[0].Min.Add(image.Pt(CascadeStep, CascadeStep)) {
+		t.Errorf("the second window %v is not a cascade step from the first %v", frames[1], frames[0])
+	}
+	d.pointer = image.Pt(10, 1040)
+	if fr := open("on the primary"); fr.Min != image.Pt((1920-680)/2, (1050-420)/2) {
+		t.Errorf("with the pointer on the primary monitor, the frame %v is not centred there", fr)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver"
 	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/randr"
 	"github.com/jezek/xgb/res"
 	"github.com/jezek/xgb/screensaver"
 	"github.com/jezek/xgb/xproto"
@@ -40,13 +41,14 @@ type x11Conn struct {
 	root  xproto.Window
 	res   bool // the X-Resource extension answers (ownsSelection, owner)
 	saver bool // the MIT-SCREEN-SAVER extension answers (idle)
+	mons  bool // RandR 1.5 answers: monitors (monitors)
 	atom  map[string]xproto.Atom
 }
 
 // x11DialTimeout bounds the background dial.
 const x11DialTimeout = 2 * time.Second
 
-var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_WM_USER_TIME", "_NET_WM_STATE",
+var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "_NET_WORKAREA", "_NET_WM_USER_TIME", "_NET_WM_STATE",
 	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_FRAME_EXTENTS", "_NET_RESTACK_WINDOW", "CLIPBOARD"}
 
 // conn returns the connection, starting the dial on the first call; nil
@@ -98,6 +100,10 @@ func (d *x11Desk) dial() {
 			return
 		}
 		x.atom[name] = r.Atom
+	}
+	if randr.Init(c) == nil {
+		v, err := randr.QueryVersion(c, 1, 5).Reply()
+		x.mons = err == nil && (v.MajorVersion > 1 || v.MajorVersion == 1 && v.MinorVersion >= 5)
 	}
 	d.mu.Lock()
 	d.x = x
@@ -177,6 +183,39 @@ func (d *x11Desk) idle() (time.Duration, bool) {
 	return time.Duration(info.MsSinceUserInput) * time.Millisecond, true
 }
 
+// monitors are RandR 1.5's monitors (what xrandr --listmonitors shows:
+// one per output, or as the user defined them), each less what the
+// window manager's panels take (_NET_WORKAREA of the first desktop), and
+// the pointer's position.
+func (d *x11Desk) monitors() (mons []image.Rectangle, pointer image.Point, ok bool) {
+	x := d.conn()
+	if x == nil || !x.mons {
+		return nil, image.Point{}, false
+	}
+	r, err := randr.GetMonitors(x.c, x.root, true).Reply()
+	if err != nil {
+		return nil, image.Point{}, false
+	}
+	var work image.Rectangle
+	if v := x.cardinals(x.root, "_NET_WORKAREA", xproto.AtomCardinal, 4); len(v) == 4 {
+		work = image.Rect(int(int32(v[0])), int(int32(v[1])), int(int32(v[0]))+int(v[2]), int(int32(v[1]))+int(v[3]))
+	}
+	for _, m := range r.Monitors {
+		mon := image.Rect(int(m.X), int(m.Y), int(m.X)+int(m.Width), int(m.Y)+int(m.Height))
+		if in := mon.Intersect(work); !in.Empty() {
+			mon = in
+		}
+		if !mon.Empty() {
+			mons = append(mons, mon)
+		}
+	}
+	p, err := xproto.QueryPointer(x.c, x.root).Reply()
+	if err != nil || len(mons) == 0 {
+		return nil, image.Point{}, false
+	}
+	return mons, image.Pt(int(p.RootX), int(p.RootY)), true
+}
+
 func (d *x11Desk) ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
 
 // cardinals reads a 32-bit property of win.
@@ -205,6 +244,11 @@ func (d *x11Desk) focused() uint32 {
 	v := x.cardinals(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 1)
 	if len(v) == 1 {
 		return v[0]
+	}
+	if len(x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK", xproto.AtomWindow, 1)) == 1 {
+		// An EWMH window manager that has focused no window yet: the X
+		// focus is on a window of its own (openbox's), no client's.
+		return 0
 	}
 	// No EWMH window manager: the X focus itself.
 	f, err := xproto.GetInputFocus(x.c).Reply()
