@@ -55,6 +55,12 @@ func relayPair(t *testing.T, b *mqttBroker, appEnv []string, name string) string
 // password in a 0600 file.
 func relayShim(t *testing.T, b *mqttBroker, name, token string) *client.Client {
 	t.Helper()
+	return startMCPClientEnv(t, name, "2025-11-25", headlessAlone(t), []string{"mcp"}, nil, relayShimEnv(t, b, token))
+}
+
+// relayShimEnv is a remote host's whole environment (relayShim).
+func relayShimEnv(t *testing.T, b *mqttBroker, token string) []string {
+	t.Helper()
 	home := t.TempDir()
 	pw := filepath.Join(home, "broker-password")
 	if err := os.WriteFile(pw, []byte(b.remotePass+"\n"), 0o600); err != nil {
@@ -68,7 +74,21 @@ func relayShim(t *testing.T, b *mqttBroker, name, token string) *client.Client {
 		"FEEDBACK_SOCKET=" + filepath.Join(home, "run", "feedback.sock"), // nothing listens there
 		"FEEDBACK_RELAY=" + token, "FEEDBACK_RELAY_PASSWORD_FILE=" + pw,
 	}
-	return startMCPClientEnv(t, name, "2025-11-25", headlessAlone(t), []string{"mcp"}, nil, shimEnv)
+	return shimEnv
+}
+
+// runWith runs command with args in the session's environment plus
+// extra (or, for a remote host's, extra alone when it sets PATH), and
+// returns what it printed; its exit code is not checked (doctor warns).
+func runWith(t *testing.T, extra []string, command string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(command, args...)
+	cmd.Env = append(append(os.Environ(), env...), extra...)
+	if strings.HasPrefix(extra[0], "PATH=") {
+		cmd.Env = extra
+	}
+	out, _ := cmd.CombinedOutput()
+	return string(out)
 }
 
 // A remote host's agent asks through the broker: the window opens on the
@@ -103,6 +123,17 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	}
 	if !strings.Contains(seen(), "fbr/") {
 		t.Error("the capture saw none of the relay's messages (is the capture blind?)")
+	}
+
+	// doctor on both sides, and relay list on the desktop, say how it stands.
+	if out := runWith(t, appEnv, bin, "doctor"); !strings.Contains(out, "connected to mqtt://desk@127.0.0.1") {
+		t.Errorf("the desktop's doctor does not report the broker connected:\n%s", out)
+	}
+	if out := runWith(t, appEnv, bin, "relay", "list"); !strings.Contains(out, "build-box") || !strings.Contains(out, "connected since") {
+		t.Errorf("feedback relay list:\n%s", out)
+	}
+	if out := runWith(t, relayShimEnv(t, b, token), headlessAlone(t), "doctor"); !strings.Contains(out, `pairing "build-box", broker mqtt://remote@127.0.0.1`) {
+		t.Errorf("the remote's doctor does not report the relay:\n%s", out)
 	}
 
 	// A token with one character changed: refused where it is read.

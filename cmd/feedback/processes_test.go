@@ -22,11 +22,12 @@ var processEntries = map[string][]string{
 	"ui": {"feedback/dialogs/uiprocess"},
 	// feedback mcp: mcpshim.ServeStdio over launch.Connect (an ipc.Asker)
 	// and launch.Greet; the settings file (loadSettings).
-	"shim": {"feedback/cmd/feedback/mcpshim", "feedback/ipc/launch", "feedback/ipc", "feedback/internal/settings/settingsfile"},
+	// With FEEDBACK_RELAY, connect asks through the broker (relay.go).
+	"shim": {"feedback/cmd/feedback/mcpshim", "feedback/ipc/launch", "feedback/ipc", "feedback/internal/settings/settingsfile", "feedback/ipc/relay", "feedback/internal/userdirs"},
 	// feedback ask, approve, notify, doctor, setup, history; ask's question
 	// ids (wire.NewID) and its connection (an ipc.Asker); the settings
 	// file (loadSettings).
-	"cli": {"feedback/internal/settings/settingsfile", "feedback/cmd/feedback/ask", "feedback/cmd/feedback/approvecmd", "feedback/cmd/feedback/notifycmd", "feedback/cmd/feedback/doctor", "feedback/cmd/feedback/setup", "feedback/cmd/feedback/historycmd", "feedback/ipc/launch", "feedback/ipc/wire", "feedback/ipc"},
+	"cli": {"feedback/internal/settings/settingsfile", "feedback/cmd/feedback/ask", "feedback/cmd/feedback/approvecmd", "feedback/cmd/feedback/notifycmd", "feedback/cmd/feedback/doctor", "feedback/cmd/feedback/setup", "feedback/cmd/feedback/historycmd", "feedback/cmd/feedback/relaycmd", "feedback/ipc/launch", "feedback/ipc/wire", "feedback/ipc", "feedback/ipc/relay", "feedback/internal/userdirs"},
 }
 
 // everyProcess are the packages run calls in every process: the settings'

@@ -77,6 +77,7 @@ var checks = []check{
 	checkNotifications,
 	checkCJKFont,
 	checkApp,
+	checkRelay, // relay.go
 	checkDatabase,
 	checkSettings,
 	checkClients,

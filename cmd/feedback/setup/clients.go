@@ -35,6 +35,10 @@ type Env struct {
 	Dir      string // the project directory for --scope project (the working directory)
 	Socket   string // this machine's app socket (ipc.SocketPath), for feedback setup ssh
 	Headless bool   // this binary has no window app (go build -tags headless)
+	// Relay, when set (--relay), is a pairing token written as
+	// FEEDBACK_RELAY in the client's shim environment: its questions go
+	// through the broker when no local app answers (docs/remote.md).
+	Relay string
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
 	Stdout   io.Writer
@@ -270,9 +274,22 @@ func (c Client) File(e Env, scope Scope) (string, error) {
 // Entry returns the feedback entry for this client, with socket (when not
 // empty) as FEEDBACK_SOCKET in its environment.
 func (c Client) Entry(exe, socket string) []field {
+	return c.EntryEnv(exe, socket, "")
+}
+
+// EntryEnv is Entry with a relay token (when not empty) as FEEDBACK_RELAY
+// in its environment too.
+func (c Client) EntryEnv(exe, socket, relayToken string) []field {
 	f := c.entry(exe)
+	env := map[string]string{}
 	if socket != "" {
-		f = append(f, field{"env", map[string]string{"FEEDBACK_SOCKET": socket}})
+		env["FEEDBACK_SOCKET"] = socket
+	}
+	if relayToken != "" {
+		env["FEEDBACK_RELAY"] = relayToken
+	}
+	if len(env) > 0 {
+		f = append(f, field{"env", env})
 	}
 	return f
 }

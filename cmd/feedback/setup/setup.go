@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"feedback/ipc/relay"
+
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
@@ -56,8 +58,16 @@ func Run(args []string, e Env) int {
 	socket := fs.String("socket", "", "FEEDBACK_SOCKET for the client's shim")
 	approvals := fs.Bool("approvals", false, "claude-code: ask its permission prompts in feedback's window (a PermissionRequest hook)")
 	hooks := fs.Bool("hooks", false, "also run feedback notify on the client's \"needs attention\" and \"finished\" events")
+	relayToken := fs.String("relay", "", "a pairing token from `feedback relay pair` on the desktop: the shim asks through the broker (FEEDBACK_RELAY)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
+	}
+	if *relayToken != "" {
+		if err := checkRelayToken(*relayToken); err != nil {
+			fmt.Fprintf(e.Stderr, "feedback setup %s: --relay: %v\n", c.Name, err)
+			return 2
+		}
+		e.Relay = strings.TrimSpace(*relayToken)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.Stderr, "feedback setup %s: unexpected argument %q\n", c.Name, fs.Arg(0))
@@ -152,7 +162,7 @@ func configure(e Env, c Client, scope Scope, socket string, write bool) (Result,
 	if err != nil {
 		return res, err
 	}
-	fields := c.Entry(e.Command(), socket)
+	fields := c.EntryEnv(e.Command(), socket, e.Relay)
 	var out []byte
 	switch c.format {
 	case formatTOML:
@@ -316,4 +326,11 @@ func list(e Env) int {
 		fmt.Fprintf(e.Stdout, "Not found here: %s. feedback setup CLIENT --print shows what would be written.\n", strings.Join(missing, ", "))
 	}
 	return 0
+}
+
+// checkRelayToken refuses a token `feedback relay pair` did not print
+// (or that was damaged on its way), before it is written anywhere.
+func checkRelayToken(s string) error {
+	_, err := relay.ParseToken(s)
+	return err
 }
