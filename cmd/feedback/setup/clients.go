@@ -38,7 +38,7 @@ type Env struct {
 	// Relay, when set (--relay), is a pairing token written as
 	// FEEDBACK_RELAY in the client's shim environment: its questions go
 	// through the broker when no local app answers (docs/remote.md).
-	Relay string
+	Relay    string
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
 	Stdout   io.Writer
