@@ -50,7 +50,7 @@ test-windows: build-windows ## the Windows app under wine + Xvfb: a throw-away p
 		$(GO) test -count=1 -v -timeout 10m -run 'TestWindows' ./e2e/
 
 .PHONY: run
-run: build ## build, install what is missing, start the app and pop a demo question
+run: build ## build, install what is missing, start the app and pop a demo question (returns once it is answered or closed)
 	@scripts/deps.sh run
 	@scripts/demo.sh $(BIN)
 
