@@ -174,3 +174,28 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 		t.Errorf("the refusal took %v", d)
 	}
 }
+
+// The broker stopped and started while a remote question is open: the
+// answer given meanwhile reaches the remote agent when the broker is back.
+func TestRelayBrokerRestartMidQuestion(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	token, appEnv := relayDesk(t, b, "ci")
+	agent := relayShim(t, b, "claude-code", token)
+	res := call(agent, "interactive_feedback", map[string]any{"message": "Across a broker restart?", "header_label": "BrokerRestart"})
+	win := findWindow(t, "BrokerRestart — feedback")
+	b.stop()
+	waitFor(t, "the app to see the broker gone", 20*time.Second, func() bool {
+		return strings.Contains(runWith(t, appEnv, bin, "relay", "list"), "not connected")
+	})
+	activate(t, win)
+	typeText(t, "answered while the broker was down")
+	key(t, "ctrl+Return")
+	windowGone(t, "BrokerRestart — feedback", 5*time.Second)
+	b.start(t)
+	r := await(t, res)
+	if r.IsError || !strings.Contains(text(r), "answered while the broker was down") {
+		t.Fatalf("the answer was lost across the broker's restart: %s", text(r))
+	}
+}
