@@ -257,7 +257,7 @@ func (v *View) warnAllow() {
 	}
 	setSegment(v.sending.warn, text)
 	v.sending.warn.Show()
-	v.showSendingRow()
+	v.placeSending() // its row shows
 }
 
 // The message's keys: Alt+Page Down and Alt+Page Up move it a page,

@@ -78,6 +78,7 @@ func replyRows(e *replyEntry) int {
 // contentChanged re-fits the window to content that changed after it was
 // sized (see the top of this file). Nothing happens outside a Window.
 func (v *View) contentChanged() {
+	v.countImages() // an image came or went: the Sending line counts them (sending.go)
 	if v.hooks.refit != nil && !v.done {
 		v.hooks.refit()
 	}

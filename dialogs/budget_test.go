@@ -159,10 +159,11 @@ func TestWindowGrowsForALateMarkdownImage(t *testing.T) {
 }
 
 // In a window with options the Sending line takes the hint's place by the
-// buttons (the keys are behind "?" and F1), so the message keeps the
-// height a row of its own would take; a button's tip, the input guard's
-// cue and the closing words still show there, and the Sending line comes
-// back after them.
+// buttons while it fits there whole (the keys are behind "?" and F1), so
+// the message keeps the height a row of its own would take; a button's
+// tip, the input guard's cue and the closing words still show there, and
+// the Sending line comes back after them. (A longer line has a row of its
+// own: sending_test.go.)
 func TestSendingLineTakesTheHintSlot(t *testing.T) {
 	a := test.NewTempApp(t)
 	q := question(wire.Prompt{Markdown: "Refactor?", Options: []wire.Option{{Label: "a"}, {Label: "b"}}})
@@ -171,19 +172,19 @@ func TestSendingLineTakesTheHintSlot(t *testing.T) {
 	w.Show()
 	defer w.Close()
 	v := w.View()
-	if v.hint.text.Visible() || !v.sending.what.Visible() || v.sending.what.Size().Width < 100 {
+	if v.hint.text.Visible() || !v.sending.inline.Visible() || v.sending.inline.Size().Width < 100 {
 		t.Fatalf("hint shown %v, Sending line shown %v (%v wide): want the Sending line in the hint's place",
-			v.hint.text.Visible(), v.sending.what.Visible(), v.sending.what.Size().Width)
+			v.hint.text.Visible(), v.sending.inline.Visible(), v.sending.inline.Size().Width)
 	}
 	if v.sending.row.Visible() {
-		t.Error("the warning's row is shown with nothing to warn of")
+		t.Error("the Sending line's row is shown with the line in the hint's place and nothing to warn of")
 	}
 	v.showHint("a tip")
-	if !v.hint.text.Visible() || v.sending.what.Visible() || v.hint.text.String() != "a tip" {
-		t.Errorf("a tip: hint shown %v (%q), Sending line shown %v", v.hint.text.Visible(), v.hint.text.String(), v.sending.what.Visible())
+	if !v.hint.text.Visible() || v.sending.inline.Visible() || v.hint.text.String() != "a tip" {
+		t.Errorf("a tip: hint shown %v (%q), Sending line shown %v", v.hint.text.Visible(), v.hint.text.String(), v.sending.inline.Visible())
 	}
 	v.showHint("")
-	if v.hint.text.Visible() || !v.sending.what.Visible() {
+	if v.hint.text.Visible() || !v.sending.inline.Visible() {
 		t.Error("the Sending line did not come back after the tip")
 	}
 }

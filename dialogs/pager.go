@@ -177,5 +177,6 @@ func (v *View) askUnanswered(i int) {
 	if v.sending != nil {
 		setSegment(v.sending.warn, i18n.T("question.unseen", map[string]any{"N": i + 1}))
 		v.sending.warn.Show()
+		v.placeSending() // its row shows
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -14,53 +15,138 @@ import (
 )
 
 // The "Sending" line: in a window with options, or with several prompts,
-// the line by the Submit button (the footer's hint line, whose keyboard
-// hint is then behind "?" and F1; a button's tip, the input guard's cue and
-// the closing words still show there) says what Submit sends as it stands, and
-// changes with every choice and keystroke, so that nothing reaches the
-// agent that the user did not see. When a prompt's recommended option (a
-// pre-ticked default of a multi-select prompt) is still ticked beside an
-// option the user ticked, a second line in the warning colour says so: both
-// will be sent. A line, not a question on Submit: it is seen before the
-// user acts, and Ctrl+Enter stays one key press. The warning has a row of
-// its own above the footer, shown only while it says something (or while
-// the pager of several prompts is there): the message keeps the height.
+// a line says what Submit sends as it stands, and changes with every
+// choice, keystroke and attached image, so that nothing reaches the agent
+// that the user did not see. It shows the whole of it: every prompt,
+// every ticked option's label in full, the number of images attached, and
+// a typed reply (which its own box shows whole) cut after
+// sendingTextRunes characters. While it fits whole in the footer's hint
+// slot by the Submit button it is shown there (the keyboard hint is then
+// behind "?" and F1; a button's tip, the input guard's cue and the closing
+// words still show there), so the message keeps the height; when it does
+// not, it is in a row of its own above the footer, wrapped. (It was cut
+// after some twenty characters in the hint slot: issue 30.) An approval's
+// line names the decision by its effect: "Allow this call", "Always allow
+// <rule>" or "Deny", never "no answer". When a prompt's recommended option
+// (a pre-ticked default of a multi-select prompt) is still ticked beside
+// an option the user ticked, a warning line in the warning colour says
+// so: both will be sent. A line, not a question on Submit: it is seen
+// before the user acts, and Ctrl+Enter stays one key press. The row is
+// shown only while it says something (or holds the pager of several
+// prompts).
 
-// Caps of the Sending line: a label or a reply is cut after so many
-// characters, and a prompt lists so many picks before "+N more".
-const (
-	sendingLabelRunes = 32
-	sendingTextRunes  = 28
-	sendingPicks      = 3
-)
+// sendingTextRunes caps a typed reply on the Sending line.
+const sendingTextRunes = 80
 
-// sendingLine is the line and its warning.
+// sendingLine is the line, in its two places, and its warning.
 type sendingLine struct {
-	what, warn *widget.RichText
-	box        *fyne.Container // the warning's row
-	row        fyne.CanvasObject
+	what    *widget.RichText // in the row: the whole line, wrapped, while the hint slot cannot hold it
+	inline  *widget.RichText // in the hint slot, while it fits there whole
+	warn    *widget.RichText
+	box     *fyne.Container // the row's lines
+	row     fyne.CanvasObject
+	slot    float32 // the hint slot's width, once laid out
+	laidOut bool
+	tip     bool // the hint slot shows a tip, the guard's cue or the closing words
 }
 
 func newSendingLine() *sendingLine {
-	line := func(c fyne.ThemeColorName, bold bool) *widget.RichText {
+	line := func(c fyne.ThemeColorName, bold bool, align fyne.TextAlign) *widget.RichText {
 		rt := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyle{
-			ColorName: c, SizeName: theme.SizeNameCaptionText, Alignment: fyne.TextAlignTrailing,
+			ColorName: c, SizeName: theme.SizeNameCaptionText, Alignment: align,
 			TextStyle: fyne.TextStyle{Bold: bold}}})
-		rt.Wrapping = fyne.TextWrapOff
-		rt.Truncation = fyne.TextTruncateEllipsis
+		rt.Wrapping = fyne.TextWrapWord
 		return rt
 	}
-	s := &sendingLine{what: line(theme.ColorNameForeground, false), warn: line(theme.ColorNameWarning, true)}
+	s := &sendingLine{what: line(theme.ColorNameForeground, false, fyne.TextAlignLeading),
+		inline: line(theme.ColorNameForeground, false, fyne.TextAlignTrailing),
+		warn:   line(theme.ColorNameWarning, true, fyne.TextAlignLeading)}
+	s.inline.Wrapping = fyne.TextWrapOff
+	s.what.Hide()
+	s.inline.Hide()
 	s.warn.Hide()
-	s.box = container.New(&paddedLayout{}, s.warn)
+	s.box = container.New(&paddedLayout{}, container.NewVBox(s.what, s.warn))
 	s.row = s.box
 	return s
 }
+
+// fitsSlot reports whether the line fits whole in the hint slot.
+func (s *sendingLine) fitsSlot() bool {
+	text := s.inline.String()
+	w := fyne.MeasureText(text, theme.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width + 2*theme.InnerPadding()
+	return !s.laidOut || w <= s.slot // not laid out yet: the window is sized without the row
+}
+
+// placeSending shows the line where it fits whole: in the hint slot
+// (unless a tip is shown there), else in its row; the hint slot shows the
+// keyboard hint or the tip while the line is not in it. The row is shown
+// while it holds something.
+func (v *View) placeSending() {
+	s := v.sending
+	if s == nil {
+		return
+	}
+	fits := s.fitsSlot()
+	setVisible(s.inline, fits && !s.tip && !v.Closing())
+	if v.hint.text != nil {
+		setVisible(v.hint.text, !s.inline.Visible())
+	}
+	setVisible(s.what, !fits && !v.Closing()) // the closing words say what is sent then
+	if s.row != nil {
+		shown := s.row.Visible()
+		setVisible(s.row, v.pages.bar != nil || s.what.Visible() || s.warn.Visible())
+		if !shown && s.row.Visible() && v.hooks.refit != nil && !v.done {
+			v.hooks.refit() // the window grows for the row, if it can (budget.go)
+		}
+	}
+}
+
+// setVisible shows or hides o, if it is not so already.
+func setVisible(o fyne.CanvasObject, on bool) {
+	switch {
+	case on && !o.Visible():
+		o.Show()
+	case !on && o.Visible():
+		o.Hide()
+	}
+}
+
+// sendingSlot lays out the hint slot: the keyboard hint (objects[0]) and,
+// on top of it, centred, the Sending line (objects[1], the inline copy),
+// laid out whether or not it is shown; it tells the view the slot's width,
+// which decides where the line goes (placeSending).
+type sendingSlot struct{ v *View }
+
+func (l sendingSlot) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	if s := l.v.sending; s != nil && (!s.laidOut || s.slot != size.Width) {
+		s.slot, s.laidOut = size.Width, true
+		l.v.placeSending()
+	}
+	objects[0].Move(fyne.Position{})
+	objects[0].Resize(size)
+	h := objects[1].MinSize().Height
+	objects[1].Move(fyne.NewPos(0, (size.Height-h)/2))
+	objects[1].Resize(fyne.NewSize(size.Width, h))
+}
+
+// MinSize is the hint's: the line takes the slot only when it fits.
+func (sendingSlot) MinSize(objects []fyne.CanvasObject) fyne.Size { return objects[0].MinSize() }
 
 // wantsSendingLine reports whether the window shows the line: it has
 // options or several prompts (a lone reply box shows what it sends).
 func (v *View) wantsSendingLine() bool {
 	return len(v.options) > 0 || len(v.prompts) > 1
+}
+
+// countImages sets the line anew, its warning kept: an image came or went.
+func (v *View) countImages() {
+	if v.sending == nil {
+		return
+	}
+	what, _ := v.sendingText()
+	setSegment(v.sending.what, what)
+	setSegment(v.sending.inline, what)
+	v.placeSending()
 }
 
 // updateSending sets the line from the answer as it stands.
@@ -70,41 +156,10 @@ func (v *View) updateSending() {
 	}
 	what, warn := v.sendingText()
 	setSegment(v.sending.what, what)
+	setSegment(v.sending.inline, what)
 	setSegment(v.sending.warn, warn)
-	if warn == "" {
-		v.sending.warn.Hide()
-	} else {
-		v.sending.warn.Show()
-	}
-	v.showSendingRow()
-}
-
-// showSendingRow shows the warning's row while it has something to show.
-func (v *View) showSendingRow() {
-	if v.sending == nil || v.sending.row == nil {
-		return
-	}
-	if v.pages.bar != nil || v.sending.warn.Visible() {
-		v.sending.row.Show()
-	} else {
-		v.sending.row.Hide()
-	}
-}
-
-// showSendingOrHint puts the Sending line in the footer's hint slot while
-// the hint would show its keyboard hint, and the hint while it shows
-// anything else (a button's tip, the input guard's cue, the closing words).
-func (v *View) showSendingOrHint(tip string) {
-	if v.sending == nil {
-		return
-	}
-	if tip == "" && !v.Closing() {
-		v.hint.text.Hide()
-		v.sending.what.Show()
-	} else {
-		v.sending.what.Hide()
-		v.hint.text.Show()
-	}
+	setVisible(v.sending.warn, warn != "")
+	v.placeSending()
 }
 
 func setSegment(rt *widget.RichText, text string) {
@@ -116,7 +171,7 @@ func setSegment(rt *widget.RichText, text string) {
 
 // sendingText is the line ("Sending: …") and its warning ("" for none).
 func (v *View) sendingText() (what, warn string) {
-	if v.allow != nil {
+	if v.allow != nil || v.q.IsApproval() && len(v.prompts) > 0 {
 		return i18n.T("question.sending", map[string]any{"What": v.decisionText()}), ""
 	}
 	var parts, stale []string
@@ -128,11 +183,25 @@ func (v *View) sendingText() (what, warn string) {
 		parts = append(parts, part)
 		stale = append(stale, rec...)
 	}
+	if n := v.attached(); n > 0 {
+		if len(v.prompts) == 1 && v.prompts[0].unanswered() {
+			parts = nil // the images are the answer
+		}
+		parts = append(parts, fmt.Sprintf(lang.L(map[bool]string{true: "%d attached image", false: "%d attached images"}[n == 1]), n))
+	}
 	what = i18n.T("question.sending", map[string]any{"What": strings.Join(parts, " · ")})
 	if len(stale) > 0 {
 		warn = i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, i18n.T("list.sep"))})
 	}
 	return what, warn
+}
+
+// attached is the number of images attached and ready to send.
+func (v *View) attached() int {
+	if v.att == nil {
+		return 0
+	}
+	return v.att.set.Len()
 }
 
 // decisionText is what an approval's Submit does, named by its effect:
@@ -146,7 +215,7 @@ func (v *View) decisionText() string {
 			continue
 		}
 		if rule := pv.p.Options[i].Rule; rule != "" {
-			return i18n.T("question.sending.always", map[string]any{"Rule": shorten(rule, sendingLabelRunes)})
+			return i18n.T("question.sending.always", map[string]any{"Rule": rule})
 		}
 		return i18n.T("question.sending.allow")
 	}
@@ -157,8 +226,9 @@ func (v *View) decisionText() string {
 	return what
 }
 
-// sendingPart is what the prompt sends, shortened, and the labels of its
-// recommended options still ticked beside an option the user ticked.
+// sendingPart is what the prompt sends, every label in full, and the
+// labels of its recommended options still ticked beside an option the user
+// ticked.
 func (pv *promptView) sendingPart() (string, []string) {
 	r := pv.reply()
 	var picks, rec []string
@@ -167,7 +237,7 @@ func (pv *promptView) sendingPart() (string, []string) {
 		if !o.selected() {
 			continue
 		}
-		label := shorten(pv.labels[i], sendingLabelRunes)
+		label := pv.labels[i]
 		if pv.free[i] && strings.TrimSpace(r.Text) != "" {
 			continue // the text stands for it
 		}
@@ -177,9 +247,6 @@ func (pv *promptView) sendingPart() (string, []string) {
 		} else {
 			user = true
 		}
-	}
-	if n := len(picks); n > sendingPicks {
-		picks = append(picks[:sendingPicks], i18n.T("question.sending.more", map[string]any{"N": n - sendingPicks}))
 	}
 	if t := strings.TrimSpace(r.Text); t != "" && pv.p.EffectiveKind() != wire.KindYesNo {
 		picks = append(picks, "“"+shorten(strings.Join(strings.Fields(t), " "), sendingTextRunes)+"”")

@@ -422,15 +422,14 @@ func (v *View) showHint(tip string) {
 	if tip == "" {
 		tip = v.hint.keys
 	}
-	shown := tip
 	if seg, ok := v.hint.text.Segments[0].(*widget.TextSegment); ok && seg.Text != tip {
 		seg.Text = tip
 		v.hint.text.Refresh()
 	}
-	if shown == v.hint.keys {
-		shown = ""
+	if v.sending != nil { // sending.go: the Sending line gives the slot up to a tip
+		v.sending.tip = tip != v.hint.keys
+		v.placeSending()
 	}
-	v.showSendingOrHint(shown)
 }
 
 func (v *View) build() fyne.CanvasObject {
@@ -608,10 +607,9 @@ func (v *View) footer() fyne.CanvasObject {
 	// Apart enough for a button's focus ring (focusring.go) not to touch the next.
 	row := container.New(layout.NewCustomPaddedHBoxLayout(theme.Padding()+focusRingWidth+focusRingGap), buttons...)
 	var line fyne.CanvasObject = container.New(hintLayout{v}, container.NewVBox(layout.NewSpacer(), v.hint.text, layout.NewSpacer())) // keyhelp.go
-	// sending.go: what Submit sends, where the keyboard hint was.
+	// sending.go: what Submit sends, in the hint's place while it fits there whole.
 	if v.sending != nil {
-		line = container.NewStack(line, container.NewVBox(layout.NewSpacer(), v.sending.what, layout.NewSpacer()))
-		v.showSendingOrHint("")
+		line = container.New(sendingSlot{v}, line, v.sending.inline)
 	}
 	hint := container.NewBorder(nil, nil, v.helpButton(), nil, line)
 	return container.New(ringRoomLayout{}, container.NewBorder(nil, nil, nil, row, hint)) // focusring.go
