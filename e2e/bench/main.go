@@ -67,9 +67,12 @@ func main() {
 	afterIdleOnly := flag.Bool("after-idle", false, "only the popup after idle, zenity, and (with -idle > 0) the idle figures")
 	shimOnly := flag.Bool("shim-start", false, "only the shim start: the command feedback setup writes beside feedback mcp")
 	firstOnly := flag.Bool("first", false, "only the first question with no app running, beside zenity")
+	relayOnly := flag.Bool("relay", false, "only the popup through a local MQTT broker (FEEDBACK_RELAY) beside the socket (relay.go)")
 	flag.Parse()
 	var err error
 	switch {
+	case *relayOnly:
+		err = alone(true, func(bin, dir string) error { return relayBench(bin, os.Getenv("FEEDBACK_HEADLESS_BIN"), dir, *runs) })
 	case *firstOnly:
 		err = alone(true, func(bin, dir string) error { return firstAlone(bin, dir, *runs) })
 	case *shimOnly:
