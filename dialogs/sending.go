@@ -47,7 +47,8 @@ type sendingLine struct {
 	row     fyne.CanvasObject
 	slot    float32 // the hint slot's width, once laid out
 	laidOut bool
-	tip     bool // the hint slot shows a tip, the guard's cue or the closing words
+	rowH    float32 // the row's height when last placed (0: hidden)
+	tip     bool    // the hint slot shows a tip, the guard's cue or the closing words
 }
 
 func newSendingLine() *sendingLine {
@@ -93,11 +94,15 @@ func (v *View) placeSending() {
 	}
 	setVisible(s.what, !fits && !v.Closing()) // the closing words say what is sent then
 	if s.row != nil {
-		shown := s.row.Visible()
 		setVisible(s.row, v.pages.bar != nil || s.what.Visible() || s.warn.Visible())
-		if !shown && s.row.Visible() && v.hooks.refit != nil && !v.done {
+		h := float32(0)
+		if s.row.Visible() {
+			h = s.row.MinSize().Height
+		}
+		if h > s.rowH+0.5 && v.hooks.refit != nil && !v.done {
 			v.hooks.refit() // the window grows for the row, if it can (budget.go)
 		}
+		s.rowH = h
 	}
 }
 
