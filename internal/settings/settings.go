@@ -287,8 +287,9 @@ func (e *ProblemError) Error() string { return fmt.Sprintf(e.Format, e.Args...) 
 
 func problem(format string, args ...any) error { return &ProblemError{Format: format, Args: args} }
 
-// Validate reports every value of s out of range, the same checks Load
-// makes, so that the file, the environment and the Settings window agree.
+// Validate reports every value of s out of range, the same checks Resolve
+// (settingsfile.Load) makes, so that the file, the environment and the
+// Settings window agree.
 func (s Settings) Validate() []*FieldError {
 	return s.check(sources{})
 }

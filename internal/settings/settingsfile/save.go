@@ -15,7 +15,8 @@ import (
 )
 
 // Save writes s to the settings file at path, the file Load reads (the app,
-// the UI process, `feedback mcp`), after checking it: values out of range
+// `feedback mcp`, the commands; the UI process gets the settings from the
+// app, which alone writes the file), after checking it: values out of range
 // are refused with the joined *FieldError of Validate and nothing is written.
 //
 // Keys of the file that Settings does not know (a "$comment", a key of a
@@ -58,6 +59,9 @@ func Save(path string, s settings.Settings) (movedAside string, err error) {
 	}
 	if merged == nil { // the file held "null"
 		merged = map[string]json.RawMessage{}
+	}
+	if s.ResubmitPrompt == settings.DefaultResubmitPrompt {
+		s.ResubmitPrompt = "" // the built-in text (Decode gives it back): never written out in English
 	}
 	known, err := json.Marshal(s)
 	if err != nil {

@@ -52,7 +52,7 @@ func Load(path string, getenv func(string) string) (settings.Settings, error) {
 
 // ReadFile reads the settings file at path over the defaults, without the
 // environment and without checking the values (Validate does): what the
-// Settings window shows and edits. A missing file gives the defaults; an
+// Settings window shows and edits (the app sends them: uiproto.SettingsFile). A missing file gives the defaults; an
 // unreadable or malformed one is an error naming the file, and so is one
 // that is not a regular file (a FIFO, /dev/zero: refused without blocking)
 // or holds more than MaxFileBytes.

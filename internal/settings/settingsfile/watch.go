@@ -21,9 +21,10 @@ var pollEvery = 2 * time.Second
 // settle into one reload.
 const settleFor = 100 * time.Millisecond
 
-// Watch notices changes of the settings file at path, whether the Settings
-// window saved it or the user edited it by hand, so that the resident app and
-// the UI process apply them without a restart. It reads the file with Load
+// Watch notices changes of the settings file at path, whether the app saved
+// it for the Settings window or the user edited it by hand, so that the
+// resident app applies them (and sends them to its UI process) without a
+// restart. It reads the file with Load
 // (getenv still overrides) once before it returns, as the baseline, and from
 // then on calls fn on its own goroutine, one call at a time, until ctx ends:
 //
