@@ -86,8 +86,9 @@ type Window struct {
 	cancel           *widget.Button
 	summary          *fyne.Container // by Save: the first problem and how many; tapping goes to it
 	summaryText      *tapLabel
-	saving           bool // a save is in flight (Fyne goroutine only)
-	closing          bool // the user chose to discard the edits
+	saving           bool       // a save is in flight (Fyne goroutine only)
+	closing          bool       // the user chose to discard the edits
+	discard          *keyButton // the Discard button of the last "Discard your changes?", for tests
 	// saved is called off the Fyne goroutine's stack once a save ended
 	// (tests wait on it); nil in production.
 	saved func(error)
@@ -159,6 +160,7 @@ func New(a fyne.App, o Options) *Window {
 	bottom := container.NewBorder(nil, nil, nil, buttons, w.summary)
 	w.win.SetContent(container.NewBorder(w.banner, container.NewPadded(bottom), nil, nil, w.tabs))
 	w.win.Resize(fyne.NewSize(720, 560))
+	w.win.CenterOnScreen() // not where the window manager puts a new window (a corner, partly off screen)
 	w.win.SetCloseIntercept(w.RequestClose)
 	if o.OnClosed != nil {
 		w.win.SetOnClosed(o.OnClosed)
@@ -190,15 +192,31 @@ func (w *Window) RequestClose() {
 		w.win.Close()
 		return
 	}
-	d := dialog.NewConfirm(lang.L("Discard your changes?"), lang.L("The settings you changed have not been saved."), func(discard bool) {
-		if discard {
-			w.closing = true
-			w.win.Close()
-		}
-	}, w.win)
-	d.SetConfirmText(lang.L("Discard"))
-	d.SetDismissText(lang.L("Keep editing"))
+	w.discard = askDiscard(w.win, lang.L("Discard your changes?"), lang.L("The settings you changed have not been saved."), func() {
+		w.closing = true
+		w.win.Close()
+	})
+}
+
+// askDiscard asks in win whether to throw the edits away, as the question
+// window asks about a reply: the safe choice, "Keep editing", is the
+// primary button and has the keyboard — Enter takes it, and so does
+// Escape; only a deliberate "Discard" (a click, or Tab to it and Enter)
+// calls discard.
+func askDiscard(win fyne.Window, title, message string, discard func()) *keyButton {
+	var d *dialog.CustomDialog
+	keep := newKeyButton(lang.L("Keep editing"), theme.DocumentCreateIcon(), func() { d.Hide() })
+	keep.Importance = widget.HighImportance
+	drop := newKeyButton(lang.L("Discard"), theme.DeleteIcon(), func() { d.Hide(); discard() })
+	keep.cancel, drop.cancel = keep.OnTapped, keep.OnTapped
+	msg := widget.NewLabel(message)
+	msg.Wrapping = fyne.TextWrapWord
+	d = dialog.NewCustomWithoutButtons(title, msg, win)
+	d.SetButtons([]fyne.CanvasObject{drop, keep})
+	d.Resize(fyne.NewSize(380, 0))
 	d.Show()
+	win.Canvas().Focus(keep)
+	return drop
 }
 
 // goToProblem shows the first field with a problem: its page, scrolled to
@@ -449,11 +467,11 @@ func (w *Window) sections(s settings.Settings) []section {
 		{lang.L("Agents"), []*field{
 			w.textField("prompt_suffix", "Prompt suffix", "appended to every interactive_feedback answer", "FEEDBACK_PROMPT_SUFFIX", s.PromptSuffix, "",
 				func(s *settings.Settings) *string { return &s.PromptSuffix }),
-			w.textField("resubmit_prompt", "Resubmit prompt", "returned when the window could not collect an answer; {error} is the cause", "FEEDBACK_RESUBMIT_PROMPT",
+			w.textField("resubmit_prompt", "Resubmit prompt", "what agents are told when the window could not collect an answer; {error} in it becomes what went wrong", "FEEDBACK_RESUBMIT_PROMPT",
 				s.ResubmitPrompt, settings.DefaultResubmitPrompt, func(s *settings.Settings) *string { return &s.ResubmitPrompt }),
-			w.intField("pending_wait_seconds", "Pending wait (s)", "how long tools that can answer \"pending\" wait first", "FEEDBACK_PENDING_WAIT",
+			w.intField("pending_wait_seconds", "Pending wait (s)", "how long ask_human waits for your answer before its agent is told to check back later", "FEEDBACK_PENDING_WAIT",
 				s.PendingWaitSeconds, func(s *settings.Settings) *int { return &s.PendingWaitSeconds }),
-			w.intField("max_wait_seconds", "Wait for every client (s)", "longest a call waits before \"call again\"; 0 uses the table below", "FEEDBACK_MAX_WAIT",
+			w.intField("max_wait_seconds", "Wait for every client (s)", "longest an agent's call waits for your answer before it is told to call again; 0: each client's time from Wait per client below", "FEEDBACK_MAX_WAIT",
 				s.MaxWaitSeconds, func(s *settings.Settings) *int { return &s.MaxWaitSeconds }),
 			w.waitField(s.WaitSeconds),
 			w.toolsField(s.Tools),
@@ -603,7 +621,7 @@ func (w *Window) languageField(v string) *field {
 	if sel.Selected == "" {
 		other = v // not one of ours: Validate says so until one is chosen
 	}
-	f := w.newField("language", "Language", "of the windows, tray and notifications (auto: the system's) and of the phrases returned to agents (auto: English)", "FEEDBACK_LANGUAGE", sel, func(s *settings.Settings) string {
+	f := w.newField("language", "Language", "of the windows, tray and notifications, and of the phrases returned to agents; System language: the system's for the windows, English for the agents", "FEEDBACK_LANGUAGE", sel, func(s *settings.Settings) string {
 		s.Language = other
 		for _, l := range languages {
 			if lang.L(l.name) == sel.Selected {
@@ -696,7 +714,7 @@ func (w *Window) awayField(v string) *field {
 			sel.SetSelected(lang.L(c.name))
 		}
 	}
-	f := w.newField("away", "When I'm away", "wait: questions wait and you see what was asked when back; proceed: agents are told at once to use their best judgment and record what they decided", "", sel, func(s *settings.Settings) string {
+	f := w.newField("away", "When I'm away", "Questions wait for me: they wait, and you see what was asked when back. Agents proceed without me: they are told at once to use their best judgment and record what they decided", "", sel, func(s *settings.Settings) string {
 		for _, c := range choices {
 			if lang.L(c.name) == sel.Selected {
 				s.Away = c.code
@@ -792,16 +810,27 @@ func (w *Window) toolsField(v []string) *field {
 			unknown = append(unknown, n)
 		}
 	}
+	// The boxes show what agents get: every box ticked when the setting
+	// lists none (all tools); some is a choice made by unticking.
 	g := widget.NewCheckGroup(w.opts.Tools, nil)
-	g.SetSelected(slices.DeleteFunc(slices.Clone(v), func(n string) bool { return slices.Contains(unknown, n) }))
-	f := w.newField("tools", "Tools", "the MCP tools feedback mcp offers; none checked offers them all", "FEEDBACK_TOOLS", g, func(s *settings.Settings) string {
+	if len(v) == 0 {
+		g.SetSelected(slices.Clone(w.opts.Tools))
+	} else {
+		g.SetSelected(slices.DeleteFunc(slices.Clone(v), func(n string) bool { return slices.Contains(unknown, n) }))
+	}
+	f := w.newField("tools", "Tools", "the MCP tools feedback mcp offers to agents; untick the ones they should not see", "FEEDBACK_TOOLS", g, func(s *settings.Settings) string {
 		if len(unknown) > 0 {
 			return fmt.Sprintf(lang.L("Unknown tools in the file: %s. Check the ones to keep, then save."), strings.Join(unknown, ", "))
 		}
-		s.Tools = nil
-		for _, n := range w.opts.Tools { // in the shim's order
-			if slices.Contains(g.Selected, n) {
-				s.Tools = append(s.Tools, n)
+		if len(g.Selected) == 0 {
+			return lang.L("Tick at least one tool.")
+		}
+		s.Tools = nil // every box ticked: all tools, the ones added later too
+		if len(g.Selected) < len(w.opts.Tools) {
+			for _, n := range w.opts.Tools { // in the shim's order
+				if slices.Contains(g.Selected, n) {
+					s.Tools = append(s.Tools, n)
+				}
 			}
 		}
 		return ""
