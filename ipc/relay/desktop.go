@@ -152,6 +152,9 @@ func (d *Desktop) reload(ctx context.Context) {
 				if c.peer == old {
 					c.cancel()
 					delete(d.calls, k)
+					if d.client != nil { // its caller hears it now, not when its wait runs out
+						d.client.Publish(c.reply, 1, false, refusal("revoked"))
+					}
 				}
 			}
 		}
