@@ -128,26 +128,12 @@ func Run(ctx context.Context, cfg Config) error {
 	)
 	dbPath := core.DatabasePath(cfg.Database, log)
 	ui := core.NewUIProcess(core.UIProcessOptions{
-		Start:          start,
-		Linger:         lingerOf(cfg.Settings),
-		Sleep:          cfg.Settings.UISleep,
-		DefaultTimeout: cfg.Settings.DefaultTimeout(), // the core owns every deadline (app/core/uiproc.go)
-		OnUnfocused:    notes.unfocused,
+		Start:  start,
+		Linger: lingerOf(cfg.Settings),
+		Sleep:  cfg.Settings.UISleep,
 		// Idle: give the memory the last burst of questions used back to
 		// the system now, not when the runtime's scavenger gets to it.
 		OnIdle: debug.FreeOSMemory,
-		// A window the user never saw ends: a notice, unless the user
-		// is quitting (each question ends then) or do not disturb is on.
-		OnUnseenEnd: func(q wire.Question, timedOut bool) {
-			if quitting.Load() || (inbox != nil && inbox.DNDActive()) {
-				return
-			}
-			if timedOut {
-				notes.timedOutUnseen(q)
-			} else {
-				notes.withdrawnUnseen(q)
-			}
-		},
 		Log:    log.With("part", "ui"),
 		OnNote: func(n uiproto.Note) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
 		// The UI process must be this build: one of another (the binary
@@ -173,6 +159,22 @@ func Run(ctx context.Context, cfg Config) error {
 	})
 	notes.setInbox(inbox)     // a click on a notification raises the window, a button answers
 	inbox.OnEnd = notes.ended // a question's notification goes when it ends
+	// The inbox owns every window's deadline, draft and whether the user
+	// saw it (app/core/windows.go); the UI process only shows them.
+	inbox.SetDefaultTimeout(cfg.Settings.DefaultTimeout())
+	inbox.OnUnfocused = notes.unfocused
+	// A window the user never saw ends: a notice, unless the user is
+	// quitting (each question ends then) or do not disturb is on.
+	inbox.OnUnseenEnd = func(q wire.Question, timedOut bool) {
+		if quitting.Load() || inbox.DNDActive() {
+			return
+		}
+		if timedOut {
+			notes.timedOutUnseen(q)
+		} else {
+			notes.withdrawnUnseen(q)
+		}
+	}
 	// An answer given after its call ended went to the agent's next call
 	// (a one-shot client): say where it went.
 	inbox.OnHandedOver = func(q wire.Question) {
@@ -237,7 +239,7 @@ func Run(ctx context.Context, cfg Config) error {
 			ui.SetLinger(lingerOf(s))
 			ui.SetSleep(s.UISleep)
 			ui.SetSettings(*uiSettings(s))
-			ui.SetDefaultTimeout(s.DefaultTimeout())
+			inbox.SetDefaultTimeout(s.DefaultTimeout())
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)
 			retain.Update(s)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -14,13 +15,13 @@ import (
 func TestAnswerFromNotificationIsNoWithdrawal(t *testing.T) {
 	unseen := make(chan string, 4)
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour,
-		OnUnseenEnd: func(q wire.Question, _ bool) { unseen <- q.ID }})
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	in := NewInbox(u, nil)
-	for _, id := range []string{"answered", "withdrawn"} {
-		ask(t.Context(), in, q(id))
-	}
+	in.OnUnseenEnd = func(q wire.Question, _ bool) { unseen <- q.ID }
+	ask(t.Context(), in, q("answered"))
+	ctx, withdraw := context.WithCancel(t.Context())
+	ask(ctx, in, q("withdrawn"))
 	ui := f.next(t)
 	for range 2 {
 		expect[uiproto.Show](t, ui)
@@ -36,7 +37,7 @@ func TestAnswerFromNotificationIsNoWithdrawal(t *testing.T) {
 		t.Fatalf("closed %q, want the answered window", w.ID)
 	}
 	// The notice of a real withdrawal comes; none came before it.
-	u.Withdraw("withdrawn")
+	withdraw() // its caller goes away: the inbox withdraws it
 	if id := receive(t, unseen, "unseen end"); id != "withdrawn" {
 		t.Errorf("a %q window was reported withdrawn unseen: it was answered from its notification", id)
 	}

@@ -7,12 +7,17 @@
 // after a linger time.
 //
 // The inbox (inbox.go) talks to the windows through the Presenter
-// interface. UIProcess (uiproc.go) is the Presenter of the resident app: it
-// speaks the UI protocol (package uiproto) to the UI process over a private
-// channel (an inherited socket), checks that its Hello is of the app's build
-// and protocol (one of another build, as after an upgrade replaced the
-// binary, is ended and not restarted), restarts it if it dies and shows
-// every open window again with its draft and its countdown.
+// interface, and owns each question: whether its window is shown, its
+// latest draft, its deadline (timed by the inbox: a window still open a
+// grace after it is timed out) and whether the user saw it (windows.go).
+// UIProcess (uiproc.go) is the Presenter of the resident app and owns only
+// the process: it starts it, speaks the UI protocol
+// (package uiproto) to it over a private channel (an inherited socket),
+// checks that its Hello is of the app's build and protocol (one of another
+// build, as after an upgrade replaced the binary, is ended and not
+// restarted), pings it, lets it sleep or exit, and restarts it if it dies,
+// asking the inbox what to show again (WindowOwner.Reshow: every shown
+// window with its latest draft and its countdown).
 //
 // Persistence (persist.go): questions, drafts and answers are kept in a
 // SQLite database (package store) at $FEEDBACK_DB, else

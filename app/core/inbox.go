@@ -17,34 +17,21 @@ import (
 type Presenter interface {
 	// Show opens a window for q. It calls shown once the window is on
 	// screen and done exactly once with the outcome, unless Withdraw came first.
-	// (A DraftPresenter's ShowDraft is called instead.)
+	// (A WindowPresenter's ShowWindow is called instead: windows.go.)
 	Show(q wire.Question, shown func(), done func(wire.Answer))
 	// Withdraw closes the window of question id without an answer; a
-	// DraftPresenter's window reports an unreported draft first.
+	// WindowPresenter's window reports an unreported draft first.
 	Withdraw(id string)
 	// Focus raises the window of question id.
 	Focus(id string)
 }
 
-// DraftPresenter is a Presenter whose windows keep drafts; the inbox shows
-// questions through ShowDraft when its Presenter implements it.
-type DraftPresenter interface {
-	Presenter
-	// ShowDraft opens a window for q with draft, if not nil, restored into
-	// it. The window calls h.Shown once it is on screen, h.Draft with the
-	// user's draft as they edit, and h.Done exactly once with the outcome,
-	// unless Withdraw came first.
-	ShowDraft(q wire.Question, draft *wire.Draft, h Hooks)
-}
-
-// Hooks are a window's calls back into the inbox, from any goroutine; none
-// of them blocks.
+// Hooks are a plain Presenter's window's calls back into the inbox, from
+// any goroutine; none of them blocks. (A WindowPresenter reports its
+// windows' events to the inbox instead: windows.go.)
 type Hooks struct {
 	Shown func()
-	Draft func(wire.Draft)
 	Done  func(wire.Answer)
-	// Snooze: the user snoozed the question in its window (snooze.go).
-	Snooze func(wire.Snooze)
 }
 
 // Item is an open question as the tray menu lists it.
@@ -117,14 +104,41 @@ type Inbox struct {
 	// Ask.
 	OnHandedOver func(q wire.Question)
 
+	// OnUnfocused, if set, is called when a window of a WindowPresenter
+	// opened without taking the focus (the user was typing in another
+	// one): the app notifies. Set before the first Ask.
+	OnUnfocused func(q wire.Question)
+	// OnUnseenEnd, if set, is called when a window of a WindowPresenter
+	// ends before the user typed in it or edited it (uiproto.Found, a
+	// draft), whether or not it opened with the focus: its agent withdrew
+	// it, or it timed out (timedOut). The app leaves a notification, so
+	// that nothing disappears silently. A window shown with a restored
+	// draft was seen. Set before the first Ask.
+	OnUnseenEnd func(q wire.Question, timedOut bool)
+	// TimeoutGrace is how long past a window's deadline the inbox waits
+	// for the UI process's own timeout before it times the question out
+	// itself (zero: DefaultTimeoutGrace). Set before the first Ask.
+	TimeoutGrace time.Duration
+
 	// sessionEnded tells whether an asking session has certainly ended
 	// (procsession.Ended); it is called holding mu, and must be quick.
 	sessionEnded func(session string) bool
 
-	mu       sync.Mutex        // guards open, kept, onChange, and every entry's askID, from, waiters, kept and hold
+	// clock times the windows' deadlines (windows.go): the wall clock, or
+	// a test's; set before the first Ask.
+	clock uiClock
+
+	mu       sync.Mutex        // guards open, kept, onChange, the window fields below, and every entry's askID, from, waiters, kept, hold, draft and win
 	open     map[string]*entry // by window id (entry.q.ID)
 	kept     keptAnswers
 	onChange func()
+	// closing are the questions whose window was closed (withdrawn,
+	// snoozed, timed out) and may still report its last draft, by window
+	// id, until it reports it closed.
+	closing        map[string]*entry
+	winSeq         uint64        // orders the windows (window.seq)
+	defaultTimeout time.Duration // SetDefaultTimeout
+	closed         bool          // Close was called: no deadline fires
 
 	dnd  dndControl  // do not disturb (dnd.go)
 	msgs messages    // the agents' one-way messages (messages.go); guarded by mu
@@ -160,7 +174,14 @@ type entry struct {
 	snoozeC chan struct{}
 	snoozes int         // how many times it was snoozed
 	wake    *time.Timer // ends a timed snooze
-	draft   *wire.Draft // the latest draft, restored when it comes back
+	// draft is the question's latest draft, the one place it is kept in
+	// memory: restored into its window when it comes back (snoozed, held
+	// back, the UI process restarted); the recorder writes it.
+	draft *wire.Draft
+	// win is its window while a WindowPresenter shows it (windows.go):
+	// nil while it is not shown (held back, snoozed, closed, or shown by a
+	// plain Presenter).
+	win *window
 }
 
 // NewInbox returns an empty inbox that shows questions through p and
@@ -170,7 +191,8 @@ func NewInbox(p Presenter, log *slog.Logger) *Inbox {
 }
 
 // NewPersistentInbox returns an empty inbox that shows questions through p
-// and records them in the Persister that open returns (nil open, or an
+// (the owner of its windows, if p is a WindowPresenter: Bind) and records
+// them in the Persister that open returns (nil open, or an
 // error: nothing is recorded). open runs on the inbox's own goroutine, so a
 // slow database does not delay the start; the questions the last run kept
 // open are shown again once it has opened.
@@ -182,22 +204,27 @@ func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, e
 		open = func() (Persister, error) { return NoPersistence{}, nil }
 	}
 	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry),
-		sessionEnded: procsession.Ended}
+		sessionEnded: procsession.Ended, clock: realClock{}, closing: make(map[string]*entry)}
+	if wp, ok := p.(WindowPresenter); ok {
+		wp.Bind(in)
+	}
 	in.rec = newRecorder(open, log, in.reopen)
 	return in
 }
 
-// Close stops the hold timers, writes what is still queued for the
+// Close stops the hold timers and the deadlines, writes what is still queued for the
 // database, waiting at most wait, and closes it. Call it once no caller
 // waits any more.
 func (in *Inbox) Close(wait time.Duration) {
 	in.closeDND()
 	in.mu.Lock()
+	in.closed = true
 	for _, e := range in.open {
 		if e.hold != nil {
 			e.hold.Stop()
 			e.hold = nil
 		}
+		in.dropWindowLocked(e)
 	}
 	in.mu.Unlock()
 	in.rec.close(wait)
@@ -473,28 +500,16 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 	return e, nil
 }
 
-// show puts e's window on screen.
+// show puts e's window on screen, draft (if not nil) restored into it.
 func (in *Inbox) show(e *entry, draft *wire.Draft) {
 	if in.holdBack(e, draft) { // do not disturb: it waits in the tray (dnd.go)
 		in.notify()
 		return
 	}
-	id := e.q.ID
-	h := Hooks{
-		Shown: func() { e.shownOnce.Do(func() { close(e.shown) }) }, // once, though a snoozed question is shown again
-		Draft: func(d wire.Draft) {
-			in.mu.Lock()
-			e.draft = &d
-			in.mu.Unlock()
-			in.rec.draft(id, d)
-		},
-		Done:   func(a wire.Answer) { in.answered(e, a) },
-		Snooze: func(s wire.Snooze) { in.Snooze(id, s) },
-	}
-	if dp, ok := in.p.(DraftPresenter); ok {
-		dp.ShowDraft(e.q, draft, h)
+	if wp := in.windowPresenter(); wp != nil {
+		in.showWindow(wp, e, draft) // windows.go
 	} else {
-		in.p.Show(e.q, h.Shown, h.Done)
+		in.p.Show(e.q, func() { e.shownOnce.Do(func() { close(e.shown) }) }, func(a wire.Answer) { in.answered(e, a) })
 	}
 	in.notify()
 }
@@ -664,7 +679,7 @@ func (in *Inbox) EndAll(a wire.Answer) int {
 	}
 	in.mu.Unlock()
 	for _, e := range es {
-		in.p.Withdraw(e.q.ID)
+		in.closeWindow(e, true)
 		in.answered(e, a)
 	}
 	return len(es)
@@ -709,7 +724,7 @@ func (in *Inbox) leave(e *entry) {
 	in.mu.Unlock()
 	if withdraw {
 		in.log.Info("question withdrawn: its caller went away", "id", e.q.ID)
-		in.p.Withdraw(e.q.ID)
+		in.closeWindow(e, true)
 		in.notify()
 		in.ended(e.q.ID)
 	}
@@ -774,7 +789,7 @@ func (in *Inbox) holdLocked(e *entry) {
 		in.mu.Unlock()
 		if expired {
 			in.log.Info("question withdrawn: its caller did not come back", "id", e.askID, "window", e.q.ID, "after", d)
-			in.p.Withdraw(e.q.ID)
+			in.closeWindow(e, true)
 			in.notify()
 			in.ended(e.q.ID)
 		}
@@ -826,7 +841,7 @@ func (in *Inbox) reopen(p Persister) {
 			full := in.MaxOpen > 0 && len(in.open) >= in.MaxOpen
 			if !taken && !full {
 				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
-					shown: make(chan struct{}), done: make(chan struct{})}
+					shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}
 				in.open[id] = e
 				in.holdLocked(e)
 				show = append(show, shown{e, draft})

@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
-// fakeUI is a Presenter that records calls and lets the test answer.
+// fakeUI is a WindowPresenter that records calls and lets the test answer.
 type fakeUI struct {
 	mu        sync.Mutex
-	shown     map[string]Hooks
+	owner     WindowOwner
 	restored  map[string]*wire.Draft // the draft each Show restored
 	shows     int
 	withdrawn []string
@@ -26,29 +27,35 @@ type fakeUI struct {
 }
 
 func newFakeUI() *fakeUI {
-	return &fakeUI{shown: map[string]Hooks{}, restored: map[string]*wire.Draft{}, showCh: make(chan string, 16)}
+	return &fakeUI{restored: map[string]*wire.Draft{}, showCh: make(chan string, 16)}
+}
+
+func (f *fakeUI) Bind(o WindowOwner) {
+	f.mu.Lock()
+	f.owner = o
+	f.mu.Unlock()
 }
 
 func (f *fakeUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	f.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(wire.Draft) {}, Done: done})
+	panic("the inbox shows a WindowPresenter's windows with ShowWindow")
 }
 
-func (f *fakeUI) ShowDraft(q wire.Question, draft *wire.Draft, h Hooks) {
+func (f *fakeUI) ShowWindow(m uiproto.Show) {
 	f.mu.Lock()
-	f.shown[q.ID] = h
-	f.restored[q.ID] = draft
+	f.restored[m.Question.ID] = m.Draft
 	f.shows++
+	o := f.owner
 	f.mu.Unlock()
-	h.Shown()
-	f.showCh <- q.ID
+	o.WindowEvent(uiproto.Shown{ID: m.Question.ID})
+	f.showCh <- m.Question.ID
 }
 
 // draft reports d as the user's draft of question id, as the window would.
 func (f *fakeUI) draft(id string, d wire.Draft) {
 	f.mu.Lock()
-	h := f.shown[id]
+	o := f.owner
 	f.mu.Unlock()
-	h.Draft(d)
+	o.WindowDraft(id, d)
 }
 
 func (f *fakeUI) Withdraw(id string) {
@@ -66,9 +73,9 @@ func (f *fakeUI) Focus(id string) {
 // answer ends question id as the user would.
 func (f *fakeUI) answer(id string, a wire.Answer) {
 	f.mu.Lock()
-	h := f.shown[id]
+	o := f.owner
 	f.mu.Unlock()
-	h.Done(a)
+	o.WindowEvent(uiproto.Done{ID: id, Answer: a})
 }
 
 func (f *fakeUI) waitShown(t *testing.T, id string) {
@@ -436,15 +443,38 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 // A Presenter without drafts (a test double of another package) is shown
 // questions through Show.
 func TestPlainPresenter(t *testing.T) {
-	ui := newFakeUI()
-	in := NewInbox(struct{ Presenter }{ui}, nil)
+	ui := &plainUI{shown: make(chan plainShow, 1)}
+	in := NewInbox(ui, nil)
 	ch := ask(context.Background(), in, q("p"))
-	ui.waitShown(t, "p")
-	ui.answer("p", wire.Answer{QuestionID: "p", Status: wire.StatusAnswered})
-	if r := result(t, ch); r.err != nil || r.a.Status != wire.StatusAnswered {
+	s := receive(t, ui.shown, "show")
+	if s.q.ID != "p" {
+		t.Fatalf("shown %q", s.q.ID)
+	}
+	s.shown()
+	s.done(wire.Answer{QuestionID: "p", Status: wire.StatusAnswered})
+	r := result(t, ch)
+	if r.err != nil || r.a.Status != wire.StatusAnswered {
 		t.Fatalf("Ask = %+v, %v", r.a, r.err)
 	}
+	if !reflect.DeepEqual(r.events, []wire.Event{{Type: wire.EventShown}}) {
+		t.Errorf("events = %+v", r.events)
+	}
 }
+
+// plainUI is a plain Presenter: its windows keep no drafts.
+type plainUI struct{ shown chan plainShow }
+
+type plainShow struct {
+	q     wire.Question
+	shown func()
+	done  func(wire.Answer)
+}
+
+func (p *plainUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
+	p.shown <- plainShow{q, shown, done}
+}
+func (p *plainUI) Withdraw(string) {}
+func (p *plainUI) Focus(string)    {}
 
 // Tray updates that run late and out of order still leave the menu showing
 // the latest state: the list is read when the update runs.

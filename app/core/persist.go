@@ -63,7 +63,8 @@ const lookupTimeout = time.Second
 // database: writes are queued and return at once; the one read a new
 // question needs (a kept answer, a draft) waits at most lookupTimeout.
 // Consecutive drafts of a question that are not yet written are folded into
-// the latest. Failures are logged, the first of a run at Warn and the rest
+// the latest: the recorder holds no draft, it reads the question's latest
+// (kept by the inbox) when it writes. Failures are logged, the first of a run at Warn and the rest
 // at Debug until a call succeeds again; the app carries on in memory.
 type recorder struct {
 	log  *slog.Logger
@@ -74,7 +75,7 @@ type recorder struct {
 	p       Persister  // nil until open has returned
 	off     bool       // open failed: persistence is off
 	queue   []func(Persister)
-	drafts  map[string]wire.Draft // the latest unwritten draft of each question
+	drafts  map[string]func() wire.Draft // of each question with a draft write queued: its latest draft
 	closing bool
 	failing bool // the last call failed
 }
@@ -85,7 +86,7 @@ type recorder struct {
 // fails the recorder logs it once and keeps nothing (opened is not called).
 func newRecorder(open func() (Persister, error), log *slog.Logger, opened func(Persister)) *recorder {
 	r := &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
-		drafts: make(map[string]wire.Draft)}
+		drafts: make(map[string]func() wire.Draft)}
 	go r.run(open, opened)
 	return r
 }
@@ -144,22 +145,23 @@ func (r *recorder) do(what, id string, f func(Persister) error) {
 	r.enqueue(func(p Persister) { r.result(what, id, f(p)) })
 }
 
-// draft queues d as the draft of question id, replacing a draft of id that
-// is queued and not yet written.
-func (r *recorder) draft(id string, d wire.Draft) {
+// draft queues a write of the draft of question id that latest returns
+// (its owner's latest draft, read when the write runs), unless one for id
+// is queued and not yet written: that one writes the latest.
+func (r *recorder) draft(id string, latest func() wire.Draft) {
 	r.mu.Lock()
 	_, queued := r.drafts[id]
-	r.drafts[id] = d
+	r.drafts[id] = latest
 	r.mu.Unlock()
 	if queued {
 		return
 	}
 	r.enqueue(func(p Persister) {
 		r.mu.Lock()
-		d := r.drafts[id]
+		latest := r.drafts[id]
 		delete(r.drafts, id)
 		r.mu.Unlock()
-		r.result("save draft", id, p.SaveDraft(id, d))
+		r.result("save draft", id, p.SaveDraft(id, latest()))
 	})
 }
 

@@ -20,21 +20,16 @@ var closedTime = func() <-chan time.Time {
 	return c
 }()
 
-// Putter is a Presenter that can close a window without the "withdrew
-// its question" notice of one its agent withdrew unseen: the window of a
-// snoozed question (which goes on), or of one the user answered from its
-// notification (seen there).
-type Putter interface {
-	Put(id string)
-}
-
-// putAway closes window id as a Putter does where the presenter is one,
-// else withdraws it.
+// putAway closes window id without the "withdrew its question" notice
+// of one its agent withdrew unseen: the window of a snoozed question
+// (which goes on), or of one the user answered from its notification
+// (seen there).
 func (in *Inbox) putAway(id string) {
-	if p, ok := in.p.(Putter); ok {
-		p.Put(id)
-	} else {
-		in.p.Withdraw(id)
+	in.mu.Lock()
+	e := in.open[id]
+	in.mu.Unlock()
+	if e != nil {
+		in.closeWindow(e, false) // windows.go
 	}
 }
 

@@ -11,13 +11,20 @@ import (
 	"feedback/ipc/wire"
 )
 
-// putUI is a fakeUI that is a Putter: it records the windows put away.
+// putUI is a fakeUI that also reports the windows it closes (a snoozed
+// question's is put away).
 type putUI struct {
 	*fakeUI
 	put chan string
 }
 
-func (p putUI) Put(id string) { p.put <- id }
+func (p putUI) Withdraw(id string) {
+	p.fakeUI.Withdraw(id)
+	select {
+	case p.put <- id:
+	default:
+	}
+}
 
 // Snoozing closes the window without ending the question: a caller with a
 // wait hears "pending, snoozed until …" at once, a caller without one goes
@@ -35,10 +42,7 @@ func TestSnoozeAndComeBack(t *testing.T) {
 	ui.waitShown(t, "a")
 	ui.draft("a", wire.Draft{Replies: []wire.Reply{{Text: "half"}}})
 	until := time.Now().Add(300 * time.Millisecond)
-	ui.mu.Lock()
-	h := ui.shown["a"]
-	ui.mu.Unlock()
-	h.Snooze(wire.Snooze{Until: until})
+	in.Snooze("a", wire.Snooze{Until: until})
 	if id := <-ui.put; id != "a" {
 		t.Fatalf("put away %q", id)
 	}

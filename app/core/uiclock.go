@@ -2,9 +2,10 @@ package core
 
 import "time"
 
-// uiClock is the UI-process supervisor's time: the wall clock (realClock),
-// or a test's that it moves by hand, so that deadlines, the heartbeat, the
-// linger time and restart delays are tested without waiting for them.
+// uiClock is the time of the UI process's supervisor (the heartbeat, the
+// linger time, restart delays) and of the windows' deadlines the inbox
+// keeps: the wall clock (realClock), or a test's that it moves by hand, so
+// that they are tested without waiting for them.
 type uiClock interface {
 	Now() time.Time
 	// AfterFunc runs f in its own goroutine once d has passed.

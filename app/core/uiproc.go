@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"sort"
 	"sync"
 	"time"
 
@@ -43,11 +42,6 @@ const (
 	DefaultHeartbeatMisses = 3
 )
 
-// DefaultTimeoutGrace is how long after a window's deadline the core waits
-// for the UI process to report the timeout (the window says "Time is up"
-// for dialogs.ClosingFor first) before it ends the question itself.
-const DefaultTimeoutGrace = 3 * time.Second
-
 // UIProcessOptions configure a UIProcess.
 type UIProcessOptions struct {
 	// Start starts a UI process (app: `feedback ui` with an inherited
@@ -57,15 +51,6 @@ type UIProcessOptions struct {
 	// closed: zero means DefaultLinger, less than zero that it exits at
 	// once.
 	Linger time.Duration
-	// OnUnfocused, if set, is called when a window opened without taking
-	// the focus (the user was typing in another one): the app notifies.
-	OnUnfocused func(q wire.Question)
-	// OnUnseenEnd, if set, is called when a window ends before the user
-	// typed in it or edited it (uiproto.Found, uiproto.DraftChanged), whether or
-	// not it opened with the focus: its agent withdrew it, or it timed out
-	// (timedOut). The app leaves a notification, so that nothing
-	// disappears silently. A window shown with a restored draft was seen.
-	OnUnseenEnd func(q wire.Question, timedOut bool)
 	// OnIdle, if set, is called when the UI process exited as asked (its
 	// linger time passed) and none runs, or went to sleep (Sleep): the
 	// app is idle from then on.
@@ -77,20 +62,12 @@ type UIProcessOptions struct {
 	// one. Where it cannot sleep it ends as without Sleep.
 	Sleep bool
 	Log   *slog.Logger
-	// DefaultTimeout is the countdown of a question that sets none
-	// (wire.Question.TimeoutSeconds 0): the settings' timeout_seconds;
-	// zero means none.
-	DefaultTimeout time.Duration
 	// Heartbeat is how often a running UI process is pinged (zero:
 	// DefaultHeartbeat) and HeartbeatMisses how many pings in a row it may
 	// leave unanswered (zero: DefaultHeartbeatMisses) before it is killed
 	// and restarted.
 	Heartbeat       time.Duration
 	HeartbeatMisses int
-	// TimeoutGrace is how long past a window's deadline the core waits for
-	// the UI process's own timeout before it times the question out itself
-	// (zero: DefaultTimeoutGrace).
-	TimeoutGrace time.Duration
 	// OnNote, if set, is called with a note the user sent from the note
 	// window (the app keeps it: Inbox.AddNote).
 	OnNote func(uiproto.Note)
@@ -112,88 +89,100 @@ type UIProcessOptions struct {
 	Settings *uiproto.Settings
 }
 
-// UIProcess is the resident app's Presenter: the windows live in a UI
-// process that it starts when a question needs one, and lets go Linger
-// after the last one closed. If the UI process dies while windows are open
-// it is started again (after 0, 1, 2, 4 … 30 s when it keeps dying) and
-// every open window is shown again, without taking the focus, with its
-// latest draft and its countdown where it was.
+// WindowOwner is who owns the question windows a UIProcess shows: the
+// inbox. The UIProcess reports their events to it and, after a restart,
+// asks it what to show again; it keeps no window, draft or deadline of
+// its own. Its methods are called from any goroutine, WindowsOpen, Claim
+// and Reshow holding the UIProcess's lock: they must not call back into
+// it.
+type WindowOwner interface {
+	// WindowEvent hands over an event of a question window: uiproto.Shown,
+	// Found, Snooze, CountdownChanged, Done or Closed.
+	WindowEvent(ev uiproto.Event)
+	// WindowDraft hands over the draft of window id (rebuilt from its
+	// uiproto.DraftChanged), open or closing.
+	WindowDraft(id string, d wire.Draft)
+	// WindowsOpen is how many question windows are shown: while there
+	// is one, the UI process does not linger, and one that dies is
+	// restarted.
+	WindowsOpen() int
+	// Claim reports whether window id, shown, has not been sent to UI
+	// process ui yet, and records that it is.
+	Claim(id string, ui uint64) bool
+	// Reshow lists, oldest first, the shown windows not sent to UI
+	// process ui yet (a new one, after a crash), as ui is to show them
+	// (quiet), and records that they are.
+	Reshow(ui uint64) []uiproto.Show
+}
+
+// UIProcess is the resident app's WindowPresenter: it owns the UI process
+// and nothing else. It starts one when a window needs it, checks its Hello, pings
+// it, lets it sleep or end Linger after the last window closed, and
+// restarts it if it dies while windows are open (after 0, 1, 2, 4 … 30 s
+// when it keeps dying), asking the WindowOwner (the inbox) what to show
+// again. A running UI process is pinged every Heartbeat; one that leaves
+// HeartbeatMisses pings in a row unanswered (stopped, hung) is logged,
+// killed and restarted like a crashed one.
 //
-// The core, not the UI process, owns each window's deadline: the UI
-// process reports its countdown (held, pinned, extended), and a window
-// still open TimeoutGrace past its deadline is timed out by the core
-// (StatusTimeout, never an answer) and withdrawn. A running UI process is
-// pinged every Heartbeat; one that leaves HeartbeatMisses pings in a row
-// unanswered (stopped, hung) is logged, killed and restarted like a
-// crashed one.
+// Each window's state — whether it is shown, its latest draft, its
+// deadline, whether the user saw it — is the inbox's (windows.go).
 type UIProcess struct {
 	opts  UIProcessOptions
 	log   *slog.Logger
 	clock uiClock // realClock; a test sets its own before the first call
 
 	mu       sync.Mutex
-	wins     map[string]*uiWin // open windows by question id
-	proc     *uiProc           // the running UI process, or nil
-	linger   uiTimer           // ends the UI process once no window is open
-	restart  uiTimer           // starts it again after a crash
-	failures int               // consecutive crashes or failed starts: the backoff
-	quitAsk  chan bool         // the pending ConfirmQuit's answer
-	appWins  int               // the app's own windows open in the UI process (history, settings…)
+	owner    WindowOwner // Bind
+	proc     *uiProc     // the running UI process, or nil
+	gen      uint64      // numbers the UI processes (uiProc.gen)
+	linger   uiTimer     // ends the UI process once no window is open
+	restart  uiTimer     // starts it again after a crash
+	failures int         // consecutive crashes or failed starts: the backoff
+	quitAsk  chan bool   // the pending ConfirmQuit's answer
+	appWins  int         // the app's own windows open in the UI process (history, settings…)
 	stopped  bool
-	seq      uint64 // orders windows for a restart
 	// mismatch, once set, is why no UI process is started any more: one
 	// was of another build (see UIProcessOptions.OnMismatch).
 	mismatch error
 }
 
-// uiWin is an open window as the core remembers it, enough to show it
-// again in a new UI process.
-type uiWin struct {
-	q     wire.Question
-	h     Hooks
-	draft *wire.Draft     // the latest draft, or the one restored at first
-	cd    *wire.Countdown // as the UI last reported it
-	seq   uint64
-	since time.Time // when the core showed it
-	// deadline is when the question times out, the core's own record: from
-	// its time limit at first, then as the UI reports its countdown; zero
-	// while there is none (no limit, held, pinned). expire fires
-	// TimeoutGrace after it.
-	deadline time.Time
-	expire   uiTimer
-	// unseen: the user has not typed in it nor edited it yet (found,
-	// a draft); see UIProcessOptions.OnUnseenEnd.
-	unseen bool
-}
-
 // uiProc is one run of the UI process.
 type uiProc struct {
-	conn    *uiproto.AppConn
-	kill    func() error         // ends the process at once; nil: closing conn is all there is
-	out     chan uiproto.Command // commands, sent in order by the writer goroutine once greeted
-	greeted chan struct{}        // closed when its Hello matched the app's: commands flow
-	ended   chan struct{}        // closed when the reader saw the channel close
-	exiting bool                 // the core asked it to exit: no restart; guarded by UIProcess.mu
-	stop    func() error         // UIChild.Stop and Continue: nil where it cannot sleep
-	cont    func() error
+	gen     uint64        // its number: WindowOwner.Claim, Reshow
+	out     chan outItem  // commands, sent in order by the writer goroutine once greeted
+	greeted chan struct{} // closed when its Hello matched the app's: commands flow
+	ended   chan struct{} // closed when its channel closed
+	exiting bool          // the core asked it to exit: no restart; guarded by UIProcess.mu
 	// sleepAsked: Sleep was sent and no command since, so its Sleeping may
 	// stop it; asleep: it is stopped. Guarded by UIProcess.mu.
 	sleepAsked, asleep bool
-	// closing are its withdrawn windows whose last draft may still come;
-	// guarded by UIProcess.mu.
-	closing map[string]Hooks
 	// missed counts the pings in a row not answered yet; guarded by
 	// UIProcess.mu.
 	missed int
 	// images are the images of each window's drafts this process sent
-	// (each crosses once); guarded by UIProcess.mu.
+	// (each crosses once): the protocol's state, not the drafts; guarded
+	// by UIProcess.mu.
 	images map[string]*uiproto.DraftImages
+
+	mu   sync.Mutex
+	dead bool // end was called
+	conn *uiproto.AppConn
+	kill func() error // ends the process at once; nil: closing conn is all there is
+	stop func() error // UIChild.Stop and Continue: nil where it cannot sleep
+	cont func() error
 }
 
-var _ DraftPresenter = (*UIProcess)(nil)
+// outItem is what the writer carries out: a command to send, or a signal
+// (SIGSTOP, SIGCONT) to give, in the order they were queued.
+type outItem struct {
+	m      uiproto.Command
+	signal func(*uiProc)
+}
 
-// NewUIProcess returns a Presenter that shows windows in UI processes that
-// opts.Start starts.
+var _ WindowPresenter = (*UIProcess)(nil)
+
+// NewUIProcess returns a WindowPresenter that shows windows in UI
+// processes that opts.Start starts.
 func NewUIProcess(opts UIProcessOptions) *UIProcess {
 	if opts.Linger == 0 {
 		opts.Linger = DefaultLinger
@@ -204,77 +193,46 @@ func NewUIProcess(opts UIProcessOptions) *UIProcess {
 	if opts.HeartbeatMisses <= 0 {
 		opts.HeartbeatMisses = DefaultHeartbeatMisses
 	}
-	if opts.TimeoutGrace <= 0 {
-		opts.TimeoutGrace = DefaultTimeoutGrace
-	}
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &UIProcess{opts: opts, log: log, wins: make(map[string]*uiWin), clock: realClock{}}
+	return &UIProcess{opts: opts, log: log, clock: realClock{}}
 }
 
-// Show implements Presenter.
+// Bind implements WindowPresenter.
+func (u *UIProcess) Bind(o WindowOwner) {
+	u.mu.Lock()
+	u.owner = o
+	u.mu.Unlock()
+}
+
+// Show implements Presenter; the inbox calls ShowWindow instead.
 func (u *UIProcess) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	u.ShowDraft(q, nil, Hooks{Shown: shown, Draft: func(wire.Draft) {}, Done: done})
+	u.ShowWindow(uiproto.Show{Question: q})
 }
 
-// ShowDraft implements DraftPresenter.
-func (u *UIProcess) ShowDraft(q wire.Question, draft *wire.Draft, h Hooks) {
+// ShowWindow implements WindowPresenter: m goes to the UI process,
+// started if none runs, unless it is backing off after a crash (the
+// restart shows the window: Reshow).
+func (u *UIProcess) ShowWindow(m uiproto.Show) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.stopped {
 		return
 	}
-	u.seq++
-	w := &uiWin{q: q, h: h, draft: draft, seq: u.seq, since: u.clock.Now(), unseen: draft == nil}
-	u.wins[q.ID] = w
-	u.setDeadlineLocked(w, w.since.Add(u.limitOf(q)))
 	u.stopLingerLocked()
-	if p := u.ensureLocked(); p != nil {
-		u.sendLocked(p, showMsg(w))
+	if p := u.ensureLocked(); p != nil && u.owner != nil && u.owner.Claim(m.Question.ID, p.gen) {
+		u.sendLocked(p, m)
 	}
 }
 
-func showMsg(w *uiWin) uiproto.Show {
-	return uiproto.Show{Question: w.q, Draft: w.draft, Countdown: w.cd}
-}
-
-// restoreMsg shows w again in a new UI process: quietly (it does not take
-// the focus), with its latest draft and its countdown where the core has
-// it — as the UI last reported it, else running to the core's deadline.
-func restoreMsg(w *uiWin) uiproto.Show {
-	m := showMsg(w)
-	m.Quiet = true
-	if m.Countdown == nil && !w.deadline.IsZero() {
-		m.Countdown = &wire.Countdown{Deadline: w.deadline}
-	}
-	return m
-}
-
-// Withdraw implements Presenter.
-func (u *UIProcess) Withdraw(id string) { u.close(id, true) }
-
-// Put implements Putter: it closes window id as Withdraw does, without
-// the notice of a window that ended unseen: its question goes on
-// (snoozed), or the user answered it from its notification.
-func (u *UIProcess) Put(id string) { u.close(id, false) }
-
-// close closes window id; ended: its question ended (a notice if the user
-// never saw it).
-func (u *UIProcess) close(id string, ended bool) {
+// Withdraw implements Presenter: the UI process closes window id (which
+// reports its last draft first).
+func (u *UIProcess) Withdraw(id string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	w, ok := u.wins[id]
-	if !ok {
-		return
-	}
-	u.dropLocked(w)
-	if ended && w.unseen && u.opts.OnUnseenEnd != nil {
-		go u.opts.OnUnseenEnd(w.q, false)
-	}
 	if u.proc != nil {
-		u.proc.closing[id] = w.h
 		u.sendLocked(u.proc, uiproto.Withdraw{ID: id})
 	}
 	u.lingerLocked()
@@ -284,17 +242,9 @@ func (u *UIProcess) close(id string, ended bool) {
 func (u *UIProcess) Focus(id string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if _, ok := u.wins[id]; ok && u.proc != nil {
+	if u.proc != nil {
 		u.sendLocked(u.proc, uiproto.Focus{ID: id})
 	}
-}
-
-// SetDefaultTimeout changes the countdown of the questions that set none,
-// for the windows shown from now on (the settings changed; zero: none).
-func (u *UIProcess) SetDefaultTimeout(d time.Duration) {
-	u.mu.Lock()
-	u.opts.DefaultTimeout = d
-	u.mu.Unlock()
 }
 
 // SetLinger changes the linger time (the settings changed): zero means
@@ -332,13 +282,6 @@ func (u *UIProcess) SetSettings(s uiproto.Settings) {
 	if u.proc != nil {
 		u.sendLocked(u.proc, s)
 	}
-}
-
-// Open reports how many windows are open.
-func (u *UIProcess) Open() int {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return len(u.wins)
 }
 
 // Running reports whether a UI process runs.
@@ -447,9 +390,8 @@ func (u *UIProcess) ConfirmQuit(open int) (bool, error) {
 }
 
 // Close ends the UI process: its windows close, each reporting its
-// unreported draft first (through the Hooks, so the inbox records it), and
-// Close waits up to wait for that, then kills it. Nothing is shown
-// afterwards.
+// unreported draft first (to the WindowOwner, which records it), and Close
+// waits up to wait for that, then kills it. Nothing is shown afterwards.
 func (u *UIProcess) Close(wait time.Duration) {
 	u.mu.Lock()
 	u.stopped = true
@@ -473,6 +415,11 @@ func (u *UIProcess) Close(wait time.Duration) {
 	}
 }
 
+// windowsOpenLocked reports whether a question window is shown.
+func (u *UIProcess) windowsOpenLocked() bool {
+	return u.owner != nil && u.owner.WindowsOpen() > 0
+}
+
 // ensureLocked returns the running UI process, starting one if needed; nil
 // if it cannot be started now (a restart is scheduled).
 func (u *UIProcess) ensureLocked() *uiProc {
@@ -490,9 +437,10 @@ func (u *UIProcess) ensureLocked() *uiProc {
 		u.scheduleRestartLocked()
 		return nil
 	}
-	p := &uiProc{conn: uiproto.NewAppConn(c.Channel), kill: c.Kill, stop: c.Stop, cont: c.Continue, out: make(chan uiproto.Command, 1024),
-		greeted: make(chan struct{}), ended: make(chan struct{}), closing: make(map[string]Hooks),
-		images: make(map[string]*uiproto.DraftImages)}
+	u.gen++
+	p := &uiProc{gen: u.gen, out: make(chan outItem, 1024), greeted: make(chan struct{}), ended: make(chan struct{}),
+		images: make(map[string]*uiproto.DraftImages),
+		conn:   uiproto.NewAppConn(c.Channel), kill: c.Kill, stop: c.Stop, cont: c.Continue}
 	u.proc = p
 	if u.opts.Settings != nil { // before any window
 		u.sendLocked(p, *u.opts.Settings)
@@ -502,6 +450,13 @@ func (u *UIProcess) ensureLocked() *uiProc {
 	go u.heartbeat(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)
 	u.log.Info("UI process started")
 	return p
+}
+
+// canSleep reports whether p can be stopped and continued.
+func (p *uiProc) canSleep() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stop != nil && p.cont != nil
 }
 
 // sendLocked queues m for p, waking p first if it sleeps (it lingers
@@ -527,21 +482,32 @@ func (u *UIProcess) sendLocked(p *uiProc, m uiproto.Command) {
 // queueLocked queues m for p as it is (the heartbeat's pings neither wake
 // p nor take back a Sleep).
 func (u *UIProcess) queueLocked(p *uiProc, m uiproto.Command) {
+	u.queueItemLocked(p, outItem{m: m})
+}
+
+func (u *UIProcess) queueItemLocked(p *uiProc, it outItem) {
 	select {
-	case p.out <- m:
+	case p.out <- it:
 	default:
 		u.log.Error("the UI process does not read its commands; killing and restarting it")
-		p.end()
+		go p.end()
 	}
 }
 
 // end ends p at once: killed (a stopped process too), its channel closed.
 // Its reader then sees the channel close and restarts it as after a crash.
+// One still starting is ended once started.
 func (p *uiProc) end() {
-	if p.kill != nil {
-		p.kill()
+	p.mu.Lock()
+	p.dead = true
+	kill, conn := p.kill, p.conn
+	p.mu.Unlock()
+	if kill != nil {
+		kill()
 	}
-	p.conn.Close()
+	if conn != nil {
+		conn.Close()
+	}
 }
 
 // heartbeat pings p every interval until it ends; misses pings in a row
@@ -583,9 +549,13 @@ func (u *UIProcess) write(p *uiProc) {
 	}
 	for {
 		select {
-		case m := <-p.out:
-			if err := p.conn.Send(m); err != nil {
-				u.log.Warn("sending to the UI process", "type", m.Type(), "err", err)
+		case it := <-p.out:
+			if it.signal != nil {
+				it.signal(p)
+				continue
+			}
+			if err := p.conn.Send(it.m); err != nil {
+				u.log.Warn("sending to the UI process", "type", it.m.Type(), "err", err)
 				p.conn.Close()
 				return
 			}
@@ -623,13 +593,14 @@ func (u *UIProcess) read(p *uiProc, wait func() error) {
 		}
 		return
 	}
+	open := u.windowsOpenLocked()
 	if u.mismatch != nil {
 		u.log.Error("the UI process is of another build than the app: no UI process is started until the app is restarted",
-			"err", u.mismatch, "open_windows", len(u.wins))
+			"err", u.mismatch, "windows_open", open)
 		return
 	}
-	u.log.Error("the UI process ended unexpectedly", "read", err, "exit", werr, "open_windows", len(u.wins))
-	if len(u.wins) == 0 {
+	u.log.Error("the UI process ended unexpectedly", "read", err, "exit", werr, "windows_open", open)
+	if !open {
 		return
 	}
 	u.scheduleRestartLocked()
@@ -670,7 +641,7 @@ func (u *UIProcess) greet(p *uiProc) error {
 }
 
 // scheduleRestartLocked starts the UI process again after a backoff and
-// shows every open window in it.
+// shows in it every window the WindowOwner has open (Reshow).
 func (u *UIProcess) scheduleRestartLocked() {
 	if u.restart != nil || u.stopped {
 		return
@@ -684,27 +655,23 @@ func (u *UIProcess) scheduleRestartLocked() {
 		u.mu.Lock()
 		defer u.mu.Unlock()
 		u.restart = nil
-		if u.stopped || u.proc != nil || len(u.wins) == 0 {
+		if u.stopped || u.proc != nil || !u.windowsOpenLocked() {
 			return
 		}
 		p := u.ensureLocked()
 		if p == nil {
 			return
 		}
-		wins := make([]*uiWin, 0, len(u.wins))
-		for _, w := range u.wins {
-			wins = append(wins, w)
-		}
-		sort.Slice(wins, func(i, j int) bool { return wins[i].seq < wins[j].seq })
-		u.log.Info("showing the open windows again in a new UI process", "windows", len(wins))
-		for _, w := range wins {
-			u.sendLocked(p, restoreMsg(w))
+		shows := u.owner.Reshow(p.gen)
+		u.log.Info("showing the open windows again in a new UI process", "windows", len(shows))
+		for _, m := range shows {
+			u.sendLocked(p, m)
 		}
 	})
 }
 
 // handle applies one event of p: its state under the lock, then the
-// hooks it calls (the inbox's, the app's) after the unlock.
+// calls it makes (to the WindowOwner, the app) after the unlock.
 func (u *UIProcess) handle(p *uiProc, ev uiproto.Event) {
 	u.mu.Lock()
 	after := u.applyLocked(p, ev)
@@ -715,8 +682,13 @@ func (u *UIProcess) handle(p *uiProc, ev uiproto.Event) {
 }
 
 // applyLocked applies ev to the state and returns what to call once the
-// lock is released.
+// lock is released. The events of a question window go to the
+// WindowOwner.
 func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
+	owner := u.owner
+	if owner == nil {
+		owner = noOwner{}
+	}
 	switch e := ev.(type) {
 	case uiproto.Pong:
 		p.missed = 0
@@ -724,42 +696,22 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 		return u.sleepLocked(p, e)
 	case uiproto.Shown:
 		u.failures = 0 // a window made it to the screen: the process works
-		if w := u.wins[e.ID]; w != nil {
-			after = append(after, w.h.Shown)
-			if e.Unfocused && u.opts.OnUnfocused != nil {
-				after = append(after, func() { u.opts.OnUnfocused(w.q) })
-			}
-		}
-	case uiproto.Found:
-		if w := u.wins[e.ID]; w != nil {
-			w.unseen = false
-		}
-	case uiproto.Snooze:
-		if w := u.wins[e.ID]; w != nil && w.h.Snooze != nil {
-			s := wire.Snooze{UntilBack: e.UntilBack}
-			if !e.UntilBack {
-				s.Until = u.clock.Now().Add(time.Duration(max(e.Minutes, 1)) * time.Minute)
-			}
-			after = append(after, func() { w.h.Snooze(s) })
-		}
+		after = append(after, func() { owner.WindowEvent(e) })
+	case uiproto.Found, uiproto.Snooze, uiproto.CountdownChanged:
+		after = append(after, func() { owner.WindowEvent(e) })
 	case uiproto.DraftChanged:
-		return u.draftLocked(p, e)
-	case uiproto.CountdownChanged:
-		if w := u.wins[e.ID]; w != nil {
-			cd := e.Countdown
-			w.cd = &cd
-			var d time.Time
-			if cd.Running() {
-				d = cd.Deadline
-			}
-			u.setDeadlineLocked(w, d)
-		}
+		return u.draftLocked(p, e, owner)
 	case uiproto.Done:
 		delete(p.images, e.ID)
-		return u.doneLocked(e)
+		after = append(after, func() {
+			owner.WindowEvent(e)
+			u.mu.Lock()
+			u.lingerLocked()
+			u.mu.Unlock()
+		})
 	case uiproto.Closed:
-		delete(p.closing, e.ID)
 		delete(p.images, e.ID)
+		after = append(after, func() { owner.WindowEvent(e) })
 	case uiproto.Note:
 		if on := u.opts.OnNote; on != nil {
 			after = append(after, func() { on(e) })
@@ -790,19 +742,18 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 	return after
 }
 
+// noOwner owns no window: a UIProcess not bound to an inbox.
+type noOwner struct{}
+
+func (noOwner) WindowEvent(uiproto.Event)      {}
+func (noOwner) WindowDraft(string, wire.Draft) {}
+func (noOwner) WindowsOpen() int               { return 0 }
+func (noOwner) Claim(string, uint64) bool      { return false }
+func (noOwner) Reshow(uint64) []uiproto.Show   { return nil }
+
 // draftLocked rebuilds the whole draft e reports (its images crossed
-// once: uiproto.DraftImages) and records it for an open window, or hands
-// the last draft of a withdrawn one to its hooks.
-func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged) []func() {
-	var h Hooks
-	w := u.wins[e.ID]
-	if w != nil {
-		h = w.h
-	} else if c, ok := p.closing[e.ID]; ok {
-		h = c
-	} else {
-		return nil
-	}
+// once: uiproto.DraftImages) and hands it to the owner.
+func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged, owner WindowOwner) []func() {
 	imgs := p.images[e.ID]
 	if imgs == nil {
 		imgs = &uiproto.DraftImages{}
@@ -813,36 +764,13 @@ func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged) []func() {
 		u.log.Warn("a draft from the UI process ignored", "id", e.ID, "err", err)
 		return nil
 	}
-	if w != nil {
-		w.draft = &d
-		w.unseen = false // an edit: the user was there
-	}
-	return []func(){func() { h.Draft(d) }}
-}
-
-// doneLocked ends the window of e with its answer.
-func (u *UIProcess) doneLocked(e uiproto.Done) []func() {
-	w := u.wins[e.ID]
-	if w == nil {
-		return nil
-	}
-	u.dropLocked(w)
-	u.lingerLocked()
-	a := e.Answer
-	a.QuestionID = e.ID
-	unseenTimeout := w.unseen && a.Status == wire.StatusTimeout && u.opts.OnUnseenEnd != nil
-	return []func(){func() {
-		w.h.Done(a)
-		if unseenTimeout {
-			u.opts.OnUnseenEnd(w.q, true)
-		}
-	}}
+	return []func(){func() { owner.WindowDraft(e.ID, d) }}
 }
 
 // lingerLocked ends the UI process Linger from now if no window is open and
 // nothing is being asked.
 func (u *UIProcess) lingerLocked() {
-	if len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 || u.proc == nil || u.linger != nil {
+	if u.quitAsk != nil || u.appWins > 0 || u.proc == nil || u.linger != nil || u.windowsOpenLocked() {
 		return
 	}
 	p := u.proc
@@ -850,10 +778,10 @@ func (u *UIProcess) lingerLocked() {
 		u.mu.Lock()
 		defer u.mu.Unlock()
 		u.linger = nil
-		if u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
+		if u.proc != p || u.quitAsk != nil || u.appWins > 0 || u.windowsOpenLocked() {
 			return
 		}
-		if u.opts.Sleep && p.stop != nil && p.cont != nil {
+		if u.opts.Sleep && p.canSleep() {
 			u.log.Info("no window open: the UI process goes to sleep", "linger", u.opts.Linger)
 			u.sendLocked(p, uiproto.Sleep{})
 			p.sleepAsked = true
@@ -872,7 +800,7 @@ func (u *UIProcess) lingerLocked() {
 // sleepLocked stops p, which said it may sleep, if nothing was sent to it
 // since it was asked and it is still idle; one that refused ends.
 func (u *UIProcess) sleepLocked(p *uiProc, e uiproto.Sleeping) (after []func()) {
-	if !p.sleepAsked || u.proc != p || len(u.wins) > 0 || u.quitAsk != nil || u.appWins > 0 {
+	if !p.sleepAsked || u.proc != p || u.quitAsk != nil || u.appWins > 0 || u.windowsOpenLocked() {
 		return nil // a command came after the Sleep: it stays awake for it
 	}
 	p.sleepAsked = false
@@ -908,68 +836,5 @@ func (u *UIProcess) stopLingerLocked() {
 	if u.linger != nil {
 		u.linger.Stop()
 		u.linger = nil
-	}
-}
-
-// limitOf is q's time limit: its own, else DefaultTimeout; zero or less
-// means none.
-func (u *UIProcess) limitOf(q wire.Question) time.Duration {
-	switch {
-	case q.TimeoutSeconds > 0:
-		return time.Duration(q.TimeoutSeconds) * time.Second
-	case q.TimeoutSeconds == 0:
-		return u.opts.DefaultTimeout
-	}
-	return 0
-}
-
-// setDeadlineLocked makes d, if after w.since, w's deadline (else it has
-// none) and arms the timer that times w out TimeoutGrace after it.
-func (u *UIProcess) setDeadlineLocked(w *uiWin, d time.Time) {
-	if !d.After(w.since) {
-		d = time.Time{}
-	}
-	if w.expire != nil {
-		w.expire.Stop()
-		w.expire = nil
-	}
-	w.deadline = d
-	if d.IsZero() {
-		return
-	}
-	w.expire = u.clock.AfterFunc(d.Sub(u.clock.Now())+u.opts.TimeoutGrace, func() { u.timeOut(w, d) })
-}
-
-// timeOut ends w as timed out if it is still open with deadline d: the UI
-// process did not end it on time (stopped, hung, or down). Its window is
-// withdrawn (a last draft it reports is still recorded).
-func (u *UIProcess) timeOut(w *uiWin, d time.Time) {
-	u.mu.Lock()
-	if u.wins[w.q.ID] != w || !w.deadline.Equal(d) || u.stopped {
-		u.mu.Unlock()
-		return
-	}
-	u.dropLocked(w)
-	u.log.Warn("the UI process did not end a question at its deadline: the app times it out",
-		"id", w.q.ID, "deadline", d, "grace", u.opts.TimeoutGrace, "ui_running", u.proc != nil)
-	if u.proc != nil {
-		u.proc.closing[w.q.ID] = w.h
-		u.sendLocked(u.proc, uiproto.Withdraw{ID: w.q.ID})
-	}
-	u.lingerLocked()
-	u.mu.Unlock()
-	w.h.Done(wire.Answer{QuestionID: w.q.ID, Status: wire.StatusTimeout, ElapsedMS: u.clock.Now().Sub(w.since).Milliseconds()})
-	if w.unseen && u.opts.OnUnseenEnd != nil {
-		u.opts.OnUnseenEnd(w.q, true)
-	}
-}
-
-// dropLocked forgets w, which has ended or is withdrawn: its deadline no
-// longer runs.
-func (u *UIProcess) dropLocked(w *uiWin) {
-	delete(u.wins, w.q.ID)
-	if w.expire != nil {
-		w.expire.Stop()
-		w.expire = nil
 	}
 }

@@ -14,11 +14,12 @@ import (
 // its window is withdrawn.
 func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, TimeoutGrace: 100 * time.Millisecond})
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	clock := useFakeClock(u)
+	harnessOf(u).in.TimeoutGrace = 100 * time.Millisecond
 	defer u.Close(time.Second)
 	l, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "q", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "q", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	clock.Advance(time.Second + 100*time.Millisecond - time.Millisecond)
@@ -35,8 +36,8 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	if m := expect[uiproto.Withdraw](t, ui); m.ID != "q" {
 		t.Errorf("withdraw = %+v", m)
 	}
-	if u.Open() != 0 {
-		t.Errorf("%d windows open after the timeout", u.Open())
+	if windowsOpen(u) != 0 {
+		t.Errorf("%d windows open after the timeout", windowsOpen(u))
 	}
 	// The UI's own late outcome is not a second one.
 	ui.send(t, uiproto.Done{ID: "q", Answer: wire.Answer{Status: wire.StatusAnswered}})
@@ -50,12 +51,13 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 // The default countdown (settings' timeout_seconds) is the core's too.
 func TestUIProcessDefaultTimeout(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, TimeoutGrace: 10 * time.Millisecond})
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	clock := useFakeClock(u)
+	harnessOf(u).in.TimeoutGrace = 10 * time.Millisecond
 	defer u.Close(time.Second)
-	u.SetDefaultTimeout(300 * time.Millisecond)
+	harnessOf(u).in.SetDefaultTimeout(300 * time.Millisecond)
 	l, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	expect[uiproto.Show](t, f.next(t))
 	clock.Advance(310 * time.Millisecond)
 	if a := receive(t, l.done, "the core's timeout"); a.Status != wire.StatusTimeout {
@@ -63,11 +65,11 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 	}
 	// No limit at all (negative): nothing times it out.
 	_, h2 := newHooks()
-	u.SetDefaultTimeout(0)
-	u.ShowDraft(wire.Question{ID: "n", TimeoutSeconds: -1, Prompts: []wire.Prompt{{Markdown: "N"}}}, nil, h2)
+	harnessOf(u).in.SetDefaultTimeout(0)
+	showDraft(t, u, wire.Question{ID: "n", TimeoutSeconds: -1, Prompts: []wire.Prompt{{Markdown: "N"}}}, nil, h2)
 	clock.Advance(24 * time.Hour)
-	if u.Open() != 1 {
-		t.Errorf("a question without a countdown ended: %d open", u.Open())
+	if windowsOpen(u) != 1 {
+		t.Errorf("a question without a countdown ended: %d open", windowsOpen(u))
 	}
 }
 
@@ -76,13 +78,14 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 // deadline, not the first.
 func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, TimeoutGrace: 10 * time.Millisecond})
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	clock := useFakeClock(u)
+	harnessOf(u).in.TimeoutGrace = 10 * time.Millisecond
 	defer u.Close(time.Second)
 	lh, hh := newHooks()
 	le, he := newHooks()
-	u.ShowDraft(wire.Question{ID: "held", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "H"}}}, nil, hh)
-	u.ShowDraft(wire.Question{ID: "ext", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "E"}}}, nil, he)
+	showDraft(t, u, wire.Question{ID: "held", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "H"}}}, nil, hh)
+	showDraft(t, u, wire.Question{ID: "ext", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "E"}}}, nil, he)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	expect[uiproto.Show](t, ui)
@@ -140,7 +143,7 @@ func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 	}
 	close(ui.stop)
 	shown := clock.Now()
-	u.ShowDraft(wire.Question{ID: "q", TimeoutSeconds: 600, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "q", TimeoutSeconds: 600, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
 	// Its pings go unanswered: a tick after the third it is killed.
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		clock.Advance(30 * time.Millisecond)
@@ -164,8 +167,8 @@ func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 	if want := shown.Add(600 * time.Second); m.Countdown == nil || !m.Countdown.Deadline.Equal(want) {
 		t.Errorf("countdown shown again = %+v, want running to %v (the core's deadline)", m.Countdown, want)
 	}
-	if u.Open() != 1 {
-		t.Errorf("%d windows open, want the one", u.Open())
+	if windowsOpen(u) != 1 {
+		t.Errorf("%d windows open, want the one", windowsOpen(u))
 	}
 }
 

@@ -35,7 +35,7 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 			clock := useFakeClock(u)
 			defer u.Close(time.Second)
 			_, h := newHooks()
-			u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+			showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 			ui := f.next(t)
 			err := receive(t, mismatch, "mismatch")
 			var m *uiproto.MismatchError
@@ -56,7 +56,7 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 			}
 			// More questions, a prewarm, time for any restart's backoff
 			// (30 s at most): nothing starts it again.
-			u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+			showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
 			u.Prewarm()
 			clock.Advance(time.Hour)
 			select {
@@ -64,8 +64,8 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 				t.Error("a UI process was started again after a mismatch")
 			default:
 			}
-			if u.Open() != 2 {
-				t.Errorf("%d questions open, want both kept", u.Open())
+			if windowsOpen(u) != 2 {
+				t.Errorf("%d questions open, want both kept", windowsOpen(u))
 			}
 			select {
 			case err := <-mismatch:
@@ -84,7 +84,7 @@ func TestUIProcessSameBuildIsGreeted(t *testing.T) {
 		OnMismatch: func(err error) { t.Errorf("OnMismatch(%v) for the same build", err) }})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	if m := expect[uiproto.Show](t, f.next(t)); m.Question.ID != "a" {
 		t.Errorf("show %+v", m)
 	}
@@ -99,7 +99,7 @@ func TestUIProcessSendsTheSettings(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Settings: &first})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	if s := expect[uiproto.Settings](t, ui); !reflect.DeepEqual(s, first) {
 		t.Errorf("settings %+v, want %+v", s, first)

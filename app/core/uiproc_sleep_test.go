@@ -12,7 +12,7 @@ import (
 func askAndAnswer(t *testing.T, u *UIProcess, ui *fakeProc, id string) {
 	t.Helper()
 	l, h := newHooks()
-	u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, nil, h)
 	if m := expect[uiproto.Show](t, ui); m.Question.ID != id {
 		t.Fatalf("showed %q, want %q", m.Question.ID, id)
 	}
@@ -104,7 +104,7 @@ func TestUIProcessThatRefusesToSleepExits(t *testing.T) {
 func TestUIProcessWindowBetweenSleepAndSleepingKeepsItAwake(t *testing.T) {
 	u, ui := askedToSleep(t)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "late", Prompts: []wire.Prompt{{Markdown: "late"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "late", Prompts: []wire.Prompt{{Markdown: "late"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
 	ui.send(t, uiproto.Sleeping{})
 	ui.send(t, uiproto.Pong{}) // handled after the Sleeping: the core has read it

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -35,7 +36,7 @@ type fakeProc struct {
 // fakeProcs is a UIStarter whose processes the test drives.
 type fakeProcs struct {
 	started chan *fakeProc
-	fail    bool
+	fail    atomic.Bool
 	// hello is what each process says first (zero: the app's own Hello
 	// of an app with no Build).
 	hello uiproto.Event
@@ -43,12 +44,15 @@ type fakeProcs struct {
 	raw string
 	// sleeps: its processes can be stopped and continued (UIChild.Stop).
 	sleeps bool
+	// exitLate: told to exit, its processes go on reading and sending
+	// until the test ends them (crash).
+	exitLate bool
 }
 
 func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
 
 func (f *fakeProcs) start() (UIChild, error) {
-	if f.fail {
+	if f.fail.Load() {
 		return UIChild{}, errors.New("no binary")
 	}
 	ours, theirs := net.Pipe()
@@ -92,7 +96,7 @@ func (f *fakeProcs) start() (UIChild, error) {
 				continue
 			}
 			ui.cmds <- m
-			if _, ok := m.(uiproto.Exit); ok {
+			if _, ok := m.(uiproto.Exit); ok && !f.exitLate {
 				ui.conn.Close()
 				ui.exit <- nil
 				return
@@ -173,20 +177,127 @@ func (ui *fakeProc) crash() {
 	ui.exit <- errors.New("signal: killed")
 }
 
+// hookLog is what a test hears of one question shown through the inbox
+// bound to a UIProcess (showDraft): its window on screen, its drafts as
+// the inbox records them, its outcome.
 type hookLog struct {
 	shown  chan struct{}
 	drafts chan wire.Draft
 	done   chan wire.Answer
 }
 
-func newHooks() (*hookLog, Hooks) {
+func newHooks() (*hookLog, *hookLog) {
 	l := &hookLog{shown: make(chan struct{}, 8), drafts: make(chan wire.Draft, 8), done: make(chan wire.Answer, 8)}
-	return l, Hooks{
-		Shown: func() { l.shown <- struct{}{} },
-		Draft: func(d wire.Draft) { l.drafts <- d },
-		Done:  func(a wire.Answer) { l.done <- a },
+	return l, l
+}
+
+// uiHarness is the inbox that owns a UIProcess's windows in a test, with
+// a database of drafts that reports each draft written.
+type uiHarness struct {
+	in   *Inbox
+	sent chan string // the id of each ShowWindow passed on to the UIProcess
+
+	mu     sync.Mutex
+	logs   map[string]*hookLog
+	drafts map[string]wire.Draft // restored when a question opens
+	asks   map[string]context.CancelFunc
+}
+
+// harnessPresenter passes the inbox's calls on to the UIProcess and says
+// when a ShowWindow has been handed over.
+type harnessPresenter struct {
+	*UIProcess
+	sent chan string
+}
+
+func (p harnessPresenter) ShowWindow(m uiproto.Show) {
+	p.UIProcess.ShowWindow(m)
+	p.sent <- m.Question.ID
+}
+
+// harnessDB is the harness's Persister.
+type harnessDB struct {
+	NoPersistence
+	h *uiHarness
+}
+
+func (d harnessDB) Draft(id string) (wire.Draft, bool, error) {
+	d.h.mu.Lock()
+	defer d.h.mu.Unlock()
+	dr, ok := d.h.drafts[id]
+	return dr, ok, nil
+}
+
+func (d harnessDB) SaveDraft(id string, dr wire.Draft) error {
+	d.h.mu.Lock()
+	l := d.h.logs[id]
+	d.h.mu.Unlock()
+	if l != nil {
+		l.drafts <- dr
+	}
+	return nil
+}
+
+var harnesses sync.Map // *UIProcess → *uiHarness
+
+// harnessOf is the inbox bound to u (made at the first call, with u's clock).
+func harnessOf(u *UIProcess) *uiHarness {
+	if h, ok := harnesses.Load(u); ok {
+		return h.(*uiHarness)
+	}
+	h := &uiHarness{sent: make(chan string, 64), logs: map[string]*hookLog{}, drafts: map[string]wire.Draft{}, asks: map[string]context.CancelFunc{}}
+	h.in = NewPersistentInbox(harnessPresenter{u, h.sent}, nil, func() (Persister, error) { return harnessDB{h: h}, nil })
+	h.in.clock = u.clock
+	harnesses.Store(u, h)
+	return h
+}
+
+// showDraft asks q through the inbox bound to u, draft (if not nil)
+// restored from its database, and returns once the inbox has handed its
+// window to u; l hears what becomes of it.
+func showDraft(t *testing.T, u *UIProcess, q wire.Question, draft *wire.Draft, l *hookLog) {
+	t.Helper()
+	h := harnessOf(u)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	h.mu.Lock()
+	if draft != nil {
+		h.drafts[q.ID] = *draft
+	}
+	h.logs[q.ID] = l
+	h.asks[q.ID] = cancel
+	h.mu.Unlock()
+	go func() {
+		a, err := h.in.Ask(ctx, wire.Ask{Question: q}, func(ev wire.Event) {
+			if ev.Type == wire.EventShown {
+				l.shown <- struct{}{}
+			}
+		})
+		if err == nil {
+			l.done <- a
+		}
+	}()
+	select {
+	case id := <-h.sent:
+		if id != q.ID {
+			t.Fatalf("the inbox showed %q, want %q", id, q.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the inbox did not show %q", q.ID)
 	}
 }
+
+// withdraw has the caller of question id go away: the inbox withdraws it.
+func withdraw(u *UIProcess, id string) {
+	h := harnessOf(u)
+	h.mu.Lock()
+	cancel := h.asks[id]
+	h.mu.Unlock()
+	cancel()
+}
+
+// windowsOpen is how many windows the inbox bound to u has shown.
+func windowsOpen(u *UIProcess) int { return harnessOf(u).in.WindowsOpen() }
 
 func receive[T any](t *testing.T, c chan T, what string) T {
 	t.Helper()
@@ -219,7 +330,7 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 	defer u.Close(time.Second)
 	l, h := newHooks()
 	q := wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: "Go?"}}}
-	u.ShowDraft(q, nil, h)
+	showDraft(t, u, q, nil, h)
 	ui := f.next(t)
 	if m := expect[uiproto.Show](t, ui); m.Question.ID != "q1" || m.Question.Prompts[0].Markdown != "Go?" || m.Draft != nil || m.Countdown != nil {
 		t.Fatalf("show = %+v", m)
@@ -234,11 +345,11 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 	if a := receive(t, l.done, "answer"); a.QuestionID != "q1" || a.Replies[0].Text != "yes" {
 		t.Errorf("answer = %+v", a)
 	}
-	if u.Open() != 0 {
-		t.Errorf("%d windows open after the answer", u.Open())
+	if windowsOpen(u) != 0 {
+		t.Errorf("%d windows open after the answer", windowsOpen(u))
 	}
 	// A second question goes to the same, still running, process.
-	u.ShowDraft(wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "And?"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "And?"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
 	select {
 	case <-f.started:
@@ -255,9 +366,9 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 	defer u.Close(time.Second)
 	l1, h1 := newHooks()
 	_, h2 := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h1)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h1)
 	restored := draftOf("restored at first")
-	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, &restored, h2)
+	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, &restored, h2)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	expect[uiproto.Show](t, ui)
@@ -299,10 +410,10 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
-	u.Withdraw("a")
+	withdraw(u, "a")
 	expect[uiproto.Withdraw](t, ui)
 	ui.crash()
 	<-ui.gone
@@ -316,7 +427,7 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 		t.Fatal("a UI process was started with no window to show")
 	default:
 	}
-	u.ShowDraft(wire.Question{ID: "c", Prompts: []wire.Prompt{{Markdown: "C"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "c", Prompts: []wire.Prompt{{Markdown: "C"}}}, nil, h)
 	expect[uiproto.Show](t, f.next(t))
 }
 
@@ -327,7 +438,7 @@ func TestUIProcessLingersThenExits(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond})
 	defer u.Close(time.Second)
 	l, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
@@ -337,7 +448,7 @@ func TestUIProcessLingersThenExits(t *testing.T) {
 	if u.Running() {
 		t.Error("the UI process counts as running after it was told to exit")
 	}
-	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
 	expect[uiproto.Show](t, f.next(t))
 }
 
@@ -347,10 +458,10 @@ func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
-	u.Withdraw("a")
+	withdraw(u, "a")
 	expect[uiproto.Withdraw](t, ui)
 	u.mu.Lock()
 	lingering := u.linger != nil
@@ -358,7 +469,7 @@ func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
 	if !lingering {
 		t.Fatal("no linger timer after the last window closed")
 	}
-	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
 	u.mu.Lock()
 	lingering = u.linger != nil
@@ -375,10 +486,10 @@ func TestUIProcessDraftAfterWithdraw(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	l, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
-	u.Withdraw("a")
+	withdraw(u, "a")
 	expect[uiproto.Withdraw](t, ui)
 	last := draftOf("the last keys")
 	ui.send(t, draftEvent("a", last))
@@ -432,7 +543,7 @@ func TestUIProcessClose(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	l, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	go func() {
@@ -448,7 +559,7 @@ func TestUIProcessClose(t *testing.T) {
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "typed before quitting" {
 		t.Errorf("draft = %+v", d)
 	}
-	u.ShowDraft(wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
 	select {
 	case <-f.started:
 		t.Error("a UI process was started after Close")
@@ -460,18 +571,17 @@ func TestUIProcessClose(t *testing.T) {
 // windows are shown once it starts.
 func TestUIProcessStartFailureRetries(t *testing.T) {
 	f := newFakeProcs()
-	f.fail = true
+	f.fail.Store(true)
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	u.mu.Lock()
-	retrying := u.restart != nil
-	f.fail = false
-	u.mu.Unlock()
-	if !retrying {
-		t.Fatal("no retry scheduled after a failed start")
-	}
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	waitUntil(t, "a retry scheduled after a failed start", func() bool {
+		u.mu.Lock()
+		defer u.mu.Unlock()
+		return u.restart != nil
+	})
+	f.fail.Store(false)
 	if m := expect[uiproto.Show](t, f.next(t)); m.Question.ID != "a" {
 		t.Errorf("show = %+v", m)
 	}
@@ -489,7 +599,7 @@ func TestUIProcessPrewarm(t *testing.T) {
 	expect[uiproto.Warm](t, ui)
 	u.Prewarm() // running: nothing more
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
 	select {
 	case <-f.started:
@@ -515,9 +625,9 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 	}
 	ends := make(chan end, 8)
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour,
-		OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
+	harnessOf(u).in.OnUnseenEnd = func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }
 	_, h := newHooks()
 	ids := []string{"withdrawn", "timedout", "found", "focused", "edited", "restored"}
 	for _, id := range ids {
@@ -525,7 +635,7 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 		if id == "restored" {
 			d = &wire.Draft{Replies: []wire.Reply{{Text: "typed before a restart"}}}
 		}
-		u.ShowDraft(wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, d, h)
+		showDraft(t, u, wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: id}}}, d, h)
 	}
 	ui := f.next(t)
 	for range ids {
@@ -553,10 +663,10 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 	for _, id := range []string{"found", "edited", "restored"} {
 		ui.send(t, uiproto.Done{ID: id, Answer: wire.Answer{Status: wire.StatusTimeout}})
 	}
-	for u.Open() != 1 { // the done events handled (each reports before it counts)
+	for windowsOpen(u) != 1 { // the done events handled (each reports before it counts)
 		time.Sleep(time.Millisecond)
 	}
-	u.Withdraw("withdrawn")
+	withdraw(u, "withdrawn")
 	if e := receive(t, ends, "unseen end"); e != (end{"withdrawn", false}) {
 		t.Errorf("end = %+v, want withdrawn", e)
 	}
@@ -574,7 +684,7 @@ func TestUIProcessOnIdle(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
 	defer u.Close(time.Second)
 	_, h := newHooks()
-	u.ShowDraft(wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	ui := f.next(t)
 	expect[uiproto.Show](t, ui)
 	select {

@@ -1,0 +1,347 @@
+package core
+
+import (
+	"sort"
+	"time"
+
+	"feedback/ipc/uiproto"
+	"feedback/ipc/wire"
+)
+
+// The inbox owns each question's window: whether it is shown, its latest
+// draft (entry.draft), its deadline and whether the user has seen it. A
+// WindowPresenter (UIProcess) only carries windows to and from a UI
+// process: it reports their events here (WindowEvent, WindowDraft) and,
+// after a restart, asks what to show again (Reshow).
+
+// DefaultTimeoutGrace is how long after a window's deadline the inbox waits
+// for the UI process to report the timeout (the window says "Time is up"
+// for dialogs.ClosingFor first) before it ends the question itself.
+const DefaultTimeoutGrace = 3 * time.Second
+
+// WindowPresenter is a Presenter whose windows keep drafts and report
+// their countdowns, and whose every window's state the inbox keeps: it
+// holds none itself. An inbox binds itself to it (Bind) when it is made.
+type WindowPresenter interface {
+	Presenter
+	// Bind makes o the owner of its windows: it reports their events to o
+	// and asks o what to show again. Called once, before ShowWindow.
+	Bind(o WindowOwner)
+	// ShowWindow opens the window m describes (its question, a draft to
+	// restore, its countdown).
+	ShowWindow(m uiproto.Show)
+}
+
+// window is an entry's window while the presenter shows it. Guarded by
+// Inbox.mu.
+type window struct {
+	seq   uint64    // orders the windows for a restart
+	since time.Time // when the inbox showed it
+	cd    *wire.Countdown
+	// deadline is when the question times out: from its time limit at
+	// first, then as the UI reports its countdown; zero while there is
+	// none (no limit, held, pinned). expire fires TimeoutGrace after it.
+	deadline time.Time
+	expire   uiTimer
+	// unseen: the user has not typed in it nor edited it yet (found, a
+	// draft); see Inbox.OnUnseenEnd.
+	unseen bool
+	// ui is the UI process it was sent to (Claim, Reshow): zero, none yet.
+	ui uint64
+}
+
+var _ WindowOwner = (*Inbox)(nil)
+
+// windowPresenter is the inbox's Presenter as a WindowPresenter, or nil.
+func (in *Inbox) windowPresenter() WindowPresenter {
+	wp, _ := in.p.(WindowPresenter)
+	return wp
+}
+
+// SetDefaultTimeout changes the countdown of the questions that set none
+// (wire.Question.TimeoutSeconds 0), for the windows shown from now on: the
+// settings' timeout_seconds; zero means none.
+func (in *Inbox) SetDefaultTimeout(d time.Duration) {
+	in.mu.Lock()
+	in.defaultTimeout = d
+	in.mu.Unlock()
+}
+
+// limitLocked is q's time limit: its own, else the default; zero or less
+// means none.
+func (in *Inbox) limitLocked(q wire.Question) time.Duration {
+	switch {
+	case q.TimeoutSeconds > 0:
+		return time.Duration(q.TimeoutSeconds) * time.Second
+	case q.TimeoutSeconds == 0:
+		return in.defaultTimeout
+	}
+	return 0
+}
+
+// showWindow records that e's window opens with draft and has wp show it.
+func (in *Inbox) showWindow(wp WindowPresenter, e *entry, draft *wire.Draft) {
+	in.mu.Lock()
+	if in.open[e.q.ID] != e { // ended meanwhile
+		in.mu.Unlock()
+		return
+	}
+	if draft != nil && e.draft == nil {
+		e.draft = draft
+	}
+	in.winSeq++
+	w := &window{seq: in.winSeq, since: in.clock.Now(), unseen: draft == nil}
+	in.dropWindowLocked(e)
+	e.win = w
+	delete(in.closing, e.q.ID)
+	in.setDeadlineLocked(e, w.since.Add(in.limitLocked(e.q)))
+	m := uiproto.Show{Question: e.q, Draft: draft}
+	in.mu.Unlock()
+	wp.ShowWindow(m)
+}
+
+// dropWindowLocked forgets e's window, which closed: its deadline no
+// longer runs. It returns the window, nil if none was shown.
+func (in *Inbox) dropWindowLocked(e *entry) *window {
+	w := e.win
+	if w == nil {
+		return nil
+	}
+	e.win = nil
+	if w.expire != nil {
+		w.expire.Stop()
+		w.expire = nil
+	}
+	return w
+}
+
+// closeWindow closes e's window, whose last draft may still come; ended:
+// its question ended (withdrawn), so a window the user never saw leaves a
+// notice (OnUnseenEnd). A plain Presenter is told to withdraw it in any
+// case.
+func (in *Inbox) closeWindow(e *entry, ended bool) {
+	wp := in.windowPresenter()
+	if wp == nil {
+		in.p.Withdraw(e.q.ID)
+		return
+	}
+	in.mu.Lock()
+	w := in.dropWindowLocked(e)
+	if w != nil {
+		in.closing[e.q.ID] = e
+	}
+	on := in.OnUnseenEnd
+	in.mu.Unlock()
+	if w == nil {
+		return
+	}
+	if ended && w.unseen && on != nil {
+		go on(e.q, false)
+	}
+	wp.Withdraw(e.q.ID)
+}
+
+// setDeadlineLocked makes d, if after the window's start, e's deadline
+// (else it has none) and arms the timer that times e out TimeoutGrace
+// after it.
+func (in *Inbox) setDeadlineLocked(e *entry, d time.Time) {
+	w := e.win
+	if !d.After(w.since) {
+		d = time.Time{}
+	}
+	if w.expire != nil {
+		w.expire.Stop()
+		w.expire = nil
+	}
+	w.deadline = d
+	if d.IsZero() {
+		return
+	}
+	grace := in.TimeoutGrace
+	if grace <= 0 {
+		grace = DefaultTimeoutGrace
+	}
+	w.expire = in.clock.AfterFunc(d.Sub(in.clock.Now())+grace, func() { in.timeOut(e, w, d) })
+}
+
+// timeOut ends e as timed out if its window w is still open with deadline
+// d: the UI process did not end it on time (stopped, hung, or down). Its
+// window is withdrawn (a last draft it reports is still recorded).
+func (in *Inbox) timeOut(e *entry, w *window, d time.Time) {
+	in.mu.Lock()
+	if in.open[e.q.ID] != e || e.win != w || !w.deadline.Equal(d) || in.closed {
+		in.mu.Unlock()
+		return
+	}
+	in.dropWindowLocked(e)
+	in.closing[e.q.ID] = e
+	on := in.OnUnseenEnd
+	in.mu.Unlock()
+	in.log.Warn("the UI process did not end a question at its deadline: the app times it out",
+		"id", e.q.ID, "deadline", d)
+	if wp := in.windowPresenter(); wp != nil {
+		wp.Withdraw(e.q.ID)
+	}
+	in.answered(e, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: in.clock.Now().Sub(w.since).Milliseconds()})
+	if w.unseen && on != nil {
+		on(e.q, true)
+	}
+}
+
+// shownEntryLocked is the open question whose window id is shown, or nil.
+func (in *Inbox) shownEntryLocked(id string) *entry {
+	if e := in.open[id]; e != nil && e.win != nil {
+		return e
+	}
+	return nil
+}
+
+// WindowEvent implements WindowOwner: it applies an event of a question's
+// window (uiproto.Shown, Found, Snooze, CountdownChanged, Done, Closed).
+// An event of a window that is not shown (withdrawn, timed out) is
+// dropped, but for the outcome of one that was closing (the user answered
+// as it was withdrawn), which is the question's as Inbox.answered says.
+func (in *Inbox) WindowEvent(ev uiproto.Event) {
+	switch m := ev.(type) {
+	case uiproto.Shown:
+		in.mu.Lock()
+		e := in.shownEntryLocked(m.ID)
+		on := in.OnUnfocused
+		in.mu.Unlock()
+		if e == nil {
+			return
+		}
+		e.shownOnce.Do(func() { close(e.shown) })
+		if m.Unfocused && on != nil {
+			on(e.q)
+		}
+	case uiproto.Found:
+		in.mu.Lock()
+		if e := in.shownEntryLocked(m.ID); e != nil {
+			e.win.unseen = false
+		}
+		in.mu.Unlock()
+	case uiproto.Snooze:
+		in.mu.Lock()
+		shown := in.shownEntryLocked(m.ID) != nil
+		s := wire.Snooze{UntilBack: m.UntilBack}
+		if !m.UntilBack {
+			s.Until = in.clock.Now().Add(time.Duration(max(m.Minutes, 1)) * time.Minute)
+		}
+		in.mu.Unlock()
+		if shown {
+			in.Snooze(m.ID, s)
+		}
+	case uiproto.CountdownChanged:
+		in.mu.Lock()
+		if e := in.shownEntryLocked(m.ID); e != nil {
+			cd := m.Countdown
+			e.win.cd = &cd
+			var d time.Time
+			if cd.Running() {
+				d = cd.Deadline
+			}
+			in.setDeadlineLocked(e, d)
+		}
+		in.mu.Unlock()
+	case uiproto.Done:
+		in.mu.Lock()
+		e := in.shownEntryLocked(m.ID)
+		var w *window
+		if e != nil {
+			w = in.dropWindowLocked(e)
+		} else if e = in.closing[m.ID]; e != nil {
+			// Answered as it was withdrawn: answered keeps a real answer
+			// for the caller that comes back.
+			delete(in.closing, m.ID)
+		}
+		on := in.OnUnseenEnd
+		in.mu.Unlock()
+		if e == nil {
+			return
+		}
+		a := m.Answer
+		in.answered(e, a)
+		if w != nil && w.unseen && a.Status == wire.StatusTimeout && on != nil {
+			on(e.q, true)
+		}
+	case uiproto.Closed:
+		in.mu.Lock()
+		delete(in.closing, m.ID)
+		in.mu.Unlock()
+	}
+}
+
+// WindowDraft implements WindowOwner: d is the draft of window id, open or
+// closing (its last draft, reported as it closed). It is the question's
+// latest draft from now on, recorded in the database.
+func (in *Inbox) WindowDraft(id string, d wire.Draft) {
+	in.mu.Lock()
+	e := in.shownEntryLocked(id)
+	if e != nil {
+		e.win.unseen = false // an edit: the user was there
+	} else if e = in.closing[id]; e == nil {
+		in.mu.Unlock()
+		return
+	}
+	e.draft = &d
+	in.mu.Unlock()
+	in.rec.draft(id, func() wire.Draft {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return *e.draft
+	})
+}
+
+// WindowsOpen implements WindowOwner: how many windows are shown.
+func (in *Inbox) WindowsOpen() int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	n := 0
+	for _, e := range in.open {
+		if e.win != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Claim implements WindowOwner.
+func (in *Inbox) Claim(id string, ui uint64) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	e := in.shownEntryLocked(id)
+	if e == nil || e.win.ui == ui {
+		return false
+	}
+	e.win.ui = ui
+	return true
+}
+
+// Reshow implements WindowOwner: every shown window not yet sent to UI
+// process ui, oldest first, quiet (it does not take the focus), with its
+// latest draft and its countdown where it was — as the UI last reported it,
+// else running to the inbox's deadline. The windows closing in the UI
+// process before are gone with it.
+func (in *Inbox) Reshow(ui uint64) []uiproto.Show {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	clear(in.closing)
+	var es []*entry
+	for _, e := range in.open {
+		if e.win != nil && e.win.ui != ui {
+			e.win.ui = ui
+			es = append(es, e)
+		}
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].win.seq < es[j].win.seq })
+	ms := make([]uiproto.Show, 0, len(es))
+	for _, e := range es {
+		m := uiproto.Show{Question: e.q, Draft: e.draft, Countdown: e.win.cd, Quiet: true}
+		if m.Countdown == nil && !e.win.deadline.IsZero() {
+			m.Countdown = &wire.Countdown{Deadline: e.win.deadline}
+		}
+		ms = append(ms, m)
+	}
+	return ms
+}
