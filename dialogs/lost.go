@@ -14,9 +14,10 @@ import (
 // A native window lost: another X client may destroy any window
 // (XDestroyWindow), ours included. Xlib then reports an error on it to the
 // next request that names it (Mesa's next frame), and its default handler
-// ends the process. x11errors.go installs a handler that reports such
-// errors here instead, and reports the DestroyNotify of our windows as
-// Xlib reads it (before the frame that would draw into the window gone);
+// ends the process. internal/native (x11errors.go) installs a handler
+// that reports such errors here instead, and reports the DestroyNotify of
+// our windows as Xlib reads it (before the frame that would draw into the
+// window gone);
 // the Pool gives the question that window showed a new native window, the
 // same View in it (its draft, countdown and attachments kept), shown
 // quietly.
@@ -76,10 +77,10 @@ func (q *lostQueue) take() []xFault {
 }
 
 // watchXErrors installs the X error handler, once GLFW has its display;
-// x11errors.go sets it. It runs on the Fyne goroutine.
+// native.go sets it. It runs on the Fyne goroutine.
 var watchXErrors = func() {}
 
-// nativeID is w's native window id, or 0; x11errors.go sets it.
+// nativeID is w's native window id, or 0; native.go sets it.
 var nativeID = func(*slot) uint32 { return 0 }
 
 // logged are the resources whose error was logged; on the Fyne goroutine.

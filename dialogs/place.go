@@ -35,10 +35,11 @@ import (
 //     axis that would leave the work area starts again at its edge
 //     (cascade). The first window on a monitor is centred on it.
 //
-// The native part (the X window's id, its frame, the focus, the hints) is
-// desk: X11 in x11place.go, nothing elsewhere (Fyne has no API to place a
-// window or to map it without the focus; where desk does nothing a window
-// opens centred, and "without the focus" is only not asking for it).
+// The native part (the X window's id, its frame, the focus, the hints, the
+// idle time, the monitors) is desk: X11 in internal/native (x11.go, wired
+// in native_x11.go), nothing elsewhere (Fyne has no API to place a window
+// or to map it without the focus; where desk does nothing a window opens
+// centred, and "without the focus" is only not asking for it).
 
 // CascadeStep is the offset, in screen pixels, of each new window's frame
 // from the last one's (about a title bar's height).
@@ -173,15 +174,15 @@ type nativeDesk interface {
 }
 
 // noFocusOnShow stops the toolkit from focusing the windows it shows from
-// now on; screen.go sets it where Fyne runs on GLFW.
+// now on; native.go sets it (a no-op but where Fyne runs on GLFW).
 var noFocusOnShow = func(fyne.App) {}
 
 // monitorArea is the work area of the primary monitor, in screen pixels,
-// where the desk cannot tell the monitors apart (userArea); screen.go sets
+// where the desk cannot tell the monitors apart (userArea); native.go sets
 // it where Fyne runs on GLFW. Without either, windows are not placed.
 var monitorArea = func(fyne.App) (image.Rectangle, bool) { return image.Rectangle{}, false }
 
-// desk is the native side in use; x11place.go sets it.
+// desk is the native side in use; native_x11.go sets it.
 var desk nativeDesk = noDesk{}
 
 // noDesk is the native side where there is none.

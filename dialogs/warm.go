@@ -10,7 +10,7 @@ import (
 )
 
 // warmNative makes w's native window (hidden) and draws its content once
-// into it, off screen; it reports whether it could (warm_glfw.go: only
+// into it, off screen; it reports whether it could (native.Warm: only
 // with Fyne's GLFW driver).
 var warmNative = func(fyne.App, fyne.Window) bool { return false }
 

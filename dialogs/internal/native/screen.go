@@ -1,10 +1,11 @@
 //go:build cgo && !ci
 
 // The work area through GLFW: only where Fyne runs its GLFW driver (cgo, and
-// not the software driver of -tags ci); elsewhere layout.go's default
-// reports no size and the window keeps its default limit.
+// not the software driver of -tags ci); elsewhere (screen_other.go) there
+// is none: dialogs keeps a window's default size limit and does not place
+// it.
 
-package dialogs
+package native
 
 import (
 	"fmt"
@@ -15,16 +16,10 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
 
-func init() {
-	workArea = glfwWorkArea
-	noFocusOnShow = glfwNoFocusOnShow
-	monitorArea = glfwMonitorArea
-}
-
-// glfwMonitorArea is the primary monitor's work area, in screen pixels,
+// PrimaryArea is the primary monitor's work area, in screen pixels,
 // where its position is on the desktop (on X11 _NET_WORKAREA within the
 // monitor: with two monitors, one of them, not both). Fyne goroutine only.
-func glfwMonitorArea(a fyne.App) (r image.Rectangle, ok bool) {
+func PrimaryArea(a fyne.App) (r image.Rectangle, ok bool) {
 	if a == nil || !strings.Contains(fmt.Sprintf("%T", a.Driver()), "glfw") {
 		return image.Rectangle{}, false
 	}
@@ -41,12 +36,12 @@ func glfwMonitorArea(a fyne.App) (r image.Rectangle, ok bool) {
 	return image.Rect(x, y, x+w, y+h), w > 0 && h > 0
 }
 
-// glfwNoFocusOnShow has GLFW create the next windows without asking for
-// the focus when it shows them (its default does): the Pool asks for the
+// NoFocusOnShow has GLFW create the next windows without asking for the
+// focus when it shows them (its default does): dialogs' Pool asks for the
 // focus itself, unless the user is typing in another window (place.go).
 // It runs on the Fyne goroutine, once Fyne has initialised GLFW (after a
 // NewWindow).
-func glfwNoFocusOnShow(a fyne.App) {
+func NoFocusOnShow(a fyne.App) {
 	if a == nil || !strings.Contains(fmt.Sprintf("%T", a.Driver()), "glfw") {
 		return
 	}
@@ -54,12 +49,13 @@ func glfwNoFocusOnShow(a fyne.App) {
 	glfw.WindowHint(glfw.FocusOnShow, glfw.False)
 }
 
-// glfwWorkArea reads the primary monitor's work area from GLFW (on X11
+// WorkArea reads the primary monitor's work area from GLFW (on X11
 // the window manager's _NET_WORKAREA, else the whole screen), which Fyne's
 // desktop driver has initialised. Fyne exposes no screen size; any other
-// driver (the test driver) reports none. It runs on the Fyne goroutine,
-// which is the main thread GLFW requires.
-func glfwWorkArea(a fyne.App) (w, h int, detected float32, ok bool) {
+// driver (the test driver) reports none, and detected is Fyne's density
+// scale for that monitor. It runs on the Fyne goroutine, which is the main
+// thread GLFW requires.
+func WorkArea(a fyne.App) (w, h int, detected float32, ok bool) {
 	detected = 1
 	if a == nil || !strings.Contains(fmt.Sprintf("%T", a.Driver()), "glfw") {
 		return 0, 0, detected, false

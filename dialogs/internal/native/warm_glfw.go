@@ -1,6 +1,6 @@
 //go:build linux && cgo && !ci && !wayland
 
-// Drawing a window off screen (Pool.Warm) through Fyne 2.7's GLFW driver on
+// Drawing a window off screen (dialogs' Pool.Warm) through Fyne 2.7's GLFW driver on
 // X11. Fyne makes a window's native window, GL context and painter only
 // in its first Show, which maps it; nothing in its API makes them without
 // showing. So this calls the two unexported functions that Show runs,
@@ -13,22 +13,20 @@
 //
 // The names are checked when the binary is linked: a Fyne without them
 // fails the build, never a run. They are Fyne v2.7.1's (go.mod pins it);
-// TestWarmPreparesTheNextQuestionsWindow and e2e
+// dialogs' TestWarmPreparesTheNextQuestionsWindow and e2e
 // TestFirstQuestionFindsItsWindowReady prove the behaviour at each upgrade.
 // Only on Linux/X11: the Wayland build's windows are made visible, and
 // other systems are not measured here.
 
-package dialogs
+package native
 
 import (
 	"fmt"
 	"unsafe"
 
 	"fyne.io/fyne/v2"
-	_ "fyne.io/fyne/v2/app" // links Fyne's GLFW driver, whose functions glfwWarm calls, into every binary (the tests' too)
+	_ "fyne.io/fyne/v2/app" // links Fyne's GLFW driver, whose functions Warm calls, into every binary (the tests' too)
 )
-
-func init() { warmNative = glfwWarm }
 
 //go:linkname glfwCreate fyne.io/fyne/v2/internal/driver/glfw.(*window).create
 func glfwCreate(w unsafe.Pointer)
@@ -40,10 +38,10 @@ func glfwRepaint(d, w unsafe.Pointer) bool
 // *glfw.gLDriver: the receivers of the functions above).
 func pointerOf(i any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&i))[1] }
 
-// glfwWarm makes w's native window, hidden, and paints its content into it
-// once. Only a window of Fyne's GLFW driver that was never shown; on the
-// Fyne goroutine.
-func glfwWarm(a fyne.App, w fyne.Window) bool {
+// Warm makes w's native window, hidden, and paints its content into it
+// once; it reports whether it could. Only a window of Fyne's GLFW driver
+// that was never shown; on the Fyne goroutine.
+func Warm(a fyne.App, w fyne.Window) bool {
 	if fmt.Sprintf("%T", a.Driver()) != "*glfw.gLDriver" || fmt.Sprintf("%T", w) != "*glfw.window" {
 		return false
 	}

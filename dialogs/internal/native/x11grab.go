@@ -1,6 +1,6 @@
 //go:build (linux || freebsd || netbsd || openbsd) && cgo && !ci && !wayland
 
-package dialogs
+package native
 
 /*
 #include <X11/Xlib.h>

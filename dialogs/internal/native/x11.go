@@ -1,11 +1,11 @@
 //go:build (linux || freebsd || netbsd || openbsd) && cgo && !ci && !wayland
 
-// Placement and focus on X11 (see place.go), through the EWMH and ICCCM
-// properties the window manager reads, over a connection of our own
-// (github.com/jezek/xgb): Fyne's driver.NativeWindow gives the X window's
-// id, nothing more.
+// Placement and focus on X11 (dialogs/place.go says what for), through
+// the EWMH and ICCCM properties the window manager reads, over a
+// connection of our own (github.com/jezek/xgb): Fyne's driver.NativeWindow
+// gives the X window's id, nothing more.
 
-package dialogs
+package native
 
 import (
 	"encoding/binary"
@@ -24,12 +24,12 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-func init() { desk = &x11Desk{} }
-
-// x11Desk talks to the X server named by $DISPLAY. The connection is made
-// on first use, in the background (xgb's dial has no timeout): until it is
-// up, and when it fails, every method does what noDesk does.
-type x11Desk struct {
+// X11 talks to the X server named by $DISPLAY. The connection is made on
+// first use, in the background (xgb's dial has no timeout): until it is
+// up, and when it fails, every method does nothing and reports nothing
+// (Activate asks Fyne). Its methods run on the Fyne goroutine (the one
+// that may call GLFW), except OwnsSelection, which may run anywhere.
+type X11 struct {
 	once sync.Once
 	mu   sync.Mutex // guards x
 	x    *x11Conn
@@ -51,16 +51,19 @@ const x11DialTimeout = 2 * time.Second
 var x11Atoms = []string{"_NET_ACTIVE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "_NET_WORKAREA", "_NET_WM_USER_TIME", "_NET_WM_STATE",
 	"_NET_WM_STATE_DEMANDS_ATTENTION", "_NET_FRAME_EXTENTS", "_NET_RESTACK_WINDOW", "CLIPBOARD"}
 
+// NewX11 returns the X11 side, not connected yet (Start).
+func NewX11() *X11 { return &X11{} }
+
 // conn returns the connection, starting the dial on the first call; nil
 // while it is not up.
-func (d *x11Desk) conn() *x11Conn {
+func (d *X11) conn() *x11Conn {
 	d.once.Do(func() { go d.dial() })
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.x
 }
 
-func (d *x11Desk) dial() {
+func (d *X11) dial() {
 	if os.Getenv("DISPLAY") == "" {
 		return
 	}
@@ -110,6 +113,9 @@ func (d *x11Desk) dial() {
 	d.mu.Unlock()
 }
 
+// WindowID is w's X window, or 0 before Fyne has created it.
+func WindowID(w fyne.Window) uint32 { return uint32(xid(w)) }
+
 // xid is w's X window, or 0 before Fyne has created it.
 func xid(w fyne.Window) xproto.Window {
 	nw, ok := w.(driver.NativeWindow)
@@ -125,13 +131,15 @@ func xid(w fyne.Window) xproto.Window {
 	return xproto.Window(id)
 }
 
-func (d *x11Desk) start() { d.conn() }
+// Start dials the X server in the background, so that the first windows
+// are placed too.
+func (d *X11) Start() { d.conn() }
 
-// ownsSelection reports whether this process owns the CLIPBOARD or
+// OwnsSelection reports whether this process owns the CLIPBOARD or
 // PRIMARY selection (through GLFW's connection, whose hidden helper window
 // takes what Fyne copies): the X server names the owner's process
 // (X-Resource's client ids). known is false when it cannot tell.
-func (d *x11Desk) ownsSelection() (owns, known bool) {
+func (d *X11) OwnsSelection() (owns, known bool) {
 	x := d.conn()
 	if x == nil || !x.res {
 		return false, false
@@ -144,7 +152,7 @@ func (d *x11Desk) ownsSelection() (owns, known bool) {
 		if r.Owner == 0 {
 			continue
 		}
-		pid, ok := d.owner(uint32(r.Owner))
+		pid, ok := d.Owner(uint32(r.Owner))
 		if !ok {
 			return false, false
 		}
@@ -155,9 +163,9 @@ func (d *x11Desk) ownsSelection() (owns, known bool) {
 	return false, true
 }
 
-// owner is the process of the X client that made window id (X-Resource's
+// Owner is the process of the X client that made window id (X-Resource's
 // client ids); known is false when the server cannot tell.
-func (d *x11Desk) owner(id uint32) (pid int, known bool) {
+func (d *X11) Owner(id uint32) (pid int, known bool) {
 	x := d.conn()
 	if x == nil || !x.res || id == 0 {
 		return 0, false
@@ -169,9 +177,9 @@ func (d *x11Desk) owner(id uint32) (pid int, known bool) {
 	return int(ids.Ids[0].Value[0]), true
 }
 
-// idle is the X server's idle time (MIT-SCREEN-SAVER): how long since
+// Idle is the X server's idle time (MIT-SCREEN-SAVER): how long since
 // the user's last key or pointer input, in any window.
-func (d *x11Desk) idle() (time.Duration, bool) {
+func (d *X11) Idle() (time.Duration, bool) {
 	x := d.conn()
 	if x == nil || !x.saver {
 		return 0, false
@@ -183,11 +191,11 @@ func (d *x11Desk) idle() (time.Duration, bool) {
 	return time.Duration(info.MsSinceUserInput) * time.Millisecond, true
 }
 
-// monitors are RandR 1.5's monitors (what xrandr --listmonitors shows:
+// Monitors are RandR 1.5's monitors (what xrandr --listmonitors shows:
 // one per output, or as the user defined them), each less what the
 // window manager's panels take (_NET_WORKAREA of the first desktop), and
 // the pointer's position.
-func (d *x11Desk) monitors() (mons []image.Rectangle, pointer image.Point, ok bool) {
+func (d *X11) Monitors() (mons []image.Rectangle, pointer image.Point, ok bool) {
 	x := d.conn()
 	if x == nil || !x.mons {
 		return nil, image.Point{}, false
@@ -216,7 +224,9 @@ func (d *x11Desk) monitors() (mons []image.Rectangle, pointer image.Point, ok bo
 	return mons, image.Pt(int(p.RootX), int(p.RootY)), true
 }
 
-func (d *x11Desk) ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
+// Ready reports whether w has an X window (Fyne creates it on the first
+// Show, or Warm) and the connection is up.
+func (d *X11) Ready(w fyne.Window) bool { return d.conn() != nil && xid(w) != 0 }
 
 // cardinals reads a 32-bit property of win.
 func (x *x11Conn) cardinals(win xproto.Window, prop string, typ xproto.Atom, n uint32) []uint32 {
@@ -231,12 +241,15 @@ func (x *x11Conn) cardinals(win xproto.Window, prop string, typ xproto.Atom, n u
 	return out
 }
 
-func (d *x11Desk) active(w fyne.Window) bool {
+// Active reports whether w is the window with the focus.
+func (d *X11) Active(w fyne.Window) bool {
 	id := xid(w)
-	return id != 0 && d.focused() == uint32(id)
+	return id != 0 && d.Focused() == uint32(id)
 }
 
-func (d *x11Desk) focused() uint32 {
+// Focused is the window with the focus, any client's: the window
+// manager's _NET_ACTIVE_WINDOW, else the X focus; 0 when none.
+func (d *X11) Focused() uint32 {
 	x := d.conn()
 	if x == nil {
 		return 0
@@ -258,7 +271,9 @@ func (d *x11Desk) focused() uint32 {
 	return uint32(f.Focus)
 }
 
-func (d *x11Desk) activateID(id uint32) {
+// ActivateID asks the window manager to give window id the focus, on the
+// user's behalf.
+func (d *X11) ActivateID(id uint32) {
 	x := d.conn()
 	if x == nil || id == 0 {
 		return
@@ -267,7 +282,9 @@ func (d *x11Desk) activateID(id uint32) {
 	x.c.Sync()
 }
 
-func (d *x11Desk) frame(w fyne.Window) (image.Rectangle, bool) {
+// Frame is w's frame on screen, the window manager's decorations
+// included (_NET_FRAME_EXTENTS).
+func (d *X11) Frame(w fyne.Window) (image.Rectangle, bool) {
 	x, id := d.conn(), xid(w)
 	if x == nil || id == 0 {
 		return image.Rectangle{}, false
@@ -302,7 +319,8 @@ func (x *x11Conn) clientMessage(win xproto.Window, typ string, data ...uint32) {
 		xproto.EventMaskSubstructureRedirect|xproto.EventMaskSubstructureNotify, string(ev.Bytes()))
 }
 
-func (d *x11Desk) move(w fyne.Window, p image.Point) {
+// Move puts w's frame's top-left corner at p.
+func (d *X11) Move(w fyne.Window, p image.Point) {
 	x, id := d.conn(), xid(w)
 	if x == nil || id == 0 {
 		return
@@ -318,7 +336,9 @@ func (d *x11Desk) move(w fyne.Window, p image.Point) {
 	x.c.Sync()
 }
 
-func (d *x11Desk) quiet(w fyne.Window, on bool) {
+// Quiet asks that w, not mapped now, not take the focus when it is next
+// mapped (_NET_WM_USER_TIME 0), or (on false) that it does.
+func (d *X11) Quiet(w fyne.Window, on bool) {
 	x, id := d.conn(), xid(w)
 	if x == nil || id == 0 {
 		return
@@ -360,7 +380,9 @@ const (
 	urgencyHint = 1 << 8
 )
 
-func (d *x11Desk) attention(w fyne.Window, on bool) {
+// Attention sets or clears w's urgency hint (WM_HINTS) and
+// _NET_WM_STATE_DEMANDS_ATTENTION.
+func (d *X11) Attention(w fyne.Window, on bool) {
 	x, id := d.conn(), xid(w)
 	if x == nil || id == 0 {
 		return
@@ -393,7 +415,8 @@ func (d *x11Desk) attention(w fyne.Window, on bool) {
 	x.clientMessage(id, "_NET_WM_STATE", action, uint32(x.atom["_NET_WM_STATE_DEMANDS_ATTENTION"]), 0, ewmhSourcePager)
 }
 
-func (d *x11Desk) stackBelow(w, sibling fyne.Window) {
+// StackBelow puts w, mapped, right under sibling.
+func (d *X11) StackBelow(w, sibling fyne.Window) {
 	x, id, sib := d.conn(), xid(w), xid(sibling)
 	if x == nil || id == 0 || sib == 0 {
 		return
@@ -402,9 +425,13 @@ func (d *x11Desk) stackBelow(w, sibling fyne.Window) {
 	x.c.Sync()
 }
 
-func (d *x11Desk) holdKeys(w fyne.Window) func() { return grabKeys(uint32(xid(w))) }
+// HoldKeys sends every key press to w, whichever window has the focus,
+// until release is called; nil when it cannot.
+func (d *X11) HoldKeys(w fyne.Window) func() { return grabKeys(uint32(xid(w))) }
 
-func (d *x11Desk) activate(w fyne.Window) {
+// Activate asks the window manager to give w the focus, on the user's
+// behalf (Fyne's RequestFocus while the connection is not up).
+func (d *X11) Activate(w fyne.Window) {
 	x, id := d.conn(), xid(w)
 	if x == nil || id == 0 {
 		w.RequestFocus()

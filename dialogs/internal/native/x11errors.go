@@ -1,6 +1,6 @@
 //go:build (linux || freebsd || netbsd || openbsd) && cgo && !ci && !wayland
 
-package dialogs
+package native
 
 /*
 #include <X11/Xlib.h>
@@ -57,20 +57,22 @@ static void feedbackWatchX(void *dpy) {
 */
 import "C"
 
-func init() {
-	watchXErrors = installXErrorHandler
-	nativeID = func(s *slot) uint32 { return uint32(xid(s.win)) }
-}
-
 // installed: the handler is in place; on the Fyne goroutine only.
 var installed bool
 
-// installXErrorHandler makes feedbackXError Xlib's error handler, once
-// GLFW has opened its display (GLFW saves and restores the handler it
-// finds around its own checks, so it stays ours), and has Xlib report the
-// DestroyNotify events GLFW's connection reads (GLFW ignores them). The
-// I/O error handler is left alone: a display lost still ends the process.
-func installXErrorHandler() {
+// reportFault receives what feedbackXFault records; set once, by the
+// first WatchXErrors that installs the handler.
+var reportFault func(Fault)
+
+// WatchXErrors makes feedbackXError Xlib's error handler, once GLFW has
+// opened its display (GLFW saves and restores the handler it finds around
+// its own checks, so it stays ours), and has Xlib report the DestroyNotify
+// events GLFW's connection reads (GLFW ignores them); report receives
+// both, on whatever thread Xlib runs the handler: it must only record
+// them. The I/O error handler is left alone: a display lost still ends the
+// process. Call it on the Fyne goroutine after a window was shown; it
+// does nothing once installed.
+func WatchXErrors(report func(Fault)) {
 	if installed {
 		return
 	}
@@ -79,6 +81,7 @@ func installXErrorHandler() {
 		return
 	}
 	installed = true
+	reportFault = report
 	C.feedbackWatchX(dpy)
 }
 
@@ -87,5 +90,5 @@ func installXErrorHandler() {
 //
 //export feedbackXFault
 func feedbackXFault(resource C.ulong, code, request, minor C.uchar) {
-	lost.report(xFault{Resource: uint32(resource), Code: uint8(code), Request: uint8(request), Minor: uint8(minor)})
+	reportFault(Fault{Resource: uint32(resource), Code: uint8(code), Request: uint8(request), Minor: uint8(minor)})
 }

@@ -1,0 +1,36 @@
+//go:build (linux || freebsd || netbsd || openbsd) && cgo && !ci && !wayland
+
+package dialogs
+
+import (
+	"image"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"feedback/dialogs/internal/native"
+)
+
+func init() { desk = x11Desk{native.NewX11()} }
+
+// x11Desk is nativeDesk on X11: native.X11, method for method.
+type x11Desk struct{ x *native.X11 }
+
+func (d x11Desk) start()                                      { d.x.Start() }
+func (d x11Desk) ready(w fyne.Window) bool                    { return d.x.Ready(w) }
+func (d x11Desk) active(w fyne.Window) bool                   { return d.x.Active(w) }
+func (d x11Desk) focused() uint32                             { return d.x.Focused() }
+func (d x11Desk) activateID(id uint32)                        { d.x.ActivateID(id) }
+func (d x11Desk) frame(w fyne.Window) (image.Rectangle, bool) { return d.x.Frame(w) }
+func (d x11Desk) move(w fyne.Window, p image.Point)           { d.x.Move(w, p) }
+func (d x11Desk) quiet(w fyne.Window, on bool)                { d.x.Quiet(w, on) }
+func (d x11Desk) attention(w fyne.Window, on bool)            { d.x.Attention(w, on) }
+func (d x11Desk) activate(w fyne.Window)                      { d.x.Activate(w) }
+func (d x11Desk) stackBelow(w, sibling fyne.Window)           { d.x.StackBelow(w, sibling) }
+func (d x11Desk) holdKeys(w fyne.Window) func()               { return d.x.HoldKeys(w) }
+func (d x11Desk) ownsSelection() (bool, bool)                 { return d.x.OwnsSelection() }
+func (d x11Desk) idle() (time.Duration, bool)                 { return d.x.Idle() }
+func (d x11Desk) owner(id uint32) (int, bool)                 { return d.x.Owner(id) }
+func (d x11Desk) monitors() ([]image.Rectangle, image.Point, bool) {
+	return d.x.Monitors()
+}
