@@ -101,7 +101,8 @@ func TestApprovalsListedByDecision(t *testing.T) {
 			t.Errorf("row %d (%s): tone %s, want %s", i, b.Text(), names[b.tone], names[wantTone])
 		}
 		fill, _ := b.colors()
-		if want := theme.Current().Color(colorNames[wantTone], fyne.CurrentApp().Settings().ThemeVariant()); fill != want {
+		v := fyne.CurrentApp().Settings().ThemeVariant()
+		if want := mix(theme.Current().Color(colorNames[wantTone], v), theme.Current().Color(theme.ColorNameBackground, v), badgeTint); fill != want {
 			t.Errorf("row %d (%s): fill %v, want %v", i, b.Text(), fill, want)
 		}
 	}

@@ -120,8 +120,21 @@ func badgeColors(t tone, th fyne.Theme, v fyne.ThemeVariant) (fill, text color.C
 	case toneError:
 		name = theme.ColorNameError
 	}
-	fill = th.Color(name, v)
+	fill = mix(th.Color(name, v), th.Color(theme.ColorNameBackground, v), badgeTint)
 	return fill, onColor(fill)
+}
+
+// badgeTint is how much of the theme's colour a badge's fill takes, the
+// rest the background's: a tint that names the outcome, not the theme's
+// full-strength colour glowing in every row.
+const badgeTint = 0.55
+
+// mix is a·f + b·(1−f), channel by channel.
+func mix(a, b color.Color, f float64) color.Color {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	ch := func(x, y uint32) uint8 { return uint8((float64(x)*f + float64(y)*(1-f)) / 0x101) }
+	return color.NRGBA{R: ch(ar, br), G: ch(ag, bg), B: ch(ab, bb), A: 0xff}
 }
 
 // onColor is black or white, whichever contrasts more with fill (WCAG

@@ -40,6 +40,7 @@ import (
 
 	"feedback/dialogs/markdown"
 	"feedback/internal/history"
+	"feedback/internal/i18n"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -90,10 +91,10 @@ type Options struct {
 type Window struct {
 	win     fyne.Window
 	opts    Options
-	search  *widget.Entry
+	search  *closingEntry
 	refresh *widget.Button
 	status  *widget.Label
-	list    *widget.List
+	list    *closingList
 	detail  *fyne.Container // the selected question, in scroll
 	scroll  *container.Scroll
 	export  [2]*widget.Button // Markdown, JSON
@@ -140,13 +141,13 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 		o.Now = time.Now
 	}
 	w := &Window{win: a.NewWindow(lang.L(Title)), opts: o, selected: -1, do: do, loaded: loaded}
-	w.search = widget.NewEntry()
+	w.search = newClosingEntry(w.win.Close)
 	w.search.SetPlaceHolder(lang.L("Search questions, replies, clients, projects"))
 	w.search.OnChanged = w.typedSearch
 	w.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	w.status = widget.NewLabel("")
 	w.status.Truncation = fyne.TextTruncateEllipsis
-	w.list = widget.NewList(func() int { return len(w.rows) }, w.newListRow, w.updateListRow)
+	w.list = newClosingList(func() int { return len(w.rows) }, w.newListRow, w.updateListRow, w.win.Close)
 	w.list.OnSelected = func(i widget.ListItemID) { w.show(i) }
 	w.list.OnUnselected = func(widget.ListItemID) { w.show(-1) }
 	w.detail = container.NewVBox()
@@ -160,6 +161,8 @@ func newWindow(a fyne.App, o Options, do func(func()), loaded func(string)) *Win
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(w.export[0], w.export[1]), w.status)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, split))
 	w.win.Resize(fyne.NewSize(1000, 640))
+	w.win.CenterOnScreen()
+	closeKeys(w.win) // Escape and Ctrl+W close it, wherever the focus is
 	w.win.SetOnClosed(func() {
 		w.closed.Store(true)
 		if o.OnClosed != nil {
@@ -287,7 +290,7 @@ func (w *Window) apply(entries []history.Entry, loops []history.Loop, text strin
 	case full:
 		w.status.SetText(fmt.Sprintf(lang.L("The newest %d questions; search to find older ones."), len(entries)))
 	default:
-		w.status.SetText(count(len(entries), "%d question", "%d questions"))
+		w.status.SetText(countRows(w.rows))
 	}
 	if w.loaded != nil {
 		w.loaded("list")
@@ -358,10 +361,15 @@ func listTitle(q history.Question) string {
 	return oneLine(q.Title)
 }
 
-// MetaText is the second line of a row: client, project, and the loop with
-// its phase and iteration when the question was asked in one.
+// MetaText is the second line of a row: what was answered (so that asks
+// of one question differ), client, project, and the loop with its phase
+// and iteration when the question was asked in one.
 func (w *Window) MetaText(r row) string {
-	parts := []string{groupName(r.group)}
+	var parts []string
+	if p := answerPreview(r); p != "" {
+		parts = append(parts, p)
+	}
+	parts = append(parts, groupName(r.group))
 	if r.loop.ID != "" {
 		parts = append(parts, fmt.Sprintf(lang.L("loop %s"), oneLine(r.loop.ID)))
 	}
@@ -369,6 +377,36 @@ func (w *Window) MetaText(r row) string {
 		parts = append(parts, extra)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// previewRunes bounds the reply text a row previews.
+const previewRunes = 60
+
+// answerPreview is what the user answered, in brief: "→ Rebase “keep
+// history linear”" (the options chosen, the start of the text typed); ""
+// for a question not answered, and for an approval (its badge says what
+// it decided).
+func answerPreview(r row) string {
+	q := r.q
+	if q.Outcome != "answered" || q.Decision != nil || r.entry.Answer == nil {
+		return ""
+	}
+	var parts []string
+	for _, rep := range q.Replies {
+		if len(rep.Selected) > 0 {
+			parts = append(parts, oneLine(strings.Join(rep.Selected, i18n.T("list.sep"))))
+		}
+		if t := oneLine(rep.Text); t != "" {
+			if rs := []rune(t); len(rs) > previewRunes {
+				t = string(rs[:previewRunes-1]) + "…"
+			}
+			parts = append(parts, "“"+t+"”")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "→ " + strings.Join(parts, " ")
 }
 
 func phaseIteration(q history.Question) string {
@@ -410,6 +448,10 @@ func groupName(g history.Group) string {
 	return name
 }
 
+// timeLayout is how the detail says when a question was asked and ended:
+// to the second, as asks seconds apart differ.
+const timeLayout = "2006-01-02 15:04:05"
+
 // Age says how long ago d was, coarsely: "just now", "3 min", "2 h", "5 d".
 func Age(d time.Duration) string {
 	switch {
@@ -448,6 +490,25 @@ func hint(text string) *widget.Label {
 	return h
 }
 
+// countRows says how many questions and how many agents' messages rows
+// hold ("4 questions, 1 message"): a message is no question.
+func countRows(rows []row) string {
+	messages := 0
+	for _, r := range rows {
+		if r.q.Outcome == history.StateMessage {
+			messages++
+		}
+	}
+	var parts []string
+	if n := len(rows) - messages; n > 0 || messages == 0 {
+		parts = append(parts, count(n, "%d question", "%d questions"))
+	}
+	if messages > 0 {
+		parts = append(parts, count(messages, "%d message", "%d messages"))
+	}
+	return strings.Join(parts, i18n.T("list.sep"))
+}
+
 // count is n with the English singular or plural noun phrase.
 func count(n int, one, other string) string {
 	if n == 1 {
@@ -472,9 +533,9 @@ func (w *Window) showQuestion(r row) {
 	if hq.Outcome == history.StateMessage { // an agent's message: nothing was asked
 		asked = "Sent %s"
 	}
-	when := fmt.Sprintf(lang.L(asked), hq.AskedAt.Local().Format("2006-01-02 15:04"))
+	when := fmt.Sprintf(lang.L(asked), hq.AskedAt.Local().Format(timeLayout))
 	if hq.EndedAt != nil {
-		when += fmt.Sprintf(lang.L(", ended %s"), hq.EndedAt.Local().Format("2006-01-02 15:04"))
+		when += fmt.Sprintf(lang.L(", ended %s"), hq.EndedAt.Local().Format(timeLayout))
 	}
 	w.detail.Add(hint(when + " · " + groupName(r.group)))
 	if r.loop.ID != "" {

@@ -183,7 +183,7 @@ func TestListNewestFirstWithOutcomeAgeClientProject(t *testing.T) {
 		"[withdrawn] Which name? · 40 min · cursor",
 		"[timed out] Drop the old table? · 56 min · cursor · webapp · loop L1 · review · iteration 2/5",
 		"[dismissed] Deploy to staging? · 58 min · claude-code · webapp · loop L1 · review · iteration 2/5",
-		"[answered] How should I integrate main? · 1 h · claude-code · webapp · loop L1 · plan · iteration 2/5",
+		"[answered] How should I integrate main? · 1 h · → Rebase “keep history linear” · claude-code · webapp · loop L1 · plan · iteration 2/5",
 	}
 	if got := h.rows(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
