@@ -78,7 +78,8 @@ func replyRows(e *replyEntry) int {
 // contentChanged re-fits the window to content that changed after it was
 // sized (see the top of this file). Nothing happens outside a Window.
 func (v *View) contentChanged() {
-	v.countImages() // an image came or went: the Sending line counts them (sending.go)
+	v.countImages()      // an image came or went: the Sending line counts them (sending.go)
+	v.contentBelowGrew() // layout.go: what the window cannot grow for, the options give up
 	if v.hooks.refit != nil && !v.done {
 		v.hooks.refit()
 	}

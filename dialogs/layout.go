@@ -29,8 +29,7 @@ const ScreenMargin = 48
 // workArea returns the size, in screen pixels, of the work area of the
 // screen (its size less panels and docks) and the scale Fyne detects for
 // the screen's density (1 on an ordinary screen), and false when it is not
-// known (the test driver). It runs on the Fyne goroutine. native.go sets
-// it (internal/native's screen.go).
+// known (the test driver). It runs on the Fyne goroutine. See screen.go.
 var workArea = func(fyne.App) (w, h int, detected float32, ok bool) { return 0, 0, 1, false }
 
 // maxWindowSize is the largest window, in Fyne units at scale, that fits
@@ -133,10 +132,43 @@ const choicesShare = 0.6
 // be allowed) the message gets what it needs first, and the options what
 // it leaves, but never less than approvalOptionsShare of the height (or
 // all they need, if less): they scroll in their pane.
+//
+// When the panes get less height than in the last layout because the
+// content below them grew (a warning line, an attachment, and the window
+// could not grow: contentBelowGrew), the options yield first: the message pane keeps its height, and
+// with it the lines in view, the last of which is usually the ask, while
+// the options pane, which scrolls, gives the height up, down to
+// optionsFloorLines lines (or all it needs, if less); unless the options
+// now need more than they did. (Issue 30: the message shrank and its last
+// line went out of view.)
 type splitLayout struct {
 	laidOut      func() // after each layout, if set: the View's laidOut
 	messageFirst bool
+	last         *splitMemory // the last layout; nil: none kept
 }
+
+// splitMemory is a splitLayout's last layout: its size, the message
+// pane's height, and the height the options needed (when they need more,
+// an option's text field shown, they take it as before); grew is set by
+// contentBelowGrew and holds until the panes get more room or the window
+// is resized.
+type splitMemory struct {
+	width, height, msg, optNeed float32
+	grew                        bool
+}
+
+// contentBelowGrew tells the split that the content under the panes grew
+// (a warning line, the Sending row, attachments): until the panes get more
+// room, the options yield before the message.
+func (v *View) contentBelowGrew() {
+	if v.panes.split != nil {
+		v.panes.split.grew = true
+	}
+}
+
+// optionsFloorLines is the least height, in lines of text, the options
+// pane yields to when the panes shrink.
+const optionsFloorLines = 2
 
 // approvalOptionsShare is the least share of the height an approval's
 // options get (splitLayout.messageFirst).
@@ -154,6 +186,17 @@ func (l splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	optH = max(optH, min(opts.MinSize().Height, size.Height))
 	if msgNeed+optH < size.Height { // room to spare: the options follow the message
 		optH = size.Height - msgNeed
+	}
+	if m := l.last; m != nil && m.grew && size.Height <= m.height+0.5 && optNeed <= m.optNeed+0.5 && m.msg > size.Height-optH { // the content below grew: the options yield first
+		floor := min(optNeed, max(optionsFloorLines*lineHeight(), opts.MinSize().Height))
+		keep := min(m.msg, msgNeed, size.Height-floor)
+		optH = min(optH, max(size.Height-keep, 0))
+	}
+	if m := l.last; m != nil {
+		if size.Height > m.height+0.5 || size.Width != m.width {
+			m.grew = false // the window grew or was resized: the split is its own again
+		}
+		m.width, m.height, m.msg, m.optNeed = size.Width, size.Height, size.Height-optH, optNeed
 	}
 	msg.Move(fyne.NewPos(0, 0))
 	msg.Resize(fyne.NewSize(size.Width, size.Height-optH))

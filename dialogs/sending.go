@@ -99,8 +99,11 @@ func (v *View) placeSending() {
 		if s.row.Visible() {
 			h = s.row.MinSize().Height
 		}
-		if h > s.rowH+0.5 && v.hooks.refit != nil && !v.done {
-			v.hooks.refit() // the window grows for the row, if it can (budget.go)
+		if h > s.rowH+0.5 && !v.done {
+			v.contentBelowGrew() // layout.go: what the window cannot grow for, the options give up
+			if v.hooks.refit != nil {
+				v.hooks.refit() // the window grows for the row, if it can (budget.go)
+			}
 		}
 		s.rowH = h
 	}

@@ -137,6 +137,7 @@ type paneSet struct {
 	choices  *container.Scroll   // a single prompt's options, under the message; nil if none
 	all      []*container.Scroll // scroll and choices
 	center   fyne.CanvasObject   // the panes as laid out
+	split    *splitMemory        // the split's last layout (layout.go); nil without options
 }
 
 // countdownBar is the countdown in the top bar (view_countdown.go).
@@ -556,7 +557,8 @@ func (v *View) build() fyne.CanvasObject {
 	if len(choices.Objects) > 0 {
 		v.panes.choices = container.NewVScroll(container.NewPadded(choices))
 		v.panes.all = append(v.panes.all, v.panes.choices)
-		center = container.New(splitLayout{laidOut: v.laidOut, messageFirst: v.allow != nil}, v.panes.scroll, v.panes.choices)
+		v.panes.split = &splitMemory{}
+		center = container.New(splitLayout{laidOut: v.laidOut, messageFirst: v.allow != nil, last: v.panes.split}, v.panes.scroll, v.panes.choices)
 	}
 	v.panes.center = center
 	v.flash.rect = canvas.NewRectangle(color.Transparent)
