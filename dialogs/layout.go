@@ -29,7 +29,8 @@ const ScreenMargin = 48
 // workArea returns the size, in screen pixels, of the work area of the
 // screen (its size less panels and docks) and the scale Fyne detects for
 // the screen's density (1 on an ordinary screen), and false when it is not
-// known (the test driver). It runs on the Fyne goroutine. See screen.go.
+// known (the test driver). It runs on the Fyne goroutine. native.go sets
+// it (internal/native's screen.go).
 var workArea = func(fyne.App) (w, h int, detected float32, ok bool) { return 0, 0, 1, false }
 
 // maxWindowSize is the largest window, in Fyne units at scale, that fits
