@@ -11,7 +11,7 @@
 // latest draft, its deadline (timed by the inbox: a window still open a
 // grace after it is timed out) and whether the user saw it (windows.go).
 // UIProcess (uiproc.go) is the Presenter of the resident app and owns only
-// the process: it starts it, speaks the UI protocol
+// the process: it starts it (outside its lock), speaks the UI protocol
 // (package uiproto) to it over a private channel (an inherited socket),
 // checks that its Hello is of the app's build and protocol (one of another
 // build, as after an upgrade replaced the binary, is ended and not

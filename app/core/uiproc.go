@@ -116,7 +116,8 @@ type WindowOwner interface {
 }
 
 // UIProcess is the resident app's WindowPresenter: it owns the UI process
-// and nothing else. It starts one when a window needs it, checks its Hello, pings
+// and nothing else. It starts one when a window needs it (fork/exec
+// outside its lock: the commands queue meanwhile), checks its Hello, pings
 // it, lets it sleep or end Linger after the last window closed, and
 // restarts it if it dies while windows are open (after 0, 1, 2, 4 … 30 s
 // when it keeps dying), asking the WindowOwner (the inbox) what to show
@@ -133,7 +134,7 @@ type UIProcess struct {
 
 	mu       sync.Mutex
 	owner    WindowOwner // Bind
-	proc     *uiProc     // the running UI process, or nil
+	proc     *uiProc     // the running UI process (or the one starting), or nil
 	gen      uint64      // numbers the UI processes (uiProc.gen)
 	linger   uiTimer     // ends the UI process once no window is open
 	restart  uiTimer     // starts it again after a crash
@@ -149,12 +150,13 @@ type UIProcess struct {
 // uiProc is one run of the UI process.
 type uiProc struct {
 	gen     uint64        // its number: WindowOwner.Claim, Reshow
-	out     chan outItem  // commands, sent in order by the writer goroutine once greeted
+	out     chan outItem  // commands and signals, carried out in order by the writer goroutine once greeted
 	greeted chan struct{} // closed when its Hello matched the app's: commands flow
-	ended   chan struct{} // closed when its channel closed
+	ended   chan struct{} // closed when its channel closed, or it could not be started
 	exiting bool          // the core asked it to exit: no restart; guarded by UIProcess.mu
 	// sleepAsked: Sleep was sent and no command since, so its Sleeping may
-	// stop it; asleep: it is stopped. Guarded by UIProcess.mu.
+	// stop it; asleep: it is stopped (or about to be: the writer signals
+	// it). Guarded by UIProcess.mu.
 	sleepAsked, asleep bool
 	// missed counts the pings in a row not answered yet; guarded by
 	// UIProcess.mu.
@@ -164,11 +166,13 @@ type uiProc struct {
 	// by UIProcess.mu.
 	images map[string]*uiproto.DraftImages
 
+	// Set once it has started (start), before its goroutines run; mu
+	// guards them against end, which may come first.
 	mu   sync.Mutex
-	dead bool // end was called
-	conn *uiproto.AppConn
-	kill func() error // ends the process at once; nil: closing conn is all there is
-	stop func() error // UIChild.Stop and Continue: nil where it cannot sleep
+	dead bool             // end was called
+	conn *uiproto.AppConn // nil until started
+	kill func() error     // ends the process at once; nil: closing conn is all there is
+	stop func() error     // UIChild.Stop and Continue: nil where it cannot sleep
 	cont func() error
 }
 
@@ -284,7 +288,7 @@ func (u *UIProcess) SetSettings(s uiproto.Settings) {
 	}
 }
 
-// Running reports whether a UI process runs.
+// Running reports whether a UI process runs (or is starting).
 func (u *UIProcess) Running() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -421,7 +425,9 @@ func (u *UIProcess) windowsOpenLocked() bool {
 }
 
 // ensureLocked returns the running UI process, starting one if needed; nil
-// if it cannot be started now (a restart is scheduled).
+// if it cannot be started now (a restart is scheduled). A new one starts
+// on its own goroutine (start), outside the lock: what is sent to it
+// queues until its Hello, and no caller or event waits for the fork.
 func (u *UIProcess) ensureLocked() *uiProc {
 	if u.proc != nil {
 		return u.proc
@@ -431,25 +437,45 @@ func (u *UIProcess) ensureLocked() *uiProc {
 	if u.restart != nil || u.mismatch != nil {
 		return nil
 	}
-	c, err := u.opts.Start()
-	if err != nil {
-		u.log.Error("starting the UI process", "err", err)
-		u.scheduleRestartLocked()
-		return nil
-	}
 	u.gen++
 	p := &uiProc{gen: u.gen, out: make(chan outItem, 1024), greeted: make(chan struct{}), ended: make(chan struct{}),
-		images: make(map[string]*uiproto.DraftImages),
-		conn:   uiproto.NewAppConn(c.Channel), kill: c.Kill, stop: c.Stop, cont: c.Continue}
+		images: make(map[string]*uiproto.DraftImages)}
 	u.proc = p
 	if u.opts.Settings != nil { // before any window
 		u.sendLocked(p, *u.opts.Settings)
 	}
-	go u.write(p)
-	go u.read(p, c.Wait)
-	go u.heartbeat(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)
-	u.log.Info("UI process started")
+	go u.start(p, u.opts.Heartbeat, u.opts.HeartbeatMisses)
 	return p
+}
+
+// start starts p's process, then runs p: its writer, its heartbeat, and
+// its reader on this goroutine until it ends. One that cannot be started
+// ends at once, and is tried again after a backoff.
+func (u *UIProcess) start(p *uiProc, heartbeat time.Duration, misses int) {
+	c, err := u.opts.Start()
+	if err != nil {
+		u.log.Error("starting the UI process", "err", err)
+		close(p.ended)
+		u.mu.Lock()
+		if u.proc == p {
+			u.proc = nil
+			u.appWins = 0
+		}
+		u.scheduleRestartLocked()
+		u.mu.Unlock()
+		return
+	}
+	p.mu.Lock()
+	p.conn, p.kill, p.stop, p.cont = uiproto.NewAppConn(c.Channel), c.Kill, c.Stop, c.Continue
+	dead := p.dead
+	p.mu.Unlock()
+	if dead { // ended while it started
+		p.end()
+	}
+	u.log.Info("UI process started")
+	go u.write(p)
+	go u.heartbeat(p, heartbeat, misses)
+	u.read(p, c.Wait)
 }
 
 // canSleep reports whether p can be stopped and continued.
@@ -468,9 +494,11 @@ func (u *UIProcess) sendLocked(p *uiProc, m uiproto.Command) {
 	if p.asleep {
 		p.asleep = false
 		p.missed = 0
-		if err := p.cont(); err != nil {
-			u.log.Error("waking the UI process", "err", err)
-		}
+		u.queueItemLocked(p, outItem{signal: func(p *uiProc) {
+			if err := p.cont(); err != nil {
+				u.log.Error("waking the UI process", "err", err)
+			}
+		}})
 		u.log.Info("UI process woken", "for", m.Type())
 		if _, exit := m.(uiproto.Exit); !exit {
 			defer u.lingerLocked() // it sleeps again once idle
@@ -540,7 +568,9 @@ func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
 	}
 }
 
-// write sends p's commands in order, from the moment its Hello matched.
+// write carries out p's commands and signals in order, from the moment
+// its Hello matched: the signals (SIGSTOP, SIGCONT) are given here, never
+// holding the lock.
 func (u *UIProcess) write(p *uiProc) {
 	select {
 	case <-p.greeted:
@@ -797,8 +827,9 @@ func (u *UIProcess) lingerLocked() {
 	u.linger = u.clock.AfterFunc(u.opts.Linger, end)
 }
 
-// sleepLocked stops p, which said it may sleep, if nothing was sent to it
-// since it was asked and it is still idle; one that refused ends.
+// sleepLocked has p, which said it may sleep, stopped (by the writer, in
+// order with the commands) if nothing was sent to it since it was asked
+// and it is still idle; one that refused ends.
 func (u *UIProcess) sleepLocked(p *uiProc, e uiproto.Sleeping) (after []func()) {
 	if !p.sleepAsked || u.proc != p || u.quitAsk != nil || u.appWins > 0 || u.windowsOpenLocked() {
 		return nil // a command came after the Sleep: it stays awake for it
@@ -809,12 +840,18 @@ func (u *UIProcess) sleepLocked(p *uiProc, e uiproto.Sleeping) (after []func()) 
 		u.exitLocked(p)
 		return nil
 	}
-	if err := p.stop(); err != nil {
-		u.log.Warn("stopping the UI process: it exits instead", "err", err)
-		u.exitLocked(p)
-		return nil
-	}
 	p.asleep = true
+	u.queueItemLocked(p, outItem{signal: func(p *uiProc) {
+		if err := p.stop(); err != nil {
+			u.log.Warn("stopping the UI process: it exits instead", "err", err)
+			u.mu.Lock()
+			if p.asleep {
+				p.asleep = false
+				u.exitLocked(p)
+			}
+			u.mu.Unlock()
+		}
+	}})
 	u.log.Info("UI process asleep")
 	if u.opts.OnIdle != nil {
 		after = append(after, u.opts.OnIdle)

@@ -47,6 +47,9 @@ type fakeProcs struct {
 	// exitLate: told to exit, its processes go on reading and sending
 	// until the test ends them (crash).
 	exitLate bool
+	// contGate, if set, holds each Continue (SIGCONT) until it is closed;
+	// conting hears each Continue begin.
+	contGate, conting chan struct{}
 }
 
 func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
@@ -123,6 +126,10 @@ func (f *fakeProcs) start() (UIChild, error) {
 			return nil
 		}
 		c.Continue = func() error {
+			if f.contGate != nil {
+				f.conting <- struct{}{}
+				<-f.contGate
+			}
 			ui.conts.Add(1)
 			ui.mu.Lock()
 			if ui.asleep != nil {
