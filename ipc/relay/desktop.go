@@ -324,19 +324,22 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		return
 	}
 	now := time.Now()
-	e, complete, err := p.guard.admit(e, now, now.Add(-wire.MaxWait-grace), now.Add(wire.MaxWait+grace))
+	msgs, err := p.guard.admit(e, now, now.Add(-wire.MaxWait-grace), now.Add(wire.MaxWait+grace))
 	if err != nil {
 		if errors.Is(err, ErrReplay) { // QoS 1 delivers again after a reconnect: expected
 			d.log.Debug("relay: duplicate dropped", "pairing", p.p.Name, "err", err)
 		} else {
 			refuse("refused", err)
 		}
-		return
 	}
-	if !complete {
-		return
+	for _, e := range msgs {
+		d.take(c, m.Topic(), p, e, now, refuse)
 	}
-	key := m.Topic() + "|" + e.Stream
+}
+
+// take acts on a message of p, admitted and in order.
+func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now time.Time, refuse func(string, error)) {
+	key := topic + "|" + e.Stream
 	switch e.Kind {
 	case kindAsk:
 		if e.Ask == nil || !p.topics.IsReplyTopic(e.Reply) {
@@ -350,7 +353,7 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		ctx, cancel := context.WithCancel(context.Background())
 		dc := &dcall{peer: p, cancel: cancel, reply: e.Reply}
 		d.mu.Lock()
-		if d.pairings[m.Topic()] != p { // revoked meanwhile
+		if d.pairings[topic] != p { // revoked meanwhile
 			d.mu.Unlock()
 			cancel()
 			return

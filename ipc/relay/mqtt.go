@@ -24,6 +24,9 @@ func clientOptions(b Broker, password, clientID string, clean bool) *mqtt.Client
 		SetAutoReconnect(true).
 		SetMaxReconnectInterval(5 * time.Second).
 		SetOrderMatters(true).
+		// Messages in flight when the connection broke are sent again in
+		// the order they were published (the default store is a map).
+		SetStore(mqtt.NewOrderedMemoryStore()).
 		SetTLSConfig(&tls.Config{MinVersion: tls.VersionTLS12})
 	return o
 }

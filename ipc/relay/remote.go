@@ -159,12 +159,14 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 		return
 	}
 	now := time.Now()
-	e, complete, err := r.guard.admit(e, now, now.Add(-wire.MaxWait-grace), now.Add(wire.MaxWait+grace))
+	msgs, err := r.guard.admit(e, now, now.Add(-wire.MaxWait-grace), now.Add(wire.MaxWait+grace))
 	if err != nil {
 		r.log.Warn("relay: message refused", "err", err)
-		return
 	}
-	if complete && e.Kind == kindEvent && e.Event != nil {
+	for _, e := range msgs {
+		if e.Kind != kindEvent || e.Event == nil {
+			continue
+		}
 		select {
 		case c.events <- e:
 		default:
@@ -184,7 +186,7 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 		emit = func(wire.Event) {}
 	}
 	stream := newStreamID()
-	c := &rcall{events: make(chan envelope, 16), refused: make(chan string, 1)}
+	c := &rcall{events: make(chan envelope, 64), refused: make(chan string, 1)}
 	r.mu.Lock()
 	r.calls[stream] = c
 	r.mu.Unlock()

@@ -155,7 +155,7 @@ var (
 	ErrRefused  = errors.New("relay: message refused")
 	ErrTampered = fmt.Errorf("%w: it does not open with this pairing's keys (tampered, or sealed for another pairing)", ErrRefused)
 	ErrReplay   = fmt.Errorf("%w: replayed (its sequence number was seen already)", ErrRefused)
-	ErrReorder  = fmt.Errorf("%w: out of order (a message before it is missing)", ErrRefused)
+	ErrReorder  = fmt.Errorf("%w: too far out of order (too many messages before it are missing)", ErrRefused)
 	ErrStale    = fmt.Errorf("%w: too old or dated in the future", ErrRefused)
 	ErrMisdir   = fmt.Errorf("%w: misdirected (wrong pairing or direction)", ErrRefused)
 	ErrRevoked  = fmt.Errorf("%w: the pairing was revoked on the desktop", ErrRefused)
@@ -294,31 +294,39 @@ func (s *sealer) open(f frame) (envelope, error) {
 // MaxSkew is how far in the future a message may be dated (clocks differ).
 const MaxSkew = 5 * time.Minute
 
-// guard refuses replayed, reordered and stale messages of one receiver:
-// each stream's sequence numbers must be 0, 1, 2… with none repeated or
-// skipped, and a stream is forgotten once it expires (then a replay of it
-// is stale by its date).
+// guard refuses replayed and stale messages of one receiver and puts
+// each stream back in order: a stream's sequence numbers are 0, 1, 2…; a
+// number seen already is refused, one ahead of the next expected is held
+// (at most maxAhead per stream) until the ones before it arrive, so a
+// message is never taken out of order, and one reordered in flight (as a
+// reconnection may) is not lost either. A stream is forgotten once it
+// expires; then a replay of it is stale by its date.
 type guard struct {
-	mu      sync.Mutex // guards streams and parts
+	mu      sync.Mutex // guards streams
 	streams map[string]*streamState
 }
 
+// maxAhead bounds the messages held per stream waiting for an earlier one.
+const maxAhead = 2 * maxParts
+
 type streamState struct {
-	last    uint64
+	next    uint64 // the sequence number expected next
 	expires time.Time
-	parts   [][]byte // the pieces of a message being reassembled
+	ahead   map[uint64]envelope // arrived early, by sequence number
+	parts   [][]byte            // the pieces of a message being reassembled
 }
 
 func newGuard() *guard { return &guard{streams: map[string]*streamState{}} }
 
-// admit checks e against what the stream has seen: a new stream must start
-// at 0 and be dated no earlier than oldest; it is remembered until
-// expires. It returns the whole message once a message sent in parts is
-// complete, ok false while parts are missing.
-func (g *guard) admit(e envelope, now, oldest, expires time.Time) (envelope, bool, error) {
+// admit checks e against what its stream has seen: a new stream must be
+// dated no earlier than oldest; it is remembered until expires. It
+// returns the messages now complete and in order: none while e waits for
+// an earlier one or for the rest of its parts; e and the held messages
+// that follow it when e was the one missing.
+func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, error) {
 	t := time.UnixMilli(e.Time)
 	if t.After(now.Add(MaxSkew)) {
-		return envelope{}, false, ErrStale
+		return nil, ErrStale
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -328,21 +336,47 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) (envelope, boo
 		}
 	}
 	st := g.streams[e.Stream]
-	switch {
-	case st == nil && e.Seq != 0:
-		return envelope{}, false, ErrReorder
-	case st == nil && t.Before(oldest):
-		return envelope{}, false, ErrStale
-	case st == nil:
-		st = &streamState{expires: expires}
+	if st == nil {
+		if t.Before(oldest) {
+			return nil, ErrStale
+		}
+		st = &streamState{expires: expires, ahead: map[uint64]envelope{}}
 		g.streams[e.Stream] = st
-	case e.Seq <= st.last:
-		return envelope{}, false, ErrReplay
-	case e.Seq != st.last+1:
-		return envelope{}, false, ErrReorder
-	default:
-		st.last = e.Seq
 	}
+	switch {
+	case e.Seq < st.next:
+		return nil, ErrReplay
+	case e.Seq > st.next:
+		if _, dup := st.ahead[e.Seq]; dup {
+			return nil, ErrReplay
+		}
+		if len(st.ahead) >= maxAhead {
+			return nil, ErrReorder
+		}
+		st.ahead[e.Seq] = e
+		return nil, nil
+	}
+	var out []envelope
+	for {
+		st.next++
+		whole, done, err := st.take(e)
+		if err != nil {
+			return out, err
+		}
+		if done {
+			out = append(out, whole)
+		}
+		var ok bool
+		if e, ok = st.ahead[st.next]; !ok {
+			return out, nil
+		}
+		delete(st.ahead, st.next)
+	}
+}
+
+// take adds e, the stream's next message, to what is being reassembled;
+// done with the whole message once it is complete.
+func (st *streamState) take(e envelope) (envelope, bool, error) {
 	if e.Kind != kindPart {
 		if len(st.parts) > 0 {
 			return envelope{}, false, ErrMalform

@@ -56,12 +56,12 @@ func openAll(t *testing.T, s *sealer, g *guard, frames [][]byte) (envelope, erro
 		if err != nil {
 			return envelope{}, err
 		}
-		e, done, err := g.admit(e, now, now.Add(-time.Hour), now.Add(time.Hour))
+		msgs, err := g.admit(e, now, now.Add(-time.Hour), now.Add(time.Hour))
 		if err != nil {
 			return envelope{}, err
 		}
-		if done {
-			out = e
+		if len(msgs) > 0 {
+			out = msgs[len(msgs)-1]
 		}
 	}
 	return out, nil
@@ -114,23 +114,43 @@ func TestSealRefuses(t *testing.T) {
 			t.Fatalf("got %v, want ErrReplay", err)
 		}
 	})
-	t.Run("reorder", func(t *testing.T) {
+	t.Run("reorder", func(t *testing.T) { // never taken out of order: held until the gap fills
 		next := counter()
 		a, _ := remote.seal(askEnvelope("s2", "q"), "", next)
 		b, _ := remote.seal(envelope{Stream: "s2", Kind: kindCancel}, "", next)
 		c, _ := remote.seal(envelope{Stream: "s2", Kind: kindCancel}, "", next)
+		open1 := func(g *guard, frames [][]byte) ([]envelope, error) {
+			f, _ := parseFrame(frames[0])
+			e, err := desktop.open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now := time.Now()
+			return g.admit(e, now, now.Add(-time.Hour), now.Add(time.Hour))
+		}
 		g := newGuard()
-		if _, err := openAll(t, desktop, g, a); err != nil {
-			t.Fatal(err)
+		if got, err := open1(g, c); err != nil || len(got) != 0 {
+			t.Fatalf("seq 2 first: got %d message(s), %v; want it held", len(got), err)
 		}
-		if _, err := openAll(t, desktop, g, c); !errors.Is(err, ErrReorder) {
-			t.Fatalf("seq 2 before 1: got %v, want ErrReorder", err)
+		if got, err := open1(g, a); err != nil || len(got) != 1 || got[0].Seq != 0 {
+			t.Fatalf("seq 0: got %+v, %v", got, err)
 		}
-		if _, err := openAll(t, desktop, g, b); err != nil {
-			t.Fatalf("seq 1: %v", err)
+		got, err := open1(g, b)
+		if err != nil || len(got) != 2 || got[0].Seq != 1 || got[1].Seq != 2 {
+			t.Fatalf("seq 1 fills the gap: got %+v, %v; want 1 then 2", got, err)
 		}
-		if _, err := openAll(t, desktop, newGuard(), b); !errors.Is(err, ErrReorder) {
-			t.Fatalf("a stream starting at 1: got %v, want ErrReorder", err)
+		if _, err := open1(g, c); !errors.Is(err, ErrReplay) {
+			t.Fatalf("seq 2 again: got %v, want ErrReplay", err)
+		}
+		// Too many held: refused.
+		g2 := newGuard()
+		var last error
+		for i := 0; i <= maxAhead; i++ {
+			fr, _ := remote.seal(envelope{Stream: "s3", Kind: kindCancel}, "", func() uint64 { return uint64(i + 1) })
+			_, last = open1(g2, fr)
+		}
+		if !errors.Is(last, ErrReorder) {
+			t.Fatalf("more than %d ahead: got %v, want ErrReorder", maxAhead, last)
 		}
 	})
 	t.Run("reflected", func(t *testing.T) { // the remote's own frame sent back to it
@@ -145,10 +165,10 @@ func TestSealRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := newGuard().admit(e, now.Add(2*time.Hour), now.Add(time.Hour), now.Add(3*time.Hour)); !errors.Is(err, ErrStale) {
+		if _, err := newGuard().admit(e, now.Add(2*time.Hour), now.Add(time.Hour), now.Add(3*time.Hour)); !errors.Is(err, ErrStale) {
 			t.Fatalf("an old message: got %v, want ErrStale", err)
 		}
-		if _, _, err := newGuard().admit(e, now.Add(-time.Hour), now.Add(-2*time.Hour), now); !errors.Is(err, ErrStale) {
+		if _, err := newGuard().admit(e, now.Add(-time.Hour), now.Add(-2*time.Hour), now); !errors.Is(err, ErrStale) {
 			t.Fatalf("a message from the future: got %v, want ErrStale", err)
 		}
 	})
@@ -185,13 +205,15 @@ func TestSealLargeMessageInParts(t *testing.T) {
 	if e.Event == nil || !bytes.Equal(e.Event.Answer.Images[0].Data, img) {
 		t.Fatal("the image did not come back whole")
 	}
-	// A part dropped: the message never completes, and the next is out of order.
+	// Parts arriving out of order: nothing until the missing one comes,
+	// then the whole.
 	g := newGuard()
-	if _, err := openAll(t, remote, g, frames[:1]); err != nil {
-		t.Fatal(err)
+	reordered := append([][]byte{frames[0]}, frames[2:]...)
+	if e, err := openAll(t, remote, g, reordered); err != nil || e.Event != nil {
+		t.Fatalf("with part 1 missing: got %+v, %v; want nothing yet", e.Event, err)
 	}
-	if _, err := openAll(t, remote, g, frames[2:3]); !errors.Is(err, ErrReorder) {
-		t.Fatalf("got %v, want ErrReorder", err)
+	if e, err := openAll(t, remote, g, frames[1:2]); err != nil || e.Event == nil || !bytes.Equal(e.Event.Answer.Images[0].Data, img) {
+		t.Fatalf("part 1 arrived: %v", err)
 	}
 	// Too large even in parts: refused with a clear error.
 	huge := wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{Images: []wire.Image{{Data: make([]byte, maxMessage)}}}}
