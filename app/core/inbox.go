@@ -844,7 +844,9 @@ func (in *Inbox) reopen(p Persister) {
 					shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}
 				in.open[id] = e
 				in.holdLocked(e)
-				show = append(show, shown{e, draft})
+				if !in.resnoozeLocked(e, l.Snooze) { // snooze.go: a snooze outlives the restart
+					show = append(show, shown{e, draft})
+				}
 			}
 			in.mu.Unlock()
 			if taken {

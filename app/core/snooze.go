@@ -48,16 +48,62 @@ func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
 		return false
 	default:
 	}
+	in.snoozeLocked(e, s)
+	// Kept, with its snooze, across a restart of the app: the next run
+	// keeps it snoozed (reopen, resnoozeLocked) instead of showing it.
+	if !e.kept {
+		e.kept = true
+		in.rec.do("keep open", id, func(p Persister) error { return p.SetKeptOpen(id, true) })
+	}
+	in.recordSnooze(id, &s)
+	in.mu.Unlock()
+	in.log.Info("question snoozed", "id", id, "until", s.Until, "until_back", s.UntilBack)
+	in.putAway(id)
+	in.notify()
+	return true
+}
+
+// snoozeLocked snoozes e until s ends: its callers hear of it (snoozeC),
+// and a timed snooze wakes it at its end.
+func (in *Inbox) snoozeLocked(e *entry, s wire.Snooze) {
 	e.snooze = &s
 	e.snoozes++
 	close(e.snoozeC)
 	if !s.UntilBack {
 		e.wake = time.AfterFunc(time.Until(s.Until), func() { in.unsnooze(e) })
 	}
-	in.mu.Unlock()
-	in.log.Info("question snoozed", "id", id, "until", s.Until, "until_back", s.UntilBack)
-	in.putAway(id)
-	in.notify()
+}
+
+// snoozeRecorder is a Persister that keeps snoozes (the store): a restart
+// of the app does not end one early.
+type snoozeRecorder interface {
+	SetSnooze(id string, s *wire.Snooze) error
+}
+
+// recordSnooze records the snooze of question id (nil: none any more)
+// where the Persister keeps snoozes.
+func (in *Inbox) recordSnooze(id string, s *wire.Snooze) {
+	in.rec.do("save snooze", id, func(p Persister) error {
+		if sr, ok := p.(snoozeRecorder); ok {
+			return sr.SetSnooze(id, s)
+		}
+		return nil
+	})
+}
+
+// resnoozeLocked snoozes again e, which the last run left open snoozed
+// (s, nil: it was not): it reports false when s has ended meanwhile, and
+// e is to be shown.
+func (in *Inbox) resnoozeLocked(e *entry, s *wire.Snooze) bool {
+	if s == nil {
+		return false
+	}
+	if !s.UntilBack && !s.Until.After(time.Now()) {
+		in.recordSnooze(e.q.ID, nil)
+		return false
+	}
+	in.snoozeLocked(e, *s)
+	in.log.Info("question snoozed before the restart stays snoozed", "id", e.q.ID, "until", s.Until, "until_back", s.UntilBack)
 	return true
 }
 
@@ -122,6 +168,7 @@ func (in *Inbox) unsnooze(e *entry) {
 		e.wake.Stop()
 		e.wake = nil
 	}
+	in.recordSnooze(e.q.ID, nil)
 	draft := e.draft
 	in.mu.Unlock()
 	in.log.Info("snoozed question back", "id", e.q.ID)

@@ -151,8 +151,8 @@ func TestMigrateFromSchema3(t *testing.T) {
 	s := openAt(t, path)
 	var v int
 	must(t, s.db.QueryRow("PRAGMA user_version").Scan(&v))
-	if v != schemaVersion || v != 4 {
-		t.Fatalf("user_version %d, want 4", v)
+	if v != schemaVersion || v != 5 {
+		t.Fatalf("user_version %d, want 5", v)
 	}
 	h, err := s.History(0, "")
 	must(t, err)

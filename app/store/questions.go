@@ -197,6 +197,9 @@ type Left struct {
 	// away (SaveQuestionAs's keepOpen).
 	KeepOpen bool
 	AskedAt  time.Time
+	// Snooze is its snooze (SetSnooze), nil when it is not snoozed: the
+	// app keeps it snoozed until then, not shown at once.
+	Snooze *wire.Snooze
 }
 
 // LeftOpen lists the questions asked but neither answered nor withdrawn,
@@ -219,9 +222,16 @@ func (s *Store) LeftOpen() ([]Left, error) {
 			sq      storedQuestion
 			kept    int64
 			askedAt int64
+			snooze  string
 		)
-		if err := rows.Scan(&js, &l.AskID, &kept, &askedAt); err != nil {
+		if err := rows.Scan(&js, &l.AskID, &kept, &askedAt, &snooze); err != nil {
 			return nil, wrap("left open", err)
+		}
+		if snooze != "" {
+			var s wire.Snooze
+			if err := json.Unmarshal([]byte(snooze), &s); err == nil {
+				l.Snooze = &s
+			}
 		}
 		if err := json.Unmarshal([]byte(js), &sq); err != nil {
 			return nil, fmt.Errorf("store: left open: decode: %w", err)
@@ -256,6 +266,27 @@ func (s *Store) SetKeptOpen(id string, on bool) error {
 			return err
 		}
 		return ErrNotFound
+	})
+}
+
+// SetSnooze records the snooze of the open question id (nil: it is not
+// snoozed any more), which LeftOpen returns after a restart. A question
+// that has ended, or an unknown one, is left as it is.
+func (s *Store) SetSnooze(id string, sn *wire.Snooze) error {
+	if s == nil {
+		return nil
+	}
+	js := ""
+	if sn != nil {
+		b, err := json.Marshal(sn)
+		if err != nil {
+			return fmt.Errorf("store: snooze %s: %w", id, err)
+		}
+		js = string(b)
+	}
+	return s.inTx("snooze "+id, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.StmtContext(ctx, s.st.setSnooze).ExecContext(ctx, js, id)
+		return err
 	})
 }
 

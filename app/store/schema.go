@@ -85,6 +85,11 @@ CREATE INDEX notes_by_client ON notes(lower(client), created);
 ALTER TABLE questions ADD COLUMN round_of TEXT NOT NULL DEFAULT '';
 CREATE INDEX questions_by_round_of ON questions(round_of) WHERE round_of <> '';
 `,
+	// 5: the snooze of an open question (SetSnooze), so that a restart of
+	// the app does not end it early.
+	`
+ALTER TABLE questions ADD COLUMN snooze TEXT NOT NULL DEFAULT ''; -- JSON of wire.Snooze; '' = not snoozed
+`,
 }
 
 // schemaVersion is the user_version this build writes.

@@ -15,6 +15,7 @@ type statements struct {
 	openQuestions  *sql.Stmt
 	leftOpen       *sql.Stmt // open questions with ask_id, kept_open and asked_at
 	keptOpen       *sql.Stmt // sets kept_open of an open question
+	setSnooze      *sql.Stmt // sets the snooze of an open question
 	withdraw       *sql.Stmt
 	endQuestion    *sql.Stmt // state = the answer's status
 	archiveRound   *sql.Stmt // copies an ended question to a row of its own (id ?2, round_of ?1)
@@ -61,11 +62,12 @@ func (st *statements) list() []struct {
 			VALUES (?, ?, ?, ?, ?, ?, 'open', ?, ?)`},
 		{&st.updateQuestion, `UPDATE questions SET source = ?, client = ?, loop_id = ?, title = ?, question = ?, ask_id = ?
 			WHERE id = ?`},
-		{&st.reopenQuestion, `UPDATE questions SET state = 'open', ended_at = NULL, kept_open = 0, asked_at = coalesce(?, asked_at)
+		{&st.reopenQuestion, `UPDATE questions SET state = 'open', ended_at = NULL, kept_open = 0, snooze = '', asked_at = coalesce(?, asked_at)
 			WHERE id = ?`},
 		{&st.openQuestions, `SELECT question FROM questions WHERE state = 'open' ORDER BY asked_at, id`},
-		{&st.leftOpen, `SELECT question, ask_id, kept_open, asked_at FROM questions WHERE state = 'open' ORDER BY asked_at, id`},
+		{&st.leftOpen, `SELECT question, ask_id, kept_open, asked_at, snooze FROM questions WHERE state = 'open' ORDER BY asked_at, id`},
 		{&st.keptOpen, `UPDATE questions SET kept_open = ? WHERE id = ? AND state = 'open'`},
+		{&st.setSnooze, `UPDATE questions SET snooze = ? WHERE id = ? AND state = 'open'`},
 		{&st.withdraw, `UPDATE questions SET state = 'withdrawn', ended_at = ? WHERE id = ? AND state = 'open'`},
 		{&st.endQuestion, `UPDATE questions SET state = ?, ended_at = ? WHERE id = ?`},
 		{&st.archiveRound, `INSERT INTO questions(id, source, client, loop_id, title, asked_at, state, ended_at, question, ask_id, kept_open, round_of)
