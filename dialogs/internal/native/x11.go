@@ -248,7 +248,10 @@ func (d *X11) Active(w fyne.Window) bool {
 }
 
 // Focused is the window with the focus, any client's: the window
-// manager's _NET_ACTIVE_WINDOW, else the X focus; 0 when none.
+// manager's _NET_ACTIVE_WINDOW, else the X focus; 0 when none, or when
+// that window is not on screen (unmapped or destroyed: a window manager
+// can leave the property naming a window that went, such as a question
+// window of a UI process that ended).
 func (d *X11) Focused() uint32 {
 	x := d.conn()
 	if x == nil {
@@ -256,6 +259,12 @@ func (d *X11) Focused() uint32 {
 	}
 	v := x.cardinals(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 1)
 	if len(v) == 1 {
+		if v[0] == 0 {
+			return 0
+		}
+		if a, err := xproto.GetWindowAttributes(x.c, xproto.Window(v[0])).Reply(); err != nil || a.MapState != xproto.MapStateViewable {
+			return 0
+		}
 		return v[0]
 	}
 	if len(x.cardinals(x.root, "_NET_SUPPORTING_WM_CHECK", xproto.AtomWindow, 1)) == 1 {
