@@ -20,10 +20,14 @@ import (
 // click sends that reply, or, once something is typed, adds it to the
 // text instead (what was typed is never dropped).
 
-// Limits of what a quick reply shows: a menu entry and a button.
+// Limits of what a quick reply shows: a menu entry and a button. A button
+// shows as much of its reply as the row has room for (chipsLayout), at
+// most maxQuickButtonRunes characters and never fewer than
+// minQuickButtonRunes.
 const (
 	maxQuickMenuRunes   = 60
-	maxQuickButtonRunes = 24
+	maxQuickButtonRunes = 60
+	minQuickButtonRunes = 8
 	maxQuickButtons     = 3
 )
 
@@ -109,12 +113,80 @@ func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
 	if len(replies) == 0 || v.q.IsApproval() || len(v.prompts) != 1 || pv.p.EffectiveKind() != wire.KindText || len(pv.p.Options) > 0 || pv.entry == nil {
 		return nil
 	}
-	row := container.NewHBox()
+	chips := &chipsLayout{}
+	row := container.New(chips)
 	for _, r := range replies[:min(len(replies), maxQuickButtons)] {
-		row.Add(widget.NewButton(shorten(oneLine(r), maxQuickButtonRunes), func() { v.oneClick(pv, r) }))
+		text := shorten(oneLine(r), maxQuickButtonRunes)
+		chips.texts = append(chips.texts, text)
+		row.Add(widget.NewButton(text, func() { v.oneClick(pv, r) }))
 	}
 	v.quick.row = row
 	return container.NewHScroll(row)
+}
+
+// chipsLayout lays the one-click buttons out in a row, as an HBox does,
+// each with its whole text while the row has room for it; when it has
+// not, the longest text is shortened, a character at a time, until the
+// row fits (or every text is down to minQuickButtonRunes). (Issue 30:
+// "Explain the trade-offs…" was cut at a fixed length with room to spare.)
+type chipsLayout struct {
+	texts []string // the buttons' whole texts
+}
+
+func (l *chipsLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.Padding()
+	lens := make([]int, len(objects))
+	for i := range objects {
+		lens[i] = utf8.RuneCountInString(l.texts[i])
+	}
+	width := func() float32 {
+		w := pad * float32(len(objects)-1)
+		for i, o := range objects {
+			b := o.(*widget.Button)
+			text := shorten(l.texts[i], lens[i])
+			if b.Text != text {
+				b.SetText(text)
+			}
+			w += b.MinSize().Width
+		}
+		return w
+	}
+	for width() > size.Width {
+		longest := -1
+		for i, n := range lens {
+			if n > minQuickButtonRunes && (longest < 0 || n > lens[longest]) {
+				longest = i
+			}
+		}
+		if longest < 0 {
+			break
+		}
+		lens[longest]--
+	}
+	x := float32(0)
+	for _, o := range objects {
+		m := o.MinSize()
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(m.Width, size.Height))
+		x += m.Width + pad
+	}
+}
+
+// MinSize is the row with every text down to minQuickButtonRunes, and the
+// buttons' height.
+func (l *chipsLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for i, o := range objects {
+		b := o.(*widget.Button)
+		short := widget.NewButtonWithIcon(shorten(l.texts[i], minQuickButtonRunes), b.Icon, nil)
+		m := short.MinSize()
+		s.Width += m.Width
+		s.Height = max(s.Height, b.MinSize().Height)
+	}
+	if len(objects) > 1 {
+		s.Width += theme.Padding() * float32(len(objects)-1)
+	}
+	return s
 }
 
 // oneClick sends reply as the answer, or adds it to what is typed.

@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -67,5 +68,36 @@ func TestQuickReplyMenu(t *testing.T) {
 	yn, _, _ := newTestView(t, question(wire.Prompt{Kind: wire.KindYesNo, Markdown: "?"}), Options{QuickReplies: replies})
 	if yn.quick.btn != nil || yn.quick.row != nil || yn.shortcut(alt("R")) {
 		t.Error("quick replies on a window without a reply box")
+	}
+}
+
+// Issue 30: one-click answers show their whole text when the row has room
+// for it (they were cut after some twenty characters, "Explain the
+// trade-offs…", with room to spare); when the row has not, the longest are
+// shortened until it fits.
+func TestQuickReplyChipsUseTheRoom(t *testing.T) {
+	long := []string{"Explain the trade-offs first", "Go ahead", "Stop and wait for me"}
+	for _, tc := range []struct {
+		width float32
+		whole bool
+	}{{680, true}, {300, false}} {
+		a := test.NewTempApp(t)
+		w := NewWindow(a, question(wire.Prompt{Markdown: "Go on?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: long, InputGuard: -1}, func(wire.Answer) {})
+		w.Fyne().Resize(fyne.NewSize(tc.width, 300))
+		w.Show()
+		row := w.view.quick.row
+		var texts []string
+		right := float32(0)
+		for _, o := range row.Objects {
+			texts = append(texts, o.(*widget.Button).Text)
+			right = max(right, o.Position().X+o.Size().Width)
+		}
+		if tc.whole && strings.Join(texts, "|") != strings.Join(long, "|") {
+			t.Errorf("at %v wide: chips %q, want the whole replies", tc.width, texts)
+		}
+		if right > row.Size().Width+0.5 {
+			t.Errorf("at %v wide: the chips reach %v in a row %v wide", tc.width, right, row.Size().Width)
+		}
+		w.Close()
 	}
 }
