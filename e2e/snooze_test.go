@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -74,4 +75,32 @@ func TestTraySnoozesOneQuestion(t *testing.T) {
 	activate(t, findWindow(t, a.Title+" — feedback"))
 	key(t, "ctrl+Return")
 	awaitAsk(t, cha)
+}
+
+// Issue 30: a snooze survives a restart of the app. Snoozed for 10
+// minutes through a real MCP client and a real window, the question is
+// kept in the database with its snooze; the app stopped and started again
+// does not show it (the restart ended the snooze at once), and the tray
+// lists it as snoozed.
+func TestSnoozeSurvivesARestart(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	db := filepath.Join(t.TempDir(), "feedback.db")
+	logPath := startApp(t, "FEEDBACK_DB="+db)
+	c := newMCP(t, "snoozer")
+	first := call(c, "interactive_feedback", map[string]any{"message": "Keep SnoozeKept snoozed?", "header_label": "SnoozeKept"})
+	win := findWindow(t, "SnoozeKept — feedback")
+	activate(t, win)
+	openMenu(t, win, "alt+z")
+	key(t, "Down", "Return") // 10 minutes
+	if r := await(t, first); r.IsError || !strings.Contains(text(r), "snoozed this question until") {
+		t.Fatalf("snoozed: %s", text(r))
+	}
+	windowGone(t, "SnoozeKept — feedback", 5*time.Second)
+	waitStore(t, db, "the snoozed question kept open", keptOpen("SnoozeKept"))
+
+	stopApp()
+	launchApp(t, logPath, "FEEDBACK_DB="+db)
+	noWindowOpens(t, "SnoozeKept — feedback")
+	waitTray(t, openTray(t), "the question still snoozed", hasEntry("SnoozeKept — snoozed until"))
 }
