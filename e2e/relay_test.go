@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"feedback/ipc/relay"
 )
@@ -18,10 +20,18 @@ import (
 // it returns the token and the app's environment (for more commands).
 func relayDesk(t *testing.T, b *mqttBroker, name string) (token string, appEnv []string) {
 	t.Helper()
+	token, appEnv, _ = relayDeskLog(t, b, name)
+	return token, appEnv
+}
+
+// relayDeskLog is relayDesk that also returns the app's log (launchApp
+// starts it again).
+func relayDeskLog(t *testing.T, b *mqttBroker, name string) (token string, appEnv []string, logPath string) {
+	t.Helper()
 	config := t.TempDir()
 	appEnv = []string{"XDG_CONFIG_HOME=" + config, "FEEDBACK_DB=" + filepath.Join(t.TempDir(), "feedback.db")}
-	startApp(t, appEnv...)
-	return relayPair(t, b, appEnv, name), appEnv
+	logPath = startApp(t, appEnv...)
+	return relayPair(t, b, appEnv, name), appEnv, logPath
 }
 
 // relayPair runs `feedback relay pair` and returns its one line.
@@ -53,9 +63,9 @@ func relayPair(t *testing.T, b *mqttBroker, appEnv []string, name string) string
 // HOME, runtime and config directory of its own, no display, no way to
 // the app's socket, FEEDBACK_RELAY=token and its own broker user's
 // password in a 0600 file.
-func relayShim(t *testing.T, b *mqttBroker, name, token string) *client.Client {
+func relayShim(t *testing.T, b *mqttBroker, name, token string, args ...string) *client.Client {
 	t.Helper()
-	return startMCPClientEnv(t, name, "2025-11-25", headlessAlone(t), []string{"mcp"}, nil, relayShimEnv(t, b, token))
+	return startMCPClientEnv(t, name, "2025-11-25", headlessAlone(t), append([]string{"mcp"}, args...), nil, relayShimEnv(t, b, token))
 }
 
 // relayShimEnv is a remote host's whole environment (relayShim).
@@ -197,5 +207,96 @@ func TestRelayBrokerRestartMidQuestion(t *testing.T) {
 	r := await(t, res)
 	if r.IsError || !strings.Contains(text(r), "answered while the broker was down") {
 		t.Fatalf("the answer was lost across the broker's restart: %s", text(r))
+	}
+}
+
+// The desktop's app is not running when the remote agent asks: the
+// question waits at the broker (the app's session is persistent) and
+// opens when the app starts again.
+func TestRelayQuestionWaitsForTheDesktop(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	token, appEnv, logPath := relayDeskLog(t, b, "laptop")
+	stopApp()
+	seen := b.capture(t)
+	agent := relayShim(t, b, "claude-code", token)
+	res := call(agent, "interactive_feedback", map[string]any{"message": "Asked while you were away", "header_label": "WhileAway"})
+	waitFor(t, "the question to reach the broker", 20*time.Second, func() bool { return strings.Contains(seen(), "/q ") })
+	if n := visibleWindows("WhileAway — feedback"); n != 0 {
+		t.Fatalf("%d window(s) with no app running", n)
+	}
+	launchApp(t, logPath, appEnv...)
+	win := findWindow(t, "WhileAway — feedback")
+	activate(t, win)
+	typeText(t, "back now")
+	key(t, "ctrl+Return")
+	if r := await(t, res); r.IsError || !strings.Contains(text(r), "back now") {
+		t.Fatalf("the question asked while the desktop was away: %s", text(r))
+	}
+}
+
+// Long waits and cancellation work through the broker as they do
+// locally: a call whose wait (--wait 2) runs out says "call again" and
+// the window stays; calling again attaches to it and gets the answer;
+// a call the client cancels closes its window.
+func TestRelayCallAgainAndCancel(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	token, _, logPath := relayDeskLog(t, b, "sandbox")
+	agent := relayShim(t, b, "claude-code", token, "--wait", "2")
+	opened := func() int { data, _ := os.ReadFile(logPath); return strings.Count(string(data), "relay: question open") }
+	args := map[string]any{"message": "A long one", "header_label": "LongRemote"}
+	first := call(agent, "interactive_feedback", args)
+	win := findWindow(t, "LongRemote — feedback")
+	r := await(t, first)
+	if !strings.Contains(text(r), "again") {
+		t.Fatalf("the wait ran out: want a call-again result, got %s", text(r))
+	}
+	if visibleWindows("LongRemote — feedback") != 1 {
+		t.Fatal("the window closed when the caller's wait ran out")
+	}
+	second := call(agent, "interactive_feedback", args)
+	waitFor(t, "the second call to reach the desktop", 20*time.Second, func() bool { return opened() == 2 })
+	activate(t, win)
+	typeText(t, "answer for the second call")
+	key(t, "ctrl+Return")
+	if r := await(t, second); r.IsError || !strings.Contains(text(r), "answer for the second call") {
+		t.Fatalf("calling again: %s", text(r))
+	}
+
+	// Cancelled by the client: the window goes.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "interactive_feedback"
+		req.Params.Arguments = map[string]any{"message": "Cancel me", "header_label": "CancelRemote"}
+		agent.CallTool(ctx, req)
+	}()
+	findWindow(t, "CancelRemote — feedback")
+	cancel()
+	<-done
+	windowGone(t, "CancelRemote — feedback", 10*time.Second)
+}
+
+// The broker is down: the remote shim says so in its result and asks in
+// the chat instead, at once, never hanging.
+func TestRelayBrokerDownFallsBack(t *testing.T) {
+	requireSession(t)
+	b := startMQTTBroker(t)
+	token, _ := relayDesk(t, b, "ci")
+	b.stop()
+	agent := relayShim(t, b, "claude-code", token)
+	start := time.Now()
+	r := callNow(t, agent, "interactive_feedback", map[string]any{"message": "Is anyone there?", "header_label": "NoBroker"})
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the call took %v", d)
+	}
+	t.Logf("the result: %s", text(r))
+	if !strings.Contains(text(r), "broker cannot be reached") || !strings.Contains(text(r), "Is anyone there?") {
+		t.Errorf("want the broker named as the cause and the question handed to the chat: %s", text(r))
 	}
 }
