@@ -246,7 +246,10 @@ func TestRelayCallAgainAndCancel(t *testing.T) {
 	b := startMQTTBroker(t)
 	token, _, logPath := relayDeskLog(t, b, "sandbox")
 	agent := relayShim(t, b, "claude-code", token, "--wait", "2")
-	opened := func() int { data, _ := os.ReadFile(logPath); return strings.Count(string(data), "relay: question open") }
+	opened := func() int {
+		data, _ := os.ReadFile(logPath)
+		return strings.Count(string(data), "relay: question open")
+	}
 	args := map[string]any{"message": "A long one", "header_label": "LongRemote"}
 	first := call(agent, "interactive_feedback", args)
 	win := findWindow(t, "LongRemote — feedback")
