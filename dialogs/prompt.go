@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/internal/i18n"
@@ -136,11 +137,14 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 	var obj fyne.CanvasObject = container.New(optionRowLayout{}, box, label)
 	var descText *widget.RichText
 	if o.Description != "" {
-		// The description sits under the option's label, aligned with its text.
+		// The description sits under the option's label, aligned with its
+		// text, as its second line: the label's bottom padding and the
+		// caption's top one overlap (they left its text floating a line
+		// below the label's: issue 30).
 		indent := optionRowLayout{}.labelX(box)
 		descText = caption(o.Description)
 		desc := container.New(&insetLayout{left: indent}, descText)
-		obj = container.New(layout.NewCustomPaddedVBoxLayout(0), obj, desc)
+		obj = container.New(layout.NewCustomPaddedVBoxLayout(-2*theme.InnerPadding()), obj, desc)
 	}
 	pv.rows = append(pv.rows, obj)
 	pv.options = append(pv.options, ctl)
