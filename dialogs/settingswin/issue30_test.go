@@ -86,3 +86,27 @@ func stillOpen(w *Window) bool {
 	}
 	return false
 }
+
+// Issue 30: every duration on the pages is in seconds — away_after_minutes
+// too, shown and entered in seconds (whole minutes) — where "(s)" and
+// "(min)" were mixed.
+func TestDurationsAreAllInSeconds(t *testing.T) {
+	w, _, _, _ := open(t, `{"away_after_minutes": 10}`, nil)
+	for _, f := range w.fields {
+		if strings.Contains(f.name, "(min)") {
+			t.Errorf("%s is in minutes", f.name)
+		}
+	}
+	e := entry(t, w, "away_after_minutes")
+	if e.Text != "600" || w.byKey["away_after_minutes"].name != "Away after (s)" {
+		t.Fatalf("away after shows %q as %q, want 600 (s)", e.Text, w.byKey["away_after_minutes"].name)
+	}
+	e.SetText("120")
+	if s, ok := w.Check(); !ok || s.AwayAfterMinutes != 2 {
+		t.Fatalf("120 s: %d min, ok %v", s.AwayAfterMinutes, ok)
+	}
+	e.SetText("90")
+	if _, ok := w.Check(); ok || !strings.Contains(w.Problem("away_after_minutes"), "whole minutes") {
+		t.Fatalf("90 s accepted (%q)", w.Problem("away_after_minutes"))
+	}
+}

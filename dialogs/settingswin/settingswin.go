@@ -457,7 +457,7 @@ func (w *Window) sections(s settings.Settings) []section {
 			w.boolField("sound", "Sound", "notifications ask the desktop for a sound (never under do not disturb)",
 				s.Sound, func(s *settings.Settings) *bool { return &s.Sound }),
 			w.awayField(s.Away),
-			w.intField("away_after_minutes", "Away after (min)", "minutes without keyboard or mouse input after which you count as away (a locked screen counts at once)", "",
+			w.minutesField("away_after_minutes", "Away after (s)", "seconds without keyboard or mouse input after which you count as away, in whole minutes (a locked screen counts at once)",
 				s.AwayAfterMinutes, func(s *settings.Settings) *int { return &s.AwayAfterMinutes }),
 			w.lineField("dnd_schedule", "Do not disturb schedule", "daily quiet hours, e.g. 22:00-08:00 (may cross midnight): questions wait in the tray as under do not disturb; empty: none",
 				"FEEDBACK_DND_SCHEDULE", "22:00-08:00", s.DNDSchedule, func(s *settings.Settings) *string { return &s.DNDSchedule }),
@@ -532,6 +532,28 @@ func (w *Window) intField(key, label, hint, env string, v int, dst func(*setting
 			return lang.L("Enter a whole number.")
 		}
 		*dst(s) = n
+		return ""
+	})
+	e.OnChanged = func(string) { w.Check() }
+	e.OnSubmitted = func(string) { w.Save() }
+	return f
+}
+
+// minutesField is a setting kept in whole minutes, shown in seconds as
+// every other duration of the window is (a page that mixed "(s)" and
+// "(min)" read wrong).
+func (w *Window) minutesField(key, label, hint string, v int, dst func(*settings.Settings) *int) *field {
+	e := widget.NewEntry()
+	e.SetText(strconv.Itoa(v * 60))
+	f := w.newField(key, label, hint, "", e, func(s *settings.Settings) string {
+		n, err := strconv.Atoi(strings.TrimSpace(e.Text))
+		switch {
+		case err != nil:
+			return lang.L("Enter a whole number.")
+		case n < 60 || n > 86400 || n%60 != 0:
+			return lang.L("Enter whole minutes in seconds, from 60 to 86400 (60 is 1 minute).")
+		}
+		*dst(s) = n / 60
 		return ""
 	})
 	e.OnChanged = func(string) { w.Check() }
