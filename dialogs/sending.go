@@ -182,9 +182,10 @@ func (v *View) sendingText() (what, warn string) {
 	if v.allow != nil || v.q.IsApproval() && len(v.prompts) > 0 {
 		return i18n.T("question.sending", map[string]any{"What": v.decisionText()}), ""
 	}
-	var parts, stale []string
+	var parts, stale, contra []string
 	for i, pv := range v.prompts {
 		part, rec := pv.sendingPart()
+		contra = append(contra, pv.contradiction()...)
 		if len(v.prompts) > 1 {
 			part = fmt.Sprintf("%d: %s", i+1, part)
 		}
@@ -198,10 +199,42 @@ func (v *View) sendingText() (what, warn string) {
 		parts = append(parts, fmt.Sprintf(lang.L(map[bool]string{true: "%d attached image", false: "%d attached images"}[n == 1]), n))
 	}
 	what = i18n.T("question.sending", map[string]any{"What": strings.Join(parts, " · ")})
-	if len(stale) > 0 {
-		warn = i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, i18n.T("list.sep"))})
+	var warns []string
+	if len(contra) > 0 {
+		warns = append(warns, i18n.T("question.sending.contradicts", map[string]any{"Labels": strings.Join(contra, i18n.T("list.sep"))}))
 	}
-	return what, warn
+	if len(stale) > 0 {
+		warns = append(warns, i18n.T("question.sending.still_ticked", map[string]any{"Labels": strings.Join(stale, i18n.T("list.sep"))}))
+	}
+	return what, strings.Join(warns, "\n")
+}
+
+// opposites are pairs of option labels that answer a question both ways
+// (compared trimmed, ignoring case).
+var opposites = [][2]string{{"yes", "no"}, {"y", "n"}, {"是", "否"}, {"是", "不是"}}
+
+// contradiction is the labels of a multi-select prompt's ticked options
+// that answer both ways ("Yes", "No"), or nil: interactive_feedback offers
+// ["Yes","No"] as checkboxes (seed 000 allows several), and both ticked
+// are both sent.
+func (pv *promptView) contradiction() []string {
+	if pv.p.Single {
+		return nil
+	}
+	ticked := map[string]string{}
+	for i, o := range pv.options {
+		if o.selected() {
+			ticked[strings.ToLower(strings.TrimSpace(pv.labels[i]))] = pv.labels[i]
+		}
+	}
+	for _, pair := range opposites {
+		if a, ok := ticked[pair[0]]; ok {
+			if b, ok := ticked[pair[1]]; ok {
+				return []string{a, b}
+			}
+		}
+	}
+	return nil
 }
 
 // attached is the number of images attached and ready to send.

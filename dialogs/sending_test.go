@@ -78,3 +78,22 @@ func TestSendingLineNamesADecision(t *testing.T) {
 		t.Errorf("line = %q, want %q", got, "Sending: Deny")
 	}
 }
+
+// Issue 30: interactive_feedback's options ["Yes","No"] are checkboxes
+// (seed 000 allows several); ticking both is said plainly: the Sending
+// line lists "Yes, No" and a warning says that both contradictory answers
+// are sent. One of them alone warns of nothing.
+func TestSendingLineWarnsOfYesAndNo(t *testing.T) {
+	v, _, _ := newTestView(t, question(wire.Prompt{Markdown: "Deploy now?", Options: []wire.Option{{Label: "Yes"}, {Label: "No"}}}), Options{})
+	v.ToggleOption(1)
+	if v.sending.warn.Visible() {
+		t.Errorf("Yes alone: warning %q", v.sending.warn.String())
+	}
+	v.ToggleOption(2)
+	if got := v.sending.what.String(); got != "Sending: Yes, No" {
+		t.Errorf("line = %q", got)
+	}
+	if got := v.sending.warn.String(); !v.sending.warn.Visible() || !strings.Contains(got, "Yes") || !strings.Contains(got, "No") || !strings.Contains(got, "both") {
+		t.Errorf("Yes and No ticked: warning %q (shown %v), want both named", got, v.sending.warn.Visible())
+	}
+}
