@@ -383,7 +383,8 @@ func (w *Window) MetaText(r row) string {
 const previewRunes = 60
 
 // answerPreview is what the user answered, in brief: "→ Rebase “keep
-// history linear”" (the options chosen, the start of the text typed); ""
+// history linear”" (the options chosen, the start of the text typed; Yes
+// or No for a yes/no prompt); ""
 // for a question not answered, and for an approval (its badge says what
 // it decided).
 func answerPreview(r row) string {
@@ -392,7 +393,14 @@ func answerPreview(r row) string {
 		return ""
 	}
 	var parts []string
-	for _, rep := range q.Replies {
+	prompts := r.entry.Question.Prompts
+	for i, rep := range q.Replies {
+		if i < len(prompts) && prompts[i].Kind == wire.KindYesNo { // Yes or No, as the detail says it
+			if yn := map[string]string{"yes": lang.L("Yes"), "no": lang.L("No")}[rep.Text]; yn != "" {
+				parts = append(parts, yn)
+			}
+			continue
+		}
 		if len(rep.Selected) > 0 {
 			parts = append(parts, oneLine(strings.Join(rep.Selected, i18n.T("list.sep"))))
 		}

@@ -15,7 +15,7 @@ import (
 )
 
 // Issue 30: three asks of one question were three identical rows; each
-// row now previews what was answered, and the count says how many
+// row now previews what was answered (Yes or No for a confirm), and the count says how many
 // questions and how many messages; the detail gives times to the second.
 func TestRowsPreviewTheAnswerAndTheCountSplitsMessages(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
@@ -33,6 +33,13 @@ func TestRowsPreviewTheAnswerAndTheCountSplitsMessages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	yn := wire.Question{ID: "push", Source: "ask_confirm", Client: "cursor", Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push?"}}}
+	if err := s.SaveQuestion(yn, t0.Add(4*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveAnswer(wire.Answer{QuestionID: "push", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "no"}}}, t0.Add(4*time.Minute), true); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.SaveMessage(wire.Message{ID: "m1", Client: "claude-code", Title: "PR opened", Text: "PR #12"}, t0.Add(5*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -40,16 +47,16 @@ func TestRowsPreviewTheAnswerAndTheCountSplitsMessages(t *testing.T) {
 	h := open(t, path)
 	h.wait(t, "list")
 	rows := h.rows()
-	want := []string{"→ Merge “fine”", "→ Rebase “keep history linear”", "→ Merge · "}
+	want := []string{"→ No · ", "→ Merge “fine”", "→ Rebase “keep history linear”", "→ Merge · "}
 	for i, w := range want {
 		if !strings.Contains(rows[i+1], w) {
 			t.Errorf("row %d %q lacks the answer %q", i+1, rows[i+1], w)
 		}
 	}
-	if got := h.w.status.Text; got != "3 questions, 1 message" {
-		t.Errorf("count %q, want 3 questions, 1 message", got)
+	if got := h.w.status.Text; got != "4 questions, 1 message" {
+		t.Errorf("count %q, want 4 questions, 1 message", got)
 	}
-	h.w.list.Select(3) // the first ask
+	h.w.list.Select(4) // the first ask
 	if got := texts(h.w.detail); !strings.Contains(got, "Asked 2026-03-01 09:00:07, ended 2026-03-01 09:00:08") {
 		t.Errorf("the detail does not give the times to the second:\n%s", got)
 	}
