@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"feedback/internal/procsession"
+	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
@@ -128,7 +129,7 @@ type Inbox struct {
 	// a test's; set before the first Ask.
 	clock uiClock
 
-	mu       sync.Mutex        // guards open, kept, onChange, the window fields below, and every entry's askID, from, waiters, kept, hold, draft and win
+	mu       sync.Mutex        // guards open, kept, onChange, the window fields below, and every entry's askID, from, waiters, kept, hold, draft, images and win
 	open     map[string]*entry // by window id (entry.q.ID)
 	kept     keptAnswers
 	onChange func()
@@ -178,6 +179,10 @@ type entry struct {
 	// memory: restored into its window when it comes back (snoozed, held
 	// back, the UI process restarted); the recorder writes it.
 	draft *wire.Draft
+	// images are the images of draft by the references the UI process
+	// gave them (each crosses the channel once): what its next draft is
+	// rebuilt from (Inbox.WindowDraft).
+	images uiproto.DraftImages
 	// win is its window while a WindowPresenter shows it (windows.go):
 	// nil while it is not shown (held back, snoozed, closed, or shown by a
 	// plain Presenter).
@@ -208,7 +213,8 @@ func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, e
 	if wp, ok := p.(WindowPresenter); ok {
 		wp.Bind(in)
 	}
-	in.rec = newRecorder(open, log, in.reopen)
+	in.rec = newRecorder(log)
+	in.rec.start(open, in.reopen) // after in.rec is set: what reopen starts records
 	return in
 }
 

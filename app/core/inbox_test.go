@@ -55,7 +55,8 @@ func (f *fakeUI) draft(id string, d wire.Draft) {
 	f.mu.Lock()
 	o := f.owner
 	f.mu.Unlock()
-	o.WindowDraft(id, d)
+	var enc uiproto.DraftEncoder // a first draft: its images cross
+	o.WindowDraft(enc.Encode(id, d))
 }
 
 func (f *fakeUI) Withdraw(id string) {

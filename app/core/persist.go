@@ -80,15 +80,19 @@ type recorder struct {
 	failing bool // the last call failed
 }
 
-// newRecorder starts the recorder's goroutine, which first calls open
+// newRecorder returns a recorder that queues calls until start.
+func newRecorder(log *slog.Logger) *recorder {
+	return &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		drafts: make(map[string]func() wire.Draft)}
+}
+
+// start starts the recorder's goroutine, which first calls open
 // (store.Open blocks for seconds on a locked database), then opened with
 // the Persister it returned, and then works through the queue. When open
 // fails the recorder logs it once and keeps nothing (opened is not called).
-func newRecorder(open func() (Persister, error), log *slog.Logger, opened func(Persister)) *recorder {
-	r := &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
-		drafts: make(map[string]func() wire.Draft)}
+// Call it once, when what opened uses is set.
+func (r *recorder) start(open func() (Persister, error), opened func(Persister)) {
 	go r.run(open, opened)
-	return r
 }
 
 func (r *recorder) run(open func() (Persister, error), opened func(Persister)) {

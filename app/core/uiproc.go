@@ -99,9 +99,10 @@ type WindowOwner interface {
 	// WindowEvent hands over an event of a question window: uiproto.Shown,
 	// Found, Snooze, CountdownChanged, Done or Closed.
 	WindowEvent(ev uiproto.Event)
-	// WindowDraft hands over the draft of window id (rebuilt from its
-	// uiproto.DraftChanged), open or closing.
-	WindowDraft(id string, d wire.Draft)
+	// WindowDraft hands over a draft of a window, open or closing, as
+	// the UI process reports it (its images by reference once they have
+	// crossed: the owner rebuilds the whole draft, uiproto.DraftImages).
+	WindowDraft(e uiproto.DraftChanged)
 	// WindowsOpen is how many question windows are shown: while there
 	// is one, the UI process does not linger, and one that dies is
 	// restarted.
@@ -161,10 +162,6 @@ type uiProc struct {
 	// missed counts the pings in a row not answered yet; guarded by
 	// UIProcess.mu.
 	missed int
-	// images are the images of each window's drafts this process sent
-	// (each crosses once): the protocol's state, not the drafts; guarded
-	// by UIProcess.mu.
-	images map[string]*uiproto.DraftImages
 
 	// Set once it has started (start), before its goroutines run; mu
 	// guards them against end, which may come first.
@@ -438,8 +435,7 @@ func (u *UIProcess) ensureLocked() *uiProc {
 		return nil
 	}
 	u.gen++
-	p := &uiProc{gen: u.gen, out: make(chan outItem, 1024), greeted: make(chan struct{}), ended: make(chan struct{}),
-		images: make(map[string]*uiproto.DraftImages)}
+	p := &uiProc{gen: u.gen, out: make(chan outItem, 1024), greeted: make(chan struct{}), ended: make(chan struct{})}
 	u.proc = p
 	if u.opts.Settings != nil { // before any window
 		u.sendLocked(p, *u.opts.Settings)
@@ -727,21 +723,17 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 	case uiproto.Shown:
 		u.failures = 0 // a window made it to the screen: the process works
 		after = append(after, func() { owner.WindowEvent(e) })
-	case uiproto.Found, uiproto.Snooze, uiproto.CountdownChanged:
+	case uiproto.Found, uiproto.Snooze, uiproto.CountdownChanged, uiproto.Closed:
 		after = append(after, func() { owner.WindowEvent(e) })
 	case uiproto.DraftChanged:
-		return u.draftLocked(p, e, owner)
+		after = append(after, func() { owner.WindowDraft(e) })
 	case uiproto.Done:
-		delete(p.images, e.ID)
 		after = append(after, func() {
 			owner.WindowEvent(e)
 			u.mu.Lock()
 			u.lingerLocked()
 			u.mu.Unlock()
 		})
-	case uiproto.Closed:
-		delete(p.images, e.ID)
-		after = append(after, func() { owner.WindowEvent(e) })
 	case uiproto.Note:
 		if on := u.opts.OnNote; on != nil {
 			after = append(after, func() { on(e) })
@@ -775,27 +767,11 @@ func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 // noOwner owns no window: a UIProcess not bound to an inbox.
 type noOwner struct{}
 
-func (noOwner) WindowEvent(uiproto.Event)      {}
-func (noOwner) WindowDraft(string, wire.Draft) {}
-func (noOwner) WindowsOpen() int               { return 0 }
-func (noOwner) Claim(string, uint64) bool      { return false }
-func (noOwner) Reshow(uint64) []uiproto.Show   { return nil }
-
-// draftLocked rebuilds the whole draft e reports (its images crossed
-// once: uiproto.DraftImages) and hands it to the owner.
-func (u *UIProcess) draftLocked(p *uiProc, e uiproto.DraftChanged, owner WindowOwner) []func() {
-	imgs := p.images[e.ID]
-	if imgs == nil {
-		imgs = &uiproto.DraftImages{}
-		p.images[e.ID] = imgs
-	}
-	d, err := imgs.Apply(e)
-	if err != nil {
-		u.log.Warn("a draft from the UI process ignored", "id", e.ID, "err", err)
-		return nil
-	}
-	return []func(){func() { owner.WindowDraft(e.ID, d) }}
-}
+func (noOwner) WindowEvent(uiproto.Event)        {}
+func (noOwner) WindowDraft(uiproto.DraftChanged) {}
+func (noOwner) WindowsOpen() int                 { return 0 }
+func (noOwner) Claim(string, uint64) bool        { return false }
+func (noOwner) Reshow(uint64) []uiproto.Show     { return nil }
 
 // lingerLocked ends the UI process Linger from now if no window is open and
 // nothing is being asked.

@@ -272,17 +272,28 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 	}
 }
 
-// WindowDraft implements WindowOwner: d is the draft of window id, open or
-// closing (its last draft, reported as it closed). It is the question's
-// latest draft from now on, recorded in the database.
-func (in *Inbox) WindowDraft(id string, d wire.Draft) {
+// WindowDraft implements WindowOwner: ev reports the draft of its window,
+// open or closing (its last draft, reported as it closed). Rebuilt whole
+// (the images it refers to crossed before: entry.images), it is the
+// question's latest draft from now on, recorded in the database.
+func (in *Inbox) WindowDraft(ev uiproto.DraftChanged) {
+	id := ev.ID
 	in.mu.Lock()
 	e := in.shownEntryLocked(id)
-	if e != nil {
-		e.win.unseen = false // an edit: the user was there
-	} else if e = in.closing[id]; e == nil {
+	if e == nil {
+		if e = in.closing[id]; e == nil {
+			in.mu.Unlock()
+			return
+		}
+	}
+	d, err := e.images.Apply(ev)
+	if err != nil {
 		in.mu.Unlock()
+		in.log.Warn("a draft from the UI process ignored", "id", id, "err", err)
 		return
+	}
+	if e.win != nil {
+		e.win.unseen = false // an edit: the user was there
 	}
 	e.draft = &d
 	in.mu.Unlock()

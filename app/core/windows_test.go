@@ -112,3 +112,36 @@ func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
 		t.Errorf("came back with draft %+v, want the one restored", d)
 	}
 }
+
+// A draft's image crosses the channel once; the drafts after it refer to
+// it. The inbox rebuilds each whole — the one copy of the draft — records
+// it, and a new UI process gets it back with its image.
+func TestDraftImagesRebuiltByTheInbox(t *testing.T) {
+	f := newFakeProcs()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	defer u.Close(time.Second)
+	l, h := newHooks()
+	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	img := wire.Image{MIME: "image/png", Data: []byte("\x89PNG pixels"), Name: "shot.png"}
+	var enc uiproto.DraftEncoder // the window's, as in the UI process
+	first := wire.Draft{Replies: []wire.Reply{{Text: "see"}}, Images: []wire.Image{img}}
+	ui.send(t, enc.Encode("a", first))
+	receive(t, l.drafts, "the first draft")
+	second := wire.Draft{Replies: []wire.Reply{{Text: "see this"}}, Images: first.Images}
+	ev := enc.Encode("a", second)
+	if len(ev.Images) != 1 || ev.Images[0].Image != nil {
+		t.Fatalf("the second draft carries its image again: %+v", ev.Images)
+	}
+	ui.send(t, ev)
+	d := receive(t, l.drafts, "the second draft")
+	if d.Replies[0].Text != "see this" || len(d.Images) != 1 || string(d.Images[0].Data) != string(img.Data) {
+		t.Fatalf("recorded %+v, want the text and the image", d)
+	}
+	ui.crash()
+	m := expect[uiproto.Show](t, f.next(t))
+	if m.Draft == nil || m.Draft.Replies[0].Text != "see this" || len(m.Draft.Images) != 1 || m.Draft.Images[0].Name != "shot.png" {
+		t.Errorf("shown again with draft %+v", m.Draft)
+	}
+}
