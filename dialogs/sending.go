@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -66,7 +67,8 @@ func newSendingLine() *sendingLine {
 	s.what.Hide()
 	s.inline.Hide()
 	s.warn.Hide()
-	s.box = container.New(&paddedLayout{}, container.NewVBox(s.what, s.warn))
+	// The two lines as one paragraph: their text paddings overlap.
+	s.box = container.New(&paddedLayout{}, container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()), s.what, s.warn))
 	s.row = s.box
 	return s
 }
