@@ -150,7 +150,12 @@ func Run(ctx context.Context, cfg Config) error {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
+	// The database opens once the inbox is set up (configured, below):
+	// the questions the last run left open come back to an inbox with its
+	// hooks, its default timeout and its quiet hours.
+	configured := make(chan struct{})
 	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
+		<-configured
 		p, err := core.OpenStore(dbPath, log)
 		if st, ok := p.(*store.Store); ok && err == nil {
 			retain.Start(st, cfg.Settings, log)
@@ -187,6 +192,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := inbox.SetDNDSchedule(cfg.Settings.DNDSchedule); err != nil {
 		log.Warn("do not disturb schedule ignored", "err", err)
 	}
+	close(configured)
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)

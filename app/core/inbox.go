@@ -27,14 +27,6 @@ type Presenter interface {
 	Focus(id string)
 }
 
-// Hooks are a plain Presenter's window's calls back into the inbox, from
-// any goroutine; none of them blocks. (A WindowPresenter reports its
-// windows' events to the inbox instead: windows.go.)
-type Hooks struct {
-	Shown func()
-	Done  func(wire.Answer)
-}
-
 // Item is an open question as the tray menu lists it.
 type Item struct {
 	ID      string
