@@ -100,7 +100,10 @@ func (v *View) InsertQuickReply(reply string) {
 	} else {
 		e.SetText(strings.TrimRight(e.Text, "\n") + "\n" + reply)
 	}
-	e.CursorRow, e.CursorColumn = len(strings.Split(e.Text, "\n"))-1, utf8.RuneCountInString(e.Text[strings.LastIndex(e.Text, "\n")+1:])
+	// The caret goes after the reply, so what the user types next follows
+	// it. CursorRow counts the rows as wrapped, not the lines: Page Down is
+	// Fyne's own way to the end of the last of them.
+	e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
 		c.Focus(e)
 	}
