@@ -60,7 +60,7 @@ func TestWindowInSimplifiedChinese(t *testing.T) {
 	if !slices.Contains(labels, "剩余 10:00") {
 		t.Errorf("countdown not in Chinese: labels %q", labels)
 	}
-	if !slices.Contains(placeholders, "输入你的回复…") {
+	if !slices.Contains(placeholders, "在此输入你的回复") {
 		t.Errorf("placeholder not in Chinese: %q", placeholders)
 	}
 	v := w.View()

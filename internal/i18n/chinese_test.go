@@ -66,7 +66,8 @@ func chineseMessages(t *testing.T, lang string) map[string][]string {
 // word left in the chrome ("**Loop** L1 · **Phase** 规划", "跟随系统（auto）",
 // "可回答 "pending" 的工具") but the names, keys, units and values kept —
 // with Chinese punctuation: no ASCII ", " or quotes beside Chinese words,
-// and an ellipsis "…", never "...".
+// and an ellipsis "…", never "..." (and none in the question window,
+// whose font draws it as Latin dots: "附加…" read "附加...").
 func TestChineseIsChinese(t *testing.T) {
 	for _, lang := range []string{SimplifiedChinese, TraditionalChinese} {
 		for id, texts := range chineseMessages(t, lang) {
@@ -78,6 +79,12 @@ func TestChineseIsChinese(t *testing.T) {
 				}
 				if strings.Contains(s, "...") {
 					t.Errorf("%s %q: three dots in %q, where Chinese writes …", lang, id, s)
+				}
+				// The question window draws "…" from its Latin font, as
+				// three dots on the baseline, which read as "..." after
+				// Chinese ("附加..."): its words carry no ellipsis.
+				if strings.HasPrefix(id, "question.") && strings.Contains(s, "…") {
+					t.Errorf("%s %q: an ellipsis in the question window's %q, drawn as Latin dots", lang, id, s)
 				}
 				if strings.HasPrefix(id, "ask.") {
 					continue // a command line to type, ASCII quotes and all
