@@ -432,3 +432,30 @@ func TestFailedSaveIsSaidAndKeepsTheEdits(t *testing.T) {
 		t.Errorf("sent %+v, want the edit twice", sent)
 	}
 }
+
+// Issue 30: the wheel over any multi-line field scrolls the page as the
+// window's driver routes it — to the Scrollable under the pointer — at
+// the field's middle, on each page that has one.
+func TestWheelRoutedOverMultiLineFieldsScrollsThePage(t *testing.T) {
+	for _, key := range []string{"quick_replies", "resubmit_prompt", "wait_seconds"} {
+		w, _, _, _ := open(t, "", nil)
+		w.Fyne().Resize(fyne.NewSize(720, 400))
+		f := w.byKey[key]
+		w.tabs.Select(f.page.tab)
+		c := w.Fyne().Canvas()
+		d := fyne.CurrentApp().Driver()
+		f.page.scroll.ScrollToOffset(fyne.NewPos(0, 0))
+		// Bring the field into view, leaving room below it to scroll.
+		top := d.AbsolutePositionForObject(f.box).Y - d.AbsolutePositionForObject(f.page.scroll).Y
+		f.page.scroll.ScrollToOffset(fyne.NewPos(0, max(0, top-40)))
+		before := f.page.scroll.Offset.Y
+		pos := d.AbsolutePositionForObject(f.box).Add(fyne.NewPos(f.box.Size().Width/2, min(f.box.Size().Height/2, 20)))
+		if before == 0 {
+			t.Fatalf("%s: the page did not scroll to the field", key)
+		}
+		test.Scroll(c, pos, 0, 60) // up: the page can always go back up
+		if f.page.scroll.Offset.Y >= before {
+			t.Errorf("%s: the wheel at %v over the field left the page at %v", key, pos, before)
+		}
+	}
+}
