@@ -60,17 +60,7 @@ func TestWindowsGoThroughTheApp(t *testing.T) {
 	typeText(t, "321")
 	windowShot(t, sw, "settings-before-save")
 	// Save, the window's last button: its bottom right corner.
-	geo := xdotool(t, "getwindowgeometry", sw)
-	var w, h int
-	for _, f := range strings.Fields(geo) {
-		if x, y, ok := strings.Cut(f, "x"); ok {
-			w, _ = strconv.Atoi(x)
-			h, _ = strconv.Atoi(y)
-		}
-	}
-	if w == 0 || h == 0 {
-		t.Fatalf("window geometry %q", geo)
-	}
+	w, h := windowSize(t, sw)
 	xdotool(t, "mousemove", "--window", sw, strconv.Itoa(w-45), strconv.Itoa(h-28), "click", "1")
 	windowGone(t, "feedback settings", 10*time.Second) // closed once the app saved
 	data, err := os.ReadFile(path)
