@@ -28,6 +28,12 @@ const (
 	// messageFloorLines is the least height of the message, in lines of
 	// text, that the options take nothing from (splitLayout).
 	messageFloorLines = 6
+	// messageWholeLines and messageWholeShare bound the message the
+	// options yield to until it is whole: up to the larger of so many
+	// lines' height (with the gaps between paragraphs, about a dozen
+	// lines of text) and so much of the panes' height (splitLayout).
+	messageWholeLines = 15
+	messageWholeShare = 0.5
 	// replyMeasureBytes bounds the text whose rows are measured; a longer
 	// reply has replyMaxRows rows (measuring is shaping: see reply_wrap.go).
 	replyMeasureBytes = 4096

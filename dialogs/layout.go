@@ -127,7 +127,13 @@ const choicesShare = 0.6
 // message leaves), so they are in view however long the message is, and
 // each pane scrolls. The message comes first: the options never leave it
 // less than messageFloorLines lines (or all of it, if shorter), unless the
-// options' own minimum needs the room.
+// options' own minimum needs the room; and a message no taller than
+// messageWholeLines lines or messageWholeShare of the height is shown
+// whole, as far as the options can yield: down to optionsFloorLines lines
+// (or their minimum), scrolling in their pane. The message's last line is
+// usually the ask. A longer message scrolls anyway: the options get their
+// share, as above, and are in view. (Issue 30: at 1280x800 and
+// scale 1.5 a nine-line message was cut mid-line, its ask under the fold.)
 //
 // With messageFirst (an approval, whose call must be seen before it can
 // be allowed) the message gets what it needs first, and the options what
@@ -181,6 +187,13 @@ func (l splitLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	optH := min(optNeed, max(size.Height*choicesShare, size.Height-msgNeed))
 	floor := min(msgNeed, messageFloorLines*lineHeight())
 	optH = min(optH, max(size.Height-floor, 0))
+	// A message that can be shown whole, up to messageWholeLines lines or
+	// messageWholeShare of the height, is: the options yield down to
+	// their floor and scroll.
+	optFloor := min(optNeed, max(optionsFloorLines*lineHeight(), opts.MinSize().Height))
+	if msgNeed <= max(size.Height*messageWholeShare, messageWholeLines*lineHeight()) {
+		optH = min(optH, max(size.Height-msgNeed, optFloor))
+	}
 	if l.messageFirst {
 		optH = max(min(optNeed, size.Height-msgNeed), min(optNeed, size.Height*approvalOptionsShare))
 	}
