@@ -31,6 +31,10 @@ type DesktopOptions struct {
 	Logger                              *slog.Logger
 	// Poll is how often the store is checked for changes; 0 means 500 ms.
 	Poll time.Duration
+	// GoneGrace is how long a remote process whose will the broker
+	// published has to come back before its questions are withdrawn (a
+	// broken connection that reconnects keeps them); 0 means 10 s.
+	GoneGrace time.Duration
 }
 
 // Desktop is the app's side of the relay: it keeps the broker
@@ -47,8 +51,15 @@ type Desktop struct {
 	client   mqtt.Client
 	pairings map[string]*peer // by question topic
 	revoked  map[string]Revoked
-	calls    map[string]*dcall // by pairing topic + stream
+	calls    map[string]*dcall       // by pairing topic + stream
+	remotes  map[string]*remoteState // by reply topic: remote processes whose will came
 	status   Status
+}
+
+// remoteState is what the desktop knows of one remote process.
+type remoteState struct {
+	conn uint64      // the latest connection that said it is back
+	gone *time.Timer // its will came: the withdrawal, unless it comes back first
 }
 
 // peer is a live pairing.
@@ -78,7 +89,10 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
 	}
-	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}}
+	if opts.GoneGrace <= 0 {
+		opts.GoneGrace = 10 * time.Second
+	}
+	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}}
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -96,6 +110,11 @@ func (d *Desktop) Run(ctx context.Context) {
 			d.client = nil
 			for _, c := range d.calls {
 				c.cancel()
+			}
+			for _, rs := range d.remotes {
+				if rs.gone != nil {
+					rs.gone.Stop()
+				}
 			}
 			d.mu.Unlock()
 			if c != nil {
@@ -361,6 +380,32 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		d.calls[key] = dc
 		d.mu.Unlock()
 		go d.ask(ctx, c, key, dc, e)
+	case kindBack:
+		d.mu.Lock()
+		if rs := d.remotes[e.Reply]; rs != nil && rs.gone != nil {
+			rs.gone.Stop()
+			rs.gone = nil
+			d.log.Info("relay: a remote shim reconnected: its questions stay", "pairing", p.p.Name)
+		}
+		if !d.hasCallsLocked(e.Reply) { // nothing a will could withdraw: nothing to remember
+			delete(d.remotes, e.Reply)
+			d.mu.Unlock()
+			return
+		}
+		rs := d.remote(e.Reply)
+		rs.conn = max(rs.conn, e.Conn)
+		d.mu.Unlock()
+	case kindGone: // the remote process vanished: its calls end, their windows close
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if !d.hasCallsLocked(e.Reply) {
+			return
+		}
+		rs := d.remote(e.Reply)
+		if e.Conn < rs.conn || rs.gone != nil { // a will of an earlier connection: it is back since
+			return
+		}
+		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.withdrawGone(p, e.Reply) })
 	case kindCancel:
 		d.mu.Lock()
 		dc := d.calls[key]
@@ -371,6 +416,46 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		}
 	default:
 		d.log.Info("relay: unexpected message dropped", "kind", e.Kind)
+	}
+}
+
+// remote returns what is known of the remote process listening on reply.
+// Called with d.mu.
+func (d *Desktop) remote(reply string) *remoteState {
+	rs := d.remotes[reply]
+	if rs == nil {
+		rs = &remoteState{}
+		d.remotes[reply] = rs
+	}
+	return rs
+}
+
+// hasCallsLocked reports whether a call listening on reply is open.
+func (d *Desktop) hasCallsLocked(reply string) bool {
+	for _, dc := range d.calls {
+		if dc.reply == reply {
+			return true
+		}
+	}
+	return false
+}
+
+// withdrawGone ends the calls of the remote process listening on reply,
+// whose will the broker published and which did not come back.
+func (d *Desktop) withdrawGone(p *peer, reply string) {
+	d.mu.Lock()
+	var gone []*dcall
+	for k, dc := range d.calls {
+		if dc.peer == p && dc.reply == reply {
+			gone = append(gone, dc)
+			delete(d.calls, k)
+		}
+	}
+	delete(d.remotes, reply)
+	d.mu.Unlock()
+	d.log.Info("relay: a remote shim went away: its questions are withdrawn", "pairing", p.p.Name, "questions", len(gone))
+	for _, dc := range gone {
+		dc.cancel()
 	}
 }
 

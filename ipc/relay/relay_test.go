@@ -39,6 +39,7 @@ func echo(_ context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, er
 // desk is a desktop of the test: its files in a temporary directory,
 // its Desktop running until the test ends (or stop).
 type desk struct {
+	grace time.Duration
 	dir   string
 	d     *Desktop
 	stop  func()
@@ -47,8 +48,14 @@ type desk struct {
 
 func startDesk(t *testing.T, b *testBroker, asker wire.Asker) *desk {
 	t.Helper()
+	return startDeskGrace(t, b, asker, 0)
+}
+
+// startDeskGrace is startDesk with DesktopOptions.GoneGrace.
+func startDeskGrace(t *testing.T, b *testBroker, asker wire.Asker, grace time.Duration) *desk {
+	t.Helper()
 	dir := t.TempDir()
-	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile)}
+	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), grace: grace}
 	st, _ := LoadState(ds.store)
 	if st.Broker == "" {
 		if err := st.SetBroker(b.URL()); err != nil {
@@ -67,7 +74,7 @@ func startDesk(t *testing.T, b *testBroker, asker wire.Asker) *desk {
 
 func (ds *desk) run(t *testing.T, asker wire.Asker) {
 	ds.d = NewDesktop(DesktopOptions{Asker: asker, StorePath: ds.store, PasswordPath: filepath.Join(ds.dir, PasswordFile),
-		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: testLogger(t)})
+		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: testLogger(t), GoneGrace: ds.grace})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { ds.d.Run(ctx); close(done) }()
@@ -421,4 +428,68 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the desktop kept the cancelled question open")
 	}
+}
+
+func TestRelayWillOfAVanishedRemoteWithdrawsItsQuestions(t *testing.T) {
+	b := startBroker(t)
+	opened := make(chan string, 4)
+	withdrawn := make(chan string, 4)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		opened <- a.Question.Prompts[0].Markdown
+		<-ctx.Done()
+		withdrawn <- a.Question.Prompts[0].Markdown
+		return wire.Answer{}, ctx.Err()
+	}}
+	const grace = 300 * time.Millisecond
+	ds := startDeskGrace(t, b, fa, grace)
+	tok := ds.pair(t, "box")
+	// The frames the broker would publish for the remote: its will, and
+	// its "back" of a later connection.
+	say := func(r *Remote, kind string, conn uint64) {
+		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tk := r.client.Publish(r.topics.Questions, 1, false, f[0]); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
+			t.Fatalf("publish: %v", tk.Error())
+		}
+	}
+	ask := func(r *Remote, text string) {
+		go r.Ask(context.Background(), question("q-"+text, text, time.Minute), nil)
+		if got := <-opened; got != text {
+			t.Fatalf("opened %q", got)
+		}
+	}
+
+	t.Run("vanished", func(t *testing.T) {
+		r := dial(t, b, tok)
+		ask(r, "vanished")
+		say(r, kindGone, 1)
+		select {
+		case got := <-withdrawn:
+			if got != "vanished" {
+				t.Fatalf("withdrew %q", got)
+			}
+		case <-time.After(grace + 5*time.Second):
+			t.Fatal("the vanished remote's question stayed open")
+		}
+	})
+	t.Run("came back", func(t *testing.T) {
+		r := dial(t, b, tok)
+		ask(r, "came back")
+		say(r, kindGone, 1)
+		say(r, kindBack, 2)
+		say(r, kindGone, 1) // the old will again, late: ignored
+		select {
+		case got := <-withdrawn:
+			t.Fatalf("withdrew %q though its remote came back", got)
+		case <-time.After(grace * 4):
+		}
+		say(r, kindGone, 2) // now it vanishes for real
+		select {
+		case <-withdrawn:
+		case <-time.After(grace + 5*time.Second):
+			t.Fatal("the question stayed open after the remote's latest connection vanished")
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
@@ -88,8 +89,29 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	// A persistent session: the desktop's events sent while the broker
 	// restarts are kept for us and delivered when we are back.
 	o := clientOptions(b, opts.Password, "fbr-"+newStreamID()[:20], false).SetConnectTimeout(timeout)
+	// The will, sealed for each connection: if this process vanishes, the
+	// broker tells the desktop, which withdraws its open questions. Each
+	// connection says it is back, so that a will of an earlier one (a
+	// broker restart publishes it) is ignored.
+	var conn atomic.Uint64
+	will := func(n uint64) []byte {
+		f, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindGone, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
+		return f[0]
+	}
+	conn.Store(1)
+	o.SetBinaryWill(r.topics.Questions, will(1), 1, false)
+	o.SetReconnectingHandler(func(_ mqtt.Client, opts *mqtt.ClientOptions) {
+		n := conn.Add(1)
+		opts.SetBinaryWill(r.topics.Questions, will(n), 1, false)
+	})
 	o.SetOnConnectHandler(func(c mqtt.Client) {
 		c.Subscribe(r.reply, 1, r.onMessage) // again after a reconnect: the broker may have lost the session
+		back, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: conn.Load()}, r.reply, func() uint64 { return 0 })
+		// QoS 0: paho re-sends the QoS 1 messages of its store from
+		// another goroutine as it connects, and one published here would
+		// race with that (seen with -race); a lost "back" only shortens
+		// the life of an earlier connection's will to its grace.
+		c.Publish(r.topics.Questions, 0, false, back[0])
 	})
 	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) { r.log.Warn("relay: lost the broker; reconnecting", "err", err) })
 	r.client = mqtt.NewClient(o)

@@ -101,6 +101,14 @@ const (
 	kindCancel = "cancel" // remote → desktop: the caller went away
 	kindEvent  = "event"  // desktop → remote: Event set
 	kindPart   = "part"   // a piece of a message too large for one frame
+	// kindGone: remote → desktop, the remote process's MQTT will: the
+	// broker publishes it when the process vanishes without a goodbye
+	// (killed, crashed, cut off): its calls end, as a local shim's do.
+	kindGone = "gone"
+	// kindBack: remote → desktop, sent on each connection: a will of an
+	// earlier connection of the same process (a broker restart publishes
+	// it) is then ignored.
+	kindBack = "back"
 )
 
 // Origin is what the remote says of itself; the window shows it beside
@@ -124,6 +132,9 @@ type envelope struct {
 	Origin *Origin     `json:"o,omitempty"`
 	Event  *wire.Event `json:"ev,omitempty"`
 	Part   *part       `json:"part,omitempty"`
+	// Conn numbers the remote process's connections, on kindGone and
+	// kindBack.
+	Conn uint64 `json:"c,omitempty"`
 }
 
 // part is one piece of a message sealed in several frames.
@@ -285,7 +296,7 @@ func (s *sealer) open(f frame) (envelope, error) {
 	if e.Stream == "" || len(e.Stream) > 64 {
 		return envelope{}, ErrMalform
 	}
-	if e.Kind == kindAsk && e.Reply != f.reply { // the clear reply topic is the sealed one
+	if (e.Kind == kindAsk || e.Kind == kindGone || e.Kind == kindBack) && e.Reply != f.reply { // the clear reply topic is the sealed one
 		return envelope{}, ErrTampered
 	}
 	return e, nil
