@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"context"
+	"crypto/rand"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -327,4 +330,57 @@ func TestRelayKilledShimWithdraws(t *testing.T) {
 		t.Fatalf("kill: %v: %s", err, out)
 	}
 	windowGone(t, "KilledShim — feedback", 30*time.Second)
+}
+
+// An image attached in the window reaches the remote agent through a
+// broker whose messages are limited to 300 kB (hosted brokers have such
+// limits): the answer travels in sealed parts.
+func TestRelayImageThroughALimitedBroker(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t, "message_size_limit 300000")
+	token, appEnv := relayDesk(t, b, "box")
+	db := ""
+	for _, kv := range appEnv {
+		if v, ok := strings.CutPrefix(kv, "FEEDBACK_DB="); ok {
+			db = v
+		}
+	}
+	// Noise: it does not compress, so the answer is far above the limit.
+	m := image.NewRGBA(image.Rect(0, 0, 1200, 800))
+	rand.Read(m.Pix)
+	for i := 3; i < len(m.Pix); i += 4 {
+		m.Pix[i] = 255
+	}
+	src := filepath.Join(t.TempDir(), "noise.png")
+	f, err := os.Create(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	png.Encode(f, m)
+	f.Close()
+	xclip := exec.Command("xclip", "-quiet", "-selection", "clipboard", "-t", "image/png", "-i", src)
+	if err := xclip.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { xclip.Process.Kill(); xclip.Wait() })
+
+	agent := relayShim(t, b, "claude-code", token)
+	res := call(agent, "interactive_feedback", map[string]any{"message": "Send me the screenshot", "header_label": "RemoteImage"})
+	activate(t, findWindow(t, "RemoteImage — feedback"))
+	typeText(t, "here it is")
+	key(t, "ctrl+v")
+	waitDraft(t, db, "RemoteImage", hasImages(1))
+	key(t, "ctrl+Return")
+	r := await(t, res)
+	var size int
+	for _, c := range r.Content {
+		if img, ok := c.(mcp.ImageContent); ok {
+			size = len(img.Data) * 3 / 4
+		}
+	}
+	if r.IsError || !strings.Contains(text(r), "here it is") || size < 300000 {
+		t.Fatalf("want the text and an image larger than the broker's limit; got %d image bytes: %s", size, text(r))
+	}
+	t.Logf("an image of %d bytes came through a broker that takes 300000 per message", size)
 }

@@ -28,7 +28,7 @@ type mqttBroker struct {
 
 // startMQTTBroker starts mosquitto for the test; it skips, saying so, when
 // the binary is missing (make e2e installs it, so CI never skips).
-func startMQTTBroker(t *testing.T) *mqttBroker {
+func startMQTTBroker(t *testing.T, extraConf ...string) *mqttBroker {
 	t.Helper()
 	bin, err := exec.LookPath("mosquitto")
 	if err != nil {
@@ -57,8 +57,8 @@ func startMQTTBroker(t *testing.T) *mqttBroker {
 	l.Close()
 	me, _ := user.Current() // run as root, mosquitto would become "mosquitto", who cannot read these files
 	b.conf = filepath.Join(dir, "mosquitto.conf")
-	conf := fmt.Sprintf("user %s\nlistener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\npersistence true\npersistence_location %s/\nlog_dest stderr\n",
-		me.Username, b.port, pw, dir)
+	conf := fmt.Sprintf("user %s\nlistener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\npersistence true\npersistence_location %s/\nlog_dest stderr\n%s\n",
+		me.Username, b.port, pw, dir, strings.Join(extraConf, "\n"))
 	if err := os.WriteFile(b.conf, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
