@@ -384,3 +384,23 @@ func TestRelayImageThroughALimitedBroker(t *testing.T) {
 	}
 	t.Logf("an image of %d bytes came through a broker that takes 300000 per message", size)
 }
+
+// Another dialect through the broker: ask_choice and ask_confirm answer
+// from the window as they do locally, countdown included.
+func TestRelayChoiceDialects(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	token, _ := relayDesk(t, b, "box")
+	agent := relayShim(t, b, "cursor", token)
+	res := call(agent, "ask_choice", map[string]any{
+		"question": "Which queue for the remote job?", "options": []any{"kafka", "nats", "sqs"}, "default": "nats"})
+	activate(t, findWindow(t, "Which queue for the remote job? — feedback"))
+	key(t, "alt+3")
+	key(t, "ctrl+Return")
+	wantChoice(t, await(t, res), map[string]any{"via": "window", "tool": "ask_choice", "status": "answered", "answer": "sqs", "selected": []any{"sqs"}})
+
+	res = call(agent, "ask_confirm", map[string]any{"question": "Nobody answers this remote one", "timeout_ms": 1500})
+	findWindow(t, "Nobody answers this remote one — feedback")
+	wantChoice(t, await(t, res), map[string]any{"status": "timeout", "answer": "", "confirmed": nil, "tool": "ask_confirm"})
+}
