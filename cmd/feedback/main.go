@@ -52,6 +52,7 @@ func run(args []string) int {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	relayLog = log // relay.go
 
 	cmd := ""
 	if len(args) > 0 {
@@ -175,7 +176,7 @@ func runMCP(ctx context.Context, args []string, log *slog.Logger) int {
 func connect(ctx context.Context) (wire.Asker, error) {
 	c, err := launch.Connect(ctx)
 	if err != nil {
-		if r, rerr := relayAsker(ctx, err, slog.Default()); r != nil || rerr != nil { // relay.go
+		if r, rerr := relayAsker(ctx, err, relayLog); r != nil || rerr != nil { // relay.go
 			return r, rerr
 		}
 		return nil, err

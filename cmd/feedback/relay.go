@@ -17,6 +17,9 @@ import (
 // A remote host's shim (and `feedback ask`) with FEEDBACK_RELAY set asks
 // through the broker when no local app answers (docs/remote.md). One
 // connection to the broker serves every call of the process.
+// relayLog is the process's logger (run sets it).
+var relayLog = slog.Default()
+
 var remote struct {
 	mu sync.Mutex // guards r
 	r  *relay.Remote
