@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -288,5 +290,17 @@ func TestRevokeRemovesKeys(t *testing.T) {
 	}
 	if err := st.Revoke("a"); !errors.Is(err, ErrNoPairing) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestStatusRunning(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("alive is a guess there (alive_other.go)")
+	}
+	if !(Status{PID: os.Getpid()}).Running() {
+		t.Fatal("this process is not running?")
+	}
+	if (Status{PID: 0}).Running() || (Status{PID: 1 << 30}).Running() {
+		t.Fatal("a status with no live app says it runs")
 	}
 }

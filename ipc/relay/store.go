@@ -193,6 +193,10 @@ type Status struct {
 	Updated   time.Time `json:"updated"`
 }
 
+// Running reports whether the app that wrote st still runs: a status
+// left by an app that has gone says nothing of the broker now.
+func (st Status) Running() bool { return alive(st.PID) }
+
 // LoadStatus reads a status file.
 func LoadStatus(path string) (Status, error) {
 	b, err := safefile.ReadFile(path, 64<<10)

@@ -34,7 +34,7 @@ func checkRelay(ctx context.Context, e Env) []Result {
 	r := Result{Check: "relay"}
 	s, err := relay.LoadStatus(filepath.Join(d.State, relay.StatusFile))
 	switch {
-	case err != nil || !alive(s.PID):
+	case err != nil || !s.Running():
 		r.Level, r.Msg = Warn, fmt.Sprintf("broker %s, %d pairing(s): the app is not connected to it (not running?)", st.Broker, len(st.Pairings))
 		r.Fix = "start feedback: it connects to the broker when it starts"
 	case s.Connected:

@@ -185,7 +185,7 @@ func waitForApp(env Env, n int) {
 	var err error
 	for time.Now().Before(deadline) {
 		st, err = relay.LoadStatus(StatusPath(env.State))
-		if err == nil && st.Connected && st.Pairings >= n && st.Updated.After(start.Add(-time.Second)) {
+		if err == nil && st.Connected && st.Running() && st.Pairings >= n && st.Updated.After(start.Add(-time.Second)) {
 			fmt.Fprintf(env.Stderr, "feedback relay: the app is connected to %s with %d pairing(s)\n", st.Broker, st.Pairings)
 			return
 		}
@@ -228,6 +228,8 @@ func describe(env Env) string {
 	switch {
 	case err != nil:
 		return "the app has not reported on it"
+	case !st.Running():
+		return "the app is not running"
 	case st.Connected:
 		return "connected since " + st.Since.Local().Format(time.DateTime)
 	case st.LastError != "":

@@ -1,13 +1,13 @@
 //go:build unix
 
-package doctor
+package relay
 
 import (
 	"errors"
 	"syscall"
 )
 
-// alive reports whether a process pid runs.
+// alive reports whether the process pid runs.
 func alive(pid int) bool {
 	if pid <= 0 {
 		return false

@@ -1,7 +1,7 @@
 //go:build !unix
 
-package doctor
+package relay
 
-// alive reports whether a process pid runs: unknown here, so any pid
+// alive reports whether the process pid runs: unknown here, so any pid
 // the app wrote is taken as alive.
 func alive(pid int) bool { return pid > 0 }
