@@ -123,7 +123,9 @@ func (w *Window) keepOnScreen(grow float32) {
 	if !ok {
 		return
 	}
-	bottom := fr.Max.Y + int(grow+0.5)
+	// A pixel more: the toolkit rounds each size up to whole pixels, so
+	// the grow may come out a pixel larger; the top's margin bounds it.
+	bottom := fr.Max.Y + int(grow+0.5) + 1
 	if over := bottom - (area.Max.Y - ScreenMargin); over > 0 {
 		at := image.Pt(fr.Min.X, max(area.Min.Y+ScreenMargin, fr.Min.Y-over))
 		desk.move(w.win, at)

@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"image"
 	"math"
 	"os"
 	"strconv"
@@ -33,15 +34,34 @@ const ScreenMargin = 48
 // it (internal/native's screen.go).
 var workArea = func(fyne.App) (w, h int, detected float32, ok bool) { return 0, 0, 1, false }
 
-// maxWindowSize is the largest window, in Fyne units at scale, that fits
-// the work area with the margin; WindowSize when the work area is unknown.
+// frameDecor is what the window manager's frame (its title bar and
+// borders) adds to a window, in screen pixels, as last seen on one of the
+// pool's windows; ok is false while none was seen, or where the desk
+// cannot tell. native_x11.go sets it.
+var frameDecor = func() (image.Point, bool) { return image.Point{}, false }
+
+// frameGuess stands in for frameDecor while it is unknown: a title bar of
+// about CascadeStep and a few pixels of border: more than openbox's here
+// (2 px wide, 25 high), about Windows' and GNOME's.
+var frameGuess = image.Pt(16, CascadeStep+16)
+
+// maxWindowSize is the largest window, in Fyne units at scale, whose
+// frame (the window manager's decorations counted: frameDecor, else
+// frameGuess) fits the work area with the margin; WindowSize when the
+// work area is unknown. (Issue 30: the title bar uncounted, the tallest
+// window's frame was 25 px taller than the margins allow, at 1280x800
+// 12 px into the bottom margin and 13 into the top one.)
 func maxWindowSize(a fyne.App) fyne.Size {
 	w, h, detected, ok := workArea(a)
 	if !ok || w <= 0 || h <= 0 {
 		return WindowSize
 	}
+	decor, known := frameDecor()
+	if !known {
+		decor = frameGuess
+	}
 	scale := windowScale(a, detected)
-	return fyne.NewSize(float32(w-2*ScreenMargin)/scale, float32(h-2*ScreenMargin)/scale)
+	return fyne.NewSize(float32(w-2*ScreenMargin-decor.X)/scale, float32(h-2*ScreenMargin-decor.Y)/scale)
 }
 
 // windowScale is the scale Fyne's desktop driver gives a window: the

@@ -11,7 +11,11 @@ import (
 	"feedback/dialogs/internal/native"
 )
 
-func init() { desk = x11Desk{native.NewX11()} }
+func init() {
+	x := native.NewX11()
+	desk = x11Desk{x}
+	frameDecor = x.Decor // layout.go
+}
 
 // x11Desk is nativeDesk on X11: native.X11, method for method.
 type x11Desk struct{ x *native.X11 }

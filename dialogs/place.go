@@ -474,7 +474,9 @@ const settleFor = 500 * time.Millisecond
 // settle moves w's frame to at again, a frame at a time, until it is there
 // or settleFor has passed: a move that reaches the window manager while it
 // is still taking the window on (GLFW waits at most 0.1 s for it to map
-// the window) can be lost, or undone by the position Fyne restores.
+// the window) can be lost, or undone by the position Fyne restores. Then
+// a window sized with frameGuess for its frame, now seen, grows to what
+// the real frame leaves (refit: within the work area, moved up if need be).
 func (p *Pool) settle(w *Window, at image.Point) {
 	start := time.Now()
 	var anim *fyne.Animation
@@ -483,6 +485,10 @@ func (p *Pool) settle(w *Window, at image.Point) {
 			fr, ok := desk.frame(w.win)
 			if w.closed || !ok || fr.Min == at || time.Since(start) >= settleFor {
 				anim.Stop()
+				if _, known := frameDecor(); known && w.fitGuessed && !w.closed {
+					w.fitGuessed = false
+					w.refit()
+				}
 				return
 			}
 			desk.move(w.win, at)

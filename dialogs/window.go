@@ -275,6 +275,10 @@ type Window struct {
 	unfocused bool
 	// seen: the user typed in it, edited it or came to it (found).
 	seen bool
+	// fitGuessed: sized before any window manager's frame was seen, with
+	// frameGuess for it (layout.go); once placed, it grows to what the
+	// real frame leaves (Pool.settle).
+	fitGuessed bool
 
 	beat     *fyne.Animation // the heartbeat: see beat
 	lastTick time.Time       // the countdown's last Tick
@@ -326,6 +330,8 @@ func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)
 	s.cur = w
 	w.win.SetContent(v.Content())
 	w.win.Resize(v.FitSize(p.app)) // layout.go: the content's size, within the screen
+	_, known := frameDecor()
+	w.fitGuessed = !known
 	return w
 }
 

@@ -31,8 +31,11 @@ import (
 // that may call GLFW), except OwnsSelection, which may run anywhere.
 type X11 struct {
 	once sync.Once
-	mu   sync.Mutex // guards x
+	mu   sync.Mutex // guards x and decor
 	x    *x11Conn
+	// decor is what the window manager's frame adds to a client window,
+	// as last read from one of ours (Decor); zero: none read yet.
+	decor image.Point
 }
 
 // x11Conn is a live connection and the atoms it uses.
@@ -310,8 +313,22 @@ func (d *X11) Frame(w fyne.Window) (image.Rectangle, bool) {
 	if e := x.cardinals(id, "_NET_FRAME_EXTENTS", xproto.AtomCardinal, 4); len(e) == 4 { // left, right, top, bottom
 		r.Min = r.Min.Sub(image.Pt(int(e[0]), int(e[2])))
 		r.Max = r.Max.Add(image.Pt(int(e[1]), int(e[3])))
+		d.mu.Lock()
+		d.decor = image.Pt(int(e[0]+e[1]), int(e[2]+e[3]))
+		d.mu.Unlock()
 	}
 	return r, true
+}
+
+// Decor is what the window manager's frame adds to a client window, in
+// screen pixels: its left and right extents (X) and its top and bottom
+// ones (Y), as Frame last read them on one of this process's windows
+// (_NET_FRAME_EXTENTS; one window manager frames them all alike). ok is
+// false until a frame with extents was read.
+func (d *X11) Decor() (image.Point, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.decor, d.decor != image.Point{}
 }
 
 // Source indication of EWMH requests: a pager, that is the user's own
