@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,5 +57,47 @@ func TestTheAskIsInViewAtOpen(t *testing.T) {
 	}
 	if floor := optionsFloorLines * lineHeight(); opts+0.5 < min(floor, optsNeed) {
 		t.Errorf("the options pane is %v high, below its floor %v", opts, floor)
+	}
+}
+
+// Issue 30: ask_user_question with several long prompts at 1280x1024 and
+// scale 1.5 opened with question 1's "Other" (its free-text option, last)
+// below the fold. Every option of the first prompt, "Other" included, is
+// in view at open, up to seven (six and "Other"): its message yields
+// down to its floor (firstPromptFloorLines) first. (At 1280x800 the page
+// is too short for that beside a line of the message: there the first
+// option is what is promised, TestSeveralLongPromptsKeepTheirOptionsInView.)
+func TestFirstPromptsOtherInViewAtOpen(t *testing.T) {
+	for _, tc := range []struct {
+		screen  fyne.Size
+		options int
+	}{{fyne.NewSize(1280, 1024), 3}, {fyne.NewSize(1280, 1024), 6}} {
+		options := tc.options
+		t.Run(fmt.Sprintf("%vx%v %d options", tc.screen.Width, tc.screen.Height, options), func(t *testing.T) {
+			a := test.NewTempApp(t)
+			a.Settings().SetTheme(Theme())
+			q := fourLongPrompts()
+			q.Context = []wire.Field{{Label: "From", Value: "Claude Code"}}
+			for i := range q.Prompts {
+				q.Prompts[i].Options = append(q.Prompts[i].Options[:options], wire.Option{Label: "Other", FreeText: true})
+			}
+			w := NewWindow(a, q, Options{Now: (&clock{now: t0}).Now}, func(wire.Answer) {})
+			v := w.View()
+			limit := fyne.NewSize((tc.screen.Width-2*ScreenMargin)/1.5, (tc.screen.Height-2*ScreenMargin)/1.5)
+			w.Fyne().Resize(v.fitSize(limit))
+			w.Show()
+			defer w.Close()
+			d := a.Driver()
+			page, pageH := d.AbsolutePositionForObject(v.panes.scroll).Y, v.panes.scroll.Size().Height
+			pane := findAll[*promptPane](v.panes.body)[0]
+			t.Logf("window %v; page %v; first message pane %v (cap %v, floor %v)", w.Fyne().Canvas().Size(), pageH, pane.Size().Height, pane.limit(), promptFloorLines*lineHeight())
+			for _, row := range v.prompts[0].rows {
+				l := findAll[*tapLabel](row)[0]
+				top := d.AbsolutePositionForObject(l).Y
+				if l.Size().Height == 0 || top < page-0.5 || top+l.Size().Height > page+pageH+0.5 {
+					t.Errorf("option %q at y %v..%v, out of the page's view %v..%v", l.Text, top, top+l.Size().Height, page, page+pageH)
+				}
+			}
+		})
 	}
 }

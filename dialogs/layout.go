@@ -259,12 +259,21 @@ func (v *View) FitSize(a fyne.App) fyne.Size { return v.fitSize(maxWindowSize(a)
 // view. So the first prompt's options are in view when the window opens,
 // and every other prompt's are one scroll away, however long the messages.
 // A cap is never less than promptFloorLines lines of text, so a message
-// always shows a few lines, on the smallest screen too. The mouse wheel
-// always scrolls the page, never a pane: a pane under the pointer never
-// takes the wheel from the page.
+// always shows a few lines, on the smallest screen too; the first
+// prompt's, whose options must be in view at open, firstPromptFloorLines.
+// (Issue 30: at 1280x1024 and scale 1.5, ask_user_question's first
+// "Other", its last option, opened under the fold, its message at the
+// floor of four lines.) The mouse wheel always scrolls the page, never a
+// pane: a pane under the pointer never takes the wheel from the page.
 
 // promptFloorLines is the least a capped message shows, in lines of text.
 const promptFloorLines = 4
+
+// firstPromptFloorLines is the least the first prompt's capped message
+// shows: it yields more, so that the first prompt's options, up to seven
+// (six and ask_user_question's "Other"; some with descriptions), are in
+// view at open on a 1280x1024 screen at scale 1.5.
+const firstPromptFloorLines = 2
 
 // promptPane is one prompt's message in a window of several prompts.
 type promptPane struct {
@@ -356,15 +365,16 @@ func (p *promptPane) headLine(header, of string) fyne.CanvasObject {
 // promptLimit returns the cap of a prompt's message: the viewport's height
 // less the heights of fixed (the other objects of the prompt on the page:
 // its header, a separator, the context block, the pane's "Show all") and
-// of controls (its options and reply box), and the paddings between them.
-func (v *View) promptLimit(fixed []fyne.CanvasObject, controls fyne.CanvasObject) func() float32 {
+// of controls (its options and reply box), and the paddings between them;
+// never less than floorLines lines of text.
+func (v *View) promptLimit(fixed []fyne.CanvasObject, controls fyne.CanvasObject, floorLines int) func() float32 {
 	return func() float32 {
 		pad := theme.Padding()
 		used := controls.MinSize().Height + 4*pad // the page's padding, the gaps around the message, a margin
 		for _, o := range fixed {
 			used += o.MinSize().Height + pad
 		}
-		floor := promptFloorLines * theme.TextSize() * 1.4
+		floor := float32(floorLines) * theme.TextSize() * 1.4
 		return max(floor, v.viewport()-used)
 	}
 }

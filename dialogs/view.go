@@ -473,7 +473,11 @@ func (v *View) build() fyne.CanvasObject {
 			head := pane.headLine(p.Header, i18n.T("question.of", map[string]any{"N": i + 1, "M": len(v.q.Prompts)}))
 			pv.head = head
 			body.Add(head)
-			pane.limit = v.promptLimit(append(fixed, head), to)
+			floor := promptFloorLines
+			if i == 0 {
+				floor = firstPromptFloorLines // its options in view at open
+			}
+			pane.limit = v.promptLimit(append(fixed, head), to, floor)
 			body.Add(pane)
 			body.Add(to)
 		}
