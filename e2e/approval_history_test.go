@@ -215,7 +215,7 @@ func TestApprovalHistory(t *testing.T) {
 	}
 }
 
-// badgeHue counts the strongly red and strongly green pixels of the badge
+// badgeHue counts the red and the green pixels (by hue) of the badge
 // in the list row centred at y (the badge sits in the left 110 px).
 func badgeHue(img image.Image, y int) (red, green int) {
 	b := img.Bounds()
@@ -223,10 +223,10 @@ func badgeHue(img image.Image, y int) (red, green int) {
 		for x := b.Min.X + 4; x < b.Min.X+110; x++ {
 			r, g, bl, _ := img.At(x, yy).RGBA()
 			r, g, bl = r>>8, g>>8, bl>>8
-			switch {
-			case r > 150 && r > g+80 && r > bl+80:
+			switch { // by hue: the badges are tints, not the theme's full colours
+			case r > 90 && r*10 > g*16 && r*10 > bl*16:
 				red++
-			case g > 100 && g > r+60 && g > bl+60:
+			case g > 90 && g*10 > r*14 && g*10 > bl*14:
 				green++
 			}
 		}
