@@ -32,14 +32,26 @@ type DesktopOptions struct {
 	// Poll is how often the store is checked for changes; 0 means 500 ms.
 	Poll time.Duration
 	// GoneGrace is how long a remote process whose will the broker
-	// published has to come back before its questions are withdrawn (a
-	// broken connection that reconnects keeps them); 0 means 10 s.
+	// published may come back and go on waiting on its questions (a
+	// broken connection that reconnects); 0 means 10 s. Its questions are
+	// never withdrawn for its will: they stay open in the app, as after
+	// "call again", for the next identical call (see Desktop).
 	GoneGrace time.Duration
 }
 
 // Desktop is the app's side of the relay: it keeps the broker
 // connection the store names, hands the questions of its pairings to the
 // Asker, and sends their events back, sealed.
+//
+// A remote process that vanishes (the broker publishes its will) is
+// treated as a local shim whose wait ran out, not as one that cancelled:
+// its calls are handed off (a second, attach-only caller with a short
+// wait joins each window before the call's own ask ends, so the app
+// keeps the window open, and then its answer, for the next ask with its
+// id: the restarted shim's identical call). If the process comes back
+// within GoneGrace (its connection broke and reconnected) its calls
+// attach to their windows again and go on. An explicit cancellation
+// (kindCancel) or a revocation still withdraws the window.
 type Desktop struct {
 	opts DesktopOptions
 	log  *slog.Logger
@@ -53,6 +65,7 @@ type Desktop struct {
 	revoked  map[string]Revoked
 	calls    map[string]*dcall       // by pairing topic + stream
 	remotes  map[string]*remoteState // by reply topic: remote processes whose will came
+	handed   map[string]wire.Answer  // by pairing topic + question id: answers a handed-off caller got (handOff)
 	status   Status
 }
 
@@ -72,12 +85,21 @@ type peer struct {
 
 // dcall is a question asked through the relay, open on the desktop.
 type dcall struct {
-	peer   *peer
-	cancel context.CancelFunc
-	reply  string
-	mu     sync.Mutex // guards seq
-	seq    uint64
-	sent   bool // seq 0 used
+	peer     *peer
+	topic    string   // the pairing's question topic
+	ask      wire.Ask // as the Asker is asked (namespaced)
+	origID   string   // the question's id as the remote asked it
+	stream   string
+	deadline time.Time // when the remote's wait runs out; zero: no wait
+	reply    string
+	// Guarded by Desktop.mu: the running ask's cancel and generation,
+	// and whether the call is handed off (its remote vanished).
+	cancel    context.CancelFunc
+	run       int
+	suspended bool
+	mu        sync.Mutex // guards seq
+	seq       uint64
+	sent      bool // seq 0 used
 }
 
 // NewDesktop returns a Desktop; Run runs it.
@@ -92,7 +114,7 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	if opts.GoneGrace <= 0 {
 		opts.GoneGrace = 10 * time.Second
 	}
-	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}}
+	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}}
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -109,7 +131,7 @@ func (d *Desktop) Run(ctx context.Context) {
 			c := d.client
 			d.client = nil
 			for _, c := range d.calls {
-				c.cancel()
+				c.cancel() // a handed-off one's window stays, as the app's questions do
 			}
 			for _, rs := range d.remotes {
 				if rs.gone != nil {
@@ -169,7 +191,7 @@ func (d *Desktop) reload(ctx context.Context) {
 			d.log.Info("relay: pairing removed: its questions are withdrawn", "pairing", old.p.Name)
 			for k, c := range d.calls {
 				if c.peer == old {
-					c.cancel()
+					d.endLocked(c)
 					delete(d.calls, k)
 					if d.client != nil { // its caller hears it now, not when its wait runs out
 						d.client.Publish(c.reply, 1, false, refusal("revoked"))
@@ -369,25 +391,35 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			d.log.Info("relay: a question arrived after its caller stopped waiting; dropped", "pairing", p.p.Name, "sent", sent)
 			return
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		dc := &dcall{peer: p, cancel: cancel, reply: e.Reply}
+		dc, err := d.newCall(topic, p, e, now)
+		if err != nil {
+			d.send(c, dc, wire.Event{Type: wire.EventError, Error: err})
+			return
+		}
 		d.mu.Lock()
 		if d.pairings[topic] != p { // revoked meanwhile
 			d.mu.Unlock()
-			cancel()
 			return
 		}
 		d.calls[key] = dc
+		ctx := d.startLocked(dc)
 		d.mu.Unlock()
-		go d.ask(ctx, c, key, dc, e)
+		d.send(c, dc, wire.Event{Type: wire.EventQueued})
+		d.log.Info("relay: question open", "pairing", p.p.Name, "id", dc.ask.Question.ID)
+		go d.ask(ctx, c, key, dc, dc.ask)
 	case kindBack:
 		d.mu.Lock()
 		if rs := d.remotes[e.Reply]; rs != nil && rs.gone != nil {
 			rs.gone.Stop()
 			rs.gone = nil
-			d.log.Info("relay: a remote shim reconnected: its questions stay", "pairing", p.p.Name)
+			d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name)
 		}
-		if !d.hasCallsLocked(e.Reply) { // nothing a will could withdraw: nothing to remember
+		for k, dc := range d.calls { // handed off at its will: attach again
+			if dc.reply == e.Reply && dc.suspended {
+				d.resumeLocked(c, k, dc)
+			}
+		}
+		if !d.hasCallsLocked(e.Reply) { // nothing a will could hand off: nothing to remember
 			delete(d.remotes, e.Reply)
 			d.mu.Unlock()
 			return
@@ -395,24 +427,40 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		rs := d.remote(e.Reply)
 		rs.conn = max(rs.conn, e.Conn)
 		d.mu.Unlock()
-	case kindGone: // the remote process vanished: its calls end, their windows close
+	case kindGone: // the remote process vanished: its calls are handed off, their windows stay
 		d.mu.Lock()
-		defer d.mu.Unlock()
 		if !d.hasCallsLocked(e.Reply) {
+			d.mu.Unlock()
 			return
 		}
 		rs := d.remote(e.Reply)
 		if e.Conn < rs.conn || rs.gone != nil { // a will of an earlier connection: it is back since
+			d.mu.Unlock()
 			return
 		}
-		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.withdrawGone(p, e.Reply) })
+		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.forgetGone(p, e.Reply) })
+		n := 0
+		for _, dc := range d.calls {
+			if dc.reply == e.Reply && !dc.suspended {
+				dc.suspended = true
+				go d.handOff(dc, dc.cancel)
+				n++
+			}
+		}
+		d.mu.Unlock()
+		d.log.Info("relay: a remote shim went away: its questions stay open for its next call", "pairing", p.p.Name, "questions", n)
 	case kindCancel:
 		d.mu.Lock()
 		dc := d.calls[key]
 		d.mu.Unlock()
 		d.log.Debug("relay: cancel", "pairing", p.p.Name, "open", dc != nil)
 		if dc != nil {
-			dc.cancel()
+			d.mu.Lock()
+			d.endLocked(dc)
+			if d.calls[key] == dc {
+				delete(d.calls, key)
+			}
+			d.mu.Unlock()
 		}
 	default:
 		d.log.Info("relay: unexpected message dropped", "kind", e.Kind)
@@ -440,63 +488,177 @@ func (d *Desktop) hasCallsLocked(reply string) bool {
 	return false
 }
 
-// withdrawGone ends the calls of the remote process listening on reply,
-// whose will the broker published and which did not come back.
-func (d *Desktop) withdrawGone(p *peer, reply string) {
+// forgetGone forgets the handed-off calls of the remote process
+// listening on reply, whose will the broker published and which did not
+// come back: their windows stay open in the app, their answers kept there
+// for the next identical call.
+func (d *Desktop) forgetGone(p *peer, reply string) {
 	d.mu.Lock()
-	var gone []*dcall
+	defer d.mu.Unlock()
+	n := 0
 	for k, dc := range d.calls {
-		if dc.peer == p && dc.reply == reply {
-			gone = append(gone, dc)
+		if dc.peer == p && dc.reply == reply && dc.suspended {
 			delete(d.calls, k)
+			n++
 		}
 	}
 	delete(d.remotes, reply)
-	d.mu.Unlock()
-	d.log.Info("relay: a remote shim went away: its questions are withdrawn", "pairing", p.p.Name, "questions", len(gone))
-	for _, dc := range gone {
-		dc.cancel()
-	}
+	d.log.Info("relay: a remote shim did not come back: its questions wait for its next call", "pairing", p.p.Name, "questions", n)
 }
 
-// ask asks e's question of the Asker and sends its events back.
-func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall, e envelope) {
-	defer func() {
-		dc.cancel()
-		d.mu.Lock()
-		if d.calls[key] == dc {
-			delete(d.calls, key)
-		}
-		d.mu.Unlock()
-	}()
+// newCall makes the call of e's question, namespaced for its pairing;
+// the error is the question's (sent back to the remote), with a call to
+// send it on.
+func (d *Desktop) newCall(topic string, p *peer, e envelope, now time.Time) (*dcall, *wire.Error) {
 	a := *e.Ask
-	origID := a.Question.ID
-	a.Question = remoteQuestion(a.Question, dc.peer.p, e.Origin)
+	dc := &dcall{peer: p, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply}
+	a.Question = remoteQuestion(a.Question, p.p, e.Origin)
 	if a.Key != "" {
-		a.Key = namespaced(dc.peer.p, a.Key)
+		a.Key = namespaced(p.p, a.Key)
 	}
 	if a.Session != "" {
-		a.Session = namespaced(dc.peer.p, a.Session)
+		a.Session = namespaced(p.p, a.Session)
 	}
-	send := func(ev wire.Event) {
-		if ev.Answer != nil {
-			ans := *ev.Answer
-			ans.QuestionID = origID
-			ev.Answer = &ans
-		}
-		d.send(c, dc, e.Stream, ev)
+	if a.Wait > 0 {
+		dc.deadline = now.Add(a.Wait)
 	}
-	log := d.log.With("pairing", dc.peer.p.Name, "id", a.Question.ID)
+	dc.ask = a
 	if err := a.Validate(); err != nil {
 		var we *wire.Error
 		if !errors.As(err, &we) {
 			we = &wire.Error{Code: wire.CodeInvalid, Message: err.Error()}
 		}
-		send(wire.Event{Type: wire.EventError, Error: we})
+		return dc, we
+	}
+	return dc, nil
+}
+
+// startLocked starts a run of dc's ask: its context, cancelled by
+// dc.cancel. Called with d.mu.
+func (d *Desktop) startLocked(dc *dcall) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	dc.cancel, dc.suspended = cancel, false
+	dc.run++
+	return ctx
+}
+
+// endLocked ends dc as its caller cancelling does: its window is
+// withdrawn, also when dc is handed off. Called with d.mu.
+func (d *Desktop) endLocked(dc *dcall) {
+	dc.cancel()
+	if dc.suspended {
+		dc.suspended = false
+		go d.withdrawHeld(dc.ask)
+	}
+}
+
+// handoffWait is the wait of the caller handOff attaches: long enough for
+// the call's own ask to end first. handoffAttach bounds how long handOff
+// waits to see it attached.
+const (
+	handoffWait   = time.Second
+	handoffAttach = 500 * time.Millisecond
+)
+
+// handOff keeps dc's question open in the app after its remote process
+// vanished, as the shim's handOff does for a task's at its exit: a
+// second, attach-only caller with a short wait joins the window, then
+// dc's own ask ends; when that caller's wait runs out the app keeps the
+// window open (and then its answer) for the next ask with its id. An
+// answer that reaches that caller is kept here for that ask (handed).
+// cancel ends the run of dc's ask that was waiting; dc is marked
+// suspended by the caller.
+func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
+	attached := make(chan struct{})
+	var once sync.Once
+	done := func() { once.Do(func() { close(attached) }) }
+	a := dc.ask
+	a.Wait, a.AttachOnly, a.KeepOpen = handoffWait, true, false
+	go func() {
+		defer done()
+		ctx, stop := context.WithTimeout(context.Background(), handoffWait+5*time.Second)
+		defer stop()
+		ans, err := d.opts.Asker.Ask(ctx, a, func(ev wire.Event) {
+			if ev.Type == wire.EventShown {
+				done()
+			}
+		})
+		switch {
+		case err == nil: // answered in the instant between: keep it for the next call
+			d.mu.Lock()
+			d.handed[dc.topic+"|"+a.Question.ID] = ans
+			d.mu.Unlock()
+			d.log.Info("relay: a handed-off question was answered: kept for its next call", "id", a.Question.ID)
+		case errors.Is(err, wire.ErrPending):
+			d.log.Debug("relay: question kept open for the remote's next call", "id", a.Question.ID)
+		default:
+			d.log.Info("relay: question not handed off", "id", a.Question.ID, "err", err)
+		}
+	}()
+	select {
+	case <-attached:
+	case <-time.After(handoffAttach):
+	}
+	cancel()
+}
+
+// resumeLocked attaches dc, handed off, to its window again: its remote
+// process came back. Called with d.mu.
+func (d *Desktop) resumeLocked(c mqtt.Client, key string, dc *dcall) {
+	a := dc.ask
+	a.AttachOnly = true
+	if !dc.deadline.IsZero() {
+		a.Wait = max(time.Until(dc.deadline), time.Millisecond)
+	}
+	ctx := d.startLocked(dc)
+	go d.ask(ctx, c, key, dc, a)
+}
+
+// withdrawHeld withdraws the window of a, which no caller waits on (it
+// was handed off): a caller attaches to it and goes away.
+func (d *Desktop) withdrawHeld(a wire.Ask) {
+	a.AttachOnly, a.Wait, a.KeepOpen = true, 0, false
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	d.opts.Asker.Ask(ctx, a, func(ev wire.Event) {
+		if ev.Type == wire.EventShown {
+			cancel()
+		}
+	})
+}
+
+// takeHanded returns, once, the answer a handed-off caller of a got.
+func (d *Desktop) takeHanded(topic string, a wire.Ask) (wire.Answer, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k := topic + "|" + a.Question.ID
+	ans, ok := d.handed[k]
+	delete(d.handed, k)
+	return ans, ok
+}
+
+// ask asks a (dc's question) of the Asker and sends its events back.
+func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall, a wire.Ask) {
+	d.mu.Lock()
+	run := dc.run
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		if dc.run == run {
+			dc.cancel()
+			if d.calls[key] == dc && !dc.suspended {
+				delete(d.calls, key)
+			}
+		}
+		d.mu.Unlock()
+	}()
+	send := func(ev wire.Event) { d.send(c, dc, ev) }
+	log := d.log.With("pairing", dc.peer.p.Name, "id", a.Question.ID)
+	if ans, ok := d.takeHanded(dc.topic, a); ok {
+		send(wire.Event{Type: wire.EventAnswer, Answer: &ans})
+		log.Info("relay: question closed (answered while its remote was away)", "status", ans.Status)
 		return
 	}
-	send(wire.Event{Type: wire.EventQueued})
-	log.Info("relay: question open")
 	ans, err := d.opts.Asker.Ask(ctx, a, func(ev wire.Event) {
 		switch ev.Type {
 		case wire.EventAnswer, wire.EventError, wire.EventPending:
@@ -508,7 +670,7 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 	})
 	switch {
 	case ctx.Err() != nil:
-		log.Info("relay: question withdrawn")
+		log.Info("relay: question left (withdrawn, or handed off)")
 	case errors.Is(err, wire.ErrPending):
 		send(wire.Event{Type: wire.EventPending, CallerData: ans.CallerData, Snooze: ans.Snooze})
 	case err != nil:
@@ -525,7 +687,13 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 
 // send seals ev for the call's remote and publishes it (QoS 1: kept by the
 // client while the broker is away, and sent when it is back).
-func (d *Desktop) send(c mqtt.Client, dc *dcall, stream string, ev wire.Event) {
+func (d *Desktop) send(c mqtt.Client, dc *dcall, ev wire.Event) {
+	if ev.Answer != nil { // the remote knows its question by its own id
+		ans := *ev.Answer
+		ans.QuestionID = dc.origID
+		ev.Answer = &ans
+	}
+	stream := dc.stream
 	dc.mu.Lock()
 	defer dc.mu.Unlock()
 	next := func() uint64 {

@@ -430,14 +430,32 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 	}
 }
 
-func TestRelayWillOfAVanishedRemoteWithdrawsItsQuestions(t *testing.T) {
+// A remote process that vanishes (its will) is treated as a local shim
+// whose wait ran out, not as a caller that cancelled: a second,
+// attach-only caller joins its window before its own ask ends, so the app
+// keeps the window (and its answer) for the next identical call. If it
+// comes back its call attaches to the window again; a late will of an
+// earlier connection is ignored.
+func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 	b := startBroker(t)
 	opened := make(chan string, 4)
-	withdrawn := make(chan string, 4)
+	seen := make(chan string, 16) // "attach TEXT", "left TEXT", in order
 	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
-		opened <- a.Question.Prompts[0].Markdown
+		text := a.Question.Prompts[0].Markdown
+		if a.AttachOnly {
+			seen <- "attach " + text
+			emit(wire.Event{Type: wire.EventShown})
+			select {
+			case <-ctx.Done():
+				seen <- "left " + text
+				return wire.Answer{}, ctx.Err()
+			case <-time.After(a.Wait):
+				return wire.Answer{QuestionID: a.Question.ID}, wire.ErrPending
+			}
+		}
+		opened <- text
 		<-ctx.Done()
-		withdrawn <- a.Question.Prompts[0].Markdown
+		seen <- "left " + text
 		return wire.Answer{}, ctx.Err()
 	}}
 	const grace = 300 * time.Millisecond
@@ -460,36 +478,41 @@ func TestRelayWillOfAVanishedRemoteWithdrawsItsQuestions(t *testing.T) {
 			t.Fatalf("opened %q", got)
 		}
 	}
+	next := func(t *testing.T, want string) {
+		t.Helper()
+		select {
+		case got := <-seen:
+			if got != want {
+				t.Fatalf("saw %q, want %q", got, want)
+			}
+		case <-time.After(grace + 5*time.Second):
+			t.Fatalf("never saw %q", want)
+		}
+	}
 
 	t.Run("vanished", func(t *testing.T) {
 		r := dial(t, b, tok)
 		ask(r, "vanished")
 		say(r, kindGone, 1)
-		select {
-		case got := <-withdrawn:
-			if got != "vanished" {
-				t.Fatalf("withdrew %q", got)
-			}
-		case <-time.After(grace + 5*time.Second):
-			t.Fatal("the vanished remote's question stayed open")
-		}
+		next(t, "attach vanished") // the window gets a caller that keeps it open
+		next(t, "left vanished")   // before the vanished call's ask ends
 	})
 	t.Run("came back", func(t *testing.T) {
 		r := dial(t, b, tok)
 		ask(r, "came back")
 		say(r, kindGone, 1)
+		next(t, "attach came back")
+		next(t, "left came back")
 		say(r, kindBack, 2)
-		say(r, kindGone, 1) // the old will again, late: ignored
+		next(t, "attach came back") // its call attaches to the window again
+		say(r, kindGone, 1)         // the old will again, late: ignored
 		select {
-		case got := <-withdrawn:
-			t.Fatalf("withdrew %q though its remote came back", got)
+		case got := <-seen:
+			t.Fatalf("saw %q though its remote came back", got)
 		case <-time.After(grace * 4):
 		}
 		say(r, kindGone, 2) // now it vanishes for real
-		select {
-		case <-withdrawn:
-		case <-time.After(grace + 5*time.Second):
-			t.Fatal("the question stayed open after the remote's latest connection vanished")
-		}
+		next(t, "attach came back")
+		next(t, "left came back")
 	})
 }

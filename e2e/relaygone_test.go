@@ -1,0 +1,91 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// pidOfExe returns the pid of the running process whose executable is
+// exe (a copy of the headless binary of the test's own: headlessAlone),
+// or 0.
+func pidOfExe(exe string) int {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if p, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && p == exe {
+			return pid
+		}
+	}
+	return 0
+}
+
+// A remote shim is killed (SIGKILL: the broker publishes its will) while
+// its question's window is open; the window stays, past the desktop's
+// 10 s of waiting for that process to come back; the user answers it
+// while no shim runs; the client starts the shim again (the same client
+// process: the same session) and its identical call gets that answer at
+// once, with no new window, as a restarted local shim's does.
+func TestRelayAnswerWhileTheRemoteShimIsGone(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	token, _, logPath := relayDeskLog(t, b, "sandbox")
+	logHas := func(s string) func() bool {
+		return func() bool { data, _ := os.ReadFile(logPath); return strings.Contains(string(data), s) }
+	}
+	shimEnv := relayShimEnv(t, b, token)
+	exe := headlessAlone(t)
+	agent := startMCPClientEnv(t, "claude-code", "2025-11-25", exe, []string{"mcp"}, nil, shimEnv)
+	args := map[string]any{"message": "Which region for the new bucket?", "header_label": "GoneRemote"}
+	const title = "GoneRemote — feedback"
+	first := call(agent, "interactive_feedback", args)
+	win := findWindow(t, title)
+
+	pid := pidOfExe(exe)
+	if pid == 0 {
+		t.Fatal("the remote shim's process is not found")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-first; r.err == nil && !r.res.IsError {
+		t.Fatalf("the killed shim's call returned a result: %s", text(r.res))
+	}
+	waitFor(t, "the desktop to hear the shim's will", 20*time.Second, logHas("relay: a remote shim went away"))
+	// The desktop waits 10 s for that process to come back; the window
+	// outlives that wait.
+	for deadline := time.Now().Add(20 * time.Second); !logHas("relay: a remote shim did not come back")(); time.Sleep(100 * time.Millisecond) {
+		if visibleWindows(title) != 1 {
+			t.Fatal("the window of the killed remote shim's question closed")
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the desktop never gave up waiting for the killed shim")
+		}
+	}
+	if visibleWindows(title) != 1 {
+		t.Fatal("the window of the killed remote shim's question closed")
+	}
+	activate(t, win)
+	typeText(t, "eu-west-3 please")
+	key(t, "ctrl+Return")
+	windowGone(t, title, 5*time.Second)
+
+	again := startMCPClientEnv(t, "claude-code", "2025-11-25", exe, []string{"mcp"}, nil, shimEnv)
+	start := time.Now()
+	r := await(t, call(again, "interactive_feedback", args))
+	if r.IsError || !strings.Contains(text(r), "eu-west-3 please") {
+		t.Fatalf("the restarted shim's identical call got %s, want the answer given while it was gone", text(r))
+	}
+	t.Logf("the restarted shim got the answer in %v", time.Since(start))
+	if n := visibleWindows(title); n != 0 {
+		t.Errorf("%d windows opened for the answer given meanwhile", n)
+	}
+}
