@@ -89,3 +89,65 @@ func TestRelayAnswerWhileTheRemoteShimIsGone(t *testing.T) {
 		t.Errorf("%d windows opened for the answer given meanwhile", n)
 	}
 }
+
+// MCP tasks (2025-11-25) through the broker work as they do locally: a
+// task's window opens on the desktop and tasks/result carries the answer;
+// tasks/cancel closes its window; a task's shim that exits (its input
+// ends) hands its window over, so the same call made again as a task by
+// the restarted shim reattaches to it and gets what the user typed.
+func TestRelayTasks(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	b := startMQTTBroker(t)
+	token, _ := relayDesk(t, b, "sandbox")
+	shimEnv := relayShimEnv(t, b, token)
+	exe := headlessAlone(t)
+	agent := startMCPClientEnv(t, "task-agent", "2025-11-25", exe, []string{"mcp"}, nil, shimEnv)
+
+	t.Run("answered", func(t *testing.T) {
+		id := startTask(t, agent, "interactive_feedback", map[string]any{"message": "A task from afar", "header_label": "RemoteTask"})
+		win := findWindow(t, "RemoteTask — feedback")
+		activate(t, win)
+		typeText(t, "task answer 5521")
+		key(t, "ctrl+Return")
+		if raw := rawRequest(t, agent, "result-1", "tasks/result", map[string]any{"taskId": id}); !strings.Contains(string(raw), "task answer 5521") {
+			t.Errorf("tasks/result: %s", raw)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		id := startTask(t, agent, "interactive_feedback", map[string]any{"message": "Cancel this task", "header_label": "TaskCancelR"})
+		findWindow(t, "TaskCancelR — feedback")
+		rawRequest(t, agent, "cancel-1", "tasks/cancel", map[string]any{"taskId": id})
+		windowGone(t, "TaskCancelR — feedback", 10*time.Second)
+	})
+	t.Run("shim restarted", func(t *testing.T) {
+		args := map[string]any{"message": "Still there after a remote restart?", "header_label": "TaskRestartR"}
+		const title = "TaskRestartR — feedback"
+		first := startMCPClientEnv(t, "task-agent", "2025-11-25", exe, []string{"mcp"}, nil, shimEnv)
+		startTask(t, first, "interactive_feedback", args)
+		win := findWindow(t, title)
+		activate(t, win)
+		typeText(t, "typed before the restart")
+		if err := first.Close(); err != nil { // its input ends; Close waits for the process to exit
+			t.Logf("closing the first shim: %v", err)
+		}
+		// A withdrawal follows the exit within a moment; the hand-over ends
+		// a second after it. Three seconds of the window staying prove it kept.
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if visibleWindows(title) != 1 {
+				t.Fatal("the window closed when the remote shim of its task exited")
+			}
+		}
+		second := startMCPClientEnv(t, "task-agent", "2025-11-25", exe, []string{"mcp"}, nil, shimEnv)
+		id := startTask(t, second, "interactive_feedback", args)
+		if n := visibleWindows(title); n != 1 {
+			t.Fatalf("%d windows after the restart, want the first one still open", n)
+		}
+		activate(t, win)
+		typeText(t, " and after")
+		key(t, "ctrl+Return")
+		if raw := rawRequest(t, second, "result-2", "tasks/result", map[string]any{"taskId": id}); !strings.Contains(string(raw), "typed before the restart and after") {
+			t.Errorf("tasks/result: %s", raw)
+		}
+	})
+}
