@@ -24,9 +24,20 @@ func startRelay(ctx context.Context, asker wire.Asker, log *slog.Logger) func() 
 	r := relay.NewDesktop(relay.DesktopOptions{Asker: asker, Logger: log,
 		StorePath:    filepath.Join(d.Config, relay.StoreFile),
 		PasswordPath: filepath.Join(d.Config, relay.PasswordFile),
-		StatusPath:   filepath.Join(d.State, relay.StatusFile)})
+		StatusPath:   relayStatusPath()})
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
 	return func() { cancel(); <-done }
+}
+
+// relayStatusPath is the relay's status file (relay.StatusFile in the
+// state directory), which the relay writes and the Settings window's
+// values carry (windowreq); "" without a state directory.
+func relayStatusPath() string {
+	d, err := userdirs.Current()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d.State, relay.StatusFile)
 }

@@ -143,7 +143,7 @@ func Run(ctx context.Context, cfg Config) error {
 		OnMismatch: func(error) { notes.upgraded() },
 		// The History and Settings windows ask the app (package windowreq):
 		// the UI process opens neither the database nor the settings file.
-		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, Log: log.With("part", "windows")}).Answer,
+		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
 		Settings: uiSettings(cfg.Settings), // the app reads, watches and writes the settings file
 	})
 	if notes.n == nil && !notification.Supported() {

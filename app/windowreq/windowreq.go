@@ -11,22 +11,27 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"feedback/app/store"
 	"feedback/internal/settings"
 	"feedback/internal/settings/settingsfile"
+	"feedback/ipc/relay"
 	"feedback/ipc/uiproto"
 )
 
 // Server answers the app windows' requests (core.UIRequests): the History
 // window's from the database at DB ("": the app keeps none,
 // FEEDBACK_DB=off), the Settings window's from the settings file at
-// SettingsPath ("": there is no config directory).
+// SettingsPath ("": there is no config directory), with the relay's
+// broker connection from its status file at RelayStatusPath (written by
+// the app's relay: ipc/relay.StatusFile; "" or no file: not set up).
 type Server struct {
-	DB, SettingsPath string
-	Log              *slog.Logger
+	DB, SettingsPath, RelayStatusPath string
+	Log                               *slog.Logger
 	// mu serves one request at a time: a save is never read half-written
 	// by the next query, and the UI process cannot pile reads up.
 	mu sync.Mutex
@@ -153,6 +158,34 @@ func (w *Server) settingsFile(q uiproto.SettingsQuery) uiproto.SettingsFile {
 		out.ReadError = err.Error()
 	}
 	out.Values, _ = json.Marshal(s) // plain JSON types: cannot fail
+	out.Relay = w.relayState()
+	return out
+}
+
+// relayState is the relay's broker connection as its status file says:
+// the zero value when no broker is set up, and not connected when the
+// app that wrote the file has gone (a status left by an earlier run).
+func (w *Server) relayState() uiproto.RelayState {
+	if w.RelayStatusPath == "" {
+		return uiproto.RelayState{}
+	}
+	st, err := relay.LoadStatus(w.RelayStatusPath)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.logger().Warn("the relay's status cannot be read", "err", err)
+		}
+		return uiproto.RelayState{}
+	}
+	if st.Broker == "" {
+		return uiproto.RelayState{}
+	}
+	out := uiproto.RelayState{Broker: st.Broker, Connected: st.Connected && st.Running(), LastError: st.LastError}
+	if out.Connected {
+		out.Since = st.Since
+	}
+	if len(out.LastError) > uiproto.MaxRelayErrorBytes {
+		out.LastError = strings.ToValidUTF8(out.LastError[:uiproto.MaxRelayErrorBytes], "") + "…"
+	}
 	return out
 }
 

@@ -221,3 +221,52 @@ func TestSettingsMalformedFile(t *testing.T) {
 		t.Errorf("the new file: %v", err)
 	}
 }
+
+// The Settings window's values carry the relay's broker connection as
+// the relay's status file says (#33): none set up, connected since a
+// time, or not connected with the last error; a status left by an app
+// that has gone is not connected.
+func TestSettingsFileCarriesTheRelayState(t *testing.T) {
+	dir := t.TempDir()
+	status := filepath.Join(dir, "relay-status.json")
+	srv := &Server{SettingsPath: filepath.Join(dir, "settings.json"), RelayStatusPath: status}
+	relayOf := func() uiproto.RelayState {
+		t.Helper()
+		f, ok := srv.Answer(uiproto.SettingsQuery{Req: 1}).(uiproto.SettingsFile)
+		if !ok {
+			t.Fatal("no SettingsFile")
+		}
+		return f.Relay
+	}
+	if got := relayOf(); got != (uiproto.RelayState{}) {
+		t.Errorf("no status file: %+v, want not set up", got)
+	}
+	since := time.Date(2026, 12, 4, 22, 10, 0, 0, time.UTC)
+	write := func(st map[string]any) {
+		t.Helper()
+		data, _ := json.Marshal(st)
+		if err := os.WriteFile(status, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(map[string]any{"broker": "mqtt://desk@broker:1883", "connected": true, "since": since, "pid": os.Getpid()})
+	if got := relayOf(); got != (uiproto.RelayState{Broker: "mqtt://desk@broker:1883", Connected: true, Since: since}) {
+		t.Errorf("connected: %+v", got)
+	}
+	write(map[string]any{"broker": "mqtt://desk@broker:1883", "last_error": "connection refused", "pid": os.Getpid()})
+	if got := relayOf(); got != (uiproto.RelayState{Broker: "mqtt://desk@broker:1883", LastError: "connection refused"}) {
+		t.Errorf("not connected: %+v", got)
+	}
+	write(map[string]any{"broker": "mqtt://desk@broker:1883", "connected": true, "since": since, "pid": 1 << 30})
+	if got := relayOf(); got.Connected {
+		t.Errorf("a status of an app that has gone: %+v, want not connected", got)
+	}
+	write(map[string]any{"broker": "mqtt://desk@broker:1883", "last_error": strings.Repeat("e", 4*uiproto.MaxRelayErrorBytes), "pid": os.Getpid()})
+	if got := relayOf(); len(got.LastError) > uiproto.MaxRelayErrorBytes+len("…") {
+		t.Errorf("an error of %d bytes was passed on", len(got.LastError))
+	}
+	write(map[string]any{"broker": "", "pid": os.Getpid()})
+	if got := relayOf(); got != (uiproto.RelayState{}) {
+		t.Errorf("no broker: %+v, want not set up", got)
+	}
+}

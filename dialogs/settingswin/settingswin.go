@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -68,6 +69,42 @@ type Options struct {
 	// OnClosed, when set, is called on the Fyne goroutine once the window
 	// has closed, saved or not.
 	OnClosed func()
+	// Relay is the remote relay's broker connection as the app saw it
+	// when the window opened (docs/remote.md), said on a line of its own.
+	Relay RelayState
+}
+
+// RelayState is the relay's broker connection (uiproto.RelayState):
+// Broker "" when none is set up; else connected since Since, or not, with
+// the last error the app met.
+type RelayState struct {
+	Broker    string
+	Connected bool
+	Since     time.Time
+	LastError string
+}
+
+// relayLine says st in one line.
+func relayLine(st RelayState) string {
+	broker := clipRunes(st.Broker, 120)
+	switch {
+	case st.Broker == "":
+		return fmt.Sprintf(lang.L("Remote agents: no relay set up (how: %s)."), "docs/remote.md")
+	case st.Connected:
+		return fmt.Sprintf(lang.L("Remote agents: relay connected to %s since %s."), broker, st.Since.Local().Format("2006-01-02 15:04"))
+	case st.LastError != "":
+		return fmt.Sprintf(lang.L("Remote agents: relay not connected to %s: %s"), broker, clipRunes(st.LastError, 300))
+	default:
+		return fmt.Sprintf(lang.L("Remote agents: relay connecting to %s…"), broker)
+	}
+}
+
+// clipRunes cuts s to n runes, with an ellipsis when it cut.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // Window is one Settings window.
@@ -80,6 +117,7 @@ type Window struct {
 	tabs   *container.AppTabs // one page per section
 	pages  []*page
 	banner *widget.Label // readErr and saveErr, when there are
+	relay  *widget.Label // Options.Relay (relayLine)
 	// readErr: the file could not be read; saveErr: the last save failed.
 	readErr, saveErr string
 	save             *widget.Button
@@ -157,7 +195,12 @@ func New(a fyne.App, o Options) *Window {
 		w.tabs.Append(pg.tab)
 	}
 	buttons := container.NewHBox(w.cancel, w.save)
-	bottom := container.NewBorder(nil, nil, nil, buttons, w.summary)
+	w.relay = widget.NewLabel(relayLine(o.Relay))
+	w.relay.Wrapping = fyne.TextWrapWord
+	if o.Relay.Broker != "" && !o.Relay.Connected && o.Relay.LastError != "" {
+		w.relay.Importance = widget.DangerImportance
+	}
+	bottom := container.NewVBox(w.relay, container.NewBorder(nil, nil, nil, buttons, w.summary))
 	w.win.SetContent(container.NewBorder(w.banner, container.NewPadded(bottom), nil, nil, w.tabs))
 	w.win.Resize(fyne.NewSize(720, 560))
 	w.win.CenterOnScreen() // not where the window manager puts a new window (a corner, partly off screen)

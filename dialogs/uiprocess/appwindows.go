@@ -24,7 +24,7 @@ var appWindowMakers = map[uiproto.WindowName]func(s *server, m uiproto.OpenWindo
 	// goroutine; a save goes to the app, which alone writes the file.
 	uiproto.WindowSettings: func(s *server, _ uiproto.OpenWindow, closed func(), show func(fyne.Window)) {
 		go func() {
-			values, readErr, err := readSettings(s)
+			values, readErr, relay, err := readSettings(s)
 			s.win.do(func() {
 				if err != nil {
 					s.log.Error("the app did not send the settings to edit", "err", err)
@@ -35,7 +35,7 @@ var appWindowMakers = map[uiproto.WindowName]func(s *server, m uiproto.OpenWindo
 					return saveSettings(s, v, changes)
 				}
 				show(settingswin.New(s.app, settingswin.Options{Values: values, ReadError: readErr, Save: save,
-					Tools: wire.ToolNames(), OnClosed: closed}).Fyne())
+					Tools: wire.ToolNames(), OnClosed: closed, Relay: relay}).Fyne())
 			})
 		}()
 	},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"feedback/dialogs/historywin"
+	"feedback/dialogs/settingswin"
 	"feedback/internal/settings"
 	"feedback/ipc/uiproto"
 )
@@ -99,20 +100,21 @@ var _ historywin.Source = historySource{}
 
 // readSettings asks the app for the settings file's values (the Settings
 // window shows and edits them): the values and why the file could not be
-// read, or an error when the app did not answer.
-func readSettings(s *server) (values settings.Settings, readErr, err error) {
+// read, the relay's broker connection, or an error when the app did not answer.
+func readSettings(s *server) (values settings.Settings, readErr error, relay settingswin.RelayState, err error) {
 	f, err := ask[uiproto.SettingsFile](s, func(req uint64) uiproto.Request { return uiproto.SettingsQuery{Req: req} })
 	if err != nil {
-		return settings.Default(), nil, err
+		return settings.Default(), nil, relay, err
 	}
 	values, err = settings.Decode(f.Values, "from the app")
 	if err != nil {
-		return settings.Default(), nil, err
+		return settings.Default(), nil, relay, err
 	}
 	if f.ReadError != "" {
 		readErr = errors.New(f.ReadError)
 	}
-	return values, readErr, nil
+	r := f.Relay
+	return values, readErr, settingswin.RelayState{Broker: r.Broker, Connected: r.Connected, Since: r.Since, LastError: r.LastError}, nil
 }
 
 // saveSettings has the app save the Settings window's edits

@@ -2,6 +2,7 @@ package uiprocess
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"feedback/app/store"
 	"feedback/app/windowreq"
+	"feedback/dialogs/settingswin"
 	"feedback/internal/settings"
 	"feedback/internal/settings/settingsfile"
 	"feedback/ipc/uiproto"
@@ -83,15 +85,21 @@ func TestHistoryComesFromTheApp(t *testing.T) {
 }
 
 // The Settings window's values come from the app, and its save is the
-// app's to write; an error the app gives comes back as one.
+// app's to write; an error the app gives comes back as one. The relay's
+// broker connection comes with the values.
 func TestSettingsGoThroughTheApp(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"extend_seconds": 600}`), 0o600)
-	srv := &windowreq.Server{SettingsPath: path}
+	status := filepath.Join(t.TempDir(), "relay-status.json")
+	os.WriteFile(status, []byte(fmt.Sprintf(`{"broker":"mqtt://desk@b:1883","last_error":"connection refused","pid":%d}`, os.Getpid())), 0o600)
+	srv := &windowreq.Server{SettingsPath: path, RelayStatusPath: status}
 	s := linked(t, srv.Answer)
-	values, readErr, err := readSettings(s)
+	values, readErr, relay, err := readSettings(s)
 	if err != nil || readErr != nil || values.ExtendSeconds != 600 {
 		t.Fatalf("read: extend %d, %v, %v", values.ExtendSeconds, readErr, err)
+	}
+	if relay != (settingswin.RelayState{Broker: "mqtt://desk@b:1883", LastError: "connection refused"}) {
+		t.Errorf("the relay's state: %+v", relay)
 	}
 	edited := values
 	edited.ExtendSeconds = 120

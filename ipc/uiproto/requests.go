@@ -49,6 +49,8 @@ const (
 	// MaxSettingsBytes bounds the settings in SettingsFile and
 	// SaveSettings (the settings file's own bound).
 	MaxSettingsBytes = 1 << 20
+	// MaxRelayErrorBytes bounds RelayState.LastError.
+	MaxRelayErrorBytes = 1 << 10
 )
 
 // Requests (events).
@@ -113,11 +115,23 @@ type (
 	// SettingsFile answers SettingsQuery Req: Values are the file's
 	// settings over the defaults (package settings' schema as JSON,
 	// without the environment's overrides); ReadError, when the file
-	// could not be read (Values are then the defaults), says why.
+	// could not be read (Values are then the defaults), says why. Relay is
+	// the remote relay's broker connection as the app sees it (#33).
 	SettingsFile struct {
 		Req       uint64          `json:"req"`
 		Values    json.RawMessage `json:"values"`
 		ReadError string          `json:"read_error,omitempty"`
+		Relay     RelayState      `json:"relay,omitzero"`
+	}
+	// RelayState is the relay's broker connection (docs/remote.md) for
+	// the Settings window to show: Broker "" means no broker is set up;
+	// else Connected (since Since) or not, and the last error the app
+	// met (LastError, at most MaxRelayErrorBytes).
+	RelayState struct {
+		Broker    string    `json:"broker,omitempty"`
+		Connected bool      `json:"connected,omitempty"`
+		Since     time.Time `json:"since,omitzero"`
+		LastError string    `json:"last_error,omitempty"`
 	}
 	// SettingsSaved answers SaveSettings Req: Error, when set, is why
 	// nothing was saved (the window stays open with the user's values);
