@@ -99,3 +99,18 @@ func TestSubmitAsksAboutAnUnansweredChoice(t *testing.T) {
 		t.Errorf("replies = %+v", got)
 	}
 }
+
+// Images attached to a one-prompt window with options are its answer
+// (the Sending line says so): Submit sends them at once, as before the
+// unanswered prompt was asked about (e2e TestPasteGrowsTheWindow caught
+// the Submit that asked instead).
+func TestSubmitSendsImagesAsTheAnswer(t *testing.T) {
+	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Which layout?", Options: []wire.Option{{Label: "Keep it"}, {Label: "Revert"}}}), Options{})
+	v.hooks.async = func(f func()) { f() }
+	v.hooks.post = func(f func()) { f() }
+	v.AttachImage("1.png", pngOf(t, 20, 20))
+	v.Submit()
+	if got := r.only(t); len(got.Images) != 1 {
+		t.Errorf("Submit with an image attached sent %d images", len(got.Images))
+	}
+}

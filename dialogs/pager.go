@@ -148,10 +148,11 @@ func (v *View) focusedPrompt() int {
 // has not yet gone to for it, or -1. It asks in a window of several
 // prompts, and of one prompt with options (an approval aside: its own
 // rules hold back Allow, approve.go); a window of one text prompt sends
-// its empty reply, which its Sending line, or its lack of one, shows.
+// its empty reply, which its Sending line, or its lack of one, shows, and
+// a window of one prompt with images attached sends them.
 func (v *View) unaskedUnanswered() int {
-	if v.sending == nil || v.q.IsApproval() || len(v.prompts) == 1 && len(v.prompts[0].options) == 0 {
-		return -1
+	if v.sending == nil || v.q.IsApproval() || len(v.prompts) == 1 && (len(v.prompts[0].options) == 0 || v.attached() > 0) {
+		return -1 // one prompt: images attached are its answer, as its Sending line says
 	}
 	v.markSeen()
 	for i, pv := range v.prompts {

@@ -66,7 +66,7 @@ func TestHumanDialectsListed(t *testing.T) {
 			if !ok {
 				t.Fatalf("tools/list has no %s", name)
 			}
-			data, err := os.ReadFile(filepath.Join("..", "mcpshim", "schemas", name+".json"))
+			data, err := os.ReadFile(filepath.Join("..", "cmd", "feedback", "mcpshim", "schemas", name+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
