@@ -55,6 +55,7 @@ type DesktopOptions struct {
 type Desktop struct {
 	opts DesktopOptions
 	log  *slog.Logger
+	bg   sync.WaitGroup // the hand-offs and withdrawals of held questions under way
 
 	mu       sync.Mutex // guards everything below
 	stamp    string     // the store file's size and time when last read
@@ -66,6 +67,7 @@ type Desktop struct {
 	calls    map[string]*dcall       // by pairing topic + stream
 	remotes  map[string]*remoteState // by reply topic: remote processes whose will came
 	handed   map[string]wire.Answer  // by pairing topic + question id: answers a handed-off caller got (handOff)
+	held     map[string][]wire.Ask   // by pairing topic: questions of vanished remotes the app keeps open (forgetGone), at most maxHeld
 	status   Status
 }
 
@@ -114,7 +116,7 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	if opts.GoneGrace <= 0 {
 		opts.GoneGrace = 10 * time.Second
 	}
-	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}}
+	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -142,6 +144,7 @@ func (d *Desktop) Run(ctx context.Context) {
 			if c != nil {
 				c.Disconnect(500)
 			}
+			d.bg.Wait() // hand-offs and withdrawals end within seconds
 			return
 		case <-t.C:
 		}
@@ -198,6 +201,10 @@ func (d *Desktop) reload(ctx context.Context) {
 					}
 				}
 			}
+			for _, a := range d.held[topic] { // the windows kept for vanished remotes go too
+				d.bg.Go(func() { d.withdrawHeld(a) })
+			}
+			delete(d.held, topic)
 		}
 	}
 	d.pairings = live
@@ -443,7 +450,8 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		for _, dc := range d.calls {
 			if dc.reply == e.Reply && !dc.suspended {
 				dc.suspended = true
-				go d.handOff(dc, dc.cancel)
+				cancel := dc.cancel
+				d.bg.Go(func() { d.handOff(dc, cancel) })
 				n++
 			}
 		}
@@ -488,10 +496,19 @@ func (d *Desktop) hasCallsLocked(reply string) bool {
 	return false
 }
 
+// maxHanded bounds the answers kept here for a handed-off question's
+// next call (handOff): only an answer given in the second of a hand-off.
+const maxHanded = 256
+
+// maxHeld bounds the questions of vanished remotes remembered per
+// pairing (the app keeps at most 64 open in all).
+const maxHeld = 64
+
 // forgetGone forgets the handed-off calls of the remote process
 // listening on reply, whose will the broker published and which did not
 // come back: their windows stay open in the app, their answers kept there
-// for the next identical call.
+// for the next identical call; only the questions are remembered, for a
+// revocation to withdraw them.
 func (d *Desktop) forgetGone(p *peer, reply string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -500,6 +517,11 @@ func (d *Desktop) forgetGone(p *peer, reply string) {
 		if dc.peer == p && dc.reply == reply && dc.suspended {
 			delete(d.calls, k)
 			n++
+			h := append(d.held[dc.topic], dc.ask) // a revocation withdraws it
+			if len(h) > maxHeld {
+				h = h[len(h)-maxHeld:]
+			}
+			d.held[dc.topic] = h
 		}
 	}
 	delete(d.remotes, reply)
@@ -548,7 +570,8 @@ func (d *Desktop) endLocked(dc *dcall) {
 	dc.cancel()
 	if dc.suspended {
 		dc.suspended = false
-		go d.withdrawHeld(dc.ask)
+		a := dc.ask
+		d.bg.Go(func() { d.withdrawHeld(a) })
 	}
 }
 
@@ -574,7 +597,7 @@ func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
 	done := func() { once.Do(func() { close(attached) }) }
 	a := dc.ask
 	a.Wait, a.AttachOnly, a.KeepOpen = handoffWait, true, false
-	go func() {
+	d.bg.Go(func() {
 		defer done()
 		ctx, stop := context.WithTimeout(context.Background(), handoffWait+5*time.Second)
 		defer stop()
@@ -586,7 +609,9 @@ func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
 		switch {
 		case err == nil: // answered in the instant between: keep it for the next call
 			d.mu.Lock()
-			d.handed[dc.topic+"|"+a.Question.ID] = ans
+			if len(d.handed) < maxHanded {
+				d.handed[dc.topic+"|"+a.Question.ID] = ans
+			}
 			d.mu.Unlock()
 			d.log.Info("relay: a handed-off question was answered: kept for its next call", "id", a.Question.ID)
 		case errors.Is(err, wire.ErrPending):
@@ -594,7 +619,7 @@ func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
 		default:
 			d.log.Info("relay: question not handed off", "id", a.Question.ID, "err", err)
 		}
-	}()
+	})
 	select {
 	case <-attached:
 	case <-time.After(handoffAttach):

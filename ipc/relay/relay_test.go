@@ -435,7 +435,7 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 // attach-only caller joins its window before its own ask ends, so the app
 // keeps the window (and its answer) for the next identical call. If it
 // comes back its call attaches to the window again; a late will of an
-// earlier connection is ignored.
+// earlier connection is ignored. A revocation withdraws it.
 func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 	b := startBroker(t)
 	opened := make(chan string, 4)
@@ -514,5 +514,37 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		say(r, kindGone, 2) // now it vanishes for real
 		next(t, "attach came back")
 		next(t, "left came back")
+	})
+	// A question kept open for a remote that did not come back goes when
+	// its pairing is revoked, as an open one does.
+	t.Run("revoked", func(t *testing.T) {
+		r := dial(t, b, tok)
+		ask(r, "held")
+		say(r, kindGone, 1)
+		next(t, "attach held")
+		next(t, "left held")
+		waitFor(t, "the desktop to give the remote up", func() bool {
+			ds.d.mu.Lock()
+			defer ds.d.mu.Unlock()
+			return len(ds.d.held[r.topics.Questions]) > 0 && !ds.d.hasCallsLocked(r.reply)
+		})
+		ds.revoke(t, "box")
+		// A caller joins each window kept for the pairing and leaves:
+		// withdrawn ("vanished" of the first subtest goes too).
+		var attached bool
+		for deadline := time.After(10 * time.Second); ; {
+			select {
+			case got := <-seen:
+				attached = attached || got == "attach held"
+				if got == "left held" {
+					if !attached {
+						t.Fatal("left before a caller attached")
+					}
+					return
+				}
+			case <-deadline:
+				t.Fatal("the held question of the revoked pairing was not withdrawn")
+			}
+		}
 	})
 }
