@@ -307,31 +307,6 @@ func TestRelayBrokerDownFallsBack(t *testing.T) {
 	}
 }
 
-// A remote shim killed while its question is open (kill -9: no goodbye)
-// withdraws it, as a local shim's does: the broker publishes the shim's
-// sealed will and the desktop closes the window once the shim has not
-// come back within the grace (10 s: a broken connection that reconnects
-// keeps its questions).
-func TestRelayKilledShimWithdraws(t *testing.T) {
-	requireSession(t)
-	openScreen(t).waitForWindowManager(t)
-	b := startMQTTBroker(t)
-	token, _ := relayDesk(t, b, "box")
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	agent := startMCPClientEnv(t, "claude-code", "2025-11-25", "sh", []string{"-c", `echo $$ > "$1"; exec "$0" mcp`, headlessAlone(t), pidFile},
-		nil, relayShimEnv(t, b, token))
-	call(agent, "interactive_feedback", map[string]any{"message": "Killed before the answer", "header_label": "KilledShim"})
-	findWindow(t, "KilledShim — feedback")
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("kill", "-9", strings.TrimSpace(string(data))).CombinedOutput(); err != nil {
-		t.Fatalf("kill: %v: %s", err, out)
-	}
-	windowGone(t, "KilledShim — feedback", 30*time.Second)
-}
-
 // An image attached in the window reaches the remote agent through a
 // broker whose messages are limited to 300 kB (hosted brokers have such
 // limits): the answer travels in sealed parts.

@@ -79,10 +79,11 @@ type remoteState struct {
 
 // peer is a live pairing.
 type peer struct {
-	p      Pairing
-	topics Topics
-	seal   *sealer
-	guard  *guard
+	p       Pairing
+	topics  Topics
+	seal    *sealer
+	guard   *guard
+	revoked bool // removed from the pairings (d.mu): a hand-off still under way withdraws its window
 }
 
 // dcall is a question asked through the relay, open on the desktop.
@@ -192,6 +193,7 @@ func (d *Desktop) reload(ctx context.Context) {
 	for topic, old := range d.pairings {
 		if live[topic] == nil {
 			d.log.Info("relay: pairing removed: its questions are withdrawn", "pairing", old.p.Name)
+			old.revoked = true
 			for k, c := range d.calls {
 				if c.peer == old {
 					d.endLocked(c)
@@ -615,6 +617,14 @@ func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
 			d.mu.Unlock()
 			d.log.Info("relay: a handed-off question was answered: kept for its next call", "id", a.Question.ID)
 		case errors.Is(err, wire.ErrPending):
+			d.mu.Lock()
+			revoked := dc.peer.revoked
+			d.mu.Unlock()
+			if revoked { // revoked while this caller held the window: withdrawHeld could not close it
+				d.log.Info("relay: a handed-off question of a revoked pairing: withdrawn", "id", a.Question.ID)
+				d.withdrawHeld(dc.ask)
+				return
+			}
 			d.log.Debug("relay: question kept open for the remote's next call", "id", a.Question.ID)
 		default:
 			d.log.Info("relay: question not handed off", "id", a.Question.ID, "err", err)
@@ -642,7 +652,10 @@ func (d *Desktop) resumeLocked(c mqtt.Client, key string, dc *dcall) {
 // withdrawHeld withdraws the window of a, which no caller waits on (it
 // was handed off): a caller attaches to it and goes away.
 func (d *Desktop) withdrawHeld(a wire.Ask) {
-	a.AttachOnly, a.Wait, a.KeepOpen = true, 0, false
+	// A wait longer than the attach: the caller goes away by cancelling
+	// (which withdraws a window nobody else waits on), never by its wait
+	// running out first (which keeps it open, as for a call again).
+	a.AttachOnly, a.Wait, a.KeepOpen = true, time.Minute, false
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	d.opts.Asker.Ask(ctx, a, func(ev wire.Event) {
