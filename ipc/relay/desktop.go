@@ -73,8 +73,9 @@ type Desktop struct {
 
 // remoteState is what the desktop knows of one remote process.
 type remoteState struct {
-	conn uint64      // the latest connection that said it is back
-	gone *time.Timer // its will came: the withdrawal, unless it comes back first
+	conn     uint64      // the latest connection that said it is back
+	goneConn uint64      // the connection whose will came last
+	gone     *time.Timer // its will came: the withdrawal, unless it comes back first
 }
 
 // peer is a live pairing.
@@ -418,6 +419,13 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		go d.ask(ctx, c, key, dc, dc.ask)
 	case kindBack:
 		d.mu.Lock()
+		if rs := d.remotes[e.Reply]; rs != nil && e.Conn <= rs.goneConn {
+			// A "back" of the connection whose will came (said again a
+			// moment after it connected, and delivered after the will):
+			// that connection is gone, only a later one comes back.
+			d.mu.Unlock()
+			return
+		}
 		if rs := d.remotes[e.Reply]; rs != nil && rs.gone != nil {
 			rs.gone.Stop()
 			rs.gone = nil
@@ -447,6 +455,7 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			d.mu.Unlock()
 			return
 		}
+		rs.goneConn = e.Conn
 		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.forgetGone(p, e.Reply) })
 		n := 0
 		for _, dc := range d.calls {

@@ -496,6 +496,15 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		say(r, kindGone, 1)
 		next(t, "attach vanished") // the window gets a caller that keeps it open
 		next(t, "left vanished")   // before the vanished call's ask ends
+		// A "back" of the vanished connection itself, delivered after its
+		// will (the remote says it again a moment after connecting): not
+		// a return, so the call is not attached again.
+		say(r, kindBack, 1)
+		select {
+		case got := <-seen:
+			t.Fatalf("saw %q after a back of the connection whose will came", got)
+		case <-time.After(grace):
+		}
 	})
 	t.Run("came back", func(t *testing.T) {
 		r := dial(t, b, tok)
