@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/internal/modal"
 	"feedback/ipc/wire"
 )
 
@@ -22,7 +23,7 @@ func TestDiscardDialogKeepsByDefault(t *testing.T) {
 	c := w.Fyne().Canvas()
 	for i, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEscape} {
 		w.View().RequestDismiss()
-		keep, ok := c.Focused().(*dialogButton)
+		keep, ok := c.Focused().(*modal.Button)
 		if !ok || keep.Text != "Keep editing" || keep.Importance != widget.HighImportance {
 			t.Fatalf("focused %T, want the primary Keep editing button", c.Focused())
 		}
@@ -38,7 +39,7 @@ func TestDiscardDialogKeepsByDefault(t *testing.T) {
 		}
 	}
 	w.View().RequestDismiss()
-	for _, b := range findDeep[*dialogButton](c.Overlays().Top()) {
+	for _, b := range findDeep[*modal.Button](c.Overlays().Top()) {
 		if b.Text == "Discard" {
 			test.Tap(b)
 		}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/internal/modal"
 	"feedback/internal/i18n"
 	"feedback/ipc/wire"
 )
@@ -179,8 +180,8 @@ func (v *View) keysContent() fyne.CanvasObject {
 // closes it.
 func (w *Window) showKeys() {
 	var d *dialog.CustomDialog
-	closeB := newDialogButton(i18n.T("keys.close"), theme.CancelIcon(), func() { d.Hide() })
-	closeB.cancel = closeB.OnTapped
+	closeB := modal.NewButton(i18n.T("keys.close"), theme.CancelIcon(), func() { d.Hide() }, heavy)
+	closeB.Cancel = closeB.OnTapped
 	table := w.view.keysContent()
 	d = dialog.NewCustomWithoutButtons(i18n.T("keys.title"), container.NewVScroll(table), w.win)
 	d.SetButtons([]fyne.CanvasObject{closeB})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"feedback/dialogs/internal/modal"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -62,7 +64,7 @@ func TestDiscardDialogKeepsByDefault(t *testing.T) {
 	entry(t, w, "timeout_seconds").SetText("50")
 	for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEscape} {
 		w.RequestClose()
-		keep, ok := c.Focused().(*keyButton)
+		keep, ok := c.Focused().(*modal.Button)
 		if !ok || keep.Text != "Keep editing" || keep.Importance != widget.HighImportance {
 			t.Fatalf("focused %T, want the primary Keep editing button", c.Focused())
 		}

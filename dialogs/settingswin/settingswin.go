@@ -28,11 +28,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/internal/modal"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
 )
@@ -124,9 +124,9 @@ type Window struct {
 	cancel           *widget.Button
 	summary          *fyne.Container // by Save: the first problem and how many; tapping goes to it
 	summaryText      *tapLabel
-	saving           bool       // a save is in flight (Fyne goroutine only)
-	closing          bool       // the user chose to discard the edits
-	discard          *keyButton // the Discard button of the last "Discard your changes?", for tests
+	saving           bool          // a save is in flight (Fyne goroutine only)
+	closing          bool          // the user chose to discard the edits
+	discard          *modal.Button // the Discard button of the last "Discard your changes?", for tests
 	// saved is called off the Fyne goroutine's stack once a save ended
 	// (tests wait on it); nil in production.
 	saved func(error)
@@ -242,23 +242,10 @@ func (w *Window) RequestClose() {
 }
 
 // askDiscard asks in win whether to throw the edits away, as the question
-// window asks about a reply: the safe choice, "Keep editing", is the
-// primary button and has the keyboard — Enter takes it, and so does
-// Escape; only a deliberate "Discard" (a click, or Tab to it and Enter)
-// calls discard.
-func askDiscard(win fyne.Window, title, message string, discard func()) *keyButton {
-	var d *dialog.CustomDialog
-	keep := newKeyButton(lang.L("Keep editing"), theme.DocumentCreateIcon(), func() { d.Hide() })
-	keep.Importance = widget.HighImportance
-	drop := newKeyButton(lang.L("Discard"), theme.DeleteIcon(), func() { d.Hide(); discard() })
-	keep.cancel, drop.cancel = keep.OnTapped, keep.OnTapped
-	msg := widget.NewLabel(message)
-	msg.Wrapping = fyne.TextWrapWord
-	d = dialog.NewCustomWithoutButtons(title, msg, win)
-	d.SetButtons([]fyne.CanvasObject{drop, keep})
-	d.Resize(fyne.NewSize(380, 0))
-	d.Show()
-	win.Canvas().Focus(keep)
+// window asks about a reply (modal.AskDiscard: "Keep editing" is the safe
+// default of every key); it returns the Discard button.
+func askDiscard(win fyne.Window, title, message string, discard func()) *modal.Button {
+	_, drop := modal.AskDiscard(win, modal.Discard{Title: title, Message: message, Keep: lang.L("Keep editing"), Discard: lang.L("Discard")}, discard, nil)
 	return drop
 }
 

@@ -50,29 +50,3 @@ func (l *tapLabel) Tapped(*fyne.PointEvent) { l.onTap() }
 
 // Cursor shows a pointing hand: it acts like a link.
 func (l *tapLabel) Cursor() desktop.Cursor { return desktop.PointerCursor }
-
-// keyButton is a button of the discard dialog: Enter presses it, Escape
-// cancels the dialog (keeps editing).
-type keyButton struct {
-	widget.Button
-	cancel func()
-}
-
-func newKeyButton(label string, icon fyne.Resource, tapped func()) *keyButton {
-	b := &keyButton{}
-	b.Text, b.Icon, b.OnTapped = label, icon, tapped
-	b.ExtendBaseWidget(b)
-	return b
-}
-
-// TypedKey: Enter presses the button, Escape cancels.
-func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeyReturn, fyne.KeyEnter:
-		b.OnTapped()
-	case fyne.KeyEscape:
-		b.cancel()
-	default:
-		b.Button.TypedKey(k)
-	}
-}
