@@ -36,11 +36,23 @@ func comparePeer(uid, pid, want int) error {
 	return nil
 }
 
-// rawConn returns c's descriptor access, for reading peer credentials.
-func rawConn(c net.Conn) (syscall.RawConn, error) {
+// readPeer calls read with c's descriptor, to read its peer's
+// credentials; read's error is the system's refusal to tell.
+func readPeer(c net.Conn, read func(fd int) error) error {
 	sc, ok := c.(syscall.Conn)
 	if !ok {
-		return nil, fmt.Errorf("cannot read the peer credentials of a %T", c)
+		return fmt.Errorf("cannot read the peer credentials of a %T", c)
 	}
-	return sc.SyscallConn()
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var readErr error
+	if err := raw.Control(func(fd uintptr) { readErr = read(int(fd)) }); err != nil {
+		return err
+	}
+	if readErr != nil {
+		return fmt.Errorf("read peer credentials: %w", readErr)
+	}
+	return nil
 }
