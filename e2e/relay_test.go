@@ -15,13 +15,14 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"feedback/internal/mqtttest"
 	"feedback/ipc/relay"
 )
 
 // relayDesk starts the app with a config directory of its own and pairs
 // a remote host named name with the broker through `feedback relay pair`;
 // it returns the token and the app's environment (for more commands).
-func relayDesk(t *testing.T, b *mqttBroker, name string) (token string, appEnv []string) {
+func relayDesk(t *testing.T, b *mqtttest.Broker, name string) (token string, appEnv []string) {
 	t.Helper()
 	token, appEnv, _ = relayDeskLog(t, b, name)
 	return token, appEnv
@@ -29,7 +30,7 @@ func relayDesk(t *testing.T, b *mqttBroker, name string) (token string, appEnv [
 
 // relayDeskLog is relayDesk that also returns the app's log (launchApp
 // starts it again).
-func relayDeskLog(t *testing.T, b *mqttBroker, name string) (token string, appEnv []string, logPath string) {
+func relayDeskLog(t *testing.T, b *mqtttest.Broker, name string) (token string, appEnv []string, logPath string) {
 	t.Helper()
 	config := t.TempDir()
 	appEnv = []string{"XDG_CONFIG_HOME=" + config, "FEEDBACK_DB=" + filepath.Join(t.TempDir(), "feedback.db")}
@@ -38,9 +39,9 @@ func relayDeskLog(t *testing.T, b *mqttBroker, name string) (token string, appEn
 }
 
 // relayPair runs `feedback relay pair` and returns its one line.
-func relayPair(t *testing.T, b *mqttBroker, appEnv []string, name string) string {
+func relayPair(t *testing.T, b *mqtttest.Broker, appEnv []string, name string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "relay", "pair", "--broker", b.deskURL(), "--name", name, "--remote-user", "remote")
+	cmd := exec.Command(bin, "relay", "pair", "--broker", b.URL("desk:"+b.Password("desk")), "--name", name, "--remote-user", "remote")
 	cmd.Env = append(append(os.Environ(), env...), appEnv...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -56,7 +57,7 @@ func relayPair(t *testing.T, b *mqttBroker, appEnv []string, name string) string
 	if len(lines) != 1 || !strings.HasPrefix(lines[0], relay.TokenPrefix) {
 		t.Fatalf("pair printed %q, want one token line", out)
 	}
-	if strings.Contains(lines[0], b.deskPass) {
+	if strings.Contains(lines[0], b.Password("desk")) {
 		t.Fatal("the token carries the broker password")
 	}
 	return lines[0]
@@ -66,17 +67,17 @@ func relayPair(t *testing.T, b *mqttBroker, appEnv []string, name string) string
 // HOME, runtime and config directory of its own, no display, no way to
 // the app's socket, FEEDBACK_RELAY=token and its own broker user's
 // password in a 0600 file.
-func relayShim(t *testing.T, b *mqttBroker, name, token string, args ...string) *client.Client {
+func relayShim(t *testing.T, b *mqtttest.Broker, name, token string, args ...string) *client.Client {
 	t.Helper()
 	return startMCPClientEnv(t, name, "2025-11-25", headlessAlone(t), append([]string{"mcp"}, args...), nil, relayShimEnv(t, b, token))
 }
 
 // relayShimEnv is a remote host's whole environment (relayShim).
-func relayShimEnv(t *testing.T, b *mqttBroker, token string) []string {
+func relayShimEnv(t *testing.T, b *mqtttest.Broker, token string) []string {
 	t.Helper()
 	home := t.TempDir()
 	pw := filepath.Join(home, "broker-password")
-	if err := os.WriteFile(pw, []byte(b.remotePass+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(pw, []byte(b.Password("remote")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(home, "run"), 0o700)
@@ -112,7 +113,7 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
 	b := startMQTTBroker(t)
-	seen := b.capture(t)
+	seen := b.Capture(t, "desk")
 	token, appEnv := relayDesk(t, b, "build-box")
 	agent := relayShim(t, b, "claude-code", token)
 
@@ -198,7 +199,7 @@ func TestRelayBrokerRestartMidQuestion(t *testing.T) {
 	agent := relayShim(t, b, "claude-code", token)
 	res := call(agent, "interactive_feedback", map[string]any{"message": "Across a broker restart?", "header_label": "BrokerRestart"})
 	win := findWindow(t, "BrokerRestart — feedback")
-	b.stop()
+	b.Stop()
 	waitFor(t, "the app to see the broker gone", 20*time.Second, func() bool {
 		return strings.Contains(runWith(t, appEnv, bin, "relay", "list"), "not connected")
 	})
@@ -206,7 +207,7 @@ func TestRelayBrokerRestartMidQuestion(t *testing.T) {
 	typeText(t, "answered while the broker was down")
 	key(t, "ctrl+Return")
 	windowGone(t, "BrokerRestart — feedback", 5*time.Second)
-	b.start(t)
+	b.Start()
 	r := await(t, res)
 	if r.IsError || !strings.Contains(text(r), "answered while the broker was down") {
 		t.Fatalf("the answer was lost across the broker's restart: %s", text(r))
@@ -222,7 +223,7 @@ func TestRelayQuestionWaitsForTheDesktop(t *testing.T) {
 	b := startMQTTBroker(t)
 	token, appEnv, logPath := relayDeskLog(t, b, "laptop")
 	stopApp()
-	seen := b.capture(t)
+	seen := b.Capture(t, "desk")
 	agent := relayShim(t, b, "claude-code", token)
 	res := call(agent, "interactive_feedback", map[string]any{"message": "Asked while you were away", "header_label": "WhileAway"})
 	waitFor(t, "the question to reach the broker", 20*time.Second, func() bool { return strings.Contains(seen(), "/q ") })
@@ -294,7 +295,7 @@ func TestRelayBrokerDownFallsBack(t *testing.T) {
 	requireSession(t)
 	b := startMQTTBroker(t)
 	token, _ := relayDesk(t, b, "ci")
-	b.stop()
+	b.Stop()
 	agent := relayShim(t, b, "claude-code", token)
 	start := time.Now()
 	r := callNow(t, agent, "interactive_feedback", map[string]any{"message": "Is anyone there?", "header_label": "NoBroker"})

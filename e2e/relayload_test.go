@@ -50,7 +50,7 @@ func TestRelayFiftyShimsAtOnce(t *testing.T) {
 	// The desktop: a pairing in its store, its relay side on the inbox.
 	store, pwPath, statusPath := filepath.Join(dir, relay.StoreFile), filepath.Join(dir, relay.PasswordFile), filepath.Join(dir, relay.StatusFile)
 	var st relay.State
-	if err := st.SetBroker(fmt.Sprintf("mqtt://desk@127.0.0.1:%d", b.port)); err != nil {
+	if err := st.SetBroker(b.URL("desk")); err != nil {
 		t.Fatal(err)
 	}
 	tok, err := st.Pair("fleet")
@@ -63,7 +63,7 @@ func TestRelayFiftyShimsAtOnce(t *testing.T) {
 	if err := st.Save(store); err != nil {
 		t.Fatal(err)
 	}
-	if err := relay.WritePassword(pwPath, b.deskPass); err != nil {
+	if err := relay.WritePassword(pwPath, b.Password("desk")); err != nil {
 		t.Fatal(err)
 	}
 	d := relay.NewDesktop(relay.DesktopOptions{Asker: app.Inbox, StorePath: store, PasswordPath: pwPath, StatusPath: statusPath, Poll: 100 * time.Millisecond})

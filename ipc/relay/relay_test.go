@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"feedback/internal/mqtttest"
 	"feedback/ipc/wire"
 )
 
@@ -46,25 +47,25 @@ type desk struct {
 	store string
 }
 
-func startDesk(t *testing.T, b *testBroker, asker wire.Asker) *desk {
+func startDesk(t *testing.T, b *mqtttest.Broker, asker wire.Asker) *desk {
 	t.Helper()
 	return startDeskGrace(t, b, asker, 0)
 }
 
 // startDeskGrace is startDesk with DesktopOptions.GoneGrace.
-func startDeskGrace(t *testing.T, b *testBroker, asker wire.Asker, grace time.Duration) *desk {
+func startDeskGrace(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration) *desk {
 	t.Helper()
 	dir := t.TempDir()
 	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), grace: grace}
 	st, _ := LoadState(ds.store)
 	if st.Broker == "" {
-		if err := st.SetBroker(b.URL()); err != nil {
+		if err := st.SetBroker(b.URL("desk")); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Save(ds.store); err != nil {
 			t.Fatal(err)
 		}
-		if err := WritePassword(filepath.Join(dir, PasswordFile), b.Pass); err != nil {
+		if err := WritePassword(filepath.Join(dir, PasswordFile), b.Password("desk")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,9 +135,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func dial(t *testing.T, b *testBroker, tok Token) *Remote {
+func dial(t *testing.T, b *mqtttest.Broker, tok Token) *Remote {
 	t.Helper()
-	r, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Pass, Host: "ci-runner-7", Logger: testLogger(t)})
+	r, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Password("desk"), Host: "ci-runner-7", Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func question(id, text string, wait time.Duration) wire.Ask {
 
 func TestRelayAsksAndAnswersThroughTheBroker(t *testing.T) {
 	b := startBroker(t)
-	seen := b.capture(t)
+	seen := b.Capture(t, "desk")
 	fa := &fakeAsker{answer: echo}
 	ds := startDesk(t, b, fa)
 	tok := ds.pair(t, "build-box")
@@ -267,7 +268,7 @@ func TestRelayBrokerDownIsAnErrorNotAWait(t *testing.T) {
 	tok := ds.pair(t, "box")
 	b.Stop()
 	start := time.Now()
-	_, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Pass, ConnectTimeout: 3 * time.Second})
+	_, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Password("desk"), ConnectTimeout: 3 * time.Second})
 	if !errors.Is(err, ErrBrokerDown) {
 		t.Fatalf("got %v, want ErrBrokerDown", err)
 	}
@@ -329,7 +330,7 @@ func TestRelayQuestionAskedWhileDesktopOfflineOpensOnReconnect(t *testing.T) {
 	ds := startDesk(t, b, fa)
 	tok := ds.pair(t, "box")
 	ds.stop() // the desktop sleeps; its session stays at the broker
-	seen := b.capture(t)
+	seen := b.Capture(t, "desk")
 	r := dial(t, b, tok)
 	type result struct {
 		a   wire.Answer
