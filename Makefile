@@ -150,8 +150,9 @@ build-wayland: ## build bin/feedback-wayland: the app for Wayland sessions witho
 	$(GO) build -tags wayland -trimpath -ldflags '$(LDFLAGS)' -o bin/feedback-wayland ./cmd/feedback
 
 .PHONY: smoke-wayland
-smoke-wayland: build build-wayland ## under weston (nested in Xvfb): the Wayland build answers a question, the X11 build exits at once
+smoke-wayland: build build-wayland ## under weston (nested in Xvfb): the Wayland build answers a question, the X11 build exits at once; the display rules' unit tests in the Wayland build
 	@scripts/deps.sh weston
+	$(GO) test -count=1 -tags wayland ./internal/display/ ./ipc/launch/ ./cmd/feedback/doctor/
 	scripts/wayland-smoke.sh $(CURDIR)/bin/feedback-wayland $(CURDIR)/$(BIN)
 
 FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess clipimage:FuzzDecodeDIB \

@@ -179,9 +179,16 @@ func TestConnectNamesEverySocketTried(t *testing.T) {
 // session the app recorded, when that session's X server answers: with
 // its DISPLAY, runtime directory and bus; a dead one is not used.
 func TestStartOnTheRecordedSession(t *testing.T) {
+	runtimeDir := shortDir(t)
 	// A stand-in X server: DISPLAY may name a socket path ending in :N.
+	// The Wayland build's display is the compositor's socket instead,
+	// named relative to the runtime directory.
 	xsock := filepath.Join(shortDir(t), "X") + ":0"
-	l, err := net.Listen("unix", xsock)
+	displayVar, displayValue, sock := "DISPLAY", xsock, xsock
+	if display.NativeWayland {
+		displayVar, displayValue, sock = "WAYLAND_DISPLAY", "wayland-fb", filepath.Join(runtimeDir, "wayland-fb")
+	}
+	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,14 +203,13 @@ func TestStartOnTheRecordedSession(t *testing.T) {
 		}
 	}()
 	home := minimalEnv(t)
-	runtimeDir := shortDir(t)
-	t.Setenv("DISPLAY", xsock)
+	t.Setenv(displayVar, displayValue)
 	t.Setenv("XDG_RUNTIME_DIR", runtimeDir)
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/bus-of-the-session")
 	if err := RecordSession(filepath.Join(runtimeDir, "feedback", "feedback.sock")); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"} {
+	for _, k := range []string{displayVar, "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"} {
 		os.Unsetenv(k)
 	}
 
@@ -222,14 +228,14 @@ func TestStartOnTheRecordedSession(t *testing.T) {
 		b, _ := os.ReadFile(out)
 		got = string(b)
 	}
-	for _, want := range []string{"DISPLAY=" + xsock + "\n", "XDG_RUNTIME_DIR=" + runtimeDir + "\n", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus-of-the-session\n"} {
+	for _, want := range []string{displayVar + "=" + displayValue + "\n", "XDG_RUNTIME_DIR=" + runtimeDir + "\n", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus-of-the-session\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the started app's environment lacks %q:\n%s", want, got)
 		}
 	}
 
-	// The session's X server is gone: nothing is started, and the error
-	// says why.
+	// The session's X server (or compositor) is gone: nothing is
+	// started, and the error says why.
 	l.Close()
 	os.Remove(out)
 	err = StartExe(exe)

@@ -43,8 +43,8 @@ func remote(e Env) bool { return e.Getenv(ipc.EnvSocket) != "" }
 func checkDisplay(_ context.Context, e Env) []Result {
 	r := Result{Check: "display"}
 	x, w := e.Getenv("DISPLAY"), e.Getenv("WAYLAND_DISPLAY")
-	var dead error // DISPLAY names no live X server
-	if x != "" && !e.Headless && desktopOS(e.GOOS) && e.ProbeDisplay != nil {
+	var dead error // DISPLAY names no live X server (the X11 build's)
+	if x != "" && !display.NativeWayland && !e.Headless && desktopOS(e.GOOS) && e.ProbeDisplay != nil {
 		dead = e.ProbeDisplay(x)
 	}
 	switch {

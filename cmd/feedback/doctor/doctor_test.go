@@ -15,6 +15,7 @@ import (
 
 	"feedback/app/store"
 	"feedback/cmd/feedback/setup"
+	"feedback/internal/display"
 	"feedback/ipc"
 )
 
@@ -128,6 +129,11 @@ func TestGoodEnvironment(t *testing.T) {
 	h := home(t)
 	addr := startBus(t)
 	t.Setenv("DISPLAY", ":99")
+	wantDisplay := "X11 (DISPLAY=:99)"
+	if display.NativeWayland { // the Wayland build needs the compositor
+		t.Setenv("WAYLAND_DISPLAY", "wayland-0")
+		wantDisplay = "Wayland (WAYLAND_DISPLAY=wayland-0) with XWayland (DISPLAY=:99)"
+	}
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
 	own(t, addr, "org.kde.StatusNotifierWatcher")
 	own(t, addr, "org.freedesktop.Notifications")
@@ -158,7 +164,7 @@ func TestGoodEnvironment(t *testing.T) {
 		t.Errorf("exit %d, want 0", code)
 	}
 	expect(t, out.String(), map[string][]string{
-		"display":       {"OK", "X11 (DISPLAY=:99)"},
+		"display":       {"OK", wantDisplay},
 		"session bus":   {"OK", "reachable"},
 		"tray":          {"OK", "StatusNotifierWatcher"},
 		"notifications": {"OK", "is running"},
@@ -284,14 +290,21 @@ func TestAppVersionAndRefusals(t *testing.T) {
 
 // The X11 build on a Wayland session without XWayland cannot open
 // windows: doctor fails and names the way out, as the app does.
+// The Wayland build on an X11 session does too.
 func TestWaylandOnlySession(t *testing.T) {
 	h := home(t)
-	t.Setenv("WAYLAND_DISPLAY", "wayland-0")
+	want := []string{"FAIL", "Wayland", "make build-wayland"}
+	if display.NativeWayland {
+		t.Setenv("DISPLAY", ":0")
+		want = []string{"FAIL", "X11 session", "make build"}
+	} else {
+		t.Setenv("WAYLAND_DISPLAY", "wayland-0")
+	}
 	e, out := env(t, h)
 	if code := Run(context.Background(), nil, e); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	expect(t, out.String(), map[string][]string{"display": {"FAIL", "Wayland", "make build-wayland"}})
+	expect(t, out.String(), map[string][]string{"display": want})
 }
 
 // cursor-agent on PATH and set up, but no project approved feedback:
