@@ -225,16 +225,26 @@ func (s *session) stopApp() {
 	}
 }
 
-// windowLatency asks runs questions through one shim and times each from
-// the call to the MapNotify of a new top-level window. before, if not nil,
-// runs before each call (and is not timed).
+// windowLatency asks runs questions through one shim of the session and
+// times each from the call to the MapNotify of a new top-level window
+// (latencyThrough). before, if not nil, runs before each call (and is not
+// timed).
 func (s *session) windowLatency(runs int, before func() error) ([]time.Duration, error) {
+	return latencyThrough(s.shim, runs, "Bench", before)
+}
+
+// latencyThrough asks runs questions through one shim that start starts,
+// titled prefix and their number, and times each from the call to the
+// MapNotify of a new top-level window; the first two warm the caches and
+// are not counted. before, if not nil, runs before each call (and is not
+// timed).
+func latencyThrough(start func() (*client.Client, error), runs int, prefix string, before func() error) ([]time.Duration, error) {
 	mapped, stop, err := xmaps.Watch()
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	c, err := s.shim()
+	c, err := start()
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +257,7 @@ func (s *session) windowLatency(runs int, before func() error) ([]time.Duration,
 				return nil, err
 			}
 		}
-		title := "Bench" + strconv.Itoa(i)
+		title := prefix + strconv.Itoa(i)
 		drain(mapped)
 		done := make(chan error, 1)
 		req := mcp.CallToolRequest{}
@@ -280,7 +290,13 @@ func (s *session) windowLatency(runs int, before func() error) ([]time.Duration,
 // shim starts a shim of the session (`feedback mcp`) under a real MCP
 // client and initializes it.
 func (s *session) shim() (*client.Client, error) {
-	tr := transport.NewStdioWithOptions(s.bin, s.env[len(s.env)-sessionEnv:], []string{"mcp"})
+	return stdioShim(s.bin, s.env[len(s.env)-sessionEnv:])
+}
+
+// stdioShim starts command's `mcp` with env under a real MCP client and
+// initializes it.
+func stdioShim(command string, env []string) (*client.Client, error) {
+	tr := transport.NewStdioWithOptions(command, env, []string{"mcp"})
 	if err := tr.Start(context.Background()); err != nil {
 		return nil, err
 	}

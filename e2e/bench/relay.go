@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -9,15 +8,10 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-
-	"feedback/e2e/internal/xmaps"
 )
 
 // relayBench times the popup of a question asked through a local
@@ -50,11 +44,11 @@ func relayBench(bin, headless, dir string, runs int) error {
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "FEEDBACK_SOCKET=" + filepath.Join(home, "run", "none.sock"),
 		"FEEDBACK_RELAY=" + token, "FEEDBACK_RELAY_PASSWORD_FILE=" + pw}
 
-	local, err := latencyThrough(func() (*client.Client, error) { return s.shim() }, runs, "Sock")
+	local, err := latencyThrough(s.shim, runs, "Sock", nil)
 	if err != nil {
 		return fmt.Errorf("through the socket: %w", err)
 	}
-	relayed, err := latencyThrough(func() (*client.Client, error) { return stdioShim(headless, remoteEnv) }, runs, "Relay")
+	relayed, err := latencyThrough(func() (*client.Client, error) { return stdioShim(headless, remoteEnv) }, runs, "Relay", nil)
 	if err != nil {
 		return fmt.Errorf("through the broker: %w", err)
 	}
@@ -62,68 +56,6 @@ func relayBench(bin, headless, dir string, runs int) error {
 	fmt.Printf("popup through a local mosquitto median %7.1f ms  (%d runs)\n", ms(median(relayed)), len(relayed))
 	fmt.Printf("relay / socket                  %.2f\n", float64(median(relayed))/float64(median(local)))
 	return nil
-}
-
-// stdioShim starts command's `mcp` with env under a real MCP client.
-func stdioShim(command string, env []string) (*client.Client, error) {
-	tr := transport.NewStdioWithOptions(command, env, []string{"mcp"})
-	if err := tr.Start(context.Background()); err != nil {
-		return nil, err
-	}
-	c := client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1"}
-	if _, err := c.Initialize(context.Background(), init); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
-// latencyThrough is windowLatency with the shim start: it times each
-// question from the call to its window mapped, the first two not counted.
-func latencyThrough(start func() (*client.Client, error), runs int, prefix string) ([]time.Duration, error) {
-	mapped, stop, err := xmaps.Watch()
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
-	c, err := start()
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	var out []time.Duration
-	for i := range runs + 2 {
-		title := prefix + strconv.Itoa(i)
-		drain(mapped)
-		done := make(chan error, 1)
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "interactive_feedback"
-		req.Params.Arguments = map[string]any{"message": "## Benchmark\n\nA question with **Markdown** and options.",
-			"header_label": title, "predefined_options": []any{"one", "two"}}
-		t0 := time.Now()
-		go func() { _, err := c.CallTool(context.Background(), req); done <- err }()
-		select {
-		case t1 := <-mapped:
-			if i >= 2 {
-				out = append(out, t1.Sub(t0))
-			}
-		case err := <-done:
-			return nil, fmt.Errorf("the call returned before a window was mapped: %v", err)
-		case <-time.After(10 * time.Second):
-			return nil, errors.New("no window was mapped within 10 s")
-		}
-		if err := dismiss(title + " — feedback"); err != nil {
-			return nil, err
-		}
-		if err := <-done; err != nil {
-			return nil, err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return out, nil
 }
 
 var benchBrokerPort int
