@@ -164,15 +164,25 @@ type loadShim struct {
 func startLoadShims(t *testing.T, socket string, n int) []*loadShim {
 	t.Helper()
 	shimEnv := append(append([]string(nil), env...), "FEEDBACK_SOCKET="+socket) // the last one wins
+	return startShimsBy(t, n, 8, func(i int) (*loadShim, error) {
+		return startLoadShim(bin, fmt.Sprintf("load-%02d", i), shimEnv)
+	})
+}
+
+// startShimsBy starts n shims with start(i), at most limit of them at a
+// time, closes them when the test ends, and fails the test when one did
+// not start.
+func startShimsBy(t *testing.T, n, limit int, start func(i int) (*loadShim, error)) []*loadShim {
+	t.Helper()
 	shims := make([]*loadShim, n)
 	errs := make([]error, n)
-	sem := make(chan struct{}, 8)
+	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			shims[i], errs[i] = startLoadShim(fmt.Sprintf("load-%02d", i), shimEnv)
+			shims[i], errs[i] = start(i)
 		})
 	}
 	wg.Wait()
@@ -193,9 +203,12 @@ func startLoadShims(t *testing.T, socket string, n int) []*loadShim {
 	return shims
 }
 
-func startLoadShim(name string, shimEnv []string) (*loadShim, error) {
+// startLoadShim starts command's `feedback mcp` (the binary under test, or
+// the headless one) with shimEnv under an MCP client named name and
+// initializes it.
+func startLoadShim(command, name string, shimEnv []string) (*loadShim, error) {
 	s := &loadShim{name: name, stderr: &loadBuffer{}}
-	tr := transport.NewStdioWithOptions(bin, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(s.stderr))
+	tr := transport.NewStdioWithOptions(command, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(s.stderr))
 	if err := tr.Start(context.Background()); err != nil { // lives until Close
 		return nil, fmt.Errorf("starting feedback mcp: %w", err)
 	}

@@ -10,10 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"feedback/e2e/internal/fakeapp"
 	"feedback/ipc"
 	"feedback/ipc/relay"
@@ -74,27 +70,10 @@ func TestRelayFiftyShimsAtOnce(t *testing.T) {
 	waitFor(t, "the desktop to subscribe", 20*time.Second, func() bool { s := d.Status(); return s.Connected && s.Pairings == 1 })
 
 	// Fifty remote shims, started together.
-	shims := make([]*loadShim, relayShims)
-	errs := make([]error, relayShims)
-	var wg sync.WaitGroup
-	for i := range shims {
-		wg.Go(func() {
-			shims[i], errs[i] = startRelayLoadShim(fmt.Sprintf("remote-%d", i), headless, relayShimEnv(t, b, tok.String()))
-		})
-	}
-	wg.Wait()
-	t.Cleanup(func() {
-		for _, s := range shims {
-			if s != nil {
-				s.c.Close()
-			}
-		}
+	shims := startShimsBy(t, relayShims, relayShims, func(i int) (*loadShim, error) {
+		return startLoadShim(headless, fmt.Sprintf("remote-%d", i), relayShimEnv(t, b, tok.String()))
 	})
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("shim %d: %v", i, err)
-		}
-	}
+	var wg sync.WaitGroup
 	start := make(chan struct{})
 	results := make([]string, relayShims)
 	callErrs := make([]error, relayShims)
@@ -131,24 +110,4 @@ func TestRelayFiftyShimsAtOnce(t *testing.T) {
 	if st := p.Stats(); len(st.Shown) != relayShims {
 		t.Errorf("%d questions shown, want %d", len(st.Shown), relayShims)
 	}
-}
-
-// startRelayLoadShim is startLoadShim running command (the headless shim).
-func startRelayLoadShim(name, command string, shimEnv []string) (*loadShim, error) {
-	s := &loadShim{name: name, stderr: &loadBuffer{}}
-	tr := transport.NewStdioWithOptions(command, shimEnv, []string{"mcp"}, transport.WithCommandStderrWriter(s.stderr))
-	if err := tr.Start(context.Background()); err != nil {
-		return nil, fmt.Errorf("starting feedback mcp: %w", err)
-	}
-	s.c = client.NewClient(tr, client.WithProtocolVersion("2025-11-25"))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0"}
-	if _, err := s.c.Initialize(ctx, init); err != nil {
-		s.c.Close()
-		return nil, fmt.Errorf("initialize: %w (stderr: %s)", err, s.stderr.String())
-	}
-	return s, nil
 }
