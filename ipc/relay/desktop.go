@@ -345,7 +345,8 @@ func (d *Desktop) Status() Status {
 func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 	d.log.Debug("relay: frame", "topic", m.Topic(), "bytes", len(m.Payload()))
 	f, err := parseFrame(m.Payload())
-	if err != nil || f.kind != frameSealed {
+	otherVersion := errors.Is(err, ErrVersion)
+	if (err != nil || f.kind != frameSealed) && !otherVersion {
 		d.log.Info("relay: frame dropped", "topic", m.Topic(), "err", err)
 		return
 	}
@@ -367,6 +368,9 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		refuse("revoked", fmt.Errorf("%w: %s", ErrRevoked, r.Name))
 		return
 	case p == nil:
+		return
+	case otherVersion:
+		refuse(versionRefusal, fmt.Errorf("%w: the remote speaks version %d, this desktop %d", ErrVersion, f.version, frameVersion))
 		return
 	}
 	e, err := p.seal.open(f)

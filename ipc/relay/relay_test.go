@@ -262,6 +262,47 @@ func TestRelayTamperedTokenIsRefused(t *testing.T) {
 	}
 }
 
+// A frame of another version of the relay (a remote of an older or newer
+// feedback release) is refused, not dropped: the remote's call ends at
+// once with an error that says to install the same release on both
+// machines, instead of waiting as for a desktop that is away.
+func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
+	b := startBroker(t)
+	opened := make(chan struct{}, 1)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		opened <- struct{}{}
+		<-ctx.Done()
+		return wire.Answer{}, ctx.Err()
+	}}
+	ds := startDesk(t, b, fa)
+	r := dial(t, b, ds.pair(t, "box"))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := r.Ask(context.Background(), question("q-open", "waits", time.Minute), nil)
+		errc <- err
+	}()
+	<-opened
+	// A frame of the same remote as a release speaking version 9 sends it.
+	f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindAsk, Reply: r.reply}, r.reply, func() uint64 { return 1 << 40 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f[0][0] = 9
+	if tk := r.client.Publish(r.topics.Questions, 1, false, f[0]); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
+		t.Fatalf("publish: %v", tk.Error())
+	}
+	select {
+	case err := <-errc:
+		var we *wire.Error
+		if !errors.As(err, &we) || !strings.Contains(we.Message, "speaks version 1 of the relay") || !strings.Contains(we.Message, "install the same feedback release") {
+			t.Fatalf("the call ended with %v, want a refusal naming the versions", err)
+		}
+		t.Logf("the remote's error: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("a frame of another version was dropped: the remote's call was not told")
+	}
+}
+
 func TestRelayBrokerDownIsAnErrorNotAWait(t *testing.T) {
 	b := startBroker(t)
 	ds := startDesk(t, b, &fakeAsker{answer: echo})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -170,6 +171,10 @@ func (r *Remote) Shutdown() { r.client.Disconnect(250) }
 // onMessage takes a frame on the reply topic.
 func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 	f, err := parseFrame(m.Payload())
+	if errors.Is(err, ErrVersion) {
+		r.log.Warn("relay: a frame from the desktop dropped", "err", err, "version", f.version, "ours", frameVersion)
+		return
+	}
 	if err != nil {
 		r.log.Info("relay: frame dropped", "err", err)
 		return
@@ -295,6 +300,9 @@ func refusalText(reason string) string {
 	case "tampered":
 		return "the desktop refused this relay pairing: its messages do not open with the desktop's keys (the token is wrong or was altered)"
 	default:
+		if v, ok := strings.CutPrefix(reason, "version:"); ok {
+			return fmt.Sprintf("the desktop's feedback speaks version %s of the relay, this one version %d: install the same feedback release on both machines", clip(v, 8), frameVersion)
+		}
 		return "the desktop refused the message (" + clip(reason, 40) + ")"
 	}
 }

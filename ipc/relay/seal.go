@@ -147,7 +147,10 @@ type part struct {
 // Frame layout: version, kind, reply-topic length and reply topic (on
 // frames to the desktop, in clear so that a refusal can be sent back
 // without opening the frame), then a 24-byte nonce and the box; or, for
-// a refusal, its reason.
+// a refusal, its reason. Those first parts and the refusal keep this
+// layout in every version of the relay: a side that meets a frame of
+// another version refuses it ("version:N", the version it speaks), and
+// the other side can read why, whatever its version.
 const (
 	frameVersion = 1
 	frameSealed  = 1
@@ -172,6 +175,7 @@ var (
 	ErrRevoked  = fmt.Errorf("%w: the pairing was revoked on the desktop", ErrRefused)
 	ErrUnknown  = fmt.Errorf("%w: the desktop knows no such pairing", ErrRefused)
 	ErrMalform  = fmt.Errorf("%w: malformed", ErrRefused)
+	ErrVersion  = fmt.Errorf("%w: of another version of the relay (install the same feedback release on both machines)", ErrRefused)
 )
 
 // sealer seals and opens one pairing's messages in one direction each way.
@@ -234,23 +238,28 @@ func (s *sealer) sealOne(plain []byte, reply string) []byte {
 
 // frame is a frame's clear part.
 type frame struct {
-	kind   byte
-	reply  string
-	body   []byte // nonce and box, or a refusal's reason
-	reason string
+	version, kind byte
+	reply         string
+	body          []byte // nonce and box, or a refusal's reason
+	reason        string
 }
 
 // parseFrame splits a frame into its clear parts.
+// A frame of another version is returned with ErrVersion, its version
+// and reply topic set (a refusal of any version is read).
 func parseFrame(b []byte) (frame, error) {
-	if len(b) < 3 || b[0] != frameVersion {
+	if len(b) < 3 {
 		return frame{}, ErrMalform
 	}
-	f := frame{kind: b[1]}
+	f := frame{version: b[0], kind: b[1]}
 	n := int(b[2])
 	if len(b) < 3+n {
 		return frame{}, ErrMalform
 	}
 	f.reply, f.body = string(b[3:3+n]), b[3+n:]
+	if f.version != frameVersion && f.kind != frameRefused {
+		return f, ErrVersion
+	}
 	switch f.kind {
 	case frameSealed:
 		if len(f.body) < nonceSize+box.Overhead {
@@ -272,6 +281,9 @@ func parseFrame(b []byte) (frame, error) {
 func refusal(reason string) []byte {
 	return append([]byte{frameVersion, frameRefused, 0}, reason...)
 }
+
+// versionRefusal is the reason of a refusal of a frame of another version.
+var versionRefusal = fmt.Sprintf("version:%d", frameVersion)
 
 // open opens a sealed frame's body and checks its header: the pairing and
 // the direction (toward us). The guard checks the rest.
