@@ -2,30 +2,16 @@ package historywin
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"feedback/app/store"
+	"feedback/internal/history/historytest"
 	"feedback/ipc/wire"
 )
-
-// approvalQ is a tool-call approval as package approval asks it: the whole
-// call in the Markdown, its brief in Call, the options marked by flag.
-func approvalQ(id, command string) wire.Question {
-	rule := "Bash(" + command + ")"
-	return wire.Question{ID: id, Source: wire.SourceApproval, Client: "claude-code", Project: "shop", Title: "Run a command?",
-		Call: &wire.ToolCall{Tool: "Bash", Subject: command},
-		Prompts: []wire.Prompt{{Markdown: "**claude-code** asks to run a command:\n\n```sh\n" + command + "\n```\n", Single: true,
-			Options: []wire.Option{{Label: "Allow", Description: "this call only", Allows: true},
-				{Label: "Always allow in this project", Description: rule, Allows: true, Rule: rule},
-				{Label: "Deny", Description: "the agent is told your reason"}}}}}
-}
 
 // longCommand is a call of many lines: History shows it whole.
 var longCommand = func() string {
@@ -38,38 +24,12 @@ var longCommand = func() string {
 }()
 
 // fillApprovals keeps one approval of each decision, newest last: allowed,
-// always allowed, denied with a reason, timed out, denied while away,
-// closed.
+// always allowed, denied with a reason, timed out, denied while away
+// (historytest.Approvals), closed (longCommand).
 func fillApprovals(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "feedback.db")
-	s, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	chose := func(label, text string) []wire.Reply { return []wire.Reply{{Selected: []string{label}, Text: text}} }
-	for i, c := range []struct {
-		id, command string
-		a           wire.Answer
-	}{
-		{"allowed", "go test ./...", wire.Answer{Status: wire.StatusAnswered, Replies: chose("Allow", "")}},
-		{"always", "npm test", wire.Answer{Status: wire.StatusAnswered, Replies: chose("Always allow in this project", "")}},
-		{"denied", "rm -rf build", wire.Answer{Status: wire.StatusAnswered, Replies: chose("Deny", "use make clean instead")}},
-		{"timeout", "git push --force", wire.Answer{Status: wire.StatusTimeout}},
-		{"away", "make deploy", wire.Answer{Status: wire.StatusAway}},
-		{"closed", longCommand, wire.Answer{Status: wire.StatusDismissed}},
-	} {
-		at := t0.Add(time.Duration(i) * time.Minute)
-		if err := s.SaveQuestion(approvalQ(c.id, c.command), at); err != nil {
-			t.Fatal(err)
-		}
-		c.a.QuestionID = c.id
-		if err := s.SaveAnswer(c.a, at.Add(30*time.Second), true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return path
+	return historytest.FillApprovals(t, append(historytest.Approvals(),
+		historytest.Approval{ID: "closed", Command: longCommand, Answer: wire.Answer{Status: wire.StatusDismissed}}))
 }
 
 // Each approval is listed by its call with a badge that says what it
@@ -79,17 +39,14 @@ func fillApprovals(t *testing.T) string {
 func TestApprovalsListedByDecision(t *testing.T) {
 	h := open(t, fillApprovals(t))
 	h.wait(t, "list")
-	want := []string{
+	h.wantRows(t,
 		"[denied] Bash `set -e …` · 55 min · claude-code · shop",
 		"[away] Bash `make deploy` · 56 min · claude-code · shop",
 		"[timed out] Bash `git push --force` · 57 min · claude-code · shop",
 		"[denied] Bash `rm -rf build` · 58 min · claude-code · shop",
 		"[always allowed] Bash `npm test` · 59 min · claude-code · shop",
 		"[allowed] Bash `go test ./...` · 1 h · claude-code · shop",
-	}
-	if got := h.rows(); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	)
 	tones := []tone{toneError, toneNeutral, toneNeutral, toneError, toneSuccess, toneSuccess}
 	names := map[tone]string{toneError: "error", toneNeutral: "neutral", toneSuccess: "success"}
 	colorNames := map[tone]fyne.ThemeColorName{toneError: theme.ColorNameError, toneNeutral: theme.ColorNameInputBorder, toneSuccess: theme.ColorNameSuccess}

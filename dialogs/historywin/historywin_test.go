@@ -25,21 +25,23 @@ import (
 	"feedback/app/windowreq"
 	"feedback/cmd/feedback/historycmd"
 	"feedback/dialogs"
+	"feedback/internal/history/historytest"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
-var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+var t0 = historytest.T0
 
 // The detail shows local times: the golden is drawn in UTC wherever it runs.
 func init() { time.Local = time.UTC }
 
+// q is historytest.Q with a description of Rebase and, in a loop, the
+// project webapp (in its Context and its Project).
 func q(id, client, loop, phase, text string) wire.Question {
-	qq := wire.Question{ID: id, Source: "interactive_feedback", Client: client,
-		Prompts: []wire.Prompt{{Markdown: text, Options: []wire.Option{{Label: "Merge"}, {Label: "Rebase", Description: "linear history"}}}}}
+	qq := historytest.Q(id, client, loop, phase, text)
+	qq.Prompts[0].Options[1].Description = "linear history"
 	if loop != "" {
-		qq.Context = []wire.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: phase},
-			{Label: "Objective", Value: "Ship " + loop}, {Label: "Iteration", Value: "2/5"}, {Label: "Project", Value: "webapp"}}
+		qq.Context = append(qq.Context, wire.Field{Label: "Project", Value: "webapp"})
 		qq.Project = "webapp"
 	}
 	return qq
@@ -60,35 +62,14 @@ func pngBytes(t *testing.T, c color.Color) []byte {
 	return b.Bytes()
 }
 
-// fill writes one question of each outcome through the store's own API.
+// fill writes one question of each outcome through the store's own API
+// (historytest.Outcomes, its questions by q); the answer carries two
+// images.
 func fill(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "feedback.db")
-	s, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
-	must(s.SaveQuestion(q("q1", "claude-code", "L1", "plan", "How should I **integrate** main?"), at(0)))
-	must(s.SaveAnswer(wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered,
+	return historytest.Outcomes{Question: q, First: "How should I **integrate** main?", FirstAnswer: wire.Answer{
 		Replies: []wire.Reply{{Selected: []string{"Rebase"}, Text: "keep history linear"}},
-		Images:  []wire.Image{{MIME: "image/png", Data: pngBytes(t, color.RGBA{R: 200, A: 255})}, {MIME: "image/png", Data: pngBytes(t, color.RGBA{B: 200, A: 255})}}},
-		at(1), true))
-	must(s.SaveQuestion(q("q2", "claude-code", "L1", "review", "Deploy to staging?"), at(2)))
-	must(s.SaveAnswer(wire.Answer{QuestionID: "q2", Status: wire.StatusDismissed}, at(3), true))
-	must(s.SaveQuestion(q("q3", "cursor", "L1", "review", "Drop the old table?"), at(4)))
-	must(s.SaveAnswer(wire.Answer{QuestionID: "q3", Status: wire.StatusTimeout}, at(14), false))
-	must(s.SaveQuestion(q("q4", "cursor", "", "", "Which name?"), at(20)))
-	must(s.MarkWithdrawn("q4", at(21)))
-	must(s.SaveQuestion(q("q5", "claude-code", "L2", "build", "Still there?"), at(30)))
-	return path
+		Images:  []wire.Image{{MIME: "image/png", Data: pngBytes(t, color.RGBA{R: 200, A: 255})}, {MIME: "image/png", Data: pngBytes(t, color.RGBA{B: 200, A: 255})}}}}.Fill(t)
 }
 
 // appSource answers the window as the app does (package windowreq, over
@@ -173,21 +154,26 @@ func (h *harness) rows() []string {
 	return out
 }
 
+// wantRows fails the test unless the list's lines (rows) are want, in order.
+func (h *harness) wantRows(t *testing.T, want ...string) {
+	t.Helper()
+	if got := h.rows(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // The list reads newest first, one line per ask: the outcome as a badge,
 // the title, the age, and the client, project and loop.
 func TestListNewestFirstWithOutcomeAgeClientProject(t *testing.T) {
 	h := open(t, fill(t))
 	h.wait(t, "list")
-	want := []string{
+	h.wantRows(t,
 		"[open] Still there? · 30 min · claude-code · webapp · loop L2 · build · iteration 2/5",
 		"[withdrawn] Which name? · 40 min · cursor",
 		"[timed out] Drop the old table? · 56 min · cursor · webapp · loop L1 · review · iteration 2/5",
 		"[dismissed] Deploy to staging? · 58 min · claude-code · webapp · loop L1 · review · iteration 2/5",
 		"[answered] How should I integrate main? · 1 h · → Rebase “keep history linear” · claude-code · webapp · loop L1 · plan · iteration 2/5",
-	}
-	if got := h.rows(); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	)
 	if s := h.w.status.Text; s != "5 questions" {
 		t.Fatalf("status %q", s)
 	}

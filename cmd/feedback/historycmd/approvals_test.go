@@ -2,67 +2,26 @@ package historycmd
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"feedback/app/store"
 	"feedback/internal/history"
+	"feedback/internal/history/historytest"
 	"feedback/ipc/wire"
 )
 
-// approvalQ is a tool-call approval as package approval asks it: the whole
-// call in the Markdown, its brief in Call, the options marked by flag.
-func approvalQ(id, command string) wire.Question {
-	return wire.Question{ID: id, Source: wire.SourceApproval, Client: "claude-code", Project: "shop", Title: "Run a command?",
-		Call: &wire.ToolCall{Tool: "Bash", Subject: command},
-		Prompts: []wire.Prompt{{Markdown: "**claude-code** asks to run a command:\n\n```sh\n" + command + "\n```\n", Single: true,
-			Options: []wire.Option{{Label: "Allow", Description: "this call only", Allows: true},
-				{Label: "Always allow in this project", Description: "Bash(" + command + ")", Allows: true, Rule: "Bash(" + command + ")"},
-				{Label: "Deny", Description: "the agent is told your reason"}}}}}
-}
-
-// fillApprovals keeps one approval of each decision through the store's API.
+// fillApprovals keeps one approval of each decision through the store's
+// API (historytest.Approvals).
 func fillApprovals(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "feedback.db")
-	s, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	chose := func(label, text string) []wire.Reply { return []wire.Reply{{Selected: []string{label}, Text: text}} }
-	for i, c := range []struct {
-		id, command string
-		a           wire.Answer
-	}{
-		{"allowed", "go test ./...", wire.Answer{Status: wire.StatusAnswered, Replies: chose("Allow", "")}},
-		{"always", "npm test", wire.Answer{Status: wire.StatusAnswered, Replies: chose("Always allow in this project", "")}},
-		{"denied", "rm -rf build", wire.Answer{Status: wire.StatusAnswered, Replies: chose("Deny", "use make clean instead")}},
-		{"timeout", "git push --force", wire.Answer{Status: wire.StatusTimeout}},
-		{"away", "make deploy", wire.Answer{Status: wire.StatusAway}},
-	} {
-		at := t0.Add(time.Duration(i) * time.Minute)
-		if err := s.SaveQuestion(approvalQ(c.id, c.command), at); err != nil {
-			t.Fatal(err)
-		}
-		c.a.QuestionID = c.id
-		if err := s.SaveAnswer(c.a, at.Add(30*time.Second), true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return path
+	return historytest.FillApprovals(t, historytest.Approvals())
 }
 
 // feedback history says what each approval decided and which call it was:
 // a denied one is not "answered" with its reply lost among the options.
 func TestApprovalDecisionsInMarkdown(t *testing.T) {
-	out, errs, code := run(t, fillApprovals(t))
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, want := range []string{
+	out := runOK(t, fillApprovals(t))
+	wantIn(t, out,
 		"### Run a command? — allowed\n",
 		"Call: Bash `go test ./...`\n",
 		"Decision: allowed (this call only).\n",
@@ -76,21 +35,14 @@ func TestApprovalDecisionsInMarkdown(t *testing.T) {
 		"Decision: not allowed: nobody answered in time.\n",
 		"### Run a command? — denied while away\n",
 		"Decision: denied while you were away (no window was shown).\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "— answered") {
 		t.Errorf("an approval is listed as merely answered:\n%s", out)
 	}
 }
 
 func TestApprovalDecisionsInJSON(t *testing.T) {
-	out, errs, code := run(t, fillApprovals(t), "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, fillApprovals(t), "--json")
 	var got struct{ Loops []history.Loop }
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)

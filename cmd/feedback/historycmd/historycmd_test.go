@@ -11,48 +11,19 @@ import (
 
 	"feedback/app/store"
 	"feedback/internal/history"
+	"feedback/internal/history/historytest"
 	"feedback/ipc/wire"
 )
 
-var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+var t0 = historytest.T0
 
-func q(id, client, loop, phase, text string) wire.Question {
-	qq := wire.Question{ID: id, Source: "interactive_feedback", Client: client,
-		Prompts: []wire.Prompt{{Markdown: text, Options: []wire.Option{{Label: "Merge"}, {Label: "Rebase"}}}}}
-	if loop != "" {
-		qq.Context = []wire.Field{{Label: "Loop", Value: loop}, {Label: "Phase", Value: phase},
-			{Label: "Objective", Value: "Ship " + loop}, {Label: "Iteration", Value: "2/5"}}
-	}
-	return qq
-}
-
-// fill writes one question of each outcome through the store's own API.
+// fill writes one question of each outcome through the store's own API
+// (historytest.Outcomes); the answer's reply holds a line that Markdown
+// would take for a heading.
 func fill(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "feedback.db")
-	s, err := store.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	at := func(m int) time.Time { return t0.Add(time.Duration(m) * time.Minute) }
-	must(s.SaveQuestion(q("q1", "claude-code", "L1", "plan", "How should I integrate main?"), at(0)))
-	must(s.SaveAnswer(wire.Answer{QuestionID: "q1", Status: wire.StatusAnswered,
-		Replies: []wire.Reply{{Selected: []string{"Rebase"}, Text: "keep history linear\n# not a heading"}}}, at(1), true))
-	must(s.SaveQuestion(q("q2", "claude-code", "L1", "review", "Deploy to staging?"), at(2)))
-	must(s.SaveAnswer(wire.Answer{QuestionID: "q2", Status: wire.StatusDismissed}, at(3), true))
-	must(s.SaveQuestion(q("q3", "cursor", "L1", "review", "Drop the old table?"), at(4)))
-	must(s.SaveAnswer(wire.Answer{QuestionID: "q3", Status: wire.StatusTimeout}, at(14), false))
-	must(s.SaveQuestion(q("q4", "cursor", "", "", "Which name?"), at(20)))
-	must(s.MarkWithdrawn("q4", at(21)))
-	must(s.SaveQuestion(q("q5", "claude-code", "L2", "build", "Still there?"), at(30)))
-	return path
+	return historytest.Outcomes{First: "How should I integrate main?", FirstAnswer: wire.Answer{
+		Replies: []wire.Reply{{Selected: []string{"Rebase"}, Text: "keep history linear\n# not a heading"}}}}.Fill(t)
 }
 
 func run(t *testing.T, path string, args ...string) (string, string, int) {
@@ -64,13 +35,31 @@ func run(t *testing.T, path string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-func TestMarkdown(t *testing.T) {
-	path := fill(t)
-	out, errs, code := run(t, path)
+// runOK runs feedback history as run does and returns what it printed;
+// the test fails when it does not exit 0.
+func runOK(t *testing.T, path string, args ...string) string {
+	t.Helper()
+	out, errs, code := run(t, path, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{
+	return out
+}
+
+// wantIn fails the test for each of want that out does not contain.
+func wantIn(t *testing.T, out string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %q in:\n%s", w, out)
+		}
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	path := fill(t)
+	out := runOK(t, path)
+	wantIn(t, out,
 		"# Loop L2\n\nObjective: Ship L2\n\n## claude-code\n\n### Still there? — open\n",
 		"# Loop L1\n\nObjective: Ship L1\n\n## cursor\n\n### Drop the old table? — timed out\n",
 		"## claude-code\n\n### How should I integrate main? — answered\n",
@@ -80,11 +69,7 @@ func TestMarkdown(t *testing.T) {
 		"> keep history linear\n> # not a heading\n",
 		"### Deploy to staging? — dismissed",
 		"# Outside any loop\n\n## cursor\n\n### Which name? — withdrawn",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
+	)
 	// Loops in the order of their newest question; L1's questions oldest first.
 	if !(strings.Index(out, "# Outside") < strings.Index(out, "# Loop L1") &&
 		strings.Index(out, "# Loop L2") < strings.Index(out, "# Outside") &&
@@ -95,10 +80,7 @@ func TestMarkdown(t *testing.T) {
 
 func TestJSONAndFilters(t *testing.T) {
 	path := fill(t)
-	out, errs, code := run(t, path, "--json", "--loop", "L1")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := runOK(t, path, "--json", "--loop", "L1")
 	var got struct{ Loops []history.Loop }
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
@@ -170,7 +152,7 @@ func TestReadsBesideTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.SaveQuestion(q("live", "codex", "", "", "Asked while the app runs"), t0.Add(50*time.Minute)); err != nil {
+	if err := s.SaveQuestion(historytest.Q("live", "codex", "", "", "Asked while the app runs"), t0.Add(50*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if out, errs, code := run(t, path); code != 0 || !strings.Contains(out, "Asked while the app runs — open") {
