@@ -154,6 +154,45 @@ func (f *fakeProcs) next(t *testing.T) *fakeProc {
 	}
 }
 
+// newUI is a UIProcess over processes the test drives (newFakeProcs):
+// o with its Start set to theirs.
+func newUI(o UIProcessOptions) (*fakeProcs, *UIProcess) {
+	f := newFakeProcs()
+	o.Start = f.start
+	return f, NewUIProcess(o)
+}
+
+// showFirst asks the question id (its Markdown: markdown) through the
+// inbox bound to u (showDraft, no draft) and returns the UI process started
+// for it, once it got the window's Show, and what the test hears of the
+// question.
+func showFirst(t *testing.T, f *fakeProcs, u *UIProcess, id, markdown string) (*fakeProc, *hookLog) {
+	t.Helper()
+	l, h := newHooks()
+	showDraft(t, u, wire.Question{ID: id, Prompts: []wire.Prompt{{Markdown: markdown}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	return ui, l
+}
+
+// anyStarted takes a UI process started that the test has not taken
+// (next), and says whether there was one.
+func (f *fakeProcs) anyStarted() bool {
+	select {
+	case <-f.started:
+		return true
+	default:
+		return false
+	}
+}
+
+// lingering says whether u's linger timer runs.
+func lingering(u *UIProcess) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.linger != nil
+}
+
 // expect returns ui's next command, which must be a T.
 func expect[T uiproto.Command](t *testing.T, ui *fakeProc) T {
 	t.Helper()
@@ -332,8 +371,7 @@ func draftOf(text string) wire.Draft {
 // A window's whole life crosses the channel: the UI process is started for
 // it, and its shown, draft and outcome reach the inbox's hooks.
 func TestUIProcessShowsAndReports(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
 	l, h := newHooks()
 	q := wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: "Go?"}}}
@@ -358,18 +396,15 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 	// A second question goes to the same, still running, process.
 	showDraft(t, u, wire.Question{ID: "q2", Prompts: []wire.Prompt{{Markdown: "And?"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
-	select {
-	case <-f.started:
+	if f.anyStarted() {
 		t.Error("a second UI process was started while the first runs")
-	default:
 	}
 }
 
 // The UI process dying with windows open is not the end of them: a new
 // one shows each again, with its latest draft and its countdown as it was.
 func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
 	l1, h1 := newHooks()
 	_, h2 := newHooks()
@@ -413,13 +448,9 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 
 // A crash with no window open starts nothing; the next question does.
 func TestUIProcessCrashWithoutWindows(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
-	_, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	ui, h := showFirst(t, f, u, "a", "A")
 	withdraw(u, "a")
 	expect[uiproto.Withdraw](t, ui)
 	ui.crash()
@@ -429,10 +460,8 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 			t.Fatal("the crashed process still counts as running")
 		}
 	}
-	select {
-	case <-f.started:
+	if f.anyStarted() {
 		t.Fatal("a UI process was started with no window to show")
-	default:
 	}
 	showDraft(t, u, wire.Question{ID: "c", Prompts: []wire.Prompt{{Markdown: "C"}}}, nil, h)
 	expect[uiproto.Show](t, f.next(t))
@@ -441,13 +470,9 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 // After its last window the UI process stays for the linger time, then is
 // told to exit; the next question starts a new one.
 func TestUIProcessLingersThenExits(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond})
+	f, u := newUI(UIProcessOptions{Linger: 20 * time.Millisecond})
 	defer u.Close(time.Second)
-	l, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	ui, l := showFirst(t, f, u, "a", "A")
 	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
 	receive(t, l.done, "answer")
 	expect[uiproto.Exit](t, ui)
@@ -455,33 +480,23 @@ func TestUIProcessLingersThenExits(t *testing.T) {
 	if u.Running() {
 		t.Error("the UI process counts as running after it was told to exit")
 	}
-	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
+	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, l)
 	expect[uiproto.Show](t, f.next(t))
 }
 
 // A question arriving during the linger keeps the process: no exit.
 func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
-	_, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	ui, h := showFirst(t, f, u, "a", "A")
 	withdraw(u, "a")
 	expect[uiproto.Withdraw](t, ui)
-	u.mu.Lock()
-	lingering := u.linger != nil
-	u.mu.Unlock()
-	if !lingering {
+	if !lingering(u) {
 		t.Fatal("no linger timer after the last window closed")
 	}
 	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
-	u.mu.Lock()
-	lingering = u.linger != nil
-	u.mu.Unlock()
-	if lingering {
+	if lingering(u) {
 		t.Error("the linger timer still runs with a window open")
 	}
 }
@@ -489,13 +504,9 @@ func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
 // A withdrawn window's last draft, reported as it closes, still reaches
 // the inbox.
 func TestUIProcessDraftAfterWithdraw(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
-	l, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	ui, l := showFirst(t, f, u, "a", "A")
 	withdraw(u, "a")
 	expect[uiproto.Withdraw](t, ui)
 	last := draftOf("the last keys")
@@ -509,8 +520,7 @@ func TestUIProcessDraftAfterWithdraw(t *testing.T) {
 // Quit asks the UI process and relays the user's answer; a UI process that
 // dies meanwhile is ErrNoUI, not a yes.
 func TestUIProcessConfirmQuit(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
 	type result struct {
 		yes bool
@@ -547,12 +557,8 @@ func TestUIProcessConfirmQuit(t *testing.T) {
 // Close has the UI process close its windows, waiting for their last
 // drafts, and shows nothing afterwards.
 func TestUIProcessClose(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
-	l, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	ui, l := showFirst(t, f, u, "a", "A")
 	go func() {
 		m := <-ui.cmds // the exit: report the draft first, as the windows close
 		if _, ok := m.(uiproto.Exit); !ok {
@@ -566,20 +572,17 @@ func TestUIProcessClose(t *testing.T) {
 	if d := receive(t, l.drafts, "draft"); d.Replies[0].Text != "typed before quitting" {
 		t.Errorf("draft = %+v", d)
 	}
-	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, h)
-	select {
-	case <-f.started:
+	showDraft(t, u, wire.Question{ID: "b", Prompts: []wire.Prompt{{Markdown: "B"}}}, nil, l)
+	if f.anyStarted() {
 		t.Error("a UI process was started after Close")
-	default:
 	}
 }
 
 // A UI process that cannot be started is retried with a backoff; the
 // windows are shown once it starts.
 func TestUIProcessStartFailureRetries(t *testing.T) {
-	f := newFakeProcs()
-	f.fail.Store(true)
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f.fail.Store(true) // before the first start, which the first question makes
 	defer u.Close(time.Second)
 	_, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
@@ -598,8 +601,7 @@ func TestUIProcessStartFailureRetries(t *testing.T) {
 // first window (Warm); it lingers and exits like one whose last window
 // closed, and a window then opens in it.
 func TestUIProcessPrewarm(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
 	u.Prewarm()
 	ui := f.next(t)
@@ -608,15 +610,10 @@ func TestUIProcessPrewarm(t *testing.T) {
 	_, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
 	expect[uiproto.Show](t, ui)
-	select {
-	case <-f.started:
+	if f.anyStarted() {
 		t.Error("a second UI process was started")
-	default:
 	}
-	u.mu.Lock()
-	lingering := u.linger != nil
-	u.mu.Unlock()
-	if lingering {
+	if lingering(u) {
 		t.Error("the linger timer runs with a window open")
 	}
 }
@@ -631,8 +628,7 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 		timedOut bool
 	}
 	ends := make(chan end, 8)
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
 	harnessOf(u).in.OnUnseenEnd = func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }
 	_, h := newHooks()
@@ -687,13 +683,9 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 // The UI process gone after its linger time, the app is idle: OnIdle.
 func TestUIProcessOnIdle(t *testing.T) {
 	idle := make(chan struct{}, 2)
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
+	f, u := newUI(UIProcessOptions{Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
 	defer u.Close(time.Second)
-	_, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	ui, _ := showFirst(t, f, u, "a", "A")
 	select {
 	case <-idle:
 		t.Fatal("idle with a window open")

@@ -16,8 +16,7 @@ import (
 // its countdown running to the inbox's deadline; a snoozed one comes back
 // later, in the same process, with its draft.
 func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	clock := useFakeClock(u)
 	defer u.Close(time.Second)
 	ids := []string{"older", "answered", "snoozed", "withdrawn", "newer"}
@@ -117,13 +116,9 @@ func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
 // it. The inbox rebuilds each whole — the one copy of the draft — records
 // it, and a new UI process gets it back with its image.
 func TestDraftImagesRebuiltByTheInbox(t *testing.T) {
-	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
-	l, h := newHooks()
-	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)
-	ui := f.next(t)
-	expect[uiproto.Show](t, ui)
+	ui, l := showFirst(t, f, u, "a", "A")
 	img := wire.Image{MIME: "image/png", Data: []byte("\x89PNG pixels"), Name: "shot.png"}
 	var enc uiproto.DraftEncoder // the window's, as in the UI process
 	first := wire.Draft{Replies: []wire.Reply{{Text: "see"}}, Images: []wire.Image{img}}
