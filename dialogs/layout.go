@@ -109,6 +109,7 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 // heightAt is the height a window with v's content needs at width, between
 // MinWindowHeight and limit's height (never below the content's minimum).
 func (v *View) heightAt(width float32, limit fyne.Size) float32 {
+	v.sendingAt(width - 2*windowPad()) // sending.go: the line's place at this width counts in the height
 	minSize := v.content.MinSize()
 	// The height the scrolled panes want: wrapped text reports its
 	// height once it has been laid out at a width. Several prompts' messages
@@ -125,6 +126,12 @@ func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	height := min(max(need, MinWindowHeight), limit.Height)
 	return max(height, minSize.Height)
 }
+
+// windowPad is the padding a window keeps around its content on each
+// side: Fyne pads a window's content by theme.Padding() (Window.SetPadded,
+// on by default; the question windows keep it). A window width wide lays
+// its content out width-2*windowPad() wide.
+func windowPad() float32 { return theme.Padding() }
 
 // naturalHeight is the height p's content takes at width: the height p
 // needs to show it all.

@@ -46,10 +46,12 @@ type sendingLine struct {
 	warn    *widget.RichText
 	box     *fyne.Container // the row's lines
 	row     fyne.CanvasObject
-	slot    float32 // the hint slot's width, once laid out
+	footer  fyne.CanvasObject // the footer that holds the hint slot (sendingAt lays it out)
+	slot    float32           // the hint slot's width, once laid out
 	laidOut bool
 	rowH    float32 // the row's height when last placed (0: hidden)
 	tip     bool    // the hint slot shows a tip, the guard's cue or the closing words
+	sizing  bool    // the window's size is being chosen (sendingAt): the row neither refits nor squeezes
 }
 
 func newSendingLine() *sendingLine {
@@ -77,7 +79,7 @@ func newSendingLine() *sendingLine {
 func (s *sendingLine) fitsSlot() bool {
 	text := s.inline.String()
 	w := fyne.MeasureText(text, theme.Size(theme.SizeNameCaptionText), fyne.TextStyle{}).Width + 2*theme.InnerPadding()
-	return !s.laidOut || w <= s.slot // not laid out yet: the window is sized without the row
+	return !s.laidOut || w <= s.slot // not laid out yet: in the slot until the window's sizing (sendingAt) or a layout gives it a width
 }
 
 // placeSending shows the line where it fits whole: in the hint slot
@@ -99,9 +101,9 @@ func (v *View) placeSending() {
 		setVisible(s.row, v.pages.bar != nil || s.what.Visible() || s.warn.Visible())
 		h := float32(0)
 		if s.row.Visible() {
-			h = s.row.MinSize().Height
+			h = s.rowHeight()
 		}
-		if h > s.rowH+0.5 && !v.done {
+		if h > s.rowH+0.5 && !v.done && !s.sizing {
 			v.contentBelowGrew() // layout.go: what the window cannot grow for, the options give up
 			if v.hooks.refit != nil {
 				v.hooks.refit() // the window grows for the row, if it can (budget.go)
@@ -109,6 +111,42 @@ func (v *View) placeSending() {
 		}
 		s.rowH = h
 	}
+}
+
+// sendingAt places the line as the window's content width sets it: it
+// lays the footer out at that width, which gives the hint slot its width
+// there (sendingSlot), and the row, if shown, whose wrapped line's height
+// depends on it, before the window's height is measured (heightAt).
+// The place is never the one an earlier layout at another size left: Fyne
+// lays new content out at its minimum size first, and a pooled window at
+// its last question's size, where the slot is narrower or wider; the row
+// was then counted, or not, against the width the window opens with.
+func (v *View) sendingAt(contentWidth float32) {
+	s := v.sending
+	if s == nil || s.footer == nil {
+		return
+	}
+	s.sizing = true
+	defer func() { s.sizing = false }()
+	s.footer.Resize(fyne.NewSize(contentWidth, s.footer.MinSize().Height))
+	if s.row != nil && s.row.Visible() {
+		s.rowHeight()
+	}
+}
+
+// rowHeight lays the row out at the footer's width, which it shares, and
+// returns its height there: a line just shown in the row was not laid out
+// with it, and a wrapped line measured before its first layout is a column
+// of letters (it made the window grow by a few lines when the line moved
+// from the hint slot to the row).
+func (s *sendingLine) rowHeight() float32 {
+	if s.footer != nil {
+		if w := s.footer.Size().Width; w > 0 {
+			s.row.Resize(fyne.NewSize(w, s.row.MinSize().Height))
+			s.row.Resize(fyne.NewSize(w, s.row.MinSize().Height)) // again: the line wraps after the first pass
+		}
+	}
+	return s.row.MinSize().Height
 }
 
 // setVisible shows or hides o, if it is not so already.

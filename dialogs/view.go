@@ -525,8 +525,10 @@ func (v *View) build() fyne.CanvasObject {
 		}
 		bottom.Add(v.sending.row)
 	}
-	bottom.Add(v.footer())
+	foot := v.footer()
+	bottom.Add(foot)
 	if v.sending != nil {
+		v.sending.footer = foot
 		v.updateSending()
 	}
 

@@ -145,6 +145,7 @@ func (v *View) styleCountdown(warn bool, now time.Time) {
 		v.setBand(false)
 	}
 	v.clock.label.Refresh()
+	v.contentChanged() // budget.go: the larger time is taller; the window grows for it, else the options yield
 }
 
 // urge asks for the user's attention once the last minute begins, through
