@@ -150,6 +150,64 @@ func question(id, text string, wait time.Duration) wire.Ask {
 		Prompts: []wire.Prompt{{Markdown: text}}}}
 }
 
+// outcome is what a remote's Ask returned.
+type outcome struct {
+	a   wire.Answer
+	err error
+}
+
+// askAsync has r ask a on a goroutine of its own; the channel gets what
+// Ask returned.
+func askAsync(r *Remote, a wire.Ask) <-chan outcome {
+	c := make(chan outcome, 1)
+	go func() {
+		ans, err := r.Ask(context.Background(), a, nil)
+		c <- outcome{ans, err}
+	}()
+	return c
+}
+
+// within is the first value c gives (or its closing), waited for up to d;
+// the test fails, saying missing, when none came.
+func within[T any](t *testing.T, c <-chan T, d time.Duration, missing string) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(d):
+		t.Fatal(missing)
+		var zero T
+		return zero
+	}
+}
+
+// hold is an Asker's answer that keeps the window open, unanswered, until
+// its caller goes: opened hears it open, withdrawn (unless nil) is closed
+// when it goes.
+func hold(ctx context.Context, opened chan<- struct{}, withdrawn chan struct{}) (wire.Answer, error) {
+	opened <- struct{}{}
+	<-ctx.Done()
+	if withdrawn != nil {
+		close(withdrawn)
+	}
+	return wire.Answer{}, ctx.Err()
+}
+
+// refused says whether err is a refusal (a wire.Error) whose message
+// holds each of words.
+func refused(err error, words ...string) bool {
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		return false
+	}
+	for _, w := range words {
+		if !strings.Contains(we.Message, w) {
+			return false
+		}
+	}
+	return true
+}
+
 func TestRelayAsksAndAnswersThroughTheBroker(t *testing.T) {
 	b := startBroker(t)
 	seen := b.Capture(t, "desk")
@@ -188,10 +246,7 @@ func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
 	opened, withdrawn := make(chan struct{}, 1), make(chan struct{})
 	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		if a.Question.Prompts[0].Markdown == "block" {
-			opened <- struct{}{}
-			<-ctx.Done() // the window stays until withdrawn
-			close(withdrawn)
-			return wire.Answer{}, ctx.Err()
+			return hold(ctx, opened, withdrawn) // the window stays until withdrawn
 		}
 		return echo(ctx, a, emit)
 	}}
@@ -200,31 +255,16 @@ func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
 	keep := ds.pair(t, "other")
 	r, other := dial(t, b, tok), dial(t, b, keep)
 
-	errc := make(chan error, 1)
-	go func() {
-		_, err := r.Ask(context.Background(), question("q-open", "block", time.Minute), nil)
-		errc <- err
-	}()
+	res := askAsync(r, question("q-open", "block", time.Minute))
 	<-opened
 	ds.revoke(t, "laptop")
-	select {
-	case <-withdrawn:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the revoked pairing's open question was not withdrawn")
-	}
-	select {
-	case err := <-errc:
-		var we *wire.Error
-		if !errors.As(err, &we) || !strings.Contains(we.Message, "revoked") {
-			t.Fatalf("the open call ended with %v, want a refusal naming the revocation", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the open call was not told of the revocation")
+	within(t, withdrawn, 10*time.Second, "the revoked pairing's open question was not withdrawn")
+	if err := within(t, res, 10*time.Second, "the open call was not told of the revocation").err; !refused(err, "revoked") {
+		t.Fatalf("the open call ended with %v, want a refusal naming the revocation", err)
 	}
 	start := time.Now()
 	_, err := r.Ask(context.Background(), question("q-2", "after revoke", time.Minute), nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || !strings.Contains(we.Message, "revoked") {
+	if !refused(err, "revoked") {
 		t.Fatalf("after revoke: got %v, want a refusal naming the revocation", err)
 	}
 	if time.Since(start) > 5*time.Second {
@@ -253,8 +293,7 @@ func TestRelayTamperedTokenIsRefused(t *testing.T) {
 	}
 	r := dial(t, b, bad2)
 	_, err = r.Ask(context.Background(), question("q", "hello", time.Minute), nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || !strings.Contains(we.Message, "do not open") {
+	if !refused(err, "do not open") {
 		t.Fatalf("got %v, want a refusal", err)
 	}
 	if len(fa.asked) != 0 {
@@ -270,17 +309,11 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 	b := startBroker(t)
 	opened := make(chan struct{}, 1)
 	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
-		opened <- struct{}{}
-		<-ctx.Done()
-		return wire.Answer{}, ctx.Err()
+		return hold(ctx, opened, nil)
 	}}
 	ds := startDesk(t, b, fa)
 	r := dial(t, b, ds.pair(t, "box"))
-	errc := make(chan error, 1)
-	go func() {
-		_, err := r.Ask(context.Background(), question("q-open", "waits", time.Minute), nil)
-		errc <- err
-	}()
+	res := askAsync(r, question("q-open", "waits", time.Minute))
 	<-opened
 	// A frame of the same remote as a release speaking version 9 sends it.
 	f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindAsk, Reply: r.reply}, r.reply, func() uint64 { return 1 << 40 })
@@ -291,16 +324,11 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 	if tk := r.client.Publish(r.topics.Questions, 1, false, f[0]); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
 		t.Fatalf("publish: %v", tk.Error())
 	}
-	select {
-	case err := <-errc:
-		var we *wire.Error
-		if !errors.As(err, &we) || !strings.Contains(we.Message, "speaks version 1 of the relay") || !strings.Contains(we.Message, "install the same feedback release") {
-			t.Fatalf("the call ended with %v, want a refusal naming the versions", err)
-		}
-		t.Logf("the remote's error: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("a frame of another version was dropped: the remote's call was not told")
+	err = within(t, res, 10*time.Second, "a frame of another version was dropped: the remote's call was not told").err
+	if !refused(err, "speaks version 1 of the relay", "install the same feedback release") {
+		t.Fatalf("the call ended with %v, want a refusal naming the versions", err)
 	}
+	t.Logf("the remote's error: %v", err)
 }
 
 func TestRelayBrokerDownIsAnErrorNotAWait(t *testing.T) {
@@ -341,27 +369,14 @@ func TestRelayBrokerRestartMidQuestionLosesNothing(t *testing.T) {
 	ds := startDesk(t, b, fa)
 	tok := ds.pair(t, "box")
 	r := dial(t, b, tok)
-	type result struct {
-		a   wire.Answer
-		err error
-	}
-	res := make(chan result, 1)
-	go func() {
-		a, err := r.Ask(context.Background(), question("q-r", "across a restart", time.Minute), nil)
-		res <- result{a, err}
-	}()
+	res := askAsync(r, question("q-r", "across a restart", time.Minute))
 	<-opened
 	b.Stop()
 	waitFor(t, "the desktop to see the broker gone", func() bool { return !ds.d.Status().Connected })
 	close(release) // answered while the broker is down: the desktop's client keeps it
 	b.Start()
-	select {
-	case got := <-res:
-		if got.err != nil || got.a.Replies[0].Text != "re: across a restart" {
-			t.Fatalf("got %+v, %v", got.a, got.err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the answer was lost across the broker's restart")
+	if got := within(t, res, 30*time.Second, "the answer was lost across the broker's restart"); got.err != nil || got.a.Replies[0].Text != "re: across a restart" {
+		t.Fatalf("got %+v, %v", got.a, got.err)
 	}
 }
 
@@ -373,24 +388,11 @@ func TestRelayQuestionAskedWhileDesktopOfflineOpensOnReconnect(t *testing.T) {
 	ds.stop() // the desktop sleeps; its session stays at the broker
 	seen := b.Capture(t, "desk")
 	r := dial(t, b, tok)
-	type result struct {
-		a   wire.Answer
-		err error
-	}
-	res := make(chan result, 1)
-	go func() {
-		a, err := r.Ask(context.Background(), question("q-off", "while you slept", time.Minute), nil)
-		res <- result{a, err}
-	}()
+	res := askAsync(r, question("q-off", "while you slept", time.Minute))
 	waitFor(t, "the question to reach the broker", func() bool { return strings.Contains(seen(), TopicsOf(tok.ID).Questions) })
 	ds.run(t, fa)
-	select {
-	case got := <-res:
-		if got.err != nil || got.a.Replies[0].Text != "re: while you slept" {
-			t.Fatalf("got %+v, %v", got.a, got.err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the question asked while the desktop was offline never opened")
+	if got := within(t, res, 30*time.Second, "the question asked while the desktop was offline never opened"); got.err != nil || got.a.Replies[0].Text != "re: while you slept" {
+		t.Fatalf("got %+v, %v", got.a, got.err)
 	}
 }
 
@@ -453,10 +455,7 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 	withdrawn := make(chan struct{})
 	opened := make(chan struct{}, 1)
 	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
-		opened <- struct{}{}
-		<-ctx.Done()
-		close(withdrawn)
-		return wire.Answer{}, ctx.Err()
+		return hold(ctx, opened, withdrawn)
 	}}
 	ds := startDesk(t, b, fa)
 	r := dial(t, b, ds.pair(t, "box"))
@@ -465,11 +464,7 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 	if _, err := r.Ask(ctx, question("q", "cancel me", time.Minute), nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
-	select {
-	case <-withdrawn:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the desktop kept the cancelled question open")
-	}
+	within(t, withdrawn, 10*time.Second, "the desktop kept the cancelled question open")
 }
 
 // A remote process that vanishes (its will) is treated as a local shim
