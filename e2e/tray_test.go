@@ -51,8 +51,9 @@ func openTray(t *testing.T) *trayMenu {
 	return &trayMenu{conn: conn, item: item, obj: conn.Object(name, menuPath.Value().(dbus.ObjectPath))}
 }
 
-// labels returns the top-level menu labels with their ids.
-func (m *trayMenu) labels(t *testing.T) map[string]int32 {
+// layout is the menu's top-level items as dbusmenu's GetLayout gives
+// them, each with its properties and its children, the whole depth.
+func (m *trayMenu) layout(t *testing.T) []dbus.Variant {
 	t.Helper()
 	var revision uint32
 	var layout struct {
@@ -63,8 +64,14 @@ func (m *trayMenu) labels(t *testing.T) map[string]int32 {
 	if err := busCall(m.obj, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
 		t.Fatalf("GetLayout: %v", err)
 	}
+	return layout.Children
+}
+
+// labels returns the top-level menu labels with their ids.
+func (m *trayMenu) labels(t *testing.T) map[string]int32 {
+	t.Helper()
 	out := map[string]int32{}
-	for _, c := range layout.Children {
+	for _, c := range m.layout(t) {
 		fields, ok := c.Value().([]any)
 		if !ok || len(fields) < 2 {
 			continue

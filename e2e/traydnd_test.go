@@ -27,16 +27,7 @@ type trayEntry struct {
 // entries reads the whole menu.
 func (m *trayMenu) entries(t *testing.T) []trayEntry {
 	t.Helper()
-	var revision uint32
-	var layout struct {
-		ID       int32
-		Props    map[string]dbus.Variant
-		Children []dbus.Variant
-	}
-	if err := busCall(m.obj, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
-		t.Fatalf("GetLayout: %v", err)
-	}
-	return menuEntries(layout.Children)
+	return menuEntries(m.layout(t))
 }
 
 func menuEntries(vs []dbus.Variant) []trayEntry {
@@ -215,6 +206,27 @@ func clickEntry(t *testing.T, m *trayMenu, prefix string) {
 	m.click(t, e.id)
 }
 
+// trayOnDesktop is the app's tray on a desktop with a window manager; do
+// not disturb is turned off when the test ends (turnDNDOff).
+func trayOnDesktop(t *testing.T) *trayMenu {
+	t.Helper()
+	requireSession(t)
+	scr := openScreen(t)
+	scr.waitForWindowManager(t)
+	ensureApp(t)
+	tray := openTray(t)
+	t.Cleanup(func() { turnDNDOff(t, tray) })
+	return tray
+}
+
+// dndOn turns do not disturb on until it is turned off, and waits for the
+// tray to say so.
+func dndOn(t *testing.T, tray *trayMenu) {
+	t.Helper()
+	clickEntry(t, tray, "On until I turn it off")
+	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+}
+
 // turnDNDOff leaves do not disturb off for the tests that follow (it is
 // kept across restarts).
 func turnDNDOff(t *testing.T, m *trayMenu) {
@@ -232,12 +244,7 @@ func turnDNDOff(t *testing.T, m *trayMenu) {
 // no window: it waits in the tray menu and opens when do not disturb is
 // turned off.
 func TestTrayBadgeAndDoNotDisturb(t *testing.T) {
-	requireSession(t)
-	scr := openScreen(t)
-	scr.waitForWindowManager(t)
-	ensureApp(t)
-	tray := openTray(t)
-	t.Cleanup(func() { turnDNDOff(t, tray) })
+	tray := trayOnDesktop(t)
 
 	waitTray(t, tray, "no questions", all(iconIs(t, 0, false), tooltipIs("feedback — no questions waiting"), hasEntry("No open questions")))
 
@@ -280,12 +287,7 @@ func TestTrayBadgeAndDoNotDisturb(t *testing.T) {
 // Clicking a held-back question in the tray opens its window at once; do
 // not disturb stays on for the others.
 func TestTrayOpensAHeldBackQuestion(t *testing.T) {
-	requireSession(t)
-	scr := openScreen(t)
-	scr.waitForWindowManager(t)
-	ensureApp(t)
-	tray := openTray(t)
-	t.Cleanup(func() { turnDNDOff(t, tray) })
+	tray := trayOnDesktop(t)
 
 	clickEntry(t, tray, "For 1 hour")
 	waitTray(t, tray, "do not disturb for an hour", all(iconIs(t, 0, true), hasEntry("Do not disturb (until ")))
@@ -314,15 +316,9 @@ func TestTrayOpensAHeldBackQuestion(t *testing.T) {
 // window, opened after its whole time limit has passed under do not
 // disturb, still takes an answer.
 func TestDNDCountdownStartsWhenShown(t *testing.T) {
-	requireSession(t)
-	scr := openScreen(t)
-	scr.waitForWindowManager(t)
-	ensureApp(t)
-	tray := openTray(t)
-	t.Cleanup(func() { turnDNDOff(t, tray) })
+	tray := trayOnDesktop(t)
 
-	clickEntry(t, tray, "On until I turn it off")
-	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+	dndOn(t, tray)
 	r := startAsk(t, "--yesno", "--timeout", "2", "--title", "Unseen", "Still there?")
 	waitTray(t, tray, "the held-back question", hasEntry("Unseen — "))
 	// The subject is time passing: the whole 2 s limit, and more, goes by
@@ -343,8 +339,7 @@ func TestDNDSurvivesARestart(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
 	tray := openTray(t)
-	clickEntry(t, tray, "On until I turn it off")
-	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+	dndOn(t, tray)
 
 	stopApp()
 	ensureApp(t)
@@ -361,14 +356,8 @@ func TestDNDSurvivesARestart(t *testing.T) {
 // the held-back question, which opens when do not disturb ends and
 // returns the reply typed in it. The tray lists it under its client.
 func TestDNDAgentCallsAgain(t *testing.T) {
-	requireSession(t)
-	scr := openScreen(t)
-	scr.waitForWindowManager(t)
-	ensureApp(t)
-	tray := openTray(t)
-	t.Cleanup(func() { turnDNDOff(t, tray) })
-	clickEntry(t, tray, "On until I turn it off")
-	waitTray(t, tray, "do not disturb on", hasEntry("Do not disturb (on)"))
+	tray := trayOnDesktop(t)
+	dndOn(t, tray)
 
 	c := newMCP(t, "dndagent", "FEEDBACK_MAX_WAIT=2", "FEEDBACK_PROGRESS_INTERVAL=200ms")
 	progress := watchProgress(c)
