@@ -256,23 +256,7 @@ func TestCorruptDatabase(t *testing.T) {
 // might: nobody else can read or write it (checked).
 func lockDatabase(t *testing.T, path string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	for _, stmt := range []string{"CREATE TABLE other_program (x)", "BEGIN EXCLUSIVE", "INSERT INTO other_program VALUES (1)"} {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	t.Cleanup(func() { conn.ExecContext(ctx, "ROLLBACK") })
+	holdTransaction(t, path, "CREATE TABLE other_program (x)", "BEGIN EXCLUSIVE", "INSERT INTO other_program VALUES (1)")
 	if readable(path) {
 		t.Fatal("another program reads the locked database")
 	}
@@ -327,6 +311,16 @@ func TestLockedDatabase(t *testing.T) {
 // the test ends.
 func lockDatabaseWAL(t *testing.T, path string) {
 	t.Helper()
+	// The app may be writing as the test starts (its start-up clean-up):
+	// wait for that write rather than fail on SQLITE_BUSY.
+	holdTransaction(t, path, "PRAGMA busy_timeout = 10000", "BEGIN IMMEDIATE")
+}
+
+// holdTransaction runs stmts on one connection to the database at path,
+// as another program would, and holds the transaction they begin (and its
+// locks) until the test ends, when it is rolled back.
+func holdTransaction(t *testing.T, path string, stmts ...string) {
+	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -338,9 +332,7 @@ func lockDatabaseWAL(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	// The app may be writing as the test starts (its start-up clean-up):
-	// wait for that write rather than fail on SQLITE_BUSY.
-	for _, stmt := range []string{"PRAGMA busy_timeout = 10000", "BEGIN IMMEDIATE"} {
+	for _, stmt := range stmts {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
