@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -122,4 +123,38 @@ func TestWindowGrowsForTheLastMinute(t *testing.T) {
 	if h, o := w.Fyne().Canvas().Size().Height, v.panes.choices.Size().Height; h <= h0 || o+0.5 < optNeed {
 		t.Errorf("in the last minute the window is %v high (was %v), the options pane %v (needs %v): want the window grown, the options whole", h, h0, o, optNeed)
 	}
+}
+
+// A window lays its content out 2*theme.Padding() narrower than itself
+// (Fyne's padded canvas); a message whose last word wraps at that width
+// but not at the window's opens with the line counted: the message whole,
+// and the options too. Before, the panes were measured at the window's
+// width and the window opened a line short, its options pane scrolling.
+func TestFitMeasuresAtTheContentsWidth(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(Theme())
+	limit := fyne.NewSize(1280-2*ScreenMargin, 1024-2*ScreenMargin)
+	inner := WindowSize.Width - 2*theme.Padding()
+	for n := 60; n < 160; n++ {
+		md := strings.Repeat("word ", n/5) + strings.Repeat("x", n%5)
+		q := question(wire.Prompt{Markdown: md, Options: []wire.Option{{Label: "Yes", Default: true}, {Label: "No"}}})
+		v := NewView(q, Options{}, func(wire.Answer) {})
+		if naturalHeight(v.panes.scroll, WindowSize.Width) >= naturalHeight(v.panes.scroll, inner) {
+			continue // it wraps alike at both widths
+		}
+		v = NewView(q, Options{}, func(wire.Answer) {})
+		got := v.fitSize(limit)
+		w := test.NewWindow(v.Content())
+		defer w.Close()
+		w.Resize(got)
+		relayout(v.Content())
+		msgNeed := naturalHeight(v.panes.scroll, v.panes.scroll.Size().Width)
+		optNeed := naturalHeight(v.panes.choices, v.panes.choices.Size().Width)
+		if m, o := v.panes.scroll.Size().Height, v.panes.choices.Size().Height; m+0.5 < msgNeed || o+0.5 < optNeed {
+			t.Errorf("%d characters: in a window of %v the message pane is %v high (needs %v), the options %v (need %v): want both whole",
+				n, got, m, msgNeed, o, optNeed)
+		}
+		return
+	}
+	t.Fatal("no message wraps differently at the window's width and at its content's: the test needs another")
 }

@@ -108,8 +108,14 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 
 // heightAt is the height a window with v's content needs at width, between
 // MinWindowHeight and limit's height (never below the content's minimum).
+// Everything is measured at the width the content gets in a window that
+// wide, the window's padding off (windowPad): measured at the window's
+// width, a line that wraps in the window did not there, and the window
+// opened a line short, its options scrolling.
 func (v *View) heightAt(width float32, limit fyne.Size) float32 {
-	v.sendingAt(width - 2*windowPad()) // sending.go: the line's place at this width counts in the height
+	pad := 2 * windowPad()
+	inner := width - pad
+	v.sendingAt(inner) // sending.go: the line's place at this width counts in the height
 	minSize := v.content.MinSize()
 	// The height the scrolled panes want: wrapped text reports its
 	// height once it has been laid out at a width. Several prompts' messages
@@ -118,11 +124,9 @@ func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	v.panes.viewHint = limit.Height - need
 	defer func() { v.panes.viewHint = 0 }()
 	for _, p := range v.panes.all {
-		need += naturalHeight(p, width)
+		need += naturalHeight(p, inner)
 	}
-	// Slack: Markdown measured before its first layout may come out a few
-	// pixels short, which would leave the message scrolling by a line.
-	need += 2 * theme.Padding()
+	need += pad // the window's padding above and below its content (it was taken for slack, but no slack is left)
 	height := min(max(need, MinWindowHeight), limit.Height)
 	return max(height, minSize.Height)
 }
