@@ -80,9 +80,9 @@ func TestFitIsDecidedAtTheWindowsWidth(t *testing.T) {
 }
 
 // A question asked again opens at the size it opened with the first time,
-// whichever window of the pool shows it: a new one (its content laid out
-// at its minimum size first, as Fyne's GLFW driver does) or the one the
-// first asking left hidden.
+// whichever window of the pool shows it: a new one or the one the first
+// asking left hidden (laid out at that question's size). Before the fix
+// the first opened 36 units taller (its Sending row counted).
 func TestSameQuestionOpensAtTheSameSize(t *testing.T) {
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(Theme())

@@ -126,7 +126,7 @@ func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	for _, p := range v.panes.all {
 		need += naturalHeight(p, inner)
 	}
-	need += pad // the window's padding above and below its content (it was taken for slack, but no slack is left)
+	need += pad // the window's padding above and below its content
 	height := min(max(need, MinWindowHeight), limit.Height)
 	return max(height, minSize.Height)
 }
