@@ -42,3 +42,12 @@ func (s *SideScroll) Scrolled(ev *fyne.ScrollEvent) {
 		}
 	}
 }
+
+// MinSize is the block's, one unit taller: the GL painter clips the
+// scroll to whole pixels, truncating its position and size, and the last
+// row of a block as tall as its scroll (a table's bottom rule) was cut off
+// at scale 1.
+func (s *SideScroll) MinSize() fyne.Size {
+	m := s.Scroll.MinSize()
+	return fyne.NewSize(m.Width, m.Height+1)
+}
