@@ -403,15 +403,25 @@ func TestWindowsUIProcessKilledComesBackWithTheDraft(t *testing.T) {
 	// shows its Windows command line only then), then its window. (Found
 	// first, a window could be gone by the time it was activated, with no
 	// UI process listed yet: one CI run in three.)
+	var restarted int
 	waitFor(t, "a new UI process", wineWindowWait, func() bool {
 		now := w.pids("ui")
-		return len(now) == 1 && now[0] != ui[0]
+		if len(now) == 1 && now[0] != ui[0] {
+			restarted = now[0]
+		}
+		return restarted != 0
 	})
 	win := findWindowWithin(t, "WinUIKill — feedback", wineWindowWait)
 	screenshot(t, "windows-wine-ui-restarted")
 	activate(t, win)
 	key(t, "ctrl+Return")
 	wantText(t, await(t, res), "User reply:\ntyped before the crash")
+	// One restart: the window and the answer came from the process that
+	// replaced the killed one, not from a third after it died as well
+	// (waiting for the process first would let that pass unseen).
+	if now := w.pids("ui"); len(now) > 1 || len(now) == 1 && now[0] != restarted {
+		t.Errorf("UI processes %v after the answer, want the one restarted (%d) or none (lingered out)", now, restarted)
+	}
 }
 
 // A pipe of the user's name held by a process that is not the app: one
