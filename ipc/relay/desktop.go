@@ -455,11 +455,17 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			return
 		}
 		rs := d.remote(e.Reply)
-		if e.Conn < rs.conn || rs.gone != nil { // a will of an earlier connection: it is back since
+		if e.Conn < rs.conn { // a will of an earlier connection: it is back since
 			d.mu.Unlock()
 			return
 		}
-		rs.goneConn = e.Conn
+		// Remembered even while an earlier will's grace runs: a late
+		// "back" of this connection is not a return either.
+		rs.goneConn = max(rs.goneConn, e.Conn)
+		if rs.gone != nil { // handed off already
+			d.mu.Unlock()
+			return
+		}
 		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.forgetGone(p, e.Reply) })
 		n := 0
 		for _, dc := range d.calls {

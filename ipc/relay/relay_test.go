@@ -301,6 +301,56 @@ func TestRelayTamperedTokenIsRefused(t *testing.T) {
 	}
 }
 
+// A second will, of a later connection, that comes while the first
+// will's grace runs (the remote reconnected, and that connection died
+// too) is remembered as well: a late "back" of that connection is not a
+// return; only a still later connection's is.
+func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
+	b := startBroker(t)
+	opened, seen := make(chan string, 1), make(chan string, 8)
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		if !a.AttachOnly {
+			opened <- "open"
+		} else {
+			seen <- "attach"
+		}
+		<-ctx.Done()
+		if a.AttachOnly {
+			return wire.Answer{QuestionID: a.Question.ID}, wire.ErrPending
+		}
+		return wire.Answer{}, ctx.Err()
+	}}
+	const grace = 3 * time.Second
+	ds := startDeskGrace(t, b, fa, grace)
+	r := dial(t, b, ds.pair(t, "box"))
+	say := func(kind string, conn uint64) {
+		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tk := r.client.Publish(r.topics.Questions, 1, false, f[0]); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
+			t.Fatalf("publish: %v", tk.Error())
+		}
+	}
+	go r.Ask(context.Background(), question("q-x", "x", time.Minute), nil)
+	<-opened
+	say(kindGone, 1)
+	if got := within(t, seen, 5*time.Second, "the will handed nothing off"); got != "attach" {
+		t.Fatalf("saw %q, want the hand-off's attach", got)
+	}
+	say(kindGone, 2) // connection 2 vanished as well, within the grace
+	say(kindBack, 2) // late: connection 2 said it was back before it died
+	select {
+	case got := <-seen:
+		t.Fatalf("saw %q after a back of connection 2, whose will came", got)
+	case <-time.After(grace / 3):
+	}
+	say(kindBack, 3) // a connection that is alive: its call goes on
+	if got := within(t, seen, 5*time.Second, "connection 3's back did not resume the call"); got != "attach" {
+		t.Fatalf("saw %q, want the call attached again for connection 3", got)
+	}
+}
+
 // A frame of another version of the relay (a remote of an older or newer
 // feedback release) is refused, not dropped: the remote's call ends at
 // once with an error that says to install the same release on both

@@ -304,3 +304,40 @@ func TestStatusRunning(t *testing.T) {
 		t.Fatal("a status with no live app says it runs")
 	}
 }
+
+// The clear header and the refusal keep their layout in every version:
+// a sealed frame of another version is ErrVersion with its reply topic
+// (so that the desktop can say why), a refusal of any version is read,
+// and a frame too short to have the header is malformed.
+func TestParseFrameAcrossVersions(t *testing.T) {
+	remote, _, _, _ := pair(t)
+	sealed := remote.sealOne([]byte(`{}`), "fbr/x/r/1")
+	other := append([]byte{9}, sealed[1:]...)
+	for _, tc := range []struct {
+		name   string
+		frame  []byte
+		err    error
+		reply  string
+		reason string
+	}{
+		{"this version, sealed", sealed, nil, "fbr/x/r/1", ""},
+		{"another version, sealed", other, ErrVersion, "fbr/x/r/1", ""},
+		{"this version's refusal", refusal("revoked"), nil, "", "revoked"},
+		{"another version's refusal", append([]byte{9, frameRefused, 0}, "version:9"...), nil, "", "version:9"},
+		{"another version, too short", []byte{9, frameSealed}, ErrMalform, "", ""},
+		{"another version, reply cut", []byte{9, frameSealed, 40, 'f'}, ErrMalform, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := parseFrame(tc.frame)
+			if !errors.Is(err, tc.err) || err == nil && tc.err != nil {
+				t.Fatalf("err %v, want %v", err, tc.err)
+			}
+			if f.reply != tc.reply || f.reason != tc.reason {
+				t.Errorf("reply %q reason %q, want %q %q", f.reply, f.reason, tc.reply, tc.reason)
+			}
+		})
+	}
+	if got := refusalText("version:2"); !strings.Contains(got, "speaks version 2 of the relay, this one version 1") || !strings.Contains(got, "install the same feedback release") {
+		t.Errorf("a newer desktop's refusal reads %q", got)
+	}
+}
