@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"image"
+	"math"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -98,9 +99,17 @@ func (w *Window) refit() {
 	if w.closed {
 		return
 	}
-	cur := w.win.Canvas().Size()
+	cur := w.size()
 	if cur.Width <= 0 || cur.Height <= 0 {
 		return // not sized yet: NewWindow sizes it
+	}
+	if inner := w.win.Canvas().Size().Width - 2*windowPad(); math.Abs(float64(w.view.content.Size().Width-inner)) > 0.5 {
+		// The content is being laid out at another width than the
+		// window's (Fyne's SetContent lays it out at its minimum size
+		// first): measuring now would resize parts of it in the middle of
+		// that layout. The layout at the window's size comes next, and
+		// refits then.
+		return
 	}
 	limit := maxWindowSize(w.pool.app)
 	want := w.view.heightAt(cur.Width, limit)
@@ -108,7 +117,7 @@ func (w *Window) refit() {
 	if want <= cur.Height+0.5 {
 		return
 	}
-	w.win.Resize(fyne.NewSize(cur.Width, want))
+	w.resize(fyne.NewSize(cur.Width, want))
 	w.keepOnScreen((want - cur.Height) * w.win.Canvas().Scale())
 }
 

@@ -102,7 +102,7 @@ func topToBottom(top, center, bottom fyne.CanvasObject) *fyne.Container {
 // widgets keep small (long labels wrap).
 func (v *View) fitSize(limit fyne.Size) fyne.Size {
 	width := min(WindowSize.Width, limit.Width)
-	width = max(width, v.content.MinSize().Width)
+	width = max(width, v.content.MinSize().Width+2*windowPad()) // the window is never narrower
 	return fyne.NewSize(width, v.heightAt(width, limit))
 }
 
@@ -128,7 +128,7 @@ func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	}
 	need += pad // the window's padding above and below its content
 	height := min(max(need, MinWindowHeight), limit.Height)
-	return max(height, minSize.Height)
+	return max(height, minSize.Height+pad)
 }
 
 // windowPad is the padding a window keeps around its content on each

@@ -516,10 +516,10 @@ func (p *Pool) places() {
 			continue
 		}
 		if d := w.view.SetOpenPlace(i+1, len(p.open)); d > 0 {
-			size := w.win.Canvas().Size()
+			size := w.size()
 			limit := maxWindowSize(p.app)
 			if h := min(size.Height+d, limit.Height); h > size.Height {
-				w.win.Resize(fyne.NewSize(size.Width, h))
+				w.resize(fyne.NewSize(size.Width, h))
 			}
 		}
 	}

@@ -279,6 +279,9 @@ type Window struct {
 	// frameGuess for it (layout.go); once placed, it grows to what the
 	// real frame leaves (Pool.settle).
 	fitGuessed bool
+	// asked is the size last asked of the window, and askedFrom the
+	// canvas's size then (see size).
+	asked, askedFrom fyne.Size
 
 	beat     *fyne.Animation // the heartbeat: see beat
 	lastTick time.Time       // the countdown's last Tick
@@ -329,10 +332,31 @@ func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)
 	v.enableGuard()
 	s.cur = w
 	w.win.SetContent(v.Content())
-	w.win.Resize(v.FitSize(p.app)) // layout.go: the content's size, within the screen
+	w.resize(v.FitSize(p.app)) // layout.go: the content's size, within the screen
 	_, known := frameDecor()
 	w.fitGuessed = !known
 	return w
+}
+
+// size is the window's size: the canvas's, or the size last asked for
+// while the canvas still has the size it had then. Fyne's driver resizes
+// the canvas once the window manager has configured the window, so a
+// refit right after a resize measured the old size and asked for it again:
+// a pooled window reused at the screen's limit was narrowed back to its
+// former width a moment after it mapped (TestWindowFitsTheScreen at
+// 1024x768 and scale 1.5: 926, then 912 px).
+func (w *Window) size() fyne.Size {
+	cur := w.win.Canvas().Size()
+	if w.asked != (fyne.Size{}) && cur == w.askedFrom {
+		return w.asked
+	}
+	return cur
+}
+
+// resize asks for size (see size).
+func (w *Window) resize(size fyne.Size) {
+	w.asked, w.askedFrom = size, w.win.Canvas().Size()
+	w.win.Resize(size)
 }
 
 // View is the window's content.

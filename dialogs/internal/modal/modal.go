@@ -46,7 +46,9 @@ func (b *Button) TypedKey(k *fyne.KeyEvent) {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		b.OnTapped()
 	case fyne.KeyEscape:
-		b.Cancel()
+		if b.Cancel != nil {
+			b.Cancel()
+		}
 	default:
 		b.Button.TypedKey(k)
 	}
