@@ -21,10 +21,13 @@ func geometry(t *testing.T, win string) (x, y, w, h int) {
 	return vals["X"], vals["Y"], vals["WIDTH"], vals["HEIGHT"]
 }
 
-// settledGeometry is win's geometry once it holds still: a window reused
-// at the screen's limit may map at its former width and be fitted a moment
-// later (at 1024x768 and scale 1.5, 926 then 912 px), and a capture of the
-// first size fails with BadMatch once the window is narrower.
+// settledGeometry is win's geometry once it holds still (three reads in
+// a row 50 ms apart), failing the test when it does not within 5 s. A
+// window reused from the pool maps where it was hidden and is moved to
+// its place a moment later (logged). A window resized after it mapped
+// fails the test: before fitSize counted the window's padding, one at the
+// screen's limit was narrowed a moment after (at 1024x768 and scale 1.5,
+// 926 then 912 px), and a capture at the first size failed with BadMatch.
 func settledGeometry(t *testing.T, win string) (x, y, w, h int) {
 	t.Helper()
 	x, y, w, h = geometry(t, win)
@@ -35,8 +38,15 @@ func settledGeometry(t *testing.T, win string) (x, y, w, h int) {
 		if x2 == x && y2 == y && w2 == w && h2 == h {
 			same++
 		} else {
+			t.Logf("%s moved from %d,%d %dx%d to %d,%d %dx%d", win, x, y, w, h, x2, y2, w2, h2)
+			if w2 != w || h2 != h {
+				t.Errorf("window %s was resized after it mapped, from %dx%d to %dx%d: it opens at its size", win, w, h, w2, h2)
+			}
 			x, y, w, h, same = x2, y2, w2, h2, 0
 		}
+	}
+	if same < 3 {
+		t.Fatalf("window %s never held still: last at %d,%d %dx%d", win, x, y, w, h)
 	}
 	return x, y, w, h
 }

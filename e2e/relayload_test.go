@@ -69,9 +69,14 @@ func TestRelayFiftyShimsAtOnce(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 	waitFor(t, "the desktop to subscribe", 20*time.Second, func() bool { s := d.Status(); return s.Connected && s.Pairings == 1 })
 
-	// Fifty remote shims, started together.
+	// Fifty remote shims, started together; their environments are made
+	// first, on the test's goroutine (relayShimEnv may fail the test).
+	envs := make([][]string, relayShims)
+	for i := range envs {
+		envs[i] = relayShimEnv(t, b, tok.String())
+	}
 	shims := startShimsBy(t, relayShims, relayShims, func(i int) (*loadShim, error) {
-		return startLoadShim(headless, fmt.Sprintf("remote-%d", i), relayShimEnv(t, b, tok.String()))
+		return startLoadShim(headless, fmt.Sprintf("remote-%d", i), envs[i])
 	})
 	var wg sync.WaitGroup
 	start := make(chan struct{})
