@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -296,18 +295,12 @@ func activate(t *testing.T, win string) {
 // activeSettles is how long activate waits for an activation to hold.
 const activeSettles = 300 * time.Millisecond
 
-// typeText types s into the focused window. For characters outside the
-// keyboard map xdotool remaps a spare keycode per character, and a client that
-// reads the new map late repeats the previous character: those get more time.
+// typeText types s into the focused window; characters that are not on
+// the keyboard are mapped onto spare keys first (mapRunes).
 func typeText(t *testing.T, s string) {
 	t.Helper()
-	delay := "25"
-	for _, r := range s {
-		if r > unicode.MaxASCII {
-			delay = "200"
-		}
-	}
-	xdotool(t, "type", "--delay", delay, s)
+	mapRunes(t, s) // keymap_test.go: CJK and accents on keys of their own first
+	xdotool(t, "type", "--delay", "25", s)
 }
 
 // key presses keys (xdotool names, e.g. ctrl+Return).
