@@ -423,17 +423,19 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		go d.ask(ctx, c, key, dc, dc.ask)
 	case kindBack:
 		d.mu.Lock()
-		if rs := d.remotes[e.Reply]; rs != nil && e.Conn <= rs.goneConn {
-			// A "back" of the connection whose will came (said again a
-			// moment after it connected, and delivered after the will):
-			// that connection is gone, only a later one comes back.
-			d.mu.Unlock()
-			return
-		}
-		if rs := d.remotes[e.Reply]; rs != nil && rs.gone != nil {
-			rs.gone.Stop()
-			rs.gone = nil
-			d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name)
+		if rs := d.remotes[e.Reply]; rs != nil {
+			if e.Conn <= rs.goneConn {
+				// A "back" of the connection whose will came (said again a
+				// moment after it connected, and delivered after the will):
+				// that connection is gone, only a later one comes back.
+				d.mu.Unlock()
+				return
+			}
+			if rs.gone != nil {
+				rs.gone.Stop()
+				rs.gone = nil
+				d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name)
+			}
 		}
 		for k, dc := range d.calls { // handed off at its will: attach again
 			if dc.reply == e.Reply && dc.suspended {
