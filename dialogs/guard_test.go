@@ -98,13 +98,13 @@ func TestKeyGuardRules(t *testing.T) {
 				var got bool
 				switch s.do {
 				case "arm":
-					g.arm(now)
+					g.arm(now, nil)
 					continue
 				case "down":
-					g.keyDown(s.key, now)
+					g.keyDown(s.key, 0, now)
 					continue
 				case "up":
-					g.keyUp(s.key)
+					g.keyUp(s.key, 0)
 					continue
 				case "key":
 					got = g.allowsKey(s.key, now, !s.untracked)
@@ -127,13 +127,13 @@ func TestKeyGuardRules(t *testing.T) {
 func TestKeyGuardTellsOfKeys(t *testing.T) {
 	typed := 0
 	g := keyGuard{typed: func() { typed++ }}
-	g.keyDown("a", t0)
+	g.keyDown("a", 0, t0)
 	if typed != 0 {
 		t.Fatal("the guard told of a key while off")
 	}
 	g.enable(600*time.Millisecond, t0)
-	g.keyDown("a", t0)
-	g.keyDown("b", t0.Add(time.Second))
+	g.keyDown("a", 0, t0)
+	g.keyDown("b", 0, t0.Add(time.Second))
 	if typed != 2 {
 		t.Errorf("told of %d keys, want 2", typed)
 	}

@@ -32,11 +32,11 @@ func TestOneChoiceReplaces(t *testing.T) {
 		t.Fatalf("focused %T, want the pre-selected radio button", c.Focused())
 	}
 	press := func(d string) { // as the keys go down in the window (the input guard)
-		v.keyDown(desktop.KeyAltLeft)
-		v.keyDown(fyne.KeyName(d))
+		v.keyDown(&fyne.KeyEvent{Name: desktop.KeyAltLeft})
+		v.keyDown(&fyne.KeyEvent{Name: fyne.KeyName(d)})
 		v.shortcut(alt(d))
-		v.keyUp(fyne.KeyName(d))
-		v.keyUp(desktop.KeyAltLeft)
+		v.keyUp(&fyne.KeyEvent{Name: fyne.KeyName(d)})
+		v.keyUp(&fyne.KeyEvent{Name: desktop.KeyAltLeft})
 	}
 	press("1")
 	if got := chosen(); !reflect.DeepEqual(got, []string{"yes"}) {

@@ -85,13 +85,44 @@ type keyReporter interface {
 }
 
 // ArmGuard starts the input guard: the window has just taken (or asked
-// for) the keyboard.
-func (v *View) ArmGuard() { v.guard.arm(v.now()) }
+// for) the keyboard. The keys the window system says are held now never
+// act until released.
+func (v *View) ArmGuard() {
+	var held []int
+	if v.hooks.keysDown != nil {
+		held = v.hooks.keysDown()
+	}
+	v.guard.arm(v.now(), held)
+}
 
 // keyDown and keyUp implement keyHandler: a key went down or up in this window.
-func (v *View) keyDown(k fyne.KeyName) { v.guard.keyDown(string(k), v.now()) }
+func (v *View) keyDown(k *fyne.KeyEvent) {
+	v.guard.keyDown(string(k.Name), k.Physical.ScanCode, v.now())
+}
 
-func (v *View) keyUp(k fyne.KeyName) { v.guard.keyUp(string(k)) }
+func (v *View) keyUp(k *fyne.KeyEvent) { v.guard.keyUp(string(k.Name), k.Physical.ScanCode) }
+
+// heldEvery spaces the looks at whether the keys held as the window took
+// the keyboard are still held (lookHeld).
+const heldEvery = 50 * time.Millisecond
+
+// lookHeld, on the window's heartbeat, lets go of the keys held as the
+// window took the keyboard that are no longer down: their release can
+// reach the window that had the keyboard before (the shortcut that brought
+// this one; the Ctrl+Enter that answered the last one), and the next
+// press of such a key is the user's. Only while there are some.
+func (v *View) lookHeld(now time.Time) {
+	if !v.guard.holdsFromBefore() || v.hooks.keysDown == nil || now.Sub(v.heldLooked) < heldEvery {
+		return
+	}
+	v.heldLooked = now
+	if down := v.hooks.keysDown(); down != nil {
+		v.guard.stillHeld(down)
+	}
+}
+
+// wrote implements keyHandler: the user's typing put text in the reply box.
+func (v *View) wrote() { v.guard.wrote(v.now()) }
 
 // keysTracked reports whether the guard sees the key presses now: nothing
 // is focused (the canvas reports them) or a keyReporter is.

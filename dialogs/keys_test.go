@@ -160,9 +160,9 @@ func typeEnter(w *Window) {
 		}
 		return
 	}
-	w.View().keyDown(ev.Name) // as the canvas reports it (the test canvas has no OnKeyDown)
+	w.View().keyDown(&fyne.KeyEvent{Name: ev.Name}) // as the canvas reports it (the test canvas has no OnKeyDown)
 	c.OnTypedKey()(ev)
-	w.View().keyUp(ev.Name)
+	w.View().keyUp(&fyne.KeyEvent{Name: ev.Name})
 }
 
 // Issue 29: a yes/no window shows what Enter will do. The recommended

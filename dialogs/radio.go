@@ -76,10 +76,10 @@ func (r *optionRadio) TypedKey(k *fyne.KeyEvent) {
 }
 
 // KeyDown tells the input guard.
-func (r *optionRadio) KeyDown(k *fyne.KeyEvent) { r.keys.keyDown(k.Name); r.keys.reveal(r) }
+func (r *optionRadio) KeyDown(k *fyne.KeyEvent) { r.keys.keyDown(k); r.keys.reveal(r) }
 
 // KeyUp tells the input guard, and shows the option (Tab moved here).
-func (r *optionRadio) KeyUp(k *fyne.KeyEvent) { r.keys.keyUp(k.Name); r.keys.reveal(r) }
+func (r *optionRadio) KeyUp(k *fyne.KeyEvent) { r.keys.keyUp(k); r.keys.reveal(r) }
 
 func (r *optionRadio) reportsKeys() {}
 

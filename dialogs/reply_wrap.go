@@ -44,6 +44,7 @@ func (e *replyEntry) fitWrapping(longest int) {
 
 // TypedRune fits the wrapping to the text as it will be, then types r.
 func (e *replyEntry) TypedRune(r rune) {
+	e.keys.wrote() // the input guard: the user is at work in this window
 	e.fitWrapping(longestLine(e.Text) + 1)
 	e.Entry.TypedRune(r)
 }

@@ -25,8 +25,10 @@ type keyHandler interface {
 	// showHint shows a button's tip in the hint line; "" restores the hint.
 	showHint(tip string)
 	// keyDown and keyUp report a key going down or up (the input guard).
-	keyDown(k fyne.KeyName)
-	keyUp(k fyne.KeyName)
+	keyDown(k *fyne.KeyEvent)
+	keyUp(k *fyne.KeyEvent)
+	// wrote reports that typing put text into the reply box (the input guard).
+	wrote()
 	// allowKey reports whether the key k may act now (the input guard).
 	allowKey(k fyne.KeyName) bool
 	// focusGained reports that the reply box took the keyboard.
@@ -115,14 +117,14 @@ func (e *replyEntry) TypedKey(k *fyne.KeyEvent) {
 
 // KeyDown tells the input guard, then the Entry.
 func (e *replyEntry) KeyDown(k *fyne.KeyEvent) {
-	e.keys.keyDown(k.Name)
+	e.keys.keyDown(k)
 	e.keys.reveal(e) // typed text is seen where it goes
 	e.Entry.KeyDown(k)
 }
 
 // KeyUp tells the input guard, then the Entry.
 func (e *replyEntry) KeyUp(k *fyne.KeyEvent) {
-	e.keys.keyUp(k.Name)
+	e.keys.keyUp(k)
 	e.keys.reveal(e)
 	e.Entry.KeyUp(k)
 }
@@ -177,10 +179,10 @@ func (c *optionCheck) TypedKey(k *fyne.KeyEvent) {
 }
 
 // KeyDown tells the input guard.
-func (c *optionCheck) KeyDown(k *fyne.KeyEvent) { c.keys.keyDown(k.Name); c.keys.reveal(c) }
+func (c *optionCheck) KeyDown(k *fyne.KeyEvent) { c.keys.keyDown(k); c.keys.reveal(c) }
 
 // KeyUp tells the input guard, and shows the option (Tab moved here).
-func (c *optionCheck) KeyUp(k *fyne.KeyEvent) { c.keys.keyUp(k.Name); c.keys.reveal(c) }
+func (c *optionCheck) KeyUp(k *fyne.KeyEvent) { c.keys.keyUp(k); c.keys.reveal(c) }
 
 func (c *optionCheck) reportsKeys() {}
 
@@ -239,10 +241,10 @@ func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
 }
 
 // KeyDown tells the input guard.
-func (b *keyButton) KeyDown(k *fyne.KeyEvent) { b.keys.keyDown(k.Name); b.keys.reveal(b) }
+func (b *keyButton) KeyDown(k *fyne.KeyEvent) { b.keys.keyDown(k); b.keys.reveal(b) }
 
 // KeyUp tells the input guard, and shows the button (Tab moved here).
-func (b *keyButton) KeyUp(k *fyne.KeyEvent) { b.keys.keyUp(k.Name); b.keys.reveal(b) }
+func (b *keyButton) KeyUp(k *fyne.KeyEvent) { b.keys.keyUp(k); b.keys.reveal(b) }
 
 func (b *keyButton) reportsKeys() {}
 
