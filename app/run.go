@@ -63,6 +63,7 @@ func uiSettings(s settings.Settings) *uiproto.Settings {
 		Extend:               time.Duration(s.ExtendSeconds) * time.Second,
 		SubmitDraftOnTimeout: s.SubmitDraftOnTimeout,
 		QuickReplies:         s.QuickReplies,
+		FocusShortcut:        s.FocusShortcut,
 		Images: uiproto.ImageLimits{
 			MaxCount:      s.Images.MaxCount,
 			MaxEdge:       s.Images.MaxEdge,

@@ -26,18 +26,44 @@ const HelpKey = fyne.KeyF1
 
 // hintParts are the footer's hint line, in parts, most important first;
 // the line shows as many as fit (hintLayout).
+// While the window waits for the user to come to it, the line says first
+// how to: a click, or the shortcut that brings the keyboard (SetWaiting).
 func (v *View) hintParts() []string {
+	var parts []string
+	if v.hint.waiting {
+		if v.hint.bring != "" {
+			parts = append(parts, i18n.T("hint.bring", map[string]any{"Key": v.hint.bring}))
+		} else {
+			parts = append(parts, i18n.T("hint.click"))
+		}
+	}
 	dont := i18n.T("hint.dont_answer")
 	if v.hasSubmit() {
-		return []string{i18n.T("hint.submit", map[string]any{"Key": mods.withPrimary("Enter")}), dont}
+		return append(parts, i18n.T("hint.submit", map[string]any{"Key": mods.withPrimary("Enter")}), dont)
 	}
-	parts := []string{i18n.T("hint.yes", map[string]any{"Key": mods.withAlt("Y")}),
-		i18n.T("hint.no", map[string]any{"Key": mods.withAlt("N")}), dont}
 	if ans := v.enterAnswer(); ans != "" { // keys.go: the focused button's answer
-		parts = append([]string{i18n.T("hint.enter_" + ans)}, parts...)
+		parts = append(parts, i18n.T("hint.enter_"+ans))
 	}
-	return parts
+	return append(parts, i18n.T("hint.yes", map[string]any{"Key": mods.withAlt("Y")}),
+		i18n.T("hint.no", map[string]any{"Key": mods.withAlt("N")}), dont)
 }
+
+// SetWaiting says whether the window waits for the user to come to it
+// (it opened without the keyboard), and bring, the shortcut that brings
+// the keyboard to it ("": none, a click does); the hint line says so
+// first while it waits.
+func (v *View) SetWaiting(on bool, bring string) {
+	if v.hint.waiting == on && v.hint.bring == bring {
+		return
+	}
+	v.hint.waiting, v.hint.bring = on, bring
+	if v.hint.width > 0 {
+		v.fitHint(v.hint.width)
+	}
+}
+
+// Waiting reports whether the hint says the window waits for the user.
+func (v *View) Waiting() bool { return v.hint.waiting }
 
 // hintSep separates the parts of the hint line.
 const hintSep = " · "
@@ -55,6 +81,9 @@ func (v *View) fittingHint(width float32) string {
 		if fyne.MeasureText(text, size, fyne.TextStyle{}).Width <= width {
 			return text
 		}
+	}
+	if v.hint.waiting && v.hint.bring != "" && fyne.MeasureText(parts[0], size, fyne.TextStyle{}).Width > width {
+		return i18n.T("hint.bring_short", map[string]any{"Key": v.hint.bring}) // the key, whole, rather than a cut sentence
 	}
 	return parts[0]
 }
@@ -80,6 +109,7 @@ func (v *View) fitHint(width float32) {
 	if v.Closing() || width <= 0 {
 		return
 	}
+	v.hint.width = width
 	text := v.fittingHint(width - 2*theme.InnerPadding())
 	if text != v.hint.keys {
 		old := v.hint.keys
@@ -140,6 +170,9 @@ func (v *View) keyRows() []keyRow {
 		add(mods.withAlt("PgDn")+" / "+mods.withAlt("PgUp")+" / "+mods.withAlt("End"), "keys.page")
 	}
 	add("Ctrl+PgDn / Ctrl+PgUp", "keys.cycle")
+	if v.hint.bring != "" {
+		add(v.hint.bring, "keys.bring")
+	}
 	add("F1", "keys.help")
 	return rows
 }

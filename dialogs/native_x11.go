@@ -3,12 +3,14 @@
 package dialogs
 
 import (
+	"errors"
 	"image"
 	"time"
 
 	"fyne.io/fyne/v2"
 
 	"feedback/dialogs/internal/native"
+	"feedback/internal/hotkey"
 )
 
 func init() {
@@ -35,6 +37,18 @@ func (d x11Desk) holdKeys(w fyne.Window) func()               { return d.x.HoldK
 func (d x11Desk) ownsSelection() (bool, bool)                 { return d.x.OwnsSelection() }
 func (d x11Desk) idle() (time.Duration, bool)                 { return d.x.Idle() }
 func (d x11Desk) owner(id uint32) (int, bool)                 { return d.x.Owner(id) }
+func (d x11Desk) activeBefore(skip func(uint32) bool) uint32  { return d.x.ActiveBefore(skip) }
+func (d x11Desk) keysDown() ([]uint32, bool)                  { k := d.x.KeysDown(); return k, k != nil }
+func (d x11Desk) activateAt(w fyne.Window, at uint32)         { d.x.ActivateAt(w, at) }
+func (d x11Desk) focusNone()                                  { d.x.FocusNone() }
+func (d x11Desk) raise(w fyne.Window)                         { d.x.Raise(w) }
+func (d x11Desk) holdShortcut(sc hotkey.Shortcut, on func(uint32)) (func(), error) {
+	release, err := d.x.HoldShortcut(sc, on)
+	if errors.Is(err, native.ErrNotReady) {
+		err = errNotYet
+	}
+	return release, err
+}
 func (d x11Desk) monitors() ([]image.Rectangle, image.Point, bool) {
 	return d.x.Monitors()
 }

@@ -1,29 +1,36 @@
 package dialogs
 
 import (
+	"errors"
 	"image"
 	"os"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+
+	"feedback/internal/hotkey"
 )
 
-// Many questions at once: where a window opens, whether it takes the
-// keyboard, and how the user moves between open questions.
+// Many questions at once: where a window opens, how the keyboard comes to
+// it and goes back, and how the user moves between open questions.
 //
-//   - A new window does not take the keyboard from a question window the
-//     user is engaged with: when one of the pool's windows has the focus
-//     (clicked, scrolled, typed in, or only read), the new window opens
-//     without the focus and asks for attention instead (the urgency hint,
-//     which the window manager shows: openbox flashes its title). Window.
-//     Unfocused reports it, so the caller can tell the user another way.
-//   - Nor from another application the user works in: while a window of
-//     another process has the focus and the user typed or moved the
-//     pointer within activeWithin (the X server's idle time), the new
-//     window opens the same way, and is focused only by the user. Where
-//     the idle time is unknown (Wayland), the window system's focus rules
-//     apply.
+//   - A question window never takes the keyboard by itself: not from
+//     another application, not from another question window, however long
+//     the user has been idle (people pause to think, then go on typing
+//     where they were). It is mapped asking the window manager not to
+//     focus it, on top of the other windows (under the question window the
+//     user is in, if any, so as not to cover their reply), and asks for
+//     attention: the urgency hint, and the notification the app sends
+//     (Window.Unfocused). Its hint line says how to come to it.
+//   - The keyboard comes to it only by the user's act aimed at it: a
+//     click, the notification's Open, the tray, the cycle shortcut, or the
+//     global shortcut (bring.go). Window.Focus is that act.
+//   - When a window that has the keyboard closes (answered, or withdrawn by
+//     its agent), the keyboard goes back to where the user came from: the
+//     window of another program that had it last (handBack). It never goes
+//     on to the next question by itself: a question window the window
+//     manager focuses in its place gives it back too.
 //   - Ctrl+PageDown and Ctrl+PageUp (CycleNext, CyclePrevious) move the
 //     keyboard to the next or previous open question, in the order they
 //     opened; the context bar of each window says "n of m open" while more
@@ -36,10 +43,11 @@ import (
 //     (cascade). The first window on a monitor is centred on it.
 //
 // The native part (the X window's id, its frame, the focus, the hints, the
-// idle time, the monitors) is desk: X11 in internal/native (x11.go, wired
-// in native_x11.go), nothing elsewhere (Fyne has no API to place a window
-// or to map it without the focus; where desk does nothing a window opens
-// centred, and "without the focus" is only not asking for it).
+// monitors, the keys held, the global shortcut) is desk: X11 in
+// internal/native (x11.go, wired in native_x11.go), nothing elsewhere
+// (Fyne has no API to place a window or to map it without the focus;
+// where desk does nothing a window opens centred, and "without the focus"
+// is only not asking for it).
 
 // CascadeStep is the offset, in screen pixels, of each new window's frame
 // from the last one's (about a title bar's height).
@@ -171,6 +179,23 @@ type nativeDesk interface {
 	// owner is the process that made the native window id; known is
 	// false when it cannot tell.
 	owner(id uint32) (pid int, known bool)
+	// activeBefore is the window that had the focus most recently of
+	// those still on screen that skip does not skip; 0 when none.
+	activeBefore(skip func(id uint32) bool) uint32
+	// keysDown are the keys held down now, by scancode (as Fyne's
+	// KeyEvent.Physical names them); known is false when it cannot tell.
+	keysDown() (codes []uint32, known bool)
+	// holdShortcut takes sc for the whole desktop and calls on, on a
+	// goroutine of its own, with the window system's time of each press,
+	// until release; an error when it cannot (another program holds it).
+	holdShortcut(sc hotkey.Shortcut, on func(at uint32)) (release func(), err error)
+	// activateAt is activate on behalf of a user action at the window
+	// system's time at.
+	activateAt(w fyne.Window, at uint32)
+	// focusNone leaves the keyboard with no window.
+	focusNone()
+	// raise puts w, mapped, above the other windows without the focus.
+	raise(w fyne.Window)
 }
 
 // noFocusOnShow stops the toolkit from focusing the windows it shows from
@@ -205,28 +230,19 @@ func (noDesk) idle() (time.Duration, bool)               { return 0, false }
 func (noDesk) monitors() ([]image.Rectangle, image.Point, bool) {
 	return nil, image.Point{}, false
 }
-func (noDesk) owner(uint32) (int, bool) { return 0, false }
-
-// activeWithin: a user who typed or moved the pointer this recently is
-// working, and a new window does not take the keyboard from them.
-const activeWithin = 3 * time.Second
-
-// elsewhere reports whether the user works in another application now:
-// they typed or moved the pointer within activeWithin, and the window
-// with the focus belongs to a process other than this one and the app
-// that started it (or to one the window system cannot name). False when
-// the idle time is unknown: the window system's focus rules apply.
-func elsewhere() bool {
-	if d, ok := desk.idle(); !ok || d >= activeWithin {
-		return false
-	}
-	id := desk.focused()
-	if id == 0 {
-		return false
-	}
-	pid, known := desk.owner(id)
-	return !known || pid != os.Getpid() && pid != os.Getppid()
+func (noDesk) owner(uint32) (int, bool)              { return 0, false }
+func (noDesk) activeBefore(func(uint32) bool) uint32 { return 0 }
+func (noDesk) keysDown() ([]uint32, bool)            { return nil, false }
+func (noDesk) activateAt(w fyne.Window, _ uint32)    { w.RequestFocus() }
+func (noDesk) focusNone()                            {}
+func (noDesk) raise(fyne.Window)                     {}
+func (noDesk) holdShortcut(hotkey.Shortcut, func(uint32)) (func(), error) {
+	return nil, errNoShortcuts
 }
+
+// errNoShortcuts: the window system gives applications no global shortcut
+// (or feedback does not take one there).
+var errNoShortcuts = errors.New("this desktop gives applications no global shortcuts")
 
 // typed records that a key went down in s's window.
 func (p *Pool) typed(s *slot) {
@@ -236,14 +252,16 @@ func (p *Pool) typed(s *slot) {
 }
 
 // found records that the user came to w: they typed in it, edited it
-// (View.edited), or moved to it themselves (Focus). A window opened
-// without the focus stops asking for attention. Options.OnFound hears it
-// once, whether or not the window opened with the focus.
+// (View.edited), moved to it themselves (Focus), or it has the keyboard
+// (cameTo: a click, the window manager's keys). It stops asking for
+// attention and its hint stops saying how to come to it.
+// Options.OnFound hears it once.
 func (w *Window) found() {
 	if w.unfocused {
 		w.unfocused = false
 		desk.attention(w.win, false)
 	}
+	w.view.SetWaiting(false, w.pool.bringHint())
 	if w.seen {
 		return
 	}
@@ -267,29 +285,23 @@ func (p *Pool) typing() *slot {
 	return nil
 }
 
-// show maps w's window: without the focus while the user types in another
-// question window or another application, or when it is Options.Quiet,
-// cascaded from the last open window's frame.
+// show maps w's window without the keyboard (see the top of this file),
+// cascaded from the last open window's frame. A Quiet window (shown again
+// after the UI process restarted) asks for no attention: it was asked for
+// before.
 func (p *Pool) show(w *Window) {
-	// A Quiet window (shown again after the UI process restarted) leaves
-	// the focus where it is, any program's (focusKeeper); else a window
-	// opens unfocused while one of ours has the focus.
 	quiet := w.view.opts.Quiet
 	typing := p.typing()
-	away := !quiet && typing == nil && elsewhere() // the user works in another application
-	w.unfocused = !quiet && (away || typing != nil && typing != w.slot)
-	var had uint32 // the window that has the focus, any client's: it keeps it
-	if quiet || away {
-		had = p.focusKeeper()
-	}
+	w.unfocused = !quiet
+	had := p.focusKeeper()      // the window that has the focus, any program's: it keeps it
 	mapped := desk.ready(w.win) // the native window exists: its properties can be set before it is mapped
-	if away && !mapped && warmNative(p.app, w.win) {
+	if !mapped && warmNative(p.app, w.win) {
 		// Made now, hidden (warm.go): mapped next asking not to be focused,
 		// so no key the user types elsewhere lands in it.
 		mapped = desk.ready(w.win)
 	}
 	if mapped {
-		desk.quiet(w.win, w.unfocused || quiet)
+		desk.quiet(w.win, true)
 		desk.attention(w.win, w.unfocused)
 	}
 	area, placeable := p.userArea()
@@ -298,7 +310,7 @@ func (p *Pool) show(w *Window) {
 		w.win.CenterOnScreen()
 	}
 	var release func()
-	if typing != nil && w.unfocused && !mapped {
+	if typing != nil && !mapped {
 		// Fyne creates the native window as it maps it, too late to ask
 		// that it not take the focus: the keys go on to the window the user
 		// types in while the window manager gives the focus to the new one
@@ -308,19 +320,22 @@ func (p *Pool) show(w *Window) {
 	w.win.Show()
 	p.open = append(p.open, w.slot)
 	switch {
-	case typing != nil && w.unfocused && !mapped:
+	case typing != nil && !mapped:
 		desk.activate(typing.win) // raises it too
 		p.giveBack(typing, w, release)
-	case typing != nil && w.unfocused:
+	case typing != nil:
 		desk.stackBelow(w.win, typing.win) // not over the reply being typed
-	case (quiet || away) && had != 0:
-		// A new native window is created as it is mapped, too late to ask
-		// that it not take the focus: the window that had it gets it back,
-		// now and if the window manager focuses this one a moment later.
-		if !mapped {
+	default:
+		// On top of the application the user works in, without its
+		// keyboard. A new native window is created as it is mapped, too
+		// late to ask that it not take the focus: the window that had it
+		// gets it back, now and if the window manager focuses this one a
+		// moment later.
+		if !mapped && had != 0 {
 			desk.activateID(had)
 		}
-		p.leaveFocus(w, had)
+		desk.raise(w.win)
+		p.leaveFocus(w, had, mapped)
 	}
 	// The first window is centred again here: a window shown again from
 	// the pool goes back where it was hidden, whatever CenterOnScreen said.
@@ -333,11 +348,14 @@ func (p *Pool) show(w *Window) {
 			p.settle(w, at)
 		}
 	}
-	if !w.unfocused && !quiet {
-		w.win.RequestFocus()
-		w.view.Flash()
+	p.holdShortcut() // bring.go
+	if desk.ready(w.win) {
+		// Known to be mapped without the focus: the hint says how to come.
+		// (Where the window system cannot be asked, its own rules decide,
+		// and the window may well have the keyboard.)
+		w.view.SetWaiting(true, p.bringHint())
 	}
-	w.focusContent()
+	w.focusContent() // the reply box has the window's focus for when the user comes
 	p.places()
 }
 
@@ -441,30 +459,124 @@ func (p *Pool) focusKeeper() uint32 {
 	return had
 }
 
-// quietFor is how long a Quiet window gives the focus back to the window
-// that had it, should the window manager focus the new window late.
-const quietFor = time.Second
+// quietFor is how long a new window gives the focus back to the window
+// that had it, should the window manager focus the new window late: one
+// mapped before it could be asked not to take the focus. quietAsked is
+// that time for a window that was asked (the window manager would focus
+// it as it maps it, if it ignored the request): short, so that a user's
+// quick click on it stands.
+const (
+	quietFor   = time.Second
+	quietAsked = 250 * time.Millisecond
+)
 
-// leaveFocus gives the focus back to had whenever w takes it within
-// quietFor of being shown; then a window opened unfocused asks for
+// leaveFocus gives the focus back to had (none: to no window) whenever w
+// takes it within quietFor (quietAsked when asked, before it was mapped,
+// not to take it) of being shown; then a window opened unfocused asks for
 // attention again (a window manager that focused it cleared that).
-func (p *Pool) leaveFocus(w *Window, had uint32) {
+func (p *Pool) leaveFocus(w *Window, had uint32, asked bool) {
 	start := time.Now()
+	watch := quietFor
+	if asked {
+		watch = quietAsked
+	}
+	w.quietUntil = start.Add(watch)
 	var anim *fyne.Animation
-	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
+	w.leaving = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
 		Tick: func(float32) {
-			if w.closed || time.Since(start) >= quietFor {
+			if w.closed || time.Since(start) >= watch {
 				anim.Stop()
 				if !w.closed && w.unfocused {
 					desk.attention(w.win, true)
 				}
 				return
 			}
-			if desk.active(w.win) {
-				desk.activateID(had)
+			if desk.active(w.win) && w.broughtAt.IsZero() {
+				giveTo(had)
+			}
+		}}
+	anim = w.leaving
+	anim.Start()
+}
+
+// giveTo gives the keyboard to the window id of any program, or to none.
+func giveTo(id uint32) {
+	if id != 0 {
+		desk.activateID(id)
+	} else {
+		desk.focusNone()
+	}
+}
+
+// lookEvery spaces the heartbeat's looks at whether the user came to a
+// window that waits for them (cameTo).
+const lookEvery = 250 * time.Millisecond
+
+// cameTo records, on the heartbeat, that the user came to w, which waits
+// for them: it has the keyboard (a click on it, the window manager's
+// keys), once leaveFocus no longer undoes the window manager focusing it
+// by itself.
+func (w *Window) cameTo(now time.Time) {
+	if !w.view.Waiting() || now.Before(w.quietUntil) || now.Sub(w.lookedAt) < lookEvery {
+		return
+	}
+	w.lookedAt = now
+	if desk.active(w.win) {
+		w.found()
+	}
+}
+
+// handBackFor is how long after a window that had the keyboard closed a
+// question window the window manager focuses in its place gives the
+// keyboard back: the window manager's fallback comes as the window is
+// unmapped; a click of the user's on another question a moment later
+// stands.
+const handBackFor = 300 * time.Millisecond
+
+// handBack gives the keyboard back to where the user came from, as a
+// window that had it closes: the window of another program that had it
+// last (their terminal, their editor), or none when there is none; never
+// the next question. For handBackFor, a question window that the window
+// manager focuses in the closed one's place (its focus falls back to the
+// next window) gives it back too.
+func (p *Pool) handBack() {
+	came := desk.activeBefore(p.ours)
+	giveTo(came)
+	start := time.Now()
+	var anim *fyne.Animation
+	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
+		Tick: func(float32) {
+			if time.Since(start) >= handBackFor {
+				anim.Stop()
+				return
+			}
+			for _, s := range p.open {
+				if w := s.live(); w != nil && desk.active(s.win) && w.broughtAt.Before(start) {
+					giveTo(came)
+					return
+				}
 			}
 		}}
 	anim.Start()
+}
+
+// ours reports whether the native window id is one of this process's (its
+// question windows, History, Settings…).
+func (p *Pool) ours(id uint32) bool {
+	if pid, known := desk.owner(id); known {
+		return pid == os.Getpid()
+	}
+	for _, s := range p.open {
+		if nativeID(s) == id {
+			return true
+		}
+	}
+	for _, s := range p.idle {
+		if nativeID(s) == id {
+			return true
+		}
+	}
+	return false
 }
 
 // settleFor bounds how long a new window's frame is watched for a move
@@ -505,6 +617,7 @@ func (p *Pool) closed(s *slot) {
 		}
 	}
 	p.places()
+	p.holdShortcut() // bring.go: let it go with the last question
 }
 
 // places tells each open window its place among them ("2 of 3 open"); a

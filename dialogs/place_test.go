@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/internal/hotkey"
 	"feedback/ipc/wire"
 )
 
@@ -215,10 +216,19 @@ type fakeDesk struct {
 	mons      []image.Rectangle
 	pointer   image.Point
 	frames    map[fyne.Window]image.Rectangle // nil: frames unknown
+	raised    map[fyne.Window]bool
+	none      int      // times the keyboard was left with no window
+	came      uint32   // what activeBefore answers: the other program's window the user came from
+	down      []uint32 // the keys held down now (keysDown)
+	shortcut  func(at uint32)
+	holds     int   // the shortcut held and not released
+	holdErr   error // what holdShortcut fails with
+	atTimes   []uint32
 }
 
 func newFakeDesk(t *testing.T) *fakeDesk {
-	d := &fakeDesk{mapped: map[fyne.Window]bool{}, quieted: map[fyne.Window]bool{}, urgent: map[fyne.Window]bool{}, below: map[fyne.Window]fyne.Window{}}
+	d := &fakeDesk{mapped: map[fyne.Window]bool{}, quieted: map[fyne.Window]bool{}, urgent: map[fyne.Window]bool{}, below: map[fyne.Window]fyne.Window{},
+		raised: map[fyne.Window]bool{}}
 	old := desk
 	desk = d
 	t.Cleanup(func() { desk = old })
@@ -259,17 +269,38 @@ func (d *fakeDesk) owner(id uint32) (int, bool) {
 	pid, ok := d.owners[id]
 	return pid, ok
 }
+func (d *fakeDesk) raise(w fyne.Window) { d.raised[w] = true }
+func (d *fakeDesk) focusNone()          { d.none++; d.activeWin, d.other = nil, 0 }
+func (d *fakeDesk) activeBefore(skip func(uint32) bool) uint32 {
+	if d.came != 0 && !skip(d.came) {
+		return d.came
+	}
+	return 0
+}
+func (d *fakeDesk) keysDown() ([]uint32, bool) { return d.down, true }
+func (d *fakeDesk) activateAt(w fyne.Window, at uint32) {
+	d.atTimes = append(d.atTimes, at)
+	d.activate(w)
+}
+func (d *fakeDesk) holdShortcut(_ hotkey.Shortcut, on func(uint32)) (func(), error) {
+	if d.holdErr != nil {
+		return nil, d.holdErr
+	}
+	d.holds++
+	d.shortcut = on
+	return func() { d.holds--; d.shortcut = nil }, nil
+}
 func (d *fakeDesk) holdKeys(fyne.Window) func() {
 	d.grabs++
 	d.held++
 	return func() { d.held-- }
 }
 
-// While a question window has the focus (typed in, or only clicked), the
-// next window opens without the focus (reported by Unfocused), asks for
-// attention, and the focused window keeps the keyboard; once the user
-// types in the new window, it stops asking. When no question window has
-// the focus, a new window takes it, and flashes its top bar.
+// A new window never takes the keyboard: it opens without the focus
+// (reported by Unfocused), asks for attention and does not flash; the
+// window the user is in keeps the keyboard. Once the user types in the
+// new window, or moves to it (the cycle shortcut, the tray), it stops
+// asking, once.
 func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 	d := newFakeDesk(t)
 	a := test.NewTempApp(t)
@@ -282,10 +313,13 @@ func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 		return w
 	}
 	typing := open("A")
-	if typing.View().flash.count != 1 {
-		t.Errorf("A took the focus and flashed %d times, want once", typing.View().flash.count)
+	if !typing.Unfocused() || typing.View().flash.count != 0 || d.activeWin != nil {
+		t.Errorf("A, the first window: unfocused %v, flashed %d, active %v; want it to wait for the user", typing.Unfocused(), typing.View().flash.count, d.activeWin != nil)
 	}
-	d.activeWin = typing.Fyne()
+	typing.Focus() // the user clicks it
+	if typing.Unfocused() || d.activeWin != typing.Fyne() || typing.View().flash.count != 1 {
+		t.Errorf("A after the user came: unfocused %v, active %v, flashed %d", typing.Unfocused(), d.activeWin == typing.Fyne(), typing.View().flash.count)
+	}
 	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
 
 	b := open("B")
@@ -298,16 +332,13 @@ func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 	if d.activeWin != typing.Fyne() {
 		t.Error("the typing window lost the focus")
 	}
-	if typing.Unfocused() {
-		t.Error("the typing window reports it opened unfocused")
-	}
 	b.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyB}) // the user found it
 	if b.Unfocused() || d.urgent[b.Fyne()] {
 		t.Errorf("after typing in B: unfocused %v, urgent %v; want neither", b.Unfocused(), d.urgent[b.Fyne()])
 	}
 
 	// Moving there (the cycle shortcut, the tray) finds it too, once.
-	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
+	d.activeWin = typing.Fyne()
 	found := 0
 	e := p.NewWindow(question(wire.Prompt{Markdown: "E"}), Options{Now: c.Now, OnFound: func() { found++ }}, func(wire.Answer) {})
 	e.Show()
@@ -323,16 +354,10 @@ func TestNewWindowOpensUnfocusedWhileTheUserTypes(t *testing.T) {
 		t.Errorf("OnFound called %d times, want once", found)
 	}
 
-	// No key for long, but A has the focus (the user clicked it, scrolls
-	// it, reads it): a new window does not take the focus either.
-	d.activeWin = typing.Fyne()
-	if c2 := open("C"); !c2.Unfocused() || d.activeWin != typing.Fyne() {
-		t.Errorf("C opened focused (%v) while A had the focus with no key typed", !c2.Unfocused())
-	}
-	// Another program has the focus: the new window takes it as usual.
-	d.activeWin = nil
-	if d2 := open("D"); d2.Unfocused() {
-		t.Error("D opened unfocused though no question window has the focus")
+	// Another program has the focus: the new window does not take it either.
+	d.activeWin, d.other = nil, 77
+	if d2 := open("D"); !d2.Unfocused() || d.other != 77 || !d.raised[d2.Fyne()] {
+		t.Errorf("D: unfocused %v, focus with %d (want 77), raised %v", d2.Unfocused(), d.other, d.raised[d2.Fyne()])
 	}
 }
 
@@ -352,10 +377,10 @@ func TestReusedWindowOpensQuietlyUnderTheTypingWindow(t *testing.T) {
 
 	typing := p.NewWindow(question(wire.Prompt{Markdown: "A"}), Options{Now: c.Now}, func(wire.Answer) {})
 	typing.Show()
-	if typing.Fyne() != native || d.quieted[native] {
+	if typing.Fyne() != native || !d.quieted[native] {
 		t.Fatalf("A: reused %v, quiet %v", typing.Fyne() == native, d.quieted[native])
 	}
-	d.activeWin = typing.Fyne()
+	typing.Focus()
 	typing.View().prompts[0].entry.KeyDown(&fyne.KeyEvent{Name: fyne.KeyH})
 	b := p.NewWindow(question(wire.Prompt{Markdown: "B"}), Options{Now: c.Now}, func(wire.Answer) {})
 	b.Show() // a new native window: the keys are held for A while the focus comes back
@@ -397,12 +422,13 @@ func TestQuietWindowLeavesTheFocusWhereItIs(t *testing.T) {
 	if again.Fyne() != native || !d.quieted[native] {
 		t.Errorf("reused quiet window: reused %v, mapped quiet %v", again.Fyne() == native, d.quieted[native])
 	}
-	// Not quiet: it takes the focus as usual.
+	// Not quiet: it leaves the focus where it is too, and asks for
+	// attention.
 	again.Close()
 	normal := p.NewWindow(question(wire.Prompt{Markdown: "asked"}), Options{Now: c.Now}, func(wire.Answer) {})
 	normal.Show()
-	if d.quieted[normal.Fyne()] || len(d.gaveTo) != 1 {
-		t.Errorf("a normal window: mapped quiet %v, focus given away %v", d.quieted[normal.Fyne()], d.gaveTo)
+	if !d.quieted[normal.Fyne()] || !d.urgent[normal.Fyne()] || !normal.Unfocused() || d.other != 77 {
+		t.Errorf("a normal window: mapped quiet %v, urgent %v, unfocused %v, focus with %d", d.quieted[normal.Fyne()], d.urgent[normal.Fyne()], normal.Unfocused(), d.other)
 	}
 }
 
@@ -480,14 +506,12 @@ func TestFocusIsGivenBackAgainWhileTheKeysAreHeld(t *testing.T) {
 	}
 }
 
-// Issue 30: while the user works in another application (a window of
-// another process has the focus, a key or the pointer within
-// activeWithin), a new window opens without the focus: a new native window
-// is made hidden first and mapped asking not to be focused (no key
-// reaches it), a reused one likewise; both ask for attention and report
-// Unfocused. Idle for activeWithin, or the idle time unknown (Wayland), or
-// the focus in a window of this process, and it takes the focus as before.
-func TestNewWindowOpensUnfocusedWhileTheUserWorksElsewhere(t *testing.T) {
+// A new window never takes the keyboard, whatever the user was doing and
+// however long ago: a new native window is made hidden first and mapped
+// asking not to be focused (no key reaches it), asks for attention,
+// reports Unfocused and does not flash; the window that had the focus
+// keeps it (none: none gets it).
+func TestNewWindowNeverTakesTheKeyboard(t *testing.T) {
 	d := newFakeDesk(t)
 	a := test.NewTempApp(t)
 	c := &clock{now: t0}
@@ -495,7 +519,6 @@ func TestNewWindowOpensUnfocusedWhileTheUserWorksElsewhere(t *testing.T) {
 	oldWarm := warmNative
 	warmNative = func(_ fyne.App, w fyne.Window) bool { warmed++; d.mapped[w] = true; return true }
 	t.Cleanup(func() { warmNative = oldWarm })
-	d.other = 77 // the user's editor
 	d.owners = map[uint32]int{77: os.Getpid() + 1000, 78: os.Getpid()}
 	open := func(name string) *Window { // in a pool of its own: a new native window
 		w := NewPool(a).NewWindow(question(wire.Prompt{Markdown: name}), Options{Now: c.Now}, func(wire.Answer) {})
@@ -503,32 +526,28 @@ func TestNewWindowOpensUnfocusedWhileTheUserWorksElsewhere(t *testing.T) {
 		return w
 	}
 	for _, tc := range []struct {
-		name      string
-		idle      time.Duration
-		known     bool
-		other     uint32
-		unfocused bool
+		name  string
+		idle  time.Duration
+		known bool
+		other uint32
 	}{
-		{"typing in the editor", 200 * time.Millisecond, true, 77, true},
-		{"pointer moved just now", 0, true, 77, true},
-		{"a window nobody can name", time.Second, true, 79, true},
-		{"idle long enough", activeWithin, true, 77, false},
-		{"idle time unknown", 0, false, 77, false},
-		{"a window of this process", 0, true, 78, false},
-		{"no window has the focus", 0, true, 0, false},
+		{"typing in the editor", 200 * time.Millisecond, true, 77},
+		{"a pause to think, then more keys", 3600 * time.Millisecond, true, 77},
+		{"idle for an hour", time.Hour, true, 77},
+		{"idle time unknown", 0, false, 77},
+		{"a window nobody can name", time.Second, true, 79},
+		{"a window of this process", 0, true, 78},
+		{"no window has the focus", 0, true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d.idleFor, d.idleKnown, d.other, d.activeWin, d.gaveTo, warmed = tc.idle, tc.known, tc.other, nil, nil, 0
 			w := open(tc.name)
 			defer w.Close()
-			if w.Unfocused() != tc.unfocused || d.urgent[w.Fyne()] != tc.unfocused || d.quieted[w.Fyne()] != tc.unfocused {
-				t.Errorf("unfocused %v, urgent %v, mapped quiet %v; want %v", w.Unfocused(), d.urgent[w.Fyne()], d.quieted[w.Fyne()], tc.unfocused)
+			if !w.Unfocused() || !d.urgent[w.Fyne()] || !d.quieted[w.Fyne()] || !w.View().Waiting() {
+				t.Errorf("unfocused %v, urgent %v, mapped quiet %v, waiting %v; want all", w.Unfocused(), d.urgent[w.Fyne()], d.quieted[w.Fyne()], w.View().Waiting())
 			}
-			if tc.unfocused && (warmed != 1 || d.other != tc.other || w.View().flash.count != 0) {
-				t.Errorf("made hidden first %d times, focus with %d (want %d), flashed %d", warmed, d.other, tc.other, w.View().flash.count)
-			}
-			if !tc.unfocused && (warmed != 0 || w.View().flash.count != 1) {
-				t.Errorf("a window that takes the focus: made hidden first %d times, flashed %d", warmed, w.View().flash.count)
+			if warmed != 1 || d.other != tc.other || d.activeWin != nil || w.View().flash.count != 0 {
+				t.Errorf("made hidden first %d times, focus with %d (want %d), ours %v, flashed %d", warmed, d.other, tc.other, d.activeWin != nil, w.View().flash.count)
 			}
 		})
 	}

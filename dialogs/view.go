@@ -121,12 +121,13 @@ type View struct {
 	// The state with rules of its own is kept in plain types that import no
 	// toolkit (TestStateIsToolkitFree); the view drives them and draws what
 	// they say.
-	shownAt   time.Time
-	cd        Countdown // countdown.go: what the countdown says and whether it reached zero (the closing state)
-	guard     keyGuard  // guard.go: the input guard (keyguard.go), on in a Window
-	drafts    debouncer // debounce.go: when the edits are reported through OnDraft (draft.go)
-	restoring bool      // RestoreDraft is setting the controls: not an edit
-	done      bool
+	shownAt    time.Time
+	cd         Countdown // countdown.go: what the countdown says and whether it reached zero (the closing state)
+	guard      keyGuard  // guard.go: the input guard (keyguard.go), on in a Window
+	heldLooked time.Time // when lookHeld last asked which keys are down
+	drafts     debouncer // debounce.go: when the edits are reported through OnDraft (draft.go)
+	restoring  bool      // RestoreDraft is setting the controls: not an edit
+	done       bool
 }
 
 // paneSet is what scrolls in a view and how it is laid out (layout.go).
@@ -169,8 +170,14 @@ type pagerState struct {
 
 // footerHint is the footer's hint line (keyhelp.go).
 type footerHint struct {
-	text *widget.RichText
-	keys string // the keyboard hint, shown unless a button's tip is
+	text  *widget.RichText
+	keys  string  // the keyboard hint, shown unless a button's tip is
+	width float32 // the line's width at its last layout
+	// waiting: the window opened without the keyboard and the user has not
+	// come to it; the hint says how to (bring, the global shortcut, or
+	// none: a click).
+	waiting bool
+	bring   string
 }
 
 // flashState is the top bar's flash (Flash).
@@ -196,6 +203,7 @@ type windowHooks struct {
 	onAttach func()                                 // opens the file picker
 	focusOn  func(fyne.Focusable)                   // gives a widget the keyboard
 	focused  func() fyne.Focusable                  // the widget with the keyboard
+	keysDown func() []int                           // the scancodes held down now; nil: unknown (ArmGuard)
 	onCycle  func(dir int)                          // moves to the next (1) or previous (-1) open question
 	engaged  func()                                 // the user edited the answer: Window.found
 	refit    func()                                 // grows the window to changed content: Window.refit (budget.go)

@@ -47,13 +47,14 @@ import (
 // A Pool and its windows are used on the Fyne goroutine only.
 type Pool struct {
 	app       fyne.App
-	idle      []*slot // hidden windows, the longest hidden first
-	open      []*slot // windows showing a question, in the order they were shown (place.go)
-	quietFrom uint32  // the other program's window that Quiet windows leave the focus with (place.go)
-	all       int     // windows created
-	destroyed int     // windows trimmed
-	turns     int     // event loop turns counted by the trimmer
-	lastPut   int     // turns when the last window was hidden
+	idle      []*slot      // hidden windows, the longest hidden first
+	open      []*slot      // windows showing a question, in the order they were shown (place.go)
+	quietFrom uint32       // the other program's window that Quiet windows leave the focus with (place.go)
+	bringKeys shortcutHold // the global shortcut that brings a waiting question (bring.go)
+	all       int          // windows created
+	destroyed int          // windows trimmed
+	turns     int          // event loop turns counted by the trimmer
+	lastPut   int          // turns when the last window was hidden
 	trimmer   *fyne.Animation
 	// release runs once the pool closed its hidden windows after a quiet
 	// time, when their memory can go back to the system (releaseMemory).
@@ -171,12 +172,12 @@ func (s *slot) install() {
 	if dc, ok := c.(desktop.Canvas); ok { // nothing focused: the canvas sees the keys
 		dc.SetOnKeyDown(func(k *fyne.KeyEvent) {
 			if w := s.live(); w != nil {
-				w.view.keyDown(k.Name)
+				w.view.keyDown(k)
 			}
 		})
 		dc.SetOnKeyUp(func(k *fyne.KeyEvent) {
 			if w := s.live(); w != nil {
-				w.view.keyUp(k.Name)
+				w.view.keyUp(k)
 			}
 		})
 	}
@@ -212,8 +213,12 @@ func (s *slot) live() *Window {
 // put hides the window, empties it and keeps it for the next question.
 func (p *Pool) put(s *slot) {
 	s.cur = nil
+	hadKeys := desk.active(s.win)
 	p.closed(s)
 	s.win.Hide()
+	if hadKeys {
+		p.handBack() // place.go
+	}
 	// Each overlay (a confirmation or the file picker) has a focus of its
 	// own, and the content's is under them: all are let go. A reply box
 	// left focused under a confirmation kept its blinking cursor's
@@ -282,8 +287,16 @@ type Window struct {
 	// asked is the size last asked of the window, and askedFrom the
 	// canvas's size then (see size).
 	asked, askedFrom fyne.Size
+	// quietUntil is when leaveFocus stops undoing the window manager's
+	// focusing it, and lookedAt when the heartbeat last asked whether the
+	// user came to it (cameTo).
+	quietUntil, lookedAt time.Time
+	// broughtAt is when the user's act last brought the window the
+	// keyboard (focusAt): leaveFocus and handBack leave that be.
+	broughtAt time.Time
 
 	beat     *fyne.Animation // the heartbeat: see beat
+	leaving  *fyne.Animation // leaveFocus's watch (place.go); nil when none
 	lastTick time.Time       // the countdown's last Tick
 	timers   []*timer        // View.after's timers, fired by the heartbeat
 	mu       sync.Mutex      // guards posted
@@ -321,6 +334,7 @@ func (p *Pool) NewWindow(q wire.Question, opts Options, onDone func(wire.Answer)
 	v.hooks.onAttach = w.pickImages
 	v.hooks.focusOn = w.win.Canvas().Focus
 	v.hooks.focused = w.win.Canvas().Focused
+	v.hooks.keysDown = heldKeys
 	v.hooks.after = w.after
 	v.hooks.post = w.post
 	v.hooks.onCycle = func(dir int) { p.cycle(s, dir) }
@@ -392,14 +406,24 @@ func (w *Window) Show() {
 func (w *Window) Unfocused() bool { return w.unfocused }
 
 // Focus raises the window, focuses the reply box and arms the input guard:
-// the user's own action (the tray, the cycle shortcut). Nothing else should
-// call it: a question the user is not looking at never takes the keyboard.
-func (w *Window) Focus() {
+// the user's own action (the tray, the notification's Open, the cycle
+// shortcut). Nothing else should call it: a question the user is not
+// looking at never takes the keyboard.
+func (w *Window) Focus() { w.focusAt(0) }
+
+// focusAt is Focus for a user action at the window system's time at (0:
+// unknown, now).
+func (w *Window) focusAt(at uint32) {
 	if w.closed {
 		return
 	}
 	w.found() // place.go
-	desk.activate(w.win)
+	w.broughtAt = time.Now()
+	if at != 0 {
+		desk.activateAt(w.win, at)
+	} else {
+		desk.activate(w.win)
+	}
 	w.view.Flash()
 	w.focusContent()
 }
@@ -427,6 +451,9 @@ func (w *Window) Close() {
 	w.closed = true
 	if w.beat != nil {
 		w.beat.Stop()
+	}
+	if w.leaving != nil {
+		w.leaving.Stop()
 	}
 	w.timers = nil
 	w.pool.put(w.slot)
@@ -479,7 +506,10 @@ func (w *Window) heartbeat() {
 		w.view.Tick(now)
 	}
 	if !w.closed {
-		w.view.followFocus() // layout.go
+		w.view.followFocus()  // layout.go
+		w.view.lookHeld(now)  // keyguard.go
+		w.cameTo(now)         // place.go
+		w.pool.holdShortcut() // bring.go: once the connection is up
 	}
 }
 

@@ -33,6 +33,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs/internal/modal"
+	"feedback/internal/hotkey"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
 )
@@ -491,6 +492,8 @@ func (w *Window) sections(s settings.Settings) []section {
 				s.AwayAfterMinutes, func(s *settings.Settings) *int { return &s.AwayAfterMinutes }),
 			w.lineField("dnd_schedule", "Do not disturb schedule", "daily quiet hours, e.g. 22:00-08:00 (may cross midnight): questions wait in the tray as under do not disturb; empty: none",
 				"FEEDBACK_DND_SCHEDULE", "22:00-08:00", s.DNDSchedule, func(s *settings.Settings) *string { return &s.DNDSchedule }),
+			w.lineField("focus_shortcut", "Shortcut to a question", "brings the keyboard to the question waiting longest, from any application, while one is open; empty: none (click the window, the notification or the tray)",
+				"", hotkey.Default, s.FocusShortcut, func(s *settings.Settings) *string { return &s.FocusShortcut }),
 			w.languageField(s.Language),
 			w.quickRepliesField(s.QuickReplies),
 		}},

@@ -31,6 +31,18 @@ func (u *windows) setOptions(o dialogs.Options) {
 func (u *windows) applySettings(set uiproto.Settings, guard time.Duration, log *slog.Logger) {
 	u.setOptions(windowOptions(set, guard))
 	language := i18n.Choose(set.Language, i18n.Locales())
-	u.do(func() { useLanguage(language) }) // the words of the windows opened from now on
+	u.do(func() {
+		useLanguage(language) // the words of the windows opened from now on
+		u.setShortcut(set.FocusShortcut, log)
+	})
 	log.Info("settings applied to new windows")
+}
+
+// setShortcut sets the global shortcut that brings a waiting question;
+// one the settings' check let through but the pool cannot read is logged
+// and the last one kept. On the Fyne goroutine.
+func (u *windows) setShortcut(sc string, log *slog.Logger) {
+	if err := u.pool.SetShortcut(sc); err != nil {
+		log.Warn("focus_shortcut ignored", "value", sc, "err", err)
+	}
 }

@@ -101,6 +101,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 	guard := inputGuard(log)
 	u := newWindows(a, windowOptions(set, guard))
 	u.pool.Log = log // a window another X client destroyed (dialogs/lost.go)
+	u.do(func() { u.setShortcut(set.FocusShortcut, log) })
 	s := &server{conn: conn, win: u, app: a, log: log, guard: guard, appWins: make(map[uiproto.WindowName]fyne.Window)}
 	go s.receive(first)
 	a.Run()

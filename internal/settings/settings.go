@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"feedback/internal/hotkey"
 )
 
 // Settings are the user's preferences, read from Path at start. Every
@@ -112,6 +114,11 @@ type Settings struct {
 	// with no options. Unset (null) is the defaults in the windows'
 	// language (i18n "quick.default.*"); [] is none.
 	QuickReplies []string `json:"quick_replies"`
+	// FocusShortcut is the global shortcut that brings the keyboard to a
+	// waiting question from any application, held while a question is
+	// open: modifiers and a key, "Ctrl+Alt+F" (hotkey.Default) unless set;
+	// "" turns it off (a click, the tray or the notification still do).
+	FocusShortcut string `json:"focus_shortcut"`
 }
 
 // Limits of QuickReplies.
@@ -165,6 +172,7 @@ func Default() Settings {
 		UIPrewarm:          true,
 		Away:               AwayOff,
 		AwayAfterMinutes:   10,
+		FocusShortcut:      hotkey.Default,
 	}
 }
 
@@ -468,6 +476,9 @@ func (s *Settings) check(src sources) []*FieldError {
 			bad("quick_replies", "reply %d must be 1 to %d characters", i+1, MaxQuickReplyRunes)
 			break
 		}
+	}
+	if _, _, err := hotkey.Parse(s.FocusShortcut); err != nil {
+		bad("focus_shortcut", "%v", err)
 	}
 	if s.AwayAfterMinutes < 1 || s.AwayAfterMinutes > 1440 {
 		bad("away_after_minutes", "must be 1 to 1440 minutes without input, not %d", s.AwayAfterMinutes)

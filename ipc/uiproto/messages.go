@@ -52,6 +52,9 @@ type (
 		// QuickReplies are the user's saved replies; nil: the defaults
 		// in the UI process's language.
 		QuickReplies []string `json:"quick_replies,omitempty"`
+		// FocusShortcut brings the keyboard to a waiting question from
+		// any application ("": none).
+		FocusShortcut string `json:"focus_shortcut,omitempty"`
 	}
 	// Show opens the window of Question, with Draft and Countdown where
 	// they were (after a restart of the UI process; nil: fresh); Quiet: it

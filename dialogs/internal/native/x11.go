@@ -9,6 +9,7 @@ package native
 
 import (
 	"encoding/binary"
+	"errors"
 	"image"
 	"os"
 	"slices"
@@ -22,6 +23,9 @@ import (
 	"github.com/jezek/xgb/res"
 	"github.com/jezek/xgb/screensaver"
 	"github.com/jezek/xgb/xproto"
+
+	"feedback/internal/hotkey"
+	"feedback/internal/hotkey/xgrab"
 )
 
 // X11 talks to the X server named by $DISPLAY. The connection is made on
@@ -31,11 +35,18 @@ import (
 // that may call GLFW), except OwnsSelection, which may run anywhere.
 type X11 struct {
 	once sync.Once
-	mu   sync.Mutex // guards x and decor
+	mu   sync.Mutex // guards x, decor, actives and the shortcut
 	x    *x11Conn
 	// decor is what the window manager's frame adds to a client window,
 	// as last read from one of ours (Decor); zero: none read yet.
 	decor image.Point
+	// actives are the last windows the window manager made active, the
+	// latest last (ActiveBefore).
+	actives []uint32
+	// The shortcut held for the whole desktop (HoldShortcut).
+	grab       xgrab.Grab
+	grabbed    bool
+	onShortcut func(xtime uint32)
 }
 
 // x11Conn is a live connection and the atoms it uses.
@@ -91,13 +102,6 @@ func (d *X11) dial() {
 	if c == nil {
 		return
 	}
-	go func() { // errors of unchecked requests arrive as events: drain them
-		for {
-			if ev, err := c.WaitForEvent(); ev == nil && err == nil {
-				return
-			}
-		}
-	}()
 	x := &x11Conn{c: c, root: xproto.Setup(c).DefaultScreen(c).Root, res: res.Init(c) == nil, saver: screensaver.Init(c) == nil, atom: map[string]xproto.Atom{}}
 	for _, name := range x11Atoms {
 		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
@@ -111,9 +115,171 @@ func (d *X11) dial() {
 		v, err := randr.QueryVersion(c, 1, 5).Reply()
 		x.mons = err == nil && (v.MajorVersion > 1 || v.MajorVersion == 1 && v.MinorVersion >= 5)
 	}
+	// The window manager's _NET_ACTIVE_WINDOW changes are seen as they
+	// happen (ActiveBefore), on a root event mask of this connection's own.
+	xproto.ChangeWindowAttributes(c, x.root, xproto.CwEventMask, []uint32{xproto.EventMaskPropertyChange})
+	go d.events(x) // also drains the errors of unchecked requests, which arrive as events
 	d.mu.Lock()
 	d.x = x
 	d.mu.Unlock()
+	d.noteActive(x)
+}
+
+// events reads x's events until the connection closes: the active
+// window's changes and the presses of the held shortcut.
+func (d *X11) events(x *x11Conn) {
+	for {
+		ev, err := x.c.WaitForEvent()
+		if ev == nil && err == nil {
+			return
+		}
+		switch e := ev.(type) {
+		case xproto.PropertyNotifyEvent:
+			if e.Window == x.root && e.Atom == x.atom["_NET_ACTIVE_WINDOW"] {
+				d.noteActive(x)
+			}
+		case xproto.KeyPressEvent:
+			d.mu.Lock()
+			on, g, held := d.onShortcut, d.grab, d.grabbed
+			d.mu.Unlock()
+			if held && g.Matches(e) && on != nil {
+				on(uint32(e.Time))
+			}
+		}
+	}
+}
+
+// activeKept is how many of the last active windows ActiveBefore keeps.
+const activeKept = 16
+
+// noteActive records the window manager's active window, as it is now.
+func (d *X11) noteActive(x *x11Conn) {
+	v := x.cardinals(x.root, "_NET_ACTIVE_WINDOW", xproto.AtomWindow, 1)
+	if len(v) != 1 || v[0] == 0 {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.actives = slices.DeleteFunc(d.actives, func(id uint32) bool { return id == v[0] })
+	d.actives = append(d.actives, v[0])
+	if len(d.actives) > activeKept {
+		d.actives = d.actives[len(d.actives)-activeKept:]
+	}
+}
+
+// ActiveBefore is the window that had the focus most recently, of those
+// that are still on screen and for which skip is false (say the app's own
+// windows); 0 when none. It is what the user came from.
+func (d *X11) ActiveBefore(skip func(id uint32) bool) uint32 {
+	x := d.conn()
+	if x == nil {
+		return 0
+	}
+	d.mu.Lock()
+	ids := slices.Clone(d.actives)
+	d.mu.Unlock()
+	for i := len(ids) - 1; i >= 0; i-- {
+		id := ids[i]
+		if skip(id) {
+			continue
+		}
+		if a, err := xproto.GetWindowAttributes(x.c, xproto.Window(id)).Reply(); err == nil && a.MapState == xproto.MapStateViewable {
+			return id
+		}
+	}
+	return 0
+}
+
+// KeysDown are the keys held down now (the X server's keymap), as X key
+// codes: what GLFW reports as a key's scancode on X11.
+func (d *X11) KeysDown() []uint32 {
+	x := d.conn()
+	if x == nil {
+		return nil
+	}
+	r, err := xproto.QueryKeymap(x.c).Reply()
+	if err != nil {
+		return nil
+	}
+	down := []uint32{}
+	for i, b := range r.Keys {
+		for bit := range 8 {
+			if b&(1<<bit) != 0 {
+				down = append(down, uint32(i*8+bit))
+			}
+		}
+	}
+	return down
+}
+
+// ErrNotReady: the X connection is not up yet (it is made in the
+// background); try again a moment later.
+var ErrNotReady = errors.New("the X connection is not up yet")
+
+// HoldShortcut takes the chord sc for the whole desktop (hotkey.Take)
+// and calls on, on the connection's own goroutine, with the X time of
+// each press, until release. Another chord held before is let go first.
+func (d *X11) HoldShortcut(sc hotkey.Shortcut, on func(xtime uint32)) (release func(), err error) {
+	x := d.conn()
+	if x == nil {
+		return nil, ErrNotReady
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.grabbed {
+		d.grab.Release(x.c, x.root)
+		d.grabbed = false
+	}
+	g, err := xgrab.Take(x.c, x.root, sc)
+	if err != nil {
+		return nil, err
+	}
+	d.grab, d.grabbed, d.onShortcut = g, true, on
+	return func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.grabbed && d.grab == g {
+			d.grab.Release(x.c, x.root)
+			d.grabbed, d.onShortcut = false, nil
+		}
+	}, nil
+}
+
+// ActivateAt is ActivateID with the X time of the user's action (a key
+// press of the shortcut), which window managers that guard the focus
+// weigh against the active window's last input.
+func (d *X11) ActivateAt(w fyne.Window, xtime uint32) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		w.RequestFocus()
+		return
+	}
+	x.clientMessage(id, "_NET_ACTIVE_WINDOW", ewmhSourcePager, xtime)
+	x.c.Sync()
+}
+
+// FocusNone leaves the keyboard with no window: keys typed go nowhere
+// until the user picks a window.
+func (d *X11) FocusNone() {
+	x := d.conn()
+	if x == nil {
+		return
+	}
+	// None, not PointerRoot: with PointerRoot the keys would go to the
+	// window under the pointer, say another question.
+	xproto.SetInputFocus(x.c, xproto.InputFocusNone, xproto.WindowNone, xproto.TimeCurrentTime)
+	x.c.Sync()
+}
+
+// Raise puts w, mapped, above the other windows, leaving the focus where
+// it is.
+func (d *X11) Raise(w fyne.Window) {
+	x, id := d.conn(), xid(w)
+	if x == nil || id == 0 {
+		return
+	}
+	x.clientMessage(id, "_NET_RESTACK_WINDOW", ewmhSourcePager, 0, xproto.StackModeAbove)
+	x.c.Sync()
 }
 
 // WindowID is w's X window, or 0 before Fyne has created it.
