@@ -23,6 +23,8 @@ import (
 
 	"feedback/cmd/feedback/setup"
 	"feedback/internal/display"
+	"feedback/internal/hotkey"
+	"feedback/internal/hotkey/xgrab"
 	"feedback/internal/termtext"
 )
 
@@ -64,6 +66,9 @@ type Env struct {
 	// ProbeDisplay connects to the X server of a DISPLAY value, briefly
 	// (display.Probe); nil skips the connection.
 	ProbeDisplay func(display string) error
+	// ProbeShortcut takes and lets go of a global shortcut on the X
+	// server of $DISPLAY (xgrab.Probe); nil skips it.
+	ProbeShortcut func(hotkey.Shortcut) error
 }
 
 // check is one check; it may return several lines.
@@ -75,6 +80,7 @@ var checks = []check{
 	checkBus,
 	checkTray,
 	checkNotifications,
+	checkShortcut, // shortcut.go
 	checkCJKFont,
 	checkApp,
 	checkRelay, // relay.go
@@ -142,7 +148,7 @@ func StdEnv(version string, headless bool, se setup.Env) (Env, error) {
 		"/usr/local/share/fonts", "/usr/share/fonts")
 	fclist, _ := exec.LookPath("fc-list")
 	return Env{Version: version, Headless: headless, GOOS: runtime.GOOS, Getenv: os.Getenv,
-		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout, ProbeDisplay: display.Probe}, nil
+		FCList: fclist, FontDirs: dirs, Setup: se, Stdout: os.Stdout, ProbeDisplay: display.Probe, ProbeShortcut: xgrab.Probe}, nil
 }
 
 // summary is doctor's last line: "1 check failed, 2 warnings.", "No
