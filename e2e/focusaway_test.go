@@ -18,8 +18,8 @@ import (
 // while the user types in another application opens without taking the
 // keyboard: every key goes on to that application, the question's reply
 // stays empty, and the question asks for attention (the urgency hint)
-// until the user goes to it. Once the user has been idle for a while, a
-// question takes the keyboard as before.
+// until the user goes to it. However long the user has been idle, a
+// question does not take the keyboard.
 
 // editorWindow is another application's window that takes typed keys: an
 // X client of the test's own (not the app's process) that counts the key
@@ -204,15 +204,20 @@ func questionWhileTyping(t *testing.T, c *client.Client) {
 	key(t, "ctrl+Return")
 	wantChoice(t, await(t, ch), map[string]any{"status": "answered", "answer": "8080"})
 
-	// Idle for longer than the app's threshold: a question takes the
-	// keyboard from the editor as before.
-	activate(t, ed.id)
+	activeIs(t, ed.id) // answered, the keyboard is back in the editor
+
+	// Idle for long: a question does not take the keyboard either (the
+	// user pauses to think, then goes on where they were).
 	waitFor(t, "the user to be idle", 15*time.Second, func() bool { return idle.idle(t) > 4*time.Second })
 	title2 := "Restart the dev server now?"
 	ch2 := call(c, "ask_confirm", map[string]any{"question": title2, "default": true})
 	q2 := findWindow(t, title2+" — feedback")
-	activeIs(t, q2)
 	screenshot(t, shotName(t, "idle"))
+	before := ed.presses.Load()
+	key(t, "Return")
+	waitFor(t, "the Return to reach the editor", 5*time.Second, func() bool { return ed.presses.Load() > before })
+	stillWaiting(t, title2, ch2, time.Second)
+	activate(t, q2)
 	time.Sleep(guardSettles)
 	key(t, "Return")
 	wantChoice(t, await(t, ch2), map[string]any{"status": "answered", "answer": "yes", "confirmed": true})

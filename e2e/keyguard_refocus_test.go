@@ -8,6 +8,7 @@ import (
 	"math"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,13 +60,16 @@ func stillWaiting(t *testing.T, what string, ch <-chan callResult, d time.Durati
 	}
 }
 
-// answerThenStray opens x (asked first), does inX in it (nil: nothing),
-// opens y, answers y with answerY
-// after its guard, waits until the window manager gives x the keyboard
-// back, presses stray strayAfter after the answer, and checks that x is
-// still waiting. It returns x's call and window.
+// answerThenStray has the user work in another application, opens x
+// (asked first), does inX in it (nil: nothing), opens y, answers y with
+// answerY after its guard, checks that the keyboard goes back to the
+// application the user came from (never on to x), presses stray
+// strayAfter after the answer, and checks that x is still waiting and the
+// key went to the application. It returns x's call and window.
 func answerThenStray(t *testing.T, c1, c2 callArgs, inX func(wx string), answerY func(), stray string) (x, y <-chan callResult, wx string) {
 	t.Helper()
+	ed := openEditor(t, "Terminal of the user "+c1.tool) // focusaway_test.go
+	activate(t, ed.id)
 	x = call(c1.c, c1.tool, c1.args)
 	wx = findWindow(t, c1.title+" — feedback")
 	activate(t, wx)
@@ -78,14 +82,19 @@ func answerThenStray(t *testing.T, c1, c2 callArgs, inX func(wx string), answerY
 	time.Sleep(guardSettles) // the user reads Y, then answers it
 	answerY()
 	answered := time.Now()
-	activeIs(t, wx) // the window manager hands the keyboard back to X
+	activeIs(t, ed.id) // the keyboard goes back to the application, not on to X
 	if d := time.Until(answered.Add(strayAfter)); d > 0 {
 		time.Sleep(d) // the stray key lands when the issue saw it
 	} else {
-		t.Logf("the keyboard came back to X %v after the answer", time.Since(answered))
+		t.Logf("the keyboard came back to the application %v after the answer", time.Since(answered))
 	}
+	before := ed.presses.Load()
 	key(t, stray)
 	screenshot(t, "keyguard-refocus-"+c1.tool)
+	waitFor(t, "the stray key to reach the application", 5*time.Second, func() bool { return ed.presses.Load() > before })
+	if got := strings.TrimSpace(xdotool(t, "getactivewindow")); got == wx {
+		t.Errorf("the keyboard went on to X (%s)", wx)
+	}
 	stillWaiting(t, c1.title, x, 1500*time.Millisecond)
 	return x, y, wx
 }
