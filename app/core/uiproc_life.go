@@ -180,10 +180,10 @@ func (u *UIProcess) heartbeat(p *uiProc, interval time.Duration, misses int) {
 			u.mu.Unlock()
 			continue
 		}
-		if p.missed >= misses {
-			u.mu.Unlock()
+		if missed := p.missed; missed >= misses {
+			u.mu.Unlock() // missed is read under the lock: a Pong handled now resets p.missed
 			u.log.Error("the UI process does not answer (stopped or hung); killing and restarting it",
-				"unanswered_pings", p.missed, "for", time.Duration(p.missed)*interval)
+				"unanswered_pings", missed, "for", time.Duration(missed)*interval)
 			p.end()
 			return
 		}

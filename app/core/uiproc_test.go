@@ -47,6 +47,8 @@ type fakeProcs struct {
 	// exitLate: told to exit, its processes go on reading and sending
 	// until the test ends them (crash).
 	exitLate bool
+	// deaf: its processes answer no Ping (the test sends Pongs itself).
+	deaf bool
 	// contGate, if set, holds each Continue (SIGCONT) until it is closed;
 	// conting hears each Continue begin.
 	contGate, conting chan struct{}
@@ -95,7 +97,9 @@ func (f *fakeProcs) start() (UIChild, error) {
 			}
 			if _, ok := m.(uiproto.Ping); ok {
 				ui.pings.Add(1)
-				ui.conn.Send(uiproto.Pong{})
+				if !f.deaf {
+					ui.conn.Send(uiproto.Pong{})
+				}
 				continue
 			}
 			ui.cmds <- m
