@@ -70,7 +70,12 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 	q.ID = env.questionID("ask_user_question", q)
 	render := func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) }
 	chat := func(cause error) *mcp.CallToolResult {
-		return auqStatusResult(statusNeedsUserInput, fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q)), q.ID, qs)
+		text := fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q))
+		res := auqStatusResult(statusNeedsUserInput, text, q.ID, qs)
+		r := res.StructuredContent.(auqResult)
+		r.Message = text // clients that give the model structuredContent alone (Claude Code)
+		res.StructuredContent = r
+		return res
 	}
 	return prepared{
 		question: q,
@@ -260,6 +265,10 @@ type auqResult struct {
 	Via string `json:"via,omitempty"`
 	// Away: the user is away and asked agents to proceed (status "away").
 	Away bool `json:"away,omitempty"`
+	// Message, on needs_user_input, says why nobody was asked and what to
+	// do, with the questions to ask in chat: the text block's words, for
+	// clients that give the model structuredContent alone.
+	Message string `json:"message,omitempty"`
 }
 
 // renderAskUserQuestion renders an Answer as seed 001's response lines, one

@@ -477,6 +477,9 @@ func renderChoice(a wire.Answer, c choiceCall) *mcp.CallToolResult {
 		if a.Reason == reasonFormDeclined {
 			return declinedForm(r, c, autoDeclined(a))
 		}
+		if auto := autoCancelled(a); auto != nil {
+			return declinedForm(r, c, auto) // nobody was asked: ask in chat
+		}
 		// The window (or the client's form) was closed or dismissed
 		// without an answer: cancelled, as the original reports a dismissal.
 		r.Status = statusCancelled

@@ -235,15 +235,60 @@ func autoDeclined(a wire.Answer) error {
 	return nil
 }
 
+// reasonFormCancelled is the Reason of a dismissed Answer whose client
+// form was cancelled (closed without a choice), by the user or by the
+// client itself (autoCancelled). Only the shim sets it.
+const reasonFormCancelled = "cancelled"
+
+// autoCancelMS: a form cancelled sooner than this after it was sent was
+// cancelled by the client, not by a person. Claude Code's print mode
+// (`claude -p`), which cannot show a form, cancels it about 3 ms after it
+// was sent. A person must first see the form appear (a visual reaction
+// alone takes 150-250 ms), then read at least its question before closing
+// it means anything; a second is below the time anyone takes to read even
+// a one-line question, and some 300 times the automatic cancel. The two
+// errors are not alike: a person's quick cancel read as automatic makes
+// the agent ask again in chat, an automatic one read as the person's tells
+// the agent that somebody said "not now" when nobody was asked.
+const autoCancelMS = 1000
+
+// formAutoCancelledError is the cause of the "ask in chat" result of a
+// client form cancelled too soon for a person (autoCancelled).
+type formAutoCancelledError struct{ elapsedMS int64 }
+
+func (e *formAutoCancelledError) Error() string {
+	return fmt.Sprintf("the client closed its own form %d ms after it was sent, before anyone could answer it: the user could not be asked, and this is no answer of theirs", e.elapsedMS)
+}
+
+// autoCancelled returns the cause when a is a client form cancelled sooner
+// than autoCancelMS after it was sent: the client closed it by itself, so
+// nobody was asked and nobody dismissed it. nil for anything else; a
+// decline is a person's explicit no and never matches.
+func autoCancelled(a wire.Answer) error {
+	if a.Status == wire.StatusDismissed && a.Reason == reasonFormCancelled && a.ElapsedMS < autoCancelMS {
+		return &formAutoCancelledError{elapsedMS: max(a.ElapsedMS, 0)}
+	}
+	return nil
+}
+
+// formNotAsked returns why a form's outcome a is no outcome of the user's
+// (autoDeclined, autoCancelled), or nil when it is theirs.
+func formNotAsked(a wire.Answer) error {
+	if cause := autoDeclined(a); cause != nil {
+		return cause
+	}
+	return autoCancelled(a)
+}
+
 // elicitedOrChat is the elicited renderer of a dialect whose result has
-// no field of its own for a suspected automatic decline: a form declined
-// too soon for a person (autoDeclined) is the dialect's "ask in chat"
-// result, as when no form could ask (one meaning in every dialect, after
-// seed 004, the only seed that speaks of it); anything else is rendered
-// by render, as the window's answer would be.
+// no field of its own for a suspected automatic decline or cancel: a form
+// declined or cancelled too soon for a person (formNotAsked) is the
+// dialect's "ask in chat" result, as when no form could ask (one meaning
+// in every dialect, after seed 004, the only seed that speaks of it);
+// anything else is rendered by render, as the window's answer would be.
 func elicitedOrChat(render func(wire.Answer) *mcp.CallToolResult, chat func(error) *mcp.CallToolResult) func(wire.Answer) *mcp.CallToolResult {
 	return func(a wire.Answer) *mcp.CallToolResult {
-		if cause := autoDeclined(a); cause != nil {
+		if cause := formNotAsked(a); cause != nil {
 			return chat(cause)
 		}
 		return render(a)
@@ -253,14 +298,18 @@ func elicitedOrChat(render func(wire.Answer) *mcp.CallToolResult, chat func(erro
 // formAnswer turns an elicitation result into the Answer the window would
 // have given: accept is answered with the form's values (labels that are
 // not options of a prompt become its text), decline and cancel are
-// dismissed, a decline with Reason reasonFormDeclined. elapsedMS is the
-// time the form was open.
+// dismissed, a decline with Reason reasonFormDeclined, a cancel with
+// reasonFormCancelled. elapsedMS is the time the form was open.
 func formAnswer(q wire.Question, fields []formField, res *mcp.ElicitationResult, elapsedMS int64) wire.Answer {
 	a := wire.Answer{QuestionID: q.ID, ElapsedMS: elapsedMS}
 	if res == nil || res.Action != mcp.ElicitationResponseActionAccept {
 		a.Status = wire.StatusDismissed
-		if res != nil && res.Action == mcp.ElicitationResponseActionDecline {
+		switch {
+		case res == nil:
+		case res.Action == mcp.ElicitationResponseActionDecline:
 			a.Reason = reasonFormDeclined
+		case res.Action == mcp.ElicitationResponseActionCancel:
+			a.Reason = reasonFormCancelled
 		}
 		return a
 	}

@@ -100,7 +100,12 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 	m.questionID = q.ID
 	render := func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) }
 	chat := func(cause error) *mcp.CallToolResult {
-		return feedbackStatusResult(statusNeedsUserInput, fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q)), m)
+		text := fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q))
+		res := feedbackStatusResult(statusNeedsUserInput, text, m)
+		r := res.StructuredContent.(feedbackResult)
+		r.Message = text // clients that give the model structuredContent alone (Claude Code)
+		res.StructuredContent = r
+		return res
 	}
 	return prepared{
 		question: q,
@@ -393,6 +398,10 @@ type feedbackResult struct {
 	Via string `json:"via,omitempty"`
 	// Away: the user is away and asked agents to proceed (status "away").
 	Away bool `json:"away,omitempty"`
+	// Message, on needs_user_input, says why nobody was asked and what to
+	// do, with the question to ask in chat: the text block's words, for
+	// clients that give the model structuredContent alone.
+	Message string `json:"message,omitempty"`
 }
 
 // renderInteractiveFeedback renders an Answer in the stable format of the

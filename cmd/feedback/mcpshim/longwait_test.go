@@ -666,7 +666,7 @@ func TestElicitationForm(t *testing.T) {
 			map[string]any{"q1": false},
 			wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, ElapsedMS: 7, Replies: []wire.Reply{{Text: "no"}, {}, {}, {}}}},
 		{"decline", mcp.ElicitationResponseActionDecline, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7, Reason: reasonFormDeclined}},
-		{"cancel", mcp.ElicitationResponseActionCancel, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7}},
+		{"cancel", mcp.ElicitationResponseActionCancel, nil, wire.Answer{QuestionID: "q", Status: wire.StatusDismissed, ElapsedMS: 7, Reason: reasonFormCancelled}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: tc.action, Content: tc.content}}

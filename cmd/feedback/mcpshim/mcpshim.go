@@ -519,7 +519,7 @@ func (h *handler) noGUI(ctx context.Context, c call, cause error, budget time.Du
 		switch {
 		case err == nil && res != nil:
 			a := formAnswer(q, fields, res, time.Since(sent).Milliseconds())
-			log.Info("asked through the client's form", "action", res.Action, "status", a.Status, "elapsed_ms", a.ElapsedMS)
+			log.Info("asked through the client's form", "action", res.Action, "status", a.Status, "elapsed_ms", a.ElapsedMS, "not_the_users", formNotAsked(a) != nil)
 			return c.renderFormAnswer(a), nil
 		case ctx.Err() != nil:
 			return nil, ctx.Err()

@@ -70,19 +70,27 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 		}
 		return mcp.NewToolResultText(d.ToolResult(input))
 	}
+	chat := func(cause error) *mcp.CallToolResult {
+		return deny(fmt.Sprintf("No approval window can be shown here (%s), so the tool call was not approved. Ask the user in chat whether to go ahead.", failureCause(cause)))
+	}
 	return prepared{
 		question: q,
 		render:   render,
-		elicited: render,
+		// A form the client closed by itself asked nobody: not the
+		// user's closing of the approval. A decline stays the user's no.
+		elicited: func(a wire.Answer) *mcp.CallToolResult {
+			if cause := autoCancelled(a); cause != nil {
+				return chat(cause)
+			}
+			return render(a)
+		},
 		pending: func(wire.Answer) *mcp.CallToolResult {
 			return deny("The user did not answer within the time this call may wait, so the tool call was not approved. Do not retry it at once.")
 		},
 		fail: func(err error) *mcp.CallToolResult {
 			return deny(fmt.Sprintf("The approval window could not be shown (%s), so the tool call was not approved. Ask the user in chat whether to go ahead.", failureCause(err)))
 		},
-		chat: func(cause error) *mcp.CallToolResult {
-			return deny(fmt.Sprintf("No approval window can be shown here (%s), so the tool call was not approved. Ask the user in chat whether to go ahead.", failureCause(cause)))
-		},
+		chat: chat,
 	}, nil
 }
 
