@@ -16,7 +16,7 @@ import (
 
 // outcomes are the outcomes a badge shows, in the order of their colours,
 // then the decisions of an approval (badgeOutcome).
-var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message", "away", "allowed", "always allowed", "denied"}
+var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open", "message", "away", "allowed", "always allowed", "denied", "elsewhere"}
 
 // badge is a question's outcome as a small filled label of a fixed width
 // (the widest outcome's), so that the titles beside it line up: answered
@@ -24,8 +24,8 @@ var outcomes = []string{"answered", "dismissed", "timed out", "withdrawn", "open
 // agent's message (no answer needed) in the primary colour, dismissed and
 // withdrawn neutral. An approval's badge says what it decided instead:
 // allowed and always allowed in the success colour, denied in the error
-// colour, and a timeout or the away outcome (not allowed, nobody chose)
-// neutral.
+// colour, and a timeout, the away outcome (not allowed, nobody chose) and
+// a call answered elsewhere (its client stopped waiting) neutral.
 type badge struct {
 	widget.BaseWidget
 	outcome string // one of outcomes
@@ -59,6 +59,8 @@ func badgeOutcome(q history.Question) (string, tone) {
 			return "timed out", toneNeutral
 		case wire.VerdictAway:
 			return "away", toneNeutral
+		case wire.VerdictElsewhere: // answered in the client: short, as "away" is
+			return "elsewhere", toneNeutral
 		}
 	}
 	switch q.Outcome {

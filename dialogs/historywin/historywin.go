@@ -636,6 +636,8 @@ func (w *Window) addDecision(v wire.Verdict) {
 		text = lang.L("Not allowed: nobody answered in time.")
 	case wire.VerdictAway:
 		text = lang.L("Denied while you were away: no window was shown.")
+	case wire.VerdictElsewhere:
+		text = lang.L("Answered elsewhere: the client stopped waiting for this window (you answered in its own prompt, or it was interrupted or quit). Nothing was decided here.")
 	}
 	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	l.Wrapping = fyne.TextWrapWord

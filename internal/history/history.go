@@ -100,6 +100,10 @@ type Entry struct {
 // asked (the store's StateMessage).
 const StateMessage = "message"
 
+// StateWithdrawn is the state of a question every caller went away from
+// before it was answered (the store's StateWithdrawn).
+const StateWithdrawn = "withdrawn"
+
 // LoopID is the value of q's "Loop" context line (the loop_id of
 // interactive_feedback), or "".
 func LoopID(q wire.Question) string { return field(q, "Loop") }
@@ -235,6 +239,13 @@ func question(e Entry) Question {
 			hq.Decision = &v
 		}
 	}
+	if q.IsApproval() && e.State == StateWithdrawn {
+		// Every caller of an approval went away before anyone chose: its
+		// client stopped waiting (the hook saw it go, the permission
+		// prompt tool's call was cancelled), so the call was settled in
+		// the client — not denied, not timed out here.
+		hq.Decision = &wire.Verdict{Kind: wire.VerdictElsewhere}
+	}
 	return hq
 }
 
@@ -367,6 +378,8 @@ func decision(b *strings.Builder, v wire.Verdict) {
 		b.WriteString("Decision: not allowed: nobody answered in time.\n\n")
 	case v.Kind == wire.VerdictAway:
 		b.WriteString("Decision: denied while you were away (no window was shown).\n\n")
+	case v.Kind == wire.VerdictElsewhere:
+		b.WriteString("Decision: none here: answered elsewhere. The client stopped waiting for this window (the user answered in the client's own prompt, or it was interrupted or quit).\n\n")
 	}
 }
 

@@ -102,6 +102,10 @@ const (
 	// VerdictAway: the user was away and the away setting let agents
 	// proceed: no window, not allowed.
 	VerdictAway VerdictKind = "denied while away"
+	// VerdictElsewhere: the client stopped waiting for the window before
+	// anyone chose in it — the user answered in the client's own prompt,
+	// or the client was interrupted or quit. The window decided nothing.
+	VerdictElsewhere VerdictKind = "answered elsewhere"
 )
 
 // Verdict is the decision an approval's answer made, as its agent was

@@ -36,7 +36,8 @@ const usage = `usage: feedback history [--json] [--loop ID] [--since DUR] [--sea
 Prints every question the app kept and its outcome (answered, dismissed,
 timed out, withdrawn, open), grouped by loop, then by client and project;
 for a tool-call approval, the call and what was decided (allowed, always
-allowed and the rule, denied and the reason, timed out, denied while away).
+allowed and the rule, denied and the reason, timed out, denied while away,
+answered elsewhere: its client stopped waiting before anyone chose).
   --json         JSON instead of Markdown
   --loop ID      only the questions of this loop_id
   --since DUR    only questions asked in the last DUR (90m, 36h, 7d)
