@@ -45,18 +45,31 @@ var ErrStalled = errors.New("the client left standard input open without sending
 // The read itself runs in a goroutine that may stay blocked on r after
 // ReadEvent returned: a hook exits soon after.
 func ReadEvent(ctx context.Context, r io.Reader, max int64, idle, total time.Duration) ([]byte, error) {
-	type chunk struct {
-		b   []byte
-		err error
-	}
+	data, _, err := readEvent(ctx, r, max, idle, total, false, 0)
+	return data, err
+}
+
+// readEventWatching is ReadEventWatching with grace for EventEndGrace.
+func readEventWatching(ctx context.Context, r io.Reader, max int64, idle, total, grace time.Duration) ([]byte, <-chan struct{}, error) {
+	return readEvent(ctx, r, max, idle, total, true, grace)
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// readEvent is ReadEvent; with watch, once the event is read whole, r is
+// read on until it ends, and the channel it returns is closed then unless
+// that was within grace of the event (see ReadEventWatching). Without
+// watch, or when r ended with the event, the channel is never closed.
+func readEvent(ctx context.Context, r io.Reader, max int64, idle, total time.Duration, watch bool, grace time.Duration) ([]byte, <-chan struct{}, error) {
 	chunks := make(chan chunk)
 	stop := make(chan struct{})
-	defer close(stop)
 	go func() {
-		lr := io.LimitReader(r, max)
 		for {
 			buf := make([]byte, 32<<10)
-			n, err := lr.Read(buf)
+			n, err := r.Read(buf)
 			select {
 			case chunks <- chunk{buf[:n], err}:
 			case <-stop:
@@ -67,32 +80,68 @@ func ReadEvent(ctx context.Context, r io.Reader, max int64, idle, total time.Dur
 			}
 		}
 	}()
+	ended := make(chan struct{})
+	data, whole, err := collect(ctx, chunks, max, idle, total)
+	if !watch || !whole {
+		close(stop)
+		return data, ended, err
+	}
+	// The event is whole and r is still open: read on, discarding, until
+	// it ends or ctx does.
+	at := time.Now()
+	go func() {
+		defer close(stop)
+		for {
+			select {
+			case c := <-chunks:
+				if c.err == nil {
+					continue
+				}
+				if time.Since(at) >= grace {
+					close(ended)
+				}
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return data, ended, nil
+}
+
+// collect gathers chunks into the event (ReadEvent's rules); whole reports
+// that it returned on a whole JSON object, r still open.
+func collect(ctx context.Context, chunks <-chan chunk, max int64, idle, total time.Duration) (data []byte, whole bool, err error) {
 	all := time.NewTimer(total)
 	defer all.Stop()
 	quiet := time.NewTimer(idle)
 	defer quiet.Stop()
-	var data []byte
 	for {
 		select {
 		case c := <-chunks:
 			data = append(data, c.b...)
+			if int64(len(data)) > max {
+				data = data[:max]
+			}
 			switch {
 			case errors.Is(c.err, io.EOF):
-				return data, nil
+				return data, false, nil
 			case c.err != nil:
-				return data, c.err
-			case int64(len(data)) >= max, wholeObject(data):
-				return data, nil
+				return data, false, c.err
+			case int64(len(data)) >= max:
+				return data, false, nil
+			case wholeObject(data):
+				return data, true, nil
 			}
 			if len(c.b) > 0 {
 				quiet.Reset(idle)
 			}
 		case <-quiet.C:
-			return data, fmt.Errorf("%w (%v without a byte)", ErrStalled, idle)
+			return data, false, fmt.Errorf("%w (%v without a byte)", ErrStalled, idle)
 		case <-all.C:
-			return data, fmt.Errorf("%w (%v in all)", ErrStalled, total)
+			return data, false, fmt.Errorf("%w (%v in all)", ErrStalled, total)
 		case <-ctx.Done():
-			return data, ctx.Err()
+			return data, false, ctx.Err()
 		}
 	}
 }

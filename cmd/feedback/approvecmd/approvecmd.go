@@ -42,11 +42,19 @@ type Env struct {
 	// an app that listens and does not answer within wait; the hook then
 	// decides nothing and Claude Code asks itself (hookio.AppAnswers).
 	AppAnswers func(ctx context.Context, wait time.Duration) error
+	// ClientGone, when set, watches the client once the event is read:
+	// the channel it returns reports why the client stopped waiting
+	// (hookio.ClientGone; inputEnded is closed when standard input ends
+	// after the event, hookio.ReadEventWatching).
+	ClientGone func(ctx context.Context, inputEnded <-chan struct{}) <-chan error
 }
 
 // StdEnv is the process's environment.
 func StdEnv(connect func(ctx context.Context) (wire.Asker, error), newID func() string) Env {
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID, AppAnswers: hookio.AppAnswers}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Connect: connect, NewID: newID, AppAnswers: hookio.AppAnswers,
+		ClientGone: func(ctx context.Context, inputEnded <-chan struct{}) <-chan error {
+			return hookio.ClientGone(ctx, inputEnded, os.Stdout)
+		}}
 }
 
 const usage = `usage: feedback approve --from claude-code
@@ -75,9 +83,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return 2
 	}
 	// Claude Code's turn waits on the hook: the event is read within
-	// hookio's deadlines (standard input may stay open), and SIGTERM or
-	// SIGINT (ctx) ends the hook at once, deciding nothing.
-	data, err := hookio.ReadEvent(ctx, env.Stdin, maxEventBytes, hookio.Idle, hookio.Total)
+	// hookio's deadlines (standard input may stay open, and is watched
+	// after the event), and SIGTERM or SIGINT (ctx) ends the hook at once,
+	// deciding nothing.
+	data, inputEnded, err := hookio.ReadEventWatching(ctx, env.Stdin, maxEventBytes, hookio.Idle, hookio.Total)
 	if ctx.Err() != nil {
 		return 0
 	}
@@ -107,7 +116,35 @@ func Run(ctx context.Context, args []string, env Env) int {
 			return 0
 		}
 	}
-	a, err := launch.AskRestarting(ctx, env.Connect, wire.Ask{Question: q}, nil, nil)
+	// The client may stop waiting while the window is open: the user
+	// answered in its own prompt, or it was interrupted or quit. Then the
+	// ask ends, which withdraws the question: the window closes, and
+	// History says it was answered elsewhere.
+	askCtx, stopAsk := context.WithCancel(ctx)
+	defer stopAsk()
+	gone := make(chan error, 1)
+	if env.ClientGone != nil {
+		watch := env.ClientGone(askCtx, inputEnded)
+		go func() {
+			select {
+			case err := <-watch:
+				gone <- err
+				stopAsk()
+			case <-askCtx.Done():
+			}
+		}()
+	}
+	a, err := launch.AskRestarting(askCtx, env.Connect, wire.Ask{Question: q}, nil, nil)
+	if ctx.Err() == nil && askCtx.Err() != nil {
+		cause := <-gone
+		// Nobody reads a decision now. Only a client that closed the
+		// input may still read standard error; writing to a pipe whose
+		// reader is gone would end the hook with SIGPIPE.
+		if errors.Is(cause, hookio.ErrInputEnded) {
+			fmt.Fprintf(env.Stderr, "feedback approve: %v: the client stopped waiting; the approval window is closed, nothing decided\n", cause)
+		}
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "feedback approve: the approval window could not be shown; Claude Code asks instead:", err)
 		return 0
