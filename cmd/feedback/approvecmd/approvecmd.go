@@ -63,7 +63,9 @@ Claude Code's PermissionRequest hook (feedback setup claude-code --approvals add
 reads the tool call on standard input, asks you in a window (Allow, Always allow in
 this project, Deny with a reason) and prints Claude Code's decision. A timeout or a
 closed window denies. When no window can be shown it prints nothing, and Claude Code
-asks in its own dialog. It always exits 0.`
+asks in its own dialog. When Claude Code stops waiting (it closes this hook's input
+after the event, stops reading its output, or exits), the window closes, History says
+"answered elsewhere" and nothing is printed. It always exits 0.`
 
 // Run parses args (without "approve") and returns the exit code.
 func Run(ctx context.Context, args []string, env Env) int {
