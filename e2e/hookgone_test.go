@@ -61,8 +61,8 @@ func TestApprovalHookClientGone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			stopWaiting, exited := tc.run(t, approvalEvent(tc.command))
 			findWindow(t, title)
+			stopWaiting() // its last step is the client's leaving
 			start := time.Now()
-			stopWaiting()
 			windowGone(t, title, goneWithin)
 			t.Logf("the window closed %v after the client stopped waiting", time.Since(start).Round(time.Millisecond))
 			waitFor(t, "the hook to exit", 5*time.Second, exited)
