@@ -21,6 +21,12 @@ import (
 // person's dismissal.
 func TestNoGUIFormCancelledAtOnce(t *testing.T) {
 	requireBinary(t)
+	for _, version := range []string{"2026-07-28", "2025-11-25", "2025-06-18"} { // the form: an input-required result, elicitation/create
+		t.Run(version, func(t *testing.T) { formCancelledAtOnce(t, version) })
+	}
+}
+
+func formCancelledAtOnce(t *testing.T, version string) {
 	var delay atomic.Int64 // how long the "user" takes to cancel, in ms
 	var forms atomic.Int32
 	h := formHandler(func(ctx context.Context, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
@@ -32,7 +38,7 @@ func TestNoGUIFormCancelledAtOnce(t *testing.T) {
 		}
 		return elicitResult(mcp.ElicitationResponseActionCancel, nil), nil
 	})
-	c := newMCPClient(t, "claude-code", []client.ClientOption{client.WithElicitationHandler(h)}, noGUIEnv(t)...)
+	c := newMCPClientAt(t, "claude-code", version, []client.ClientOption{client.WithElicitationHandler(h)}, noGUIEnv(t)...)
 	feedback := map[string]any{"message": "Refactor the auth module?", "predefined_options": []any{"Refactor", "Leave it"}}
 	auq := map[string]any{"questions": []any{map[string]any{"question": "Which database?", "header": "Database",
 		"options": []any{map[string]any{"label": "Postgres"}, map[string]any{"label": "SQLite"}}}}}
