@@ -61,6 +61,7 @@ func formCancelledAtOnce(t *testing.T, version string) {
 	}{{"interactive_feedback", feedback}, {"ask_user_question", auq}} {
 		r := callNow(t, c, tool.name, tool.args)
 		sc, _ := json.Marshal(r.StructuredContent)
+		t.Logf("%s, cancelled at once: structuredContent %s", tool.name, sc)
 		notAsked(tool.name+" text", text(r))
 		notAsked(tool.name+" structuredContent", string(sc))
 	}

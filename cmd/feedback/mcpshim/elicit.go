@@ -257,7 +257,7 @@ const autoCancelMS = 1000
 type formAutoCancelledError struct{ elapsedMS int64 }
 
 func (e *formAutoCancelledError) Error() string {
-	return fmt.Sprintf("the client closed its own form %d ms after it was sent, before anyone could answer it: the user could not be asked, and this is no answer of theirs", e.elapsedMS)
+	return fmt.Sprintf("the client's own form was tried instead, and the client closed it %d ms after it was sent, before anyone could answer it: the user could not be asked, and this is no answer of theirs", e.elapsedMS)
 }
 
 // autoCancelled returns the cause when a is a client form cancelled sooner
