@@ -23,8 +23,11 @@ var (
 
 // EventEndGrace is how long after the event an end of standard input is
 // still the event's own end rather than the client leaving: Claude Code
-// writes the event and closes the hook's input at once, then waits on its
-// output, so only a later end means anything.
+// (2.1.337's hook runner: stdin.write(event + "\n"), then stdin.end(),
+// for every command hook) closes the hook's input right after the event,
+// then waits on its output, so only a later end means anything. A client
+// that keeps the input open and closes it when it stops waiting is told
+// apart from that by the grace.
 const EventEndGrace = 500 * time.Millisecond
 
 // pollEvery is how often the OS-specific watcher looks at the parent (and,
