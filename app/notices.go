@@ -65,8 +65,12 @@ type notices struct {
 	failing atomic.Bool
 	wg      sync.WaitGroup // the notifications under way
 
-	mu      sync.Mutex                 // guards arrived
+	mu      sync.Mutex                 // guards arrived and gone
 	arrived map[string]notification.ID // the "asks" notification of each open question, by window id
+	// gone are the questions whose "asks" notification was still being
+	// sent when it had to go (the question ended, the user came to it):
+	// it goes as soon as the server names it.
+	gone map[string]bool
 }
 
 // questions is what a notification does to the questions: a click raises
@@ -131,13 +135,26 @@ func (s *notices) unfocused(q wire.Question) {
 		}
 	}
 	note.OnClosed = func(notification.CloseReason) { s.forget(id) }
+	s.mu.Lock()
+	if s.gone == nil {
+		s.gone = map[string]bool{}
+	}
+	s.gone[id] = false // being sent
+	s.mu.Unlock()
 	s.sendThen(q.ID, note, func(n notification.ID) {
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.arrived == nil {
-			s.arrived = map[string]notification.ID{}
+		ended := s.gone[id]
+		delete(s.gone, id)
+		if !ended {
+			if s.arrived == nil {
+				s.arrived = map[string]notification.ID{}
+			}
+			s.arrived[id] = n
 		}
-		s.arrived[id] = n
+		s.mu.Unlock()
+		if ended { // it had to go while it was being sent
+			s.dismiss(id, n)
+		}
 	})
 }
 
@@ -148,8 +165,18 @@ func (s *notices) ended(id string) {
 	s.mu.Lock()
 	n, ok := s.arrived[id]
 	delete(s.arrived, id)
+	if _, sending := s.gone[id]; sending {
+		s.gone[id] = true
+	}
 	s.mu.Unlock()
-	if !ok || n == 0 || s.n == nil {
+	if ok {
+		s.dismiss(id, n)
+	}
+}
+
+// dismiss withdraws the "asks" notification n of question id.
+func (s *notices) dismiss(id string, n notification.ID) {
+	if n == 0 || s.n == nil {
 		return
 	}
 	s.wg.Go(func() {
@@ -216,20 +243,24 @@ func (s *notices) upgraded() { s.send("", notification.Upgraded()) }
 
 func (s *notices) send(id string, note notification.Notification) { s.sendThen(id, note, nil) }
 
-// sendThen sends note and, once shown, calls shown with its ID.
+// sendThen sends note and then calls shown, if not nil, with its ID: 0
+// when it was not shown.
 func (s *notices) sendThen(id string, note notification.Notification, shown func(notification.ID)) {
 	if s.n == nil {
+		if shown != nil {
+			shown(0)
+		}
 		return
 	}
 	note.Sound = s.sound.Load()
 	s.wg.Go(func() {
 		n, err := s.n.Show(context.Background(), note)
+		if shown != nil {
+			defer shown(n) // 0 when not shown
+		}
 		switch {
 		case err == nil:
 			s.failing.Store(false)
-			if shown != nil {
-				shown(n)
-			}
 		case errors.Is(err, errors.ErrUnsupported):
 			s.log.Debug("desktop notification not shown", "window", id, "err", err)
 		case !s.failing.Swap(true):

@@ -25,9 +25,13 @@ type fakeNotifier struct {
 	shown     []notification.Notification
 	dismissed []notification.ID
 	err       error
+	hold      chan struct{} // if set, Show waits until it is closed
 }
 
 func (f *fakeNotifier) Show(_ context.Context, n notification.Notification) (notification.ID, error) {
+	if f.hold != nil {
+		<-f.hold
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.shown = append(f.shown, n)
@@ -275,5 +279,26 @@ func TestNoticeApprovalNeverAllows(t *testing.T) {
 				t.Errorf("Deny from the notification answered %+v", a)
 			}
 		})
+	}
+}
+
+// A question that ends (or that the user came to) while its notification
+// is still being sent has it withdrawn as soon as the server names it:
+// every question now asks for attention with one, and one left behind
+// stayed on screen, stacked, after its question was answered.
+func TestNoticeWithdrawnWhenItsQuestionEndsWhileSent(t *testing.T) {
+	f := &fakeNotifier{hold: make(chan struct{})}
+	s := &notices{n: f, log: slog.New(slog.DiscardHandler)}
+	s.unfocused(question())
+	s.ended("q1") // answered before the server answered the Notify
+	close(f.hold)
+	s.wait()
+	if len(f.shown) != 1 || !reflect.DeepEqual(f.dismissed, []notification.ID{1}) {
+		t.Errorf("shown %d, dismissed %v: want the one notification withdrawn", len(f.shown), f.dismissed)
+	}
+	s.ended("q1") // again: nothing more
+	s.wait()
+	if len(f.dismissed) != 1 {
+		t.Errorf("dismissed %v, want once", f.dismissed)
 	}
 }

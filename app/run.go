@@ -169,6 +169,8 @@ func Run(ctx context.Context, cfg Config) error {
 	// saw it (app/core/windows.go); the UI process only shows them.
 	inbox.SetDefaultTimeout(cfg.Settings.DefaultTimeout())
 	inbox.OnUnfocused = notes.unfocused
+	// The user came to the window: its notification has done its work.
+	inbox.OnFound = func(q wire.Question) { notes.ended(q.ID) }
 	// A window the user never saw ends: a notice, unless the user is
 	// quitting (each question ends then) or do not disturb is on.
 	inbox.OnUnseenEnd = func(q wire.Question, timedOut bool) {

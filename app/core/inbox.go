@@ -101,6 +101,10 @@ type Inbox struct {
 	// opened without taking the focus (the user was typing in another
 	// one): the app notifies. Set before the first Ask.
 	OnUnfocused func(q wire.Question)
+	// OnFound, if set, is called when the user came to a window of a
+	// WindowPresenter (uiproto.Found): the app withdraws its notification,
+	// which has done its work. Set before the first Ask.
+	OnFound func(q wire.Question)
 	// OnUnseenEnd, if set, is called when a window of a WindowPresenter
 	// ends before the user typed in it or edited it (uiproto.Found, a
 	// draft), whether or not it opened with the focus: its agent withdrew

@@ -699,3 +699,27 @@ func TestUIProcessOnIdle(t *testing.T) {
 	expect[uiproto.Exit](t, ui)
 	receive(t, idle, "idle")
 }
+
+// The user came to a window (uiproto.Found): the app hears it once per
+// event, with the question, so that its notification goes.
+func TestUIProcessFoundIsReported(t *testing.T) {
+	found := make(chan string, 4)
+	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	defer u.Close(time.Second)
+	harnessOf(u).in.OnFound = func(q wire.Question) { found <- q.ID }
+	_, h := newHooks()
+	showDraft(t, u, wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "q"}}}, nil, h)
+	ui := f.next(t)
+	expect[uiproto.Show](t, ui)
+	ui.send(t, uiproto.Shown{ID: "q", Unfocused: true})
+	ui.send(t, uiproto.Found{ID: "q"})
+	if id := receive(t, found, "found"); id != "q" {
+		t.Errorf("found %q, want q", id)
+	}
+	ui.send(t, uiproto.Found{ID: "gone"}) // no such window: nothing
+	select {
+	case id := <-found:
+		t.Errorf("found %q for a window that is not shown", id)
+	case <-time.After(100 * time.Millisecond):
+	}
+}

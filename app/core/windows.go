@@ -217,10 +217,15 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 		}
 	case uiproto.Found:
 		in.mu.Lock()
-		if e := in.shownEntryLocked(m.ID); e != nil {
+		e := in.shownEntryLocked(m.ID)
+		if e != nil {
 			e.win.unseen = false
 		}
+		on := in.OnFound
 		in.mu.Unlock()
+		if e != nil && on != nil {
+			on(e.q)
+		}
 	case uiproto.Snooze:
 		in.mu.Lock()
 		shown := in.shownEntryLocked(m.ID) != nil
