@@ -31,21 +31,30 @@ var inlineLink = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 // Window titles and tray labels are plain text.
 func plain(s string) string {
 	s = inlineLink.ReplaceAllString(s, "$1")
-	s = strings.NewReplacer("**", "", "__", "", "~~", "", "`", "").Replace(s)
+	s = strings.NewReplacer("**", "", "~~", "", "`", "").Replace(s)
 	s = strings.TrimLeft(s, "# ")
-	// Single * or _ around a word: emphasis. Inside a word (snake_case,
-	// 2*3) they stay.
+	// A single * or a run of _ (one or two: emphasis, strong) at the edge
+	// of a word is emphasis. Inside a word (snake_case, 2*3, an MCP tool's
+	// name mcp__feedback__ask_choice) it stays.
 	var b strings.Builder
 	r := []rune(s)
-	for i, c := range r {
-		if c == '*' || c == '_' {
-			before := i > 0 && isWordRune(r[i-1])
-			after := i+1 < len(r) && isWordRune(r[i+1])
-			if before != after {
-				continue
-			}
+	for i := 0; i < len(r); {
+		c := r[i]
+		if c != '*' && c != '_' {
+			b.WriteRune(c)
+			i++
+			continue
 		}
-		b.WriteRune(c)
+		j := i
+		for j < len(r) && r[j] == c {
+			j++
+		}
+		before := i > 0 && isWordRune(r[i-1])
+		after := j < len(r) && isWordRune(r[j])
+		if before == after {
+			b.WriteString(string(r[i:j]))
+		}
+		i = j
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
 }
