@@ -135,7 +135,10 @@ func addAllowRule(data []byte, rule string) ([]byte, bool, error) {
 				return data, false, nil
 			}
 		}
-		raw, _ := json.Marshal(rule)
+		raw, err := jsonText(rule, "", "")
+		if err != nil {
+			return nil, false, err
+		}
 		nv, err := hujson.Parse(raw)
 		if err != nil {
 			return nil, false, err

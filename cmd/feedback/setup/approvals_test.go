@@ -121,3 +121,29 @@ func TestAllowRuleStaysInTheProject(t *testing.T) {
 		}
 	})
 }
+
+// A rule is written as a person reads it: "Bash(echo hi > proof.txt &&
+// cat <f)", not with <, > and & escaped as \u003c, \u003e, \u0026 —
+// valid JSON, but not what the user expects to find in their settings;
+// a second rule joins the list the same way.
+func TestAllowRuleWrittenAsTyped(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	dir := t.TempDir()
+	for _, rule := range []string{"Bash(echo hi > proof.txt && cat <f)", "Bash(a & b)"} {
+		if _, _, err := AllowRule(dir, rule, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".claude", "settings.local.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"Bash(echo hi > proof.txt && cat <f)"`, `"Bash(a & b)"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the file lacks %s:\n%s", want, data)
+		}
+	}
+	if strings.Contains(string(data), `\u00`) {
+		t.Errorf("escaped characters in:\n%s", data)
+	}
+}

@@ -214,7 +214,7 @@ func mergeHooksJSON(data []byte, spec hookSpec, command, marker string) ([]byte,
 			return nil, nil, err
 		}
 		if m == nil {
-			raw, err := json.MarshalIndent([]any{want}, strings.Repeat(e.indent, 2), e.indent)
+			raw, err := jsonText([]any{want}, strings.Repeat(e.indent, 2), e.indent)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -255,9 +255,9 @@ func (e *jsonEditor) mergeHandler(arr *hujson.Array, path []string, want any, ma
 	// on lines of its own.
 	n := len(arr.Elements)
 	inline := n > 0 && !strings.Contains(string(arr.Elements[n-1].BeforeExtra), "\n")
-	raw, err := json.MarshalIndent(want, strings.Repeat(e.indent, 3), e.indent)
+	raw, err := jsonText(want, strings.Repeat(e.indent, 3), e.indent)
 	if inline {
-		raw, err = json.Marshal(want)
+		raw, err = jsonText(want, "", "")
 	}
 	if err != nil {
 		return err

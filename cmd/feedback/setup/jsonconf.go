@@ -141,7 +141,7 @@ func (e *jsonEditor) object(obj *hujson.Object, path []string, depth int) (*hujs
 // comments when it exists.
 func (e *jsonEditor) set(obj *hujson.Object, path []string, value any, depth int) error {
 	key := path[len(path)-1]
-	raw, err := json.Marshal(value)
+	raw, err := jsonText(value, "", "")
 	if err != nil {
 		return err
 	}
@@ -251,4 +251,22 @@ func parseJSONC(data []byte) ([]byte, hujson.Value, *hujson.Object, error) {
 		return nil, v, nil, fmt.Errorf("the top level is not a JSON object")
 	}
 	return data, v, root, nil
+}
+
+// jsonText is v as JSON the way a person writes it in a settings file:
+// <, > and & as they are (json.Marshal writes them \u003c, \u003e,
+// \u0026: a rule "Bash(echo hi > proof.txt)" read as
+// "Bash(echo hi \u003e proof.txt)"), indented with prefix and indent
+// when indent is not "".
+func jsonText(v any, prefix, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent(prefix, indent)
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
