@@ -94,6 +94,17 @@ type Prompt struct {
 	// Prefill is the reply box's initial text (KindText): the suggested
 	// answer, which the user edits or submits as it is.
 	Prefill string `json:"prefill,omitempty"`
+	// MinSelected and MaxSelected bound how many options a reply may
+	// select (ask_multi_select's min and max); 0 is no bound. Required: a
+	// reply must answer something (CheckReply says what). The caller
+	// refuses a reply that breaks them; the window says so in place and
+	// holds Submit back until the reply keeps them, so that what the user
+	// sends is never refused. A peer that predates them ignores them, as
+	// it ignores any field it does not know: an older window lets such a
+	// reply through and its caller refuses it, as before.
+	MinSelected int  `json:"min_selected,omitempty"`
+	MaxSelected int  `json:"max_selected,omitempty"`
+	Required    bool `json:"required,omitempty"`
 }
 
 // Option is one choice of a prompt.
@@ -304,6 +315,9 @@ func (q *Question) validatePrompts() error {
 		}
 		if p.Kind == KindChoice && len(p.Options) == 0 {
 			return invalid("prompts[%d].options: a choice prompt needs at least one option", i)
+		}
+		if err := p.validateRule(i); err != nil {
+			return err
 		}
 		seen := make(map[string]bool, len(p.Options))
 		for j, o := range p.Options {

@@ -187,7 +187,9 @@ func normalizeAskHuman(args map[string]any) (wire.Question, *humanRequest, error
 		return fail(err)
 	}
 	req := &humanRequest{choices: choices}
-	p := wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: body}
+	// Submitted without a choice is declined (humanOutcome): the window
+	// holds Submit back until one is chosen (wire.CheckReply).
+	p := wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: body, Required: true}
 	found := recommended == ""
 	for _, c := range choices {
 		o := wire.Option{Label: c.Label}

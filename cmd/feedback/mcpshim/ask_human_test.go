@@ -46,7 +46,7 @@ func TestNormalizeAskHuman(t *testing.T) {
 		Source:         "ask_human",
 		Title:          "Ship v2?",
 		Context:        []wire.Field{{Label: "Agent", Value: "deployer"}},
-		Prompts:        []wire.Prompt{{Kind: wire.KindChoice, Single: true, Markdown: humanNoContent, Options: opts("Ship it", "Hold")}},
+		Prompts:        []wire.Prompt{{Kind: wire.KindChoice, Single: true, Required: true, Markdown: humanNoContent, Options: opts("Ship it", "Hold")}},
 		TimeoutSeconds: 3600,
 	}
 	with := func(f func(q *wire.Question)) wire.Question {

@@ -144,6 +144,9 @@ type choiceCall struct {
 	// least one option must be ticked (minGiven false, minPick 1).
 	minPick, maxPick int
 	minGiven         bool
+	// prompt is the prompt asked, whose rule (wire.CheckReply) a reply
+	// must keep.
+	prompt wire.Prompt
 	// start is when the call was prepared, for elapsed_ms of a failure.
 	start time.Time
 	// elicitation: the client declared form elicitation.
@@ -221,6 +224,17 @@ func normalizeChoice(tool string, args map[string]any) (wire.Question, choiceCal
 	if err != nil {
 		return wire.Question{}, c, err
 	}
+	// What answered refuses, carried to the window, which holds back a
+	// reply that breaks it (wire.CheckReply is the one rule of both).
+	switch c.kind {
+	case kindMulti:
+		p.MinSelected, p.MaxSelected = c.minPick, c.maxPick
+	case kindConfirm:
+		p.Required = len(c.recommended) == 0 // with a default, submitting accepts it
+	default:
+		p.Required = true
+	}
+	c.prompt = p
 	q.Prompts = []wire.Prompt{p}
 	return q, c, nil
 }
@@ -529,6 +543,10 @@ func declinedForm(r choiceResult, c choiceCall, auto error) *mcp.CallToolResult 
 func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 	text := strings.TrimSpace(reply.Text)
 	r.Status = statusAnswered
+	if prob := wire.CheckReply(c.prompt, reply); prob != nil {
+		refused(r, c, prob)
+		return
+	}
 	switch c.kind {
 	case kindConfirm:
 		switch reply.Text {
@@ -541,7 +559,7 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 			r.Message = "The user answered no."
 			r.NextStep = "Do not go ahead with what you asked about. Adjust your plan, or ask the user what they want instead."
 		default:
-			if len(c.recommended) == 0 {
+			if len(c.recommended) == 0 { // a reply of neither, which CheckReply refuses
 				declinedEmpty(r, "without answering yes or no")
 				return
 			}
@@ -557,12 +575,6 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 		}
 	case kindText:
 		r.Answer = text
-		if text == "" { // only spaces: as the original, no usable answer
-			r.Status = statusInvalidResponse
-			r.Message = "The user submitted an empty answer (nothing, or only spaces); this is not a usable answer."
-			r.NextStep = "Do not treat it as an answer. Ask again (in chat if you like), or continue with an assumption you state explicitly."
-			return
-		}
 		r.Message = "The user answered: " + text
 		r.NextStep = "Continue with the user's answer."
 	case kindPick:
@@ -581,13 +593,8 @@ func answered(r *choiceResult, c choiceCall, reply wire.Reply) {
 			r.Answer = text
 			r.Message = "The user chose none of the options and answered in their own words: " + text
 			r.NextStep = "Act on the user's own answer in answer; it is none of your options. Ask in chat if it is unclear."
-		default:
-			declinedEmpty(r, "without choosing an option")
 		}
 	case kindMulti:
-		if outOfBounds(r, c, len(reply.Selected)) {
-			return
-		}
 		r.FreeText = text
 		r.Selected = append(r.Selected, reply.Selected...)
 		r.Answer = strings.Join(reply.Selected, ", ")
@@ -623,25 +630,34 @@ func (c choiceCall) boundsText() string {
 // answer.
 const statusInvalidResponse = "invalid_response"
 
-// outOfBounds makes r an invalid_response, and reports true, when n ticked
-// options break ask_multi_select's min or max.
-func outOfBounds(r *choiceResult, c choiceCall, n int) bool {
-	var rule string
+// refused fills r for a submission that breaks the question's rule
+// (prob, from wire.CheckReply): ask_multi_select ticked outside its min or
+// max, or ask_text's empty box, is an invalid_response; ask_choice
+// submitted without an option or text, or ask_confirm without yes or no
+// and no default, is declined. The window holds such a reply back, so
+// this is a client form's or an older window's.
+func refused(r *choiceResult, c choiceCall, prob *wire.ReplyProblem) {
 	switch {
-	case c.minPick > 0 && n < c.minPick:
-		rule = fmt.Sprintf("at least %d", c.minPick)
-	case c.maxPick > 0 && n > c.maxPick:
-		rule = fmt.Sprintf("at most %d", c.maxPick)
+	case prob.Kind == wire.ProblemTooFew || prob.Kind == wire.ProblemTooMany:
+		rule := fmt.Sprintf("at least %d", prob.Bound)
+		if prob.Kind == wire.ProblemTooMany {
+			rule = fmt.Sprintf("at most %d", prob.Bound)
+		}
+		r.Status = statusInvalidResponse
+		r.Message = fmt.Sprintf("The user ticked %d options, but the question asked for %s; this is not a usable answer.", prob.Selected, rule)
+		r.NextStep = "Ask again with bounds the user can meet, or ask in chat; do not guess."
+		if !c.minGiven && prob.Kind == wire.ProblemTooFew {
+			r.NextStep = "Ask again with min 0 if none of the options is a valid answer, or ask in chat; do not guess."
+		}
+	case c.kind == kindText: // only spaces: as the original, no usable answer
+		r.Status = statusInvalidResponse
+		r.Message = "The user submitted an empty answer (nothing, or only spaces); this is not a usable answer."
+		r.NextStep = "Do not treat it as an answer. Ask again (in chat if you like), or continue with an assumption you state explicitly."
+	case c.kind == kindConfirm:
+		declinedEmpty(r, "without answering yes or no")
 	default:
-		return false
+		declinedEmpty(r, "without choosing an option")
 	}
-	r.Status = statusInvalidResponse
-	r.Message = fmt.Sprintf("The user ticked %d options, but the question asked for %s; this is not a usable answer.", n, rule)
-	r.NextStep = "Ask again with bounds the user can meet, or ask in chat; do not guess."
-	if !c.minGiven && n < c.minPick {
-		r.NextStep = "Ask again with min 0 if none of the options is a valid answer, or ask in chat; do not guess."
-	}
-	return true
 }
 
 // ptr returns a pointer to v.
