@@ -38,6 +38,7 @@ type promptView struct {
 	descs     []*widget.RichText // the options' descriptions; nil for none
 	entry     *replyEntry        // the reply box, or the free-text field of a choice
 	yesno     string             // "yes" or "no" once chosen
+	rule      *widget.RichText   // says how the reply breaks the prompt's rule (rule.go); nil without a rule
 	head      fyne.CanvasObject  // the header line, with several prompts (pager.go)
 	seen      bool               // the user saw it (pager.go)
 	asked     bool               // Submit went to it for having no answer (pager.go)
@@ -80,12 +81,13 @@ func (v *View) newPromptView(p wire.Prompt) *promptView {
 	if pv.entry != nil {
 		e := pv.entry
 		v.fitReplyRows(e) // a prefilled answer
-		e.OnChanged = func(string) { v.fitReplyRows(e); v.edited(); v.updateSending() }
+		e.OnChanged = func(string) { v.fitReplyRows(e); v.edited(); v.updateSending(); v.updateRules() }
 	}
 	for _, o := range p.Options {
 		v.addOption(pv, o)
 	}
 	pv.syncFreeText()
+	pv.rule = newRuleLine(p) // rule.go
 	return pv
 }
 
@@ -102,6 +104,7 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 		}
 		pv.syncFreeText()
 		v.updateSending()
+		v.updateRules()
 		if on && pv.free[i] && v.hooks.focusOn != nil {
 			v.hooks.focusOn(pv.entry) // choosing "Other" is choosing to type
 		}

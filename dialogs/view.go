@@ -105,6 +105,7 @@ type View struct {
 	sending *sendingLine    // what Submit sends (sending.go); nil when not shown
 	allow   *allowGate      // an approval's Allow, offered once the call was seen (approve.go); nil otherwise
 	yesNo   [2]*keyButton   // a window of one yes/no question: its Yes and No buttons (keys.go); nil otherwise
+	submit  *keyButton      // Submit; off while a reply breaks its prompt's rule (rule.go); nil without one
 	content fyne.CanvasObject
 
 	// Each feature's widgets and state are a type of their own: a new
@@ -284,6 +285,10 @@ func (v *View) Submit() {
 	}
 	if v.att != nil && v.att.busy > 0 {
 		v.att.showProblem(i18n.T("question.still_preparing"))
+		return
+	}
+	if i := v.brokenRule(); i >= 0 {
+		v.refuseBroken(i) // rule.go: never what the caller would refuse
 		return
 	}
 	if i := v.unaskedUnanswered(); i >= 0 {
@@ -492,16 +497,22 @@ func (v *View) build() fyne.CanvasObject {
 		for _, o := range pv.rows {
 			to.Add(o)
 		}
-		if pv.entry == nil {
-			continue
-		}
-		if single && p.EffectiveKind() == wire.KindText {
-			if row := v.oneClickRow(pv); row != nil { // quick.go
-				bottom.Add(row)
+		if pv.entry != nil {
+			if single && p.EffectiveKind() == wire.KindText {
+				if row := v.oneClickRow(pv); row != nil { // quick.go
+					bottom.Add(row)
+				}
+				bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
+			} else {
+				to.Add(pv.entry)
 			}
-			bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
-		} else {
-			to.Add(pv.entry)
+		}
+		if pv.rule != nil { // rule.go: under the reply box, or the options, always in view with one prompt
+			if single {
+				bottom.Add(pv.rule)
+			} else {
+				to.Add(pv.rule)
+			}
 		}
 	}
 	// The first reply box takes the keyboard in every dialect (several
@@ -539,6 +550,7 @@ func (v *View) build() fyne.CanvasObject {
 		v.sending.footer = foot
 		v.updateSending()
 	}
+	v.updateRules()
 
 	var chip fyne.CanvasObject
 	if v.q.Title != "" {
@@ -614,6 +626,7 @@ func (v *View) footer() fyne.CanvasObject {
 	if v.hasSubmit() {
 		submit := newKeyButton(i18n.T("question.submit"), theme.MailSendIcon(), v, v.tap(v.Submit))
 		submit.Importance = widget.HighImportance
+		v.submit = submit
 		buttons = append(buttons, submit)
 	}
 	v.hint.keys = v.shortHint() // keyhelp.go: the rest behind "?" and F1

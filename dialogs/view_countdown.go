@@ -45,7 +45,9 @@ func (v *View) Tick(now time.Time) {
 func (v *View) expire(now time.Time) {
 	a := wire.Answer{Status: wire.StatusTimeout}
 	why := i18n.T("countdown.timeout_nobody")
-	if v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() && v.allow == nil { // an approval's timeout denies (approve.go)
+	// An approval's timeout denies (approve.go); a draft its caller would
+	// refuse (rule.go) is no answer either.
+	if v.opts.SubmitDraftOnTimeout && v.draftNonEmpty() && v.allow == nil && v.brokenRule() < 0 {
 		a = v.collect()
 		a.Auto = true
 		why = i18n.T("countdown.timeout_draft")
