@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -14,11 +15,14 @@ import (
 )
 
 // Quick replies (Options.QuickReplies): the user's saved answers. A window
-// with a reply box has a "Quick reply" button (Alt+R) whose menu inserts
-// one into the reply box of the current prompt; a window whose one prompt
-// is text alone shows them as one-click answers above its reply box: a
-// click sends that reply, or, once something is typed, adds it to the
-// text instead (what was typed is never dropped).
+// with a reply box has a "Quick reply" button (Alt+R) whose menu puts one
+// into the reply box of the current prompt; a window whose one prompt is
+// text alone also shows them as chips above its reply box. Either way a
+// quick reply is text for the user to send, never an answer by itself:
+// it fills an empty box, or goes in at the caret of what is typed, and
+// the box takes the keyboard; Submit sends it. (A click used to send the
+// chip at once: "Looks good, continue" answered "What should the new
+// branch be called?")
 
 // Limits of what a quick reply shows: a menu entry and a button. A button
 // shows as much of its reply as the row has room for (chipsLayout), at
@@ -88,8 +92,9 @@ func (v *View) OpenQuickReplies() {
 }
 
 // InsertQuickReply puts reply into the reply box: as its text when it is
-// empty, else on a line of its own after what is there. It is an edit, as
-// typing is.
+// blank, else at the caret (replacing a selection), with a space on
+// either side where the text has none; the caret ends after it and the
+// box takes the keyboard. It is an edit, as typing is, and never submits.
 func (v *View) InsertQuickReply(reply string) {
 	e := v.quickTarget()
 	if e == nil || v.ended() {
@@ -97,19 +102,37 @@ func (v *View) InsertQuickReply(reply string) {
 	}
 	if strings.TrimSpace(e.Text) == "" {
 		e.SetText(reply)
+		// The caret goes after the reply, so what the user types next
+		// follows it. CursorRow counts the rows as wrapped, not the lines:
+		// Page Down is Fyne's own way to the end of the last of them.
+		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	} else {
-		e.SetText(strings.TrimRight(e.Text, "\n") + "\n" + reply)
+		text := []rune(e.Text)
+		at := min(e.CursorTextOffset(), len(text))
+		if at > 0 && !unicode.IsSpace(text[at-1]) {
+			reply = " " + reply
+		}
+		if at < len(text) && !unicode.IsSpace(text[at]) {
+			reply += " "
+		}
+		// Fyne's paste inserts at the caret, replaces a selection, moves
+		// the caret after what it put and is one step of undo.
+		paste := &fyne.ShortcutPaste{Clipboard: textClipboard(reply)}
+		e.fitPaste(paste) // reply_wrap.go
+		e.Entry.TypedShortcut(paste)
 	}
-	// The caret goes after the reply, so what the user types next follows
-	// it. CursorRow counts the rows as wrapped, not the lines: Page Down is
-	// Fyne's own way to the end of the last of them.
-	e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
 		c.Focus(e)
 	}
 }
 
-// oneClickRow is the one-click answers of a window whose one prompt is
+// textClipboard is a fyne.Clipboard that holds one text, for Fyne's paste.
+type textClipboard string
+
+func (c textClipboard) Content() string { return string(c) }
+func (textClipboard) SetContent(string) {}
+
+// oneClickRow is the quick-reply chips of a window whose one prompt is
 // text alone, or nil.
 func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
 	replies := v.quickReplies()
@@ -121,13 +144,13 @@ func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
 	for _, r := range replies[:min(len(replies), maxQuickButtons)] {
 		text := shorten(oneLine(r), maxQuickButtonRunes)
 		chips.texts = append(chips.texts, text)
-		row.Add(widget.NewButton(text, func() { v.oneClick(pv, r) }))
+		row.Add(widget.NewButton(text, func() { v.InsertQuickReply(r) }))
 	}
 	v.quick.row = row
 	return container.NewHScroll(row)
 }
 
-// chipsLayout lays the one-click buttons out in a row, as an HBox does,
+// chipsLayout lays the quick-reply chips out in a row, as an HBox does,
 // each with its whole text while the row has room for it; when it has
 // not, the longest text is shortened, a character at a time, until the
 // row fits (or every text is down to minQuickButtonRunes). (Issue 30:
@@ -190,19 +213,6 @@ func (l *chipsLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		s.Width += theme.Padding() * float32(len(objects)-1)
 	}
 	return s
-}
-
-// oneClick sends reply as the answer, or adds it to what is typed.
-func (v *View) oneClick(pv *promptView, reply string) {
-	if v.ended() {
-		return
-	}
-	if strings.TrimSpace(pv.entry.Text) != "" {
-		v.InsertQuickReply(reply)
-		return
-	}
-	pv.entry.SetText(reply)
-	v.Submit()
 }
 
 // oneLine is s with its line breaks as spaces.

@@ -14,24 +14,35 @@ import (
 var replies = []string{"Looks good, continue", "Stop and wait for me", "Explain the trade-offs first"}
 
 // A window whose one prompt is text alone shows the quick replies as
-// one-click answers: a click sends that reply; once something is typed it
-// is added to the text instead, and nothing typed is dropped.
+// chips above its reply box. One click is not an answer: a chip fills the
+// empty reply box (or goes in at the caret of what is typed) and gives it
+// the keyboard; the user sends it, or edits it first. Nothing typed is
+// dropped.
 func TestOneClickAnswers(t *testing.T) {
 	a := test.NewTempApp(t)
 	var got []wire.Answer
-	w := NewWindow(a, question(wire.Prompt{Markdown: "The migration is ready. Go on?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: replies, InputGuard: -1},
+	w := NewWindow(a, question(wire.Prompt{Markdown: "What should the new branch be called?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: replies, InputGuard: -1},
 		func(ans wire.Answer) { got = append(got, ans) })
 	w.Fyne().Resize(fyne.NewSize(520, 300))
 	w.Show()
 	defer w.Close()
 	v := w.view
 	if v.quick.row == nil || len(v.quick.row.Objects) != 3 || v.quick.btn == nil {
-		t.Fatal("no one-click answers or no Quick reply button")
+		t.Fatal("no quick-reply chips or no Quick reply button")
 	}
 	test.AssertImageMatches(t, "question/quick-replies.png", w.Fyne().Canvas().Capture())
+	e := v.prompts[0].entry
 	test.Tap(v.quick.row.Objects[0].(*widget.Button))
-	if len(got) != 1 || got[0].Status != wire.StatusAnswered || got[0].Replies[0].Text != "Looks good, continue" {
-		t.Errorf("one click sent %+v", got)
+	if len(got) != 0 || v.Done() {
+		t.Fatalf("one click sent %+v", got)
+	}
+	if e.Text != "Looks good, continue" || w.Fyne().Canvas().Focused() != e {
+		t.Errorf("after a click: box %q, keyboard on %T", e.Text, w.Fyne().Canvas().Focused())
+	}
+	test.Type(e, "!")
+	v.Submit()
+	if len(got) != 1 || got[0].Status != wire.StatusAnswered || got[0].Replies[0].Text != "Looks good, continue!" {
+		t.Errorf("Submit sent %+v", got)
 	}
 
 	r := &recorder{}
@@ -39,8 +50,30 @@ func TestOneClickAnswers(t *testing.T) {
 	test.NewWindow(v2.Content())
 	test.Type(v2.prompts[0].entry, "not yet:")
 	test.Tap(v2.quick.row.Objects[1].(*widget.Button))
-	if len(r.answers) != 0 || v2.prompts[0].entry.Text != "not yet:\nStop and wait for me" {
+	if len(r.answers) != 0 || v2.prompts[0].entry.Text != "not yet: Stop and wait for me" {
 		t.Errorf("with text typed: sent %v, box %q", r.answers, v2.prompts[0].entry.Text)
+	}
+}
+
+// A quick reply goes in where the caret is, between what was typed before
+// and after it, with a space on each side where none is.
+func TestQuickReplyGoesInAtTheCaret(t *testing.T) {
+	r := &recorder{}
+	v := NewView(question(wire.Prompt{Markdown: "?"}), Options{Now: (&clock{now: t0}).Now, QuickReplies: replies}, r.done)
+	w := test.NewWindow(v.Content())
+	defer w.Close()
+	e := v.prompts[0].entry
+	test.Type(e, "first, then")
+	for range len(" then") {
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
+	}
+	test.Tap(v.quick.row.Objects[1].(*widget.Button))
+	if want := "first, Stop and wait for me then"; e.Text != want || len(r.answers) != 0 {
+		t.Errorf("box %q, want %q; sent %v", e.Text, want, r.answers)
+	}
+	test.Type(e, "!")
+	if want := "first, Stop and wait for me! then"; e.Text != want {
+		t.Errorf("typed after it: box %q, want %q", e.Text, want)
 	}
 }
 
