@@ -265,13 +265,30 @@ func (v *View) page() *container.Scroll { return v.panes.scroll }
 // Done reports whether the view has reported its Answer.
 func (v *View) Done() bool { return v.done }
 
-// HasDraft reports whether the user typed or attached anything.
+// HasDraft reports whether the user typed or attached anything, or
+// ticked options other than the recommended ones: ticks are work, as the
+// countdown, which they hold, counts them.
 func (v *View) HasDraft() bool {
+	return v.typedDraft() || v.ticked()
+}
+
+// typedDraft reports whether the user typed or attached anything.
+func (v *View) typedDraft() bool {
 	if v.att != nil && (v.att.set.Len() > 0 || v.att.busy > 0) {
 		return true
 	}
 	for _, p := range v.prompts {
 		if p.typed() {
+			return true
+		}
+	}
+	return false
+}
+
+// ticked reports whether a prompt's options differ from the recommended ones.
+func (v *View) ticked() bool {
+	for _, p := range v.prompts {
+		if p.selectionChanged() {
 			return true
 		}
 	}
@@ -356,7 +373,8 @@ func (v *View) pasteInto(e *replyEntry, s fyne.Shortcut) bool {
 	return true
 }
 
-// RequestDismiss dismisses the question; with a draft typed it asks first.
+// RequestDismiss dismisses the question; with a draft (typed, attached or
+// ticked) it asks first.
 func (v *View) RequestDismiss() {
 	if v.ended() {
 		return
@@ -365,7 +383,11 @@ func (v *View) RequestDismiss() {
 		v.dismiss()
 		return
 	}
-	v.hooks.confirm(i18n.T("discard.title"), i18n.T("discard.text"), v.dismiss)
+	text := i18n.T("discard.text")
+	if !v.typedDraft() {
+		text = i18n.T("discard.text_choices")
+	}
+	v.hooks.confirm(i18n.T("discard.title"), text, v.dismiss)
 }
 
 func (v *View) dismiss() {
