@@ -121,9 +121,15 @@ func (v *View) InsertQuickReply(reply string) {
 		e.fitPaste(paste) // reply_wrap.go
 		e.Entry.TypedShortcut(paste)
 	}
-	if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
-		c.Focus(e)
-	}
+	// The box takes the keyboard once the key that chose the reply is
+	// done with: Space on a chip is followed by its character, which went
+	// to the newly focused box (a chip pressed with Space put "reply !"
+	// for "reply!"). fyne.Do runs after the events of this one.
+	fyne.Do(func() {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && !v.done {
+			c.Focus(e)
+		}
+	})
 }
 
 // textClipboard is a fyne.Clipboard that holds one text, for Fyne's paste.
