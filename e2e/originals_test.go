@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // Where a seed is silent, the original server decides (issue #32). These
@@ -43,8 +44,9 @@ func TestOriginalChoiceConfirmedIsNull(t *testing.T) {
 	}
 }
 
-// An ask_text answer of only spaces is no answer: invalid_response with
-// an empty answer, as the original reports an empty submission.
+// An ask_text answer of only spaces is no answer (the original reports
+// such a submission as invalid_response): the window does not send it,
+// and says so; Escape then closes it, cancelled.
 func TestOriginalTextOnlySpacesIsNoAnswer(t *testing.T) {
 	requireSession(t)
 	c := newMCP(t, "orig-text-spaces")
@@ -54,5 +56,7 @@ func TestOriginalTextOnlySpacesIsNoAnswer(t *testing.T) {
 	typeText(t, "   ")
 	screenshot(t, "orig-text-spaces")
 	key(t, "ctrl+Return")
-	wantChoice(t, await(t, res), map[string]any{"status": "invalid_response", "answer": "", "confirmed": nil, "tool": "ask_text"})
+	noResult(t, "an answer of only spaces", res, 1500*time.Millisecond)
+	key(t, "Escape")
+	wantChoice(t, await(t, res), map[string]any{"status": "cancelled", "answer": "", "confirmed": nil, "tool": "ask_text"})
 }

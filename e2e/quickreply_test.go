@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // openMenu presses keys in win, which open a menu drawn inside it (Fyne's
@@ -22,10 +23,10 @@ func openMenu(t *testing.T, win string, keys ...string) {
 	s.waitRedrawn(t, root, r, before)
 }
 
-// A saved reply through a real window and a real MCP client: the window of
-// a question with no options shows the replies as one-click answers; Alt+R
-// opens the Quick reply menu and its first entry goes into the reply box,
-// after what was typed; the agent gets both.
+// A saved reply through a real window and a real MCP client: Alt+R opens
+// the Quick reply menu and its first entry goes into the reply box at the
+// caret, after what was typed; nothing is sent until Ctrl+Enter, and the
+// agent gets both (TestQuickReplyChipIsNoAnswer: the chips).
 func TestQuickReply(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
@@ -37,8 +38,9 @@ func TestQuickReply(t *testing.T) {
 	openMenu(t, win, "alt+r")
 	screenshot(t, "quick-reply-menu")
 	key(t, "Down", "Return")
+	noResult(t, "a quick reply chosen from the menu", res, time.Second)
 	key(t, "ctrl+Return")
-	if r := await(t, res); r.IsError || !strings.Contains(text(r), "yes:\nLooks good, continue") {
+	if r := await(t, res); r.IsError || !strings.Contains(text(r), "yes: Looks good, continue") {
 		t.Fatalf("result: %s", text(r))
 	}
 }

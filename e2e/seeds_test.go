@@ -22,7 +22,9 @@ func TestUnknownQuestionTypeIsTheReplyBox(t *testing.T) {
 }
 
 // ask_multi_select's min and max are shown in the window, and a
-// submission outside them is invalid_response, not an answer.
+// submission outside them, which the agent would get as invalid_response,
+// is held back in the window: Ctrl+Enter sends nothing until the ticks
+// are within them.
 func TestAskMultiSelectBounds(t *testing.T) {
 	requireSession(t)
 	c := newMCP(t, "multi-bounds")
@@ -32,6 +34,8 @@ func TestAskMultiSelectBounds(t *testing.T) {
 	key(t, "alt+1", "alt+2", "alt+3")
 	screenshot(t, "ask-multi-select-bounds")
 	key(t, "ctrl+Return")
-	wantChoice(t, await(t, res), map[string]any{"status": "invalid_response", "answer": "", "selected": []any{}})
+	noResult(t, "three ticked of at most two", res, 1500*time.Millisecond)
+	key(t, "alt+1", "ctrl+Return")
+	wantChoice(t, await(t, res), map[string]any{"status": "answered", "answer": "B, C", "selected": []any{"B", "C"}})
 	windowGone(t, "Pick at most two — feedback", 2*time.Second)
 }
