@@ -26,6 +26,9 @@ const (
 // or three short options (a free-text option such as "Other" is left to the
 // window). The yes/no labels are in the process's language.
 //
+// A button never answers what the caller refuses (wire.CheckReply): a
+// prompt that one option alone cannot answer is left to the window.
+//
 // An option that allows a tool call (wire.Option.Allows) is never offered:
 // a notification shows a line of the question, not the call, and allowing
 // is chosen in the window only. An approval's notification offers its
@@ -63,6 +66,9 @@ func QuickAnswers(q wire.Question) []QuickAnswer {
 			return nil
 		}
 		a := QuickAnswer{o.Label, wire.Reply{Selected: []string{o.Label}}}
+		if wire.CheckReply(p, a.Reply) != nil {
+			return nil // the caller would refuse one option alone: the window says why
+		}
 		if o.Default {
 			first = append(first, a)
 		} else {

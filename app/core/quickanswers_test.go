@@ -97,3 +97,17 @@ func TestTakesInlineReply(t *testing.T) {
 		}
 	}
 }
+
+// A notification never offers an answer its caller would refuse
+// (wire.CheckReply): one click picks one option, which a prompt that asks
+// for at least two cannot take.
+func TestQuickAnswersKeepThePromptsRule(t *testing.T) {
+	p := wire.Prompt{Kind: wire.KindChoice, Single: true, Markdown: "?", Options: []wire.Option{{Label: "A"}, {Label: "B"}}, MinSelected: 2}
+	if got := QuickAnswers(wire.Question{Prompts: []wire.Prompt{p}}); got != nil {
+		t.Errorf("a prompt asking for two options: the notification offers %+v", got)
+	}
+	p.MinSelected, p.Required = 0, true
+	if got := QuickAnswers(wire.Question{Prompts: []wire.Prompt{p}}); len(got) != 2 {
+		t.Errorf("a required single choice: %+v, want both options", got)
+	}
+}
