@@ -136,6 +136,9 @@ func TestWindowRefusesNoChoice(t *testing.T) {
 
 	yn, r2, _ := newTestView(t, question(wire.Prompt{Kind: wire.KindYesNo, Markdown: "Deploy?", Required: true}), Options{})
 	test.NewWindow(yn.Content())
+	if got := shownTexts(yn.Content()); strings.Contains(got, "Yes or No") {
+		t.Errorf("a window of one yes/no question says %q: its buttons are the answers", got)
+	}
 	yn.shortcut(ctrlEnter)
 	if len(r2.answers) != 0 {
 		t.Fatalf("Ctrl+Enter sent %+v without yes or no", r2.answers)
