@@ -138,9 +138,9 @@ type textClipboard string
 func (c textClipboard) Content() string { return string(c) }
 func (textClipboard) SetContent(string) {}
 
-// oneClickRow is the quick-reply chips of a window whose one prompt is
-// text alone, or nil.
-func (v *View) oneClickRow(pv *promptView) fyne.CanvasObject {
+// chipRow is the quick-reply chips of a window whose one prompt is text
+// alone, or nil.
+func (v *View) chipRow(pv *promptView) fyne.CanvasObject {
 	replies := v.quickReplies()
 	if len(replies) == 0 || v.q.IsApproval() || len(v.prompts) != 1 || pv.p.EffectiveKind() != wire.KindText || len(pv.p.Options) > 0 || pv.entry == nil {
 		return nil

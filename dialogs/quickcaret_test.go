@@ -11,7 +11,7 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: after a one-click answer is added to what the user typed (or
+// Issue 30: after a quick-reply chip is added to what the user typed (or
 // the Quick reply menu inserts one, TestTypingFollowsTheQuickReplyMenu),
 // what the user types next follows it — at the end of the reply box,
 // whatever the box held and however the reply wraps — never on its first

@@ -68,8 +68,8 @@ type Options struct {
 	OnFound func()
 	// QuickReplies are the user's saved replies (quick.go): a window with a
 	// reply box offers them in a menu (Alt+R) that inserts one, and one
-	// with a single text prompt and no options shows them as one-click
-	// answers.
+	// with a single text prompt and no options also shows them as chips
+	// above it; either way a reply fills the box, and only Submit sends.
 	QuickReplies []string
 	// OnSnooze, if set, offers "Snooze" (Alt+Z): not now, for minutes, or
 	// until the user is back after being away. The view stays open until
@@ -113,7 +113,7 @@ type View struct {
 	panes  paneSet      // the message and the options, and how they scroll (layout.go)
 	clock  countdownBar // the countdown and its buttons (view_countdown.go)
 	snooze snoozeState  // "Snooze" (snooze.go)
-	quick  quickReplies // "Quick reply" and the one-click answers (quick.go)
+	quick  quickReplies // "Quick reply" and the chips (quick.go)
 	pages  pagerState   // several prompts: the pager (pager.go)
 	hint   footerHint   // the footer's hint line (keyhelp.go)
 	flash  flashState   // the top bar's flash (Flash)
@@ -160,7 +160,7 @@ type snoozeState struct {
 type quickReplies struct {
 	btn  *keyButton        // "Quick reply"; nil without replies or a reply box
 	menu *widget.PopUpMenu // the Quick reply menu last opened; nil before
-	row  *fyne.Container   // the one-click answers; nil when not shown
+	row  *fyne.Container   // the chips above the reply box; nil when not shown
 }
 
 // pagerState is the prompt a view of several prompts is on (pager.go).
@@ -521,7 +521,7 @@ func (v *View) build() fyne.CanvasObject {
 		}
 		if pv.entry != nil {
 			if single && p.EffectiveKind() == wire.KindText {
-				if row := v.oneClickRow(pv); row != nil { // quick.go
+				if row := v.chipRow(pv); row != nil { // quick.go
 					bottom.Add(row)
 				}
 				bottom.Add(pv.entry) // the reply box stays in view while the question scrolls
