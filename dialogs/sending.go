@@ -238,7 +238,13 @@ func (v *View) sendingText() (what, warn string) {
 		}
 		parts = append(parts, fmt.Sprintf(lang.L(map[bool]string{true: "%d attached image", false: "%d attached images"}[n == 1]), n))
 	}
-	what = i18n.T("question.sending", map[string]any{"What": strings.Join(parts, " · ")})
+	// While a reply breaks its prompt's rule Submit is off (rule.go): the
+	// line says what is ticked and typed, not that it is being sent.
+	id := "question.sending"
+	if v.brokenRule() >= 0 {
+		id = "question.sending.held"
+	}
+	what = i18n.T(id, map[string]any{"What": strings.Join(parts, " · ")})
 	var warns []string
 	if len(contra) > 0 {
 		warns = append(warns, i18n.T("question.sending.contradicts", map[string]any{"Labels": strings.Join(contra, i18n.T("list.sep"))}))
