@@ -77,6 +77,30 @@ func TestListenFixesOwnLooseDirectory(t *testing.T) {
 	assertPerm(t, filepath.Dir(path), 0o700)
 }
 
+// A socket put into a folder of the user's that holds other files (say
+// FEEDBACK_SOCKET=$HOME/feedback.sock; as root, /feedback.sock made / 0700
+// and nobody else could run a program) is refused with what to do, and the
+// folder keeps its mode: only a folder of the socket's own is made private.
+func TestListenLeavesASharedFolderAlone(t *testing.T) {
+	dir := filepath.Dir(socketPath(t))
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Listen(filepath.Join(dir, "feedback.sock"))
+	if err == nil {
+		l.Close()
+		t.Fatal("listened in a folder that holds other files, readable by others")
+	}
+	var ee *EndpointError
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "notes.txt") || !strings.Contains(err.Error(), "a directory of its own") {
+		t.Errorf("err = %v, want an EndpointError naming the file and what to do", err)
+	}
+	assertPerm(t, dir, 0o755)
+}
+
 func TestListenRefusesDirectory(t *testing.T) {
 	tests := []struct {
 		name      string

@@ -45,7 +45,7 @@ func Listen(path string) (net.Listener, error) {
 		return nil, err
 	}
 	uid := os.Getuid()
-	if err := privateDir(filepath.Dir(path), uid); err != nil {
+	if err := privateDir(filepath.Dir(path), uid, filepath.Base(path)); err != nil {
 		return nil, err
 	}
 	unlock, err := lockFor(path)
@@ -82,8 +82,11 @@ func Listen(path string) (net.Listener, error) {
 // privateDir makes sure dir exists, is a real directory owned by uid and not
 // shared, and is private (see Listen). The checks and the chmod go through a
 // descriptor opened with O_NOFOLLOW: a symbolic link is refused, never
-// followed.
-func privateDir(dir string, uid int) error {
+// followed. A directory that others may read is made private only when it
+// holds nothing but the socket named socket (and its lock): one that holds
+// other files is someone's (FEEDBACK_SOCKET=$HOME/feedback.sock, or / as
+// root), and changing its mode would change who may read them.
+func privateDir(dir string, uid int, socket string) error {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -109,6 +112,18 @@ func privateDir(dir string, uid int) error {
 		return err
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
+		names, err := f.Readdirnames(-1)
+		if err != nil {
+			return fmt.Errorf("ipc: read socket directory: %w", err)
+		}
+		for _, n := range names {
+			if n != socket && n != socket+".lock" {
+				return &EndpointError{Path: dir, Owner: -1,
+					Reason: fmt.Sprintf("the socket directory is readable by others (mode %v) and holds other files (%s): "+
+						"give the socket a directory of its own, which feedback makes private (say %s in a new folder), or leave %s unset",
+						fi.Mode().Perm(), n, filepath.Join(dir, "feedback", socket), EnvSocket)}
+			}
+		}
 		if err := f.Chmod(0o700); err != nil { // fchmod: the directory checked above
 			return fmt.Errorf("ipc: make socket directory private: %w", err)
 		}
