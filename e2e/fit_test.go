@@ -90,6 +90,7 @@ func TestWindowFitsTheScreen(t *testing.T) {
 			if x < 0 || y < 0 || x+w > sw || y+h > sh || w > sw-2*48 || h > sh-2*48 {
 				t.Errorf("window at %d,%d size %dx%d leaves the %dx%d screen", x, y, w, h, sw, sh)
 			}
+			activate(t, win) // the user comes to it (it never takes the keyboard itself)
 			key(t, "Escape")
 			await(t, res)
 
@@ -106,6 +107,7 @@ func TestWindowFitsTheScreen(t *testing.T) {
 			if x < 0 || y < 0 || w > sw-2*48 || h > sh-2*48 {
 				t.Errorf("300-line message: window at %d,%d size %dx%d, want within the %dx%d screen less 48 px", x, y, w, h, sw, sh)
 			}
+			activate(t, win) // the user comes to it (it never takes the keyboard itself)
 			key(t, "Escape")
 			await(t, res)
 
@@ -118,6 +120,7 @@ func TestWindowFitsTheScreen(t *testing.T) {
 			if float64(h) > 340*f || float64(w) > 680*f+1 {
 				t.Errorf("a one-line ask_confirm opens %dx%d at scale %s, want at most %.0fx%.0f", w, h, scale, 680*f, 340*f)
 			}
+			activate(t, win) // the user comes to it (it never takes the keyboard itself)
 			key(t, "Escape")
 			await(t, res)
 		})

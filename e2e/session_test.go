@@ -267,8 +267,9 @@ func activate(t *testing.T, win string) {
 	// stayed so for activeSettles: a window that just opened without the
 	// focus gives it back to the one the user was in, and one that came
 	// back quietly does so for up to a second (dialogs/place.go), which
-	// can land after this activation. As a user clicks again, the
-	// activation is repeated each second until it holds. Keys typed from
+	// can land after this activation, and a window just shown gives back
+	// a focus it did not ask for. As a user clicks again, the activation
+	// is repeated every 0.3 s until it holds. Keys typed from
 	// then on reach the window after its focus-in: X keeps the order.
 	last := time.Now()
 	var since time.Time // when win last became the active window; zero: it is not
@@ -281,7 +282,7 @@ func activate(t *testing.T, win string) {
 			return
 		case !active:
 			since = time.Time{}
-			if time.Since(last) > time.Second {
+			if time.Since(last) > 300*time.Millisecond {
 				xdo("windowactivate", win).Run()
 				last = time.Now()
 			}
