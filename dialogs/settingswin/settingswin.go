@@ -731,7 +731,7 @@ func (w *Window) quickRepliesField(v []string) *field {
 	e := widget.NewMultiLineEntry()
 	e.SetMinRowsVisible(3)
 	e.SetText(strings.Join(shown, "\n"))
-	f := w.newField("quick_replies", "Quick replies", "one a line: inserted from a window's Quick reply menu (Alt+R), and one-click answers on windows with no options", "", e, func(s *settings.Settings) string {
+	f := w.newField("quick_replies", "Quick replies", "one a line: from a window's Quick reply menu (Alt+R) and the chips above its reply box, they fill the box; only Submit sends", "", e, func(s *settings.Settings) string {
 		lines := []string{}
 		for _, l := range strings.Split(e.Text, "\n") {
 			if l = strings.TrimSpace(l); l != "" {

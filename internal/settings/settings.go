@@ -109,10 +109,10 @@ type Settings struct {
 	// AwayAfterMinutes is how long without input makes the user away.
 	// Default 10.
 	AwayAfterMinutes int `json:"away_after_minutes"`
-	// QuickReplies are the user's saved replies: inserted in a reply box
-	// from its Quick replies menu (Alt+R), and one-click answers on windows
-	// with no options. Unset (null) is the defaults in the windows'
-	// language (i18n "quick.default.*"); [] is none.
+	// QuickReplies are the user's saved replies: put in a reply box from
+	// its Quick replies menu (Alt+R) or the chips above it (only Submit
+	// sends). Unset (null) is the defaults in the windows' language (i18n
+	// "quick.default.*"); [] is none.
 	QuickReplies []string `json:"quick_replies"`
 	// FocusShortcut is the global shortcut that brings the keyboard to a
 	// waiting question from any application, held while a question is
