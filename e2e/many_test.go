@@ -210,8 +210,9 @@ func typeWhileAnotherArrives(t *testing.T, name string) {
 }
 
 // A window that asked for attention and ended unseen (its agent withdrew
-// it) asks for nothing when the pool shows it again for a question that
-// takes the focus as usual.
+// it) keeps nothing of it when the pool shows it again: the next question
+// asks for attention (every question does) and stops once the user came
+// to it.
 func TestReusedWindowForgetsItsUrgency(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
@@ -241,13 +242,11 @@ func TestReusedWindowForgetsItsUrgency(t *testing.T) {
 		q := textQuestion(name)
 		_, cancel := askApp(t, q)
 		w := findWindow(t, q.Title+" — feedback")
-		waitActive(t, w, name+" opened with nobody typing")
-		if st := xprop(t, w, "_NET_WM_STATE"); strings.Contains(st, "DEMANDS_ATTENTION") {
-			t.Errorf("%s asks for attention: %s", name, st)
-		}
-		if h := xprop(t, w, "WM_HINTS"); strings.Contains(h, "urgency") {
-			t.Errorf("%s has the urgency hint: %s", name, h)
-		}
+		askedAttention(t, w)
+		activate(t, w) // the user comes to it
+		waitFor(t, name+" to stop asking for attention", 5*time.Second, func() bool {
+			return !strings.Contains(xprop(t, w, "_NET_WM_STATE"), "DEMANDS_ATTENTION") && !strings.Contains(xprop(t, w, "WM_HINTS"), "urgency")
+		})
 		cancel()
 		windowGone(t, q.Title+" — feedback", 5*time.Second)
 	}
@@ -266,7 +265,7 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 		t.Fatalf("the first ask: %+v, %v; want pending", r.a, r.err)
 	}
 	wp := findWindow(t, polled.Title+" — feedback")
-	waitActive(t, wp, "the polled question, the one window")
+	activate(t, wp) // the user is in it
 	other := textQuestion("InUse")
 	cho, _ := askApp(t, other)
 	wo := findWindow(t, other.Title+" — feedback")
@@ -301,8 +300,8 @@ func TestReattachLeavesTheKeyboardAlone(t *testing.T) {
 }
 
 // Ctrl+PageDown and Ctrl+PageUp move the keyboard between the open
-// questions in the order they opened, wrapping around. The first takes
-// the keyboard; the others open behind it (a question window has the focus).
+// questions in the order they opened, wrapping around. The user comes to
+// the first; the others open behind it and leave it the keyboard.
 func TestCycleShortcutMovesTheKeyboard(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
@@ -313,6 +312,9 @@ func TestCycleShortcutMovesTheKeyboard(t *testing.T) {
 		ch, _ := askApp(t, q)
 		chs = append(chs, ch)
 		wins = append(wins, findWindow(t, q.Title+" — feedback"))
+		if i == 0 {
+			activate(t, wins[0])
+		}
 		waitActive(t, wins[0], "the first question, with the focus while the others open")
 	}
 	for _, step := range []struct {

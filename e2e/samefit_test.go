@@ -56,6 +56,7 @@ func TestSameQuestionOpensAtTheSameHeight(t *testing.T) {
 				if band := blankBand(t, win, w, h); float64(band) > 30*tc.scale {
 					t.Errorf("asking %d: the %dx%d window has %d blank rows in a row, want at most %.0f: an empty band", i+1, w, h, band, 30*tc.scale)
 				}
+				activate(t, win)
 				key(t, "Escape")
 				await(t, res)
 				windowGone(t, "Same — feedback", 10*time.Second)

@@ -117,6 +117,7 @@ func TestFrameStaysInTheWorkArea(t *testing.T) {
 	if fr.Dy() < inner.Dy()-1 {
 		t.Errorf("the tallest window's frame is %d high, want the %d the work area leaves", fr.Dy(), inner.Dy())
 	}
+	activate(t, win)
 	key(t, "Escape")
 	await(t, res)
 
@@ -128,6 +129,7 @@ func TestFrameStaysInTheWorkArea(t *testing.T) {
 	if fr := frameOf(t, win); !fr.In(inner) {
 		t.Errorf("the nine-line question's frame %v leaves the work area less 48 px %v", fr, inner)
 	}
+	activate(t, win)
 	key(t, "Escape")
 	await(t, res)
 }
