@@ -97,6 +97,9 @@ func TestKeysTypedAfterAPauseStayInTheTerminal(t *testing.T) {
 			if got := strings.TrimSpace(xdotool(t, "getactivewindow")); got != term.id {
 				t.Errorf("the active window is %s, want the terminal %s", got, term.id)
 			}
+			if !above(t, q, term.id) { // on top, without the keyboard
+				t.Errorf("the question is not above the terminal: %v", stacking(t))
+			}
 			hints := wmHints(t, q)
 			if !strings.Contains(hints, "urgency hint") && !strings.Contains(hints, "_NET_WM_STATE_DEMANDS_ATTENTION") {
 				t.Errorf("the question asks for no attention:\n%s", hints)
