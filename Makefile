@@ -54,17 +54,20 @@ run: build ## build, install what is missing, start the app and pop a demo quest
 	@scripts/deps.sh run
 	@scripts/demo.sh $(BIN)
 
-# staticcheck, pinned; go run fetches it through the module proxy once.
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# staticcheck, pinned with the other tools in tools/go.mod.
+STATICCHECK := bin/tools/staticcheck
+
+$(STATICCHECK): tools/go.mod tools/go.sum
+	CGO_ENABLED=0 $(GO) -C tools build -trimpath -o $(CURDIR)/$(STATICCHECK) honnef.co/go/tools/cmd/staticcheck
 
 .PHONY: check
-check: ## the fast tier (minutes): hygiene, gofmt, go mod tidy, vet, staticcheck, the unit tests with -short -race
+check: $(STATICCHECK) ## the fast tier (minutes): hygiene, gofmt, go mod tidy, vet, staticcheck, the unit tests with -short -race
 	@scripts/deps.sh build
 	scripts/hygiene.sh
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting" >&2; exit 1; }
 	$(GO) mod tidy -diff
 	$(GO) vet ./...
-	$(GO) run $(STATICCHECK) ./...
+	$(STATICCHECK) ./...
 	$(GO) test -short -race -count=1 ./...
 
 .PHONY: test
@@ -156,8 +159,10 @@ smoke-wayland: build build-wayland ## under weston (nested in Xvfb): the Wayland
 	$(GO) test -count=1 -tags wayland ./internal/display/ ./ipc/launch/ ./cmd/feedback/doctor/
 	scripts/wayland-smoke.sh $(CURDIR)/bin/feedback-wayland $(CURDIR)/$(BIN)
 
-FUZZ_TARGETS := ipc:FuzzDecodeQuestion mcpshim:FuzzTools imagepipe:FuzzProcess clipimage:FuzzDecodeDIB \
-	setup:FuzzMergeJSON setup:FuzzMergeTOML
+# package:FuzzTarget; TestFuzzTargetsExist (cmd/feedback) checks each.
+FUZZ_TARGETS := ipc:FuzzDecodeQuestion cmd/feedback/mcpshim:FuzzTools cmd/feedback/mcpshim:FuzzHTMLMarkdown \
+	dialogs/imagepipe:FuzzProcess dialogs/clipimage:FuzzDecodeDIB \
+	cmd/feedback/setup:FuzzMergeJSON cmd/feedback/setup:FuzzMergeTOML
 
 .PHONY: fuzz
 fuzz: ## run each fuzz target for 30 s

@@ -49,9 +49,6 @@ type processRow struct {
 // said to be toolkit- or GUI-free links no Fyne, and one said to import
 // only a package imports no other of ours.
 func TestProcessTable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the go tool")
-	}
 	rows := readProcessTable(t, "../../README.md")
 	module := goList(t, "feedback/...")
 	imports := goList(t, "-f", `{{join .Imports "\n"}}`, ".")

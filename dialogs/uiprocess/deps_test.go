@@ -14,9 +14,6 @@ import (
 // names come from wire). History's rows and the settings reach it as
 // uiproto messages.
 func TestUIProcessLinksNoAppState(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the go tool")
-	}
 	out, err := exec.Command("go", "list", "-deps", "feedback/dialogs/uiprocess").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list -deps: %v\n%s", err, out)
