@@ -71,11 +71,7 @@ func prepareAskUserQuestion(args map[string]any, env callEnv) (prepared, error) 
 	render := func(a wire.Answer) *mcp.CallToolResult { return renderAskUserQuestion(a, qs, p) }
 	chat := func(cause error) *mcp.CallToolResult {
 		text := fmt.Sprintf(auqNeedsUserInput, failureCause(cause), chatQuestion(q))
-		res := auqStatusResult(statusNeedsUserInput, text, q.ID, qs)
-		r := res.StructuredContent.(auqResult)
-		r.Message = text // clients that give the model structuredContent alone (Claude Code)
-		res.StructuredContent = r
-		return res
+		return auqStatusResult(statusNeedsUserInput, text, q.ID, qs)
 	}
 	return prepared{
 		question: q,
@@ -113,7 +109,7 @@ const auqNeedsUserInput = "The question window cannot be shown (%s). Nothing was
 
 // auqStatusResult is a result without answers: every question "unanswered".
 func auqStatusResult(status, text, id string, qs []auqQuestion) *mcp.CallToolResult {
-	res := auqResult{Status: status, QuestionID: id, Answers: make([]auqAnswer, len(qs))}
+	res := auqResult{Status: status, QuestionID: id, Answers: make([]auqAnswer, len(qs)), Message: text}
 	for i, q := range qs {
 		res.Answers[i] = auqAnswer{Question: q.question, Header: q.header, Status: "unanswered", Selected: []string{}}
 	}
@@ -265,9 +261,10 @@ type auqResult struct {
 	Via string `json:"via,omitempty"`
 	// Away: the user is away and asked agents to proceed (status "away").
 	Away bool `json:"away,omitempty"`
-	// Message, on needs_user_input, says why nobody was asked and what to
-	// do, with the questions to ask in chat: the text block's words, for
-	// clients that give the model structuredContent alone.
+	// Message says, on every outcome but answered, what happened and what
+	// to do next (on needs_user_input with the questions to ask in chat):
+	// the text block's words, for clients that give the model
+	// structuredContent alone (Claude Code).
 	Message string `json:"message,omitempty"`
 }
 
@@ -316,8 +313,12 @@ func renderAskUserQuestion(a wire.Answer, qs []auqQuestion, p phrases) *mcp.Call
 	default:
 		return mcp.NewToolResultError(fmt.Sprintf("The feedback app ended question %s with an unknown status %q; the user's answer is unknown. Update the feedback app and this MCP server to the same version, then call ask_user_question again.", a.QuestionID, a.Status))
 	}
+	text := strings.Join(lines, "\n")
+	if res.Status != "answered" {
+		res.Message = text // what the model is told, where it is given structuredContent alone
+	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(strings.Join(lines, "\n"))},
+		Content:           []mcp.Content{mcp.NewTextContent(text)},
 		StructuredContent: res,
 	}
 }

@@ -297,6 +297,21 @@ func TestRenderAskUserQuestionStructured(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			res := renderAskUserQuestion(tc.a, three, phrasesEnglish)
 			got, _ := json.Marshal(res.StructuredContent)
+			// Every outcome but answered carries the text's words as its
+			// message: Claude Code gives the model structuredContent alone.
+			var m map[string]any
+			json.Unmarshal(got, &m)
+			if m["status"] != "answered" {
+				if text := res.Content[0].(mcp.TextContent).Text; m["message"] != text {
+					t.Errorf("structured message %q, want the text %q", m["message"], text)
+				}
+				delete(m, "message")
+				got, _ = json.Marshal(m)
+				var w map[string]any
+				json.Unmarshal([]byte(tc.want), &w)
+				want, _ := json.Marshal(w)
+				tc.want = string(want)
+			}
 			if string(got) != tc.want {
 				t.Errorf("structuredContent =\n%s\nwant\n%s", got, tc.want)
 			}

@@ -101,11 +101,7 @@ func prepareInteractiveFeedback(args map[string]any, env callEnv) (prepared, err
 	render := func(a wire.Answer) *mcp.CallToolResult { return renderInteractiveFeedback(a, m) }
 	chat := func(cause error) *mcp.CallToolResult {
 		text := fmt.Sprintf(textNeedsUserInput, failureCause(cause), chatQuestion(q))
-		res := feedbackStatusResult(statusNeedsUserInput, text, m)
-		r := res.StructuredContent.(feedbackResult)
-		r.Message = text // clients that give the model structuredContent alone (Claude Code)
-		res.StructuredContent = r
-		return res
+		return feedbackStatusResult(statusNeedsUserInput, text, m)
 	}
 	return prepared{
 		question: q,
@@ -132,7 +128,7 @@ func withElapsed(r feedbackResult, ms int64) feedbackResult {
 func feedbackStatusResult(status, text string, m feedbackMeta) *mcp.CallToolResult {
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(text)},
-		StructuredContent: feedbackResult{Status: status, SelectedOptions: []string{}, QuestionID: m.questionID},
+		StructuredContent: feedbackResult{Status: status, SelectedOptions: []string{}, QuestionID: m.questionID, Message: text},
 	}
 }
 
@@ -398,10 +394,14 @@ type feedbackResult struct {
 	Via string `json:"via,omitempty"`
 	// Away: the user is away and asked agents to proceed (status "away").
 	Away bool `json:"away,omitempty"`
-	// Message, on needs_user_input, says why nobody was asked and what to
-	// do, with the question to ask in chat: the text block's words, for
-	// clients that give the model structuredContent alone.
+	// Message says, on every outcome but answered, what happened and what
+	// to do next (on needs_user_input with the question to ask in chat):
+	// the text block's words, for clients that give the model
+	// structuredContent alone (Claude Code).
 	Message string `json:"message,omitempty"`
+	// NextStep, on answered, is the user's standing instruction to agents
+	// (the prompt_suffix setting), which the text blocks end with.
+	NextStep string `json:"next_step,omitempty"`
 }
 
 // renderInteractiveFeedback renders an Answer in the stable format of the
@@ -445,6 +445,11 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 		res.PlaceholderOriginalLength = m.placeholderLength
 		res.PlaceholderMaxLength = maxPlaceholderRunes
 		text += fmt.Sprintf("\n\nNote: feedback_placeholder was truncated from %d to %d characters.", m.placeholderLength, maxPlaceholderRunes)
+	}
+	if a.Status == wire.StatusAnswered {
+		res.NextStep = m.suffix
+	} else {
+		res.Message = text // what the model is told, where it is given structuredContent alone
 	}
 	content := []mcp.Content{mcp.NewTextContent(text)}
 	if a.Status == wire.StatusAnswered {

@@ -133,6 +133,21 @@ func TestRenderInteractiveFeedback(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Every outcome but answered carries the text's words as its
+			// message: Claude Code gives the model structuredContent alone.
+			var m map[string]any
+			json.Unmarshal(got, &m)
+			if m["status"] != "answered" {
+				if m["message"] != tc.text {
+					t.Errorf("structured message %q, want the text %q", m["message"], tc.text)
+				}
+				delete(m, "message")
+				got, _ = json.Marshal(m)
+				var w map[string]any
+				json.Unmarshal([]byte(tc.structured), &w)
+				want, _ := json.Marshal(w)
+				tc.structured = string(want)
+			}
 			if string(got) != tc.structured {
 				t.Errorf("structuredContent:\n got: %s\nwant: %s", got, tc.structured)
 			}
@@ -151,4 +166,23 @@ func resultText(t testing.TB, res *mcp.CallToolResult) string {
 		t.Fatalf("content[0] is %T, want text", res.Content[0])
 	}
 	return tc.Text
+}
+
+// Claude Code gives the model structuredContent alone: a "call again"
+// carries its words there, and an answer the user's standing instruction
+// (prompt_suffix) as next_step, which the text blocks end with.
+func TestStructuredResultSaysWhatTheTextSays(t *testing.T) {
+	pending := feedbackStatusResult(statusPending, "Not answered yet: call interactive_feedback again.", feedbackMeta{questionID: "q"})
+	if got := pending.StructuredContent.(feedbackResult).Message; got != "Not answered yet: call interactive_feedback again." {
+		t.Errorf("pending message %q", got)
+	}
+	res := renderInteractiveFeedback(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}},
+		feedbackMeta{questionID: "q", suffix: "Always run the tests first."})
+	r := res.StructuredContent.(feedbackResult)
+	if r.NextStep != "Always run the tests first." || r.Message != "" {
+		t.Errorf("answered: next_step %q, message %q", r.NextStep, r.Message)
+	}
+	if last := res.Content[len(res.Content)-1].(mcp.TextContent).Text; last != r.NextStep {
+		t.Errorf("the text ends with %q, the structured next_step is %q", last, r.NextStep)
+	}
 }
