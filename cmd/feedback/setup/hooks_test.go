@@ -223,6 +223,11 @@ func TestApprovalsHook(t *testing.T) {
 	if len(handlers(doc, "Stop")) != 0 {
 		t.Error("--approvals added the notify hooks too")
 	}
+	// It says what it set up: the permission prompts, not the hooks'
+	// "tells you when an agent needs you".
+	if out := te.stdout.String(); !strings.Contains(out, "permission prompts") || !strings.Contains(out, "approval window") || strings.Contains(out, "needs you or has finished") {
+		t.Errorf("--approvals said:\n%s", out)
+	}
 	if code := Run([]string{"gemini", "--approvals"}, te.Env); code != 2 {
 		t.Errorf("gemini --approvals: exit %d", code)
 	}

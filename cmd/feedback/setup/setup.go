@@ -109,9 +109,16 @@ func Run(args []string, e Env) int {
 			fmt.Fprintf(e.Stderr, "feedback setup %s --approvals: %v\n", c.Name, err)
 			return 1
 		}
-		ar.reportHooks(e.Stdout, e)
+		ar.reportApprovals(e.Stdout, e)
 	}
 	return 0
+}
+
+// reportApprovals tells what ConfigureApprovals did or would do.
+func (r Result) reportApprovals(w io.Writer, e Env) {
+	if r.reportChanges(w, e, r.Client.Title+" permission prompts") {
+		fmt.Fprintf(w, "%s now asks for its permissions in feedback's approval window (its own prompt in the terminal still works).\n", r.Client.Title)
+	}
 }
 
 // reportHooks tells what ConfigureHooks did or would do.
