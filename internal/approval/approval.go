@@ -48,6 +48,13 @@ type Request struct {
 }
 
 // Decision is the user's answer to a Request.
+// OwnTool reports whether tool is one of feedback's own MCP tools, as
+// Claude Code names them ("mcp__feedback__ask_choice", feedback setup
+// naming the server feedback): they are the questions to the user, and
+// an approval before each would ask the user whether the agent may ask
+// the user. Such a call is allowed at once, never shown as an approval.
+func OwnTool(tool string) bool { return strings.HasPrefix(tool, "mcp__feedback__") }
+
 type Decision struct {
 	Allow bool
 	// Always is the exact rule the user allowed in the project from now

@@ -103,6 +103,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if ev.Event != "PermissionRequest" || ev.Tool == "" {
 		return 0 // not a permission request: nothing to decide
 	}
+	if approval.OwnTool(ev.Tool) { // a question to the user needs no approval of the user's first
+		env.Stdout.Write(approval.Decision{Allow: true}.HookOutput(ev))
+		fmt.Fprintln(env.Stdout)
+		return 0
+	}
 	r := approval.Request{Client: "claude-code", Dir: ev.Cwd, Tool: ev.Tool, Input: ev.Input, Suggestions: ev.Suggestions, Lstat: os.Lstat}
 	if ev.Cwd != "" {
 		r.Project = filepath.Base(filepath.Clean(ev.Cwd))

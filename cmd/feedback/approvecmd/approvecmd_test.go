@@ -122,3 +122,26 @@ func TestApproveHookWritesWhatTheWindowShowed(t *testing.T) {
 		t.Errorf("the suggestion wrote %s", got)
 	}
 }
+
+// feedback's own tools are the questions to the user: the hook allows a
+// call of one at once, with no approval window before the question (with
+// --approvals, one came before each of the 11 tools until Always was
+// chosen for it); another MCP server's tool is asked about as usual.
+func TestApproveHookAllowsFeedbacksOwnTools(t *testing.T) {
+	ev := `{"hook_event_name":"PermissionRequest","cwd":"/home/u/shop","tool_name":"mcp__feedback__ask_choice","tool_input":{"question":"Which?","options":["a","b"]}}`
+	never := askFunc(func(wire.Ask) (wire.Answer, error) {
+		t.Error("an approval window was asked for feedback's own tool")
+		return wire.Answer{}, errors.New("no")
+	})
+	out, q := run(t, ev, never, nil)
+	if d := decision(t, out); d["behavior"] != "allow" || d["updatedInput"].(map[string]any)["question"] != "Which?" || q != nil {
+		t.Errorf("feedback's own tool: %v (asked %v)", d, q != nil)
+	}
+	other := strings.Replace(ev, "mcp__feedback__ask_choice", "mcp__feedbackish__run", 1)
+	chose := askFunc(func(a wire.Ask) (wire.Answer, error) {
+		return wire.Answer{Status: wire.StatusAnswered, Replies: []wire.Reply{{Selected: []string{a.Question.Prompts[0].Options[0].Label}}}}, nil
+	})
+	if _, q := run(t, other, chose, nil); q == nil {
+		t.Error("another server's tool was not asked about")
+	}
+}

@@ -73,6 +73,9 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 	chat := func(cause error) *mcp.CallToolResult {
 		return deny(fmt.Sprintf("No approval window can be shown here (%s), so the tool call was not approved. Ask the user in chat whether to go ahead.", failureCause(cause)))
 	}
+	if approval.OwnTool(tool) { // a question to the user needs no approval of the user's first
+		return prepared{question: q, immediate: mcp.NewToolResultText(approval.Decision{Allow: true}.ToolResult(input))}, nil
+	}
 	return prepared{
 		question: q,
 		render:   render,

@@ -125,3 +125,26 @@ func TestPermissionPromptTellsWhenTheRuleIsNotSaved(t *testing.T) {
 		t.Errorf("written outside the project: %v", entries)
 	}
 }
+
+// The permission prompt tool allows a call of one of feedback's own tools
+// at once: it is a question to the user, and no approval comes before it.
+func TestPermissionPromptAllowsFeedbacksOwnTools(t *testing.T) {
+	app := newFakeInbox()
+	app.auto = func(q wire.Question) wire.Answer {
+		t.Errorf("an approval window was asked for feedback's own tool: %s", q.Title)
+		return wire.Answer{Status: wire.StatusDismissed}
+	}
+	c, _ := startShimAt(t, Options{Connect: connectTo(app), Dir: t.TempDir()}, testProtocolVersion, "claude-code")
+	input := map[string]any{"question": "Ship it?"}
+	res, err := callCtx(context.Background(), c, "permission_prompt", map[string]any{"tool_name": "mcp__feedback__ask_confirm", "input": input, "tool_use_id": "toolu_02"})
+	if err != nil || res.IsError || len(res.Content) != 1 {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].(mcp.TextContent).Text), &v); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v, map[string]any{"behavior": "allow", "updatedInput": input}) {
+		t.Errorf("decision %v, want allow with the input unchanged", v)
+	}
+}

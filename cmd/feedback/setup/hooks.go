@@ -411,3 +411,55 @@ func mergeNotifyTOML(data []byte, args []string) ([]byte, []string, error) {
 	}
 	return out, []string{"set notify to " + strings.TrimPrefix(line, "notify = ")}, nil
 }
+
+// OwnToolsRule is the Claude Code permission rule that lets it call every
+// tool of the MCP server named feedback without asking: feedback's tools
+// are the questions to the user, and a permission prompt before each (in
+// `claude -p` every call was refused: "you haven't granted it yet") asks
+// the user whether the agent may ask the user.
+const OwnToolsRule = "mcp__feedback"
+
+// ConfigureOwnTools adds OwnToolsRule to Claude Code's permissions.allow in
+// its settings file for scope (the file --hooks and --approvals edit), as
+// ConfigureHooks edits that file; other clients have nothing to allow.
+func ConfigureOwnTools(e Env, c Client, scope Scope, write bool) (Result, error) {
+	spec := hookSpecs["claude-code"]
+	path := spec.userFile(e)
+	if scope == ScopeProject {
+		path = filepath.Join(e.Dir, spec.projectFile)
+	}
+	res := Result{Client: c, File: path, Scope: scope}
+	var err error
+	for range configureAttempts {
+		var data []byte
+		if data, err = readConfig(path); err != nil {
+			return res, err
+		}
+		out, changed, err := addAllowRule(data, OwnToolsRule)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", path, err)
+		}
+		res.Doc = out
+		if !changed {
+			return res, nil
+		}
+		res.Changes = []string{"added " + OwnToolsRule + " to permissions.allow"}
+		if !write {
+			return res, nil
+		}
+		perm := fs.FileMode(0o600)
+		if scope == ScopeProject {
+			perm = 0o644
+		}
+		res.Backup, err = writeConfig(path, data, out, perm, e.Now())
+		if errors.Is(err, ErrChangedMeanwhile) {
+			continue
+		}
+		if err != nil {
+			return res, fmt.Errorf("writing %s: %w", path, err)
+		}
+		res.Written = true
+		return res, nil
+	}
+	return res, fmt.Errorf("%s %w %d times; close the program that writes it, then run feedback setup %s again", path, err, configureAttempts, c.Name)
+}

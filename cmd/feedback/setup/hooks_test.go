@@ -73,8 +73,8 @@ func TestHooksClaudeCode(t *testing.T) {
 	if got := handlers(doc, "Stop"); len(got) != 2 || got[0] != "say done" || got[1] != want {
 		t.Errorf("Stop hooks %q, want the user's then feedback's", got)
 	}
-	if allow := doc["permissions"].(map[string]any)["allow"].([]any); len(allow) != 1 {
-		t.Errorf("permissions changed: %v", doc["permissions"])
+	if allow := doc["permissions"].(map[string]any)["allow"].([]any); len(allow) != 2 || allow[0] != "Bash(npm test)" || allow[1] != OwnToolsRule {
+		t.Errorf("permissions: %v, want the user's rule kept and feedback's own tools allowed", doc["permissions"])
 	}
 	h := doc["hooks"].(map[string]any)["Notification"].([]any)[0].(map[string]any)["hooks"].([]any)[0].(map[string]any)
 	if h["type"] != "command" || h["timeout"] != float64(30) {
@@ -230,5 +230,36 @@ func TestApprovalsHook(t *testing.T) {
 	}
 	if code := Run([]string{"gemini", "--approvals"}, te.Env); code != 2 {
 		t.Errorf("gemini --approvals: exit %d", code)
+	}
+}
+
+// Claude Code may call feedback's own tools without a permission prompt:
+// setup claude-code allows them (mcp__feedback) in its settings file, once;
+// in `claude -p` every call was refused ("you haven't granted it yet") and,
+// with --approvals, an approval window came before each question.
+func TestSetupAllowsFeedbacksOwnTools(t *testing.T) {
+	te := newEnv(t)
+	if code := Run([]string{"claude-code"}, te.Env); code != 0 {
+		t.Fatalf("exit %d: %s", code, te.stderr)
+	}
+	settings := filepath.Join(te.Home, ".claude", "settings.json")
+	c, _ := Lookup("claude-code")
+	doc := decode(t, c, []byte(readFile(t, settings)))
+	if allow, _ := doc["permissions"].(map[string]any)["allow"].([]any); len(allow) != 1 || allow[0] != OwnToolsRule {
+		t.Fatalf("permissions %v, want allow [%s]", doc["permissions"], OwnToolsRule)
+	}
+	if out := te.stdout.String(); !strings.Contains(out, "without a permission prompt") {
+		t.Errorf("setup did not say it allowed the tools:\n%s", out)
+	}
+	before := readFile(t, settings)
+	te.stdout.Reset()
+	if code := Run([]string{"claude-code"}, te.Env); code != 0 || readFile(t, settings) != before {
+		t.Errorf("again: exit %d, the file changed", code)
+	}
+	if code := Run([]string{"cursor"}, te.Env); code != 0 {
+		t.Fatalf("cursor: exit %d", code)
+	}
+	if readFile(t, settings) != before {
+		t.Error("setting up another client changed Claude Code's permissions")
 	}
 }

@@ -95,6 +95,16 @@ func Run(args []string, e Env) int {
 		return 1
 	}
 	res.report(e.Stdout, e)
+	if c.Name == "claude-code" {
+		or, err := ConfigureOwnTools(e, c, Scope(*scope), !*print)
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "feedback setup %s: allowing feedback's tools: %v\n", c.Name, err)
+			return 1
+		}
+		if or.reportChanges(e.Stdout, e, c.Title+" permissions") {
+			fmt.Fprintf(e.Stdout, "%s calls feedback's tools without a permission prompt of its own (they are the questions to you).\n", c.Title)
+		}
+	}
 	if *hooks {
 		hr, err := ConfigureHooks(e, c, Scope(*scope), !*print)
 		if err != nil {
