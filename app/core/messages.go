@@ -83,7 +83,14 @@ func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
 		m.ID = wire.NewID()
 	}
 	in.mu.Lock()
-	mine := in.msgs.limiter(m.Client).ReserveN(now, 1)
+	// A client's hooks and its agent are rated apart: the hooks' "needs
+	// your attention" and "finished" of a few runs left no room for the
+	// agent's own notify.
+	key := m.Client
+	if m.Hook {
+		key += "\x00hooks"
+	}
+	mine := in.msgs.limiter(key).ReserveN(now, 1)
 	if wait := mine.DelayFrom(now); wait > 0 {
 		mine.CancelAt(now)
 		in.mu.Unlock()

@@ -99,3 +99,21 @@ func TestMessagesLimitedAcrossClients(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A client's hooks (notify --from) and its agent (the notify tool) are
+// rated apart: a few runs' "needs your attention" and "finished" fill the
+// hooks' rate, and the agent's own message is still shown.
+func TestHookMessagesLeaveTheAgentsRate(t *testing.T) {
+	in, _ := inboxWith(newFakeStore())
+	for i := range MessageBurst {
+		if _, err := in.Message(wire.Message{Client: "claude-code", Hook: true, Text: fmt.Sprint("finished ", i)}); err != nil {
+			t.Fatalf("hook message %d: %v", i, err)
+		}
+	}
+	if _, err := in.Message(wire.Message{Client: "claude-code", Hook: true, Text: "one too many"}); !errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}) {
+		t.Errorf("the hooks' own rate: %v", err)
+	}
+	if _, err := in.Message(wire.Message{Client: "claude-code", Text: "blocked on credentials"}); err != nil {
+		t.Errorf("the agent's notify after its hooks' messages: %v", err)
+	}
+}

@@ -29,6 +29,9 @@ type Message struct {
 	// Urgent marks a message that needs the user soon ("blocked on
 	// credentials"): its notification is critical (it stays until seen).
 	Urgent bool `json:"urgent,omitempty"`
+	// Hook: the client's own hook sent it (feedback notify --from: "needs
+	// your attention", "finished"), not its agent; the two are rated apart.
+	Hook bool `json:"hook,omitempty"`
 }
 
 // Validate reports the first problem that makes m unusable, as an *Error

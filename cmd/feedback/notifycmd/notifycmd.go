@@ -195,7 +195,7 @@ func runHook(ctx context.Context, client string, args []string, env Env) int {
 	if !ok {
 		return ExitShown // an event that needs no message
 	}
-	m.Client = h.name
+	m.Client, m.Hook = h.name, true
 	m.Text = cut(strings.TrimSpace(m.Text), wire.MaxMessageRunes)
 	m.Title = cut(strings.TrimSpace(m.Title), wire.MaxMessageTitleRunes)
 	m.Project = cutBytes(m.Project, wire.MaxProjectBytes)
