@@ -591,10 +591,25 @@ func toolArguments(req mcp.CallToolRequest) (map[string]any, error) {
 // clientInfo, or "".
 func clientName(ctx context.Context) string {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.ClientInfo != nil && info.ClientInfo.Name != "" {
-		return info.ClientInfo.Name
+		return canonicalClient(info.ClientInfo.Name)
 	}
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		return s.GetClientInfo().Name
+		return canonicalClient(s.GetClientInfo().Name)
 	}
 	return ""
+}
+
+// sameClient maps the name a client's MCP connection gives itself to the
+// name its hooks use (notifycmd), where the two differ: one client, one
+// name in the windows, History and the notes for an agent.
+var sameClient = map[string]string{
+	"gemini-cli-mcp-client": "gemini-cli", // the Gemini CLI's MCP client; its hooks say gemini-cli
+}
+
+// canonicalClient is name as feedback shows and matches it.
+func canonicalClient(name string) string {
+	if c, ok := sameClient[name]; ok {
+		return c
+	}
+	return name
 }

@@ -186,3 +186,14 @@ func TestStructuredResultSaysWhatTheTextSays(t *testing.T) {
 		t.Errorf("the text ends with %q, the structured next_step is %q", last, r.NextStep)
 	}
 }
+
+// The Gemini CLI's MCP connection calls itself gemini-cli-mcp-client and
+// its hooks gemini-cli: both are gemini-cli, so a note for an agent sent
+// to one reaches the other; other names stay as they are.
+func TestOneClientOneName(t *testing.T) {
+	for in, want := range map[string]string{"gemini-cli-mcp-client": "gemini-cli", "claude-code": "claude-code", "": ""} {
+		if got := canonicalClient(in); got != want {
+			t.Errorf("canonicalClient(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
