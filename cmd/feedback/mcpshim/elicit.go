@@ -90,6 +90,20 @@ func elicitationFormAt(q wire.Question, revision string) (string, map[string]any
 		if title == "" {
 			title = "Question"
 		}
+		// The question itself. With one prompt the form's message holds it
+		// already (formMessage): a client shows the message, then each
+		// field's title and description, and Claude Code's form showed the
+		// question three times. Then the field is only "Your answer".
+		question := p.Markdown
+		if len(q.Prompts) == 1 {
+			title, question = "Your answer", ""
+		}
+		describe := func(s map[string]any, desc string) map[string]any {
+			if desc = strings.TrimSpace(desc); desc != "" {
+				s["description"] = desc
+			}
+			return s
+		}
 		labels, defaults, free := optionLabels(p)
 		switch {
 		case len(labels) > 0 && !p.Single && !arrays && p.EffectiveKind() != wire.KindYesNo:
@@ -97,9 +111,12 @@ func elicitationFormAt(q wire.Question, revision string) (string, map[string]any
 				s := map[string]any{"type": "boolean", "title": o.Label, "default": o.Default}
 				desc := o.Description
 				if j == 0 { // the question, once, above its checkboxes
-					intro := p.Markdown + "\n\nChoose any number of the options below."
-					if p.Header != "" {
-						intro = p.Header + "\n\n" + intro
+					intro := "Choose any number of the options below."
+					if question != "" {
+						intro = question + "\n\n" + intro
+						if p.Header != "" {
+							intro = p.Header + "\n\n" + intro
+						}
 					}
 					if desc != "" {
 						intro += "\n\n" + desc
@@ -120,15 +137,15 @@ func elicitationFormAt(q wire.Question, revision string) (string, map[string]any
 				add(i, base+"_text", roleText, map[string]any{"type": "string", "title": fmt.Sprintf("Your own answer (with %q)", free)}, false)
 			}
 		case p.EffectiveKind() == wire.KindYesNo:
-			add(i, base, roleYesNo, map[string]any{"type": "string", "title": title, "description": p.Markdown, "enum": []string{"yes", "no"}}, true)
+			add(i, base, roleYesNo, describe(map[string]any{"type": "string", "title": title, "enum": []string{"yes", "no"}}, question), true)
 		case len(labels) == 0:
-			s := map[string]any{"type": "string", "title": title, "description": p.Markdown}
+			s := describe(map[string]any{"type": "string", "title": title}, question)
 			if p.Prefill != "" {
 				s["default"] = p.Prefill
 			}
 			add(i, base, roleText, s, false)
 		default:
-			s := map[string]any{"title": title, "description": p.Markdown + optionNotes(p)}
+			s := describe(map[string]any{"title": title}, question+optionNotes(p))
 			role := roleMulti
 			if p.Single {
 				role = roleSingle

@@ -11,16 +11,22 @@ import (
 
 // The client's form shows what the window shows: an option's description
 // under the question (a form's enum shows labels only), and ask_text's
-// default prefilled; submitted unchanged, the default is the answer.
+// default prefilled; submitted unchanged, the default is the answer. The
+// question is the form's message, once: the field of a one-prompt form is
+// "Your answer" (Claude Code showed the question as the message, the
+// field's title and its description).
 func TestElicitationFormDescriptionsAndPrefill(t *testing.T) {
 	q, _, err := normalizeChoice(askChoiceName, decodeArgs(t,
 		`{"question":"Which DB?","options":[{"label":"Postgres","description":"a server"},"SQLite",{"text":"DuckDB","description":"columns"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, schema, _ := elicitationForm(q)
+	msg, schema, _ := elicitationForm(q)
+	if strings.Count(msg, "Which DB?") != 1 {
+		t.Errorf("message %q: want the question once", msg)
+	}
 	data, _ := json.Marshal(schema)
-	want := `{"properties":{"answer":{"description":"Which DB?\n\nOptions:\n- Postgres: a server\n- DuckDB: columns","enum":["Postgres","SQLite","DuckDB"],"title":"Which DB?","type":"string"}},"required":["answer"],"type":"object"}`
+	want := `{"properties":{"answer":{"description":"Options:\n- Postgres: a server\n- DuckDB: columns","enum":["Postgres","SQLite","DuckDB"],"title":"Your answer","type":"string"}},"required":["answer"],"type":"object"}`
 	if string(data) != want {
 		t.Errorf("schema:\n%s\nwant\n%s", data, want)
 	}
@@ -31,7 +37,7 @@ func TestElicitationFormDescriptionsAndPrefill(t *testing.T) {
 	}
 	_, schema, fields := elicitationForm(q)
 	data, _ = json.Marshal(schema)
-	want = `{"properties":{"answer":{"default":"fbk","description":"Name?","title":"Name?","type":"string"}},"type":"object"}`
+	want = `{"properties":{"answer":{"default":"fbk","title":"Your answer","type":"string"}},"type":"object"}`
 	if string(data) != want {
 		t.Errorf("schema:\n%s\nwant\n%s", data, want)
 	}
@@ -95,8 +101,8 @@ func TestElicitationFormMultiSelectByRevision(t *testing.T) {
 		}
 	}
 	first, _ := props["answer_1"].(map[string]any)
-	if d, _ := first["description"].(string); !strings.Contains(d, "Which checks?") || !strings.Contains(d, "fast") {
-		t.Errorf("the first checkbox does not carry the question and its note: %q", d)
+	if d, _ := first["description"].(string); strings.Contains(d, "Which checks?") || !strings.Contains(d, "fast") || !strings.Contains(d, "Choose any number") {
+		t.Errorf("the first checkbox's note: %q; want how to choose and its description, not the question again (the message has it)", d)
 	}
 	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept,
 		Content: map[string]any{"answer_3": true, "answer_2": false, "answer_1": true}}}

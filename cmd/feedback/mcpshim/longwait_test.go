@@ -558,7 +558,7 @@ func TestElicitationFallback(t *testing.T) {
 		t.Errorf("interactive_feedback: %q", text)
 	}
 	schema, _ := json.Marshal(got.Params.RequestedSchema)
-	if want := `{"properties":{"answer":{"description":"Ship it?","items":{"enum":["Yes","No"],"type":"string"},"title":"Ship it?","type":"array"},"answer_text":{"title":"Your reply (optional)","type":"string"}},"type":"object"}`; string(schema) != want {
+	if want := `{"properties":{"answer":{"items":{"enum":["Yes","No"],"type":"string"},"title":"Your answer","type":"array"},"answer_text":{"title":"Your reply (optional)","type":"string"}},"type":"object"}`; string(schema) != want {
 		t.Errorf("schema:\n%s\nwant\n%s", schema, want)
 	}
 
