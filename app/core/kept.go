@@ -100,14 +100,17 @@ func (k *keptAnswers) take(askID string) (wire.Answer, bool) {
 
 // takeEnded hands out, once, the oldest answer kept under key whose
 // asking session is known and has ended (ended), with the id it was asked
-// as. An empty key finds nothing.
+// as. An empty key finds nothing. A timeout is no answer to hand over: a
+// one-shot client (the Inspector, claude -p) asking the same question
+// again after its window timed out got that timeout at once, with no
+// window, for as long as answers are kept; its question opens again.
 func (k *keptAnswers) takeEnded(key string, ended func(session string) bool) (askID string, a wire.Answer, ok bool) {
 	k.expire()
 	if key == "" {
 		return "", wire.Answer{}, false
 	}
 	for i, e := range k.list {
-		if e.from.key == key && e.from.session != "" && ended(e.from.session) {
+		if e.from.key == key && e.from.session != "" && e.a.Status != wire.StatusTimeout && ended(e.from.session) {
 			k.list = append(k.list[:i:i], k.list[i+1:]...)
 			return e.askID, e.a, true
 		}

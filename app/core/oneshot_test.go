@@ -238,3 +238,30 @@ func TestHandOverIsTold(t *testing.T) {
 		t.Errorf("told of hand-overs %v, want the one to s3's question", got)
 	}
 }
+
+// A timeout is no answer to hand over: a one-shot client asking the same
+// question again after its window timed out while nobody waited gets a
+// window again, not that timeout at once (the Inspector and claude -p got
+// it, with no window, for the hour answers are kept).
+func TestTimedOutQuestionOpensAgainForTheNextSession(t *testing.T) {
+	ui := newFakeUI()
+	in := NewInbox(ui, nil)
+	live := newSessions(in)
+	first := oneShot("t1q", "K", "t1")
+	r := result(t, ask(context.Background(), in, first))
+	if !errors.Is(r.err, wire.ErrPending) {
+		t.Fatalf("first call: %+v, %v; want pending", r.a, r.err)
+	}
+	ui.waitShown(t, "t1q")
+	ui.answer("t1q", wire.Answer{Status: wire.StatusTimeout})
+	waitFor(t, func() bool { return len(in.Items()) == 0 })
+	live.end("t1")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := ask(ctx, in, oneShot("t2q", "K", "t2"))
+	ui.waitShown(t, "t2q") // a window again
+	cancel()
+	if r := result(t, ch); !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("the next session got %+v, %v; want its own window", r.a, r.err)
+	}
+}
