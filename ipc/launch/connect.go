@@ -26,12 +26,20 @@ func connectAt(ctx context.Context, path string, start func() error, wait time.D
 	return connectAny(ctx, []string{path}, start, wait)
 }
 
+// exitStatus says how a started app ended: its exit status, or "status 0".
+func exitStatus(err error) string {
+	if err == nil {
+		return "status 0"
+	}
+	return err.Error()
+}
+
 // connectAny returns a Client for the app listening at the first of paths
 // that answers, starting the app if none does. If nothing listens at any
 // of them (no socket, or a stale one: ipc.NotListening), connectAny calls
 // start once (nil means do not start: it fails with ErrNotRunning), then
 // retries Hello at each path every 20 ms until one answers, wait has
-// elapsed, or ctx ends. Any other failure of a first Hello, such as
+// elapsed, the process it started (StartDetached) exits, or ctx ends. Any other failure of a first Hello, such as
 // ipc.ErrProtocolMismatch or an endpoint refused as untrusted
 // (ipc.ErrUntrustedEndpoint), is returned as is, without starting
 // anything; either one while polling ends the wait at once. Starts are one
@@ -70,9 +78,11 @@ func connectAny(ctx context.Context, paths []string, start func() error, wait ti
 	if c, herr := hello(ctx); herr == nil {
 		return c, nil
 	}
+	takeStarted() // a start of before is not this one
 	if err := start(); err != nil {
 		return nil, fmt.Errorf("launch: start the feedback app: %w", err)
 	}
+	exited := takeStarted()
 
 	pctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
@@ -87,6 +97,14 @@ func connectAny(ctx context.Context, paths []string, start func() error, wait ti
 			return nil, fmt.Errorf("%w: started it, but nothing answered at %s within %v (last error: %v); check the app's log",
 				ErrNotRunning, where, wait, ipc.Reason(err))
 		case <-tick.C:
+		case status := <-exited:
+			// Gone without answering: one last look, in case it left
+			// because another instance came up meanwhile.
+			if c, herr := hello(pctx); herr == nil {
+				return c, nil
+			}
+			return nil, fmt.Errorf("%w: started it, but it exited (%v) without answering at %s; check the app's log",
+				ErrNotRunning, exitStatus(status), where)
 		}
 		c, herr := hello(pctx)
 		switch {

@@ -256,3 +256,23 @@ func TestGreetStartsTheApp(t *testing.T) {
 		t.Errorf("the app was started %d times, want once", n)
 	}
 }
+
+// A started app that exits without answering (it found another instance,
+// or could not listen where the session record said: a stale record) is
+// found out at once, not after the whole wait for it.
+func TestConnectStartedAppExits(t *testing.T) {
+	path := socketPath(t)
+	logPath := filepath.Join(t.TempDir(), "app.log")
+	start := func() error {
+		return StartDetached("/bin/sh", []string{"-c", "echo 'listening on /gone/feedback.sock: no such directory' >&2; exit 1"}, logPath)
+	}
+	const wait = 15 * time.Second
+	begin := time.Now()
+	_, err := connectAt(context.Background(), path, start, wait)
+	if d := time.Since(begin); d > 3*time.Second {
+		t.Errorf("connectAt took %v for an app that exited at once (wait %v)", d, wait)
+	}
+	if !errors.Is(err, ErrNotRunning) || !strings.Contains(err.Error(), "exited") {
+		t.Errorf("connectAt() error = %v, want ErrNotRunning saying the started app exited", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"feedback/internal/safefile"
 )
@@ -28,4 +29,31 @@ func detachedStdio(logPath string) (null, logf *os.File, err error) {
 		return nil, nil, fmt.Errorf("launch: %w", err)
 	}
 	return null, logf, nil
+}
+
+// A start reports its child's exit here, so that connectAny, waiting for
+// the app it started, learns at once of an app that exited without ever
+// answering (it found another instance, or could not listen where a stale
+// session record sent it) instead of polling for the whole StartWait.
+// Starts are one at a time (startMu): exitMu only orders the hand-over.
+var (
+	exitMu    sync.Mutex
+	lastStart chan error // the exit of the latest detached child, nil before any
+)
+
+// started records exited as the latest start's exit.
+func started(exited chan error) {
+	exitMu.Lock()
+	lastStart = exited
+	exitMu.Unlock()
+}
+
+// takeStarted returns the latest start's exit and forgets it; nil when
+// nothing was started through StartDetached (a test's start function).
+func takeStarted() <-chan error {
+	exitMu.Lock()
+	defer exitMu.Unlock()
+	c := lastStart
+	lastStart = nil
+	return c
 }

@@ -37,6 +37,10 @@ func startDetachedEnv(exe string, args []string, logPath string, env []string) e
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("launch: start %s: %w", exe, err)
 	}
-	go cmd.Wait() // no zombie if it exits before we do; *os.File stdio means Wait copies nothing
+	// Wait reaps the child if it exits before we do (*os.File stdio: it
+	// copies nothing) and tells connectAny it is gone.
+	exited := make(chan error, 1)
+	started(exited)
+	go func() { exited <- cmd.Wait() }()
 	return nil
 }

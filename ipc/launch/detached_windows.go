@@ -44,6 +44,10 @@ func StartDetached(exe string, args []string, logPath string) error {
 	if err != nil {
 		return fmt.Errorf("launch: start %s: %w", exe, err)
 	}
-	go cmd.Wait() // release the process handle when it exits before we do
+	// Wait releases the process handle if it exits before we do and
+	// tells connectAny it is gone.
+	exited := make(chan error, 1)
+	started(exited)
+	go func() { exited <- cmd.Wait() }()
 	return nil
 }
