@@ -41,8 +41,9 @@ func relayDeskLog(t *testing.T, b *mqtttest.Broker, name string) (token string, 
 // relayPair runs `feedback relay pair` and returns its one line.
 func relayPair(t *testing.T, b *mqtttest.Broker, appEnv []string, name string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "relay", "pair", "--broker", b.URL("desk:"+b.Password("desk")), "--name", name, "--remote-user", "remote")
+	cmd := exec.Command(bin, "relay", "pair", "--broker", b.URL("desk"), "--broker-password-file", "-", "--name", name, "--remote-user", "remote")
 	cmd.Env = append(append(os.Environ(), env...), appEnv...)
+	cmd.Stdin = strings.NewReader(b.Password("desk") + "\n")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

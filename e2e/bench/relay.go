@@ -29,8 +29,9 @@ func relayBench(bin, headless, dir string, runs int) error {
 		return err
 	}
 	defer s.stopApp()
-	pair := exec.Command(bin, "relay", "pair", "--broker", fmt.Sprintf("mqtt://desk:desk-pw@127.0.0.1:%d", benchBrokerPort), "--name", "bench", "--remote-user", "remote")
+	pair := exec.Command(bin, "relay", "pair", "--broker", fmt.Sprintf("mqtt://desk@127.0.0.1:%d", benchBrokerPort), "--broker-password-file", "-", "--name", "bench", "--remote-user", "remote")
 	pair.Env = s.env
+	pair.Stdin = strings.NewReader("desk-pw\n")
 	out, err := pair.Output()
 	if err != nil {
 		return fmt.Errorf("feedback relay pair: %w", err)

@@ -103,7 +103,8 @@ func (b *Broker) Password(user string) string {
 }
 
 // URL is the broker's URL with userinfo ("desk", or "desk:password"), as
-// the relay's settings and `feedback relay pair --broker` take it.
+// the relay's settings take it; `feedback relay pair --broker` refuses a
+// password in it (give it on standard input).
 func (b *Broker) URL(userinfo string) string {
 	return fmt.Sprintf("mqtt://%s@127.0.0.1:%d", userinfo, b.Port)
 }

@@ -10,25 +10,30 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 
 	"feedback/internal/userdirs"
 	"feedback/ipc/relay"
 )
 
 const usage = `usage:
-  feedback relay pair --broker mqtts://user:password@host:8883 [--name NAME] [--remote-user USER]
+  feedback relay pair --broker mqtts://user@host:8883 [--name NAME] [--remote-user USER]
         connect the app to the broker (kept in relay.json; the password in
         relay-broker-password, mode 0600) and print a pairing token for one
         remote host: on that host, feedback setup CLIENT --relay TOKEN.
+        The password is asked for on the terminal (not echoed), or read with
+        --broker-password-file FILE ("-": standard input); a password in the
+        URL is refused, as every user sees a command line in ps.
         The token never holds a password: the remote logs in as USER (default:
         the desktop's user) with the password in its own 0600 file
         (~/.config/feedback/relay-broker-password, or FEEDBACK_RELAY_PASSWORD_FILE).
-        --broker may be left out once set; --broker-password-file FILE
-        reads the password from a file instead of the URL
+        --broker may be left out once set
   feedback relay list
         the broker, its state and the pairings
   feedback relay revoke NAME
@@ -37,7 +42,11 @@ const usage = `usage:
 
 // Env is where the command reads and writes.
 type Env struct {
+	Stdin          io.Reader // --broker-password-file -
 	Stdout, Stderr io.Writer
+	// ReadSecret prompts for a secret on the terminal without echoing it;
+	// nil when standard input is not a terminal.
+	ReadSecret func(prompt string) (string, error)
 	// Config and State are feedback's directories (userdirs).
 	Config, State string
 	// Wait bounds how long pair waits for the app to connect; 0 means 10 s.
@@ -50,7 +59,16 @@ func StdEnv() (Env, error) {
 	if err != nil {
 		return Env{}, err
 	}
-	return Env{Stdout: os.Stdout, Stderr: os.Stderr, Config: d.Config, State: d.State}, nil
+	env := Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Config: d.Config, State: d.State}
+	if fd := int(os.Stdin.Fd()); term.IsTerminal(fd) {
+		env.ReadSecret = func(prompt string) (string, error) {
+			fmt.Fprint(os.Stderr, prompt)
+			b, err := term.ReadPassword(fd)
+			fmt.Fprintln(os.Stderr)
+			return string(b), err
+		}
+	}
+	return env, nil
 }
 
 // Paths of the relay's files in env.
@@ -103,8 +121,8 @@ type usageError struct{ error }
 func pair(args []string, env Env) error {
 	fs := flag.NewFlagSet("feedback relay pair", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	broker := fs.String("broker", "", "the broker: mqtt[s]://user:password@host[:port]")
-	pwFile := fs.String("broker-password-file", "", "read the broker's password from this file")
+	broker := fs.String("broker", "", "the broker: mqtt[s]://user@host[:port]")
+	pwFile := fs.String("broker-password-file", "", "read the broker's password from this file (-: standard input)")
 	name := fs.String("name", "", "the pairing's name (default: remote-N)")
 	remoteUser := fs.String("remote-user", "", "the broker user the remote host logs in as (default: the desktop's)")
 	if err := fs.Parse(args); err != nil {
@@ -118,24 +136,29 @@ func pair(args []string, env Env) error {
 		return err
 	}
 	if *broker != "" {
+		if _, ok := relay.ParseBrokerPassword(*broker); ok {
+			// Every user of this machine reads a command line (ps,
+			// /proc/PID/cmdline): a password there is no secret.
+			return usageError{errors.New("--broker holds a password, which every user of this machine sees in the process list; " +
+				"give the URL without it (mqtts://user@host:8883) and the password at the prompt, on standard input " +
+				"(--broker-password-file -) or in a file (--broker-password-file FILE). Nothing was saved; " +
+				"the password was on a command line, so consider changing it")}
+		}
 		if err := st.SetBroker(*broker); err != nil {
 			return usageError{err}
 		}
-		pw, ok := relay.ParseBrokerPassword(*broker)
-		if *pwFile != "" {
-			if pw, err = relay.ReadPassword(*pwFile); err != nil {
-				return err
-			}
-			ok = true
-		}
-		if ok {
-			if err := relay.WritePassword(env.passwordPath(), pw); err != nil {
-				return err
-			}
+	}
+	pw, ok, err := brokerPassword(*broker, *pwFile, env)
+	if err != nil {
+		return err
+	}
+	if ok {
+		if err := relay.WritePassword(env.passwordPath(), pw); err != nil {
+			return err
 		}
 	}
 	if st.Broker == "" {
-		return usageError{errors.New("no broker yet: give --broker mqtts://user:password@host:8883")}
+		return usageError{errors.New("no broker yet: give --broker mqtts://user@host:8883")}
 	}
 	if *name == "" {
 		for i := len(st.Pairings) + 1; ; i++ {
@@ -160,6 +183,39 @@ func pair(args []string, env Env) error {
 	waitForApp(env, len(st.Pairings))
 	fmt.Fprintln(env.Stdout, tok.String())
 	return nil
+}
+
+// maxPasswordBytes bounds a password read from standard input.
+const maxPasswordBytes = 64 << 10
+
+// brokerPassword is the broker password pair saves, ok false when none is
+// given (the saved one, if any, stays): from file, "-" being standard
+// input; else, for a broker URL with a user and a terminal to ask on, the
+// password typed at a prompt (not echoed), empty keeping the saved one.
+func brokerPassword(broker, file string, env Env) (string, bool, error) {
+	switch {
+	case file == "-":
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxPasswordBytes))
+		if err != nil {
+			return "", false, fmt.Errorf("reading the broker password from standard input: %w", err)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		return strings.TrimRight(line, "\r"), true, nil
+	case file != "":
+		pw, err := relay.ReadPassword(file)
+		return pw, err == nil, err
+	case broker == "" || env.ReadSecret == nil:
+		return "", false, nil
+	}
+	u, err := url.Parse(broker)
+	if err != nil || u.User == nil || u.User.Username() == "" {
+		return "", false, nil // no user: the broker takes no password
+	}
+	pw, err := env.ReadSecret(fmt.Sprintf("Broker password for %s@%s (Enter: keep the saved one, if any): ", u.User.Username(), u.Host))
+	if err != nil {
+		return "", false, fmt.Errorf("reading the broker password: %w", err)
+	}
+	return pw, pw != "", nil
 }
 
 func has(st relay.State, name string) bool {

@@ -26,7 +26,8 @@ func TestPairListRevoke(t *testing.T) {
 		t.Fatalf("pair without a broker: exit %d, %s", code, errb)
 	}
 	errb.Reset()
-	if code := Run([]string{"pair", "--broker", "mqtts://alice:s3cret-pw@broker.example:8883", "--name", "box", "--remote-user", "boxuser"}, env); code != 0 {
+	env.Stdin = strings.NewReader("s3cret-pw\n")
+	if code := Run([]string{"pair", "--broker", "mqtts://alice@broker.example:8883", "--broker-password-file", "-", "--name", "box", "--remote-user", "boxuser"}, env); code != 0 {
 		t.Fatalf("pair: exit %d: %s", code, errb)
 	}
 	line := strings.TrimSpace(out.String())
@@ -72,5 +73,52 @@ func TestPairListRevoke(t *testing.T) {
 	}
 	if code := Run([]string{"revoke", "box"}, env); code != 1 {
 		t.Fatalf("revoking twice: exit %d", code)
+	}
+}
+
+// A password in --broker is seen by every user of the machine (ps, /proc):
+// pair refuses it, says where a password goes, and stores nothing.
+func TestPairRefusesAPasswordInTheURL(t *testing.T) {
+	env, out, errb := testEnv(t)
+	code := Run([]string{"pair", "--broker", "mqtts://alice:s3cret-pw@broker.example:8883", "--name", "box"}, env)
+	if code != 2 || !strings.Contains(errb.String(), "--broker-password-file") || out.Len() != 0 {
+		t.Fatalf("pair with a password in the URL: exit %d, stdout %q, stderr %q; want a refusal naming --broker-password-file", code, out, errb)
+	}
+	for _, f := range []string{relay.StoreFile, relay.PasswordFile} {
+		if _, err := os.Stat(filepath.Join(env.Config, f)); err == nil {
+			t.Errorf("%s written after a refusal", f)
+		}
+	}
+}
+
+// The password comes from a prompt on a terminal (echo off), from standard
+// input (--broker-password-file -) or from a file.
+func TestPairReadsThePassword(t *testing.T) {
+	pwFile := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pwFile, []byte("from-file\n"), 0o600)
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		prompt func(string) (string, error)
+		want   string
+	}{
+		{"prompt", nil, "", func(string) (string, error) { return "typed", nil }, "typed"},
+		{"stdin", []string{"--broker-password-file", "-"}, "piped\n", nil, "piped"},
+		{"file", []string{"--broker-password-file", pwFile}, "", nil, "from-file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, errb := testEnv(t)
+			env.Stdin = strings.NewReader(tt.stdin)
+			env.ReadSecret = tt.prompt
+			args := append([]string{"pair", "--broker", "mqtts://alice@broker.example:8883", "--name", "box"}, tt.args...)
+			if code := Run(args, env); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb)
+			}
+			if pw, _ := relay.ReadPassword(filepath.Join(env.Config, relay.PasswordFile)); pw != tt.want {
+				t.Errorf("password file holds %q, want %q", pw, tt.want)
+			}
+		})
 	}
 }
