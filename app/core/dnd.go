@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -109,23 +107,7 @@ func (f DNDFile) SaveDND(d DND) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(string(f))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".dnd-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename: nothing left to remove
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), string(f))
+	return safefile.WriteFile(string(f), append(data, '\n'), safefile.Options{Perm: 0o600})
 }
 
 // dndControl is the inbox's do-not-disturb: the state, the questions it

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"feedback/internal/safefile"
 )
 
 // Fyne keeps an app's preferences in <its config root>/<app ID>/preferences.json.
@@ -76,17 +78,7 @@ func repairPreferences(path string) (string, error) {
 	if derr == nil {
 		return "", nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".preferences-*.json")
-	if err != nil {
-		return "", err
-	}
-	_, werr := tmp.WriteString("{}\n")
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := safefile.WriteFile(path, []byte("{}\n"), safefile.Options{Perm: 0o600}); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("replaced by {}: %v", derr), nil

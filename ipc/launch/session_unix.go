@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"feedback/internal/safefile"
 )
 
 func sessionPath(getenv func(string) string) string {
@@ -101,8 +103,8 @@ func readSession(path string) (Session, error) {
 	return s, nil
 }
 
-// writeSession replaces the record at path with data: a private temporary
-// file renamed over it, in a directory made private (0700) and checked.
+// writeSession replaces the record at path with data (safefile.WriteFile),
+// in a directory made private (0700) and checked.
 func writeSession(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -115,17 +117,5 @@ func writeSession(path string, data []byte) error {
 	if err := private(dir, fi); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, sessionName+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safefile.WriteFile(path, data, safefile.Options{Perm: 0o600})
 }

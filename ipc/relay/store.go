@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -85,29 +84,11 @@ func (s State) Save(path string) error {
 	return writeSecret(path, append(b, '\n'))
 }
 
-// writeSecret writes data to path through a temporary file renamed over
-// it, mode 0600 in a directory of mode 0700 (created if missing).
+// writeSecret writes data to path through a temporary file synced, then
+// renamed over it (safefile.WriteFile: the private keys survive a crash
+// whole), mode 0600 in a directory of mode 0700 (created if missing).
 func writeSecret(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".relay-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return safefile.WriteFile(path, data, safefile.Options{Perm: 0o600})
 }
 
 // WritePassword stores the broker's password at path, mode 0600.

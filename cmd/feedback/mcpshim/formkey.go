@@ -109,30 +109,12 @@ func readFormKey(path string) ([]byte, error) {
 // one at the same moment either wins (and both read its key) or loses;
 // no reader ever sees half a key.
 func makeFormKey(path string) ([]byte, error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
 	key := make([]byte, formKeySize)
 	rand.Read(key) // never fails (crypto/rand)
-	tmp, err := os.CreateTemp(dir, formKeyFile+".*")
-	if err != nil {
+	// Exclusive: linked to path, never replacing a key made meanwhile
+	// (without hard links, a rename: the key read back is the one kept).
+	if err := safefile.WriteFile(path, key, safefile.Options{Perm: 0o600, Exclusive: true}); err != nil {
 		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(key) // CreateTemp made it 0600
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
-		// No hard links here (some Windows file systems): a rename, which
-		// replaces a key made meanwhile; the key read back is the one kept.
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			return nil, err
-		}
 	}
 	return readFormKey(path)
 }

@@ -154,27 +154,9 @@ func InstallAutostart(e Env) (a Autostart, changed bool, err error) {
 	if e.GOOS == "windows" {
 		return a, true, runKeySet(runValue, string(a.Content))
 	}
-	if err := os.MkdirAll(filepath.Dir(a.Where), 0o755); err != nil {
-		return a, false, err
-	}
-	// A temporary file of our own (O_EXCL: never through a link), made
-	// readable by the session's autostart (0644) on its descriptor.
-	tmp, err := os.CreateTemp(filepath.Dir(a.Where), "."+filepath.Base(a.Where)+".*.tmp")
-	if err != nil {
-		return a, false, err
-	}
-	defer os.Remove(tmp.Name()) // after the rename: nothing to remove
-	_, err = tmp.Write(a.Content)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return a, false, err
-	}
-	return a, true, os.Rename(tmp.Name(), a.Where)
+	// Readable by the session's autostart (0644), in a folder others
+	// may read (~/.config/autostart).
+	return a, true, safefile.WriteFile(a.Where, a.Content, safefile.Options{Perm: 0o644, DirPerm: 0o755})
 }
 
 // RemoveAutostart removes the entry; removed is false when there was none.

@@ -61,33 +61,18 @@ func writeConfig(path string, old, data []byte, perm fs.FileMode, now time.Time)
 			return "", err
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return "", err
+	// A file changed meanwhile is not replaced, and the backup of what
+	// it held before goes.
+	changed := false
+	check := func() error {
+		err := unchanged(path, old)
+		changed = err != nil
+		return err
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := unchanged(path, old); err != nil {
-		if backup != "" {
+	if err := safefile.WriteFile(path, data, safefile.Options{Perm: perm, Check: check}); err != nil {
+		if changed && backup != "" {
 			os.Remove(backup)
 		}
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return "", err
 	}
 	return backup, nil

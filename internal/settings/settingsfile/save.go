@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"feedback/internal/safefile"
@@ -108,41 +107,8 @@ func readBounded(path string) ([]byte, error) {
 // writeAtomic replaces path with data: a temporary file beside it, synced,
 // then renamed over it.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefile.WriteFile(path, data, safefile.Options{Perm: mode}); err != nil {
 		return fmt.Errorf("saving settings: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".settings-*.json")
-	if err != nil {
-		return fmt.Errorf("saving settings: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("saving settings: %w", err)
-	}
-	if err := tmp.Chmod(mode); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		// Windows has no permission bits beyond read-only: ignore there.
-		if filepath.Separator == '/' {
-			return fmt.Errorf("saving settings: %w", err)
-		}
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("saving settings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("saving settings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		done = true
-		return fmt.Errorf("saving settings: %w", err)
-	}
-	done = true
 	return nil
 }
