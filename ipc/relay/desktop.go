@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -779,20 +780,27 @@ func (d *Desktop) send(c mqtt.Client, dc *dcall, ev wire.Event) {
 	}
 }
 
-// remoteQuestion marks q as asked from a remote host: its client names
-// the pairing, a context line says where it comes from, and its id (and
-// so every window it attaches to) lives in the pairing's own namespace,
-// so a remote never attaches to a local question.
+// remoteQuestion marks q as asked from a remote host: its id (and so
+// every window it attaches to) lives in the pairing's own namespace, so a
+// remote never attaches to a local question; its From line and a Remote
+// context line say where it comes from.
+//
+// Only the pairing is the desktop's knowledge (its keys opened the
+// frame); the client and host names are the remote's words, which may
+// claim anything ("claude-code via relay laptop"). So the pairing comes
+// first and the remote's words follow quoted (Go quoting: a quote,
+// newline or control character in them cannot end the quotation), never
+// mixed into what the desktop vouches for.
 func remoteQuestion(q wire.Question, p Pairing, o *Origin) wire.Question {
 	q.ID = namespaced(p, q.ID)
-	client := q.Client
-	if client == "" {
-		client = "agent"
+	client := "relay " + p.Name
+	if c := strings.TrimSpace(q.Client); c != "" {
+		client += ": " + strconv.Quote(clip(c, 64))
 	}
-	q.Client = fmt.Sprintf("%s via relay %s", client, p.Name)
+	q.Client = client
 	where := "pairing " + p.Name
 	if o != nil && o.Host != "" {
-		where += ", host " + clip(o.Host, 64)
+		where += ", host " + strconv.Quote(clip(o.Host, 64)) + " (as the remote says)"
 	}
 	q.Context = append([]wire.Field{{Label: "Remote", Value: where}}, q.Context...)
 	return q
