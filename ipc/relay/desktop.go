@@ -57,6 +57,11 @@ type Desktop struct {
 	opts DesktopOptions
 	log  *slog.Logger
 	bg   sync.WaitGroup // the hand-offs and withdrawals of held questions under way
+	// refusals bounds the refusals sent (per reply topic, and in all),
+	// floodLog the lines logged for frames refused or dropped: both are
+	// what a broker user without keys can ask for at will.
+	refusals *limiter
+	floodLog *logLimit
 
 	mu       sync.Mutex // guards everything below
 	stamp    string     // the store file's size and time when last read
@@ -107,6 +112,21 @@ type dcall struct {
 	sent      bool // seq 0 used
 }
 
+// Bounds on what frames that earn a refusal cost: per reply topic 3
+// refusals, then one every 10 s; in all 20, then one a second, over at
+// most 1,024 reply topics remembered; 10 log lines, then one every 6 s.
+// A remote with a stale token still learns why at once: its first
+// messages are refused aloud.
+const (
+	refusalBurst   = 3
+	refusalEvery   = 10 * time.Second
+	refusalsBurst  = 20
+	refusalsEvery  = time.Second
+	maxRefusalKeys = 1024
+	floodLogBurst  = 10
+	floodLogEvery  = 6 * time.Second
+)
+
 // NewDesktop returns a Desktop; Run runs it.
 func NewDesktop(opts DesktopOptions) *Desktop {
 	log := opts.Logger
@@ -119,7 +139,9 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	if opts.GoneGrace <= 0 {
 		opts.GoneGrace = 10 * time.Second
 	}
-	return &Desktop{opts: opts, log: log.With("part", "relay"), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
+	log = log.With("part", "relay")
+	return &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
+		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -348,7 +370,7 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 	f, err := parseFrame(m.Payload())
 	otherVersion := errors.Is(err, ErrVersion)
 	if (err != nil || f.kind != frameSealed) && !otherVersion {
-		d.log.Info("relay: frame dropped", "topic", m.Topic(), "err", err)
+		d.floodLog.logAt(slog.LevelInfo, "relay: frame dropped", "topic", m.Topic(), "err", err)
 		return
 	}
 	// The store may have changed a moment ago (a revoke): read it first,
@@ -359,9 +381,14 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 	r, isRevoked := d.revoked[m.Topic()]
 	d.mu.Unlock()
 	refuse := func(reason string, err error) {
-		d.log.Warn("relay: message refused", "topic", m.Topic(), "err", err)
+		// Anyone on the broker can send frames that earn a refusal: the
+		// refusals (per reply topic and in all) and their log lines are
+		// rate-limited, so a flood costs neither a publish nor a line each.
+		d.floodLog.logAt(slog.LevelWarn, "relay: message refused", "topic", m.Topic(), "err", err)
 		if (p != nil && p.topics.IsReplyTopic(f.reply)) || (isRevoked && TopicsOf(r.ID).IsReplyTopic(f.reply)) {
-			c.Publish(f.reply, 1, false, refusal(reason))
+			if ok, _ := d.refusals.allow(f.reply, time.Now()); ok {
+				c.Publish(f.reply, 1, false, refusal(reason))
+			}
 		}
 	}
 	switch {

@@ -2,10 +2,18 @@ package relay
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	mqtt "github.com/eclipse/paho.mqtt.golang"
+	"golang.org/x/crypto/nacl/box"
+
+	"feedback/internal/mqtttest"
 	"feedback/ipc/wire"
 )
 
@@ -55,5 +63,121 @@ func TestRemoteQuestionQuotesTheRemote(t *testing.T) {
 	}
 	if q := remoteQuestion(wire.Question{ID: "x"}, p, nil); q.Client != "relay box" || q.Context[0].Value != "pairing box" {
 		t.Errorf("without a client or host: %q, %q", q.Client, q.Context[0].Value)
+	}
+}
+
+// countingHandler counts the records at Info and above (what the app's
+// log keeps) and passes every record on to the test's log.
+type countingHandler struct {
+	slog.Handler
+	n *atomic.Int64
+}
+
+func (h countingHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelInfo {
+		h.n.Add(1)
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h countingHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return countingHandler{h.Handler.WithAttrs(as), h.n}
+}
+
+func (h countingHandler) WithGroup(g string) slog.Handler {
+	return countingHandler{h.Handler.WithGroup(g), h.n}
+}
+
+// brokerUser connects to b as user "desk" with a clean session: anyone
+// with a login on the broker, holding no pairing's keys.
+func brokerUser(t *testing.T, b *mqtttest.Broker) mqtt.Client {
+	t.Helper()
+	o := mqtt.NewClientOptions().AddBroker(fmt.Sprintf("tcp://127.0.0.1:%d", b.Port)).SetClientID(fmt.Sprintf("intruder-%d", time.Now().UnixNano())).
+		SetUsername("desk").SetPassword(b.Password("desk")).SetCleanSession(true).SetProtocolVersion(4).SetOrderMatters(true)
+	c := mqtt.NewClient(o)
+	if tok := c.Connect(); !tok.WaitTimeout(10*time.Second) || tok.Error() != nil {
+		t.Fatalf("connecting to the broker: %v", tok.Error())
+	}
+	t.Cleanup(func() { c.Disconnect(100) })
+	return c
+}
+
+// garbage is a frame of the pairing's format that no key opens, with
+// reply as its clear reply topic.
+func garbage(reply string, size int) []byte {
+	f := []byte{frameVersion, frameSealed, byte(len(reply))}
+	f = append(f, reply...)
+	body := make([]byte, max(size, nonceSize+box.Overhead+1))
+	rand.Read(body)
+	return append(f, body...)
+}
+
+// A broker user without keys floods a pairing's question topic: the
+// desktop neither answers each frame with a refusal (a publish each, to a
+// reply topic of the flooder's choosing) nor logs a line for each.
+func TestRelayFloodIsBounded(t *testing.T) {
+	b := startBroker(t)
+	var lines atomic.Int64
+	log := slog.New(countingHandler{testLogger(t).Handler(), &lines})
+	fa := &fakeAsker{answer: echo}
+	ds := startDeskWith(t, b, fa, 0, log)
+	tok := ds.pair(t, "build-box")
+	tp := TopicsOf(tok.ID)
+
+	c := brokerUser(t, b)
+	var refusals atomic.Int64
+	if st := c.Subscribe(tp.replies+"#", 1, func(_ mqtt.Client, m mqtt.Message) { refusals.Add(1) }); !st.WaitTimeout(10*time.Second) || st.Error() != nil {
+		t.Fatal(st.Error())
+	}
+	before := lines.Load()
+	const n = 2000
+	replies := []string{tp.NewReplyTopic(), tp.NewReplyTopic(), tp.NewReplyTopic()}
+	var last mqtt.Token
+	for i := range n {
+		last = c.Publish(tp.Questions, 1, false, garbage(replies[i%len(replies)], 64))
+	}
+	if !last.WaitTimeout(30 * time.Second) {
+		t.Fatal("the flood was not published")
+	}
+	// A real question after the flood: once it is answered, the desktop
+	// has taken every frame before it.
+	r := dial(t, b, tok)
+	if _, err := r.Ask(context.Background(), question("q-after", "Still there?", time.Minute), nil); err != nil {
+		t.Fatalf("a paired remote after the flood: %v", err)
+	}
+	time.Sleep(300 * time.Millisecond) // refusals published before the answer, on other topics
+	if got := refusals.Load(); got > 20 {
+		t.Errorf("%d refusals published for %d garbage frames; want at most 20", got, n)
+	}
+	if got := refusals.Load(); got == 0 {
+		t.Error("no refusal at all: a remote with a wrong key is never told")
+	}
+	if got := lines.Load() - before; got > 30 {
+		t.Errorf("%d log lines for %d garbage frames; want at most 30", got, n)
+	}
+}
+
+// The limiter's table of keys stays bounded however many keys come, and
+// a key refills at its rate.
+func TestLimiterBounds(t *testing.T) {
+	l := newLimiter(2, time.Second, 100, time.Millisecond, 4)
+	now := time.Unix(1000, 0)
+	for i := range 50 {
+		l.allow(fmt.Sprint("k", i), now)
+	}
+	if len(l.keys) > 4 {
+		t.Errorf("%d keys remembered, at most 4", len(l.keys))
+	}
+	l = newLimiter(2, time.Second, 100, time.Millisecond, 4)
+	var got []bool
+	for _, at := range []time.Duration{0, 0, 0, 500 * time.Millisecond, time.Second} {
+		ok, _ := l.allow("k", now.Add(at))
+		got = append(got, ok)
+	}
+	if fmt.Sprint(got) != "[true true false false true]" {
+		t.Errorf("allowed %v, want two at once, then one a second", got)
+	}
+	if ok, held := l.allow("k", now.Add(3*time.Second)); !ok || held != 0 {
+		t.Errorf("allow after a pause = %v, %d held back", ok, held)
 	}
 }

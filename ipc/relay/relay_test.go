@@ -40,6 +40,7 @@ func echo(_ context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, er
 // desk is a desktop of the test: its files in a temporary directory,
 // its Desktop running until the test ends (or stop).
 type desk struct {
+	log   *slog.Logger // nil: the test's log
 	grace time.Duration
 	dir   string
 	d     *Desktop
@@ -55,8 +56,15 @@ func startDesk(t *testing.T, b *mqtttest.Broker, asker wire.Asker) *desk {
 // startDeskGrace is startDesk with DesktopOptions.GoneGrace.
 func startDeskGrace(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration) *desk {
 	t.Helper()
+	return startDeskWith(t, b, asker, grace, nil)
+}
+
+// startDeskWith is startDesk with DesktopOptions.GoneGrace and Logger
+// (nil: the test's log).
+func startDeskWith(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration, log *slog.Logger) *desk {
+	t.Helper()
 	dir := t.TempDir()
-	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), grace: grace}
+	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), grace: grace, log: log}
 	st, _ := LoadState(ds.store)
 	if st.Broker == "" {
 		if err := st.SetBroker(b.URL("desk")); err != nil {
@@ -74,8 +82,12 @@ func startDeskGrace(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace ti
 }
 
 func (ds *desk) run(t *testing.T, asker wire.Asker) {
+	log := ds.log
+	if log == nil {
+		log = testLogger(t)
+	}
 	ds.d = NewDesktop(DesktopOptions{Asker: asker, StorePath: ds.store, PasswordPath: filepath.Join(ds.dir, PasswordFile),
-		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: testLogger(t), GoneGrace: ds.grace})
+		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: log, GoneGrace: ds.grace})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { ds.d.Run(ctx); close(done) }()
