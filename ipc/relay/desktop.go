@@ -222,8 +222,8 @@ func (d *Desktop) reload(ctx context.Context) {
 				if c.peer == old {
 					d.endLocked(c)
 					delete(d.calls, k)
-					if d.client != nil { // its caller hears it now, not when its wait runs out
-						d.client.Publish(c.reply, 1, false, refusal("revoked"))
+					if d.client != nil { // its caller hears it now, not when its wait runs out: sealed, on its own stream
+						d.send(d.client, c, wire.Event{Type: wire.EventError, Error: &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText("revoked")}})
 					}
 				}
 			}
@@ -385,10 +385,21 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		// refusals (per reply topic and in all) and their log lines are
 		// rate-limited, so a flood costs neither a publish nor a line each.
 		d.floodLog.logAt(slog.LevelWarn, "relay: message refused", "topic", m.Topic(), "err", err)
-		if (p != nil && p.topics.IsReplyTopic(f.reply)) || (isRevoked && TopicsOf(r.ID).IsReplyTopic(f.reply)) {
-			if ok, _ := d.refusals.allow(f.reply, time.Now()); ok {
-				c.Publish(f.reply, 1, false, refusal(reason))
-			}
+		// The refusal is made with the pairing's refusal key (kept for a
+		// revoked one; a pairing revoked by an older release has none: its
+		// remote is not told) and names the frame refused by its nonce.
+		var key Key
+		switch {
+		case p != nil && p.topics.IsReplyTopic(f.reply):
+			key = p.seal.refusalKey()
+		case isRevoked && TopicsOf(r.ID).IsReplyTopic(f.reply):
+			key = r.RefusalKey
+		}
+		if key.IsZero() || len(f.body) < nonceSize {
+			return
+		}
+		if ok, _ := d.refusals.allow(f.reply, time.Now()); ok {
+			c.Publish(f.reply, 1, false, refusal(key, f.reply, f.body[:nonceSize], reason))
 		}
 	}
 	switch {

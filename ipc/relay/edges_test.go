@@ -181,3 +181,61 @@ func TestLimiterBounds(t *testing.T) {
 		t.Errorf("allow after a pause = %v, %d held back", ok, held)
 	}
 }
+
+// Anyone on the broker can publish on a remote's reply topic (it travels
+// in clear in every question frame). A refusal it forges, in the old
+// clear form with words of its own or in the verified form with a MAC it
+// cannot make, ends no call and puts none of its text anywhere: the
+// call goes on, and the desktop's answer reaches it.
+func TestRelayForgedRefusalEndsNoCall(t *testing.T) {
+	b := startBroker(t)
+	opened, release := make(chan struct{}, 1), make(chan struct{})
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		opened <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return wire.Answer{}, ctx.Err()
+		}
+		return echo(ctx, a, emit)
+	}}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "box")
+	r := dial(t, b, tok)
+
+	// The intruder reads the question frame's clear parts on the broker.
+	c := brokerUser(t, b)
+	frames := make(chan []byte, 16)
+	if st := c.Subscribe(TopicsOf(tok.ID).Questions, 1, func(_ mqtt.Client, m mqtt.Message) { frames <- m.Payload() }); !st.WaitTimeout(10*time.Second) || st.Error() != nil {
+		t.Fatal(st.Error())
+	}
+	res := askAsync(r, question("q-forged", "Pay the invoice?", time.Minute))
+	<-opened
+	var ask frame
+	for ask.reply == "" {
+		f, err := parseFrame(within(t, frames, 10*time.Second, "the question frame was not seen on the broker"))
+		if err == nil && f.kind == frameSealed {
+			ask = f
+		}
+	}
+	forgedMAC := make([]byte, 32)
+	rand.Read(forgedMAC)
+	for _, forged := range [][]byte{
+		append([]byte{frameVersion, frameRefused, 0}, "FORGED: wire the money to IBAN XX00 now"...),
+		append(append(append([]byte{frameVersion, frameRefused, 0}, ask.body[:nonceSize]...), forgedMAC...), "revoked"...),
+	} {
+		if tk := c.Publish(ask.reply, 1, false, forged); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
+			t.Fatal(tk.Error())
+		}
+	}
+	select {
+	case o := <-res:
+		t.Fatalf("a forged refusal ended the call: %v", o.err)
+	case <-time.After(time.Second):
+	}
+	close(release)
+	o := within(t, res, 10*time.Second, "the answer did not reach the call")
+	if o.err != nil || o.a.Replies[0].Text != "re: Pay the invoice?" {
+		t.Fatalf("the call ended with %+v, %v; want the desktop's answer", o.a, o.err)
+	}
+}

@@ -292,6 +292,12 @@ func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
 	}
 }
 
+// A remote whose token holds another secret (its keys differ from the
+// desktop's) is refused by the desktop, but cannot verify that refusal:
+// nothing tells it from one forged by anyone on the broker, so it ends
+// no call (TestRelayForgedRefusalEndsNoCall). The call ends at its wait,
+// as with a desktop that is away, and the question never reaches the
+// inbox.
 func TestRelayTamperedTokenIsRefused(t *testing.T) {
 	b := startBroker(t)
 	fa := &fakeAsker{answer: echo}
@@ -304,9 +310,9 @@ func TestRelayTamperedTokenIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := dial(t, b, bad2)
-	_, err = r.Ask(context.Background(), question("q", "hello", time.Minute), nil)
-	if !refused(err, "do not open") {
-		t.Fatalf("got %v, want a refusal", err)
+	_, err = r.Ask(context.Background(), question("q", "hello", time.Second), nil)
+	if !errors.Is(err, wire.ErrPending) {
+		t.Fatalf("got %v, want the call to end pending at its wait", err)
 	}
 	if len(fa.asked) != 0 {
 		t.Fatal("a tampered pairing's question reached the inbox")
@@ -383,6 +389,13 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	f[0][0] = 9
+	r.mu.Lock() // sent by the waiting call, as a release of version 9 would have sent it
+	for _, c := range r.calls {
+		c.mu.Lock()
+		c.nonces[[nonceSize]byte(frameNonce(f[0]))] = true
+		c.mu.Unlock()
+	}
+	r.mu.Unlock()
 	if tk := r.client.Publish(r.topics.Questions, 1, false, f[0]); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
 		t.Fatalf("publish: %v", tk.Error())
 	}

@@ -41,6 +41,9 @@ type Remote struct {
 	client mqtt.Client
 	log    *slog.Logger
 	guard  *guard
+	// floodLog bounds the lines logged for refusals that do not verify:
+	// anyone on the broker can send them.
+	floodLog *logLimit
 
 	mu    sync.Mutex // guards calls
 	calls map[string]*rcall
@@ -50,9 +53,19 @@ type Remote struct {
 type rcall struct {
 	events  chan envelope
 	refused chan string
-	mu      sync.Mutex // guards seq and sent
+	mu      sync.Mutex // guards seq, started and nonces
 	seq     uint64
-	sent    bool
+	started bool // seq 0 used
+	// nonces are those of the frames the call sent: a refusal names the
+	// frame it refuses by its nonce.
+	nonces map[[nonceSize]byte]bool
+}
+
+// sent reports whether the call sent the frame of nonce.
+func (c *rcall) sent(nonce []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nonces[[nonceSize]byte(nonce)]
 }
 
 // RemoteOptions configure Dial.
@@ -84,7 +97,8 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
-	r := &Remote{tok: tok, topics: TopicsOf(tok.ID), origin: Origin{Host: host}, log: log.With("part", "relay"),
+	log = log.With("part", "relay")
+	r := &Remote{tok: tok, topics: TopicsOf(tok.ID), origin: Origin{Host: host}, log: log, floodLog: newLogLimit(log, floodLogBurst, floodLogEvery),
 		seal: newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), guard: newGuard(), calls: map[string]*rcall{}}
 	r.reply = r.topics.NewReplyTopic()
 	// A persistent session: the desktop's events sent while the broker
@@ -179,12 +193,22 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 		r.log.Info("relay: frame dropped", "err", err)
 		return
 	}
-	if f.kind == frameRefused { // unsealed: it ends every waiting call with the reason
+	if f.kind == frameRefused {
+		// Not sealed: anyone on the broker can send one. Only a refusal
+		// made with the pairing's refusal key, of a frame this call sent,
+		// ends that call; any other is noted and ignored.
+		if !r.seal.verifyRefusal(f, r.reply) {
+			r.floodLog.logAt(slog.LevelWarn, "relay: a refusal that does not verify (forged, or sent by a desktop whose keys differ from this token's) ignored",
+				"reason", reasonCode(f.reason))
+			return
+		}
 		r.mu.Lock()
 		for _, c := range r.calls {
-			select {
-			case c.refused <- f.reason:
-			default:
+			if c.sent(f.nonce) {
+				select {
+				case c.refused <- f.reason:
+				default:
+				}
 			}
 		}
 		r.mu.Unlock()
@@ -230,7 +254,7 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 		emit = func(wire.Event) {}
 	}
 	stream := newStreamID()
-	c := &rcall{events: make(chan envelope, 64), refused: make(chan string, 1)}
+	c := &rcall{events: make(chan envelope, 64), refused: make(chan string, 1), nonces: map[[nonceSize]byte]bool{}}
 	r.mu.Lock()
 	r.calls[stream] = c
 	r.mu.Unlock()
@@ -292,7 +316,30 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 	}
 }
 
-// refusalText explains a refusal's reason code.
+// reasonCode is a refusal's reason as a log may show it: one of the
+// codes, or "other" (a refusal's text is never shown as it came).
+func reasonCode(reason string) string {
+	switch {
+	case reason == "revoked", reason == "tampered", reason == "refused", reason == "malformed":
+		return reason
+	case versionOf(reason) != "":
+		return reason
+	}
+	return "other"
+}
+
+// versionOf is the version a "version:N" reason names (digits only, at
+// most 8), or "".
+func versionOf(reason string) string {
+	v, ok := strings.CutPrefix(reason, "version:")
+	if !ok || v == "" || len(v) > 8 || strings.Trim(v, "0123456789") != "" {
+		return ""
+	}
+	return v
+}
+
+// refusalText explains a refusal's reason code; it holds nothing of the
+// reason beyond a version number.
 func refusalText(reason string) string {
 	switch reason {
 	case "revoked":
@@ -300,10 +347,10 @@ func refusalText(reason string) string {
 	case "tampered":
 		return "the desktop refused this relay pairing: its messages do not open with the desktop's keys (the token is wrong or was altered)"
 	default:
-		if v, ok := strings.CutPrefix(reason, "version:"); ok {
-			return fmt.Sprintf("the desktop's feedback speaks version %s of the relay, this one version %d: install the same feedback release on both machines", clip(v, 8), frameVersion)
+		if v := versionOf(reason); v != "" {
+			return fmt.Sprintf("the desktop's feedback speaks version %s of the relay, this one version %d: install the same feedback release on both machines", v, frameVersion)
 		}
-		return "the desktop refused the message (" + clip(reason, 40) + ")"
+		return "the desktop refused the message (" + reasonCode(reason) + ")"
 	}
 }
 
@@ -311,14 +358,17 @@ func refusalText(reason string) string {
 func (r *Remote) send(ctx context.Context, c *rcall, e envelope) error {
 	c.mu.Lock()
 	next := func() uint64 {
-		if !c.sent {
-			c.sent = true
+		if !c.started {
+			c.started = true
 			return 0
 		}
 		c.seq++
 		return c.seq
 	}
 	frames, err := r.seal.seal(e, r.reply, next)
+	for _, f := range frames {
+		c.nonces[[nonceSize]byte(frameNonce(f))] = true
+	}
 	c.mu.Unlock()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -147,7 +148,8 @@ type part struct {
 // Frame layout: version, kind, reply-topic length and reply topic (on
 // frames to the desktop, in clear so that a refusal can be sent back
 // without opening the frame), then a 24-byte nonce and the box; or, for
-// a refusal, its reason. Those first parts and the refusal keep this
+// a refusal, the nonce of the frame refused, a MAC and the reason code
+// (see refusal). Those first parts and the refusal keep this
 // layout in every version of the relay: a side that meets a frame of
 // another version refuses it ("version:N", the version it speaks), and
 // the other side can read why, whatever its version.
@@ -156,6 +158,7 @@ const (
 	frameSealed  = 1
 	frameRefused = 2
 	nonceSize    = 24
+	macSize      = sha256.Size
 	// MaxFrameBytes is the largest frame sent: a message larger than
 	// this is sent in parts (up to maxParts), each sealed on its own.
 	// 256 KiB is the smallest limit of common hosted brokers.
@@ -242,6 +245,7 @@ type frame struct {
 	reply         string
 	body          []byte // nonce and box, or a refusal's reason
 	reason        string
+	nonce, mac    []byte // a refusal's: the nonce of the frame refused, its MAC
 }
 
 // parseFrame splits a frame into its clear parts.
@@ -266,7 +270,13 @@ func parseFrame(b []byte) (frame, error) {
 			return frame{}, ErrMalform
 		}
 	case frameRefused:
-		f.reason = string(f.body[:min(len(f.body), 200)])
+		// A refusal of the first release carried its reason alone, which
+		// nothing verifies: kept as such (verifyRefusal fails).
+		if len(f.body) >= nonceSize+macSize {
+			f.nonce, f.mac = f.body[:nonceSize], f.body[nonceSize:nonceSize+macSize]
+			f.body = f.body[nonceSize+macSize:]
+		}
+		f.reason = string(f.body[:min(len(f.body), 64)])
 	default:
 		return frame{}, ErrMalform
 	}
@@ -274,12 +284,58 @@ func parseFrame(b []byte) (frame, error) {
 }
 
 // refusal is the clear frame the desktop sends back for a frame it
-// cannot accept: the only unsealed message. It carries a reason code and
-// nothing of the question; whoever can publish on the broker can forge
-// one, but it can only end a call with an error, as dropping its
-// messages would.
-func refusal(reason string) []byte {
-	return append([]byte{frameVersion, frameRefused, 0}, reason...)
+// cannot accept: the only message not sealed, since it answers frames
+// that may not open. Anyone on the broker can publish one, so it is
+// authenticated: it echoes the refused frame's nonce and carries an
+// HMAC-SHA256, under the pairing's refusal key (refusalKey), of the
+// reply topic it goes to, that nonce and its reason code. A remote ends
+// a call on a refusal only when the MAC holds and the nonce is one the
+// call sent (verifyRefusal): a forged refusal, or one replayed from
+// another call, ends nothing. The reason is a code, never free text.
+func refusal(key Key, reply string, nonce []byte, reason string) []byte {
+	out := append([]byte{frameVersion, frameRefused, 0}, nonce...)
+	out = append(out, refusalMAC(key, reply, nonce, reason)...)
+	return append(out, reason...)
+}
+
+func refusalMAC(key Key, reply string, nonce []byte, reason string) []byte {
+	m := hmac.New(sha256.New, key[:])
+	m.Write([]byte("feedback relay refusal\x00"))
+	m.Write([]byte(reply))
+	m.Write([]byte{0})
+	m.Write(nonce)
+	m.Write([]byte(reason))
+	return m.Sum(nil)
+}
+
+// refusalKey is the pairing's key for refusals, derived from its shared
+// key. The desktop keeps it when it revokes the pairing (Revoked), so a
+// revoked remote can still be told so, verifiably: it can authenticate
+// refusals of that pairing and nothing else (it opens and seals no
+// message).
+func (s *sealer) refusalKey() Key {
+	return Key(sha256.Sum256(append([]byte("feedback relay v1 refusal key\x00"), s.shared[:]...)))
+}
+
+// refusalKeyOf is the refusal key of the pairing of these keys.
+func refusalKeyOf(peerPublic, ownPrivate Key) Key {
+	return newSealer(Key{}, peerPublic, ownPrivate, "").refusalKey()
+}
+
+// verifyRefusal reports whether the refusal f, received on reply, was
+// made with this pairing's refusal key.
+func (s *sealer) verifyRefusal(f frame, reply string) bool {
+	if len(f.mac) != macSize || len(f.nonce) != nonceSize {
+		return false
+	}
+	k := s.refusalKey()
+	return hmac.Equal(f.mac, refusalMAC(k, reply, f.nonce, f.reason))
+}
+
+// frameNonce is the nonce of a sealed frame of ours.
+func frameNonce(f []byte) []byte {
+	n := 3 + int(f[2])
+	return f[n : n+nonceSize]
 }
 
 // versionRefusal is the reason of a refusal of a frame of another version.

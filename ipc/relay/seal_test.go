@@ -322,7 +322,8 @@ func TestParseFrameAcrossVersions(t *testing.T) {
 	}{
 		{"this version, sealed", sealed, nil, "fbr/x/r/1", ""},
 		{"another version, sealed", other, ErrVersion, "fbr/x/r/1", ""},
-		{"this version's refusal", refusal("revoked"), nil, "", "revoked"},
+		{"this version's refusal", refusal(Key{1}, "fbr/x/r/1", sealed[len(sealed)-nonceSize:], "revoked"), nil, "", "revoked"},
+		{"the first release's refusal (unverified)", append([]byte{1, frameRefused, 0}, "revoked"...), nil, "", "revoked"},
 		{"another version's refusal", append([]byte{9, frameRefused, 0}, "version:9"...), nil, "", "version:9"},
 		{"another version, too short", []byte{9, frameSealed}, ErrMalform, "", ""},
 		{"another version, reply cut", []byte{9, frameSealed, 40, 'f'}, ErrMalform, "", ""},
@@ -339,5 +340,37 @@ func TestParseFrameAcrossVersions(t *testing.T) {
 	}
 	if got := refusalText("version:2"); !strings.Contains(got, "speaks version 2 of the relay, this one version 1") || !strings.Contains(got, "install the same feedback release") {
 		t.Errorf("a newer desktop's refusal reads %q", got)
+	}
+}
+
+// A refusal verifies only with the pairing's refusal key, on the reply
+// topic it was made for, for the nonce and reason it was made with.
+func TestRefusalVerifies(t *testing.T) {
+	remote, desktop, _, _ := pair(t)
+	nonce := make([]byte, nonceSize)
+	nonce[0] = 7
+	const reply = "fbr/x/r/1"
+	good := refusal(desktop.refusalKey(), reply, nonce, "revoked")
+	check := func(name string, b []byte, onReply string, want bool) {
+		t.Helper()
+		f, err := parseFrame(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := remote.verifyRefusal(f, onReply); got != want {
+			t.Errorf("%s: verifies %v, want %v", name, got, want)
+		}
+	}
+	check("made by the desktop", good, reply, true)
+	check("on another reply topic", good, "fbr/x/r/2", false)
+	otherReason := append(append([]byte{}, good[:len(good)-len("revoked")]...), "tampered"...)
+	check("another reason", otherReason, reply, false)
+	otherNonce := append([]byte{}, good...)
+	otherNonce[3] ^= 1
+	check("another nonce", otherNonce, reply, false)
+	check("another key", refusal(Key{1}, reply, nonce, "revoked"), reply, false)
+	check("the first release's", append([]byte{1, frameRefused, 0}, "revoked"...), reply, false)
+	if remote.refusalKey() != desktop.refusalKey() {
+		t.Error("the two sides derive different refusal keys")
 	}
 }

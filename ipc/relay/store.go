@@ -52,6 +52,10 @@ type Revoked struct {
 	Name    string    `json:"name"`
 	ID      Key       `json:"id"`
 	Revoked time.Time `json:"revoked"`
+	// RefusalKey authenticates the refusals sent to the pairing's remote
+	// (refusal): derived from the pairing's keys, which are gone, it can
+	// make nothing else. Zero for a pairing revoked by an older release.
+	RefusalKey Key `json:"refusal_key"`
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
@@ -155,7 +159,8 @@ func (s *State) Revoke(name string) error {
 	for i, p := range s.Pairings {
 		if p.Name == name {
 			s.Pairings = append(s.Pairings[:i:i], s.Pairings[i+1:]...)
-			s.Revoked = append(s.Revoked, Revoked{Name: p.Name, ID: p.ID, Revoked: time.Now().UTC().Truncate(time.Second)})
+			s.Revoked = append(s.Revoked, Revoked{Name: p.Name, ID: p.ID, Revoked: time.Now().UTC().Truncate(time.Second),
+				RefusalKey: refusalKeyOf(p.RemotePublic, p.DesktopPrivate)})
 			return nil
 		}
 	}
