@@ -62,6 +62,9 @@ type Desktop struct {
 	// what a broker user without keys can ask for at will.
 	refusals *limiter
 	floodLog *logLimit
+	// holding is what every pairing's guard may hold together of frames
+	// waiting (out of order, or parts of a message not whole yet).
+	holding *budget
 
 	mu       sync.Mutex // guards everything below
 	stamp    string     // the store file's size and time when last read
@@ -141,7 +144,7 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	}
 	log = log.With("part", "relay")
 	return &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
-		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
+		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -212,7 +215,7 @@ func (d *Desktop) reload(ctx context.Context) {
 			live[tp.Questions] = old
 			continue
 		}
-		live[tp.Questions] = &peer{p: p, topics: tp, seal: newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), guard: newGuard()}
+		live[tp.Questions] = &peer{p: p, topics: tp, seal: newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), guard: newGuardIn(d.holding)}
 	}
 	for topic, old := range d.pairings {
 		if live[topic] == nil {
@@ -367,6 +370,12 @@ func (d *Desktop) Status() Status {
 // question is asked on a goroutine of its own.
 func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 	d.log.Debug("relay: frame", "topic", m.Topic(), "bytes", len(m.Payload()))
+	if len(m.Payload()) > MaxFrameBytes {
+		// No relay sends one: never opened, never kept. (A broker with
+		// max_packet_size set keeps it from reaching us at all.)
+		d.floodLog.logAt(slog.LevelInfo, "relay: frame over the largest size dropped", "topic", m.Topic(), "bytes", len(m.Payload()), "max", MaxFrameBytes)
+		return
+	}
 	f, err := parseFrame(m.Payload())
 	otherVersion := errors.Is(err, ErrVersion)
 	if (err != nil || f.kind != frameSealed) && !otherVersion {

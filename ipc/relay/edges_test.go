@@ -3,6 +3,7 @@ package relay
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -237,5 +238,101 @@ func TestRelayForgedRefusalEndsNoCall(t *testing.T) {
 	o := within(t, res, 10*time.Second, "the answer did not reach the call")
 	if o.err != nil || o.a.Replies[0].Text != "re: Pay the invoice?" {
 		t.Fatalf("the call ended with %+v, %v; want the desktop's answer", o.a, o.err)
+	}
+}
+
+// holding is what the desktop's guard of the pairing on topic holds of
+// frames that wait (out of order, or parts of a message not whole yet).
+func holding(d *Desktop, topic string) (frames, bytes int) {
+	d.mu.Lock()
+	p := d.pairings[topic]
+	d.mu.Unlock()
+	p.guard.mu.Lock()
+	defer p.guard.mu.Unlock()
+	for _, st := range p.guard.streams {
+		frames += len(st.ahead) + len(st.parts)
+		bytes += st.bytes
+		if got := 0; true {
+			for _, h := range st.ahead {
+				got += h.size
+			}
+			if got+st.partBytes != st.bytes {
+				panic(fmt.Sprintf("a stream counts %d bytes and holds %d", st.bytes, got+st.partBytes))
+			}
+		}
+	}
+	return frames, bytes
+}
+
+// A paired remote (or anyone with its token) sends frames that wait for
+// an earlier one that never comes, on many streams: what the desktop
+// holds of them is bounded by count and by bytes, per pairing; a frame
+// over the largest size a relay sends is dropped before it is kept.
+func TestRelayHeldFramesAreBounded(t *testing.T) {
+	b := startBroker(t)
+	fa := &fakeAsker{answer: echo}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "box")
+	r := dial(t, b, tok)
+	topic := TopicsOf(tok.ID).Questions
+	publish := func(frames [][]byte) {
+		t.Helper()
+		var last mqtt.Token
+		for _, f := range frames {
+			last = r.client.Publish(topic, 1, false, f)
+		}
+		if !last.WaitTimeout(60*time.Second) || last.Error() != nil {
+			t.Fatalf("publish: %v", last.Error())
+		}
+	}
+	// settled asks a real question: answered, the desktop has taken every
+	// frame the remote sent before it (one connection: in order).
+	settled := func(id string) {
+		t.Helper()
+		if _, err := r.Ask(context.Background(), question(id, "Still there?", time.Minute), nil); err != nil {
+			t.Fatalf("a question after the frames: %v", err)
+		}
+	}
+	// outOfOrder is a frame of a new stream with sequence number 1: it
+	// waits for a 0 that never comes.
+	outOfOrder := func(text string) []byte {
+		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindCancel, Reply: r.reply, Origin: &Origin{Host: text}}, r.reply, func() uint64 { return 1 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f[0]
+	}
+
+	// One frame over the largest size sent, sealed whole: never kept.
+	plain, _ := json.Marshal(envelope{Pairing: tok.ID, Dir: toDesktop, Stream: newStreamID(), Seq: 1, Time: time.Now().UnixMilli(),
+		Kind: kindCancel, Origin: &Origin{Host: strings.Repeat("z", MaxFrameBytes)}})
+	publish([][]byte{r.seal.sealOne(plain, r.reply)})
+	settled("q-size")
+	if n, _ := holding(ds.d, topic); n != 0 {
+		t.Errorf("a frame over %d bytes was kept (%d waiting)", MaxFrameBytes, n)
+	}
+
+	// Many small ones: bounded by count. (Fewer than mosquitto queues for
+	// a session, 1,000 by default: beyond, it drops the question after.)
+	var small [][]byte
+	for range 2*maxHeldFrames + 100 {
+		small = append(small, outOfOrder("x"))
+	}
+	publish(small)
+	settled("q-count")
+	if n, _ := holding(ds.d, topic); n > maxHeldFrames {
+		t.Errorf("the desktop holds %d waiting frames of one pairing, want at most %d", n, maxHeldFrames)
+	}
+
+	// Fewer, large ones: bounded by bytes.
+	big := strings.Repeat("y", MaxFrameBytes-2048)
+	var large [][]byte
+	for range maxHeldBytes/(MaxFrameBytes-2048) + 40 {
+		large = append(large, outOfOrder(big))
+	}
+	publish(large)
+	settled("q-bytes")
+	if _, n := holding(ds.d, topic); n > maxHeldBytes {
+		t.Errorf("the desktop holds %d bytes of waiting frames of one pairing, want at most %d", n, maxHeldBytes)
 	}
 }

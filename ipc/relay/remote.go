@@ -184,6 +184,10 @@ func (r *Remote) Shutdown() { r.client.Disconnect(250) }
 
 // onMessage takes a frame on the reply topic.
 func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
+	if len(m.Payload()) > MaxFrameBytes { // no desktop sends one: never opened, never kept
+		r.floodLog.logAt(slog.LevelInfo, "relay: frame over the largest size dropped", "bytes", len(m.Payload()), "max", MaxFrameBytes)
+		return
+	}
 	f, err := parseFrame(m.Payload())
 	if errors.Is(err, ErrVersion) {
 		r.log.Warn("relay: a frame from the desktop dropped", "err", err, "version", f.version, "ours", frameVersion)

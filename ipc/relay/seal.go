@@ -136,6 +136,8 @@ type envelope struct {
 	// Conn numbers the remote process's connections, on kindGone and
 	// kindBack.
 	Conn uint64 `json:"c,omitempty"`
+
+	size int // the sealed frame's size, as received (open): what holding it costs
 }
 
 // part is one piece of a message sealed in several frames.
@@ -354,6 +356,7 @@ func (s *sealer) open(f frame) (envelope, error) {
 	if err := json.Unmarshal(plain, &e); err != nil {
 		return envelope{}, ErrMalform
 	}
+	e.size = len(f.body)
 	in := toDesktop
 	if s.out == toDesktop {
 		in = toRemote
@@ -380,9 +383,73 @@ const MaxSkew = 5 * time.Minute
 // message is never taken out of order, and one reordered in flight (as a
 // reconnection may) is not lost either. A stream is forgotten once it
 // expires; then a replay of it is stale by its date.
+//
+// What it holds (messages ahead of a gap, parts of a message not whole
+// yet) is bounded across all its streams by its own budget (one
+// pairing's: maxHeldFrames, maxHeldBytes) and by all, shared by every
+// pairing of the relay when not nil: whoever holds a token can open
+// streams at will, each with a gap that never fills.
 type guard struct {
 	mu      sync.Mutex // guards streams
 	streams map[string]*streamState
+	own     *budget
+	all     *budget
+}
+
+// Bounds on what one pairing's guard holds, and on what the desktop's
+// guards hold together: one message of the largest size (maxParts parts)
+// fits in either, with room for the usual traffic besides.
+const (
+	maxHeldFrames    = 3 * maxParts
+	maxHeldBytes     = 48 << 20
+	maxAllHeldFrames = 8 * maxParts
+	maxAllHeldBytes  = 128 << 20
+)
+
+// ErrHeldTooMuch: a message that would have to wait was refused, as the
+// pairing (or the relay) holds as much waiting as it may.
+var ErrHeldTooMuch = fmt.Errorf("%w: too much waiting for earlier messages already", ErrRefused)
+
+// budget counts frames and bytes held against bounds; safe for
+// concurrent use (guards of several pairings share the relay's).
+type budget struct {
+	mu                  sync.Mutex // guards frames and bytes
+	frames, bytes       int
+	maxFrames, maxBytes int
+}
+
+func newBudget(frames, bytes int) *budget { return &budget{maxFrames: frames, maxBytes: bytes} }
+
+// reserve takes one frame of n bytes, or reports false when it does not fit.
+func (b *budget) reserve(n int) bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.frames+1 > b.maxFrames || b.bytes+n > b.maxBytes {
+		return false
+	}
+	b.frames++
+	b.bytes += n
+	return true
+}
+
+// release gives back frames frames of n bytes in all.
+func (b *budget) release(frames, n int) {
+	if b == nil || frames == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.frames -= frames
+	b.bytes -= n
+	b.mu.Unlock()
+}
+
+// held is a message waiting in a stream, with the size of its frame.
+type held struct {
+	e    envelope
+	size int
 }
 
 // maxAhead bounds the messages held per stream waiting for an earlier one.
@@ -391,17 +458,58 @@ const maxAhead = 2 * maxParts
 type streamState struct {
 	next    uint64 // the sequence number expected next
 	expires time.Time
-	ahead   map[uint64]envelope // arrived early, by sequence number
-	parts   [][]byte            // the pieces of a message being reassembled
+	ahead   map[uint64]held // arrived early, by sequence number
+	parts   [][]byte        // the pieces of a message being reassembled
+	// frames and bytes are what the stream holds against the budgets:
+	// the messages ahead and the parts (partFrames, partBytes of it).
+	frames, bytes         int
+	partFrames, partBytes int
 }
 
-func newGuard() *guard { return &guard{streams: map[string]*streamState{}} }
+// newGuard is a guard with one pairing's budget alone (a remote's: only
+// its desktop can open its streams).
+func newGuard() *guard { return newGuardIn(nil) }
+
+// newGuardIn is a guard with one pairing's budget, within all.
+func newGuardIn(all *budget) *guard {
+	return &guard{streams: map[string]*streamState{}, own: newBudget(maxHeldFrames, maxHeldBytes), all: all}
+}
+
+// reserve takes a frame of n bytes from both budgets for st.
+func (g *guard) reserve(st *streamState, n int) bool {
+	if !g.own.reserve(n) {
+		return false
+	}
+	if !g.all.reserve(n) {
+		g.own.release(1, n)
+		return false
+	}
+	st.frames++
+	st.bytes += n
+	return true
+}
+
+// give gives back frames frames of n bytes in all that st held.
+func (g *guard) give(st *streamState, frames, n int) {
+	g.own.release(frames, n)
+	g.all.release(frames, n)
+	st.frames -= frames
+	st.bytes -= n
+}
+
+// drop forgets st, giving back all it holds.
+func (g *guard) drop(key string, st *streamState) {
+	g.own.release(st.frames, st.bytes)
+	g.all.release(st.frames, st.bytes)
+	delete(g.streams, key)
+}
 
 // admit checks e against what its stream has seen: a new stream must be
 // dated no earlier than oldest; it is remembered until expires. It
 // returns the messages now complete and in order: none while e waits for
 // an earlier one or for the rest of its parts; e and the held messages
-// that follow it when e was the one missing.
+// that follow it when e was the one missing. A message that would wait
+// beyond the budgets is refused (ErrHeldTooMuch).
 func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, error) {
 	t := time.UnixMilli(e.Time)
 	if t.After(now.Add(MaxSkew)) {
@@ -411,7 +519,7 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 	defer g.mu.Unlock()
 	for k, st := range g.streams {
 		if now.After(st.expires) {
-			delete(g.streams, k)
+			g.drop(k, st)
 		}
 	}
 	st := g.streams[e.Stream]
@@ -419,7 +527,7 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		if t.Before(oldest) {
 			return nil, ErrStale
 		}
-		st = &streamState{expires: expires, ahead: map[uint64]envelope{}}
+		st = &streamState{expires: expires, ahead: map[uint64]held{}}
 		g.streams[e.Stream] = st
 	}
 	switch {
@@ -432,24 +540,48 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		if len(st.ahead) >= maxAhead {
 			return nil, ErrReorder
 		}
-		st.ahead[e.Seq] = e
+		if !g.reserve(st, e.size) {
+			return nil, ErrHeldTooMuch
+		}
+		st.ahead[e.Seq] = held{e, e.size}
 		return nil, nil
 	}
 	var out []envelope
+	// cur is the message taken next; reserved: it holds a reservation
+	// (it waited ahead, or is a part), which passes to the parts or is
+	// given back.
+	cur, reserved := held{e, e.size}, false
 	for {
+		if cur.e.Kind == kindPart && !reserved {
+			if !g.reserve(st, cur.size) {
+				return out, ErrHeldTooMuch
+			}
+			reserved = true
+		}
 		st.next++
-		whole, done, err := st.take(e)
+		whole, done, err := st.take(cur.e)
+		if err == nil && !done && cur.e.Kind == kindPart { // kept among the parts until the message is whole
+			st.partFrames++
+			st.partBytes += cur.size
+		} else if reserved {
+			g.give(st, 1, cur.size)
+		}
+		if err != nil || done { // the parts are joined, or thrown away
+			g.give(st, st.partFrames, st.partBytes)
+			st.partFrames, st.partBytes, st.parts = 0, 0, nil
+		}
 		if err != nil {
 			return out, err
 		}
 		if done {
 			out = append(out, whole)
 		}
-		var ok bool
-		if e, ok = st.ahead[st.next]; !ok {
+		h, ok := st.ahead[st.next]
+		if !ok {
 			return out, nil
 		}
 		delete(st.ahead, st.next)
+		cur, reserved = h, true
 	}
 }
 
@@ -486,7 +618,9 @@ func (st *streamState) take(e envelope) (envelope, bool, error) {
 // forget drops a stream (its call ended).
 func (g *guard) forget(stream string) {
 	g.mu.Lock()
-	delete(g.streams, stream)
+	if st := g.streams[stream]; st != nil {
+		g.drop(stream, st)
+	}
 	g.mu.Unlock()
 }
 

@@ -214,8 +214,14 @@ func TestSealLargeMessageInParts(t *testing.T) {
 	if e, err := openAll(t, remote, g, reordered); err != nil || e.Event != nil {
 		t.Fatalf("with part 1 missing: got %+v, %v; want nothing yet", e.Event, err)
 	}
+	if g.own.frames != len(frames)-1 {
+		t.Errorf("with part 1 missing the guard counts %d frames held, want %d", g.own.frames, len(frames)-1)
+	}
 	if e, err := openAll(t, remote, g, frames[1:2]); err != nil || e.Event == nil || !bytes.Equal(e.Event.Answer.Images[0].Data, img) {
 		t.Fatalf("part 1 arrived: %v", err)
+	}
+	if g.own.frames != 0 || g.own.bytes != 0 {
+		t.Errorf("once whole the guard still counts %d frames, %d bytes held", g.own.frames, g.own.bytes)
 	}
 	// Too large even in parts: refused with a clear error.
 	huge := wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{Images: []wire.Image{{Data: make([]byte, maxMessage)}}}}
@@ -373,4 +379,46 @@ func TestRefusalVerifies(t *testing.T) {
 	if remote.refusalKey() != desktop.refusalKey() {
 		t.Error("the two sides derive different refusal keys")
 	}
+}
+
+// The guards of several pairings share the relay's budget: one that
+// holds what the whole relay may makes the others refuse to hold more;
+// a stream forgotten gives back what it held.
+func TestGuardsShareTheRelaysBudget(t *testing.T) {
+	remote, desktop, _, _ := pair(t)
+	all := newBudget(3, 1<<30)
+	g1, g2 := newGuardIn(all), newGuardIn(all)
+	ahead := func(stream string) envelope {
+		f, _ := parseFrame(remote.sealOne(mustJSON(t, envelope{Pairing: remote.id, Dir: toDesktop, Stream: stream, Seq: 1, Time: time.Now().UnixMilli(), Kind: kindCancel}), ""))
+		e, err := desktop.open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	now := time.Now()
+	for _, s := range []string{"a", "b", "c"} {
+		if _, err := g1.admit(ahead(s), now, now.Add(-time.Hour), now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := g2.admit(ahead("d"), now, now.Add(-time.Hour), now.Add(time.Hour)); !errors.Is(err, ErrHeldTooMuch) {
+		t.Fatalf("another pairing's guard beyond the relay's budget: %v, want ErrHeldTooMuch", err)
+	}
+	g1.forget("a")
+	if _, err := g2.admit(ahead("d"), now, now.Add(-time.Hour), now.Add(time.Hour)); err != nil {
+		t.Fatalf("after a stream was forgotten: %v", err)
+	}
+	if all.frames != 3 {
+		t.Errorf("the relay counts %d frames held, want 3", all.frames)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
