@@ -400,7 +400,7 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		var key Key
 		switch {
 		case p != nil && p.topics.IsReplyTopic(f.reply):
-			key = p.seal.refusalKey()
+			key = p.seal.refusal
 		case isRevoked && TopicsOf(r.ID).IsReplyTopic(f.reply):
 			key = r.RefusalKey
 		}

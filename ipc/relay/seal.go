@@ -185,15 +185,21 @@ var (
 
 // sealer seals and opens one pairing's messages in one direction each way.
 type sealer struct {
-	id     Key
-	shared [32]byte // box.Precompute of the peer's public key and our private key
-	out    string   // the direction we send in
+	id      Key
+	shared  [32]byte // box.Precompute of the peer's public key and our private key
+	out     string   // the direction we send in
+	refusal Key      // the pairing's refusal key (refusalKeyOf)
 }
 
 func newSealer(id Key, peerPublic, ownPrivate Key, out string) *sealer {
 	s := &sealer{id: id, out: out}
 	pub, priv := [32]byte(peerPublic), [32]byte(ownPrivate)
 	box.Precompute(&s.shared, &pub, &priv)
+	desktopPublic := peerPublic // the remote's sealer
+	if out == toRemote {
+		desktopPublic = publicOf(ownPrivate)
+	}
+	s.refusal = refusalKeyOf(id, desktopPublic)
 	return s
 }
 
@@ -289,7 +295,7 @@ func parseFrame(b []byte) (frame, error) {
 // cannot accept: the only message not sealed, since it answers frames
 // that may not open. Anyone on the broker can publish one, so it is
 // authenticated: it echoes the refused frame's nonce and carries an
-// HMAC-SHA256, under the pairing's refusal key (refusalKey), of the
+// HMAC-SHA256, under the pairing's refusal key (refusalKeyOf), of the
 // reply topic it goes to, that nonce and its reason code. A remote ends
 // a call on a refusal only when the MAC holds and the nonce is one the
 // call sent (verifyRefusal): a forged refusal, or one replayed from
@@ -310,18 +316,20 @@ func refusalMAC(key Key, reply string, nonce []byte, reason string) []byte {
 	return m.Sum(nil)
 }
 
-// refusalKey is the pairing's key for refusals, derived from its shared
-// key. The desktop keeps it when it revokes the pairing (Revoked), so a
-// revoked remote can still be told so, verifiably: it can authenticate
-// refusals of that pairing and nothing else (it opens and seals no
-// message).
-func (s *sealer) refusalKey() Key {
-	return Key(sha256.Sum256(append([]byte("feedback relay v1 refusal key\x00"), s.shared[:]...)))
-}
-
-// refusalKeyOf is the refusal key of the pairing of these keys.
-func refusalKeyOf(peerPublic, ownPrivate Key) Key {
-	return newSealer(Key{}, peerPublic, ownPrivate, "").refusalKey()
+// refusalKeyOf is the key of the refusals of pairing id, whose desktop's
+// public key is desktopPublic. Both are in the token and nowhere on the
+// broker in clear (topics are a hash of the id; the id travels sealed), so
+// the key is the desktop's and the token holder's alone, yet a remote
+// whose token holds another secret can still verify that the desktop
+// refuses it. The desktop keeps it when it revokes the pairing (Revoked),
+// so a revoked remote is still told so, verifiably: it makes refusals of
+// that pairing and nothing else (it opens and seals no message).
+func refusalKeyOf(id, desktopPublic Key) Key {
+	h := sha256.New()
+	h.Write([]byte("feedback relay v1 refusal key\x00"))
+	h.Write(id[:])
+	h.Write(desktopPublic[:])
+	return Key(h.Sum(nil))
 }
 
 // verifyRefusal reports whether the refusal f, received on reply, was
@@ -330,8 +338,7 @@ func (s *sealer) verifyRefusal(f frame, reply string) bool {
 	if len(f.mac) != macSize || len(f.nonce) != nonceSize {
 		return false
 	}
-	k := s.refusalKey()
-	return hmac.Equal(f.mac, refusalMAC(k, reply, f.nonce, f.reason))
+	return hmac.Equal(f.mac, refusalMAC(s.refusal, reply, f.nonce, f.reason))
 }
 
 // frameNonce is the nonce of a sealed frame of ours.

@@ -356,7 +356,7 @@ func TestRefusalVerifies(t *testing.T) {
 	nonce := make([]byte, nonceSize)
 	nonce[0] = 7
 	const reply = "fbr/x/r/1"
-	good := refusal(desktop.refusalKey(), reply, nonce, "revoked")
+	good := refusal(desktop.refusal, reply, nonce, "revoked")
 	check := func(name string, b []byte, onReply string, want bool) {
 		t.Helper()
 		f, err := parseFrame(b)
@@ -376,8 +376,16 @@ func TestRefusalVerifies(t *testing.T) {
 	check("another nonce", otherNonce, reply, false)
 	check("another key", refusal(Key{1}, reply, nonce, "revoked"), reply, false)
 	check("the first release's", append([]byte{1, frameRefused, 0}, "revoked"...), reply, false)
-	if remote.refusalKey() != desktop.refusalKey() {
+	if remote.refusal != desktop.refusal {
 		t.Error("the two sides derive different refusal keys")
+	}
+	// A token with another secret (same pairing, same desktop key) still
+	// verifies the desktop's refusal: it is told its messages do not open.
+	_, _, _, tok := pair(t)
+	bad := tok
+	bad.RemotePrivate[3] ^= 0x40
+	if a, b := newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), newSealer(bad.ID, bad.DesktopPublic, bad.RemotePrivate, toDesktop); a.refusal != b.refusal {
+		t.Error("a token with another secret derives another refusal key")
 	}
 }
 

@@ -53,8 +53,8 @@ type Revoked struct {
 	ID      Key       `json:"id"`
 	Revoked time.Time `json:"revoked"`
 	// RefusalKey authenticates the refusals sent to the pairing's remote
-	// (refusal): derived from the pairing's keys, which are gone, it can
-	// make nothing else. Zero for a pairing revoked by an older release.
+	// (refusal, refusalKeyOf): the pairing's keys are gone, and it makes
+	// nothing else. Zero for a pairing revoked by an older release.
 	RefusalKey Key `json:"refusal_key"`
 }
 
@@ -160,7 +160,7 @@ func (s *State) Revoke(name string) error {
 		if p.Name == name {
 			s.Pairings = append(s.Pairings[:i:i], s.Pairings[i+1:]...)
 			s.Revoked = append(s.Revoked, Revoked{Name: p.Name, ID: p.ID, Revoked: time.Now().UTC().Truncate(time.Second),
-				RefusalKey: refusalKeyOf(p.RemotePublic, p.DesktopPrivate)})
+				RefusalKey: refusalKeyOf(p.ID, publicOf(p.DesktopPrivate))})
 			return nil
 		}
 	}
