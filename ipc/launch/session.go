@@ -73,15 +73,25 @@ func RecordSession(socket string) error {
 // this environment (ipc.SocketPath), then — only when the environment names
 // no place for it (neither FEEDBACK_SOCKET nor XDG_RUNTIME_DIR, as under a
 // client that filters the environment) — the socket the app recorded
-// (RecordSession) and the one in the system's usual runtime directory
-// (/run/user/UID), where they exist and belong to the user.
+// (RecordSession), the one of the recorded session's runtime directory
+// and the one in the system's usual runtime directory (/run/user/UID),
+// where they exist and belong to the user.
 func SocketCandidates(primary string) []string {
 	paths := []string{primary}
 	if namesSocketPlace() {
 		return paths
 	}
-	if s, err := readSession(SessionPath()); err == nil && filepath.IsAbs(s.Socket) {
-		paths = append(paths, s.Socket)
+	if s, err := readSession(SessionPath()); err == nil {
+		if filepath.IsAbs(s.Socket) {
+			paths = append(paths, s.Socket)
+		}
+		// The socket of the recorded session's runtime directory, where
+		// an app started on that session listens: the recorded socket
+		// may be stale (a record left by another run) while the app runs
+		// there, and a start would only find that instance and exit.
+		if d := s.Env["XDG_RUNTIME_DIR"]; filepath.IsAbs(d) {
+			paths = append(paths, filepath.Join(d, "feedback", "feedback.sock"))
+		}
 	}
 	if d := systemRuntimeDir(); d != "" {
 		paths = append(paths, filepath.Join(d, "feedback", "feedback.sock"))

@@ -257,3 +257,32 @@ func shortDir(t *testing.T) string {
 }
 
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }
+
+// A record whose socket is stale while the app runs in the record's own
+// runtime directory (a record left by another run, or written by hand):
+// Connect finds the app there, starts nothing, and does not wait.
+func TestConnectFindsTheAppOfAStaleRecordsSession(t *testing.T) {
+	runtimeDir := shortDir(t)
+	appSocket := filepath.Join(runtimeDir, "feedback", "feedback.sock")
+	os.MkdirAll(filepath.Dir(appSocket), 0o700)
+	serve(t, appSocket)
+	minimalEnv(t)
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir)
+	if err := RecordSession(filepath.Join(shortDir(t), "stale.sock")); err != nil {
+		t.Fatal(err)
+	}
+	os.Unsetenv("XDG_RUNTIME_DIR")
+	primary := filepath.Join(t.TempDir(), "nothing.sock")
+	start := func() error { t.Error("started an app although one runs in the recorded session"); return nil }
+	begin := time.Now()
+	c, err := connectAny(context.Background(), SocketCandidates(primary), start, 15*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Path != appSocket {
+		t.Errorf("connected at %s, want %s", c.Path, appSocket)
+	}
+	if d := time.Since(begin); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
