@@ -336,3 +336,38 @@ func TestRelayHeldFramesAreBounded(t *testing.T) {
 		t.Errorf("the desktop holds %d bytes of waiting frames of one pairing, want at most %d", n, maxHeldBytes)
 	}
 }
+
+// The remote's reply topic travels in clear: a broker user flooding it
+// with frames no key opens, of this version and of another, costs the
+// remote's log a bounded number of lines.
+func TestRelayRemoteFloodIsBounded(t *testing.T) {
+	b := startBroker(t)
+	ds := startDesk(t, b, &fakeAsker{answer: echo})
+	tok := ds.pair(t, "box")
+	var lines atomic.Int64
+	r, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Password("desk"), Host: "h",
+		Logger: slog.New(countingHandler{testLogger(t).Handler(), &lines})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Shutdown)
+	c := brokerUser(t, b)
+	var last mqtt.Token
+	for i := range 1000 {
+		f := garbage("", 64)
+		if i%2 == 1 {
+			f[0] = 9 // another version
+		}
+		last = c.Publish(r.reply, 1, false, f)
+	}
+	if !last.WaitTimeout(30 * time.Second) {
+		t.Fatal("the flood was not published")
+	}
+	// The desktop's answer comes after the flood on the same topic.
+	if _, err := r.Ask(context.Background(), question("q", "still?", time.Minute), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := lines.Load(); got > 30 {
+		t.Errorf("%d log lines for 1,000 garbage frames; want at most 30", got)
+	}
+}

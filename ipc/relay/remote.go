@@ -41,8 +41,8 @@ type Remote struct {
 	client mqtt.Client
 	log    *slog.Logger
 	guard  *guard
-	// floodLog bounds the lines logged for refusals that do not verify:
-	// anyone on the broker can send them.
+	// floodLog bounds the lines logged for frames that do not open and
+	// refusals that do not verify: anyone on the broker can send them.
 	floodLog *logLimit
 
 	mu    sync.Mutex // guards calls
@@ -190,11 +190,11 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 	}
 	f, err := parseFrame(m.Payload())
 	if errors.Is(err, ErrVersion) {
-		r.log.Warn("relay: a frame from the desktop dropped", "err", err, "version", f.version, "ours", frameVersion)
+		r.floodLog.logAt(slog.LevelWarn, "relay: a frame from the desktop dropped", "err", err, "version", f.version, "ours", frameVersion)
 		return
 	}
 	if err != nil {
-		r.log.Info("relay: frame dropped", "err", err)
+		r.floodLog.logAt(slog.LevelInfo, "relay: frame dropped", "err", err)
 		return
 	}
 	if f.kind == frameRefused {
@@ -220,7 +220,7 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 	}
 	e, err := r.seal.open(f)
 	if err != nil {
-		r.log.Warn("relay: message refused", "err", err)
+		r.floodLog.logAt(slog.LevelWarn, "relay: message refused", "err", err) // anyone on the broker can send these
 		return
 	}
 	r.mu.Lock()
