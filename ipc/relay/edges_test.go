@@ -253,8 +253,8 @@ func holding(d *Desktop, topic string) (frames, bytes int) {
 		frames += len(st.ahead) + len(st.parts)
 		bytes += st.bytes
 		if got := 0; true {
-			for _, h := range st.ahead {
-				got += h.size
+			for _, e := range st.ahead {
+				got += e.size
 			}
 			if got+st.partBytes != st.bytes {
 				panic(fmt.Sprintf("a stream counts %d bytes and holds %d", st.bytes, got+st.partBytes))

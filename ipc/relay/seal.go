@@ -453,20 +453,14 @@ func (b *budget) release(frames, n int) {
 	b.mu.Unlock()
 }
 
-// held is a message waiting in a stream, with the size of its frame.
-type held struct {
-	e    envelope
-	size int
-}
-
 // maxAhead bounds the messages held per stream waiting for an earlier one.
 const maxAhead = 2 * maxParts
 
 type streamState struct {
 	next    uint64 // the sequence number expected next
 	expires time.Time
-	ahead   map[uint64]held // arrived early, by sequence number
-	parts   [][]byte        // the pieces of a message being reassembled
+	ahead   map[uint64]envelope // arrived early, by sequence number
+	parts   [][]byte            // the pieces of a message being reassembled
 	// frames and bytes are what the stream holds against the budgets:
 	// the messages ahead and the parts (partFrames, partBytes of it).
 	frames, bytes         int
@@ -534,7 +528,7 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		if t.Before(oldest) {
 			return nil, ErrStale
 		}
-		st = &streamState{expires: expires, ahead: map[uint64]held{}}
+		st = &streamState{expires: expires, ahead: map[uint64]envelope{}}
 		g.streams[e.Stream] = st
 	}
 	switch {
@@ -550,24 +544,24 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		if !g.reserve(st, e.size) {
 			return nil, ErrHeldTooMuch
 		}
-		st.ahead[e.Seq] = held{e, e.size}
+		st.ahead[e.Seq] = e
 		return nil, nil
 	}
 	var out []envelope
 	// cur is the message taken next; reserved: it holds a reservation
 	// (it waited ahead, or is a part), which passes to the parts or is
 	// given back.
-	cur, reserved := held{e, e.size}, false
+	cur, reserved := e, false
 	for {
-		if cur.e.Kind == kindPart && !reserved {
+		if cur.Kind == kindPart && !reserved {
 			if !g.reserve(st, cur.size) {
 				return out, ErrHeldTooMuch
 			}
 			reserved = true
 		}
 		st.next++
-		whole, done, err := st.take(cur.e)
-		if err == nil && !done && cur.e.Kind == kindPart { // kept among the parts until the message is whole
+		whole, done, err := st.take(cur)
+		if err == nil && !done && cur.Kind == kindPart { // kept among the parts until the message is whole
 			st.partFrames++
 			st.partBytes += cur.size
 		} else if reserved {
@@ -583,12 +577,12 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		if done {
 			out = append(out, whole)
 		}
-		h, ok := st.ahead[st.next]
+		next, ok := st.ahead[st.next]
 		if !ok {
 			return out, nil
 		}
 		delete(st.ahead, st.next)
-		cur, reserved = h, true
+		cur, reserved = next, true
 	}
 }
 
