@@ -200,7 +200,10 @@ func brokerPassword(broker, file string, env Env) (string, bool, error) {
 			return "", false, fmt.Errorf("reading the broker password from standard input: %w", err)
 		}
 		line, _, _ := strings.Cut(string(b), "\n")
-		return strings.TrimRight(line, "\r"), true, nil
+		if line = strings.TrimRight(line, "\r"); line == "" {
+			return "", false, errors.New("--broker-password-file -: standard input holds no password")
+		}
+		return line, true, nil
 	case file != "":
 		pw, err := relay.ReadPassword(file)
 		return pw, err == nil, err
