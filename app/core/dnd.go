@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 	"feedback/internal/settings"
 	"feedback/ipc/wire"
@@ -107,7 +108,7 @@ func (f DNDFile) SaveDND(d DND) error {
 	if err != nil {
 		return err
 	}
-	return safefile.WriteFile(string(f), append(data, '\n'), safefile.Options{Perm: 0o600})
+	return atomicfile.WriteFile(string(f), append(data, '\n'), atomicfile.Options{Perm: 0o600})
 }
 
 // dndControl is the inbox's do-not-disturb: the state, the questions it

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"feedback/internal/safefile"
+	"feedback/internal/atomicfile"
 )
 
 // Fyne keeps an app's preferences in <its config root>/<app ID>/preferences.json.
@@ -78,7 +78,7 @@ func repairPreferences(path string) (string, error) {
 	if derr == nil {
 		return "", nil
 	}
-	if err := safefile.WriteFile(path, []byte("{}\n"), safefile.Options{Perm: 0o600}); err != nil {
+	if err := atomicfile.WriteFile(path, []byte("{}\n"), atomicfile.Options{Perm: 0o600}); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("replaced by {}: %v", derr), nil

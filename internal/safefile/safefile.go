@@ -13,10 +13,8 @@
 //     (where the system has it) and O_NONBLOCK, then checks the descriptor
 //     it opened, so a chmod through it (File.Chmod, fchmod) reaches that
 //     file and no other.
-//   - WriteFile replaces a file whole or not at all: a new temporary file
-//     beside it, synced to the disk, then renamed over it. Every file
-//     feedback replaces goes through it (a test holds every other writer
-//     out), so none can forget the sync.
+//
+// A file is replaced whole or not at all by package atomicfile.
 //
 // Every refusal is an *Error naming the path, matched with errors.Is against
 // ErrSymlink, ErrNotRegular or ErrTooLarge.

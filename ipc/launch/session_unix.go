@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"feedback/internal/safefile"
+	"feedback/internal/atomicfile"
 )
 
 func sessionPath(getenv func(string) string) string {
@@ -103,7 +103,7 @@ func readSession(path string) (Session, error) {
 	return s, nil
 }
 
-// writeSession replaces the record at path with data (safefile.WriteFile),
+// writeSession replaces the record at path with data (atomicfile.WriteFile),
 // in a directory made private (0700) and checked.
 func writeSession(path string, data []byte) error {
 	dir := filepath.Dir(path)
@@ -117,5 +117,5 @@ func writeSession(path string, data []byte) error {
 	if err := private(dir, fi); err != nil {
 		return err
 	}
-	return safefile.WriteFile(path, data, safefile.Options{Perm: 0o600})
+	return atomicfile.WriteFile(path, data, atomicfile.Options{Perm: 0o600})
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 )
 
@@ -89,10 +90,10 @@ func (s State) Save(path string) error {
 }
 
 // writeSecret writes data to path through a temporary file synced, then
-// renamed over it (safefile.WriteFile: the private keys survive a crash
+// renamed over it (atomicfile.WriteFile: the private keys survive a crash
 // whole), mode 0600 in a directory of mode 0700 (created if missing).
 func writeSecret(path string, data []byte) error {
-	return safefile.WriteFile(path, data, safefile.Options{Perm: 0o600})
+	return atomicfile.WriteFile(path, data, atomicfile.Options{Perm: 0o600})
 }
 
 // WritePassword stores the broker's password at path, mode 0600.

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sync"
 
+	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 	"feedback/internal/userdirs"
 )
@@ -113,7 +114,7 @@ func makeFormKey(path string) ([]byte, error) {
 	rand.Read(key) // never fails (crypto/rand)
 	// Exclusive: linked to path, never replacing a key made meanwhile
 	// (without hard links, a rename: the key read back is the one kept).
-	if err := safefile.WriteFile(path, key, safefile.Options{Perm: 0o600, Exclusive: true}); err != nil {
+	if err := atomicfile.WriteFile(path, key, atomicfile.Options{Perm: 0o600, Exclusive: true}); err != nil {
 		return nil, err
 	}
 	return readFormKey(path)

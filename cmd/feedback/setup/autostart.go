@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"feedback/assets"
+	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 )
 
@@ -156,7 +157,7 @@ func InstallAutostart(e Env) (a Autostart, changed bool, err error) {
 	}
 	// Readable by the session's autostart (0644), in a folder others
 	// may read (~/.config/autostart).
-	return a, true, safefile.WriteFile(a.Where, a.Content, safefile.Options{Perm: 0o644, DirPerm: 0o755})
+	return a, true, atomicfile.WriteFile(a.Where, a.Content, atomicfile.Options{Perm: 0o644, DirPerm: 0o755})
 }
 
 // RemoveAutostart removes the entry; removed is false when there was none.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 )
 
@@ -69,7 +70,7 @@ func writeConfig(path string, old, data []byte, perm fs.FileMode, now time.Time)
 		changed = err != nil
 		return err
 	}
-	if err := safefile.WriteFile(path, data, safefile.Options{Perm: perm, Check: check}); err != nil {
+	if err := atomicfile.WriteFile(path, data, atomicfile.Options{Perm: perm, Check: check}); err != nil {
 		if changed && backup != "" {
 			os.Remove(backup)
 		}

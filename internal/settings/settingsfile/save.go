@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 	"feedback/internal/settings"
 )
@@ -107,7 +108,7 @@ func readBounded(path string) ([]byte, error) {
 // writeAtomic replaces path with data: a temporary file beside it, synced,
 // then renamed over it.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	if err := safefile.WriteFile(path, data, safefile.Options{Perm: mode}); err != nil {
+	if err := atomicfile.WriteFile(path, data, atomicfile.Options{Perm: mode}); err != nil {
 		return fmt.Errorf("saving settings: %w", err)
 	}
 	return nil

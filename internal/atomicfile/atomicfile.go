@@ -1,4 +1,10 @@
-package safefile
+// Package atomicfile replaces a file whole or not at all: a temporary file
+// synced to the disk, renamed over the old one, the folder synced after.
+// Every file feedback writes goes through it (a test keeps other writers
+// out); it reads nothing, so every process may link it — the UI process
+// its own Fyne preferences too (internal/safefile, which reads the app's
+// files safely, is the app's and the commands').
+package atomicfile
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package safefile
+package atomicfile
 
 import (
 	"errors"
@@ -106,7 +106,7 @@ func TestEveryAtomicWriteUsesWriteFile(t *testing.T) {
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "e2e" || rel == "tools" || (rel != "." && strings.HasPrefix(d.Name(), ".")) || rel == "internal/safefile" || d.Name() == "testdata" {
+			if rel == "e2e" || rel == "tools" || (rel != "." && strings.HasPrefix(d.Name(), ".")) || rel == "internal/atomicfile" || d.Name() == "testdata" {
 				return filepath.SkipDir
 			}
 			return nil
@@ -124,7 +124,7 @@ func TestEveryAtomicWriteUsesWriteFile(t *testing.T) {
 				return true
 			}
 			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "os" && (sel.Sel.Name == "CreateTemp" || sel.Sel.Name == "Rename" && !moves[rel]) {
-				t.Errorf("%s: os.%s: replace files with safefile.WriteFile (it syncs before the rename)", fset.Position(sel.Pos()), sel.Sel.Name)
+				t.Errorf("%s: os.%s: replace files with atomicfile.WriteFile (it syncs before the rename)", fset.Position(sel.Pos()), sel.Sel.Name)
 			}
 			return true
 		})
