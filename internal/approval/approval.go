@@ -149,6 +149,7 @@ func build(r Request) window {
 	if s.forged {
 		b.WriteString("\n" + l.T("approval.marker_in_text") + "\n")
 	}
+	s.noteLookalikes(&b)
 	w.markdown = b.String()
 	w.choices = append(w.choices, denyChoice(l))
 	return w

@@ -41,6 +41,9 @@ var host = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9
 // exactRule is Rule's rule, or "" and why none can be written (in l's
 // language, for the window).
 func exactRule(r Request, l *i18n.Localizer) (rule, why string) {
+	if callHasLookalike(r) {
+		return "", l.T("approval.norule.lookalike")
+	}
 	switch r.Tool {
 	case "Bash":
 		cmd := r.str("command")
@@ -194,6 +197,9 @@ const maxSuggestions = 3
 // on one line and visible, and not the same as exact (the rule of the
 // Always option) in the local settings.
 func suggestions(r Request, exact string) []*Update {
+	if callHasLookalike(r) {
+		return nil // a rule would name what the window showed as something else
+	}
 	var out []*Update
 	for _, raw := range r.Suggestions {
 		var u Update

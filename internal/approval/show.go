@@ -47,6 +47,10 @@ type shower struct {
 	preview int
 	// forged: a text shown holds markerOpen.
 	forged bool
+	// looks are the lookalikes shown, hosts the addresses' hosts that
+	// are not ASCII with their punycode (lookalike.go).
+	looks []lookalike
+	hosts [][2]string
 }
 
 // describe writes the Markdown that shows r and returns the window's title.
@@ -164,7 +168,8 @@ func jsonText(v any) string {
 // span when it reads unambiguously there, else as a code block with its
 // markers.
 func (s *shower) field(b *strings.Builder, v string) {
-	if plain(v) && s.preview == 0 {
+	if plain(v) && s.preview == 0 && !hasLookalike(v) {
+		s.sawHosts(v)
 		b.WriteString("`" + v + "`\n")
 		return
 	}
@@ -236,6 +241,7 @@ func (s *shower) block(b *strings.Builder, lang string, lines []string, prefix f
 		if strings.Contains(body, markerOpen) || strings.ContainsRune(body, wrapMark) {
 			s.forged = true
 		}
+		s.sawHosts(body)
 		b.WriteString(p + s.visible(body) + "\n")
 		i++
 	}
@@ -254,8 +260,15 @@ func splitLines(s string) []string {
 func (s *shower) visible(line string) string {
 	var b strings.Builder
 	rs := []rune(line)
+	looks := findLookalikes(rs)
 	for i := 0; i < len(rs); {
 		r := rs[i]
+		if lk, ok := looks[i]; ok {
+			s.saw(lk)
+			b.WriteString(s.lookalikeMarker(lk))
+			i++
+			continue
+		}
 		if r == ' ' || r == '\t' {
 			j := i
 			for j < len(rs) && (rs[j] == ' ' || rs[j] == '\t') {
