@@ -119,6 +119,19 @@ func build(r Request) window {
 	w.title = describe(&b, &s, r)
 	md := b.String()
 	lines := strings.Count(md, "\n")
+	if bad := wrongTypes(r); len(bad) > 0 && size <= maxCallBytes {
+		// Shown as it came, and Deny only.
+		var p strings.Builder
+		s = shower{l: l}
+		describeWrongTypes(&p, &s, r, bad)
+		if s.forged {
+			p.WriteString("\n" + l.T("approval.marker_in_text") + "\n")
+		}
+		s.noteLookalikes(&p)
+		w.markdown = p.String()
+		w.choices = []choice{denyChoice(l)}
+		return w
+	}
 	if size > maxCallBytes || lines > maxShownLines {
 		// Not shown whole: a preview, the reason, and Deny only.
 		var p strings.Builder

@@ -41,6 +41,9 @@ var host = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9
 // exactRule is Rule's rule, or "" and why none can be written (in l's
 // language, for the window).
 func exactRule(r Request, l *i18n.Localizer) (rule, why string) {
+	if hasWrongType(r) {
+		return "", l.T("approval.norule.wrong_type")
+	}
 	if callHasLookalike(r) {
 		return "", l.T("approval.norule.lookalike")
 	}
