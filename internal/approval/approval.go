@@ -38,6 +38,12 @@ type Request struct {
 	// Always rule is offered for one regular file (or one not there yet),
 	// never a directory or a link, whose rule would cover more.
 	Lstat func(path string) (fs.FileInfo, error)
+	// Resolve, if set, is where an absolute path leads once every link
+	// along it is followed (pathlinks.Resolve): a path that passes
+	// through a link is shown with where it leads, and no rule is
+	// offered for it. It is file I/O, done where the approval is
+	// prepared (the hook, the shim), never in the window.
+	Resolve func(path string) (string, error)
 	// Suggestions are Claude Code's permission_suggestions (the hook's
 	// event): each rule suggestion that can be shown exactly becomes an
 	// option of its own, naming the rule and where it applies.

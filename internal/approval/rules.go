@@ -79,6 +79,14 @@ func exactRule(r Request, l *i18n.Localizer) (rule, why string) {
 				return "", l.T("approval.norule.file")
 			}
 		}
+		// Through a link, the rule would name one path and the edit
+		// reach another: .claude or .git perhaps (the checks above
+		// would not see it), or a folder out of the project.
+		if real, unknown := r.leads(p); unknown {
+			return "", l.T("approval.norule.path")
+		} else if real != "" {
+			return "", l.T("approval.norule.link")
+		}
 		if r.Lstat != nil {
 			if fi, err := r.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 				return "", l.T("approval.norule.file")

@@ -76,6 +76,7 @@ func describe(b *strings.Builder, s *shower, r Request) string {
 		path := r.rel(r.str("file_path"))
 		b.WriteString(l.T("approval.edit", map[string]any{"Who": who}) + "\n\n")
 		s.field(b, path)
+		s.showLink(b, r, r.str("file_path"))
 		edits := []map[string]any{r.Input}
 		known = []string{"file_path", "old_string", "new_string", "replace_all"}
 		if r.Tool == "MultiEdit" {
@@ -110,6 +111,7 @@ func describe(b *strings.Builder, s *shower, r Request) string {
 		path := r.rel(r.str("file_path"))
 		b.WriteString(l.T("approval.write", map[string]any{"Who": who}) + "\n\n")
 		s.field(b, path)
+		s.showLink(b, r, r.str("file_path"))
 		b.WriteString("\n")
 		s.fence(b, "", r.str("content"))
 		title, known = l.T("approval.title.write", map[string]any{"File": filepath.Base(path)}), []string{"file_path", "content"}

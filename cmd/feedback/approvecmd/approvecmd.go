@@ -20,6 +20,7 @@ import (
 	"feedback/cmd/feedback/setup"
 	"feedback/internal/approval"
 	"feedback/internal/hookio"
+	"feedback/internal/pathlinks"
 	"feedback/ipc/launch"
 	"feedback/ipc/wire"
 )
@@ -108,7 +109,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout)
 		return 0
 	}
-	r := approval.Request{Client: "claude-code", Dir: ev.Cwd, Tool: ev.Tool, Input: ev.Input, Suggestions: ev.Suggestions, Lstat: os.Lstat}
+	r := approval.Request{Client: "claude-code", Dir: ev.Cwd, Tool: ev.Tool, Input: ev.Input, Suggestions: ev.Suggestions, Lstat: os.Lstat, Resolve: pathlinks.Resolve}
 	if ev.Cwd != "" {
 		r.Project = filepath.Base(filepath.Clean(ev.Cwd))
 	}

@@ -13,6 +13,7 @@ import (
 	"feedback/cmd/feedback/setup"
 	"feedback/internal/approval"
 	"feedback/internal/i18n"
+	"feedback/internal/pathlinks"
 	"feedback/ipc/wire"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -55,7 +56,7 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 	if input == nil {
 		input = map[string]any{}
 	}
-	r := approval.Request{Client: env.client, Dir: env.dir, Tool: tool, Input: input, Lstat: os.Lstat}
+	r := approval.Request{Client: env.client, Dir: env.dir, Tool: tool, Input: input, Lstat: os.Lstat, Resolve: pathlinks.Resolve}
 	if env.dir != "" {
 		r.Project = filepath.Base(env.dir)
 	}
