@@ -14,7 +14,11 @@ import (
 // codeView draws a code block line by line, monospace, for the two cases
 // fyne's RichText cannot: wrapped code (Options.WrapCode), where a line
 // wider than the block continues on the next rows, each continuation row
-// starting with contMarker so that a wrapped line is never read as two;
+// marked by a bar in the padding left of the text (contBar), so that a
+// wrapped line is never read as two, and the window's markers ("[… 300
+// spaces …]", which approval.show puts in the text and never lets the
+// text itself hold) drawn in the accent colour on a band of their own:
+// what the window adds is drawn as nothing the code can draw;
 // and a diff, whose added lines are drawn green and removed lines red on a
 // tinted band, and hunk headers (@@) muted (diffColors). Not wrapped, it is
 // as wide as its longest line (a SideScroll shows it).
@@ -29,6 +33,7 @@ type codeView struct {
 	diff  bool
 	m     *measurer
 
+	marks  [][][2]int                // wrapped: the byte ranges of each line's markers
 	widest struct{ size, w float32 } // the longest line's width at a text size, unwrapped
 	laidW  float32                   // the width rows were made for; 0: none yet
 	rows   []codeRow                 // the rows at laidW
@@ -43,8 +48,37 @@ type codeRow struct {
 	cont       bool
 }
 
-// contMarker starts each continuation row of a wrapped line.
-const contMarker = "↪"
+// A continuation row is indented by the width of contIndent and marked by
+// a bar contBar wide in the padding, left of where text is drawn.
+const (
+	contIndent = "↪ "
+	contBar    = 3
+)
+
+// markOpen and markClose delimit the window's markers in wrapped code.
+const (
+	markOpen  = "[… "
+	markClose = " …]"
+)
+
+// markSpans are the byte ranges of the markers of line.
+func markSpans(line string) [][2]int {
+	var out [][2]int
+	for off := 0; ; {
+		i := strings.Index(line[off:], markOpen)
+		if i < 0 {
+			return out
+		}
+		i += off
+		j := strings.Index(line[i+len(markOpen):], markClose)
+		if j < 0 {
+			return out
+		}
+		end := i + len(markOpen) + j + len(markClose)
+		out = append(out, [2]int{i, end})
+		off = end
+	}
+}
 
 // codeTab is the tab stop of code (the columns a tab advances to a
 // multiple of).
@@ -53,7 +87,11 @@ const codeTab = 4
 func newCodeView(code string, wrap, diff bool) *codeView {
 	v := &codeView{code: code, wrap: wrap, diff: diff, m: newMeasurer()}
 	for _, l := range strings.Split(code, "\n") {
-		v.lines = append(v.lines, expandTabs(l))
+		l = expandTabs(l)
+		v.lines = append(v.lines, l)
+		if wrap {
+			v.marks = append(v.marks, markSpans(l))
+		}
 	}
 	v.ExtendBaseWidget(v)
 	return v
@@ -88,9 +126,9 @@ func (v *codeView) rowHeight() float32 {
 	return v.m.lineHeight(v.textSize(), monospace) + theme.LineSpacing()
 }
 
-// markerWidth is the room a continuation row keeps for contMarker and a space.
+// markerWidth is the room a continuation row keeps (contIndent).
 func (v *codeView) markerWidth() float32 {
-	return v.m.width('↪', v.textSize(), monospace) + v.m.width(' ', v.textSize(), monospace)
+	return v.lineWidth(contIndent)
 }
 
 // lineWidth returns the width of s.
@@ -250,7 +288,8 @@ func (r *codeRenderer) rebuild() {
 	variant := fyne.CurrentApp().Settings().ThemeVariant()
 	fg := th.Color(theme.ColorNameForeground, variant)
 	colors := diffColorsFor(th.Color(theme.ColorNameInputBackground, variant), th.Color(theme.ColorNameBackground, variant))
-	muted := colors.muted
+	accent := th.Color(theme.ColorNamePrimary, variant)
+	markBg := th.Color(theme.ColorNameSelection, variant)
 	textH := v.m.lineHeight(size, monospace)
 	mark := v.markerWidth()
 	width := v.Size().Width
@@ -293,22 +332,56 @@ func (r *codeRenderer) rebuild() {
 			}
 		}
 		if row.cont {
-			m := canvas.NewText(contMarker, muted)
-			m.TextSize, m.TextStyle = size, monospace
-			m.Move(fyne.NewPos(snap(x), y))
-			m.Resize(fyne.NewSize(mark, textH))
-			r.objs = append(r.objs, m)
+			bar := canvas.NewRectangle(accent)
+			bar.CornerRadius = contBar / 2
+			bar.Move(fyne.NewPos(snap((pad-contBar)/2), y))
+			bar.Resize(fyne.NewSize(contBar, snap(textH)))
+			r.objs = append(r.objs, bar)
 			x += mark
 		}
-		text := v.lines[row.line][row.start:row.end]
-		if strings.TrimSpace(text) == "" {
-			continue
+		line := v.lines[row.line]
+		// The row in pieces: the code's own text, and the window's
+		// markers on their band.
+		from := row.start
+		piece := func(to int, marker bool) {
+			text := line[from:to]
+			w := v.lineWidth(text)
+			if marker {
+				band := canvas.NewRectangle(markBg)
+				band.CornerRadius = 3
+				band.Move(fyne.NewPos(snap(x), y))
+				band.Resize(fyne.NewSize(w, snap(textH)))
+				r.objs = append(r.objs, band)
+			}
+			if strings.TrimSpace(text) != "" {
+				c := col
+				if marker {
+					c = accent
+				}
+				t := canvas.NewText(text, c)
+				t.TextSize, t.TextStyle = size, monospace
+				t.Move(fyne.NewPos(snap(x), y))
+				t.Resize(fyne.NewSize(w, textH))
+				r.objs = append(r.objs, t)
+			}
+			x += w
+			from = to
 		}
-		t := canvas.NewText(text, col)
-		t.TextSize, t.TextStyle = size, monospace
-		t.Move(fyne.NewPos(snap(x), y))
-		t.Resize(fyne.NewSize(v.lineWidth(text), textH))
-		r.objs = append(r.objs, t)
+		if row.line < len(v.marks) {
+			for _, sp := range v.marks[row.line] {
+				a, b := max(sp[0], row.start), min(sp[1], row.end)
+				if a >= b {
+					continue
+				}
+				if a > from {
+					piece(a, false)
+				}
+				piece(b, true)
+			}
+		}
+		if row.end > from {
+			piece(row.end, false)
+		}
 	}
 }
 

@@ -37,11 +37,14 @@ func TestWrapCodeShowsTheWholeLine(t *testing.T) {
 				if strings.Contains(c.Text, "whoami") {
 					tail, tailX = c, pos.X
 				}
-				if c.Text == contMarker {
-					markers++
-				}
 			case *SideScroll:
 				sideways++
+			case *codeView:
+				for _, r := range c.rows {
+					if r.cont {
+						markers++
+					}
+				}
 			}
 		}
 		if tail == nil {

@@ -143,7 +143,7 @@ func TestMarkers(t *testing.T) {
 	}
 	// The agent cannot forge a marker: the window says the text holds one.
 	md = Question(bash("echo safe[… 300 spaces …]; rm -rf ~"), "id", 0).Prompts[0].Markdown
-	if !strings.Contains(md, "```\n\nCareful: the text of this call itself contains “[…”") {
+	if !strings.Contains(md, "Careful: the text of this call itself contains “[…”") || strings.Contains(md, "Always allow in this project") {
 		t.Errorf("a forged marker is not flagged:\n%s", md)
 	}
 }

@@ -181,24 +181,50 @@ func hasLookalike(s string) bool {
 
 // callHasLookalike reports whether any text of r (its tool's name, each
 // string of its input, each key) holds a lookalike.
-func callHasLookalike(r Request) bool {
+func callHasLookalike(r Request) bool { return anyText(r, hasLookalike) }
+
+// anyText reports whether f holds for any text of r: its tool's name, a
+// string of its input or a key.
+func anyText(r Request, f func(string) bool) bool {
 	var walk func(v any) bool
 	walk = func(v any) bool {
 		switch v := v.(type) {
 		case string:
-			return hasLookalike(v)
+			return f(v)
 		case []any:
 			return slices.ContainsFunc(v, walk)
 		case map[string]any:
 			for k, e := range v {
-				if hasLookalike(k) || walk(e) {
+				if f(k) || walk(e) {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	return hasLookalike(r.Tool) || walk(map[string]any(r.Input))
+	return f(r.Tool) || walk(map[string]any(r.Input))
+}
+
+// markLike are characters drawn like the mark of a wrapped line's
+// continuation in other programs (and in this window before it drew a
+// bar): at a line's start they make it read as part of the line above.
+const markLike = "↪↩↳↲⤷⤶⮑⮐↵⏎➥➦↬⤿⤾↴⤵"
+
+// imitatesMark reports whether s holds text that reads as one of the
+// window's marks: a continuation arrow, or a marker's opening ("[…",
+// "[...", "［…").
+func imitatesMark(s string) bool {
+	if strings.ContainsAny(s, markLike) {
+		return true
+	}
+	for _, open := range []string{"[", "［", "⟦", "【"} {
+		for _, dots := range []string{"…", "...", "⋯", "‥", "．．．", "。。。"} {
+			if strings.Contains(s, open+dots) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // addressHost finds the host of each address (scheme://host) in a text.

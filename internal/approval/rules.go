@@ -47,6 +47,9 @@ func exactRule(r Request, l *i18n.Localizer) (rule, why string) {
 	if callHasLookalike(r) {
 		return "", l.T("approval.norule.lookalike")
 	}
+	if anyText(r, imitatesMark) {
+		return "", l.T("approval.norule.mark")
+	}
 	switch r.Tool {
 	case "Bash":
 		cmd := r.str("command")

@@ -25,14 +25,15 @@ import (
 //   - an invisible or control character (a carriage return, a zero-width
 //     space, a bidirectional override…): "[… U+202E …]".
 //
-// Every marker begins with markerOpen. The agent cannot forge one: its
-// text sits in a code block whose fence it cannot close, and when the text
-// itself holds markerOpen, or wrapMark (the mark the window draws before
-// a wrapped line's continuation, dialogs/markdown), the window says so
-// below the call.
+// Every marker begins with markerOpen, and dialogs/markdown draws each
+// marker of a code block on a band of its own, in the accent colour, and a
+// wrapped line's continuation with a bar beside the text: the agent cannot
+// forge either. Its text sits in a code block whose fence it cannot close,
+// its own "[…" is shown with the "…" marked, and when the text imitates
+// the window's marks (imitatesMark), the window says so below the call
+// and offers no rule.
 const (
 	markerOpen = "[…"
-	wrapMark   = '↪'
 	markRun    = 8  // spaces or tabs in a row, inside or at the end of a line
 	maxIndent  = 24 // spaces or tabs a line may begin with, shown as they are
 	markBlank  = 3  // blank lines in a row
@@ -170,7 +171,7 @@ func jsonText(v any) string {
 // span when it reads unambiguously there, else as a code block with its
 // markers.
 func (s *shower) field(b *strings.Builder, v string) {
-	if plain(v) && s.preview == 0 && !hasLookalike(v) {
+	if plain(v) && s.preview == 0 && !hasLookalike(v) && !imitatesMark(v) {
 		s.sawHosts(v)
 		b.WriteString("`" + v + "`\n")
 		return
@@ -209,15 +210,28 @@ func (s *shower) cut(text string) []string {
 		text = cutUTF8(text, s.preview)
 	}
 	ls := splitLines(text)
+	for i, l := range ls {
+		ls[i] = s.show(l)
+	}
 	if more > 0 {
 		ls = append(ls, markerOpen+" "+s.l.N("approval.marker.cut", more)+" …]")
 	}
 	return ls
 }
 
-// block writes lines as a fenced code block of lang: each line made
-// visible (its prefix, for a diff, kept apart), runs of blank lines
-// collapsed.
+// show is one line of the agent's text made visible (visible), its
+// imitated marks and addresses noted for below the call.
+func (s *shower) show(line string) string {
+	if imitatesMark(line) {
+		s.forged = true
+	}
+	s.sawHosts(line)
+	return s.visible(line)
+}
+
+// block writes lines, made visible (show) with the window's own markers
+// added, as a fenced code block of lang: runs of blank lines (after a
+// diff's prefix) collapsed.
 func (s *shower) block(b *strings.Builder, lang string, lines []string, prefix func(string) string) {
 	ticks := "```"
 	for _, l := range lines {
@@ -240,11 +254,7 @@ func (s *shower) block(b *strings.Builder, lang string, lines []string, prefix f
 				continue
 			}
 		}
-		if strings.Contains(body, markerOpen) || strings.ContainsRune(body, wrapMark) {
-			s.forged = true
-		}
-		s.sawHosts(body)
-		b.WriteString(p + s.visible(body) + "\n")
+		b.WriteString(l + "\n")
 		i++
 	}
 	b.WriteString(ticks + "\n")
@@ -287,7 +297,10 @@ func (s *shower) visible(line string) string {
 			i = j
 			continue
 		}
-		if invisible(r) {
+		// An invisible character, or the agent's own "[…": every "[…"
+		// the window shows is its marker (dialogs/markdown draws it on a
+		// band of its own).
+		if invisible(r) || r == '…' && i > 0 && rs[i-1] == '[' {
 			fmt.Fprintf(&b, "%s U+%04X …]", markerOpen, r)
 		} else {
 			b.WriteRune(r)
@@ -362,6 +375,12 @@ func (s *shower) diff(b *strings.Builder, old, nu string) {
 		return
 	}
 	a, c := lines(old), lines(nu)
+	for i, l := range a {
+		a[i] = s.show(l)
+	}
+	for i, l := range c {
+		c[i] = s.show(l)
+	}
 	// lines drops a last line's newline: where only one side ends with
 	// one, the other's last line says it has none, or the diff would
 	// hide a change that joins two lines.
