@@ -140,6 +140,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		dir:      dir,
 		logf:     h.log.Warn,
 		tellUser: h.tellUser,
+		granted:  &grants{},
 	}
 	for _, d := range selected {
 		tool := d.tool

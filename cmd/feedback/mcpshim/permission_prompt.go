@@ -60,6 +60,11 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 	if env.dir != "" {
 		r.Project = filepath.Base(env.dir)
 	}
+	// The user just chose to always allow this very call: their answer
+	// stands until Claude Code has loaded the rule (alwaysHold).
+	if env.granted.holds(env.dir, approval.Rule(r)) {
+		return prepared{immediate: mcp.NewToolResultText(approval.Decision{Allow: true}.ToolResult(input))}, nil
+	}
 	q := approval.Question(r, wire.NewID(), 0)
 	deny := func(msg string) *mcp.CallToolResult {
 		return mcp.NewToolResultText(approval.Decision{Message: msg}.ToolResult(input))
@@ -68,6 +73,9 @@ func preparePermissionPrompt(args map[string]any, env callEnv) (prepared, error)
 		d := approval.Decide(a, r)
 		if d.Always != "" {
 			saveRule(env, r, d.Always)
+			if env.granted != nil {
+				env.granted.add(env.dir, d.Always)
+			}
 		}
 		return mcp.NewToolResultText(d.ToolResult(input))
 	}

@@ -64,6 +64,9 @@ func TestPermissionPrompt(t *testing.T) {
 	if err != nil || !strings.Contains(string(saved), `"Bash(npm test)"`) {
 		t.Errorf("the rule was not saved: %s %v", saved, err)
 	}
+	// Another call: npm test itself is allowed now while Always holds
+	// (TestPermissionPromptAlwaysStands).
+	args["input"] = map[string]any{"command": "npm run lint", "description": "Lint"}
 	for i, a := range []func(wire.Question) wire.Answer{chose(2), status(wire.Answer{Status: wire.StatusTimeout}), status(wire.Answer{Status: wire.StatusDismissed})} {
 		if v := decide(a); v["behavior"] != "deny" || v["message"] == "" {
 			t.Errorf("%d: %v", i, v)

@@ -47,6 +47,9 @@ type callEnv struct {
 	// tellUser sends the user a message through the app in the
 	// background (permission_prompt.go); nil: none can be sent.
 	tellUser func(wire.Message)
+	// granted are the rules the user just chose to always allow
+	// (permission_prompt.go); nil: none are held.
+	granted *grants
 }
 
 // log logs through logf, if set.
