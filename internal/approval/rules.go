@@ -56,6 +56,9 @@ func exactRule(r Request, l *i18n.Localizer) (rule, why string) {
 		if why := unsafeContent(cmd, "*()\\", l); why != "" {
 			return "", why
 		}
+		if key := bashUnhonoured(cmd); key != "" { // honoured.go
+			return "", l.T("approval.norule.honour", map[string]any{"What": l.T(key)})
+		}
 		return "Bash(" + cmd + ")", ""
 	case "Edit", "MultiEdit", "Write":
 		p := r.str("file_path")

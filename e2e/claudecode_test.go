@@ -1,0 +1,213 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"feedback/e2e/internal/fakeapi"
+	"feedback/internal/approval"
+	"feedback/internal/pathlinks"
+)
+
+// The real Claude Code (npm @anthropic-ai/claude-code, installed into a
+// temporary directory at test time; E2E_CLAUDE names an installed
+// `claude` instead) driven by a fake Messages API (e2e/internal/fakeapi).
+
+var (
+	claudeOnce sync.Once
+	claudeBin  string
+	claudeErr  string
+)
+
+// claudeCode is the path of a `claude` to run, or the test is skipped
+// with why there is none.
+func claudeCode(t *testing.T) string {
+	t.Helper()
+	claudeOnce.Do(func() {
+		if p := os.Getenv("E2E_CLAUDE"); p != "" {
+			claudeBin = p
+			return
+		}
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			claudeErr = "npm is not installed: the tests against the real Claude Code need it (or E2E_CLAUDE=path/to/claude)"
+			return
+		}
+		dir, err := os.MkdirTemp("", "e2e-claude-code-")
+		if err != nil {
+			claudeErr = err.Error()
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@anthropic-ai/claude-code@2.1").CombinedOutput()
+		if err != nil {
+			claudeErr = "npm install @anthropic-ai/claude-code failed: " + err.Error() + ": " + string(out)
+			return
+		}
+		claudeBin = filepath.Join(dir, "node_modules", ".bin", "claude")
+	})
+	if claudeBin == "" {
+		t.Skip(claudeErr)
+	}
+	return claudeBin
+}
+
+// claudeRun is one `claude -p` run in project, its model the fake api, with
+// a home of its own (no user settings); it returns its output.
+func claudeRun(t *testing.T, project, home string, api *fakeapi.Server, extraEnv []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeCode(t), append([]string{"-p", "go", "--output-format", "json"}, args...)...)
+	cmd.Dir = project
+	cmd.Env = append([]string{
+		"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "LANG=en_US.UTF-8",
+		"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-ant-test",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+	}, extraEnv...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Logf("claude: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// trustProject writes home's ~/.claude.json as Claude Code keeps it once
+// the user has accepted its trust dialog for project: measured here
+// (2.1.197), the project's settings — its permission rules too — are not
+// applied without it.
+func trustProject(t *testing.T, home, project string) {
+	t.Helper()
+	data, _ := json.Marshal(map[string]any{"hasCompletedOnboarding": true, "projects": map[string]any{project: map[string]any{"hasTrustDialogAccepted": true}}})
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeLocalRules writes rules as the project's .claude/settings.local.json.
+func writeLocalRules(t *testing.T, project string, rules ...string) {
+	t.Helper()
+	data, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": rules}})
+	if err := os.MkdirAll(filepath.Join(project, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".claude", "settings.local.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// refused reports whether a tool result is Claude Code's refusal of a call
+// no rule allowed (its words in 2.1.197).
+func refused(r fakeapi.ToolResult) bool {
+	for _, w := range []string{"haven't granted", "requires approval", "require approval", "was blocked", "Approve only if"} {
+		if r.IsError && strings.Contains(r.Text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstResult runs claude in project on the fake API scripted to make
+// call, and returns the call's result as the model got it.
+func firstResult(t *testing.T, project, home string, call fakeapi.ToolUse, extraEnv []string, args ...string) fakeapi.ToolResult {
+	t.Helper()
+	call.ID = "toolu_01"
+	api := fakeapi.Start(t, fakeapi.Calls(call))
+	out := claudeRun(t, project, home, api, extraEnv, args...)
+	for _, r := range api.Requests() {
+		if rs := fakeapi.ToolResults(r); len(rs) > 0 {
+			return rs[0]
+		}
+	}
+	t.Fatalf("no tool result reached the model; claude said:\n%s", out)
+	return fakeapi.ToolResult{}
+}
+
+// Each kind of rule the approval window's "Always allow in this project"
+// writes (approval.Rule, for the call itself), against the real Claude
+// Code in a project the user trusts: without the rule Claude Code refuses
+// the call (in print mode, with no one to ask), with it the call runs.
+// A command redirecting its output into a file gets no rule: with the
+// Bash rule it would get, Claude Code still refuses it.
+func TestClaudeCodeHonoursRules(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	project := func() (string, string) {
+		n++
+		p := filepath.Join(root, fmt.Sprintf("p%d", n))
+		home := p + "-home"
+		for _, d := range []string{p, home} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		trustProject(t, home, p)
+		return p, home
+	}
+	for _, tc := range []struct {
+		name  string
+		tool  string
+		input func(project string) map[string]any
+	}{
+		{"a command", "Bash", func(string) map[string]any { return map[string]any{"command": "touch made-by-bash.txt"} }},
+		{"commands in a row", "Bash", func(string) map[string]any {
+			return map[string]any{"command": "touch a.txt; touch b.txt || touch c.txt"}
+		}},
+		{"two commands", "Bash", func(string) map[string]any { return map[string]any{"command": "touch a.txt && touch b.txt"} }},
+		{"a file", "Write", func(p string) map[string]any {
+			return map[string]any{"file_path": filepath.Join(p, "notes.txt"), "content": "x\n"}
+		}},
+		{"a web site", "WebFetch", func(string) map[string]any {
+			return map[string]any{"url": "https://example.com/", "prompt": "the title"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, home := project()
+			call := fakeapi.ToolUse{Name: tc.tool, Input: tc.input(p)}
+			rule := approval.Rule(approval.Request{Dir: p, Tool: tc.tool, Input: call.Input, Lstat: os.Lstat, Resolve: pathlinks.Resolve})
+			if rule == "" {
+				t.Fatalf("no rule for %v", call.Input)
+			}
+			if r := firstResult(t, p, home, call, nil); !refused(r) {
+				t.Fatalf("without a rule Claude Code did not refuse: %+v", r)
+			}
+			p, home = project()
+			call.Input = tc.input(p)
+			rule = approval.Rule(approval.Request{Dir: p, Tool: tc.tool, Input: call.Input, Lstat: os.Lstat, Resolve: pathlinks.Resolve})
+			writeLocalRules(t, p, rule)
+			if r := firstResult(t, p, home, call, nil); refused(r) {
+				t.Errorf("%s is not honoured: %+v", rule, r)
+			} else {
+				t.Logf("%s honoured: %.120s", rule, r.Text)
+			}
+		})
+	}
+	// What gets no rule: with the exact Bash rule it would get, Claude
+	// Code still refuses it.
+	for _, cmd := range []string{"echo hi > proof.txt", "touch c.txt | cat", "touch a.txt & wait", "cd . && touch a.txt"} {
+		t.Run(cmd, func(t *testing.T) {
+			p, home := project()
+			if rule := approval.Rule(approval.Request{Dir: p, Tool: "Bash", Input: map[string]any{"command": cmd}}); rule != "" {
+				t.Errorf("a rule is offered: %s", rule)
+			}
+			writeLocalRules(t, p, "Bash("+cmd+")")
+			if r := firstResult(t, p, home, fakeapi.ToolUse{Name: "Bash", Input: map[string]any{"command": cmd}}, nil); !refused(r) {
+				t.Errorf("Bash(%s) is honoured now (%+v): the window may offer it", cmd, r)
+			} else {
+				t.Logf("Bash(%s) not honoured: %.120s", cmd, r.Text)
+			}
+		})
+	}
+}
