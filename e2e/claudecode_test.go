@@ -15,6 +15,7 @@ import (
 	"feedback/e2e/internal/fakeapi"
 	"feedback/internal/approval"
 	"feedback/internal/pathlinks"
+	"feedback/ipc/wire"
 )
 
 // The real Claude Code (npm @anthropic-ai/claude-code, installed into a
@@ -209,5 +210,107 @@ func TestClaudeCodeHonoursRules(t *testing.T) {
 				t.Logf("Bash(%s) not honoured: %.120s", cmd, r.Text)
 			}
 		})
+	}
+}
+
+// The real Claude Code with feedback's permission prompt tool
+// (--permission-prompt-tool mcp__feedback__permission_prompt, the built
+// shim in --mcp-config), in a project the user trusts. The model makes
+// `touch proof.txt` twice in a row, then `echo hi > proof.txt`. The user
+// chooses "Always allow in this project" for the first: the identical
+// call made about 0.1 s later (before Claude Code has loaded the rule
+// saved) is not asked again, and runs. The redirection's window offers no
+// Always and says why (Claude Code would ask again); Allow runs it.
+func TestClaudeCodeAlwaysHolds(t *testing.T) {
+	requireSession(t)
+	claudeCode(t)
+	db := issueApp(t)
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, home := filepath.Join(root, "shop"), filepath.Join(root, "home")
+	for _, d := range []string{project, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trustProject(t, home, project)
+	shimEnv := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		shimEnv[k] = v
+	}
+	for _, k := range []string{"DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"} {
+		if v := os.Getenv(k); v != "" {
+			shimEnv[k] = v
+		}
+	}
+	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"feedback": map[string]any{"command": bin, "args": []string{"mcp"}, "env": shimEnv}}})
+	api := fakeapi.Start(t, fakeapi.Calls(
+		fakeapi.ToolUse{ID: "toolu_01", Name: "Bash", Input: map[string]any{"command": "touch proof.txt"}},
+		fakeapi.ToolUse{ID: "toolu_02", Name: "Bash", Input: map[string]any{"command": "touch proof.txt"}},
+		fakeapi.ToolUse{ID: "toolu_03", Name: "Bash", Input: map[string]any{"command": "echo hi > proof.txt"}},
+	))
+	done := make(chan string, 1)
+	go func() {
+		done <- claudeRun(t, project, home, api, nil, "--mcp-config", string(config), "--permission-prompt-tool", "mcp__feedback__permission_prompt")
+	}()
+
+	const title = "Run a command? — feedback"
+	comeTo(t, title)
+	q := openApproval(t, db, "touch proof.txt")
+	if r := rules(q); len(r) != 1 || r[0] != "Bash(touch proof.txt)" {
+		t.Fatalf("rules offered: %q", r)
+	}
+	key(t, "alt+2", "ctrl+Return") // Always allow in this project
+	windowGone(t, title, 5*time.Second)
+	asked := time.Now()
+
+	// The next window is the redirection's: not the identical call's.
+	win := findWindowWithin(t, title, 30*time.Second)
+	q = waitApproval(t, db, func(q wire.Question) bool { return true })
+	if q.Call.Subject != "echo hi > proof.txt" {
+		t.Errorf("asked again %v after Always: %q", time.Since(asked).Round(time.Millisecond), q.Call.Subject)
+		time.Sleep(500 * time.Millisecond)
+		activate(t, win)
+		key(t, "alt+1", "ctrl+Return")
+		windowGone(t, title, 5*time.Second)
+		findWindowWithin(t, title, 30*time.Second)
+		q = openApproval(t, db, "echo hi > proof.txt")
+	}
+	mustShow(t, q, "Claude Code asks again for a command that redirects its output into a file, whatever rule is saved")
+	if r := rules(q); r != nil {
+		t.Errorf("rules offered: %q", r)
+	}
+	comeTo(t, title)
+	screenshot(t, "issue38-claudecode-redirect")
+	key(t, "alt+1", "ctrl+Return") // Allow
+	select {
+	case out := <-done:
+		t.Logf("claude: %.300s", out)
+	case <-time.After(60 * time.Second):
+		t.Fatal("claude did not finish")
+	}
+	var results []fakeapi.ToolResult
+	for _, r := range api.Requests() {
+		if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
+			results = rs
+		}
+	}
+	if len(results) != 3 {
+		t.Fatalf("tool results: %+v", results)
+	}
+	for _, r := range results {
+		if r.IsError {
+			t.Errorf("%s: %s", r.ID, r.Text)
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(project, "proof.txt")); err != nil || string(data) != "hi\n" {
+		t.Errorf("proof.txt: %q %v", data, err)
+	}
+	saved, _ := os.ReadFile(filepath.Join(project, ".claude", "settings.local.json"))
+	if !strings.Contains(string(saved), `"Bash(touch proof.txt)"`) || strings.Contains(string(saved), "echo hi") {
+		t.Errorf("settings.local.json: %s", saved)
 	}
 }
