@@ -26,6 +26,7 @@ var (
 	claudeOnce sync.Once
 	claudeBin  string
 	claudeErr  string
+	claudeDir  string // the temporary install, removed by TestMain
 )
 
 // claudeCode is the path of a `claude` to run, or the test is skipped
@@ -47,6 +48,7 @@ func claudeCode(t *testing.T) string {
 			claudeErr = err.Error()
 			return
 		}
+		claudeDir = dir
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		out, err := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@anthropic-ai/claude-code@2.1").CombinedOutput()
@@ -54,6 +56,7 @@ func claudeCode(t *testing.T) string {
 			claudeErr = "npm install @anthropic-ai/claude-code failed: " + err.Error() + ": " + string(out)
 			return
 		}
+		claudeDir = dir
 		claudeBin = filepath.Join(dir, "node_modules", ".bin", "claude")
 	})
 	if claudeBin == "" {

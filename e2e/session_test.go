@@ -68,6 +68,9 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopApp()
+	if claudeDir != "" { // claudecode_test.go's npm install
+		os.RemoveAll(claudeDir)
+	}
 	log, _ := os.ReadFile(appLog)
 	// Widgets touched off the Fyne goroutine, or a crash, fail the run even
 	// when every answer came back.

@@ -22,7 +22,7 @@ func TestNoRuleClaudeCodeWouldNotHonour(t *testing.T) {
 		"make 2>&1 | tail -5":   "that pipes commands into each other",
 		"touch a.txt & wait":    "run in the background (&)",
 		"cd web && npm test":    "that changes directory (cd)",
-		"echo 'unterminated":   "the shell cannot read as it is written",
+		"echo 'unterminated":    "the shell cannot read as it is written",
 		"cat <<EOF > x.txt\nhi": "",
 	} {
 		r := bash(cmd)
