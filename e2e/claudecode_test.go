@@ -317,3 +317,130 @@ func TestClaudeCodeAlwaysHolds(t *testing.T) {
 		t.Errorf("settings.local.json: %s", saved)
 	}
 }
+
+// The same through Claude Code's PermissionRequest hook (feedback approve,
+// as `feedback setup claude-code --approvals` adds it), which Claude Code
+// runs in its interactive mode only: driven in tmux. The model makes
+// `touch proof.txt` twice in a row, then `echo hi > proof.txt`; the user
+// chooses "Always allow in this project" for the first, and the identical
+// call made right after is not asked again (measured: Claude Code applies
+// the hook's rule at once, so this held before the shim's hold too); the
+// redirection offers no Always and says why.
+func TestClaudeCodeAlwaysHoldsThroughHook(t *testing.T) {
+	requireSession(t)
+	claude := claudeCode(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: Claude Code runs its hooks in its interactive mode only")
+	}
+	db := issueApp(t)
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, home := filepath.Join(root, "shop"), filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(project, ".claude"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const apiKey = "sk-ant-test-0123456789abcdefghij"
+	data, _ := json.Marshal(map[string]any{"hasCompletedOnboarding": true, "theme": "dark",
+		"customApiKeyResponses": map[string]any{"approved": []string{apiKey[len(apiKey)-20:]}, "rejected": []string{}},
+		"projects":              map[string]any{project: map[string]any{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}})
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hook := map[string]any{"hooks": map[string]any{"PermissionRequest": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": bin + " approve --from claude-code", "timeout": 900}}}}}}
+	data, _ = json.Marshal(hook)
+	if err := os.WriteFile(filepath.Join(project, ".claude", "settings.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	api := fakeapi.Start(t, fakeapi.Calls(
+		fakeapi.ToolUse{ID: "toolu_01", Name: "Bash", Input: map[string]any{"command": "touch proof.txt"}},
+		fakeapi.ToolUse{ID: "toolu_02", Name: "Bash", Input: map[string]any{"command": "touch proof.txt"}},
+		fakeapi.ToolUse{ID: "toolu_03", Name: "Bash", Input: map[string]any{"command": "echo hi > proof.txt"}},
+	))
+	vars := append([]string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=" + apiKey,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "TERM=xterm-256color", "LANG=en_US.UTF-8"}, env...)
+	session := fmt.Sprintf("cc%d", os.Getpid())
+	args := []string{"new-session", "-d", "-s", session, "-x", "200", "-y", "50", "-c", project, "env"}
+	args = append(append(args, vars...), claude, "go")
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", session).Run() })
+	pane := func() string {
+		out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", session).Output()
+		return string(out)
+	}
+
+	const title = "Run a command? — feedback"
+	deadline := time.Now().Add(60 * time.Second)
+	for len(windowsTitled(title)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no approval window; Claude Code shows:\n%s", pane())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	comeTo(t, title)
+	q := openApproval(t, db, "touch proof.txt")
+	if r := rules(q); len(r) != 1 || r[0] != "Bash(touch proof.txt)" {
+		t.Fatalf("rules offered: %q", r)
+	}
+	key(t, "alt+2", "ctrl+Return") // Always allow in this project
+	windowGone(t, title, 5*time.Second)
+	answered := time.Now()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if len(windowsTitled(title)) > 0 {
+			if q := waitApproval(t, db, func(wire.Question) bool { return true }); q.Call.Subject != "touch proof.txt" {
+				break // the redirection's
+			}
+			t.Errorf("asked again %v after Always", time.Since(answered).Round(time.Millisecond))
+			win := findWindow(t, title)
+			time.Sleep(500 * time.Millisecond)
+			activate(t, win)
+			key(t, "alt+1", "ctrl+Return")
+			windowGone(t, title, 5*time.Second)
+		}
+		var results []fakeapi.ToolResult
+		for _, r := range api.Requests() {
+			if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
+				results = rs
+			}
+		}
+		if len(results) == 2 {
+			for _, r := range results {
+				if r.IsError {
+					t.Errorf("%s: %s", r.ID, r.Text)
+				}
+			}
+			break
+		}
+	}
+	// The redirection: no Always (Claude Code would ask again), and why.
+	win := findWindowWithin(t, title, 30*time.Second)
+	q = openApproval(t, db, "echo hi > proof.txt")
+	mustShow(t, q, "Claude Code asks again for a command that redirects its output into a file, whatever rule is saved")
+	if r := rules(q); r != nil {
+		t.Errorf("rules offered: %q", r)
+	}
+	time.Sleep(500 * time.Millisecond)
+	activate(t, win)
+	screenshot(t, "issue38-claudecode-hook-redirect")
+	key(t, "alt+1", "ctrl+Return") // Allow
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		var results []fakeapi.ToolResult
+		for _, r := range api.Requests() {
+			if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
+				results = rs
+			}
+		}
+		if len(results) == 3 {
+			if results[2].IsError {
+				t.Errorf("the redirection: %s", results[2].Text)
+			}
+			return
+		}
+	}
+	t.Fatalf("Claude Code did not make the three calls; it shows:\n%s", pane())
+}
