@@ -444,3 +444,46 @@ func TestClaudeCodeAlwaysHoldsThroughHook(t *testing.T) {
 	}
 	t.Fatalf("Claude Code did not make the three calls; it shows:\n%s", pane())
 }
+
+// The MCP kind of rule (one tool of one server, mcp__feedback__notify)
+// against the real Claude Code in a project the user trusts: refused
+// without it, run with it.
+func TestClaudeCodeHonoursMCPRule(t *testing.T) {
+	requireSession(t)
+	claudeCode(t)
+	issueApp(t)
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shimEnv := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		shimEnv[k] = v
+	}
+	config, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"feedback": map[string]any{"command": bin, "args": []string{"mcp"}, "env": shimEnv}}})
+	call := fakeapi.ToolUse{Name: "mcp__feedback__notify", Input: map[string]any{"message": "The build passed."}}
+	rule := approval.Rule(approval.Request{Tool: call.Name, Input: call.Input})
+	if rule != "mcp__feedback__notify" {
+		t.Fatalf("rule %q", rule)
+	}
+	for _, withRule := range []bool{false, true} {
+		p := filepath.Join(root, fmt.Sprint(withRule))
+		home := p + "-home"
+		for _, d := range []string{p, home} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		trustProject(t, home, p)
+		if withRule {
+			writeLocalRules(t, p, rule)
+		}
+		r := firstResult(t, p, home, call, nil, "--mcp-config", string(config))
+		if refused(r) == withRule {
+			t.Errorf("with the rule %v: %+v", withRule, r)
+		} else {
+			t.Logf("with the rule %v: %.150s", withRule, r.Text)
+		}
+	}
+}
