@@ -48,8 +48,9 @@ type codeRow struct {
 	cont       bool
 }
 
-// A continuation row is indented by the width of contIndent and marked by
-// a bar contBar wide in the padding, left of where text is drawn.
+// A continuation row is indented by the width of contIndent (never drawn)
+// and marked by a bar contBar wide in the padding, left of where text is
+// drawn.
 const (
 	contIndent = "↪ "
 	contBar    = 3

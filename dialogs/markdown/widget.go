@@ -49,6 +49,8 @@ type Options struct {
 	// WrapCode wraps the lines of code blocks at the message's width, a
 	// continuation row marked as one, instead of scrolling them sideways:
 	// what is off to the side is never out of sight (an approval's call).
+	// Its code blocks draw "[… … …]" as the window's markers, apart from
+	// the text (codeView): only for text that cannot hold one of its own.
 	WrapCode bool
 }
 
