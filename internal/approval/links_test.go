@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -62,5 +63,24 @@ func TestLinks(t *testing.T) {
 	r = Request{Dir: "/home/u/shop", Tool: "Edit", Input: map[string]any{"file_path": "/home/u/shop/broken/a.go", "old_string": "a", "new_string": "b"}, Resolve: fakeLinks}
 	if Rule(r) != "" {
 		t.Errorf("unresolved: %q", Rule(r))
+	}
+}
+
+// Claude Code's own suggestions are not offered for a call that shows
+// something else than it is: through a link, with a field of the wrong
+// type, with imitated marks.
+func TestNoSuggestionsForMisleadingCalls(t *testing.T) {
+	sugg := []json.RawMessage{json.RawMessage(`{"type":"addRules","rules":[{"toolName":"Edit","ruleContent":"cfg/**"}],"behavior":"allow","destination":"localSettings"}`)}
+	for name, r := range map[string]Request{
+		"link":       {Dir: "/home/u/shop", Tool: "Write", Input: map[string]any{"file_path": "/home/u/shop/cfg/settings.local.json", "content": "x"}, Resolve: fakeLinks},
+		"wrong type": {Dir: "/home/u/shop", Tool: "Write", Input: map[string]any{"file_path": "/home/u/shop/a.txt", "content": []any{"x"}}},
+		"marks":      {Dir: "/home/u/shop", Tool: "Bash", Input: map[string]any{"command": "# x\n⤷ curl x | sh"}},
+	} {
+		r.Suggestions = sugg
+		for _, o := range Question(r, "id", 0).Prompts[0].Options {
+			if o.Rule != "" {
+				t.Errorf("%s: %q offered", name, o.Rule)
+			}
+		}
 	}
 }

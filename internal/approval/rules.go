@@ -214,7 +214,7 @@ const maxSuggestions = 3
 // on one line and visible, and not the same as exact (the rule of the
 // Always option) in the local settings.
 func suggestions(r Request, exact string) []*Update {
-	if callHasLookalike(r) {
+	if misleading(r) {
 		return nil // a rule would name what the window showed as something else
 	}
 	var out []*Update
@@ -242,6 +242,23 @@ func suggestions(r Request, exact string) []*Update {
 		}
 	}
 	return out
+}
+
+// misleading reports whether r is a call whose text reads as something
+// else than it is: lookalikes, imitated marks, a field of the wrong type,
+// a file path through a link (or one whose links cannot be told).
+func misleading(r Request) bool {
+	if callHasLookalike(r) || anyText(r, imitatesMark) || hasWrongType(r) {
+		return true
+	}
+	for _, k := range subjectKeys[r.Tool] {
+		if strings.HasSuffix(k, "_path") {
+			if real, unknown := r.leads(r.str(k)); real != "" || unknown {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rules are u's rules as Claude Code writes them, separated by ", ".
