@@ -195,7 +195,8 @@ func linkedProject(t *testing.T) (project, home string) {
 
 // Files under linked folders inside the project (the hook, then the
 // permission prompt tool): each is shown with where it leads, .claude and
-// .git named, and no rule is offered — the second option denies.
+// .git named, and no rule is offered, not even Claude Code's suggestion —
+// the second option denies.
 func TestApprovalLinks(t *testing.T) {
 	requireSession(t)
 	db := issueApp(t)
@@ -206,7 +207,10 @@ func TestApprovalLinks(t *testing.T) {
 		{"keys/authorized_keys", "Write authorized_keys? — feedback", "`" + filepath.Join(home, ".ssh", "authorized_keys") + "`", ""},
 	} {
 		abs := filepath.Join(project, tc.path)
-		wait := runHook(t, hookEvent(project, "Write", map[string]any{"file_path": abs, "content": "{}"}, nil))
+		// With Claude Code's own suggestion for the folder, as it sends one.
+		sugg := []any{map[string]any{"type": "addRules", "rules": []any{map[string]any{"toolName": "Edit", "ruleContent": filepath.Dir(tc.path) + "/**"}},
+			"behavior": "allow", "destination": "localSettings"}}
+		wait := runHook(t, hookEvent(project, "Write", map[string]any{"file_path": abs, "content": "{}"}, sugg))
 		comeTo(t, tc.title)
 		q := openApproval(t, db, tc.path)
 		mustShow(t, q, "`"+tc.path+"`\n\n**This path leads through a link to** the file it changes:\n\n"+tc.leads+"\n", tc.named)
