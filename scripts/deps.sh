@@ -14,7 +14,7 @@ build=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev
 run=(fonts-wqy-microhei)
 test=(xvfb xauth xdotool dbus dbus-x11 openbox imagemagick xclip fonts-wqy-microhei
       x11-utils haskell-status-notifier-item-utils dunst openssh-server openssh-client
-      mosquitto mosquitto-clients xterm
+      mosquitto mosquitto-clients xterm tmux
       gcc-mingw-w64-x86-64 wine wine64)
 package=(xz-utils)
 wayland=(libwayland-dev libxkbcommon-dev libegl-dev)
