@@ -131,6 +131,23 @@ func configureHookFile(e Env, c Client, spec hookSpec, scope Scope, args []strin
 		}
 		path = filepath.Join(e.Dir, spec.projectFile)
 	}
+	res, err := editConfigFile(e, c, scope, path, write, func(data []byte) ([]byte, []string, error) {
+		if spec.toml {
+			return mergeNotifyTOML(data, args)
+		}
+		return mergeHooksJSON(data, spec, shellCommand(args), marker)
+	})
+	if errors.Is(err, ErrChangedMeanwhile) {
+		err = fmt.Errorf("%w; close the program that writes it, then run feedback setup %s --hooks again", err, c.Name)
+	}
+	return res, err
+}
+
+// editConfigFile reads the client's file at path, has merge make its new
+// content and say what changed (nothing: it is as it should be), and,
+// with write, writes it with a backup — again from the start when another
+// program changed the file meanwhile, configureAttempts times at most.
+func editConfigFile(e Env, c Client, scope Scope, path string, write bool, merge func(data []byte) ([]byte, []string, error)) (Result, error) {
 	res := Result{Client: c, File: path, Scope: scope}
 	var err error
 	for range configureAttempts {
@@ -139,12 +156,7 @@ func configureHookFile(e Env, c Client, spec hookSpec, scope Scope, args []strin
 			return res, err
 		}
 		var out []byte
-		if spec.toml {
-			out, res.Changes, err = mergeNotifyTOML(data, args)
-		} else {
-			out, res.Changes, err = mergeHooksJSON(data, spec, shellCommand(args), marker)
-		}
-		if err != nil {
+		if out, res.Changes, err = merge(data); err != nil {
 			return res, fmt.Errorf("%s: %w", path, err)
 		}
 		res.Doc = out
@@ -165,7 +177,7 @@ func configureHookFile(e Env, c Client, spec hookSpec, scope Scope, args []strin
 		res.Written = true
 		return res, nil
 	}
-	return res, fmt.Errorf("%s %w %d times; close the program that writes it, then run feedback setup %s --hooks again", path, err, configureAttempts, c.Name)
+	return res, fmt.Errorf("%s %w %d times", path, err, configureAttempts)
 }
 
 // shellCommand is args as one shell command line, each argument quoted
@@ -428,38 +440,15 @@ func ConfigureOwnTools(e Env, c Client, scope Scope, write bool) (Result, error)
 	if scope == ScopeProject {
 		path = filepath.Join(e.Dir, spec.projectFile)
 	}
-	res := Result{Client: c, File: path, Scope: scope}
-	var err error
-	for range configureAttempts {
-		var data []byte
-		if data, err = readConfig(path); err != nil {
-			return res, err
-		}
+	res, err := editConfigFile(e, c, scope, path, write, func(data []byte) ([]byte, []string, error) {
 		out, changed, err := addAllowRule(data, OwnToolsRule)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", path, err)
+		if err != nil || !changed {
+			return out, nil, err
 		}
-		res.Doc = out
-		if !changed {
-			return res, nil
-		}
-		res.Changes = []string{"added " + OwnToolsRule + " to permissions.allow"}
-		if !write {
-			return res, nil
-		}
-		perm := fs.FileMode(0o600)
-		if scope == ScopeProject {
-			perm = 0o644
-		}
-		res.Backup, err = writeConfig(path, data, out, perm, e.Now())
-		if errors.Is(err, ErrChangedMeanwhile) {
-			continue
-		}
-		if err != nil {
-			return res, fmt.Errorf("writing %s: %w", path, err)
-		}
-		res.Written = true
-		return res, nil
+		return out, []string{"added " + OwnToolsRule + " to permissions.allow"}, nil
+	})
+	if errors.Is(err, ErrChangedMeanwhile) {
+		err = fmt.Errorf("%w; close the program that writes it, then run feedback setup %s again", err, c.Name)
 	}
-	return res, fmt.Errorf("%s %w %d times; close the program that writes it, then run feedback setup %s again", path, err, configureAttempts, c.Name)
+	return res, err
 }
