@@ -40,7 +40,6 @@ func (d x11Desk) owner(id uint32) (int, bool)                 { return d.x.Owner
 func (d x11Desk) activeBefore(skip func(uint32) bool) uint32  { return d.x.ActiveBefore(skip) }
 func (d x11Desk) keysDown() ([]uint32, bool)                  { k := d.x.KeysDown(); return k, k != nil }
 func (d x11Desk) activateAt(w fyne.Window, at uint32)         { d.x.ActivateAt(w, at) }
-func (d x11Desk) focusNone()                                  { d.x.FocusNone() }
 func (d x11Desk) raise(w fyne.Window)                         { d.x.Raise(w) }
 func (d x11Desk) holdShortcut(sc hotkey.Shortcut, on func(uint32)) (func(), error) {
 	release, err := d.x.HoldShortcut(sc, on)

@@ -192,8 +192,6 @@ type nativeDesk interface {
 	// activateAt is activate on behalf of a user action at the window
 	// system's time at.
 	activateAt(w fyne.Window, at uint32)
-	// focusNone leaves the keyboard with no window.
-	focusNone()
 	// raise puts w, mapped, above the other windows without the focus.
 	raise(w fyne.Window)
 }
@@ -470,10 +468,11 @@ const (
 	quietAsked = 250 * time.Millisecond
 )
 
-// leaveFocus gives the focus back to had (none: to no window) whenever w
-// takes it within quietFor (quietAsked when asked, before it was mapped,
-// not to take it) of being shown; then a window opened unfocused asks for
-// attention again (a window manager that focused it cleared that).
+// leaveFocus gives the focus back to had whenever w takes it within
+// quietFor (quietAsked when asked, before it was mapped, not to take it)
+// of being shown (with no had, w is not taken for found: cameTo); then a
+// window opened unfocused asks for attention again (a window manager that
+// focused it cleared that).
 func (p *Pool) leaveFocus(w *Window, had uint32, asked bool) {
 	start := time.Now()
 	watch := quietFor
@@ -492,20 +491,15 @@ func (p *Pool) leaveFocus(w *Window, had uint32, asked bool) {
 				return
 			}
 			if desk.active(w.win) && w.broughtAt.IsZero() {
-				giveTo(had)
+				if had != 0 {
+					desk.activateID(had)
+				} else {
+					w.fellBack = true // nowhere to give it: the window manager's choice, not the user's
+				}
 			}
 		}}
 	anim = w.leaving
 	anim.Start()
-}
-
-// giveTo gives the keyboard to the window id of any program, or to none.
-func giveTo(id uint32) {
-	if id != 0 {
-		desk.activateID(id)
-	} else {
-		desk.focusNone()
-	}
 }
 
 // lookEvery spaces the heartbeat's looks at whether the user came to a
@@ -521,8 +515,11 @@ func (w *Window) cameTo(now time.Time) {
 		return
 	}
 	w.lookedAt = now
-	if desk.active(w.win) {
+	switch active := desk.active(w.win); {
+	case active && !w.fellBack:
 		w.found()
+	case !active:
+		w.fellBack = false // the next time it has the keyboard, the user gave it
 	}
 }
 
@@ -535,29 +532,54 @@ const handBackFor = 300 * time.Millisecond
 
 // handBack gives the keyboard back to where the user came from, as a
 // window that had it closes: the window of another program that had it
-// last (their terminal, their editor), or none when there is none; never
-// the next question. For handBackFor, a question window that the window
-// manager focuses in the closed one's place (its focus falls back to the
-// next window) gives it back too.
+// last (their terminal, their editor); never the next question. For
+// handBackFor, a question window that the window manager focuses in the
+// closed one's place (its focus falls back to the next window) gives it
+// back too. With nowhere to go back to (only question windows on screen),
+// the window manager's choice stands — a window manager falls back to a
+// window whatever focus is set — but the window it chose is not taken for
+// one the user came to (cameTo): it still waits for them.
 func (p *Pool) handBack() {
-	came := desk.activeBefore(p.ours)
-	giveTo(came)
-	start := time.Now()
+	h := &handingBack{came: desk.activeBefore(p.ours), start: time.Now()}
+	if h.came != 0 {
+		desk.activateID(h.came)
+	}
+	p.backing = h
 	var anim *fyne.Animation
 	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
 		Tick: func(float32) {
-			if time.Since(start) >= handBackFor {
+			if !p.stepBack(h, time.Now()) {
 				anim.Stop()
-				return
-			}
-			for _, s := range p.open {
-				if w := s.live(); w != nil && desk.active(s.win) && w.broughtAt.Before(start) {
-					giveTo(came)
-					return
-				}
 			}
 		}}
 	anim.Start()
+}
+
+// handingBack is the keyboard going back after a window closed: to came
+// (0: nowhere), since start.
+type handingBack struct {
+	came  uint32
+	start time.Time
+}
+
+// stepBack is one look, at now, at the windows while the keyboard goes
+// back (handBack); false once handBackFor has passed.
+func (p *Pool) stepBack(h *handingBack, now time.Time) bool {
+	if now.Sub(h.start) >= handBackFor {
+		return false
+	}
+	for _, s := range p.open {
+		w := s.live()
+		if w == nil || !desk.active(s.win) || !w.broughtAt.Before(h.start) {
+			continue
+		}
+		if h.came != 0 {
+			desk.activateID(h.came)
+			return true
+		}
+		w.fellBack = true
+	}
+	return true
 }
 
 // ours reports whether the native window id is one of this process's (its

@@ -217,7 +217,6 @@ type fakeDesk struct {
 	pointer   image.Point
 	frames    map[fyne.Window]image.Rectangle // nil: frames unknown
 	raised    map[fyne.Window]bool
-	none      int      // times the keyboard was left with no window
 	came      uint32   // what activeBefore answers: the other program's window the user came from
 	down      []uint32 // the keys held down now (keysDown)
 	shortcut  func(at uint32)
@@ -270,7 +269,6 @@ func (d *fakeDesk) owner(id uint32) (int, bool) {
 	return pid, ok
 }
 func (d *fakeDesk) raise(w fyne.Window) { d.raised[w] = true }
-func (d *fakeDesk) focusNone()          { d.none++; d.activeWin, d.other = nil, 0 }
 func (d *fakeDesk) activeBefore(skip func(uint32) bool) uint32 {
 	if d.came != 0 && !skip(d.came) {
 		return d.came

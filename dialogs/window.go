@@ -51,6 +51,7 @@ type Pool struct {
 	open      []*slot      // windows showing a question, in the order they were shown (place.go)
 	quietFrom uint32       // the other program's window that Quiet windows leave the focus with (place.go)
 	bringKeys shortcutHold // the global shortcut that brings a waiting question (bring.go)
+	backing   *handingBack // the keyboard going back after the last window that had it closed (place.go)
 	all       int          // windows created
 	destroyed int          // windows trimmed
 	turns     int          // event loop turns counted by the trimmer
@@ -294,6 +295,10 @@ type Window struct {
 	// broughtAt is when the user's act last brought the window the
 	// keyboard (focusAt): leaveFocus and handBack leave that be.
 	broughtAt time.Time
+	// fellBack: the window manager gave it the keyboard as another
+	// question's window closed, with nowhere else to go (handBack); that
+	// is not the user coming to it (cameTo).
+	fellBack bool
 
 	beat     *fyne.Animation // the heartbeat: see beat
 	leaving  *fyne.Animation // leaveFocus's watch (place.go); nil when none

@@ -54,7 +54,13 @@ if ! locale -a 2>/dev/null | grep -qix "$(echo "${LANG:-}" | sed 's/UTF-8/utf8/I
   export LANG=C.UTF-8
 fi
 dbus-update-activation-environment DISPLAY XAUTHORITY >/dev/null 2>&1 || true
-openbox >/dev/null 2>&1 &
+# XSESSION_WM_LOG names a file for the window manager's messages (and a
+# line when it ends), to tell why a session lost it.
+if [ -n "${XSESSION_WM_LOG:-}" ]; then
+  (openbox >>"$XSESSION_WM_LOG" 2>&1; echo "openbox ended: status $? at $(date +%T.%N)" >>"$XSESSION_WM_LOG") &
+else
+  openbox >/dev/null 2>&1 &
+fi
 wm=$!
 status-notifier-watcher >/dev/null 2>&1 &
 tray=$!

@@ -258,19 +258,6 @@ func (d *X11) ActivateAt(w fyne.Window, xtime uint32) {
 	x.c.Sync()
 }
 
-// FocusNone leaves the keyboard with no window: keys typed go nowhere
-// until the user picks a window.
-func (d *X11) FocusNone() {
-	x := d.conn()
-	if x == nil {
-		return
-	}
-	// None, not PointerRoot: with PointerRoot the keys would go to the
-	// window under the pointer, say another question.
-	xproto.SetInputFocus(x.c, xproto.InputFocusNone, xproto.WindowNone, xproto.TimeCurrentTime)
-	x.c.Sync()
-}
-
 // Raise puts w, mapped, above the other windows, leaving the focus where
 // it is.
 func (d *X11) Raise(w fyne.Window) {
