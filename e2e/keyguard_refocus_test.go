@@ -132,7 +132,9 @@ func TestStrayCtrlEnterAfterAnsweringAnotherWindow(t *testing.T) {
 	// X answers when the user answers it: they click its reply box and type.
 	activate(t, wx)
 	_, _, w, h := geometry(t, wx)
-	xdotool(t, "mousemove", "--window", wx, strconv.Itoa(w/2), strconv.Itoa(h-75), "click", "1") // the reply box, above the buttons
+	// The reply box: above the buttons and the line that says an empty
+	// reply cannot be sent.
+	xdotool(t, "mousemove", "--window", wx, strconv.Itoa(w/2), strconv.Itoa(h-112), "click", "1")
 	time.Sleep(guardSettles)
 	typeText(t, "release/2.5")
 	key(t, "ctrl+Return")
