@@ -232,7 +232,6 @@ func (noDesk) owner(uint32) (int, bool)              { return 0, false }
 func (noDesk) activeBefore(func(uint32) bool) uint32 { return 0 }
 func (noDesk) keysDown() ([]uint32, bool)            { return nil, false }
 func (noDesk) activateAt(w fyne.Window, _ uint32)    { w.RequestFocus() }
-func (noDesk) focusNone()                            {}
 func (noDesk) raise(fyne.Window)                     {}
 func (noDesk) holdShortcut(hotkey.Shortcut, func(uint32)) (func(), error) {
 	return nil, errNoShortcuts
