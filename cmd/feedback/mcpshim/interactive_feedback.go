@@ -446,10 +446,14 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 		res.PlaceholderMaxLength = maxPlaceholderRunes
 		text += fmt.Sprintf("\n\nNote: feedback_placeholder was truncated from %d to %d characters.", m.placeholderLength, maxPlaceholderRunes)
 	}
-	if a.Status == wire.StatusAnswered {
-		res.NextStep = m.suffix
-	} else {
+	switch {
+	case a.Status != wire.StatusAnswered:
 		res.Message = text // what the model is told, where it is given structuredContent alone
+	case text == textNothing:
+		res.Message = text // empty fields alone read as an answer of nothing
+		fallthrough
+	default:
+		res.NextStep = m.suffix
 	}
 	content := []mcp.Content{mcp.NewTextContent(text)}
 	if a.Status == wire.StatusAnswered {
