@@ -68,9 +68,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopApp()
-	if claudeDir != "" { // claudecode_test.go's npm install
-		os.RemoveAll(claudeDir)
-	}
+	removeCLIs() // the agent CLIs' npm installs (claudecode_test.go)
 	log, _ := os.ReadFile(appLog)
 	// Widgets touched off the Fyne goroutine, or a crash, fail the run even
 	// when every answer came back.
