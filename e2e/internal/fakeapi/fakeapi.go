@@ -24,6 +24,9 @@ type ToolUse struct {
 	ID    string
 	Name  string
 	Input map[string]any
+	// Namespace is the Responses API's namespace of a tool grouped under
+	// one (Codex offers each MCP server's tools as "mcp__SERVER").
+	Namespace string
 }
 
 // Turn is the model's answer to one request: tool calls, or else text.

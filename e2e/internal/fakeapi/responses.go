@@ -19,8 +19,12 @@ func serveResponses(w http.ResponseWriter, req Request, n int, script Script) {
 		if callID == "" {
 			callID = fmt.Sprintf("call_%d_%d", n, i)
 		}
-		items = append(items, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d_%d", n, i), "call_id": callID,
-			"name": tu.Name, "arguments": string(args), "status": "completed"})
+		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d_%d", n, i), "call_id": callID,
+			"name": tu.Name, "arguments": string(args), "status": "completed"}
+		if tu.Namespace != "" {
+			item["namespace"] = tu.Namespace
+		}
+		items = append(items, item)
 	}
 	if len(items) == 0 {
 		items = append(items, map[string]any{"type": "message", "id": fmt.Sprintf("msg_%d", n), "role": "assistant", "status": "completed",
