@@ -82,7 +82,7 @@ test: ## install what is missing, the fast tier (make check), then the long tier
 .PHONY: e2e
 e2e: build build-headless ## the end-to-end tests only: the built binary, a real MCP client, real windows under Xvfb (1280x1024; the fit test again on a 1024x768 screen, where a window meets the screen's limit at scale 1.5)
 	@scripts/deps.sh test
-	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 40m ./e2e/
+	E2E_REQUIRE_CLIS=1 FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 40m ./e2e/
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) XSESSION_SCREEN=1024x768 scripts/xsession.sh $(GO) test -count=1 -v -timeout 5m -run 'TestWindowFitsTheScreen' ./e2e/
 
 .PHONY: bench

@@ -23,7 +23,11 @@ want=("${build[@]}")
 case "${1:-build}" in
   build) ;;
   run) want+=("${run[@]}") ;;
-  test) want+=("${test[@]}") ;;
+  test) want+=("${test[@]}")
+        # npm: the e2e tests install the real agent CLIs (Claude Code,
+        # Gemini CLI, Codex) from the npm registry. A Node.js from
+        # elsewhere (nodesource, nvm) brings its own npm: keep it.
+        command -v npm >/dev/null || want+=(nodejs npm) ;;
   bench) want+=("${test[@]}" zenity) ;;
   package) want+=("${package[@]}") ;;
   wayland) want+=("${wayland[@]}") ;;
