@@ -182,8 +182,11 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	}
 	start := time.Now()
 	r = callNow(t, agent, "interactive_feedback", map[string]any{"message": "after the revocation", "header_label": "AfterRevoke"})
-	if !strings.Contains(text(r), "revoked") || visibleWindows("AfterRevoke — feedback") != 0 {
+	if !strings.Contains(text(r), "revoked on the desktop") || !strings.Contains(text(r), "pair again") || visibleWindows("AfterRevoke — feedback") != 0 {
 		t.Errorf("a revoked pairing was not refused: %s", text(r))
+	}
+	if strings.Contains(text(r), "no_display") || strings.Contains(text(r), "cannot show windows") {
+		t.Errorf("a revoked remote is told the desktop cannot show windows: %s", text(r))
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the refusal took %v", d)

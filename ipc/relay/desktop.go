@@ -226,7 +226,7 @@ func (d *Desktop) reload(ctx context.Context) {
 					d.endLocked(c)
 					delete(d.calls, k)
 					if d.client != nil { // its caller hears it now, not when its wait runs out: sealed, on its own stream
-						d.send(d.client, c, wire.Event{Type: wire.EventError, Error: &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText("revoked")}})
+						d.send(d.client, c, wire.Event{Type: wire.EventError, Error: refusalError("revoked")})
 					}
 				}
 			}

@@ -251,8 +251,9 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 // does: emit gets the events, the final one ends the call. A call whose
 // desktop is offline waits until a.Wait runs out and ends pending
 // (wire.ErrPending: the question waits at the broker, and asking again
-// attaches to it); a refusal (revoked pairing, token not matching) is a
-// *wire.Error with CodeNoDisplay, so the caller asks without the window.
+// attaches to it); a refusal is a *wire.Error, so the caller asks without
+// the window: CodeRevoked for a revoked pairing, else CodeNoDisplay (the
+// token not matching, another release).
 func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	if emit == nil {
 		emit = func(wire.Event) {}
@@ -295,7 +296,7 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 			withdraw()
 			return wire.Answer{}, ctx.Err()
 		case reason := <-c.refused:
-			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText(reason)}
+			return wire.Answer{}, refusalError(reason)
 		case <-deadline:
 			r.log.Info("relay: no outcome from the desktop within the wait (offline?): the question waits at the broker")
 			return wire.Answer{QuestionID: a.Question.ID, CallerData: a.Question.CallerData}, wire.ErrPending
@@ -347,7 +348,7 @@ func versionOf(reason string) string {
 func refusalText(reason string) string {
 	switch reason {
 	case "revoked":
-		return "the desktop refused this relay pairing: it was revoked there (`feedback relay pair` on the desktop makes a new one)"
+		return "this pairing was revoked on the desktop; pair again (`feedback relay pair` on the desktop, then `feedback-headless setup CLIENT --relay TOKEN` here)"
 	case "tampered":
 		return "the desktop refused this relay pairing: its messages do not open with the desktop's keys (the token is wrong or was altered)"
 	default:
@@ -356,6 +357,14 @@ func refusalText(reason string) string {
 		}
 		return "the desktop refused the message (" + reasonCode(reason) + ")"
 	}
+}
+
+// refusalError is the error a call refused for reason ends with.
+func refusalError(reason string) *wire.Error {
+	if reason == "revoked" {
+		return &wire.Error{Code: wire.CodeRevoked, Message: refusalText(reason)}
+	}
+	return &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText(reason)}
 }
 
 // send seals e and publishes it, waiting (bounded) for the broker to take it.

@@ -150,6 +150,8 @@ func failureCause(err error) string {
 		switch e.Code { // asking again cannot help
 		case wire.CodeNoDisplay:
 			cause += "; the app cannot show windows on this machine: ask the user in chat instead"
+		case wire.CodeRevoked:
+			cause += "; ask the user in chat instead, and tell them this machine's relay pairing was revoked on their desktop: they must pair it again"
 		case wire.CodeProtocol:
 			cause += "; the feedback app and this MCP server are different versions: ask the user to update and restart them"
 		}
