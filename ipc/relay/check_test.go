@@ -54,3 +54,39 @@ func TestCheckBroker(t *testing.T) {
 		})
 	}
 }
+
+// Ping tells a live pairing (the desktop answers, sealed), a revoked one
+// (ErrRevoked) and a desktop that is away (ErrNoAnswer) apart, and asks
+// the app nothing.
+func TestRelayPing(t *testing.T) {
+	b := startBroker(t)
+	fa := &fakeAsker{answer: echo}
+	ds := startDesk(t, b, fa)
+	tok := ds.pair(t, "box")
+	r := dial(t, b, tok)
+	if err := r.Ping(context.Background(), 5*time.Second); err != nil {
+		t.Fatalf("a live pairing: %v", err)
+	}
+	// Another secret: the desktop's answer does not open, its refusal says why.
+	forged := tok
+	forged.RemotePrivate[0] ^= 0x20 // not a bit X25519 clamps away
+	if err := dial(t, b, forged).Ping(context.Background(), 5*time.Second); err == nil || errors.Is(err, ErrNoAnswer) || !strings.Contains(err.Error(), "do not open") {
+		t.Fatalf("a token with another secret: %v", err)
+	}
+	ds.revoke(t, "box")
+	if err := r.Ping(context.Background(), 5*time.Second); !errors.Is(err, ErrRevoked) || !strings.Contains(err.Error(), "pair again") {
+		t.Fatalf("a revoked pairing: %v; want ErrRevoked saying to pair again", err)
+	}
+	other := ds.pair(t, "other")
+	ds.stop()
+	start := time.Now()
+	if err := dial(t, b, other).Ping(context.Background(), time.Second); !errors.Is(err, ErrNoAnswer) {
+		t.Fatalf("the desktop away: %v; want ErrNoAnswer", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("the ping waited %v", d)
+	}
+	if len(fa.asked) != 0 {
+		t.Fatalf("a ping reached the inbox: %+v", fa.asked)
+	}
+}

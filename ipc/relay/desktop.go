@@ -528,6 +528,15 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		}
 		d.mu.Unlock()
 		d.log.Info("relay: a remote shim went away: its questions stay open for its next call", "pairing", p.p.Name, "questions", n)
+	case kindPing: // the pairing is live and this desktop connected: say so, sealed
+		if !p.topics.IsReplyTopic(e.Reply) {
+			refuse("malformed", ErrMalform)
+			return
+		}
+		frames, err := p.seal.seal(envelope{Stream: e.Stream, Kind: kindPong}, "", func() uint64 { return 0 })
+		if err == nil {
+			c.Publish(e.Reply, 0, false, frames[0])
+		}
 	case kindCancel:
 		d.mu.Lock()
 		dc := d.calls[key]

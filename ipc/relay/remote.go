@@ -53,7 +53,8 @@ type Remote struct {
 type rcall struct {
 	events  chan envelope
 	refused chan string
-	mu      sync.Mutex // guards seq, started and nonces
+	pong    chan struct{} // a Ping's; nil for an Ask
+	mu      sync.Mutex    // guards seq, started and nonces
 	seq     uint64
 	started bool // seq 0 used
 	// nonces are those of the frames the call sent: a refusal names the
@@ -236,6 +237,13 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 		r.log.Warn("relay: message refused", "err", err)
 	}
 	for _, e := range msgs {
+		if e.Kind == kindPong && c.pong != nil {
+			select {
+			case c.pong <- struct{}{}:
+			default:
+			}
+			continue
+		}
 		if e.Kind != kindEvent || e.Event == nil {
 			continue
 		}
@@ -318,6 +326,57 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 				return wire.Answer{}, ev.Error
 			}
 		}
+	}
+}
+
+// ErrNoAnswer is matched by Ping's error when the desktop did not answer
+// in time: its app is not running or not connected to the broker, or is
+// of a release before Ping.
+var ErrNoAnswer = errors.New("relay: the desktop did not answer")
+
+// Ping asks the desktop whether this pairing is live, waiting at most
+// timeout: nil when it answered (sealed with the pairing's keys), an error
+// matching ErrRevoked when it refused the pairing as revoked, ErrNoAnswer
+// when nothing came, else the refusal (a token not matching, another
+// release). The ping is sent at QoS 0: a desktop offline now never gets it
+// later.
+func (r *Remote) Ping(ctx context.Context, timeout time.Duration) error {
+	stream := newStreamID()
+	c := &rcall{refused: make(chan string, 1), pong: make(chan struct{}, 1), nonces: map[[nonceSize]byte]bool{}}
+	r.mu.Lock()
+	r.calls[stream] = c
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.calls, stream)
+		r.mu.Unlock()
+		r.guard.forget(stream)
+	}()
+	frames, err := r.seal.seal(envelope{Stream: stream, Kind: kindPing, Reply: r.reply}, r.reply, func() uint64 { return 0 })
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.nonces[[nonceSize]byte(frameNonce(frames[0]))] = true
+	c.mu.Unlock()
+	t := r.client.Publish(r.topics.Questions, 0, false, frames[0])
+	if !waitToken(ctx, t, timeout) || t.Error() != nil {
+		return fmt.Errorf("%w: the ping was not sent: %v", ErrBrokerDown, t.Error())
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-c.pong:
+		return nil
+	case reason := <-c.refused:
+		if reason == "revoked" {
+			return fmt.Errorf("%w: %s", ErrRevoked, refusalText(reason))
+		}
+		return errors.New(refusalText(reason))
+	case <-timer.C:
+		return fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
