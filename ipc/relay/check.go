@@ -74,8 +74,15 @@ func CheckBroker(ctx context.Context, url, password string, timeout time.Duratio
 	return nil
 }
 
+// ErrLoginRefused is matched, with ErrBrokerDown, by the error of a
+// broker that refused the user or its password.
+var ErrLoginRefused = errors.New("relay: the broker refused the login")
+
 // brokerError is the error of a failed connection to b, with its hint.
 func brokerError(b Broker, err error) error {
+	if errors.Is(err, packets.ErrorRefusedBadUsernameOrPassword) || errors.Is(err, packets.ErrorRefusedNotAuthorised) {
+		return fmt.Errorf("%w (%w): %s: %v; %s", ErrBrokerDown, ErrLoginRefused, b.Display, err, BrokerHint(b, err))
+	}
 	return fmt.Errorf("%w: %s: %v; %s", ErrBrokerDown, b.Display, err, BrokerHint(b, err))
 }
 

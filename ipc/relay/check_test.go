@@ -37,7 +37,7 @@ func TestCheckBroker(t *testing.T) {
 		{"TLS against a plain listener", strings.Replace(b.URL("desk"), "mqtt://", "mqtts://", 1), b.Password("desk"), "does not speak TLS"},
 		{"plain against a TLS listener", strings.Replace(b.TLSURL("desk"), "mqtts://", "mqtt://", 1), b.Password("desk"), "TLS listener (then mqtts://)"},
 		{"a certificate not trusted here", b.TLSURL("desk"), b.Password("desk"), "not trusted"},
-		{"wrong password", b.URL("desk"), "wrong", `refused user "desk"`},
+		{"wrong password", b.URL("desk"), "wrong", `refused user "desk"`}, // and ErrLoginRefused, below
 		{"no user", fmt.Sprintf("mqtt://127.0.0.1:%d", b.Port), "", "wants a user"},
 		{"an ACL without fbr/#", aclBroker.URL("desk"), aclBroker.Password("desk"), "ACL"},
 		{"nothing listens", fmt.Sprintf("mqtt://desk@127.0.0.1:%d", closed), "x", "nothing listens"},
@@ -50,7 +50,9 @@ func TestCheckBroker(t *testing.T) {
 			case tc.want != "" && (!errors.Is(err, ErrBrokerDown) || !strings.Contains(err.Error(), tc.want)):
 				t.Fatalf("CheckBroker: %v; want ErrBrokerDown saying %q", err, tc.want)
 			}
-			t.Log(err)
+			if login := strings.Contains(tc.want, "refused user") || strings.Contains(tc.want, "wants a user"); errors.Is(err, ErrLoginRefused) != login {
+				t.Fatalf("CheckBroker: %v; matches ErrLoginRefused: %v, want %v", err, !login, login)
+			}
 		})
 	}
 }

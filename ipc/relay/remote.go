@@ -157,7 +157,7 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 		return nil, fmt.Errorf("%w: %s did not answer within %v", ErrBrokerDown, b.Display, timeout)
 	}
 	if err := tok2.Error(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrBrokerDown, b.Display, err)
+		return nil, brokerError(b, err)
 	}
 	sub := r.client.Subscribe(r.reply, 1, r.onMessage)
 	if !waitToken(ctx, sub, timeout) || sub.Error() != nil {

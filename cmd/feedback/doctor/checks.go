@@ -275,7 +275,10 @@ func checkApp(ctx context.Context, e Env) []Result {
 			"and keep the feedback app running there; until then agents here ask in their chat"
 	case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
 		r.Msg = fmt.Sprintf("not running (nothing at %s); the first question starts it", strings.Join(tried, ", "))
-		if e.Headless {
+		switch {
+		case e.Headless && len(relayTokens(e)) > 0: // relay.go
+			r.Msg = fmt.Sprintf("no app here (nothing at %s): questions go through the relay's broker to your desktop (relay, below)", strings.Join(tried, ", "))
+		case e.Headless:
 			r.Level, r.Msg = Warn, fmt.Sprintf("no app answers at %s, and this headless build cannot start one", strings.Join(tried, ", "))
 			r.Fix = "run the app on a desktop and forward its socket here (feedback setup ssh HOST, on the desktop), then set " + ipc.EnvSocket
 		}

@@ -260,7 +260,10 @@ type Status struct {
 	SetUp   bool   // the file has a feedback entry
 	Command string         // the entry's command
 	Entry   map[string]any // the entry as the file has it; nil when not set up
-	Err     error          // the file could not be read or parsed
+	// Env is the entry's environment (FEEDBACK_RELAY, FEEDBACK_SOCKET…):
+	// its string values.
+	Env map[string]string
+	Err error // the file could not be read or parsed
 }
 
 // Statuses returns the status of every known client.
@@ -269,8 +272,19 @@ func Statuses(e Env) []Status {
 	for _, c := range Clients {
 		s := Status{Client: c, Found: c.found(e), File: c.userFile(e)}
 		s.Entry, s.Err = entryOf(s.File, c)
-		s.SetUp = s.Entry != nil
-		s.Command, _ = s.Entry["command"].(string)
+		if s.Entry != nil {
+			s.SetUp = true
+			s.Command, _ = s.Entry["command"].(string)
+			env, _ := s.Entry["env"].(map[string]any)
+			for k, v := range env {
+				if v, ok := v.(string); ok {
+					if s.Env == nil {
+						s.Env = map[string]string{}
+					}
+					s.Env[k] = v
+				}
+			}
+		}
 		out = append(out, s)
 	}
 	return out
