@@ -147,7 +147,7 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	if out := runWith(t, appEnv, bin, "relay", "list"); !strings.Contains(out, "build-box") || !strings.Contains(out, "connected since") {
 		t.Errorf("feedback relay list:\n%s", out)
 	}
-	if out := runWith(t, relayShimEnv(t, b, token), headlessAlone(t), "doctor"); !strings.Contains(out, `pairing "build-box", broker mqtt://remote@127.0.0.1`) {
+	if out := runWith(t, relayShimEnv(t, b, token), headlessAlone(t), "doctor"); !strings.Contains(out, `pairing "build-box" (FEEDBACK_RELAY): broker mqtt://remote@127.0.0.1`) || !strings.Contains(out, "the pairing is live") {
 		t.Errorf("the remote's doctor does not report the relay:\n%s", out)
 	}
 

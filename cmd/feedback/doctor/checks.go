@@ -269,6 +269,9 @@ func checkApp(ctx context.Context, e Env) []Result {
 	case errors.Is(err, ipc.ErrProtocolMismatch):
 		r.Level, r.Msg = Fail, err.Error()
 		r.Fix = "quit the running app and let the next question start this version, or update the older binary"
+	case (errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)) && remote(e) && len(relayTokens(e)) > 0:
+		r.Level, r.Msg = Warn, fmt.Sprintf("nothing answers at %s: questions go through the relay's broker meanwhile (relay, below)", where)
+		r.Fix = "this socket is forwarded from your desktop: connect with ssh (RemoteForward, see feedback setup ssh HOST on the desktop)"
 	case (errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)) && remote(e):
 		r.Level, r.Msg = Fail, fmt.Sprintf("nothing answers at %s", where)
 		r.Fix = "this socket is forwarded from your desktop: connect with ssh (RemoteForward, see feedback setup ssh HOST on the desktop)\n" +
