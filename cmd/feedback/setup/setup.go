@@ -255,9 +255,9 @@ func (r Result) reportChanges(w io.Writer, e Env, what string) bool {
 // Status is whether one client is installed and set up.
 type Status struct {
 	Client  Client
-	Found   string // what shows it is installed; "" if nothing does
-	File    string // its user-level configuration file
-	SetUp   bool   // the file has a feedback entry
+	Found   string         // what shows it is installed; "" if nothing does
+	File    string         // its user-level configuration file
+	SetUp   bool           // the file has a feedback entry
 	Command string         // the entry's command
 	Entry   map[string]any // the entry as the file has it; nil when not set up
 	// Env is the entry's environment (FEEDBACK_RELAY, FEEDBACK_SOCKET…):

@@ -60,10 +60,10 @@ func ClaudeCodeProjectFiles(dir string) []string {
 type GeminiTrust int
 
 const (
-	GeminiTrustOff     GeminiTrust = iota // folder trust is turned off: every folder is trusted
-	GeminiTrusted                         // a rule trusts it (or GEMINI_CLI_TRUST_WORKSPACE)
-	GeminiNotTrusted                      // a rule says do not trust it
-	GeminiNotYetTrusted                   // no rule: the CLI asks, and until then runs no MCP server
+	GeminiTrustOff      GeminiTrust = iota // folder trust is turned off: every folder is trusted
+	GeminiTrusted                          // a rule trusts it (or GEMINI_CLI_TRUST_WORKSPACE)
+	GeminiNotTrusted                       // a rule says do not trust it
+	GeminiNotYetTrusted                    // no rule: the CLI asks, and until then runs no MCP server
 )
 
 // GeminiFolderTrust is how the Gemini CLI started in dir trusts it: its
