@@ -172,6 +172,18 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 	return c, nil
 }
 
+// Find returns a client of the app that runs, without starting one: it
+// fails with ErrNotRunning naming every socket tried when none answers.
+func Find(ctx context.Context) (*ipc.Client, error) {
+	path, err := ipc.SocketPath()
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, helloWait)
+	defer cancel()
+	return connectAny(cctx, SocketCandidates(path), nil, 0)
+}
+
 // withLog adds the app's log at path to err when there is one: an app that
 // was never started from here (another one holds the endpoint, or the app
 // ran from a console) has written nothing there.
