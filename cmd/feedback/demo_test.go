@@ -36,6 +36,11 @@ func TestDemoScript(t *testing.T) {
 		if inTray := strings.Contains(s, "icon is in your tray"); inTray != strings.HasPrefix(tray, "OK") {
 			t.Errorf("doctor says %q, the demo says:\n%s", tray, s)
 		}
+		// Without a tray it is quit with feedback quit (this user's app,
+		// as the tray's Quit), never a pkill matching everyone's.
+		if !strings.HasPrefix(tray, "OK") && (!strings.Contains(s, "quit:                   "+fake+" quit") || strings.Contains(s, "pkill")) {
+			t.Errorf("without a tray the demo says to quit:\n%s", s)
+		}
 		install, setup := strings.Index(s, "install it on PATH"), strings.Index(s, "setup claude-code")
 		if install < 0 || setup < 0 || setup < install || strings.Contains(s, fake+" setup") {
 			t.Errorf("the next steps do not install first, then run the installed setup:\n%s", s)
