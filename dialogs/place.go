@@ -611,22 +611,49 @@ const settleFor = 500 * time.Millisecond
 // a window sized with frameGuess for its frame, now seen, grows to what
 // the real frame leaves (refit: within the work area, moved up if need be).
 func (p *Pool) settle(w *Window, at image.Point) {
+	settleAt(w.win, at, func() bool { return w.closed }, func() {
+		if _, known := frameDecor(); known && w.fitGuessed && !w.closed {
+			w.fitGuessed = false
+			w.refit()
+		}
+	})
+}
+
+// settleAt moves win's frame to at again, a frame at a time, until it is
+// there, gone is true or settleFor has passed; then it calls then.
+func settleAt(win fyne.Window, at image.Point, gone func() bool, then func()) {
 	start := time.Now()
 	var anim *fyne.Animation
 	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
 		Tick: func(float32) {
-			fr, ok := desk.frame(w.win)
-			if w.closed || !ok || fr.Min == at || time.Since(start) >= settleFor {
+			fr, ok := desk.frame(win)
+			if gone() || !ok || fr.Min == at || time.Since(start) >= settleFor {
 				anim.Stop()
-				if _, known := frameDecor(); known && w.fitGuessed && !w.closed {
-					w.fitGuessed = false
-					w.refit()
-				}
+				then()
 				return
 			}
-			desk.move(w.win, at)
+			desk.move(win, at)
 		}}
 	anim.Start()
+}
+
+// CentreOnUsersMonitor centres w, just shown, on the monitor the user
+// works on — the one under the pointer, as a question opens — where the
+// window system tells the monitors apart; elsewhere it stays where it is
+// (CenterOnScreen: the primary monitor). For the app's own windows
+// (History, Settings, a note for an agent). On the Fyne goroutine.
+func CentreOnUsersMonitor(w fyne.Window) {
+	mons, pointer, ok := desk.monitors()
+	if !ok || len(mons) == 0 {
+		return
+	}
+	fr, ok := desk.frame(w)
+	if !ok {
+		return
+	}
+	at := cascade(monitorAt(mons, pointer), image.Rectangle{}, false, fr.Size(), 0)
+	desk.move(w, at)
+	settleAt(w, at, func() bool { return false }, func() {})
 }
 
 // closed forgets s, whose question has ended.
