@@ -553,7 +553,13 @@ func (w *Window) newField(key, name, hint, env string, input fyne.CanvasObject, 
 	mark.StrokeWidth = 2
 	mark.CornerRadius = theme.InputRadiusSize()
 	mark.Hide()
-	return &field{key: key, name: lang.L(name), hint: hint, input: input, box: container.NewStack(input, mark), mark: mark, msg: msg, read: read}
+	f := &field{key: key, name: lang.L(name), hint: hint, input: input, box: container.NewStack(input, mark), mark: mark, msg: msg, read: read}
+	if _, ok := input.(*widget.Entry); ok {
+		// An entry, one line or many, keeps the wheel for its own
+		// scrolling: the page would stop under the pointer.
+		f.box = w.wheelToPage(f)
+	}
+	return f
 }
 
 func (w *Window) intField(key, label, hint, env string, v int, dst func(*settings.Settings) *int) *field {
@@ -612,15 +618,15 @@ func (w *Window) textField(key, label, hint, env, v, def string, dst func(*setti
 		}
 		return ""
 	})
-	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }
 
-// wheelToPage lays a transparent layer over f's multi-line input that
+// wheelToPage lays a transparent layer over f's input (an entry) that
 // hands the mouse wheel to the page (a multi-line entry would keep it
-// for its own few lines, and the page would stop scrolling under the
-// pointer); clicks, typing and selection still reach the entry.
+// for its own few lines, a one-line entry for its sideways scroll, and
+// the page would stop scrolling under the pointer); clicks, typing and
+// selection still reach the entry.
 func (w *Window) wheelToPage(f *field) fyne.CanvasObject {
 	return container.NewStack(f.box, newWheelForward(func(ev *fyne.ScrollEvent) {
 		if f.page != nil {
@@ -747,7 +753,6 @@ func (w *Window) quickRepliesField(v []string) *field {
 		s.QuickReplies = lines
 		return ""
 	})
-	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }
@@ -807,7 +812,6 @@ func (w *Window) waitField(m map[string]int) *field {
 		s.WaitSeconds = t
 		return ""
 	})
-	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }

@@ -436,8 +436,8 @@ func TestFailedSaveIsSaidAndKeepsTheEdits(t *testing.T) {
 // Issue 30: the wheel over any multi-line field scrolls the page as the
 // window's driver routes it — to the Scrollable under the pointer — at
 // the field's middle, on each page that has one.
-func TestWheelRoutedOverMultiLineFieldsScrollsThePage(t *testing.T) {
-	for _, key := range []string{"quick_replies", "resubmit_prompt", "wait_seconds"} {
+func TestWheelRoutedOverEntriesScrollsThePage(t *testing.T) {
+	for _, key := range []string{"quick_replies", "resubmit_prompt", "wait_seconds", "dnd_schedule", "focus_shortcut", "max_wait_seconds", "retention_image_mib"} {
 		w, _, _, _ := open(t, "", nil)
 		w.Fyne().Resize(fyne.NewSize(720, 400))
 		f := w.byKey[key]
