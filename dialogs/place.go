@@ -110,7 +110,8 @@ func monitorAt(mons []image.Rectangle, at image.Point) image.Rectangle {
 
 // cascade returns the top-left corner, in screen pixels, of a frame of
 // the given size: centred in area when there is no last frame, else offset
-// by step right and down from last's corner; on an axis where the frame
+// by step right and down from last's corner (from its bottom-right corner
+// for a frame smaller than last, which would sit inside it); on an axis where the frame
 // would leave area the corner goes back to area's edge. A frame larger
 // than area sits at area's top-left corner.
 func cascade(area, last image.Rectangle, hasLast bool, size image.Point, step int) image.Point {
@@ -122,6 +123,13 @@ func cascade(area, last image.Rectangle, hasLast bool, size image.Point, step in
 		return image.Pt(max(p.X, area.Min.X), max(p.Y, area.Min.Y))
 	}
 	p := last.Min.Add(image.Pt(step, step))
+	if size.X+step <= last.Dx() || size.Y+step <= last.Dy() {
+		// A frame smaller than the last, a step off its corner, would
+		// sit inside it, hidden when it stays under it (not over a reply
+		// being typed): a step beyond its right and bottom edges instead,
+		// where it shows.
+		p = last.Max.Add(image.Pt(step, step)).Sub(size)
+	}
 	if p.X < area.Min.X || p.X+size.X > area.Max.X {
 		p.X = area.Min.X
 	}
