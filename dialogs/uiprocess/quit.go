@@ -46,6 +46,6 @@ func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
 	w.CenterOnScreen()
 	w.Show()
 	dialogs.CentreOnUsersMonitor(w) // where the user works, as questions open
-	w.RequestFocus() // nothing focused inside: Enter and Escape reach the canvas: keep running
+	w.RequestFocus()                // nothing focused inside: Enter and Escape reach the canvas: keep running
 	return w
 }
