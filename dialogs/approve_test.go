@@ -301,7 +301,7 @@ func TestApprovalTimeoutNeverAllows(t *testing.T) {
 // question from elsewhere would give its options more than half.
 func TestApprovalMessageComesFirst(t *testing.T) {
 	command := strings.TrimSuffix(strings.Repeat("echo step &&\n", 8), " &&\n")
-	w, _ := openApproval(t, approvalOf(command), fyne.NewSize(600, 520), Options{}) // options with descriptions drawn tight (issue 30): 560 let them fit
+	w, _ := openApproval(t, approvalOf(command), fyne.NewSize(600, 520), Options{}) // options with descriptions drawn tight: at 560 they fit
 	v := w.View()
 	center := v.panes.center.Size().Height
 	msg, opts := v.panes.scroll.Size().Height, v.panes.choices.Size().Height

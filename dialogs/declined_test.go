@@ -11,12 +11,12 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: nothing is declined by one keystroke. With two prompts both in
-// view and nothing chosen, Submit sends nothing: it goes to the first
-// prompt without an answer and says so; Submit again goes to the next one;
-// only a Submit after each was asked about declines them. Answering only
-// the first then Submit asks about the second once. Before the fix one
-// Ctrl+Enter declined both prompts in view.
+// Nothing is declined by one keystroke: one Ctrl+Enter never declines both
+// prompts in view. With two prompts both in view and nothing chosen,
+// Submit sends nothing: it goes to the first prompt without an answer and
+// says so; Submit again goes to the next one; only a Submit after each was
+// asked about declines them. Answering only the first then Submit asks
+// about the second once.
 func TestSubmitAsksOnceAboutEachUnansweredPrompt(t *testing.T) {
 	two := wire.Question{ID: "q", Prompts: []wire.Prompt{
 		{Header: "Auth", Markdown: "Which auth?", Kind: wire.KindChoice, Single: true, Options: []wire.Option{{Label: "JWT"}, {Label: "Sessions"}}},

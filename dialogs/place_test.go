@@ -576,10 +576,10 @@ func TestMonitorAt(t *testing.T) {
 	}
 }
 
-// Issue 30: a window opens on the monitor under the pointer, centred in
-// its work area; the next ones there cascade from the last one on that
-// monitor and stay within it; a window opened with the pointer back on the
-// first monitor is centred there, whatever is open on the second.
+// A window opens on the monitor under the pointer, centred in its work
+// area; the next ones there cascade from the last one on that monitor and
+// stay within it; a window opened with the pointer back on the first
+// monitor is centred there, whatever is open on the second.
 func TestWindowsOpenOnTheMonitorUnderThePointer(t *testing.T) {
 	d := newFakeDesk(t)
 	d.frames = map[fyne.Window]image.Rectangle{}

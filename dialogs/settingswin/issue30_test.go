@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Issue 30: a Save writes what the user changed, never the built-in
+// A Save writes what the user changed, never the built-in
 // English resubmit_prompt the field showed as "Empty: the built-in text".
 func TestSaveLeavesTheBuiltInResubmitPromptOut(t *testing.T) {
 	for _, file := range []string{"", `{"timeout_seconds": 5}`} {
@@ -33,9 +33,9 @@ func TestSaveLeavesTheBuiltInResubmitPromptOut(t *testing.T) {
 	}
 }
 
-// Issue 30: with the setting listing no tools (all of them) every box is
-// ticked — eleven unticked boxes meant "all on", and ticking one turned
-// the others off; some is a choice made by unticking, and none is refused.
+// With the setting listing no tools (all of them) every box is ticked, so
+// an unticked box always means off and ticking one never turns the others
+// off; some is a choice made by unticking, and none is refused.
 func TestToolsShowTheTruth(t *testing.T) {
 	w, _, _, _ := open(t, "", nil)
 	g := w.byKey["tools"].input.(*widget.CheckGroup)
@@ -55,7 +55,7 @@ func TestToolsShowTheTruth(t *testing.T) {
 	}
 }
 
-// Issue 30: "Discard your changes?" keeps the edits by default, as the
+// "Discard your changes?" keeps the edits by default, as the
 // question window's dialog does: Keep editing is the primary button and
 // has the keyboard; Enter and Escape keep editing; only Discard discards.
 func TestDiscardDialogKeepsByDefault(t *testing.T) {
@@ -89,9 +89,9 @@ func stillOpen(w *Window) bool {
 	return false
 }
 
-// Issue 30: every duration on the pages is in seconds — away_after_minutes
-// too, shown and entered in seconds (whole minutes) — where "(s)" and
-// "(min)" were mixed.
+// Every duration on the pages is in seconds — away_after_minutes too,
+// shown and entered in seconds (whole minutes) — so "(s)" and "(min)" are
+// never mixed.
 func TestDurationsAreAllInSeconds(t *testing.T) {
 	w, _, _, _ := open(t, `{"away_after_minutes": 10}`, nil)
 	for _, f := range w.fields {

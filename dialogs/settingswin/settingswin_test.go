@@ -433,7 +433,7 @@ func TestFailedSaveIsSaidAndKeepsTheEdits(t *testing.T) {
 	}
 }
 
-// Issue 30: the wheel over any multi-line field scrolls the page as the
+// The wheel over any multi-line field scrolls the page as the
 // window's driver routes it — to the Scrollable under the pointer — at
 // the field's middle, on each page that has one.
 func TestWheelRoutedOverEntriesScrollsThePage(t *testing.T) {
