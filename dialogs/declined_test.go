@@ -101,9 +101,9 @@ func TestSubmitAsksAboutAnUnansweredChoice(t *testing.T) {
 }
 
 // Images attached to a one-prompt window with options are its answer
-// (the Sending line says so): Submit sends them at once, as before the
-// unanswered prompt was asked about (e2e TestPasteGrowsTheWindow caught
-// the Submit that asked instead).
+// (the Sending line says so): Submit sends them at once and asks nothing
+// about the unanswered prompt (e2e TestPasteGrowsTheWindow sends its
+// pasted images so).
 func TestSubmitSendsImagesAsTheAnswer(t *testing.T) {
 	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Which layout?", Options: []wire.Option{{Label: "Keep it"}, {Label: "Revert"}}}), Options{})
 	v.hooks.async = func(f func()) { f() }

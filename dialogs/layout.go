@@ -110,8 +110,8 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 // MinWindowHeight and limit's height (never below the content's minimum).
 // Everything is measured at the width the content gets in a window that
 // wide, the window's padding off (windowPad): measured at the window's
-// width, a line that wraps in the window did not there, and the window
-// opened a line short, its options scrolling.
+// width, a line that wraps in the window does not wrap there, and the
+// window opens a line short, its options scrolling.
 func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	pad := 2 * windowPad()
 	inner := width - pad

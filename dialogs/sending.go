@@ -118,8 +118,9 @@ func (v *View) placeSending() {
 // depends on it, before the window's height is measured (heightAt).
 // The place is never the one an earlier layout at another size left: Fyne
 // lays new content out at its minimum size first, and a pooled window at
-// its last question's size, where the slot is narrower or wider; the row
-// was then counted, or not, against the width the window opens with.
+// its last question's size, where the slot is narrower or wider; a place
+// kept from there counts the row, or not, by a slot of another width than
+// the window opens with.
 func (v *View) sendingAt(contentWidth float32) {
 	s := v.sending
 	if s == nil || s.footer == nil {
