@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Issue 30: make run's demo (scripts/demo.sh) says it waits for the answer,
+// The demo of make run (scripts/demo.sh) says it waits for the answer,
 // points at the tray icon only where doctor finds a tray host, and says to
 // install before running setup — which writes the path of the feedback it
 // runs into the client's config, so setup from the checkout would register

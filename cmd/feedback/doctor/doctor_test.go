@@ -216,7 +216,7 @@ func TestBrokenEnvironment(t *testing.T) {
 	if b, _ := os.ReadFile(dbPath); !bytes.Equal(b, junk) {
 		t.Error("doctor changed the database file")
 	}
-	if !strings.HasSuffix(out.String(), "\n3 checks failed, 5 warnings.\n") { // issue 30: never "warning(s)"
+	if !strings.HasSuffix(out.String(), "\n3 checks failed, 5 warnings.\n") { // in words, never "warning(s)"
 		t.Errorf("the summary line is not counted in words:\n%s", out)
 	}
 }
@@ -350,7 +350,7 @@ func TestCursorAgentNotApproved(t *testing.T) {
 	}
 }
 
-// Issue 30: doctor counts in words ("1 warning", "2 checks failed"),
+// Doctor counts in words ("1 warning", "2 checks failed"),
 // never "1 warning(s)".
 func TestSummaryCounts(t *testing.T) {
 	for _, tc := range []struct {
