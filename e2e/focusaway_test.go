@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 )
 
-// Issue 30, "keys typed elsewhere stay there": a question that arrives
+// Keys typed elsewhere stay there: a question that arrives
 // while the user types in another application opens without taking the
 // keyboard: every key goes on to that application, the question's reply
 // stays empty, and the question asks for attention (the urgency hint)

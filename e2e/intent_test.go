@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// Issue 18, "the answer matches the intent", end to end: the built binary
-// under a real MCP client (or `feedback ask`), real windows driven by
-// xdotool.
+// The answer matches the intent, end to end: the built binary under a
+// real MCP client (or `feedback ask`), real windows driven by xdotool.
 
 // noResult fails if the call returns within d: nobody answered it.
 func noResult(t *testing.T, what string, ch <-chan callResult, d time.Duration) {

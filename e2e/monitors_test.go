@@ -12,9 +12,9 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-// Issue 30, "on the screen where the user works": with two monitors, a
-// question opens on the monitor under the pointer, and the cascade of the
-// next ones stays within that monitor.
+// On the screen where the user works: with two monitors, a question opens
+// on the monitor under the pointer, and the cascade of the next ones stays
+// within that monitor.
 
 // twoMonitors splits the screen into two RandR 1.5 monitors, one above the
 // other (the session's screen is one output: Xvfb), and returns them, the

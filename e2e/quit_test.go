@@ -12,7 +12,7 @@ import (
 
 // Quitting with windows open (countdowns ticking, a draft being typed)
 // leaves no "Error in Fyne call thread" in the log: no ticker, draft timer
-// or attachment calls into Fyne after its loop has ended (issues 13, 14).
+// or attachment calls into Fyne after its loop has ended.
 func TestQuitWithWindowsOpenIsClean(t *testing.T) {
 	requireSession(t)
 	logPath := startApp(t)

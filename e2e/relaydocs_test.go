@@ -143,7 +143,7 @@ log_dest file /var/log/mosquitto/mosquitto.log
 include_dir /etc/mosquitto/conf.d
 `
 
-// Issue 40: the remote steps of the README, and the broker's set-up of
+// The remote steps of the README, and the broker's set-up of
 // docs/remote.md, work as written. The broker block runs as root in a
 // root of the test's own (its /etc/mosquitto, the certificate certbot
 // would have made, a free port for 8883), mosquitto starts with Debian's
