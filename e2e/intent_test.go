@@ -40,7 +40,7 @@ func TestAskOneChoiceReplacesTheDefault(t *testing.T) {
 // Keys go to the window the user chose: X is clicked, Y opens once X has
 // the focus (cascaded 32 px off X); once Y asks for attention (it opened
 // without the focus, which is back with X), Alt+1 and Ctrl+Enter answer X,
-// and Y stays unanswered. (Y took the focus and the keys.)
+// and Y stays unanswered: it never takes the focus and the keys.
 func TestNewWindowDoesNotTakeTheFocusFromAClickedOne(t *testing.T) {
 	requireSession(t)
 	a, b := newMCP(t, "agent-x"), newMCP(t, "agent-y")
