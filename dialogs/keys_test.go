@@ -165,13 +165,13 @@ func typeEnter(w *Window) {
 	w.View().keyUp(&fyne.KeyEvent{Name: ev.Name})
 }
 
-// A yes/no window shows what Enter will do. The recommended
-// answer's button has the keyboard when the window opens and Enter presses
-// exactly it; Shift+Tab and Tab move the keyboard between No and Yes, and
-// Enter follows. Without a recommendation no button has it and Enter
-// answers nothing (keys.go says why). With nothing focused (the user
-// clicked the message) Enter shows the recommended button again and
-// answers nothing; the next Enter presses it.
+// A yes/no window shows what Enter will do. The recommended answer's button
+// has the keyboard when the window opens and Enter presses exactly it;
+// Shift+Tab and Tab move the keyboard between No and Yes, and Enter
+// follows. Without a recommendation no button has it and Enter answers
+// nothing (keys.go says why). With nothing focused (the user clicked the
+// message) Enter shows the recommended button again and answers nothing;
+// the next Enter presses it.
 func TestYesNoEnterPressesTheFocusedButton(t *testing.T) {
 	for _, tc := range []struct {
 		name    string

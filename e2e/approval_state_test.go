@@ -209,11 +209,11 @@ func TestApprovalStateReplayNeverAllows(t *testing.T) {
 	}
 }
 
-// The state is signed with a per-user key (HMAC-SHA256, a 0600
-// file in the data directory made by the first shim that needs it) and
-// expires with its question's countdown. An edited state is refused with
-// an error that says so; an expired one too; an untouched one still
-// answers, even when its retry is served by a restarted shim.
+// The state is signed with a per-user key (HMAC-SHA256, a 0600 file in the
+// data directory made by the first shim that needs it) and expires with its
+// question's countdown. An edited state is refused with an error that says
+// so; an expired one too; an untouched one still answers, even when its
+// retry is served by a restarted shim.
 func TestFormStateSignedAndExpiring(t *testing.T) {
 	alone := headlessAlone(t)
 	dir := t.TempDir()

@@ -7,8 +7,8 @@ import (
 )
 
 // Settings and History open centred on the screen, whole on it, not where
-// the window manager puts a new window (for Settings the bottom-left,
-// 15 px off screen), and Escape closes History as it closes other windows.
+// the window manager puts a new window (for Settings the bottom-left, 15 px
+// off screen), and Escape closes History as it closes other windows.
 func TestAppWindowsCentredAndHistoryClosesOnEscape(t *testing.T) {
 	requireSession(t)
 	s := openScreen(t)

@@ -14,9 +14,9 @@ import (
 // nothing chosen: Ctrl+Enter goes to question 1 and says so, the next to
 // question 2, and only the third declines them, with status "declined",
 // never "answered". Answering only the first, Ctrl+Enter asks about the
-// second before it sends. Then a pre-ticked
-// recommendation with another pick: the Sending line lists both and
-// warns. Each step is screenshotted (FEEDBACK_SHOTS copies them).
+// second before it sends. Then a pre-ticked recommendation with another
+// pick: the Sending line lists both and warns. Each step is screenshotted
+// (FEEDBACK_SHOTS copies them).
 func TestNothingDeclinedByOneKeystroke(t *testing.T) {
 	requireSession(t)
 	for _, theme := range []string{"light", "dark"} {

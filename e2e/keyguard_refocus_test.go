@@ -15,12 +15,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 )
 
-// The keyboard belongs to the decision: the input guard covers
-// every moment a window takes the keyboard, not only its first opening.
-// The user answers window Y; the window manager hands the keyboard back to
-// window X; a key meant for Y (a second Enter, a Ctrl+Enter pressed twice)
-// lands in X a quarter of a second later. It must not answer X: X waits,
-// and answers when the user answers it deliberately.
+// The keyboard belongs to the decision: the input guard covers every moment
+// a window takes the keyboard, not only its first opening. The user answers
+// window Y; the window manager hands the keyboard back to window X; a key
+// meant for Y (a second Enter, a Ctrl+Enter pressed twice) lands in X a
+// quarter of a second later. It must not answer X: X waits, and answers
+// when the user answers it deliberately.
 
 // guardMS is the input guard of these tests: the app's default.
 const guardMS = "600"
@@ -239,11 +239,11 @@ func ringOutside(img image.Image, box image.Rectangle, dx, dy int, bg color.Colo
 	return gap, run
 }
 
-// ask_confirm with yes recommended opens with the keyboard on
-// Yes, and it is seen: in the window as drawn, dark and light, at scale 1
-// and 1.5, the primary button is outlined on its four sides by a ring of
-// 2 px or more at 3:1 or more against the window's background, apart from
-// the button. Enter, pressed once the guard is over, answers yes. Screenshots
+// ask_confirm with yes recommended opens with the keyboard on Yes, and it
+// is seen: in the window as drawn, dark and light, at scale 1 and 1.5, the
+// primary button is outlined on its four sides by a ring of 2 px or more at
+// 3:1 or more against the window's background, apart from the button.
+// Enter, pressed once the guard is over, answers yes. Screenshots
 // yesno-focus-*.
 func TestYesNoOpensOnTheRecommendedButton(t *testing.T) {
 	requireSession(t)
@@ -282,7 +282,8 @@ func TestYesNoOpensOnTheRecommendedButton(t *testing.T) {
 
 // ask_confirm without a recommendation: no button has the keyboard, and
 // Enter, even once the guard is over, answers nothing (a submit without a
-// choice would decline the question for the user); Alt+N answers no. Screenshot yesno-no-recommendation.
+// choice would decline the question for the user); Alt+N answers no.
+// Screenshot yesno-no-recommendation.
 func TestYesNoWithoutRecommendationEnterAnswersNothing(t *testing.T) {
 	requireSession(t)
 	startApp(t, "FEEDBACK_INPUT_GUARD_MS="+guardMS)

@@ -22,8 +22,8 @@ import (
 )
 
 // Many questions at once: a new window never takes the keyboard from the
-// window the user types in, Ctrl+PageDown/Up move between open windows,
-// and concurrent windows cascade.
+// window the user types in, Ctrl+PageDown/Up move between open windows, and
+// concurrent windows cascade.
 
 // activeWindow is the window the window manager says is active, or "".
 func activeWindow() string {

@@ -144,17 +144,16 @@ include_dir /etc/mosquitto/conf.d
 `
 
 // The remote steps of the README, and the broker's set-up of
-// docs/remote.md, work as written. The broker block runs as root in a
-// root of the test's own (its /etc/mosquitto, the certificate certbot
-// would have made, a free port for 8883), mosquitto starts with Debian's
-// configuration and drops to its user as it does in its package; the
-// README's desktop block runs with the app running, typing the password
-// at the prompt; its remote block runs on a host that has the system's
-// tools and, of feedback's, only feedback-headless on its PATH, and an
-// empty home. Then the client's
-// configuration that setup wrote asks a question that the desktop's window
-// answers, and after `feedback relay revoke` the remote's doctor fails,
-// saying to pair again.
+// docs/remote.md, work as written. The broker block runs as root in a root
+// of the test's own (its /etc/mosquitto, the certificate certbot would have
+// made, a free port for 8883), mosquitto starts with Debian's configuration
+// and drops to its user as it does in its package; the README's desktop
+// block runs with the app running, typing the password at the prompt; its
+// remote block runs on a host that has the system's tools and, of
+// feedback's, only feedback-headless on its PATH, and an empty home. Then
+// the client's configuration that setup wrote asks a question that the
+// desktop's window answers, and after `feedback relay revoke` the remote's
+// doctor fails, saying to pair again.
 func TestRelayReadmeStepsAsWritten(t *testing.T) {
 	requireSession(t)
 	if os.Getenv("FEEDBACK_HEADLESS_BIN") == "" {

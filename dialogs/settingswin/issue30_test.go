@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// A Save writes what the user changed, never the built-in
-// English resubmit_prompt the field showed as "Empty: the built-in text".
+// A Save writes what the user changed, never the built-in English
+// resubmit_prompt the field showed as "Empty: the built-in text".
 func TestSaveLeavesTheBuiltInResubmitPromptOut(t *testing.T) {
 	for _, file := range []string{"", `{"timeout_seconds": 5}`} {
 		w, path, done, _ := open(t, file, nil)
@@ -55,9 +55,9 @@ func TestToolsShowTheTruth(t *testing.T) {
 	}
 }
 
-// "Discard your changes?" keeps the edits by default, as the
-// question window's dialog does: Keep editing is the primary button and
-// has the keyboard; Enter and Escape keep editing; only Discard discards.
+// "Discard your changes?" keeps the edits by default, as the question
+// window's dialog does: Keep editing is the primary button and has the
+// keyboard; Enter and Escape keep editing; only Discard discards.
 func TestDiscardDialogKeepsByDefault(t *testing.T) {
 	w, _, _, _ := open(t, `{"timeout_seconds": 5}`, nil)
 	c := w.Fyne().Canvas()

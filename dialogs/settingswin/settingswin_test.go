@@ -433,9 +433,9 @@ func TestFailedSaveIsSaidAndKeepsTheEdits(t *testing.T) {
 	}
 }
 
-// The wheel over any multi-line field scrolls the page as the
-// window's driver routes it — to the Scrollable under the pointer — at
-// the field's middle, on each page that has one.
+// The wheel over any multi-line field scrolls the page as the window's
+// driver routes it — to the Scrollable under the pointer — at the field's
+// middle, on each page that has one.
 func TestWheelRoutedOverEntriesScrollsThePage(t *testing.T) {
 	for _, key := range []string{"quick_replies", "resubmit_prompt", "wait_seconds", "dnd_schedule", "focus_shortcut", "max_wait_seconds", "retention_image_mib"} {
 		w, _, _, _ := open(t, "", nil)

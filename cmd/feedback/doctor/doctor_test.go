@@ -350,8 +350,8 @@ func TestCursorAgentNotApproved(t *testing.T) {
 	}
 }
 
-// Doctor counts in words ("1 warning", "2 checks failed"),
-// never "1 warning(s)".
+// Doctor counts in words ("1 warning", "2 checks failed"), never
+// "1 warning(s)".
 func TestSummaryCounts(t *testing.T) {
 	for _, tc := range []struct {
 		fails, warns int
