@@ -112,3 +112,32 @@ func TestDurationsAreAllInSeconds(t *testing.T) {
 		t.Fatalf("90 s accepted (%q)", w.Problem("away_after_minutes"))
 	}
 }
+
+// Escape closes Settings, as it closes History, the questions and the note
+// window, whatever has the keyboard — an entry, a checkbox, a drop-down,
+// nothing; with unsaved changes it asks first.
+func TestEscapeClosesSettings(t *testing.T) {
+	for _, key := range []string{"timeout_seconds", "quick_replies", "sound", "language", ""} {
+		w, _, _, _ := open(t, "", nil)
+		c := w.Fyne().Canvas()
+		if key != "" {
+			c.Focus(w.byKey[key].input.(fyne.Focusable))
+		}
+		esc := &fyne.KeyEvent{Name: fyne.KeyEscape}
+		if f := c.Focused(); f != nil {
+			f.TypedKey(esc)
+		} else {
+			c.OnTypedKey()(esc)
+		}
+		if stillOpen(w) {
+			t.Errorf("Escape with %q focused left Settings open", key)
+		}
+	}
+	w, _, _, _ := open(t, "", nil)
+	entry(t, w, "timeout_seconds").SetText("50")
+	w.Fyne().Canvas().Focus(w.byKey["timeout_seconds"].input.(fyne.Focusable))
+	w.Fyne().Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if !stillOpen(w) || w.discard == nil {
+		t.Error("Escape with a change closed Settings without asking")
+	}
+}
