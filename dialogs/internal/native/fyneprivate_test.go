@@ -22,8 +22,8 @@ import (
 // against the new versions (and docs/upstream/, the requests that would
 // make them unneeded) and updated verified.
 var verified = map[string]string{
-	"fyne.io/fyne/v2":                 "v2.7.1",
-	"github.com/go-gl/glfw/v3.3/glfw": "v0.0.0-20240506104042-037f3cc74f2a",
+	"fyne.io/fyne/v2":                 "v2.8.1",
+	"github.com/go-gl/glfw/v3.4/glfw": "v0.1.0-pre.1.0.20260707082822-2a407d02d01a",
 }
 
 func TestFynePrivateTouchesVerified(t *testing.T) {
