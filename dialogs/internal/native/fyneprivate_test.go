@@ -16,7 +16,8 @@ import (
 // their linker names; screen.go calls GLFW directly on the driver's behalf
 // (the work area, no focus on show); x11grab.go and x11errors.go use the
 // X11 display GLFW opened and install Xlib's process-wide error handler on
-// it. Each was checked against exactly these versions. An upgrade that
+// it; symbolfont.go gives the symbol font Fyne falls back to a space. Each
+// was checked against exactly these versions. An upgrade that
 // renames or changes them may still build and misbehave at run time, so it
 // cannot land unseen: this test fails until someone has read those files
 // against the new versions (and docs/upstream/, the requests that would
@@ -42,7 +43,7 @@ func TestFynePrivateTouchesVerified(t *testing.T) {
 			continue
 		}
 		if got != want {
-			t.Errorf("go.mod has %s %s, but dialogs/internal/native (warm_glfw.go, screen.go, x11grab.go, x11errors.go) was verified against %s: "+
+			t.Errorf("go.mod has %s %s, but dialogs/internal/native (warm_glfw.go, screen.go, x11grab.go, x11errors.go, symbolfont.go) was verified against %s: "+
 				"re-read it (and docs/upstream/) against %s, then update verified", mod, got, want, got)
 		}
 	}
