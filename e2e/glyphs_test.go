@@ -269,13 +269,13 @@ func (g *glyphRefs) word(word string, style fyne.TextStyle, size, scale float32)
 			gx := pen + float64(gl.XOffset)/64*float64(scale)
 			gy := float64(base) - float64(gl.YOffset)/64*float64(scale)
 			ref.glyphs = append(ref.glyphs, glyphBox{
-				r:     runes[gl.ClusterIndex],
+				r:     runes[gl.TextIndex()],
 				left:  gx + float64(e.XBearing)*k,
 				right: gx + float64(e.XBearing+e.Width)*k,
 				top:   gy - float64(e.YBearing)*k,
 				bot:   gy - float64(e.YBearing+e.Height)*k,
 			})
-			pen += float64(gl.XAdvance) / 64 * float64(scale)
+			pen += float64(gl.Advance) / 64 * float64(scale)
 		}
 		x += float32(out.Advance) / 64 * scale
 	}
