@@ -32,12 +32,6 @@ type DesktopOptions struct {
 	Logger                              *slog.Logger
 	// Poll is how often the store is checked for changes; 0 means 500 ms.
 	Poll time.Duration
-	// GoneGrace is how long a remote process whose will the broker
-	// published may come back and go on waiting on its questions (a
-	// broken connection that reconnects); 0 means 10 s. Its questions are
-	// never withdrawn for its will: they stay open in the app, as after
-	// "call again", for the next identical call (see Desktop).
-	GoneGrace time.Duration
 }
 
 // Desktop is the app's side of the relay: it keeps the broker
@@ -49,10 +43,14 @@ type DesktopOptions struct {
 // its calls are handed off (a second, attach-only caller with a short
 // wait joins each window before the call's own ask ends, so the app
 // keeps the window open, and then its answer, for the next ask with its
-// id: the restarted shim's identical call). If the process comes back
-// within GoneGrace (its connection broke and reconnected) its calls
-// attach to their windows again and go on. An explicit cancellation
-// (kindCancel) or a revocation still withdraws the window.
+// id: the restarted shim's identical call). A will does not tell a
+// process that is gone from one whose connection broke (a broker restart
+// publishes the wills of every connection it drops, and the outage may
+// last): a handed-off call is kept until its own wait ends, and if its
+// process comes back meanwhile (it says so on each connection) the call
+// attaches to its window again and gets what was answered there. An
+// explicit cancellation (kindCancel) or a revocation still withdraws the
+// window.
 type Desktop struct {
 	opts DesktopOptions
 	log  *slog.Logger
@@ -74,17 +72,16 @@ type Desktop struct {
 	pairings map[string]*peer // by question topic
 	revoked  map[string]Revoked
 	calls    map[string]*dcall       // by pairing topic + stream
-	remotes  map[string]*remoteState // by reply topic: remote processes whose will came
+	remotes  map[string]*remoteState // by reply topic: remote processes with calls open that said they are back, or whose will came
 	handed   map[string]wire.Answer  // by pairing topic + question id: answers a handed-off caller got (handOff)
-	held     map[string][]wire.Ask   // by pairing topic: questions of vanished remotes the app keeps open (forgetGone), at most maxHeld
+	held     map[string][]wire.Ask   // by pairing topic: questions of vanished remotes the app keeps open (forget), at most maxHeld
 	status   Status
 }
 
 // remoteState is what the desktop knows of one remote process.
 type remoteState struct {
-	conn     uint64      // the latest connection that said it is back
-	goneConn uint64      // the connection whose will came last
-	gone     *time.Timer // its will came: the withdrawal, unless it comes back first
+	conn     uint64 // the latest connection that said it is back
+	goneConn uint64 // the connection whose will came last
 }
 
 // peer is a live pairing.
@@ -104,15 +101,19 @@ type dcall struct {
 	origID   string   // the question's id as the remote asked it
 	stream   string
 	deadline time.Time // when the remote's wait runs out; zero: no wait
+	taken    time.Time // when the desktop took the question
 	reply    string
 	// Guarded by Desktop.mu: the running ask's cancel and generation,
-	// and whether the call is handed off (its remote vanished).
-	cancel    context.CancelFunc
-	run       int
-	suspended bool
-	mu        sync.Mutex // guards seq
-	seq       uint64
-	sent      bool // seq 0 used
+	// whether the call is handed off (its remote's will came), since when,
+	// and the timer that forgets it at the end of its wait.
+	cancel      context.CancelFunc
+	run         int
+	suspended   bool
+	suspendedAt time.Time
+	expiry      *time.Timer
+	mu          sync.Mutex // guards seq
+	seq         uint64
+	sent        bool // seq 0 used
 }
 
 // Bounds on what frames that earn a refusal cost: per reply topic 3
@@ -139,9 +140,6 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
 	}
-	if opts.GoneGrace <= 0 {
-		opts.GoneGrace = 10 * time.Second
-	}
 	log = log.With("part", "relay")
 	return &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
 		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
@@ -162,10 +160,8 @@ func (d *Desktop) Run(ctx context.Context) {
 			d.client = nil
 			for _, c := range d.calls {
 				c.cancel() // a handed-off one's window stays, as the app's questions do
-			}
-			for _, rs := range d.remotes {
-				if rs.gone != nil {
-					rs.gone.Stop()
+				if c.expiry != nil {
+					c.expiry.Stop()
 				}
 			}
 			d.mu.Unlock()
@@ -471,24 +467,21 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		go d.ask(ctx, c, key, dc, dc.ask)
 	case kindBack:
 		d.mu.Lock()
-		if rs := d.remotes[e.Reply]; rs != nil {
-			if e.Conn <= rs.goneConn {
-				// A "back" of the connection whose will came (said again a
-				// moment after it connected, and delivered after the will):
-				// that connection is gone, only a later one comes back.
-				d.mu.Unlock()
-				return
-			}
-			if rs.gone != nil {
-				rs.gone.Stop()
-				rs.gone = nil
-				d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name)
-			}
+		if rs := d.remotes[e.Reply]; rs != nil && e.Conn <= rs.goneConn {
+			// A "back" of the connection whose will came (delivered after
+			// the will): that connection is gone, only a later one comes back.
+			d.mu.Unlock()
+			return
 		}
+		resumed := 0
 		for k, dc := range d.calls { // handed off at its will: attach again
 			if dc.reply == e.Reply && dc.suspended {
 				d.resumeLocked(c, k, dc)
+				resumed++
 			}
+		}
+		if resumed > 0 {
+			d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name, "questions", resumed)
 		}
 		if !d.hasCallsLocked(e.Reply) { // nothing a will could hand off: nothing to remember
 			delete(d.remotes, e.Reply)
@@ -509,25 +502,21 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			d.mu.Unlock()
 			return
 		}
-		// Remembered even while an earlier will's grace runs: a late
+		// Remembered even when its calls are handed off already: a late
 		// "back" of this connection is not a return either.
 		rs.goneConn = max(rs.goneConn, e.Conn)
-		if rs.gone != nil { // handed off already
-			d.mu.Unlock()
-			return
-		}
-		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.forgetGone(p, e.Reply) })
 		n := 0
-		for _, dc := range d.calls {
+		for k, dc := range d.calls {
 			if dc.reply == e.Reply && !dc.suspended {
-				dc.suspended = true
-				cancel := dc.cancel
-				d.bg.Go(func() { d.handOff(dc, cancel) })
+				d.suspendLocked(k, dc, now)
 				n++
 			}
 		}
+		d.boundSuspendedLocked(p)
 		d.mu.Unlock()
-		d.log.Info("relay: a remote shim went away: its questions stay open for its next call", "pairing", p.p.Name, "questions", n)
+		if n > 0 {
+			d.log.Info("relay: a remote shim went away: its questions stay open, for it if it comes back while they wait, or for its next call", "pairing", p.p.Name, "questions", n)
+		}
 	case kindCancel:
 		d.mu.Lock()
 		dc := d.calls[key]
@@ -572,31 +561,76 @@ func (d *Desktop) hasCallsLocked(reply string) bool {
 const maxHanded = 256
 
 // maxHeld bounds the questions of vanished remotes remembered per
-// pairing (the app keeps at most 64 open in all).
-const maxHeld = 64
+// pairing (the app keeps at most 64 open in all), and maxSuspended the
+// calls handed off per pairing that wait for their remote to come back.
+const (
+	maxHeld      = 64
+	maxSuspended = 64
+)
 
-// forgetGone forgets the handed-off calls of the remote process
-// listening on reply, whose will the broker published and which did not
-// come back: their windows stay open in the app, their answers kept there
-// for the next identical call; only the questions are remembered, for a
-// revocation to withdraw them.
-func (d *Desktop) forgetGone(p *peer, reply string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n := 0
-	for k, dc := range d.calls {
-		if dc.peer == p && dc.reply == reply && dc.suspended {
-			delete(d.calls, k)
-			n++
-			h := append(d.held[dc.topic], dc.ask) // a revocation withdraws it
-			if len(h) > maxHeld {
-				h = h[len(h)-maxHeld:]
-			}
-			d.held[dc.topic] = h
-		}
+// suspendLocked hands dc off: its remote's will came. It is kept, for
+// its remote to come back to (kindBack), until its wait ends. Called
+// with d.mu.
+func (d *Desktop) suspendLocked(key string, dc *dcall, now time.Time) {
+	dc.suspended, dc.suspendedAt = true, now
+	cancel := dc.cancel
+	d.bg.Go(func() { d.handOff(dc, cancel) })
+	until := dc.deadline
+	if until.IsZero() { // a caller that waits as long as it likes: the longest wait
+		until = dc.taken.Add(wire.MaxWait)
 	}
-	delete(d.remotes, reply)
-	d.log.Info("relay: a remote shim did not come back: its questions wait for its next call", "pairing", p.p.Name, "questions", n)
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+	}
+	dc.expiry = time.AfterFunc(until.Sub(now), func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.calls[key] == dc && dc.suspended {
+			d.forgetLocked(key, dc)
+		}
+	})
+}
+
+// boundSuspendedLocked forgets the calls of p handed off longest ago
+// beyond maxSuspended. Called with d.mu.
+func (d *Desktop) boundSuspendedLocked(p *peer) {
+	for {
+		n, oldest, ok := 0, "", false
+		for k, dc := range d.calls {
+			if dc.peer != p || !dc.suspended {
+				continue
+			}
+			n++
+			if !ok || dc.suspendedAt.Before(d.calls[oldest].suspendedAt) {
+				oldest, ok = k, true
+			}
+		}
+		if n <= maxSuspended {
+			return
+		}
+		d.forgetLocked(oldest, d.calls[oldest])
+	}
+}
+
+// forgetLocked forgets dc, handed off, whose remote did not come back
+// while it waited: its window stays open in the app, its answer kept
+// there for the next identical call; only its question is remembered,
+// for a revocation to withdraw it. Called with d.mu.
+func (d *Desktop) forgetLocked(key string, dc *dcall) {
+	delete(d.calls, key)
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+		dc.expiry = nil
+	}
+	h := append(d.held[dc.topic], dc.ask) // a revocation withdraws it
+	if len(h) > maxHeld {
+		h = h[len(h)-maxHeld:]
+	}
+	d.held[dc.topic] = h
+	if !d.hasCallsLocked(dc.reply) {
+		delete(d.remotes, dc.reply)
+	}
+	d.log.Info("relay: a remote shim did not come back while its call waited: its question waits for its next call", "pairing", dc.peer.p.Name, "id", dc.ask.Question.ID)
 }
 
 // newCall makes the call of e's question, namespaced for its pairing;
@@ -604,7 +638,7 @@ func (d *Desktop) forgetGone(p *peer, reply string) {
 // send it on.
 func (d *Desktop) newCall(topic string, p *peer, e envelope, now time.Time) (*dcall, *wire.Error) {
 	a := *e.Ask
-	dc := &dcall{peer: p, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply}
+	dc := &dcall{peer: p, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply, taken: now}
 	a.Question = remoteQuestion(a.Question, p.p, e.Origin)
 	if a.Key != "" {
 		a.Key = namespaced(p.p, a.Key)
@@ -639,6 +673,10 @@ func (d *Desktop) startLocked(dc *dcall) context.Context {
 // withdrawn, also when dc is handed off. Called with d.mu.
 func (d *Desktop) endLocked(dc *dcall) {
 	dc.cancel()
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+		dc.expiry = nil
+	}
 	if dc.suspended {
 		dc.suspended = false
 		a := dc.ask
@@ -709,6 +747,10 @@ func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
 // resumeLocked attaches dc, handed off, to its window again: its remote
 // process came back. Called with d.mu.
 func (d *Desktop) resumeLocked(c mqtt.Client, key string, dc *dcall) {
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+		dc.expiry = nil
+	}
 	a := dc.ask
 	a.AttachOnly = true
 	if !dc.deadline.IsZero() {
@@ -788,6 +830,7 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 		send(wire.Event{Type: wire.EventError, Error: we})
 	default:
 		send(wire.Event{Type: wire.EventAnswer, Answer: &ans})
+		d.takeHanded(dc.topic, a) // a hand-off's caller that got it too keeps it for no one
 		log.Info("relay: question closed", "status", ans.Status)
 	}
 }

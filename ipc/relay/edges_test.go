@@ -121,7 +121,7 @@ func TestRelayFloodIsBounded(t *testing.T) {
 	var lines atomic.Int64
 	log := slog.New(countingHandler{testLogger(t).Handler(), &lines})
 	fa := &fakeAsker{answer: echo}
-	ds := startDeskWith(t, b, fa, 0, log)
+	ds := startDeskWith(t, b, fa, log)
 	tok := ds.pair(t, "build-box")
 	tp := TopicsOf(tok.ID)
 

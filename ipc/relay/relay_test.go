@@ -41,7 +41,6 @@ func echo(_ context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, er
 // its Desktop running until the test ends (or stop).
 type desk struct {
 	log   *slog.Logger // nil: the test's log
-	grace time.Duration
 	dir   string
 	d     *Desktop
 	stop  func()
@@ -50,32 +49,31 @@ type desk struct {
 
 func startDesk(t *testing.T, b *mqtttest.Broker, asker wire.Asker) *desk {
 	t.Helper()
-	return startDeskGrace(t, b, asker, 0)
+	return startDeskWith(t, b, asker, nil)
 }
 
-// startDeskGrace is startDesk with DesktopOptions.GoneGrace.
-func startDeskGrace(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration) *desk {
+// startDeskWith is startDesk with DesktopOptions.Logger (nil: the test's
+// log).
+func startDeskWith(t *testing.T, b *mqtttest.Broker, asker wire.Asker, log *slog.Logger) *desk {
 	t.Helper()
-	return startDeskWith(t, b, asker, grace, nil)
+	return startDeskAt(t, b.URL("desk"), b.Password("desk"), asker, log)
 }
 
-// startDeskWith is startDesk with DesktopOptions.GoneGrace and Logger
-// (nil: the test's log).
-func startDeskWith(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration, log *slog.Logger) *desk {
+// startDeskAt is startDeskWith connecting to the broker at url (a proxy's)
+// with password.
+func startDeskAt(t *testing.T, url, password string, asker wire.Asker, log *slog.Logger) *desk {
 	t.Helper()
 	dir := t.TempDir()
-	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), grace: grace, log: log}
-	st, _ := LoadState(ds.store)
-	if st.Broker == "" {
-		if err := st.SetBroker(b.URL("desk")); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Save(ds.store); err != nil {
-			t.Fatal(err)
-		}
-		if err := WritePassword(filepath.Join(dir, PasswordFile), b.Password("desk")); err != nil {
-			t.Fatal(err)
-		}
+	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), log: log}
+	var st State
+	if err := st.SetBroker(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Save(ds.store); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePassword(filepath.Join(dir, PasswordFile), password); err != nil {
+		t.Fatal(err)
 	}
 	ds.run(t, asker)
 	return ds
@@ -87,7 +85,7 @@ func (ds *desk) run(t *testing.T, asker wire.Asker) {
 		log = testLogger(t)
 	}
 	ds.d = NewDesktop(DesktopOptions{Asker: asker, StorePath: ds.store, PasswordPath: filepath.Join(ds.dir, PasswordFile),
-		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: log, GoneGrace: ds.grace})
+		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { ds.d.Run(ctx); close(done) }()
@@ -176,6 +174,24 @@ func askAsync(r *Remote, a wire.Ask) <-chan outcome {
 		ans, err := r.Ask(context.Background(), a, nil)
 		c <- outcome{ans, err}
 	}()
+	return c
+}
+
+// askQueued is askAsync that returns once the desktop said it took the
+// question (its queued event came back): the broker has it.
+func askQueued(t *testing.T, r *Remote, a wire.Ask) <-chan outcome {
+	t.Helper()
+	c, queued := make(chan outcome, 1), make(chan struct{})
+	var once sync.Once
+	go func() {
+		ans, err := r.Ask(context.Background(), a, func(e wire.Event) {
+			if e.Type == wire.EventQueued {
+				once.Do(func() { close(queued) })
+			}
+		})
+		c <- outcome{ans, err}
+	}()
+	within(t, queued, 10*time.Second, "the desktop never took the question")
 	return c
 }
 
@@ -335,8 +351,8 @@ func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
 		}
 		return wire.Answer{}, ctx.Err()
 	}}
-	const grace = 3 * time.Second
-	ds := startDeskGrace(t, b, fa, grace)
+	const quiet = time.Second // how long nothing is seen
+	ds := startDesk(t, b, fa)
 	r := dial(t, b, ds.pair(t, "box"))
 	say := func(kind string, conn uint64) {
 		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
@@ -358,7 +374,7 @@ func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
 	select {
 	case got := <-seen:
 		t.Fatalf("saw %q after a back of connection 2, whose will came", got)
-	case <-time.After(grace / 3):
+	case <-time.After(quiet):
 	}
 	say(kindBack, 3) // a connection that is alive: its call goes on
 	if got := within(t, seen, 5*time.Second, "connection 3's back did not resume the call"); got != "attach" {
@@ -543,8 +559,9 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 // whose wait ran out, not as a caller that cancelled: a second,
 // attach-only caller joins its window before its own ask ends, so the app
 // keeps the window (and its answer) for the next identical call. If it
-// comes back its call attaches to the window again; a late will of an
-// earlier connection is ignored. A revocation withdraws it.
+// comes back while its call waits, its call attaches to the window again;
+// a late will of an earlier connection is ignored. A revocation withdraws
+// it, also once its call's wait is over.
 func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 	b := startBroker(t)
 	opened := make(chan string, 4)
@@ -567,8 +584,8 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		seen <- "left " + text
 		return wire.Answer{}, ctx.Err()
 	}}
-	const grace = 300 * time.Millisecond
-	ds := startDeskGrace(t, b, fa, grace)
+	const quiet = time.Second // how long nothing is seen
+	ds := startDesk(t, b, fa)
 	tok := ds.pair(t, "box")
 	// The frames the broker would publish for the remote: its will, and
 	// its "back" of a later connection.
@@ -581,8 +598,8 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 			t.Fatalf("publish: %v", tk.Error())
 		}
 	}
-	ask := func(r *Remote, text string) {
-		go r.Ask(context.Background(), question("q-"+text, text, time.Minute), nil)
+	ask := func(r *Remote, text string, wait time.Duration) {
+		go r.Ask(context.Background(), question("q-"+text, text, wait), nil)
 		if got := <-opened; got != text {
 			t.Fatalf("opened %q", got)
 		}
@@ -594,14 +611,14 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 			if got != want {
 				t.Fatalf("saw %q, want %q", got, want)
 			}
-		case <-time.After(grace + 5*time.Second):
+		case <-time.After(10 * time.Second):
 			t.Fatalf("never saw %q", want)
 		}
 	}
 
 	t.Run("vanished", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "vanished")
+		ask(r, "vanished", time.Minute)
 		say(r, kindGone, 1)
 		next(t, "attach vanished") // the window gets a caller that keeps it open
 		next(t, "left vanished")   // before the vanished call's ask ends
@@ -612,12 +629,12 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		select {
 		case got := <-seen:
 			t.Fatalf("saw %q after a back of the connection whose will came", got)
-		case <-time.After(grace):
+		case <-time.After(quiet):
 		}
 	})
 	t.Run("came back", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "came back")
+		ask(r, "came back", time.Minute)
 		say(r, kindGone, 1)
 		next(t, "attach came back")
 		next(t, "left came back")
@@ -627,17 +644,17 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		select {
 		case got := <-seen:
 			t.Fatalf("saw %q though its remote came back", got)
-		case <-time.After(grace * 4):
+		case <-time.After(quiet):
 		}
 		say(r, kindGone, 2) // now it vanishes for real
 		next(t, "attach came back")
 		next(t, "left came back")
 	})
-	// A question kept open for a remote that did not come back goes when
-	// its pairing is revoked, as an open one does.
+	// A question kept open for a remote that did not come back while its
+	// call waited goes when its pairing is revoked, as an open one does.
 	t.Run("revoked", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "held")
+		ask(r, "held", 3*time.Second)
 		say(r, kindGone, 1)
 		next(t, "attach held")
 		next(t, "left held")

@@ -121,29 +121,13 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	})
 	o.SetOnConnectHandler(func(c mqtt.Client) {
 		c.Subscribe(r.reply, 1, r.onMessage) // again after a reconnect: the broker may have lost the session
+		// "Back", at QoS 1: a desktop away now (its network, or it
+		// reconnects after us once the broker restarts) finds it queued
+		// after the will of our earlier connection, and the calls that
+		// will handed off go on, however long the outage was.
 		n := conn.Load()
-		sayBack := func() {
-			back, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
-			c.Publish(r.topics.Questions, 0, false, back[0])
-		}
-		// QoS 0: paho re-sends the QoS 1 messages of its store from
-		// another goroutine as it connects, and one published here would
-		// race with that (seen with -race). A QoS 0 message reaches only a
-		// desktop connected now, and after a broker restart the desktop may
-		// reconnect after this shim: "back" is said again within the
-		// desktop's grace for a vanished remote (10 s), so that the calls
-		// it handed off at the will the restart published resume (and an
-		// answer given meanwhile reaches them).
-		sayBack()
-		go func() {
-			for _, after := range backAgain {
-				time.Sleep(after)
-				if !c.IsConnectionOpen() || conn.Load() != n {
-					return
-				}
-				sayBack()
-			}
-		}()
+		back, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
+		c.Publish(r.topics.Questions, 1, false, back[0])
 	})
 	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) { r.log.Warn("relay: lost the broker; reconnecting", "err", err) })
 	r.client = mqtt.NewClient(o)
@@ -391,7 +375,3 @@ func (r *Remote) send(ctx context.Context, c *rcall, e envelope) error {
 	}
 	return nil
 }
-
-// backAgain is when a remote says "back" again after connecting, each
-// after the one before: within the desktop's grace for a vanished remote.
-var backAgain = []time.Duration{time.Second, 2 * time.Second, 3 * time.Second}
