@@ -27,9 +27,14 @@ type DesktopOptions struct {
 	// Asker answers the questions: the app's inbox, as for the socket.
 	Asker wire.Asker
 	// StorePath, PasswordPath and StatusPath are the relay's files
-	// (StoreFile, PasswordFile, StatusFile in the config directory).
+	// (StoreFile, PasswordFile in the config directory, StatusFile in the
+	// state directory).
 	StorePath, PasswordPath, StatusPath string
-	Logger                              *slog.Logger
+	// SeenPath is the record of the questions taken (SeenFile in the state
+	// directory), which keeps a question from opening again after a
+	// restart; "": kept in memory only.
+	SeenPath string
+	Logger   *slog.Logger
 	// Poll is how often the store is checked for changes; 0 means 500 ms.
 	Poll time.Duration
 }
@@ -63,6 +68,11 @@ type Desktop struct {
 	// holding is what every pairing's guard may hold together of frames
 	// waiting (out of order, or parts of a message not whole yet).
 	holding *budget
+	// seen records the questions taken (SeenFile); seenSince, when set,
+	// is when the app started without a record it could read: a question
+	// sent before it is refused (it may have been taken already).
+	seen      *seenLog
+	seenSince time.Time
 
 	mu       sync.Mutex // guards everything below
 	stamp    string     // the store file's size and time when last read
@@ -141,8 +151,16 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 		opts.Poll = 500 * time.Millisecond
 	}
 	log = log.With("part", "relay")
-	return &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
+	d := &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
 		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
+	now := time.Now()
+	seen, err := loadSeen(opts.SeenPath, now)
+	if err != nil {
+		log.Warn("relay: the record of the questions taken cannot be read: questions sent before now are refused", "err", err)
+		d.seenSince = now
+	}
+	d.seen = seen
+	return d
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -211,7 +229,11 @@ func (d *Desktop) reload(ctx context.Context) {
 			live[tp.Questions] = old
 			continue
 		}
-		live[tp.Questions] = &peer{p: p, topics: tp, seal: newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), guard: newGuardIn(d.holding)}
+		g := newGuardIn(d.holding)
+		for stream, until := range d.seen.streams(tp.Questions, time.Now()) { // taken before a restart
+			g.seed(stream, until)
+		}
+		live[tp.Questions] = &peer{p: p, topics: tp, seal: newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), guard: g}
 	}
 	for topic, old := range d.pairings {
 		if live[topic] == nil {
@@ -445,13 +467,30 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			refuse("malformed", ErrMalform)
 			return
 		}
-		if sent := time.UnixMilli(e.Time); now.After(sent.Add(e.Ask.Wait + grace)) {
+		sent := time.UnixMilli(e.Time)
+		if now.After(sent.Add(e.Ask.Wait + grace)) {
 			d.log.Info("relay: a question arrived after its caller stopped waiting; dropped", "pairing", p.p.Name, "sent", sent)
+			return
+		}
+		if sent.Before(d.seenSince) {
+			refuse("refused", fmt.Errorf("%w: sent before the app started without its record of the questions taken", ErrReplay))
 			return
 		}
 		dc, err := d.newCall(topic, p, e, now)
 		if err != nil {
 			d.send(c, dc, wire.Event{Type: wire.EventError, Error: err})
+			return
+		}
+		// Written down before the window opens: a copy published again
+		// after a restart is then a replay. Until a copy could no longer
+		// be taken anyway: its caller's wait is over.
+		wait := e.Ask.Wait
+		if wait <= 0 {
+			wait = wire.MaxWait
+		}
+		if err := d.seen.mark(topic, e.Stream, sent.Add(wait+grace), now); err != nil {
+			d.log.Warn("relay: question refused", "pairing", p.p.Name, "err", err)
+			d.send(c, dc, wire.Event{Type: wire.EventError, Error: &wire.Error{Code: wire.CodeNoDisplay, Message: "the desktop cannot take the question: " + err.Error()}})
 			return
 		}
 		d.mu.Lock()

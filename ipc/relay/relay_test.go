@@ -85,7 +85,7 @@ func (ds *desk) run(t *testing.T, asker wire.Asker) {
 		log = testLogger(t)
 	}
 	ds.d = NewDesktop(DesktopOptions{Asker: asker, StorePath: ds.store, PasswordPath: filepath.Join(ds.dir, PasswordFile),
-		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: log})
+		StatusPath: filepath.Join(ds.dir, StatusFile), SeenPath: filepath.Join(ds.dir, SeenFile), Poll: 100 * time.Millisecond, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { ds.d.Run(ctx); close(done) }()

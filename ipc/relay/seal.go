@@ -457,6 +457,7 @@ func (b *budget) release(frames, n int) {
 const maxAhead = 2 * maxParts
 
 type streamState struct {
+	closed  bool   // taken before the app restarted: every frame of it is a replay
 	next    uint64 // the sequence number expected next
 	expires time.Time
 	ahead   map[uint64]envelope // arrived early, by sequence number
@@ -528,10 +529,14 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		if t.Before(oldest) {
 			return nil, ErrStale
 		}
-		st = &streamState{expires: expires, ahead: map[uint64]envelope{}}
+		// Remembered at least as long as e is not stale (it may be dated
+		// ahead of now).
+		st = &streamState{expires: expires.Add(max(0, t.Sub(now))), ahead: map[uint64]envelope{}}
 		g.streams[e.Stream] = st
 	}
 	switch {
+	case st.closed:
+		return nil, ErrReplay
 	case e.Seq < st.next:
 		return nil, ErrReplay
 	case e.Seq > st.next:
@@ -614,6 +619,14 @@ func (st *streamState) take(e envelope) (envelope, bool, error) {
 		return envelope{}, false, ErrMalform
 	}
 	return inner, true, nil
+}
+
+// seed remembers stream as taken before a restart, until expires: every
+// frame of it is refused as a replay.
+func (g *guard) seed(stream string, expires time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.streams[stream] = &streamState{closed: true, expires: expires, ahead: map[uint64]envelope{}}
 }
 
 // forget drops a stream (its call ended).
