@@ -121,6 +121,7 @@ type dcall struct {
 	suspended   bool
 	suspendedAt time.Time
 	expiry      *time.Timer
+	handing     chan struct{} // closed when the hand-off's caller is done (handOff)
 	mu          sync.Mutex // guards seq
 	seq         uint64
 	sent        bool // seq 0 used
@@ -612,8 +613,9 @@ const (
 // with d.mu.
 func (d *Desktop) suspendLocked(key string, dc *dcall, now time.Time) {
 	dc.suspended, dc.suspendedAt = true, now
-	cancel := dc.cancel
-	d.bg.Go(func() { d.handOff(dc, cancel) })
+	cancel, done := dc.cancel, make(chan struct{})
+	dc.handing = done
+	d.bg.Go(func() { d.handOff(dc, cancel, done) })
 	until := dc.deadline
 	if until.IsZero() { // a caller that waits as long as it likes: the longest wait
 		until = dc.taken.Add(wire.MaxWait)
@@ -738,20 +740,22 @@ const (
 // window open (and then its answer) for the next ask with its id. An
 // answer that reaches that caller is kept here for that ask (handed).
 // cancel ends the run of dc's ask that was waiting; dc is marked
-// suspended by the caller.
-func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
+// suspended by the caller. done is closed once the second caller is done
+// (and its answer, if it got one, kept).
+func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc, done chan struct{}) {
 	attached := make(chan struct{})
 	var once sync.Once
-	done := func() { once.Do(func() { close(attached) }) }
+	shown := func() { once.Do(func() { close(attached) }) }
 	a := dc.ask
 	a.Wait, a.AttachOnly, a.KeepOpen = handoffWait, true, false
 	d.bg.Go(func() {
-		defer done()
+		defer close(done)
+		defer shown()
 		ctx, stop := context.WithTimeout(context.Background(), handoffWait+5*time.Second)
 		defer stop()
 		ans, err := d.opts.Asker.Ask(ctx, a, func(ev wire.Event) {
 			if ev.Type == wire.EventShown {
-				done()
+				shown()
 			}
 		})
 		switch {
@@ -842,6 +846,16 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 	}()
 	send := func(ev wire.Event) { d.send(c, dc, ev) }
 	log := d.log.With("pairing", dc.peer.p.Name, "id", a.Question.ID)
+	d.mu.Lock()
+	handing := dc.handing
+	d.mu.Unlock()
+	if handing != nil { // resumed: the hand-off's caller may get the answer first, and keep it here
+		select {
+		case <-handing:
+		case <-ctx.Done():
+			return
+		}
+	}
 	if ans, ok := d.takeHanded(dc.topic, a); ok {
 		send(wire.Event{Type: wire.EventAnswer, Answer: &ans})
 		log.Info("relay: question closed (answered while its remote was away)", "status", ans.Status)

@@ -342,14 +342,15 @@ func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
 	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		if !a.AttachOnly {
 			opened <- "open"
-		} else {
-			seen <- "attach"
+			<-ctx.Done()
+			return wire.Answer{}, ctx.Err()
 		}
-		<-ctx.Done()
-		if a.AttachOnly {
-			return wire.Answer{QuestionID: a.Question.ID}, wire.ErrPending
+		seen <- "attach"
+		select { // as the app: an attach-only caller's wait runs out
+		case <-ctx.Done():
+		case <-time.After(a.Wait):
 		}
-		return wire.Answer{}, ctx.Err()
+		return wire.Answer{QuestionID: a.Question.ID}, wire.ErrPending
 	}}
 	const quiet = time.Second // how long nothing is seen
 	ds := startDesk(t, b, fa)
