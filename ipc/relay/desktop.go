@@ -68,6 +68,8 @@ type Desktop struct {
 	// holding is what every pairing's guard may hold together of frames
 	// waiting (out of order, or parts of a message not whole yet).
 	holding *budget
+	// streams counts the streams every pairing's guard remembers.
+	streams *budget
 	// seen records the questions taken (SeenFile); seenSince, when set,
 	// is when the app started without a record it could read: a question
 	// sent before it is refused (it may have been taken already).
@@ -153,7 +155,7 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	}
 	log = log.With("part", "relay")
 	d := &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
-		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
+		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), streams: newBudget(maxAllStreams, 0), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
 	now := time.Now()
 	seen, err := loadSeen(opts.SeenPath, now)
 	if err != nil {
@@ -170,8 +172,17 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 func (d *Desktop) Run(ctx context.Context) {
 	t := time.NewTicker(d.opts.Poll)
 	defer t.Stop()
+	expired := time.Now()
 	for {
 		d.reload(ctx)
+		if now := time.Now(); now.Sub(expired) >= time.Minute { // the streams of pairings gone quiet
+			expired = now
+			d.mu.Lock()
+			for _, p := range d.pairings {
+				p.guard.expire(now)
+			}
+			d.mu.Unlock()
+		}
 		select {
 		case <-ctx.Done():
 			d.mu.Lock()
@@ -231,6 +242,7 @@ func (d *Desktop) reload(ctx context.Context) {
 			continue
 		}
 		g := newGuardIn(d.holding)
+		g.allStreams = d.streams
 		for stream, until := range d.seen.streams(tp.Questions, time.Now()) { // taken before a restart
 			g.seed(stream, until)
 		}
@@ -240,6 +252,7 @@ func (d *Desktop) reload(ctx context.Context) {
 		if live[topic] == nil {
 			d.log.Info("relay: pairing removed: its questions are withdrawn", "pairing", old.p.Name)
 			old.revoked = true
+			old.guard.close()
 			for k, c := range d.calls {
 				if c.peer == old {
 					d.endLocked(c)

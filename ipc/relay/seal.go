@@ -395,12 +395,18 @@ const MaxSkew = 5 * time.Minute
 // yet) is bounded across all its streams by its own budget (one
 // pairing's: maxHeldFrames, maxHeldBytes) and by all, shared by every
 // pairing of the relay when not nil: whoever holds a token can open
-// streams at will, each with a gap that never fills.
+// streams at will, each with a gap that never fills. The streams it
+// remembers are bounded too, by maxStreams and by allStreams (when not
+// nil, shared by every pairing: its frames count streams): each costs a
+// little memory for a day, and whoever holds a token can open them by the
+// thousand, a frame each.
 type guard struct {
-	mu      sync.Mutex // guards streams
-	streams map[string]*streamState
-	own     *budget
-	all     *budget
+	mu         sync.Mutex // guards streams and pruned
+	streams    map[string]*streamState
+	pruned     time.Time // when the expired streams were last forgotten
+	own        *budget
+	all        *budget
+	allStreams *budget
 }
 
 // Bounds on what one pairing's guard holds, and on what the desktop's
@@ -456,6 +462,21 @@ func (b *budget) release(frames, n int) {
 // maxAhead bounds the messages held per stream waiting for an earlier one.
 const maxAhead = 2 * maxParts
 
+// Bounds on the streams remembered by one pairing's guard and by all the
+// desktop's guards together. Each stream is remembered for a day (a
+// question may wait that long); a pairing at its bound has the frames of
+// new streams refused until its oldest expire. Ordinary use (a question, a
+// connection: a stream each) stays far below: 16,384 a day is one every
+// five seconds.
+const (
+	maxStreams    = 16384
+	maxAllStreams = 4 * maxStreams
+)
+
+// ErrTooManyStreams: a frame of a new stream was refused, as the pairing
+// (or the relay) remembers as many streams as it may.
+var ErrTooManyStreams = fmt.Errorf("%w: too many calls of this pairing within a day", ErrRefused)
+
 type streamState struct {
 	closed  bool   // taken before the app restarted: every frame of it is a replay
 	next    uint64 // the sequence number expected next
@@ -503,7 +524,43 @@ func (g *guard) give(st *streamState, frames, n int) {
 func (g *guard) drop(key string, st *streamState) {
 	g.own.release(st.frames, st.bytes)
 	g.all.release(st.frames, st.bytes)
+	g.allStreams.release(1, 0)
 	delete(g.streams, key)
+}
+
+// prune forgets the streams expired at now: at most once a second, or
+// when the guard remembers as many as it may. (The desktop expires every
+// guard's each minute too: a pairing gone quiet gives back its share of
+// allStreams.)
+func (g *guard) prune(now time.Time) {
+	if now.Sub(g.pruned) < time.Second && len(g.streams) < maxStreams {
+		return
+	}
+	g.pruned = now
+	for k, st := range g.streams {
+		if now.After(st.expires) {
+			g.drop(k, st)
+		}
+	}
+}
+
+// expire forgets the streams expired at now.
+func (g *guard) expire(now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pruned = time.Time{}
+	g.prune(now)
+}
+
+// remember adds a stream, within the bounds on streams; false when it
+// does not fit.
+func (g *guard) remember(key string, st *streamState, now time.Time) bool {
+	g.prune(now)
+	if len(g.streams) >= maxStreams || !g.allStreams.reserve(0) {
+		return false
+	}
+	g.streams[key] = st
+	return true
 }
 
 // admit checks e against what its stream has seen: a new stream must be
@@ -519,12 +576,11 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for k, st := range g.streams {
-		if now.After(st.expires) {
-			g.drop(k, st)
-		}
-	}
 	st := g.streams[e.Stream]
+	if st != nil && now.After(st.expires) {
+		g.drop(e.Stream, st)
+		st = nil
+	}
 	if st == nil {
 		if t.Before(oldest) {
 			return nil, ErrStale
@@ -532,7 +588,9 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 		// Remembered at least as long as e is not stale (it may be dated
 		// ahead of now).
 		st = &streamState{expires: expires.Add(max(0, t.Sub(now))), ahead: map[uint64]envelope{}}
-		g.streams[e.Stream] = st
+		if !g.remember(e.Stream, st, now) {
+			return nil, ErrTooManyStreams
+		}
 	}
 	switch {
 	case st.closed:
@@ -626,7 +684,17 @@ func (st *streamState) take(e envelope) (envelope, bool, error) {
 func (g *guard) seed(stream string, expires time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.streams[stream] = &streamState{closed: true, expires: expires, ahead: map[uint64]envelope{}}
+	g.remember(stream, &streamState{closed: true, expires: expires, ahead: map[uint64]envelope{}}, time.Now())
+}
+
+// close forgets every stream, giving back what they hold: the pairing is
+// gone.
+func (g *guard) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k, st := range g.streams {
+		g.drop(k, st)
+	}
 }
 
 // forget drops a stream (its call ended).

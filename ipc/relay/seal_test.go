@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -429,4 +430,49 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Whoever holds a token can open streams by the thousand, a frame each:
+// the streams one pairing's guard remembers are bounded, and those of all
+// the guards together; expired ones make room again.
+func TestGuardStreamsAreBounded(t *testing.T) {
+	now := time.Now()
+	all := newBudget(maxAllStreams, 0)
+	guards := make([]*guard, 5)
+	for i := range guards {
+		guards[i] = newGuardIn(nil)
+		guards[i].allStreams = all
+	}
+	admit := func(g *guard, stream string, at time.Time) error {
+		_, err := g.admit(envelope{Stream: stream, Time: at.UnixMilli(), Kind: kindCancel}, at, at.Add(-time.Hour), at.Add(time.Hour))
+		return err
+	}
+	fill := func(g *guard, n int) (refused int) {
+		for i := range n {
+			if err := admit(g, fmt.Sprintf("%p-%d", g, i), now); errors.Is(err, ErrTooManyStreams) {
+				refused++
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return refused
+	}
+	if n := fill(guards[0], maxStreams+100); n != 100 || len(guards[0].streams) != maxStreams {
+		t.Errorf("one pairing: %d streams remembered, %d refused; want %d and 100", len(guards[0].streams), n, maxStreams)
+	}
+	total := len(guards[0].streams)
+	for _, g := range guards[1:] {
+		fill(g, maxStreams)
+		total += len(g.streams)
+	}
+	if total != maxAllStreams {
+		t.Errorf("all pairings remember %d streams, want at most %d", total, maxAllStreams)
+	}
+	later := now.Add(2 * time.Hour)
+	for _, g := range guards { // as the desktop does each minute
+		g.expire(later)
+	}
+	if admit(guards[4], "after", later) != nil {
+		t.Error("a new stream is refused once the others have expired")
+	}
 }
