@@ -310,6 +310,9 @@ func (d *Desktop) connect(ctx context.Context, st State) {
 		id = "fbd-" + newStreamID()[:16]
 	}
 	o := clientOptions(b, pw, id, false).SetConnectRetry(true).SetConnectRetryInterval(2 * time.Second)
+	o.SetCustomOpenConnectionFn(openConn(func(topic string, n int) {
+		d.floodLog.logAt(slog.LevelInfo, "relay: frame over the largest size dropped unread", "topic", topic, "bytes", n, "max", MaxFrameBytes)
+	}))
 	// A persistent session delivers what was queued for it before
 	// subscribeAll runs: the default handler takes those messages.
 	o.SetDefaultPublishHandler(d.onMessage)

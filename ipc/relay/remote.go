@@ -104,6 +104,9 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	// A persistent session: the desktop's events sent while the broker
 	// restarts are kept for us and delivered when we are back.
 	o := clientOptions(b, opts.Password, "fbr-"+newStreamID()[:20], false).SetConnectTimeout(timeout)
+	o.SetCustomOpenConnectionFn(openConn(func(_ string, n int) {
+		r.floodLog.logAt(slog.LevelInfo, "relay: frame over the largest size dropped unread", "bytes", n, "max", MaxFrameBytes)
+	}))
 	// The will, sealed for each connection: if this process vanishes, the
 	// broker tells the desktop, which withdraws its open questions. Each
 	// connection says it is back, so that a will of an earlier one (a
