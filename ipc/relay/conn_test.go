@@ -3,8 +3,16 @@ package relay
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
+	"math/big"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"github.com/eclipse/paho.mqtt.golang/packets"
 )
 
@@ -102,5 +111,70 @@ func TestRelayOversizedFrameIsNeverReadWhole(t *testing.T) {
 	}
 	if got := allocated() - before; got > size/2 {
 		t.Errorf("the test's process allocated %d MiB while two messages of %d MiB went by: they were read whole", got>>20, size>>20)
+	}
+}
+
+// selfSigned is a certificate for 127.0.0.1 and the pool that trusts it.
+func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "broker"}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pool
+}
+
+// openConn speaks TLS as paho would (mqtts://), with the client's TLS
+// configuration: a broker whose certificate it trusts is read through the
+// limit, one it does not trust is refused.
+func TestOpenConnTLS(t *testing.T) {
+	cert, pool := selfSigned(t)
+	l, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write(publishPacket(t, "fbr/a/q", 0, 0, bytes.Repeat([]byte("x"), maxPacket+1)))
+			c.Close()
+		}
+	}()
+	u := &url.URL{Scheme: "ssl", Host: l.Addr().String()}
+	o := mqtt.NewClientOptions().SetTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}).SetConnectTimeout(5 * time.Second)
+	var told []int
+	c, err := openConn(func(_ string, n int) { told = append(told, n) })(u, *o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cp, err := packets.ReadPacket(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := cp.(*packets.PublishPacket); !ok || len(p.Payload) != 0 || len(told) != 1 {
+		t.Errorf("read %v, told %v: want the publish with its payload left out", cp, told)
+	}
+	o.SetTLSConfig(&tls.Config{MinVersion: tls.VersionTLS12}) // the system's roots: not this broker's
+	if c, err := openConn(nil)(u, *o); err == nil {
+		c.Close()
+		t.Error("a broker with a certificate nobody trusts was not refused")
 	}
 }
