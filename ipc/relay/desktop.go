@@ -124,7 +124,7 @@ type dcall struct {
 	suspendedAt time.Time
 	expiry      *time.Timer
 	handing     chan struct{} // closed when the hand-off's caller is done (handOff)
-	mu          sync.Mutex // guards seq
+	mu          sync.Mutex    // guards seq
 	seq         uint64
 	sent        bool // seq 0 used
 }
