@@ -7,6 +7,7 @@ require (
 	fyne.io/systray v1.11.1-0.20250603113521-ca66a66d8b58
 	github.com/Microsoft/go-winio v0.6.4
 	github.com/eclipse/paho.mqtt.golang v1.5.1
+	github.com/flynn/noise v1.1.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20240506104042-037f3cc74f2a
 	github.com/go-text/render v0.2.0

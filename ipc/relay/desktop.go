@@ -108,9 +108,10 @@ type peer struct {
 // dcall is a question asked through the relay, open on the desktop.
 type dcall struct {
 	peer     *peer
-	topic    string   // the pairing's question topic
-	ask      wire.Ask // as the Asker is asked (namespaced)
-	origID   string   // the question's id as the remote asked it
+	keys     *downKeys // the stream's keys toward the remote (channel.go)
+	topic    string    // the pairing's question topic
+	ask      wire.Ask  // as the Asker is asked (namespaced)
+	origID   string    // the question's id as the remote asked it
 	stream   string
 	deadline time.Time // when the remote's wait runs out; zero: no wait
 	taken    time.Time // when the desktop took the question
@@ -456,7 +457,7 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		refuse(versionRefusal, fmt.Errorf("%w: the remote speaks version %d, this desktop %d", ErrVersion, f.version, frameVersion))
 		return
 	}
-	e, err := p.seal.open(f)
+	e, err := p.seal.openUp(f)
 	if err != nil {
 		refuse("tampered", err)
 		return
@@ -493,7 +494,12 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			refuse("refused", fmt.Errorf("%w: sent before the app started without its record of the questions taken", ErrReplay))
 			return
 		}
-		dc, err := d.newCall(topic, p, e, now)
+		keys, kerr := p.seal.answer(e.hs1) // the stream's keys toward the remote
+		if kerr != nil {
+			refuse("tampered", kerr)
+			return
+		}
+		dc, err := d.newCall(topic, p, e, keys, now)
 		if err != nil {
 			d.send(c, dc, wire.Event{Type: wire.EventError, Error: err})
 			return
@@ -693,9 +699,9 @@ func (d *Desktop) forgetLocked(key string, dc *dcall) {
 // newCall makes the call of e's question, namespaced for its pairing;
 // the error is the question's (sent back to the remote), with a call to
 // send it on.
-func (d *Desktop) newCall(topic string, p *peer, e envelope, now time.Time) (*dcall, *wire.Error) {
+func (d *Desktop) newCall(topic string, p *peer, e envelope, keys *downKeys, now time.Time) (*dcall, *wire.Error) {
 	a := *e.Ask
-	dc := &dcall{peer: p, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply, taken: now}
+	dc := &dcall{peer: p, keys: keys, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply, taken: now}
 	a.Question = remoteQuestion(a.Question, p.p, e.Origin)
 	if a.Key != "" {
 		a.Key = namespaced(p.p, a.Key)
@@ -923,11 +929,11 @@ func (d *Desktop) send(c mqtt.Client, dc *dcall, ev wire.Event) {
 		dc.seq++
 		return dc.seq
 	}
-	frames, err := dc.peer.seal.seal(envelope{Stream: stream, Kind: kindEvent, Event: &ev}, "", next)
+	frames, err := dc.peer.seal.seal(dc.keys.sealDown, envelope{Stream: stream, Kind: kindEvent, Event: &ev}, "", next)
 	if err != nil {
 		var we *wire.Error
 		if errors.As(err, &we) && ev.Answer != nil { // too large even in parts: say so
-			frames, err = dc.peer.seal.seal(envelope{Stream: stream, Kind: kindEvent, Event: &wire.Event{Type: wire.EventError, Error: we}}, "", next)
+			frames, err = dc.peer.seal.seal(dc.keys.sealDown, envelope{Stream: stream, Kind: kindEvent, Event: &wire.Event{Type: wire.EventError, Error: we}}, "", next)
 		}
 		if err != nil {
 			d.log.Error("relay: event not sealed", "err", err)

@@ -326,7 +326,7 @@ func TestRelayHeldFramesAreBounded(t *testing.T) {
 	// outOfOrder is a frame of a new stream with sequence number 1: it
 	// waits for a 0 that never comes.
 	outOfOrder := func(text string) []byte {
-		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindCancel, Reply: r.reply, Origin: &Origin{Host: text}}, r.reply, func() uint64 { return 1 })
+		f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindCancel, Reply: r.reply, Origin: &Origin{Host: text}}, r.reply, func() uint64 { return 1 })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,7 +336,7 @@ func TestRelayHeldFramesAreBounded(t *testing.T) {
 	// One frame over the largest size sent, sealed whole: never kept.
 	plain, _ := json.Marshal(envelope{Pairing: tok.ID, Dir: toDesktop, Stream: newStreamID(), Seq: 1, Time: time.Now().UnixMilli(),
 		Kind: kindCancel, Origin: &Origin{Host: strings.Repeat("z", MaxFrameBytes)}})
-	publish([][]byte{r.seal.sealOne(plain, r.reply)})
+	publish([][]byte{r.seal.openStream().sealUp(plain, r.reply)})
 	settled("q-size")
 	if n, _ := holding(ds.d, topic); n != 0 {
 		t.Errorf("a frame over %d bytes was kept (%d waiting)", MaxFrameBytes, n)

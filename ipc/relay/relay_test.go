@@ -123,14 +123,31 @@ func (ds *desk) revoke(t *testing.T, name string) {
 }
 
 // testLogger logs to the test's log.
+// Lines logged once the test has ended (a remote's call that outlives
+// its subtest, waiting for its wait to run out) are dropped: the testing
+// package panics on them.
 func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	w := &tWriter{t: t}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		w.done = true
+		w.mu.Unlock()
+	})
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-type tWriter struct{ t *testing.T }
+type tWriter struct {
+	t    *testing.T
+	mu   sync.Mutex // guards done, and holds the test open while it logs
+	done bool
+}
 
-func (w tWriter) Write(b []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(b)))
+func (w *tWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done {
+		w.t.Log(strings.TrimSpace(string(b)))
+	}
 	return len(b), nil
 }
 
@@ -356,7 +373,7 @@ func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
 	ds := startDesk(t, b, fa)
 	r := dial(t, b, ds.pair(t, "box"))
 	say := func(kind string, conn uint64) {
-		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
+		f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,7 +415,7 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 	res := askAsync(r, question("q-open", "waits", time.Minute))
 	<-opened
 	// A frame of the same remote as a release speaking version 9 sends it.
-	f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindAsk, Reply: r.reply}, r.reply, func() uint64 { return 1 << 40 })
+	f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindAsk, Reply: r.reply}, r.reply, func() uint64 { return 1 << 40 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +431,7 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 		t.Fatalf("publish: %v", tk.Error())
 	}
 	err = within(t, res, 10*time.Second, "a frame of another version was dropped: the remote's call was not told").err
-	if !refused(err, "speaks version 1 of the relay", "install the same feedback release") {
+	if !refused(err, "speaks version 2 of the relay", "install the same feedback release") {
 		t.Fatalf("the call ended with %v, want a refusal naming the versions", err)
 	}
 	t.Logf("the remote's error: %v", err)
@@ -591,7 +608,7 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 	// The frames the broker would publish for the remote: its will, and
 	// its "back" of a later connection.
 	say := func(r *Remote, kind string, conn uint64) {
-		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
+		f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -599,11 +616,12 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 			t.Fatalf("publish: %v", tk.Error())
 		}
 	}
-	ask := func(r *Remote, text string, wait time.Duration) {
-		go r.Ask(context.Background(), question("q-"+text, text, wait), nil)
+	ask := func(r *Remote, text string, wait time.Duration) <-chan outcome {
+		res := askAsync(r, question("q-"+text, text, wait))
 		if got := <-opened; got != text {
 			t.Fatalf("opened %q", got)
 		}
+		return res
 	}
 	next := func(t *testing.T, want string) {
 		t.Helper()
@@ -655,7 +673,8 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 	// call waited goes when its pairing is revoked, as an open one does.
 	t.Run("revoked", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "held", 3*time.Second)
+		res := ask(r, "held", 3*time.Second)
+		defer within(t, res, 15*time.Second, "the remote's call did not end") // before its test does: it logs there
 		say(r, kindGone, 1)
 		next(t, "attach held")
 		next(t, "left held")

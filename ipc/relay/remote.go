@@ -45,12 +45,14 @@ type Remote struct {
 	// refusals that do not verify: anyone on the broker can send them.
 	floodLog *logLimit
 
-	mu    sync.Mutex // guards calls
-	calls map[string]*rcall
+	mu    sync.Mutex        // guards calls and byTag
+	calls map[string]*rcall // by stream
+	byTag map[[tagSize]byte]*rcall
 }
 
 // rcall is one call waiting for its events.
 type rcall struct {
+	keys    *upKeys // the stream's keys (channel.go)
 	events  chan envelope
 	refused chan string
 	mu      sync.Mutex // guards seq, started and nonces
@@ -99,7 +101,7 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	}
 	log = log.With("part", "relay")
 	r := &Remote{tok: tok, topics: TopicsOf(tok.ID), origin: Origin{Host: host}, log: log, floodLog: newLogLimit(log, floodLogBurst, floodLogEvery),
-		seal: newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), guard: newGuard(), calls: map[string]*rcall{}}
+		seal: newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), guard: newGuard(), calls: map[string]*rcall{}, byTag: map[[tagSize]byte]*rcall{}}
 	r.reply = r.topics.NewReplyTopic()
 	// A persistent session: the desktop's events sent while the broker
 	// restarts are kept for us and delivered when we are back.
@@ -113,7 +115,7 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	// broker restart publishes it) is ignored.
 	var conn atomic.Uint64
 	will := func(n uint64) []byte {
-		f, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindGone, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
+		f, _ := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindGone, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
 		return f[0]
 	}
 	conn.Store(1)
@@ -129,7 +131,7 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 		// after the will of our earlier connection, and the calls that
 		// will handed off go on, however long the outage was.
 		n := conn.Load()
-		back, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
+		back, _ := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
 		c.Publish(r.topics.Questions, 1, false, back[0])
 	})
 	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) { r.log.Warn("relay: lost the broker; reconnecting", "err", err) })
@@ -205,16 +207,28 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 		r.mu.Unlock()
 		return
 	}
-	e, err := r.seal.open(f)
+	var c *rcall
+	e, err := r.seal.openDown(f, func(tag [tagSize]byte) *upKeys {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if c = r.byTag[tag]; c == nil {
+			return nil
+		}
+		return c.keys
+	})
+	if errors.Is(err, errUnknownStream) {
+		r.log.Debug("relay: event for no call dropped")
+		return
+	}
 	if err != nil {
 		r.floodLog.logAt(slog.LevelWarn, "relay: message refused", "err", err) // anyone on the broker can send these
 		return
 	}
 	r.mu.Lock()
-	c := r.calls[e.Stream]
+	same := r.calls[e.Stream] == c
 	r.mu.Unlock()
-	if c == nil {
-		r.log.Debug("relay: event for no call dropped")
+	if !same { // sealed for this call's keys, naming another stream: only the desktop could
+		r.log.Warn("relay: an event under one call's keys for another dropped")
 		return
 	}
 	now := time.Now()
@@ -245,13 +259,15 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 		emit = func(wire.Event) {}
 	}
 	stream := newStreamID()
-	c := &rcall{events: make(chan envelope, 64), refused: make(chan string, 1), nonces: map[[nonceSize]byte]bool{}}
+	c := &rcall{keys: r.seal.openStream(), events: make(chan envelope, 64), refused: make(chan string, 1), nonces: map[[nonceSize]byte]bool{}}
 	r.mu.Lock()
 	r.calls[stream] = c
+	r.byTag[c.keys.tag()] = c
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
 		delete(r.calls, stream)
+		delete(r.byTag, c.keys.tag())
 		r.mu.Unlock()
 		r.guard.forget(stream)
 	}()
@@ -356,7 +372,7 @@ func (r *Remote) send(ctx context.Context, c *rcall, e envelope) error {
 		c.seq++
 		return c.seq
 	}
-	frames, err := r.seal.seal(e, r.reply, next)
+	frames, err := r.seal.seal(c.keys.sealUp, e, r.reply, next)
 	for _, f := range frames {
 		c.nonces[[nonceSize]byte(frameNonce(f))] = true
 	}

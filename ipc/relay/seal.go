@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -13,8 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flynn/noise"
+	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/crypto/curve25519"
-	"golang.org/x/crypto/nacl/box"
 
 	"feedback/ipc/wire"
 )
@@ -137,7 +139,8 @@ type envelope struct {
 	// kindBack.
 	Conn uint64 `json:"c,omitempty"`
 
-	size int // the sealed frame's size, as received (open): what holding it costs
+	size int    // the sealed frame's size, as received (open): what holding it costs
+	hs1  []byte // on the desktop, the stream's first handshake message (answer)
 }
 
 // part is one piece of a message sealed in several frames.
@@ -149,14 +152,17 @@ type part struct {
 
 // Frame layout: version, kind, reply-topic length and reply topic (on
 // frames to the desktop, in clear so that a refusal can be sent back
-// without opening the frame), then a 24-byte nonce and the box; or, for
-// a refusal, the nonce of the frame refused, a MAC and the reason code
-// (see refusal). Those first parts and the refusal keep this
-// layout in every version of the relay: a side that meets a frame of
-// another version refuses it ("version:N", the version it speaks), and
-// the other side can read why, whatever its version.
+// without opening the frame), then a 24-byte nonce; on a sealed frame to
+// the desktop the stream's hs1, on one to the remote the stream's tag and
+// hs2 (channel.go), and the sealed envelope; or, for a refusal, the nonce
+// of the frame refused, a MAC and the reason code (see refusal). Those
+// first parts and the refusal keep this layout in every version of the
+// relay: a side that meets a frame of another version refuses it
+// ("version:N", the version it speaks), and the other side can read why,
+// whatever its version. Version 1 sealed every frame with the pairing's
+// static keys (a NaCl box); version 2 has keys per stream.
 const (
-	frameVersion = 1
+	frameVersion = 2
 	frameSealed  = 1
 	frameRefused = 2
 	nonceSize    = 24
@@ -186,34 +192,41 @@ var (
 // sealer seals and opens one pairing's messages in one direction each way.
 type sealer struct {
 	id      Key
-	shared  [32]byte // box.Precompute of the peer's public key and our private key
-	out     string   // the direction we send in
-	refusal Key      // the pairing's refusal key (refusalKeyOf)
+	static  noise.DHKey // our static key pair of the pairing
+	peer    Key         // the peer's static public key
+	out     string      // the direction we send in
+	refusal Key         // the pairing's refusal key (refusalKeyOf)
 }
 
 func newSealer(id Key, peerPublic, ownPrivate Key, out string) *sealer {
-	s := &sealer{id: id, out: out}
-	pub, priv := [32]byte(peerPublic), [32]byte(ownPrivate)
-	box.Precompute(&s.shared, &pub, &priv)
+	own := publicOf(ownPrivate)
+	s := &sealer{id: id, peer: peerPublic, out: out, static: noise.DHKey{Private: bytes.Clone(ownPrivate[:]), Public: own[:]}}
 	desktopPublic := peerPublic // the remote's sealer
 	if out == toRemote {
-		desktopPublic = publicOf(ownPrivate)
+		desktopPublic = own
 	}
 	s.refusal = refusalKeyOf(id, desktopPublic)
 	return s
 }
 
-// seal returns the frames of e (one, or parts when it is large), with
-// reply in clear. next gives each frame its sequence number.
-func (s *sealer) seal(e envelope, reply string, next func() uint64) ([][]byte, error) {
+// sealFunc seals one frame of a stream: sealUp or sealDown of its keys.
+type sealFunc func(plain []byte, reply string) []byte
+
+// frameOverhead bounds what a frame adds to its envelope and reply topic.
+const frameOverhead = 3 + nonceSize + tagSize + hsSize + chacha20poly1305.Overhead
+
+// seal returns the frames of e (one, or parts when it is large), sealed by
+// sealOne (the stream's keys), with reply in clear. next gives each frame
+// its sequence number.
+func (s *sealer) seal(sealOne sealFunc, e envelope, reply string, next func() uint64) ([][]byte, error) {
 	e.Pairing, e.Dir, e.Time = s.id, s.out, time.Now().UnixMilli()
 	e.Seq = next()
 	plain, err := json.Marshal(e)
 	if err != nil {
 		return nil, err
 	}
-	if len(plain)+len(reply)+nonceSize+box.Overhead+3 <= MaxFrameBytes {
-		return [][]byte{s.sealOne(plain, reply)}, nil
+	if len(plain)+len(reply)+frameOverhead <= MaxFrameBytes {
+		return [][]byte{sealOne(plain, reply)}, nil
 	}
 	if len(plain) > maxMessage {
 		return nil, &wire.Error{Code: wire.CodeInvalid, Message: fmt.Sprintf("the message is %d bytes; the relay carries at most %d", len(plain), maxMessage)}
@@ -232,26 +245,23 @@ func (s *sealer) seal(e envelope, reply string, next func() uint64) ([][]byte, e
 			p.Seq = next()
 		}
 		b, _ := json.Marshal(p)
-		frames = append(frames, s.sealOne(b, reply))
+		frames = append(frames, sealOne(b, reply))
 	}
 	return frames, nil
 }
 
-func (s *sealer) sealOne(plain []byte, reply string) []byte {
-	var nonce [nonceSize]byte
-	rand.Read(nonce[:])
-	out := make([]byte, 0, 3+len(reply)+nonceSize+len(plain)+box.Overhead)
-	out = append(out, frameVersion, frameSealed, byte(len(reply)))
-	out = append(out, reply...)
-	out = append(out, nonce[:]...)
-	return box.SealAfterPrecomputation(out, plain, &nonce, &s.shared)
+// sealFresh seals e as a stream of its own: a frame that is the whole of
+// its stream (a will, a "back").
+func (s *sealer) sealFresh(e envelope, reply string, next func() uint64) ([][]byte, error) {
+	return s.seal(s.openStream().sealUp, e, reply, next)
 }
 
 // frame is a frame's clear part.
 type frame struct {
 	version, kind byte
 	reply         string
-	body          []byte // nonce and box, or a refusal's reason
+	raw           []byte // the whole frame
+	body          []byte // nonce and the sealed part, or a refusal's reason
 	reason        string
 	nonce, mac    []byte // a refusal's: the nonce of the frame refused, its MAC
 }
@@ -263,7 +273,7 @@ func parseFrame(b []byte) (frame, error) {
 	if len(b) < 3 {
 		return frame{}, ErrMalform
 	}
-	f := frame{version: b[0], kind: b[1]}
+	f := frame{version: b[0], kind: b[1], raw: b}
 	n := int(b[2])
 	if len(b) < 3+n {
 		return frame{}, ErrMalform
@@ -274,7 +284,7 @@ func parseFrame(b []byte) (frame, error) {
 	}
 	switch f.kind {
 	case frameSealed:
-		if len(f.body) < nonceSize+box.Overhead {
+		if len(f.body) < nonceSize+hsSize+chacha20poly1305.Overhead {
 			return frame{}, ErrMalform
 		}
 	case frameRefused:
@@ -350,15 +360,54 @@ func frameNonce(f []byte) []byte {
 // versionRefusal is the reason of a refusal of a frame of another version.
 var versionRefusal = fmt.Sprintf("version:%d", frameVersion)
 
-// open opens a sealed frame's body and checks its header: the pairing and
+// openUp opens a sealed frame to the desktop: it reads the stream's hs1
+// (the key of the frame) and checks the envelope's header, the pairing and
 // the direction (toward us). The guard checks the rest.
-func (s *sealer) open(f frame) (envelope, error) {
-	var nonce [nonceSize]byte
-	copy(nonce[:], f.body[:nonceSize])
-	plain, ok := box.OpenAfterPrecomputation(nil, f.body[nonceSize:], &nonce, &s.shared)
-	if !ok {
-		return envelope{}, ErrTampered
+func (s *sealer) openUp(f frame) (envelope, error) {
+	at := len(f.raw) - len(f.body) + nonceSize // where hs1 starts
+	hs1 := f.raw[at : at+hsSize]
+	up, err := s.upKey(hs1)
+	if err != nil {
+		return envelope{}, err
 	}
+	plain, err := openFrame(up, f.raw, at+hsSize)
+	if err != nil {
+		return envelope{}, err
+	}
+	e, err := s.check(plain, f)
+	e.hs1 = bytes.Clone(hs1)
+	return e, err
+}
+
+// openDown opens a sealed frame to the remote: keys gives the keys of the
+// stream the frame's tag names (nil: none of ours, ErrUnknownStream); it
+// reads the desktop's hs2 and checks the envelope's header.
+func (s *sealer) openDown(f frame, keys func(tag [tagSize]byte) *upKeys) (envelope, error) {
+	at := len(f.raw) - len(f.body) + nonceSize // where the tag starts
+	if len(f.raw) < at+tagSize+hsSize+chacha20poly1305.Overhead {
+		return envelope{}, ErrMalform
+	}
+	u := keys([tagSize]byte(f.raw[at : at+tagSize]))
+	if u == nil {
+		return envelope{}, errUnknownStream
+	}
+	down, err := s.downKey(u, f.raw[at+tagSize:at+tagSize+hsSize])
+	if err != nil {
+		return envelope{}, err
+	}
+	plain, err := openFrame(down, f.raw, at+tagSize+hsSize)
+	if err != nil {
+		return envelope{}, err
+	}
+	return s.check(plain, f)
+}
+
+// errUnknownStream: a frame for a stream of no call of ours (one that
+// ended, or a tag copied by someone on the broker).
+var errUnknownStream = errors.New("relay: a frame of no call of this process")
+
+// check decodes an opened envelope and checks its header.
+func (s *sealer) check(plain []byte, f frame) (envelope, error) {
 	var e envelope
 	if err := json.Unmarshal(plain, &e); err != nil {
 		return envelope{}, ErrMalform
@@ -676,6 +725,7 @@ func (st *streamState) take(e envelope) (envelope, bool, error) {
 		inner.Pairing != e.Pairing || inner.Dir != e.Dir {
 		return envelope{}, false, ErrMalform
 	}
+	inner.hs1 = e.hs1
 	return inner, true, nil
 }
 
