@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,8 @@ import (
 
 	mqtt "github.com/eclipse/paho.mqtt.golang"
 	"golang.org/x/crypto/nacl/box"
+
+	"feedback/ipc/wire"
 )
 
 // Every stream has keys of its own, made by its own handshake: two streams
@@ -174,5 +177,25 @@ func TestRelayLeakedKeysDoNotOpenRecordedTraffic(t *testing.T) {
 	}
 	if questions == 0 || answers == 0 {
 		t.Fatalf("the capture holds %d question(s) and %d answer frame(s)", questions, answers)
+	}
+}
+
+// A question too large for one frame travels in parts, each carrying the
+// call's first handshake message: the desktop answers it on the keys of
+// that handshake.
+func TestRelayLargeQuestionArrivesInParts(t *testing.T) {
+	b := startBroker(t, "message_size_limit 300000")
+	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
+		return wire.Answer{QuestionID: a.Question.ID, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: fmt.Sprint(len(a.Question.Prompts[0].Markdown))}}}, nil
+	}}
+	ds := startDesk(t, b, fa)
+	r := dial(t, b, ds.pair(t, "box"))
+	text := strings.Repeat("a long diff line\n", 60000) // 1 MB
+	a, err := r.Ask(context.Background(), question("q-big", text, time.Minute), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Replies[0].Text != fmt.Sprint(len(text)) {
+		t.Fatalf("the desktop got %s bytes of %d", a.Replies[0].Text, len(text))
 	}
 }
