@@ -862,6 +862,9 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 			dc.cancel()
 			if d.calls[key] == dc && !dc.suspended {
 				delete(d.calls, key)
+				if !d.hasCallsLocked(dc.reply) { // its process's connections matter no more
+					delete(d.remotes, dc.reply)
+				}
 			}
 		}
 		d.mu.Unlock()

@@ -101,6 +101,11 @@ func TestRelayAnswerGivenDuringALongOutageReachesTheWaitingCall(t *testing.T) {
 	if o.err != nil || len(o.a.Replies) != 1 || o.a.Replies[0].Text != "eu-west-3" {
 		t.Fatalf("the call ended with %+v, %v; want the answer given during the outage", o.a, o.err)
 	}
+	waitFor(t, "the desktop to forget the remote process, its calls over", func() bool {
+		ds.d.mu.Lock()
+		defer ds.d.mu.Unlock()
+		return len(ds.d.remotes) == 0 && len(ds.d.calls) == 0
+	})
 }
 
 // The desktop's network goes first, then the remote's: the remote's will
