@@ -208,6 +208,14 @@ func Run(ctx context.Context, cfg Config) error {
 	// the UI process); each then ends as dismissed by the user, so every
 	// waiting caller gets that answer — not a dropped connection, which a
 	// shim would take for a crash and restart the app for.
+	// feedback quit (ipc.PathQuit): the user's Quit from a terminal; the
+	// command itself is the confirmation.
+	quitNow := func() (ipc.Quitting, func()) {
+		quitting.Store(true)
+		ended := inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
+		log.Info("the user quit (feedback quit)", "questions", ended)
+		return ipc.Quitting{PID: os.Getpid(), Questions: ended}, func() { stop(errUserQuit) }
+	}
 	quit := func() {
 		if n := len(inbox.Items()); n > 0 {
 			yes, err := ui.ConfirmQuit(n)
@@ -259,7 +267,7 @@ func Run(ctx context.Context, cfg Config) error {
 		})
 	}
 	msgs := messenger{inbox: inbox, notes: notes, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
-	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
+	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs, Quit: quitNow})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	stopRelay := startRelay(ctx, inbox, log) // relay.go: remote agents through a broker (#33)

@@ -5,8 +5,8 @@
 // it and answers it with a reply derived from the question (see Reply), at
 // once, after a delay, or when the caller says so.
 //
-// It starts no GUI: it links the app package (and so Fyne) but never opens a
-// window or a display.
+// It starts no GUI: it links the core, not the app package or Fyne, and
+// needs no display.
 package fakeapp
 
 import (
