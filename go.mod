@@ -7,6 +7,7 @@ require (
 	fyne.io/systray v1.12.3-0.20260810170012-af4e8e793ec4
 	github.com/Microsoft/go-winio v0.6.4
 	github.com/eclipse/paho.mqtt.golang v1.5.1
+	github.com/flynn/noise v1.1.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-gl/glfw/v3.4/glfw v0.1.0-pre.1.0.20260707082822-2a407d02d01a
 	github.com/go-text/render v0.2.1

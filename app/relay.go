@@ -24,7 +24,8 @@ func startRelay(ctx context.Context, asker wire.Asker, log *slog.Logger) func() 
 	r := relay.NewDesktop(relay.DesktopOptions{Asker: asker, Logger: log,
 		StorePath:    filepath.Join(d.Config, relay.StoreFile),
 		PasswordPath: filepath.Join(d.Config, relay.PasswordFile),
-		StatusPath:   relayStatusPath()})
+		StatusPath:   relayStatusPath(),
+		SeenPath:     filepath.Join(d.State, relay.SeenFile)})
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()

@@ -193,13 +193,16 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	}
 }
 
-// The broker stopped and started while a remote question is open: the
-// answer given meanwhile reaches the remote agent when the broker is back.
+// The broker stops while a remote question is open and stays down for
+// longer than the desktop once waited for a remote whose will came (a
+// broker that stops publishes the will of every connection it drops, the
+// remote shim's too): the answer given meanwhile reaches the remote agent,
+// whose call still waits, when the broker is back.
 func TestRelayBrokerRestartMidQuestion(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)
 	b := startMQTTBroker(t)
-	token, appEnv := relayDesk(t, b, "ci")
+	token, appEnv, logPath := relayDeskLog(t, b, "ci")
 	agent := relayShim(t, b, "claude-code", token)
 	res := call(agent, "interactive_feedback", map[string]any{"message": "Across a broker restart?", "header_label": "BrokerRestart"})
 	win := findWindow(t, "BrokerRestart — feedback")
@@ -207,6 +210,9 @@ func TestRelayBrokerRestartMidQuestion(t *testing.T) {
 	waitFor(t, "the app to see the broker gone", 20*time.Second, func() bool {
 		return strings.Contains(runWith(t, appEnv, bin, "relay", "list"), "not connected")
 	})
+	time.Sleep(12 * time.Second) // a long outage
+	data, _ := os.ReadFile(logPath)
+	t.Logf("the shim's will reached the app before the broker came back: %v", strings.Contains(string(data), "relay: a remote shim went away"))
 	activate(t, win)
 	typeText(t, "answered while the broker was down")
 	key(t, "ctrl+Return")

@@ -28,8 +28,7 @@ func pidOfExe(exe string) int {
 }
 
 // A remote shim is killed (SIGKILL: the broker publishes its will) while
-// its question's window is open; the window stays, past the desktop's
-// 10 s of waiting for that process to come back; the user answers it
+// its question's window is open; the window stays; the user answers it
 // while no shim runs; the client starts the shim again (the same client
 // process: the same session) and its identical call gets that answer at
 // once, with no new window, as a restarted local shim's does.
@@ -60,18 +59,12 @@ func TestRelayAnswerWhileTheRemoteShimIsGone(t *testing.T) {
 		t.Fatalf("the killed shim's call returned a result: %s", text(r.res))
 	}
 	waitFor(t, "the desktop to hear the shim's will", 20*time.Second, logHas("relay: a remote shim went away"))
-	// The desktop waits 10 s for that process to come back; the window
-	// outlives that wait.
-	for deadline := time.Now().Add(20 * time.Second); !logHas("relay: a remote shim did not come back")(); time.Sleep(100 * time.Millisecond) {
+	// The window outlives its caller: 12 s, longer than the desktop once
+	// waited for such a process to come back.
+	for end := time.Now().Add(12 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if visibleWindows(title) != 1 {
 			t.Fatal("the window of the killed remote shim's question closed")
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the desktop never gave up waiting for the killed shim")
-		}
-	}
-	if visibleWindows(title) != 1 {
-		t.Fatal("the window of the killed remote shim's question closed")
 	}
 	activate(t, win)
 	typeText(t, "eu-west-3 please")

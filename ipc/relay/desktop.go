@@ -27,17 +27,16 @@ type DesktopOptions struct {
 	// Asker answers the questions: the app's inbox, as for the socket.
 	Asker wire.Asker
 	// StorePath, PasswordPath and StatusPath are the relay's files
-	// (StoreFile, PasswordFile, StatusFile in the config directory).
+	// (StoreFile, PasswordFile in the config directory, StatusFile in the
+	// state directory).
 	StorePath, PasswordPath, StatusPath string
-	Logger                              *slog.Logger
+	// SeenPath is the record of the questions taken (SeenFile in the state
+	// directory), which keeps a question from opening again after a
+	// restart; "": kept in memory only.
+	SeenPath string
+	Logger   *slog.Logger
 	// Poll is how often the store is checked for changes; 0 means 500 ms.
 	Poll time.Duration
-	// GoneGrace is how long a remote process whose will the broker
-	// published may come back and go on waiting on its questions (a
-	// broken connection that reconnects); 0 means 10 s. Its questions are
-	// never withdrawn for its will: they stay open in the app, as after
-	// "call again", for the next identical call (see Desktop).
-	GoneGrace time.Duration
 }
 
 // Desktop is the app's side of the relay: it keeps the broker
@@ -49,10 +48,14 @@ type DesktopOptions struct {
 // its calls are handed off (a second, attach-only caller with a short
 // wait joins each window before the call's own ask ends, so the app
 // keeps the window open, and then its answer, for the next ask with its
-// id: the restarted shim's identical call). If the process comes back
-// within GoneGrace (its connection broke and reconnected) its calls
-// attach to their windows again and go on. An explicit cancellation
-// (kindCancel) or a revocation still withdraws the window.
+// id: the restarted shim's identical call). A will does not tell a
+// process that is gone from one whose connection broke (a broker restart
+// publishes the wills of every connection it drops, and the outage may
+// last): a handed-off call is kept until its own wait ends, and if its
+// process comes back meanwhile (it says so on each connection) the call
+// attaches to its window again and gets what was answered there. An
+// explicit cancellation (kindCancel) or a revocation still withdraws the
+// window.
 type Desktop struct {
 	opts DesktopOptions
 	log  *slog.Logger
@@ -65,6 +68,13 @@ type Desktop struct {
 	// holding is what every pairing's guard may hold together of frames
 	// waiting (out of order, or parts of a message not whole yet).
 	holding *budget
+	// streams counts the streams every pairing's guard remembers.
+	streams *budget
+	// seen records the questions taken (SeenFile); seenSince, when set,
+	// is when the app started without a record it could read: a question
+	// sent before it is refused (it may have been taken already).
+	seen      *seenLog
+	seenSince time.Time
 
 	mu       sync.Mutex // guards everything below
 	stamp    string     // the store file's size and time when last read
@@ -74,17 +84,16 @@ type Desktop struct {
 	pairings map[string]*peer // by question topic
 	revoked  map[string]Revoked
 	calls    map[string]*dcall       // by pairing topic + stream
-	remotes  map[string]*remoteState // by reply topic: remote processes whose will came
+	remotes  map[string]*remoteState // by reply topic: remote processes with calls open that said they are back, or whose will came
 	handed   map[string]wire.Answer  // by pairing topic + question id: answers a handed-off caller got (handOff)
-	held     map[string][]wire.Ask   // by pairing topic: questions of vanished remotes the app keeps open (forgetGone), at most maxHeld
+	held     map[string][]wire.Ask   // by pairing topic: questions of vanished remotes the app keeps open (forget), at most maxHeld
 	status   Status
 }
 
 // remoteState is what the desktop knows of one remote process.
 type remoteState struct {
-	conn     uint64      // the latest connection that said it is back
-	goneConn uint64      // the connection whose will came last
-	gone     *time.Timer // its will came: the withdrawal, unless it comes back first
+	conn     uint64 // the latest connection that said it is back
+	goneConn uint64 // the connection whose will came last
 }
 
 // peer is a live pairing.
@@ -99,20 +108,26 @@ type peer struct {
 // dcall is a question asked through the relay, open on the desktop.
 type dcall struct {
 	peer     *peer
-	topic    string   // the pairing's question topic
-	ask      wire.Ask // as the Asker is asked (namespaced)
-	origID   string   // the question's id as the remote asked it
+	keys     *downKeys // the stream's keys toward the remote (channel.go)
+	topic    string    // the pairing's question topic
+	ask      wire.Ask  // as the Asker is asked (namespaced)
+	origID   string    // the question's id as the remote asked it
 	stream   string
 	deadline time.Time // when the remote's wait runs out; zero: no wait
+	taken    time.Time // when the desktop took the question
 	reply    string
 	// Guarded by Desktop.mu: the running ask's cancel and generation,
-	// and whether the call is handed off (its remote vanished).
-	cancel    context.CancelFunc
-	run       int
-	suspended bool
-	mu        sync.Mutex // guards seq
-	seq       uint64
-	sent      bool // seq 0 used
+	// whether the call is handed off (its remote's will came), since when,
+	// and the timer that forgets it at the end of its wait.
+	cancel      context.CancelFunc
+	run         int
+	suspended   bool
+	suspendedAt time.Time
+	expiry      *time.Timer
+	handing     chan struct{} // closed when the hand-off's caller is done (handOff)
+	mu          sync.Mutex    // guards seq
+	seq         uint64
+	sent        bool // seq 0 used
 }
 
 // Bounds on what frames that earn a refusal cost: per reply topic 3
@@ -139,12 +154,17 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
 	}
-	if opts.GoneGrace <= 0 {
-		opts.GoneGrace = 10 * time.Second
-	}
 	log = log.With("part", "relay")
-	return &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
-		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
+	d := &Desktop{opts: opts, log: log, refusals: newLimiter(refusalBurst, refusalEvery, refusalsBurst, refusalsEvery, maxRefusalKeys),
+		floodLog: newLogLimit(log, floodLogBurst, floodLogEvery), holding: newBudget(maxAllHeldFrames, maxAllHeldBytes), streams: newBudget(maxAllStreams, 0), pairings: map[string]*peer{}, revoked: map[string]Revoked{}, calls: map[string]*dcall{}, remotes: map[string]*remoteState{}, handed: map[string]wire.Answer{}, held: map[string][]wire.Ask{}}
+	now := time.Now()
+	seen, err := loadSeen(opts.SeenPath, now)
+	if err != nil {
+		log.Warn("relay: the record of the questions taken cannot be read: questions sent before now are refused", "err", err)
+		d.seenSince = now
+	}
+	d.seen = seen
+	return d
 }
 
 // Run follows the store until ctx ends: it connects to the broker it
@@ -153,8 +173,17 @@ func NewDesktop(opts DesktopOptions) *Desktop {
 func (d *Desktop) Run(ctx context.Context) {
 	t := time.NewTicker(d.opts.Poll)
 	defer t.Stop()
+	expired := time.Now()
 	for {
 		d.reload(ctx)
+		if now := time.Now(); now.Sub(expired) >= time.Minute { // the streams of pairings gone quiet
+			expired = now
+			d.mu.Lock()
+			for _, p := range d.pairings {
+				p.guard.expire(now)
+			}
+			d.mu.Unlock()
+		}
 		select {
 		case <-ctx.Done():
 			d.mu.Lock()
@@ -162,10 +191,8 @@ func (d *Desktop) Run(ctx context.Context) {
 			d.client = nil
 			for _, c := range d.calls {
 				c.cancel() // a handed-off one's window stays, as the app's questions do
-			}
-			for _, rs := range d.remotes {
-				if rs.gone != nil {
-					rs.gone.Stop()
+				if c.expiry != nil {
+					c.expiry.Stop()
 				}
 			}
 			d.mu.Unlock()
@@ -215,12 +242,18 @@ func (d *Desktop) reload(ctx context.Context) {
 			live[tp.Questions] = old
 			continue
 		}
-		live[tp.Questions] = &peer{p: p, topics: tp, seal: newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), guard: newGuardIn(d.holding)}
+		g := newGuardIn(d.holding)
+		g.allStreams = d.streams
+		for stream, until := range d.seen.streams(tp.Questions, time.Now()) { // taken before a restart
+			g.seed(stream, until)
+		}
+		live[tp.Questions] = &peer{p: p, topics: tp, seal: newSealer(p.ID, p.RemotePublic, p.DesktopPrivate, toRemote), guard: g}
 	}
 	for topic, old := range d.pairings {
 		if live[topic] == nil {
 			d.log.Info("relay: pairing removed: its questions are withdrawn", "pairing", old.p.Name)
 			old.revoked = true
+			old.guard.close()
 			for k, c := range d.calls {
 				if c.peer == old {
 					d.endLocked(c)
@@ -278,6 +311,9 @@ func (d *Desktop) connect(ctx context.Context, st State) {
 		id = "fbd-" + newStreamID()[:16]
 	}
 	o := clientOptions(b, pw, id, false).SetConnectRetry(true).SetConnectRetryInterval(2 * time.Second)
+	o.SetCustomOpenConnectionFn(openConn(func(topic string, n int) {
+		d.floodLog.logAt(slog.LevelInfo, "relay: frame over the largest size dropped unread", "topic", topic, "bytes", n, "max", MaxFrameBytes)
+	}))
 	// A persistent session delivers what was queued for it before
 	// subscribeAll runs: the default handler takes those messages.
 	o.SetDefaultPublishHandler(d.onMessage)
@@ -421,7 +457,7 @@ func (d *Desktop) onMessage(c mqtt.Client, m mqtt.Message) {
 		refuse(versionRefusal, fmt.Errorf("%w: the remote speaks version %d, this desktop %d", ErrVersion, f.version, frameVersion))
 		return
 	}
-	e, err := p.seal.open(f)
+	e, err := p.seal.openUp(f)
 	if err != nil {
 		refuse("tampered", err)
 		return
@@ -449,13 +485,35 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			refuse("malformed", ErrMalform)
 			return
 		}
-		if sent := time.UnixMilli(e.Time); now.After(sent.Add(e.Ask.Wait + grace)) {
+		sent := time.UnixMilli(e.Time)
+		if now.After(sent.Add(e.Ask.Wait + grace)) {
 			d.log.Info("relay: a question arrived after its caller stopped waiting; dropped", "pairing", p.p.Name, "sent", sent)
 			return
 		}
-		dc, err := d.newCall(topic, p, e, now)
+		if sent.Before(d.seenSince) {
+			refuse("refused", fmt.Errorf("%w: sent before the app started without its record of the questions taken", ErrReplay))
+			return
+		}
+		keys, kerr := p.seal.answer(e.hs1) // the stream's keys toward the remote
+		if kerr != nil {
+			refuse("tampered", kerr)
+			return
+		}
+		dc, err := d.newCall(topic, p, e, keys, now)
 		if err != nil {
 			d.send(c, dc, wire.Event{Type: wire.EventError, Error: err})
+			return
+		}
+		// Written down before the window opens: a copy published again
+		// after a restart is then a replay. Until a copy could no longer
+		// be taken anyway: its caller's wait is over.
+		wait := e.Ask.Wait
+		if wait <= 0 {
+			wait = wire.MaxWait
+		}
+		if err := d.seen.mark(topic, e.Stream, sent.Add(wait+grace), now); err != nil {
+			d.log.Warn("relay: question refused", "pairing", p.p.Name, "err", err)
+			d.send(c, dc, wire.Event{Type: wire.EventError, Error: &wire.Error{Code: wire.CodeNoDisplay, Message: "the desktop cannot take the question: " + err.Error()}})
 			return
 		}
 		d.mu.Lock()
@@ -471,24 +529,21 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		go d.ask(ctx, c, key, dc, dc.ask)
 	case kindBack:
 		d.mu.Lock()
-		if rs := d.remotes[e.Reply]; rs != nil {
-			if e.Conn <= rs.goneConn {
-				// A "back" of the connection whose will came (said again a
-				// moment after it connected, and delivered after the will):
-				// that connection is gone, only a later one comes back.
-				d.mu.Unlock()
-				return
-			}
-			if rs.gone != nil {
-				rs.gone.Stop()
-				rs.gone = nil
-				d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name)
-			}
+		if rs := d.remotes[e.Reply]; rs != nil && e.Conn <= rs.goneConn {
+			// A "back" of the connection whose will came (delivered after
+			// the will): that connection is gone, only a later one comes back.
+			d.mu.Unlock()
+			return
 		}
+		resumed := 0
 		for k, dc := range d.calls { // handed off at its will: attach again
 			if dc.reply == e.Reply && dc.suspended {
 				d.resumeLocked(c, k, dc)
+				resumed++
 			}
+		}
+		if resumed > 0 {
+			d.log.Info("relay: a remote shim reconnected: its questions go on", "pairing", p.p.Name, "questions", resumed)
 		}
 		if !d.hasCallsLocked(e.Reply) { // nothing a will could hand off: nothing to remember
 			delete(d.remotes, e.Reply)
@@ -509,31 +564,32 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 			d.mu.Unlock()
 			return
 		}
-		// Remembered even while an earlier will's grace runs: a late
+		// Remembered even when its calls are handed off already: a late
 		// "back" of this connection is not a return either.
 		rs.goneConn = max(rs.goneConn, e.Conn)
-		if rs.gone != nil { // handed off already
-			d.mu.Unlock()
-			return
-		}
-		rs.gone = time.AfterFunc(d.opts.GoneGrace, func() { d.forgetGone(p, e.Reply) })
 		n := 0
-		for _, dc := range d.calls {
+		for k, dc := range d.calls {
 			if dc.reply == e.Reply && !dc.suspended {
-				dc.suspended = true
-				cancel := dc.cancel
-				d.bg.Go(func() { d.handOff(dc, cancel) })
+				d.suspendLocked(k, dc, now)
 				n++
 			}
 		}
+		d.boundSuspendedLocked(p)
 		d.mu.Unlock()
-		d.log.Info("relay: a remote shim went away: its questions stay open for its next call", "pairing", p.p.Name, "questions", n)
-	case kindPing: // the pairing is live and this desktop connected: say so, sealed
+		if n > 0 {
+			d.log.Info("relay: a remote shim went away: its questions stay open, for it if it comes back while they wait, or for its next call", "pairing", p.p.Name, "questions", n)
+		}
+	case kindPing: // the pairing is live and this desktop connected: say so, sealed, on the ping's keys
 		if !p.topics.IsReplyTopic(e.Reply) {
 			refuse("malformed", ErrMalform)
 			return
 		}
-		frames, err := p.seal.seal(envelope{Stream: e.Stream, Kind: kindPong}, "", func() uint64 { return 0 })
+		keys, err := p.seal.answer(e.hs1)
+		if err != nil {
+			refuse("tampered", err)
+			return
+		}
+		frames, err := p.seal.seal(keys.sealDown, envelope{Stream: e.Stream, Kind: kindPong}, "", func() uint64 { return 0 })
 		if err == nil {
 			c.Publish(e.Reply, 0, false, frames[0])
 		}
@@ -581,39 +637,85 @@ func (d *Desktop) hasCallsLocked(reply string) bool {
 const maxHanded = 256
 
 // maxHeld bounds the questions of vanished remotes remembered per
-// pairing (the app keeps at most 64 open in all).
-const maxHeld = 64
+// pairing (the app keeps at most 64 open in all), and maxSuspended the
+// calls handed off per pairing that wait for their remote to come back.
+const (
+	maxHeld      = 64
+	maxSuspended = 64
+)
 
-// forgetGone forgets the handed-off calls of the remote process
-// listening on reply, whose will the broker published and which did not
-// come back: their windows stay open in the app, their answers kept there
-// for the next identical call; only the questions are remembered, for a
-// revocation to withdraw them.
-func (d *Desktop) forgetGone(p *peer, reply string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n := 0
-	for k, dc := range d.calls {
-		if dc.peer == p && dc.reply == reply && dc.suspended {
-			delete(d.calls, k)
-			n++
-			h := append(d.held[dc.topic], dc.ask) // a revocation withdraws it
-			if len(h) > maxHeld {
-				h = h[len(h)-maxHeld:]
-			}
-			d.held[dc.topic] = h
-		}
+// suspendLocked hands dc off: its remote's will came. It is kept, for
+// its remote to come back to (kindBack), until its wait ends. Called
+// with d.mu.
+func (d *Desktop) suspendLocked(key string, dc *dcall, now time.Time) {
+	dc.suspended, dc.suspendedAt = true, now
+	cancel, done := dc.cancel, make(chan struct{})
+	dc.handing = done
+	d.bg.Go(func() { d.handOff(dc, cancel, done) })
+	until := dc.deadline
+	if until.IsZero() { // a caller that waits as long as it likes: the longest wait
+		until = dc.taken.Add(wire.MaxWait)
 	}
-	delete(d.remotes, reply)
-	d.log.Info("relay: a remote shim did not come back: its questions wait for its next call", "pairing", p.p.Name, "questions", n)
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+	}
+	dc.expiry = time.AfterFunc(until.Sub(now), func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.calls[key] == dc && dc.suspended {
+			d.forgetLocked(key, dc)
+		}
+	})
+}
+
+// boundSuspendedLocked forgets the calls of p handed off longest ago
+// beyond maxSuspended. Called with d.mu.
+func (d *Desktop) boundSuspendedLocked(p *peer) {
+	for {
+		n, oldest, ok := 0, "", false
+		for k, dc := range d.calls {
+			if dc.peer != p || !dc.suspended {
+				continue
+			}
+			n++
+			if !ok || dc.suspendedAt.Before(d.calls[oldest].suspendedAt) {
+				oldest, ok = k, true
+			}
+		}
+		if n <= maxSuspended {
+			return
+		}
+		d.forgetLocked(oldest, d.calls[oldest])
+	}
+}
+
+// forgetLocked forgets dc, handed off, whose remote did not come back
+// while it waited: its window stays open in the app, its answer kept
+// there for the next identical call; only its question is remembered,
+// for a revocation to withdraw it. Called with d.mu.
+func (d *Desktop) forgetLocked(key string, dc *dcall) {
+	delete(d.calls, key)
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+		dc.expiry = nil
+	}
+	h := append(d.held[dc.topic], dc.ask) // a revocation withdraws it
+	if len(h) > maxHeld {
+		h = h[len(h)-maxHeld:]
+	}
+	d.held[dc.topic] = h
+	if !d.hasCallsLocked(dc.reply) {
+		delete(d.remotes, dc.reply)
+	}
+	d.log.Info("relay: a remote shim did not come back while its call waited: its question waits for its next call", "pairing", dc.peer.p.Name, "id", dc.ask.Question.ID)
 }
 
 // newCall makes the call of e's question, namespaced for its pairing;
 // the error is the question's (sent back to the remote), with a call to
 // send it on.
-func (d *Desktop) newCall(topic string, p *peer, e envelope, now time.Time) (*dcall, *wire.Error) {
+func (d *Desktop) newCall(topic string, p *peer, e envelope, keys *downKeys, now time.Time) (*dcall, *wire.Error) {
 	a := *e.Ask
-	dc := &dcall{peer: p, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply}
+	dc := &dcall{peer: p, keys: keys, topic: topic, origID: a.Question.ID, stream: e.Stream, reply: e.Reply, taken: now}
 	a.Question = remoteQuestion(a.Question, p.p, e.Origin)
 	if a.Key != "" {
 		a.Key = namespaced(p.p, a.Key)
@@ -648,6 +750,10 @@ func (d *Desktop) startLocked(dc *dcall) context.Context {
 // withdrawn, also when dc is handed off. Called with d.mu.
 func (d *Desktop) endLocked(dc *dcall) {
 	dc.cancel()
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+		dc.expiry = nil
+	}
 	if dc.suspended {
 		dc.suspended = false
 		a := dc.ask
@@ -670,20 +776,22 @@ const (
 // window open (and then its answer) for the next ask with its id. An
 // answer that reaches that caller is kept here for that ask (handed).
 // cancel ends the run of dc's ask that was waiting; dc is marked
-// suspended by the caller.
-func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
+// suspended by the caller. done is closed once the second caller is done
+// (and its answer, if it got one, kept).
+func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc, done chan struct{}) {
 	attached := make(chan struct{})
 	var once sync.Once
-	done := func() { once.Do(func() { close(attached) }) }
+	shown := func() { once.Do(func() { close(attached) }) }
 	a := dc.ask
 	a.Wait, a.AttachOnly, a.KeepOpen = handoffWait, true, false
 	d.bg.Go(func() {
-		defer done()
+		defer close(done)
+		defer shown()
 		ctx, stop := context.WithTimeout(context.Background(), handoffWait+5*time.Second)
 		defer stop()
 		ans, err := d.opts.Asker.Ask(ctx, a, func(ev wire.Event) {
 			if ev.Type == wire.EventShown {
-				done()
+				shown()
 			}
 		})
 		switch {
@@ -718,6 +826,10 @@ func (d *Desktop) handOff(dc *dcall, cancel context.CancelFunc) {
 // resumeLocked attaches dc, handed off, to its window again: its remote
 // process came back. Called with d.mu.
 func (d *Desktop) resumeLocked(c mqtt.Client, key string, dc *dcall) {
+	if dc.expiry != nil {
+		dc.expiry.Stop()
+		dc.expiry = nil
+	}
 	a := dc.ask
 	a.AttachOnly = true
 	if !dc.deadline.IsZero() {
@@ -764,12 +876,25 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 			dc.cancel()
 			if d.calls[key] == dc && !dc.suspended {
 				delete(d.calls, key)
+				if !d.hasCallsLocked(dc.reply) { // its process's connections matter no more
+					delete(d.remotes, dc.reply)
+				}
 			}
 		}
 		d.mu.Unlock()
 	}()
 	send := func(ev wire.Event) { d.send(c, dc, ev) }
 	log := d.log.With("pairing", dc.peer.p.Name, "id", a.Question.ID)
+	d.mu.Lock()
+	handing := dc.handing
+	d.mu.Unlock()
+	if handing != nil { // resumed: the hand-off's caller may get the answer first, and keep it here
+		select {
+		case <-handing:
+		case <-ctx.Done():
+			return
+		}
+	}
 	if ans, ok := d.takeHanded(dc.topic, a); ok {
 		send(wire.Event{Type: wire.EventAnswer, Answer: &ans})
 		log.Info("relay: question closed (answered while its remote was away)", "status", ans.Status)
@@ -797,6 +922,7 @@ func (d *Desktop) ask(ctx context.Context, c mqtt.Client, key string, dc *dcall,
 		send(wire.Event{Type: wire.EventError, Error: we})
 	default:
 		send(wire.Event{Type: wire.EventAnswer, Answer: &ans})
+		d.takeHanded(dc.topic, a) // a hand-off's caller that got it too keeps it for no one
 		log.Info("relay: question closed", "status", ans.Status)
 	}
 }
@@ -820,11 +946,11 @@ func (d *Desktop) send(c mqtt.Client, dc *dcall, ev wire.Event) {
 		dc.seq++
 		return dc.seq
 	}
-	frames, err := dc.peer.seal.seal(envelope{Stream: stream, Kind: kindEvent, Event: &ev}, "", next)
+	frames, err := dc.peer.seal.seal(dc.keys.sealDown, envelope{Stream: stream, Kind: kindEvent, Event: &ev}, "", next)
 	if err != nil {
 		var we *wire.Error
 		if errors.As(err, &we) && ev.Answer != nil { // too large even in parts: say so
-			frames, err = dc.peer.seal.seal(envelope{Stream: stream, Kind: kindEvent, Event: &wire.Event{Type: wire.EventError, Error: we}}, "", next)
+			frames, err = dc.peer.seal.seal(dc.keys.sealDown, envelope{Stream: stream, Kind: kindEvent, Event: &wire.Event{Type: wire.EventError, Error: we}}, "", next)
 		}
 		if err != nil {
 			d.log.Error("relay: event not sealed", "err", err)

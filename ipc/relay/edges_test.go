@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ func TestRelayFloodIsBounded(t *testing.T) {
 	var lines atomic.Int64
 	log := slog.New(countingHandler{testLogger(t).Handler(), &lines})
 	fa := &fakeAsker{answer: echo}
-	ds := startDeskWith(t, b, fa, 0, log)
+	ds := startDeskWith(t, b, fa, log)
 	tok := ds.pair(t, "build-box")
 	tp := TopicsOf(tok.ID)
 
@@ -186,8 +187,9 @@ func TestLimiterBounds(t *testing.T) {
 // Anyone on the broker can publish on a remote's reply topic (it travels
 // in clear in every question frame). A refusal it forges, in the old
 // clear form with words of its own or in the verified form with a MAC it
-// cannot make, ends no call and puts none of its text anywhere: the
-// call goes on, and the desktop's answer reaches it.
+// cannot make, ends no call and puts none of its text anywhere, not even
+// in the remote's log: the call goes on, and the desktop's answer reaches
+// it.
 func TestRelayForgedRefusalEndsNoCall(t *testing.T) {
 	b := startBroker(t)
 	opened, release := make(chan struct{}, 1), make(chan struct{})
@@ -202,7 +204,14 @@ func TestRelayForgedRefusalEndsNoCall(t *testing.T) {
 	}}
 	ds := startDesk(t, b, fa)
 	tok := ds.pair(t, "box")
-	r := dial(t, b, tok)
+	var logged strings.Builder
+	var logMu sync.Mutex
+	r, err := Dial(context.Background(), tok, RemoteOptions{Password: b.Password("desk"), Host: "h",
+		Logger: slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logged}, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Shutdown)
 
 	// The intruder reads the question frame's clear parts on the broker.
 	c := brokerUser(t, b)
@@ -224,6 +233,7 @@ func TestRelayForgedRefusalEndsNoCall(t *testing.T) {
 	for _, forged := range [][]byte{
 		append([]byte{frameVersion, frameRefused, 0}, "FORGED: wire the money to IBAN XX00 now"...),
 		append(append(append([]byte{frameVersion, frameRefused, 0}, ask.body[:nonceSize]...), forgedMAC...), "revoked"...),
+		append(append(append([]byte{frameVersion, frameRefused, 0}, ask.body[:nonceSize]...), forgedMAC...), "IBAN XX00"...),
 	} {
 		if tk := c.Publish(ask.reply, 1, false, forged); !tk.WaitTimeout(5*time.Second) || tk.Error() != nil {
 			t.Fatal(tk.Error())
@@ -239,6 +249,26 @@ func TestRelayForgedRefusalEndsNoCall(t *testing.T) {
 	if o.err != nil || o.a.Replies[0].Text != "re: Pay the invoice?" {
 		t.Fatalf("the call ended with %+v, %v; want the desktop's answer", o.a, o.err)
 	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	if strings.Contains(logged.String(), "IBAN") || strings.Contains(logged.String(), "FORGED") {
+		t.Errorf("the forger's words reached the remote's log:\n%s", logged.String())
+	}
+	if !strings.Contains(logged.String(), "does not verify") {
+		t.Errorf("the forged refusals were not noted in the remote's log:\n%s", logged.String())
+	}
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *strings.Builder
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // holding is what the desktop's guard of the pairing on topic holds of
@@ -296,7 +326,7 @@ func TestRelayHeldFramesAreBounded(t *testing.T) {
 	// outOfOrder is a frame of a new stream with sequence number 1: it
 	// waits for a 0 that never comes.
 	outOfOrder := func(text string) []byte {
-		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindCancel, Reply: r.reply, Origin: &Origin{Host: text}}, r.reply, func() uint64 { return 1 })
+		f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindCancel, Reply: r.reply, Origin: &Origin{Host: text}}, r.reply, func() uint64 { return 1 })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,7 +336,7 @@ func TestRelayHeldFramesAreBounded(t *testing.T) {
 	// One frame over the largest size sent, sealed whole: never kept.
 	plain, _ := json.Marshal(envelope{Pairing: tok.ID, Dir: toDesktop, Stream: newStreamID(), Seq: 1, Time: time.Now().UnixMilli(),
 		Kind: kindCancel, Origin: &Origin{Host: strings.Repeat("z", MaxFrameBytes)}})
-	publish([][]byte{r.seal.sealOne(plain, r.reply)})
+	publish([][]byte{r.seal.openStream().sealUp(plain, r.reply)})
 	settled("q-size")
 	if n, _ := holding(ds.d, topic); n != 0 {
 		t.Errorf("a frame over %d bytes was kept (%d waiting)", MaxFrameBytes, n)

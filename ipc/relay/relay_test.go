@@ -41,7 +41,6 @@ func echo(_ context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, er
 // its Desktop running until the test ends (or stop).
 type desk struct {
 	log   *slog.Logger // nil: the test's log
-	grace time.Duration
 	dir   string
 	d     *Desktop
 	stop  func()
@@ -50,32 +49,31 @@ type desk struct {
 
 func startDesk(t *testing.T, b *mqtttest.Broker, asker wire.Asker) *desk {
 	t.Helper()
-	return startDeskGrace(t, b, asker, 0)
+	return startDeskWith(t, b, asker, nil)
 }
 
-// startDeskGrace is startDesk with DesktopOptions.GoneGrace.
-func startDeskGrace(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration) *desk {
+// startDeskWith is startDesk with DesktopOptions.Logger (nil: the test's
+// log).
+func startDeskWith(t *testing.T, b *mqtttest.Broker, asker wire.Asker, log *slog.Logger) *desk {
 	t.Helper()
-	return startDeskWith(t, b, asker, grace, nil)
+	return startDeskAt(t, b.URL("desk"), b.Password("desk"), asker, log)
 }
 
-// startDeskWith is startDesk with DesktopOptions.GoneGrace and Logger
-// (nil: the test's log).
-func startDeskWith(t *testing.T, b *mqtttest.Broker, asker wire.Asker, grace time.Duration, log *slog.Logger) *desk {
+// startDeskAt is startDeskWith connecting to the broker at url (a proxy's)
+// with password.
+func startDeskAt(t *testing.T, url, password string, asker wire.Asker, log *slog.Logger) *desk {
 	t.Helper()
 	dir := t.TempDir()
-	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), grace: grace, log: log}
-	st, _ := LoadState(ds.store)
-	if st.Broker == "" {
-		if err := st.SetBroker(b.URL("desk")); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Save(ds.store); err != nil {
-			t.Fatal(err)
-		}
-		if err := WritePassword(filepath.Join(dir, PasswordFile), b.Password("desk")); err != nil {
-			t.Fatal(err)
-		}
+	ds := &desk{dir: dir, store: filepath.Join(dir, StoreFile), log: log}
+	var st State
+	if err := st.SetBroker(url); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Save(ds.store); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePassword(filepath.Join(dir, PasswordFile), password); err != nil {
+		t.Fatal(err)
 	}
 	ds.run(t, asker)
 	return ds
@@ -87,7 +85,7 @@ func (ds *desk) run(t *testing.T, asker wire.Asker) {
 		log = testLogger(t)
 	}
 	ds.d = NewDesktop(DesktopOptions{Asker: asker, StorePath: ds.store, PasswordPath: filepath.Join(ds.dir, PasswordFile),
-		StatusPath: filepath.Join(ds.dir, StatusFile), Poll: 100 * time.Millisecond, Logger: log, GoneGrace: ds.grace})
+		StatusPath: filepath.Join(ds.dir, StatusFile), SeenPath: filepath.Join(ds.dir, SeenFile), Poll: 100 * time.Millisecond, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { ds.d.Run(ctx); close(done) }()
@@ -125,14 +123,31 @@ func (ds *desk) revoke(t *testing.T, name string) {
 }
 
 // testLogger logs to the test's log.
+// Lines logged once the test has ended (a remote's call that outlives
+// its subtest, waiting for its wait to run out) are dropped: the testing
+// package panics on them.
 func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	w := &tWriter{t: t}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		w.done = true
+		w.mu.Unlock()
+	})
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-type tWriter struct{ t *testing.T }
+type tWriter struct {
+	t    *testing.T
+	mu   sync.Mutex // guards done, and holds the test open while it logs
+	done bool
+}
 
-func (w tWriter) Write(b []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(b)))
+func (w *tWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done {
+		w.t.Log(strings.TrimSpace(string(b)))
+	}
 	return len(b), nil
 }
 
@@ -176,6 +191,24 @@ func askAsync(r *Remote, a wire.Ask) <-chan outcome {
 		ans, err := r.Ask(context.Background(), a, nil)
 		c <- outcome{ans, err}
 	}()
+	return c
+}
+
+// askQueued is askAsync that returns once the desktop said it took the
+// question (its queued event came back): the broker has it.
+func askQueued(t *testing.T, r *Remote, a wire.Ask) <-chan outcome {
+	t.Helper()
+	c, queued := make(chan outcome, 1), make(chan struct{})
+	var once sync.Once
+	go func() {
+		ans, err := r.Ask(context.Background(), a, func(e wire.Event) {
+			if e.Type == wire.EventQueued {
+				once.Do(func() { close(queued) })
+			}
+		})
+		c <- outcome{ans, err}
+	}()
+	within(t, queued, 10*time.Second, "the desktop never took the question")
 	return c
 }
 
@@ -333,20 +366,21 @@ func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
 	fa := &fakeAsker{answer: func(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 		if !a.AttachOnly {
 			opened <- "open"
-		} else {
-			seen <- "attach"
+			<-ctx.Done()
+			return wire.Answer{}, ctx.Err()
 		}
-		<-ctx.Done()
-		if a.AttachOnly {
-			return wire.Answer{QuestionID: a.Question.ID}, wire.ErrPending
+		seen <- "attach"
+		select { // as the app: an attach-only caller's wait runs out
+		case <-ctx.Done():
+		case <-time.After(a.Wait):
 		}
-		return wire.Answer{}, ctx.Err()
+		return wire.Answer{QuestionID: a.Question.ID}, wire.ErrPending
 	}}
-	const grace = 3 * time.Second
-	ds := startDeskGrace(t, b, fa, grace)
+	const quiet = time.Second // how long nothing is seen
+	ds := startDesk(t, b, fa)
 	r := dial(t, b, ds.pair(t, "box"))
 	say := func(kind string, conn uint64) {
-		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
+		f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +399,7 @@ func TestRelayLateBackOfASecondVanishedConnection(t *testing.T) {
 	select {
 	case got := <-seen:
 		t.Fatalf("saw %q after a back of connection 2, whose will came", got)
-	case <-time.After(grace / 3):
+	case <-time.After(quiet):
 	}
 	say(kindBack, 3) // a connection that is alive: its call goes on
 	if got := within(t, seen, 5*time.Second, "connection 3's back did not resume the call"); got != "attach" {
@@ -388,7 +422,7 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 	res := askAsync(r, question("q-open", "waits", time.Minute))
 	<-opened
 	// A frame of the same remote as a release speaking version 9 sends it.
-	f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindAsk, Reply: r.reply}, r.reply, func() uint64 { return 1 << 40 })
+	f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindAsk, Reply: r.reply}, r.reply, func() uint64 { return 1 << 40 })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +438,7 @@ func TestRelayOtherVersionIsRefusedAndSaysWhy(t *testing.T) {
 		t.Fatalf("publish: %v", tk.Error())
 	}
 	err = within(t, res, 10*time.Second, "a frame of another version was dropped: the remote's call was not told").err
-	if !refused(err, "speaks version 1 of the relay", "install the same feedback release") {
+	if !refused(err, "speaks version 2 of the relay", "install the same feedback release") {
 		t.Fatalf("the call ended with %v, want a refusal naming the versions", err)
 	}
 	t.Logf("the remote's error: %v", err)
@@ -550,8 +584,9 @@ func TestRelayCancelWithdrawsTheQuestion(t *testing.T) {
 // whose wait ran out, not as a caller that cancelled: a second,
 // attach-only caller joins its window before its own ask ends, so the app
 // keeps the window (and its answer) for the next identical call. If it
-// comes back its call attaches to the window again; a late will of an
-// earlier connection is ignored. A revocation withdraws it.
+// comes back while its call waits, its call attaches to the window again;
+// a late will of an earlier connection is ignored. A revocation withdraws
+// it, also once its call's wait is over.
 func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 	b := startBroker(t)
 	opened := make(chan string, 4)
@@ -574,13 +609,13 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		seen <- "left " + text
 		return wire.Answer{}, ctx.Err()
 	}}
-	const grace = 300 * time.Millisecond
-	ds := startDeskGrace(t, b, fa, grace)
+	const quiet = time.Second // how long nothing is seen
+	ds := startDesk(t, b, fa)
 	tok := ds.pair(t, "box")
 	// The frames the broker would publish for the remote: its will, and
 	// its "back" of a later connection.
 	say := func(r *Remote, kind string, conn uint64) {
-		f, err := r.seal.seal(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
+		f, err := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kind, Reply: r.reply, Conn: conn}, r.reply, func() uint64 { return 0 })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -588,11 +623,12 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 			t.Fatalf("publish: %v", tk.Error())
 		}
 	}
-	ask := func(r *Remote, text string) {
-		go r.Ask(context.Background(), question("q-"+text, text, time.Minute), nil)
+	ask := func(r *Remote, text string, wait time.Duration) <-chan outcome {
+		res := askAsync(r, question("q-"+text, text, wait))
 		if got := <-opened; got != text {
 			t.Fatalf("opened %q", got)
 		}
+		return res
 	}
 	next := func(t *testing.T, want string) {
 		t.Helper()
@@ -601,14 +637,14 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 			if got != want {
 				t.Fatalf("saw %q, want %q", got, want)
 			}
-		case <-time.After(grace + 5*time.Second):
+		case <-time.After(10 * time.Second):
 			t.Fatalf("never saw %q", want)
 		}
 	}
 
 	t.Run("vanished", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "vanished")
+		ask(r, "vanished", time.Minute)
 		say(r, kindGone, 1)
 		next(t, "attach vanished") // the window gets a caller that keeps it open
 		next(t, "left vanished")   // before the vanished call's ask ends
@@ -619,12 +655,12 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		select {
 		case got := <-seen:
 			t.Fatalf("saw %q after a back of the connection whose will came", got)
-		case <-time.After(grace):
+		case <-time.After(quiet):
 		}
 	})
 	t.Run("came back", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "came back")
+		ask(r, "came back", time.Minute)
 		say(r, kindGone, 1)
 		next(t, "attach came back")
 		next(t, "left came back")
@@ -634,17 +670,18 @@ func TestRelayWillOfAVanishedRemoteHandsItsQuestionsOff(t *testing.T) {
 		select {
 		case got := <-seen:
 			t.Fatalf("saw %q though its remote came back", got)
-		case <-time.After(grace * 4):
+		case <-time.After(quiet):
 		}
 		say(r, kindGone, 2) // now it vanishes for real
 		next(t, "attach came back")
 		next(t, "left came back")
 	})
-	// A question kept open for a remote that did not come back goes when
-	// its pairing is revoked, as an open one does.
+	// A question kept open for a remote that did not come back while its
+	// call waited goes when its pairing is revoked, as an open one does.
 	t.Run("revoked", func(t *testing.T) {
 		r := dial(t, b, tok)
-		ask(r, "held")
+		res := ask(r, "held", 3*time.Second)
+		defer within(t, res, 15*time.Second, "the remote's call did not end") // before its test does: it logs there
 		say(r, kindGone, 1)
 		next(t, "attach held")
 		next(t, "left held")

@@ -45,12 +45,14 @@ type Remote struct {
 	// refusals that do not verify: anyone on the broker can send them.
 	floodLog *logLimit
 
-	mu    sync.Mutex // guards calls
-	calls map[string]*rcall
+	mu    sync.Mutex        // guards calls and byTag
+	calls map[string]*rcall // by stream
+	byTag map[[tagSize]byte]*rcall
 }
 
 // rcall is one call waiting for its events.
 type rcall struct {
+	keys    *upKeys // the stream's keys (channel.go)
 	events  chan envelope
 	refused chan string
 	pong    chan struct{} // a Ping's; nil for an Ask
@@ -100,18 +102,21 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	}
 	log = log.With("part", "relay")
 	r := &Remote{tok: tok, topics: TopicsOf(tok.ID), origin: Origin{Host: host}, log: log, floodLog: newLogLimit(log, floodLogBurst, floodLogEvery),
-		seal: newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), guard: newGuard(), calls: map[string]*rcall{}}
+		seal: newSealer(tok.ID, tok.DesktopPublic, tok.RemotePrivate, toDesktop), guard: newGuard(), calls: map[string]*rcall{}, byTag: map[[tagSize]byte]*rcall{}}
 	r.reply = r.topics.NewReplyTopic()
 	// A persistent session: the desktop's events sent while the broker
 	// restarts are kept for us and delivered when we are back.
 	o := clientOptions(b, opts.Password, "fbr-"+newStreamID()[:20], false).SetConnectTimeout(timeout)
+	o.SetCustomOpenConnectionFn(openConn(func(_ string, n int) {
+		r.floodLog.logAt(slog.LevelInfo, "relay: frame over the largest size dropped unread", "bytes", n, "max", MaxFrameBytes)
+	}))
 	// The will, sealed for each connection: if this process vanishes, the
 	// broker tells the desktop, which withdraws its open questions. Each
 	// connection says it is back, so that a will of an earlier one (a
 	// broker restart publishes it) is ignored.
 	var conn atomic.Uint64
 	will := func(n uint64) []byte {
-		f, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindGone, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
+		f, _ := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindGone, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
 		return f[0]
 	}
 	conn.Store(1)
@@ -122,29 +127,13 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 	})
 	o.SetOnConnectHandler(func(c mqtt.Client) {
 		c.Subscribe(r.reply, 1, r.onMessage) // again after a reconnect: the broker may have lost the session
+		// "Back", at QoS 1: a desktop away now (its network, or it
+		// reconnects after us once the broker restarts) finds it queued
+		// after the will of our earlier connection, and the calls that
+		// will handed off go on, however long the outage was.
 		n := conn.Load()
-		sayBack := func() {
-			back, _ := r.seal.seal(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
-			c.Publish(r.topics.Questions, 0, false, back[0])
-		}
-		// QoS 0: paho re-sends the QoS 1 messages of its store from
-		// another goroutine as it connects, and one published here would
-		// race with that (seen with -race). A QoS 0 message reaches only a
-		// desktop connected now, and after a broker restart the desktop may
-		// reconnect after this shim: "back" is said again within the
-		// desktop's grace for a vanished remote (10 s), so that the calls
-		// it handed off at the will the restart published resume (and an
-		// answer given meanwhile reaches them).
-		sayBack()
-		go func() {
-			for _, after := range backAgain {
-				time.Sleep(after)
-				if !c.IsConnectionOpen() || conn.Load() != n {
-					return
-				}
-				sayBack()
-			}
-		}()
+		back, _ := r.seal.sealFresh(envelope{Stream: newStreamID(), Kind: kindBack, Reply: r.reply, Conn: n}, r.reply, func() uint64 { return 0 })
+		c.Publish(r.topics.Questions, 1, false, back[0])
 	})
 	o.SetConnectionLostHandler(func(_ mqtt.Client, err error) { r.log.Warn("relay: lost the broker; reconnecting", "err", err) })
 	r.client = mqtt.NewClient(o)
@@ -219,16 +208,28 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 		r.mu.Unlock()
 		return
 	}
-	e, err := r.seal.open(f)
+	var c *rcall
+	e, err := r.seal.openDown(f, func(tag [tagSize]byte) *upKeys {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if c = r.byTag[tag]; c == nil {
+			return nil
+		}
+		return c.keys
+	})
+	if errors.Is(err, errUnknownStream) {
+		r.log.Debug("relay: event for no call dropped")
+		return
+	}
 	if err != nil {
 		r.floodLog.logAt(slog.LevelWarn, "relay: message refused", "err", err) // anyone on the broker can send these
 		return
 	}
 	r.mu.Lock()
-	c := r.calls[e.Stream]
+	same := r.calls[e.Stream] == c
 	r.mu.Unlock()
-	if c == nil {
-		r.log.Debug("relay: event for no call dropped")
+	if !same { // sealed for this call's keys, naming another stream: only the desktop could
+		r.log.Warn("relay: an event under one call's keys for another dropped")
 		return
 	}
 	now := time.Now()
@@ -267,13 +268,15 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 		emit = func(wire.Event) {}
 	}
 	stream := newStreamID()
-	c := &rcall{events: make(chan envelope, 64), refused: make(chan string, 1), nonces: map[[nonceSize]byte]bool{}}
+	c := &rcall{keys: r.seal.openStream(), events: make(chan envelope, 64), refused: make(chan string, 1), nonces: map[[nonceSize]byte]bool{}}
 	r.mu.Lock()
 	r.calls[stream] = c
+	r.byTag[c.keys.tag()] = c
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
 		delete(r.calls, stream)
+		delete(r.byTag, c.keys.tag())
 		r.mu.Unlock()
 		r.guard.forget(stream)
 	}()
@@ -342,17 +345,19 @@ var ErrNoAnswer = errors.New("relay: the desktop did not answer")
 // later.
 func (r *Remote) Ping(ctx context.Context, timeout time.Duration) error {
 	stream := newStreamID()
-	c := &rcall{refused: make(chan string, 1), pong: make(chan struct{}, 1), nonces: map[[nonceSize]byte]bool{}}
+	c := &rcall{keys: r.seal.openStream(), refused: make(chan string, 1), pong: make(chan struct{}, 1), nonces: map[[nonceSize]byte]bool{}}
 	r.mu.Lock()
 	r.calls[stream] = c
+	r.byTag[c.keys.tag()] = c
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
 		delete(r.calls, stream)
+		delete(r.byTag, c.keys.tag())
 		r.mu.Unlock()
 		r.guard.forget(stream)
 	}()
-	frames, err := r.seal.seal(envelope{Stream: stream, Kind: kindPing, Reply: r.reply}, r.reply, func() uint64 { return 0 })
+	frames, err := r.seal.seal(c.keys.sealUp, envelope{Stream: stream, Kind: kindPing, Reply: r.reply}, r.reply, func() uint64 { return 0 })
 	if err != nil {
 		return err
 	}
@@ -437,7 +442,7 @@ func (r *Remote) send(ctx context.Context, c *rcall, e envelope) error {
 		c.seq++
 		return c.seq
 	}
-	frames, err := r.seal.seal(e, r.reply, next)
+	frames, err := r.seal.seal(c.keys.sealUp, e, r.reply, next)
 	for _, f := range frames {
 		c.nonces[[nonceSize]byte(frameNonce(f))] = true
 	}
@@ -459,7 +464,3 @@ func (r *Remote) send(ctx context.Context, c *rcall, e envelope) error {
 	}
 	return nil
 }
-
-// backAgain is when a remote says "back" again after connecting, each
-// after the one before: within the desktop's grace for a vanished remote.
-var backAgain = []time.Duration{time.Second, 2 * time.Second, 3 * time.Second}

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -13,8 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/flynn/noise"
+	"golang.org/x/crypto/chacha20poly1305"
 	"golang.org/x/crypto/curve25519"
-	"golang.org/x/crypto/nacl/box"
 
 	"feedback/ipc/wire"
 )
@@ -142,7 +144,8 @@ type envelope struct {
 	// kindBack.
 	Conn uint64 `json:"c,omitempty"`
 
-	size int // the sealed frame's size, as received (open): what holding it costs
+	size int    // the sealed frame's size, as received (open): what holding it costs
+	hs1  []byte // on the desktop, the stream's first handshake message (answer)
 }
 
 // part is one piece of a message sealed in several frames.
@@ -154,14 +157,17 @@ type part struct {
 
 // Frame layout: version, kind, reply-topic length and reply topic (on
 // frames to the desktop, in clear so that a refusal can be sent back
-// without opening the frame), then a 24-byte nonce and the box; or, for
-// a refusal, the nonce of the frame refused, a MAC and the reason code
-// (see refusal). Those first parts and the refusal keep this
-// layout in every version of the relay: a side that meets a frame of
-// another version refuses it ("version:N", the version it speaks), and
-// the other side can read why, whatever its version.
+// without opening the frame), then a 24-byte nonce; on a sealed frame to
+// the desktop the stream's hs1, on one to the remote the stream's tag and
+// hs2 (channel.go), and the sealed envelope; or, for a refusal, the nonce
+// of the frame refused, a MAC and the reason code (see refusal). Those
+// first parts and the refusal keep this layout in every version of the
+// relay: a side that meets a frame of another version refuses it
+// ("version:N", the version it speaks), and the other side can read why,
+// whatever its version. Version 1 sealed every frame with the pairing's
+// static keys (a NaCl box); version 2 has keys per stream.
 const (
-	frameVersion = 1
+	frameVersion = 2
 	frameSealed  = 1
 	frameRefused = 2
 	nonceSize    = 24
@@ -191,34 +197,41 @@ var (
 // sealer seals and opens one pairing's messages in one direction each way.
 type sealer struct {
 	id      Key
-	shared  [32]byte // box.Precompute of the peer's public key and our private key
-	out     string   // the direction we send in
-	refusal Key      // the pairing's refusal key (refusalKeyOf)
+	static  noise.DHKey // our static key pair of the pairing
+	peer    Key         // the peer's static public key
+	out     string      // the direction we send in
+	refusal Key         // the pairing's refusal key (refusalKeyOf)
 }
 
 func newSealer(id Key, peerPublic, ownPrivate Key, out string) *sealer {
-	s := &sealer{id: id, out: out}
-	pub, priv := [32]byte(peerPublic), [32]byte(ownPrivate)
-	box.Precompute(&s.shared, &pub, &priv)
+	own := publicOf(ownPrivate)
+	s := &sealer{id: id, peer: peerPublic, out: out, static: noise.DHKey{Private: bytes.Clone(ownPrivate[:]), Public: own[:]}}
 	desktopPublic := peerPublic // the remote's sealer
 	if out == toRemote {
-		desktopPublic = publicOf(ownPrivate)
+		desktopPublic = own
 	}
 	s.refusal = refusalKeyOf(id, desktopPublic)
 	return s
 }
 
-// seal returns the frames of e (one, or parts when it is large), with
-// reply in clear. next gives each frame its sequence number.
-func (s *sealer) seal(e envelope, reply string, next func() uint64) ([][]byte, error) {
+// sealFunc seals one frame of a stream: sealUp or sealDown of its keys.
+type sealFunc func(plain []byte, reply string) []byte
+
+// frameOverhead bounds what a frame adds to its envelope and reply topic.
+const frameOverhead = 3 + nonceSize + tagSize + hsSize + chacha20poly1305.Overhead
+
+// seal returns the frames of e (one, or parts when it is large), sealed by
+// sealOne (the stream's keys), with reply in clear. next gives each frame
+// its sequence number.
+func (s *sealer) seal(sealOne sealFunc, e envelope, reply string, next func() uint64) ([][]byte, error) {
 	e.Pairing, e.Dir, e.Time = s.id, s.out, time.Now().UnixMilli()
 	e.Seq = next()
 	plain, err := json.Marshal(e)
 	if err != nil {
 		return nil, err
 	}
-	if len(plain)+len(reply)+nonceSize+box.Overhead+3 <= MaxFrameBytes {
-		return [][]byte{s.sealOne(plain, reply)}, nil
+	if len(plain)+len(reply)+frameOverhead <= MaxFrameBytes {
+		return [][]byte{sealOne(plain, reply)}, nil
 	}
 	if len(plain) > maxMessage {
 		return nil, &wire.Error{Code: wire.CodeInvalid, Message: fmt.Sprintf("the message is %d bytes; the relay carries at most %d", len(plain), maxMessage)}
@@ -237,26 +250,23 @@ func (s *sealer) seal(e envelope, reply string, next func() uint64) ([][]byte, e
 			p.Seq = next()
 		}
 		b, _ := json.Marshal(p)
-		frames = append(frames, s.sealOne(b, reply))
+		frames = append(frames, sealOne(b, reply))
 	}
 	return frames, nil
 }
 
-func (s *sealer) sealOne(plain []byte, reply string) []byte {
-	var nonce [nonceSize]byte
-	rand.Read(nonce[:])
-	out := make([]byte, 0, 3+len(reply)+nonceSize+len(plain)+box.Overhead)
-	out = append(out, frameVersion, frameSealed, byte(len(reply)))
-	out = append(out, reply...)
-	out = append(out, nonce[:]...)
-	return box.SealAfterPrecomputation(out, plain, &nonce, &s.shared)
+// sealFresh seals e as a stream of its own: a frame that is the whole of
+// its stream (a will, a "back").
+func (s *sealer) sealFresh(e envelope, reply string, next func() uint64) ([][]byte, error) {
+	return s.seal(s.openStream().sealUp, e, reply, next)
 }
 
 // frame is a frame's clear part.
 type frame struct {
 	version, kind byte
 	reply         string
-	body          []byte // nonce and box, or a refusal's reason
+	raw           []byte // the whole frame
+	body          []byte // nonce and the sealed part, or a refusal's reason
 	reason        string
 	nonce, mac    []byte // a refusal's: the nonce of the frame refused, its MAC
 }
@@ -268,7 +278,7 @@ func parseFrame(b []byte) (frame, error) {
 	if len(b) < 3 {
 		return frame{}, ErrMalform
 	}
-	f := frame{version: b[0], kind: b[1]}
+	f := frame{version: b[0], kind: b[1], raw: b}
 	n := int(b[2])
 	if len(b) < 3+n {
 		return frame{}, ErrMalform
@@ -279,7 +289,7 @@ func parseFrame(b []byte) (frame, error) {
 	}
 	switch f.kind {
 	case frameSealed:
-		if len(f.body) < nonceSize+box.Overhead {
+		if len(f.body) < nonceSize+hsSize+chacha20poly1305.Overhead {
 			return frame{}, ErrMalform
 		}
 	case frameRefused:
@@ -355,15 +365,54 @@ func frameNonce(f []byte) []byte {
 // versionRefusal is the reason of a refusal of a frame of another version.
 var versionRefusal = fmt.Sprintf("version:%d", frameVersion)
 
-// open opens a sealed frame's body and checks its header: the pairing and
+// openUp opens a sealed frame to the desktop: it reads the stream's hs1
+// (the key of the frame) and checks the envelope's header, the pairing and
 // the direction (toward us). The guard checks the rest.
-func (s *sealer) open(f frame) (envelope, error) {
-	var nonce [nonceSize]byte
-	copy(nonce[:], f.body[:nonceSize])
-	plain, ok := box.OpenAfterPrecomputation(nil, f.body[nonceSize:], &nonce, &s.shared)
-	if !ok {
-		return envelope{}, ErrTampered
+func (s *sealer) openUp(f frame) (envelope, error) {
+	at := len(f.raw) - len(f.body) + nonceSize // where hs1 starts
+	hs1 := f.raw[at : at+hsSize]
+	up, err := s.upKey(hs1)
+	if err != nil {
+		return envelope{}, err
 	}
+	plain, err := openFrame(up, f.raw, at+hsSize)
+	if err != nil {
+		return envelope{}, err
+	}
+	e, err := s.check(plain, f)
+	e.hs1 = bytes.Clone(hs1)
+	return e, err
+}
+
+// openDown opens a sealed frame to the remote: keys gives the keys of the
+// stream the frame's tag names (nil: none of ours, ErrUnknownStream); it
+// reads the desktop's hs2 and checks the envelope's header.
+func (s *sealer) openDown(f frame, keys func(tag [tagSize]byte) *upKeys) (envelope, error) {
+	at := len(f.raw) - len(f.body) + nonceSize // where the tag starts
+	if len(f.raw) < at+tagSize+hsSize+chacha20poly1305.Overhead {
+		return envelope{}, ErrMalform
+	}
+	u := keys([tagSize]byte(f.raw[at : at+tagSize]))
+	if u == nil {
+		return envelope{}, errUnknownStream
+	}
+	down, err := s.downKey(u, f.raw[at+tagSize:at+tagSize+hsSize])
+	if err != nil {
+		return envelope{}, err
+	}
+	plain, err := openFrame(down, f.raw, at+tagSize+hsSize)
+	if err != nil {
+		return envelope{}, err
+	}
+	return s.check(plain, f)
+}
+
+// errUnknownStream: a frame for a stream of no call of ours (one that
+// ended, or a tag copied by someone on the broker).
+var errUnknownStream = errors.New("relay: a frame of no call of this process")
+
+// check decodes an opened envelope and checks its header.
+func (s *sealer) check(plain []byte, f frame) (envelope, error) {
 	var e envelope
 	if err := json.Unmarshal(plain, &e); err != nil {
 		return envelope{}, ErrMalform
@@ -400,12 +449,18 @@ const MaxSkew = 5 * time.Minute
 // yet) is bounded across all its streams by its own budget (one
 // pairing's: maxHeldFrames, maxHeldBytes) and by all, shared by every
 // pairing of the relay when not nil: whoever holds a token can open
-// streams at will, each with a gap that never fills.
+// streams at will, each with a gap that never fills. The streams it
+// remembers are bounded too, by maxStreams and by allStreams (when not
+// nil, shared by every pairing: its frames count streams): each costs a
+// little memory for a day, and whoever holds a token can open them by the
+// thousand, a frame each.
 type guard struct {
-	mu      sync.Mutex // guards streams
-	streams map[string]*streamState
-	own     *budget
-	all     *budget
+	mu         sync.Mutex // guards streams and pruned
+	streams    map[string]*streamState
+	pruned     time.Time // when the expired streams were last forgotten
+	own        *budget
+	all        *budget
+	allStreams *budget
 }
 
 // Bounds on what one pairing's guard holds, and on what the desktop's
@@ -461,7 +516,23 @@ func (b *budget) release(frames, n int) {
 // maxAhead bounds the messages held per stream waiting for an earlier one.
 const maxAhead = 2 * maxParts
 
+// Bounds on the streams remembered by one pairing's guard and by all the
+// desktop's guards together. Each stream is remembered for a day (a
+// question may wait that long); a pairing at its bound has the frames of
+// new streams refused until its oldest expire. Ordinary use (a question, a
+// connection: a stream each) stays far below: 16,384 a day is one every
+// five seconds.
+const (
+	maxStreams    = 16384
+	maxAllStreams = 4 * maxStreams
+)
+
+// ErrTooManyStreams: a frame of a new stream was refused, as the pairing
+// (or the relay) remembers as many streams as it may.
+var ErrTooManyStreams = fmt.Errorf("%w: too many calls of this pairing within a day", ErrRefused)
+
 type streamState struct {
+	closed  bool   // taken before the app restarted: every frame of it is a replay
 	next    uint64 // the sequence number expected next
 	expires time.Time
 	ahead   map[uint64]envelope // arrived early, by sequence number
@@ -507,7 +578,43 @@ func (g *guard) give(st *streamState, frames, n int) {
 func (g *guard) drop(key string, st *streamState) {
 	g.own.release(st.frames, st.bytes)
 	g.all.release(st.frames, st.bytes)
+	g.allStreams.release(1, 0)
 	delete(g.streams, key)
+}
+
+// prune forgets the streams expired at now: at most once a second, or
+// when the guard remembers as many as it may. (The desktop expires every
+// guard's each minute too: a pairing gone quiet gives back its share of
+// allStreams.)
+func (g *guard) prune(now time.Time) {
+	if now.Sub(g.pruned) < time.Second && len(g.streams) < maxStreams {
+		return
+	}
+	g.pruned = now
+	for k, st := range g.streams {
+		if now.After(st.expires) {
+			g.drop(k, st)
+		}
+	}
+}
+
+// expire forgets the streams expired at now.
+func (g *guard) expire(now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pruned = time.Time{}
+	g.prune(now)
+}
+
+// remember adds a stream, within the bounds on streams; false when it
+// does not fit.
+func (g *guard) remember(key string, st *streamState, now time.Time) bool {
+	g.prune(now)
+	if len(g.streams) >= maxStreams || !g.allStreams.reserve(0) {
+		return false
+	}
+	g.streams[key] = st
+	return true
 }
 
 // admit checks e against what its stream has seen: a new stream must be
@@ -523,20 +630,25 @@ func (g *guard) admit(e envelope, now, oldest, expires time.Time) ([]envelope, e
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for k, st := range g.streams {
-		if now.After(st.expires) {
-			g.drop(k, st)
-		}
-	}
 	st := g.streams[e.Stream]
+	if st != nil && now.After(st.expires) {
+		g.drop(e.Stream, st)
+		st = nil
+	}
 	if st == nil {
 		if t.Before(oldest) {
 			return nil, ErrStale
 		}
-		st = &streamState{expires: expires, ahead: map[uint64]envelope{}}
-		g.streams[e.Stream] = st
+		// Remembered at least as long as e is not stale (it may be dated
+		// ahead of now).
+		st = &streamState{expires: expires.Add(max(0, t.Sub(now))), ahead: map[uint64]envelope{}}
+		if !g.remember(e.Stream, st, now) {
+			return nil, ErrTooManyStreams
+		}
 	}
 	switch {
+	case st.closed:
+		return nil, ErrReplay
 	case e.Seq < st.next:
 		return nil, ErrReplay
 	case e.Seq > st.next:
@@ -618,7 +730,26 @@ func (st *streamState) take(e envelope) (envelope, bool, error) {
 		inner.Pairing != e.Pairing || inner.Dir != e.Dir {
 		return envelope{}, false, ErrMalform
 	}
+	inner.hs1 = e.hs1
 	return inner, true, nil
+}
+
+// seed remembers stream as taken before a restart, until expires: every
+// frame of it is refused as a replay.
+func (g *guard) seed(stream string, expires time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.remember(stream, &streamState{closed: true, expires: expires, ahead: map[uint64]envelope{}}, time.Now())
+}
+
+// close forgets every stream, giving back what they hold: the pairing is
+// gone.
+func (g *guard) close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k, st := range g.streams {
+		g.drop(k, st)
+	}
 }
 
 // forget drops a stream (its call ended).

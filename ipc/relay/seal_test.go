@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
@@ -45,7 +46,23 @@ func askEnvelope(stream, text string) envelope {
 		Question: wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: text}}}}}
 }
 
-func openAll(t *testing.T, s *sealer, g *guard, frames [][]byte) (envelope, error) {
+// open opens f as s's side does: the desktop reads its hs1, the remote
+// finds its stream's keys (among keys) by the frame's tag.
+func open(s *sealer, f frame, keys ...*upKeys) (envelope, error) {
+	if s.out == toRemote {
+		return s.openUp(f)
+	}
+	return s.openDown(f, func(tag [tagSize]byte) *upKeys {
+		for _, k := range keys {
+			if k.tag() == tag {
+				return k
+			}
+		}
+		return nil
+	})
+}
+
+func openAll(t *testing.T, s *sealer, g *guard, frames [][]byte, keys ...*upKeys) (envelope, error) {
 	t.Helper()
 	now := time.Now()
 	var out envelope
@@ -54,7 +71,7 @@ func openAll(t *testing.T, s *sealer, g *guard, frames [][]byte) (envelope, erro
 		if err != nil {
 			return envelope{}, err
 		}
-		e, err := s.open(f)
+		e, err := open(s, f, keys...)
 		if err != nil {
 			return envelope{}, err
 		}
@@ -71,7 +88,7 @@ func openAll(t *testing.T, s *sealer, g *guard, frames [][]byte) (envelope, erro
 
 func TestSealRoundTripHidesTheText(t *testing.T) {
 	remote, desktop, _, _ := pair(t)
-	frames, err := remote.seal(askEnvelope("s1", "the secret question"), "", counter())
+	frames, err := remote.seal(remote.openStream().sealUp, askEnvelope("s1", "the secret question"), "", counter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +106,8 @@ func TestSealRoundTripHidesTheText(t *testing.T) {
 
 func TestSealRefuses(t *testing.T) {
 	remote, desktop, _, _ := pair(t)
-	frames, err := remote.seal(askEnvelope("s1", "q"), "", counter())
+	u := remote.openStream()
+	frames, err := remote.seal(u.sealUp, askEnvelope("s1", "q"), "", counter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,13 +135,13 @@ func TestSealRefuses(t *testing.T) {
 		}
 	})
 	t.Run("reorder", func(t *testing.T) { // never taken out of order: held until the gap fills
-		next := counter()
-		a, _ := remote.seal(askEnvelope("s2", "q"), "", next)
-		b, _ := remote.seal(envelope{Stream: "s2", Kind: kindCancel}, "", next)
-		c, _ := remote.seal(envelope{Stream: "s2", Kind: kindCancel}, "", next)
+		next, u := counter(), remote.openStream()
+		a, _ := remote.seal(u.sealUp, askEnvelope("s2", "q"), "", next)
+		b, _ := remote.seal(u.sealUp, envelope{Stream: "s2", Kind: kindCancel}, "", next)
+		c, _ := remote.seal(u.sealUp, envelope{Stream: "s2", Kind: kindCancel}, "", next)
 		open1 := func(g *guard, frames [][]byte) ([]envelope, error) {
 			f, _ := parseFrame(frames[0])
-			e, err := desktop.open(f)
+			e, err := desktop.openUp(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +166,7 @@ func TestSealRefuses(t *testing.T) {
 		g2 := newGuard()
 		var last error
 		for i := 0; i <= maxAhead; i++ {
-			fr, _ := remote.seal(envelope{Stream: "s3", Kind: kindCancel}, "", func() uint64 { return uint64(i + 1) })
+			fr, _ := remote.seal(u.sealUp, envelope{Stream: "s3", Kind: kindCancel}, "", func() uint64 { return uint64(i + 1) })
 			_, last = open1(g2, fr)
 		}
 		if !errors.Is(last, ErrReorder) {
@@ -156,14 +174,18 @@ func TestSealRefuses(t *testing.T) {
 		}
 	})
 	t.Run("reflected", func(t *testing.T) { // the remote's own frame sent back to it
-		if _, err := openAll(t, remote, newGuard(), frames); !errors.Is(err, ErrMisdir) {
-			t.Fatalf("got %v, want ErrMisdir", err)
+		if _, err := openAll(t, remote, newGuard(), frames, u); !errors.Is(err, ErrTampered) {
+			t.Fatalf("got %v, want ErrTampered", err)
+		}
+		plain, _ := json.Marshal(envelope{Pairing: remote.id, Dir: toDesktop, Stream: "s", Kind: kindCancel})
+		if _, err := remote.check(plain, frame{}); !errors.Is(err, ErrMisdir) {
+			t.Fatalf("an envelope toward the desktop, opened by the remote: got %v, want ErrMisdir", err)
 		}
 	})
 	t.Run("stale", func(t *testing.T) {
 		now := time.Now()
 		f, _ := parseFrame(frames[0])
-		e, err := desktop.open(f)
+		e, err := desktop.openUp(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,9 +198,17 @@ func TestSealRefuses(t *testing.T) {
 	})
 	t.Run("reply topic swapped", func(t *testing.T) {
 		tp := TopicsOf(remote.id)
-		fr, _ := remote.seal(envelope{Stream: "s3", Kind: kindAsk, Reply: tp.NewReplyTopic(), Ask: askEnvelope("", "q").Ask}, tp.NewReplyTopic(), counter())
+		fr, _ := remote.seal(u.sealUp, envelope{Stream: "s3", Kind: kindAsk, Reply: tp.NewReplyTopic(), Ask: askEnvelope("", "q").Ask}, tp.NewReplyTopic(), counter())
 		if _, err := openAll(t, desktop, newGuard(), fr); !errors.Is(err, ErrTampered) {
 			t.Fatalf("got %v, want ErrTampered", err)
+		}
+		// The clear reply topic changed on the way (by someone on the
+		// broker): it is sealed in with the frame.
+		reply := tp.NewReplyTopic()
+		fr, _ = remote.seal(u.sealUp, envelope{Stream: "s4", Kind: kindCancel}, reply, counter())
+		copy(fr[0][3:], tp.NewReplyTopic())
+		if _, err := openAll(t, desktop, newGuard(), fr); !errors.Is(err, ErrTampered) {
+			t.Fatalf("another clear reply topic: got %v, want ErrTampered", err)
 		}
 	})
 }
@@ -188,7 +218,12 @@ func TestSealLargeMessageInParts(t *testing.T) {
 	img := bytes.Repeat([]byte{0xAB, 0xCD, 0x01}, 400<<10) // 1.2 MB
 	ev := wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{QuestionID: "q", Status: wire.StatusAnswered,
 		Images: []wire.Image{{MIME: "image/png", Data: img}}}}
-	frames, err := desktop.seal(envelope{Stream: "s", Kind: kindEvent, Event: &ev}, "", counter())
+	u := remote.openStream()
+	d, err := desktop.answer(u.hs1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, err := desktop.seal(d.sealDown, envelope{Stream: "s", Kind: kindEvent, Event: &ev}, "", counter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +235,7 @@ func TestSealLargeMessageInParts(t *testing.T) {
 			t.Fatalf("frame %d is %d bytes > %d", i, len(f), MaxFrameBytes)
 		}
 	}
-	e, err := openAll(t, remote, newGuard(), frames)
+	e, err := openAll(t, remote, newGuard(), frames, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,13 +246,13 @@ func TestSealLargeMessageInParts(t *testing.T) {
 	// then the whole.
 	g := newGuard()
 	reordered := append([][]byte{frames[0]}, frames[2:]...)
-	if e, err := openAll(t, remote, g, reordered); err != nil || e.Event != nil {
+	if e, err := openAll(t, remote, g, reordered, u); err != nil || e.Event != nil {
 		t.Fatalf("with part 1 missing: got %+v, %v; want nothing yet", e.Event, err)
 	}
 	if g.own.frames != len(frames)-1 {
 		t.Errorf("with part 1 missing the guard counts %d frames held, want %d", g.own.frames, len(frames)-1)
 	}
-	if e, err := openAll(t, remote, g, frames[1:2]); err != nil || e.Event == nil || !bytes.Equal(e.Event.Answer.Images[0].Data, img) {
+	if e, err := openAll(t, remote, g, frames[1:2], u); err != nil || e.Event == nil || !bytes.Equal(e.Event.Answer.Images[0].Data, img) {
 		t.Fatalf("part 1 arrived: %v", err)
 	}
 	if g.own.frames != 0 || g.own.bytes != 0 {
@@ -225,7 +260,7 @@ func TestSealLargeMessageInParts(t *testing.T) {
 	}
 	// Too large even in parts: refused with a clear error.
 	huge := wire.Event{Type: wire.EventAnswer, Answer: &wire.Answer{Images: []wire.Image{{Data: make([]byte, maxMessage)}}}}
-	_, err = desktop.seal(envelope{Stream: "s", Kind: kindEvent, Event: &huge}, "", counter())
+	_, err = desktop.seal(d.sealDown, envelope{Stream: "s", Kind: kindEvent, Event: &huge}, "", counter())
 	var we *wire.Error
 	if !errors.As(err, &we) || !strings.Contains(we.Message, "at most") {
 		t.Fatalf("got %v, want a wire.Error naming the limit", err)
@@ -317,7 +352,7 @@ func TestStatusRunning(t *testing.T) {
 // and a frame too short to have the header is malformed.
 func TestParseFrameAcrossVersions(t *testing.T) {
 	remote, _, _, _ := pair(t)
-	sealed := remote.sealOne([]byte(`{}`), "fbr/x/r/1")
+	sealed := remote.openStream().sealUp([]byte(`{}`), "fbr/x/r/1")
 	other := append([]byte{9}, sealed[1:]...)
 	for _, tc := range []struct {
 		name   string
@@ -344,7 +379,7 @@ func TestParseFrameAcrossVersions(t *testing.T) {
 			}
 		})
 	}
-	if got := refusalText("version:2"); !strings.Contains(got, "speaks version 2 of the relay, this one version 1") || !strings.Contains(got, "install the same feedback release") {
+	if got := refusalText("version:3"); !strings.Contains(got, "speaks version 3 of the relay, this one version 2") || !strings.Contains(got, "install the same feedback release") {
 		t.Errorf("a newer desktop's refusal reads %q", got)
 	}
 }
@@ -397,8 +432,8 @@ func TestGuardsShareTheRelaysBudget(t *testing.T) {
 	all := newBudget(3, 1<<30)
 	g1, g2 := newGuardIn(all), newGuardIn(all)
 	ahead := func(stream string) envelope {
-		f, _ := parseFrame(remote.sealOne(mustJSON(t, envelope{Pairing: remote.id, Dir: toDesktop, Stream: stream, Seq: 1, Time: time.Now().UnixMilli(), Kind: kindCancel}), ""))
-		e, err := desktop.open(f)
+		f, _ := parseFrame(remote.openStream().sealUp(mustJSON(t, envelope{Pairing: remote.id, Dir: toDesktop, Stream: stream, Seq: 1, Time: time.Now().UnixMilli(), Kind: kindCancel}), ""))
+		e, err := desktop.openUp(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,4 +464,49 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Whoever holds a token can open streams by the thousand, a frame each:
+// the streams one pairing's guard remembers are bounded, and those of all
+// the guards together; expired ones make room again.
+func TestGuardStreamsAreBounded(t *testing.T) {
+	now := time.Now()
+	all := newBudget(maxAllStreams, 0)
+	guards := make([]*guard, 5)
+	for i := range guards {
+		guards[i] = newGuardIn(nil)
+		guards[i].allStreams = all
+	}
+	admit := func(g *guard, stream string, at time.Time) error {
+		_, err := g.admit(envelope{Stream: stream, Time: at.UnixMilli(), Kind: kindCancel}, at, at.Add(-time.Hour), at.Add(time.Hour))
+		return err
+	}
+	fill := func(g *guard, n int) (refused int) {
+		for i := range n {
+			if err := admit(g, fmt.Sprintf("%p-%d", g, i), now); errors.Is(err, ErrTooManyStreams) {
+				refused++
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return refused
+	}
+	if n := fill(guards[0], maxStreams+100); n != 100 || len(guards[0].streams) != maxStreams {
+		t.Errorf("one pairing: %d streams remembered, %d refused; want %d and 100", len(guards[0].streams), n, maxStreams)
+	}
+	total := len(guards[0].streams)
+	for _, g := range guards[1:] {
+		fill(g, maxStreams)
+		total += len(g.streams)
+	}
+	if total != maxAllStreams {
+		t.Errorf("all pairings remember %d streams, want at most %d", total, maxAllStreams)
+	}
+	later := now.Add(2 * time.Hour)
+	for _, g := range guards { // as the desktop does each minute
+		g.expire(later)
+	}
+	if admit(guards[4], "after", later) != nil {
+		t.Error("a new stream is refused once the others have expired")
+	}
 }
