@@ -153,43 +153,47 @@ func Run(ctx context.Context, cfg Config) error {
 	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
 	// The database opens once the inbox is set up (configured, below):
 	// the questions the last run left open come back to an inbox with its
-	// hooks, its default timeout and its quiet hours.
+	// default timeout and its quiet hours.
 	configured := make(chan struct{})
-	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
-		<-configured
-		p, err := core.OpenStore(dbPath, log)
-		if st, ok := p.(*store.Store); ok && err == nil {
-			retain.Start(st, cfg.Settings, log)
-		}
-		return p, err
+	inbox = core.New(core.Options{
+		Presenter: ui,
+		Log:       log,
+		Open: func() (core.Persister, error) {
+			<-configured
+			p, err := core.OpenStore(dbPath, log)
+			if st, ok := p.(*store.Store); ok && err == nil {
+				retain.Start(st, cfg.Settings, log)
+			}
+			return p, err
+		},
+		OnEnd:       notes.ended, // a question's notification goes when it ends
+		OnUnfocused: notes.unfocused,
+		// The user came to the window: its notification has done its work.
+		OnFound: func(q wire.Question) { notes.ended(q.ID) },
+		// A window the user never saw ends: a notice, unless the user is
+		// quitting (each question ends then) or do not disturb is on.
+		OnUnseenEnd: func(q wire.Question, timedOut bool) {
+			if quitting.Load() || inbox.DNDActive() {
+				return
+			}
+			if timedOut {
+				notes.timedOutUnseen(q)
+			} else {
+				notes.withdrawnUnseen(q)
+			}
+		},
+		// An answer given after its call ended went to the agent's next call
+		// (a one-shot client): say where it went.
+		OnHandedOver: func(q wire.Question) {
+			if !inbox.DNDActive() {
+				notes.handedOver(q)
+			}
+		},
 	})
-	notes.setInbox(inbox)     // a click on a notification raises the window, a button answers
-	inbox.OnEnd = notes.ended // a question's notification goes when it ends
+	notes.setInbox(inbox) // a click on a notification raises the window, a button answers
 	// The inbox owns every window's deadline, draft and whether the user
 	// saw it (app/core/windows.go); the UI process only shows them.
 	inbox.SetDefaultTimeout(cfg.Settings.DefaultTimeout())
-	inbox.OnUnfocused = notes.unfocused
-	// The user came to the window: its notification has done its work.
-	inbox.OnFound = func(q wire.Question) { notes.ended(q.ID) }
-	// A window the user never saw ends: a notice, unless the user is
-	// quitting (each question ends then) or do not disturb is on.
-	inbox.OnUnseenEnd = func(q wire.Question, timedOut bool) {
-		if quitting.Load() || inbox.DNDActive() {
-			return
-		}
-		if timedOut {
-			notes.timedOutUnseen(q)
-		} else {
-			notes.withdrawnUnseen(q)
-		}
-	}
-	// An answer given after its call ended went to the agent's next call
-	// (a one-shot client): say where it went.
-	inbox.OnHandedOver = func(q wire.Question) {
-		if !inbox.DNDActive() {
-			notes.handedOver(q)
-		}
-	}
 	// The dnd_schedule's quiet hours (core/dnd.go), before the tray loads
 	// its saved choice and the last run's questions come back.
 	if err := inbox.SetDNDSchedule(cfg.Settings.DNDSchedule); err != nil {

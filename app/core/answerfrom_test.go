@@ -17,8 +17,7 @@ func TestAnswerFromNotificationIsNoWithdrawal(t *testing.T) {
 	f := newFakeProcs()
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
-	in := NewInbox(u, nil)
-	in.OnUnseenEnd = func(q wire.Question, _ bool) { unseen <- q.ID }
+	in := New(Options{Presenter: u, OnUnseenEnd: func(q wire.Question, _ bool) { unseen <- q.ID }})
 	ask(t.Context(), in, q("answered"))
 	ctx, withdraw := context.WithCancel(t.Context())
 	ask(ctx, in, q("withdrawn"))

@@ -112,7 +112,7 @@ func (in *Inbox) SetAway(on bool) {
 	var asked []AwayItem
 	var onBack func([]AwayItem)
 	if on {
-		a.since, a.asked = time.Now(), nil
+		a.since, a.asked = in.clock.Now(), nil
 	} else {
 		asked, onBack = append([]AwayItem(nil), a.asked...), a.onBack // empty unless the away setting noted some
 	}
@@ -156,7 +156,7 @@ func (in *Inbox) awayAsk(r wire.Ask) (wire.Answer, bool) {
 	q := r.Question
 	ans := wire.Answer{QuestionID: q.ID, Status: wire.StatusAway, CallerData: q.CallerData}
 	if len(a.asked) < maxAwayItems {
-		item := AwayItem{ID: q.ID, Client: q.Client, Project: q.Project, Title: q.Summary(60), At: time.Now(), Proceeded: proceed}
+		item := AwayItem{ID: q.ID, Client: q.Client, Project: q.Project, Title: q.Summary(60), At: in.clock.Now(), Proceeded: proceed}
 		if q.IsApproval() {
 			item.Call = q.Summary(maxAwayCallRunes)
 			if q.Call != nil {
@@ -173,7 +173,7 @@ func (in *Inbox) awayAsk(r wire.Ask) (wire.Answer, bool) {
 	if !proceed {
 		return wire.Answer{}, false
 	}
-	now := time.Now()
+	now := in.clock.Now()
 	id := q.ID
 	in.rec.do("save question", id, func(p Persister) error { return p.SaveQuestionAs(q, id, now, false) })
 	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(ans, now, true) })

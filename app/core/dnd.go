@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 	"feedback/internal/settings"
@@ -63,9 +64,8 @@ const maxDNDFileBytes = 64 << 10
 
 // LoadDND implements DNDStore; a missing file is off. The file is read
 // only when it is a regular file of at most 64 KiB (a FIFO or /dev/zero
-// there is an error at once), and its state is held to what its mode
-// allows from now (clampDND): a hand-edited "until" far in the future
-// cannot hold questions longer than the tray says.
+// there is an error at once). (The inbox holds what it loads to what its
+// mode allows: clampDND.)
 func (f DNDFile) LoadDND() (DND, error) {
 	data, err := safefile.ReadFile(string(f), maxDNDFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -78,14 +78,15 @@ func (f DNDFile) LoadDND() (DND, error) {
 	if err := json.Unmarshal(data, &d); err != nil {
 		return DND{Mode: DNDOff}, fmt.Errorf("%s: %w (delete the file to turn do not disturb off)", f, err)
 	}
-	if _, err := DNDFor(d.Mode, time.Now()); err != nil {
+	if _, err := DNDFor(d.Mode, time.Time{}); err != nil {
 		return DND{Mode: DNDOff}, fmt.Errorf("%s: %w", f, err)
 	}
-	return clampDND(d, time.Now()), nil
+	return d, nil
 }
 
 // clampDND holds a stored state to what its mode allows when chosen at
-// now: an hour ends within the hour, "until tomorrow" by the next morning,
+// now, so that a hand-edited "until" far in the future cannot hold
+// questions longer than the tray says: an hour ends within the hour, "until tomorrow" by the next morning,
 // on and off have no end, and the schedule's Off lasts at most a day (the
 // longest quiet hours). A stored end beyond that is brought back to it.
 func clampDND(d DND, now time.Time) DND {
@@ -120,17 +121,16 @@ type dndControl struct {
 	store     DNDStore
 	queue     []heldBack      // oldest first
 	pass      map[*entry]bool // raised by the user: shown though do-not-disturb is on
-	end       *time.Timer     // ends a timed state
+	end       clock.Timer     // ends a timed state
 	releasing bool            // a release runs
 	closed    bool
 	stop      chan struct{} // closed with closed; made by stopLocked
-	every     time.Duration // DNDReleaseEvery; tests shorten it
 	version   uint64        // of state and schedOff, to save the latest only
 
 	sched    settings.QuietHours // the dnd_schedule setting
 	schedOff time.Time           // Off chosen in the quiet hours that end then: they do not hold
-	boundary *time.Timer         // fires at the schedule's next start or end
-	now      func() time.Time    // the clock: time.Now; tests set it
+	boundary clock.Timer         // fires at the schedule's next start or end
+	clock    clock.Clock         // the inbox's
 
 	saveMu sync.Mutex // serialises saves
 	saved  uint64     // the version last saved
@@ -143,8 +143,8 @@ type heldBack struct {
 }
 
 // UseDND has the inbox keep its do-not-disturb state in s: the stored state
-// is loaded (an error is logged and the state is off) and every change is
-// saved. A nil s turns do not disturb off, saving nothing (a run with no
+// is loaded (an error is logged and the state is off), held to what its
+// mode allows from now (clampDND), and every change is saved. A nil s turns do not disturb off, saving nothing (a run with no
 // way to turn it off: no tray), and opens what it held back; the
 // dnd_schedule's quiet hours still hold (they end by themselves). Call it
 // right after making the inbox: the questions a restart shows again are
@@ -160,7 +160,8 @@ func (in *Inbox) UseDND(s DNDStore) {
 	}
 	d := &in.dnd
 	d.mu.Lock()
-	now := d.clock()
+	now := d.now()
+	st = clampDND(st, now)
 	d.store = s
 	d.schedOff = st.ScheduleOffUntil
 	d.state = st.At(now)
@@ -186,7 +187,7 @@ func (in *Inbox) DND() DND {
 	d := &in.dnd
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.effectiveLocked(d.clock())
+	return d.effectiveLocked(d.now())
 }
 
 // DNDActive reports whether do-not-disturb is on now: nothing should make
@@ -196,16 +197,11 @@ func (in *Inbox) DNDActive() bool {
 	d := &in.dnd
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.activeLocked(d.clock())
+	return d.activeLocked(d.now())
 }
 
-// clock is the time now (d.now in tests).
-func (d *dndControl) clock() time.Time {
-	if d.now != nil {
-		return d.now()
-	}
-	return time.Now()
-}
+// now is the time now, on the inbox's clock.
+func (d *dndControl) now() time.Time { return d.clock.Now() }
 
 // effectiveLocked is what holds at now: the tray's choice while it is
 // active, else the schedule's quiet hours (unless Off was chosen in them),
@@ -240,7 +236,7 @@ func (in *Inbox) SetDNDSchedule(schedule string) error {
 		d.mu.Unlock()
 		return nil
 	}
-	now := d.clock()
+	now := d.now()
 	d.sched = q
 	d.schedOff = time.Time{}
 	d.version++
@@ -274,7 +270,7 @@ func (d *dndControl) armBoundaryLocked(in *Inbox, now time.Time) {
 	if inside {
 		at = end
 	}
-	d.boundary = time.AfterFunc(at.Sub(now), in.dndBoundary)
+	d.boundary = d.clock.AfterFunc(at.Sub(now), in.dndBoundary)
 }
 
 // dndBoundary runs at a start or an end of the scheduled quiet hours: the
@@ -282,7 +278,7 @@ func (d *dndControl) armBoundaryLocked(in *Inbox, now time.Time) {
 func (in *Inbox) dndBoundary() {
 	d := &in.dnd
 	d.mu.Lock()
-	now := d.clock()
+	now := d.now()
 	d.armBoundaryLocked(in, now)
 	eff := d.effectiveLocked(now)
 	d.mu.Unlock()
@@ -297,7 +293,7 @@ func (in *Inbox) dndBoundary() {
 // state has been applied.
 func (in *Inbox) SetDND(mode DNDMode) error {
 	d := &in.dnd
-	now := d.clock()
+	now := d.now()
 	st, err := DNDFor(mode, now)
 	if err != nil {
 		return err
@@ -358,7 +354,7 @@ func (d *dndControl) scheduleEndLocked(in *Inbox, now time.Time) {
 	if d.closed || !d.state.Active(now) || d.state.Mode == DNDOn {
 		return
 	}
-	d.end = time.AfterFunc(d.state.Until.Sub(now), func() { in.dndExpired() })
+	d.end = d.clock.AfterFunc(d.state.Until.Sub(now), func() { in.dndExpired() })
 }
 
 // dndExpired ends a timed state whose end has passed and, when nothing
@@ -367,7 +363,7 @@ func (d *dndControl) scheduleEndLocked(in *Inbox, now time.Time) {
 func (in *Inbox) dndExpired() {
 	d := &in.dnd
 	d.mu.Lock()
-	now := d.clock()
+	now := d.now()
 	var ended DND
 	if d.state.Mode != DNDOff && !d.state.Active(now) {
 		ended = d.state
@@ -401,7 +397,7 @@ func (in *Inbox) holdBack(e *entry, draft *wire.Draft) bool {
 		delete(d.pass, e)
 		return false
 	}
-	if d.closed || !d.activeLocked(d.clock()) {
+	if d.closed || !d.activeLocked(d.now()) {
 		return false
 	}
 	// Forget the held-back questions that ended meanwhile (withdrawn).
@@ -473,20 +469,16 @@ func (d *dndControl) startReleaseLocked() bool {
 
 // releaseHeldBack opens the held-back questions one at a time, oldest
 // first, each once the one before it is on screen (or dndShownWait has
-// passed) and then d.every (DNDReleaseEvery). It stops when do-not-disturb
+// passed) and then DNDReleaseEvery. It stops when do-not-disturb
 // is on again or the inbox closes.
 func (in *Inbox) releaseHeldBack() {
 	d := &in.dnd
-	every := d.every
-	if every <= 0 {
-		every = DNDReleaseEvery
-	}
 	d.mu.Lock()
 	stop := d.stopLocked()
 	d.mu.Unlock()
 	for opened := 0; ; {
 		d.mu.Lock()
-		if d.closed || d.activeLocked(d.clock()) || len(d.queue) == 0 {
+		if d.closed || d.activeLocked(d.now()) || len(d.queue) == 0 {
 			d.releasing = false
 			d.mu.Unlock()
 			return
@@ -499,14 +491,14 @@ func (in *Inbox) releaseHeldBack() {
 			continue // withdrawn while held back
 		}
 		if opened > 0 {
-			t := time.NewTimer(every) // pacing, for the user's sake
+			paced, unpace := clock.After(d.clock, DNDReleaseEvery) // pacing, for the user's sake
 			select {
-			case <-t.C:
+			case <-paced:
 			case <-stop:
-				t.Stop()
 			}
+			unpace()
 			d.mu.Lock()
-			if d.closed || d.activeLocked(d.clock()) {
+			if d.closed || d.activeLocked(d.now()) {
 				// On again meanwhile: it goes back to the head of the queue.
 				d.queue = append([]heldBack{h}, d.queue...)
 				d.releasing = false
@@ -521,14 +513,14 @@ func (in *Inbox) releaseHeldBack() {
 		opened++
 		in.log.Info("question held back by do not disturb opens", "window", h.e.q.ID)
 		in.show(h.e, h.draft)
-		t := time.NewTimer(dndShownWait)
+		waited, unwait := clock.After(d.clock, dndShownWait)
 		select {
 		case <-h.e.shown:
 		case <-h.e.done:
 		case <-stop:
-		case <-t.C:
+		case <-waited:
 		}
-		t.Stop()
+		unwait()
 	}
 }
 

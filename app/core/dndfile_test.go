@@ -30,31 +30,37 @@ func TestDNDFileRefusesSpecialFiles(t *testing.T) {
 }
 
 // A stored end beyond what the mode allows is brought back to it: "hour"
-// with until 9999 holds for an hour at most, not for ever.
-func TestDNDFileClampsTheEndToTheMode(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "dnd.json")
+// with until 9999 holds for an hour at most, not for ever; the inbox holds
+// what it loads to it.
+func TestDNDLoadedIsClampedToTheMode(t *testing.T) {
+	now := time.Now()
+	far := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 	for _, tc := range []struct {
-		file    string
+		d       DND
 		longest time.Duration
 	}{
-		{`{"mode":"hour","until":"9999-12-31T23:59:59Z"}`, time.Hour},
-		{`{"mode":"tomorrow","until":"9999-12-31T23:59:59Z"}`, 29 * time.Hour},
-		{`{"mode":"off","schedule_off_until":"9999-12-31T23:59:59Z"}`, 0},
+		{DND{Mode: DNDHour, Until: far}, time.Hour},
+		{DND{Mode: DNDTomorrow, Until: far}, 29 * time.Hour},
+		{DND{Mode: DNDOff, ScheduleOffUntil: far}, 0},
 	} {
-		os.WriteFile(path, []byte(tc.file), 0o600)
-		d, err := DNDFile(path).LoadDND()
-		if err != nil {
-			t.Fatal(err)
+		d := clampDND(tc.d, now)
+		if limit := now.Add(tc.longest + time.Minute); d.Until.After(limit) {
+			t.Errorf("%+v: until %v, want at most %v", tc.d, d.Until, limit)
 		}
-		if limit := time.Now().Add(tc.longest + time.Minute); d.Until.After(limit) {
-			t.Errorf("%s: until %v, want at most %v", tc.file, d.Until, limit)
-		}
-		if limit := time.Now().Add(25 * time.Hour); d.ScheduleOffUntil.After(limit) {
-			t.Errorf("%s: schedule_off_until %v, want at most %v", tc.file, d.ScheduleOffUntil, limit)
+		if limit := now.Add(25 * time.Hour); d.ScheduleOffUntil.After(limit) {
+			t.Errorf("%+v: schedule_off_until %v, want at most %v", tc.d, d.ScheduleOffUntil, limit)
 		}
 	}
-	os.WriteFile(path, []byte(`{"mode":"on","until":"9999-12-31T23:59:59Z"}`), 0o600)
-	if d, _ := DNDFile(path).LoadDND(); d.Mode != DNDOn || !d.Until.IsZero() {
+	if d := clampDND(DND{Mode: DNDOn, Until: far}, now); d.Mode != DNDOn || !d.Until.IsZero() {
 		t.Errorf("on: %+v", d)
+	}
+
+	path := filepath.Join(t.TempDir(), "dnd.json")
+	os.WriteFile(path, []byte(`{"mode":"hour","until":"9999-12-31T23:59:59Z"}`), 0o600)
+	in := New(Options{Presenter: newFakeUI()})
+	defer in.Close(time.Second)
+	in.UseDND(DNDFile(path))
+	if st := in.DND(); st.Mode != DNDHour || st.Until.After(time.Now().Add(time.Hour+time.Minute)) {
+		t.Errorf("loaded from the file: %+v, want an hour at most", st)
 	}
 }

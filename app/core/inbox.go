@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/internal/procsession"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
@@ -73,57 +74,15 @@ type Item struct {
 // locked database never holds up a window or a caller by more than
 // lookupTimeout.
 type Inbox struct {
-	p   Presenter
-	log *slog.Logger
-	rec *recorder
-	// MaxOpen bounds the open questions, those kept open included; an ask
-	// beyond it is refused with wire.CodeTooMany. Set before the first Ask.
-	MaxOpen int
-	// Hold is how long a question nobody waits for stays open (at least
-	// its countdown): then it is withdrawn, its draft kept. Set before the
-	// first Ask.
-	Hold time.Duration
-
-	// OnEnd, if set, is called (on no particular goroutine, never
-	// holding the inbox's lock) with the window id of each question that
-	// ended: answered, dismissed, timed out or withdrawn. Set before the
-	// first Ask.
-	OnEnd func(id string)
-	// OnHandedOver, if set, is called (on no particular goroutine, never
-	// holding the inbox's lock) when an answer the user gave after its
-	// asking session had ended goes to the next identical question of
-	// another session (a one-shot client's next call), with that question:
-	// the app tells the user where the answer went. Set before the first
-	// Ask.
-	OnHandedOver func(q wire.Question)
-
-	// OnUnfocused, if set, is called when a window of a WindowPresenter
-	// opened without taking the focus (the user was typing in another
-	// one): the app notifies. Set before the first Ask.
-	OnUnfocused func(q wire.Question)
-	// OnFound, if set, is called when the user came to a window of a
-	// WindowPresenter (uiproto.Found): the app withdraws its notification,
-	// which has done its work. Set before the first Ask.
-	OnFound func(q wire.Question)
-	// OnUnseenEnd, if set, is called when a window of a WindowPresenter
-	// ends before the user typed in it or edited it (uiproto.Found, a
-	// draft), whether or not it opened with the focus: its agent withdrew
-	// it, or it timed out (timedOut). The app leaves a notification, so
-	// that nothing disappears silently. A window shown with a restored
-	// draft was seen. Set before the first Ask.
-	OnUnseenEnd func(q wire.Question, timedOut bool)
-	// TimeoutGrace is how long past a window's deadline the inbox waits
-	// for the UI process's own timeout before it times the question out
-	// itself (zero: DefaultTimeoutGrace). Set before the first Ask.
-	TimeoutGrace time.Duration
+	p     Presenter
+	log   *slog.Logger
+	rec   *recorder
+	opts  Options // as New made them: they do not change
+	clock clock.Clock
 
 	// sessionEnded tells whether an asking session has certainly ended
-	// (procsession.Ended); it is called holding mu, and must be quick.
+	// (Options.SessionEnded); it is called holding mu, and must be quick.
 	sessionEnded func(session string) bool
-
-	// clock times the windows' deadlines (windows.go): the wall clock, or
-	// a test's; set before the first Ask.
-	clock uiClock
 
 	mu       sync.Mutex        // guards open, kept, onChange, the window fields below, and every entry's askID, from, waiters, kept, hold, draft, images and win
 	open     map[string]*entry // by window id (entry.q.ID)
@@ -157,7 +116,7 @@ type entry struct {
 	keepOpen  bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
 	waiters   int           // guarded by Inbox.mu
 	kept      bool          // kept open for a caller that comes back; guarded by Inbox.mu
-	hold      *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
+	hold      clock.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
 	shown     chan struct{} // closed when the window is on screen
 	shownOnce sync.Once     // closes shown
 	done      chan struct{} // closed when answer is set
@@ -170,7 +129,7 @@ type entry struct {
 	snooze  *wire.Snooze
 	snoozeC chan struct{}
 	snoozes int         // how many times it was snoozed
-	wake    *time.Timer // ends a timed snooze
+	wake    clock.Timer // ends a timed snooze
 	// draft is the question's latest draft, the one place it is kept in
 	// memory: restored into its window when it comes back (snoozed, held
 	// back, the UI process restarted); the recorder writes it.
@@ -185,32 +144,94 @@ type entry struct {
 	win *window
 }
 
-// NewInbox returns an empty inbox that shows questions through p and
-// keeps nothing across restarts.
-func NewInbox(p Presenter, log *slog.Logger) *Inbox {
-	return NewPersistentInbox(p, log, nil)
+// Options make an Inbox. None of them changes once the inbox is made.
+type Options struct {
+	// Presenter shows the questions' windows (the owner of its windows,
+	// if it is a WindowPresenter: Bind).
+	Presenter Presenter
+	Log       *slog.Logger
+	// Open opens the Persister the inbox records in (nil, or an error:
+	// nothing is recorded). It runs on the inbox's own goroutine, so a
+	// slow database does not delay the start; the questions the last run
+	// kept open are shown again once it has opened.
+	Open func() (Persister, error)
+	// Clock times everything the inbox times: holds, deadlines, snoozes,
+	// do not disturb, kept answers (nil: the wall clock).
+	Clock clock.Clock
+	// MaxOpen bounds the open questions, those kept open included; an ask
+	// beyond it is refused with wire.CodeTooMany (zero:
+	// wire.MaxOpenQuestions).
+	MaxOpen int
+	// Hold is how long a question nobody waits for stays open (at least
+	// its countdown): then it is withdrawn, its draft kept (zero:
+	// DefaultHold).
+	Hold time.Duration
+	// TimeoutGrace is how long past a window's deadline the inbox waits
+	// for the UI process's own timeout before it times the question out
+	// itself (zero: DefaultTimeoutGrace).
+	TimeoutGrace time.Duration
+	// SessionEnded tells whether an asking session has certainly ended
+	// (nil: procsession.Ended); it must be quick.
+	SessionEnded func(session string) bool
+
+	// OnEnd, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) with the window id of each question that
+	// ended: answered, dismissed, timed out or withdrawn.
+	OnEnd func(id string)
+	// OnHandedOver, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) when an answer the user gave after its
+	// asking session had ended goes to the next identical question of
+	// another session (a one-shot client's next call), with that question:
+	// the app tells the user where the answer went.
+	OnHandedOver func(q wire.Question)
+	// OnUnfocused, if set, is called when a window of a WindowPresenter
+	// opened without taking the focus (the user was typing in another
+	// one): the app notifies.
+	OnUnfocused func(q wire.Question)
+	// OnFound, if set, is called when the user came to a window of a
+	// WindowPresenter (uiproto.Found): the app withdraws its notification,
+	// which has done its work.
+	OnFound func(q wire.Question)
+	// OnUnseenEnd, if set, is called when a window of a WindowPresenter
+	// ends before the user typed in it or edited it (uiproto.Found, a
+	// draft), whether or not it opened with the focus: its agent withdrew
+	// it, or it timed out (timedOut). The app leaves a notification, so
+	// that nothing disappears silently. A window shown with a restored
+	// draft was seen.
+	OnUnseenEnd func(q wire.Question, timedOut bool)
 }
 
-// NewPersistentInbox returns an empty inbox that shows questions through p
-// (the owner of its windows, if p is a WindowPresenter: Bind) and records
-// them in the Persister that open returns (nil open, or an
-// error: nothing is recorded). open runs on the inbox's own goroutine, so a
-// slow database does not delay the start; the questions the last run kept
-// open are shown again once it has opened.
-func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, error)) *Inbox {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+// New returns an empty inbox made from o.
+func New(o Options) *Inbox {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if open == nil {
-		open = func() (Persister, error) { return NoPersistence{}, nil }
+	if o.Open == nil {
+		o.Open = func() (Persister, error) { return NoPersistence{}, nil }
 	}
-	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry),
-		sessionEnded: procsession.Ended, clock: realClock{}, closing: make(map[string]*entry)}
-	if wp, ok := p.(WindowPresenter); ok {
+	if o.MaxOpen <= 0 {
+		o.MaxOpen = wire.MaxOpenQuestions
+	}
+	if o.Hold <= 0 {
+		o.Hold = DefaultHold
+	}
+	if o.TimeoutGrace <= 0 {
+		o.TimeoutGrace = DefaultTimeoutGrace
+	}
+	if o.SessionEnded == nil {
+		o.SessionEnded = procsession.Ended
+	}
+	c := clock.Or(o.Clock)
+	in := &Inbox{p: o.Presenter, log: o.Log, opts: o, clock: c, open: make(map[string]*entry),
+		sessionEnded: o.SessionEnded, closing: make(map[string]*entry)}
+	in.kept.clock = c
+	in.dnd.clock = c
+	in.mem.clock = c
+	if wp, ok := o.Presenter.(WindowPresenter); ok {
 		wp.Bind(in)
 	}
-	in.rec = newRecorder(log)
-	in.rec.start(open, in.reopen) // after in.rec is set: what reopen starts records
+	in.rec = newRecorder(o.Log, c)
+	in.rec.start(o.Open, in.reopen) // after in.rec is set: what reopen starts records
 	return in
 }
 
@@ -410,8 +431,8 @@ func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
 // handedOver tells OnHandedOver, if set, that the answer to q went to a
 // later call than the one that asked.
 func (in *Inbox) handedOver(q wire.Question) {
-	if in.OnHandedOver != nil {
-		in.OnHandedOver(q)
+	if in.opts.OnHandedOver != nil {
+		in.opts.OnHandedOver(q)
 	}
 }
 
@@ -484,7 +505,7 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 	if r.AttachOnly {
 		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 	}
-	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
+	if max := in.opts.MaxOpen; len(in.open) >= max {
 		in.log.Info("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
 		return nil, &wire.Error{Code: wire.CodeTooMany, Message: fmt.Sprintf(
 			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
@@ -493,7 +514,7 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 	if _, taken := in.open[askID]; taken {
 		q.ID = askID + "#" + wire.NewID()[:8]
 	}
-	e := &entry{q: q, askID: askID, from: from, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
+	e := &entry{q: q, askID: askID, from: from, since: in.clock.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
 		snoozeC: make(chan struct{}), draft: draft}
 	in.open[q.ID] = e
 	sq, since, keep := e.q, e.since, e.keepOpen
@@ -523,11 +544,11 @@ func (in *Inbox) show(e *entry, draft *wire.Draft) {
 // (gen: e's snoozes then); one that joins while e is snoozed waits as
 // usual, and one without a wait waits the snooze out.
 func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(wire.Event), gen int) (wire.Answer, error) {
-	var waitC <-chan time.Time
+	var waitC <-chan struct{}
 	if wait > 0 {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		waitC = t.C
+		c, stop := clock.After(in.clock, wait)
+		defer stop()
+		waitC = c
 	}
 	shown := e.shown
 	var snoozed <-chan struct{}
@@ -537,7 +558,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 		case e.snooze == nil:
 			snoozed = e.snoozeC
 		case e.snoozes != gen: // snoozed after this caller joined, before it got here
-			waitC = closedTime
+			waitC = closed
 		}
 		in.mu.Unlock()
 	}
@@ -551,7 +572,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 			if in.snoozeNow(e) == nil { // it came back meanwhile
 				continue
 			}
-			waitC = closedTime // it ends this call as its wait running out does
+			waitC = closed // it ends this call as its wait running out does
 		case <-e.done:
 			select {
 			case <-shown: // shown, then answered before this loop saw it: the caller hears both, in order
@@ -596,7 +617,7 @@ func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
 // It reports whether a was taken: an outcome for a question that has one
 // already (its window answered as its notification did) is dropped.
 func (in *Inbox) answered(e *entry, a wire.Answer) bool {
-	at := time.Now()
+	at := in.clock.Now()
 	id := e.q.ID
 	a.QuestionID = id
 	a.CallerData = e.q.CallerData
@@ -648,8 +669,8 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 
 // ended tells OnEnd that the question of window id ended.
 func (in *Inbox) ended(id string) {
-	if in.OnEnd != nil {
-		in.OnEnd(id)
+	if in.opts.OnEnd != nil {
+		in.opts.OnEnd(id)
 	}
 }
 
@@ -664,7 +685,7 @@ func (in *Inbox) AnswerFrom(id string, a wire.Answer) bool {
 	if e == nil {
 		return false
 	}
-	a.ElapsedMS = time.Since(e.since).Milliseconds()
+	a.ElapsedMS = clock.Since(in.clock, e.since).Milliseconds()
 	in.putAway(id) // answered where the user saw it: no "withdrew" notice
 	return in.answered(e, a)
 }
@@ -760,10 +781,7 @@ func (in *Inbox) detach(e *entry) (a wire.Answer, answered bool) {
 // holdOf is how long e stays open with nobody waiting: Hold, or its
 // countdown and a minute when that is longer.
 func (in *Inbox) holdOf(e *entry) time.Duration {
-	d := in.Hold
-	if d <= 0 {
-		d = DefaultHold
-	}
+	d := in.opts.Hold
 	if t := time.Duration(e.q.TimeoutSeconds)*time.Second + time.Minute; e.q.TimeoutSeconds > 0 && t > d {
 		d = t
 	}
@@ -776,7 +794,7 @@ func (in *Inbox) holdLocked(e *entry) {
 		e.hold.Stop()
 	}
 	d := in.holdOf(e)
-	e.hold = time.AfterFunc(d, func() {
+	e.hold = in.clock.AfterFunc(d, func() {
 		in.mu.Lock()
 		if e.snooze != nil && e.waiters == 0 && in.open[e.q.ID] == e {
 			in.holdLocked(e) // snoozed: held until it is back and ignored again
@@ -809,7 +827,7 @@ func (in *Inbox) withdrawLocked(e *entry) {
 		e.hold.Stop()
 		e.hold = nil
 	}
-	id, at := e.q.ID, time.Now()
+	id, at := e.q.ID, in.clock.Now()
 	in.rec.do("mark withdrawn", id, func(p Persister) error { return p.MarkWithdrawn(id, at) })
 }
 
@@ -825,7 +843,7 @@ func (in *Inbox) reopen(p Persister) {
 		in.log.Warn("persistence: listing the questions left open", "err", err)
 		return
 	}
-	now := time.Now()
+	now := in.clock.Now()
 	type shown struct {
 		e     *entry
 		draft *wire.Draft
@@ -840,7 +858,7 @@ func (in *Inbox) reopen(p Persister) {
 			}
 			in.mu.Lock()
 			_, taken := in.open[id]
-			full := in.MaxOpen > 0 && len(in.open) >= in.MaxOpen
+			full := len(in.open) >= in.opts.MaxOpen
 			if !taken && !full {
 				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
 					shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/ipc/uiproto"
@@ -130,7 +131,7 @@ func attach(id string) wire.Ask {
 
 func TestAskReturnsTheAnswer(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
 	want := wire.Answer{QuestionID: "a", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}
@@ -149,7 +150,7 @@ func TestAskReturnsTheAnswer(t *testing.T) {
 
 func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	const n = 16
 	chans := make([]<-chan askResult, n)
 	ids := make([]string, n)
@@ -177,7 +178,7 @@ func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 // get a window and an answer of their own.
 func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	first := ask(context.Background(), in, q("same"))
 	ui.waitShown(t, "same")
 	second := ask(context.Background(), in, q("same"))
@@ -204,7 +205,7 @@ func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 // caller coming back (same id) attaches to it, no second window.
 func TestCallerComingBackAttaches(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	wq := q("again")
 	wq.Wait = 20 * time.Millisecond
 	wq.Question.CallerData = []byte(`{"k":1}`)
@@ -228,28 +229,39 @@ func TestCallerComingBackAttaches(t *testing.T) {
 	}
 }
 
-// A question nobody came back for is withdrawn after Hold.
+// A question nobody came back for is withdrawn after Hold, not before;
+// its hold runs on the inbox's clock (here synctest's).
 func TestHoldWithdrawsTheAbandoned(t *testing.T) {
-	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	in.Hold = 30 * time.Millisecond
-	wq := q("abandoned")
-	wq.Wait = 1 * time.Millisecond
-	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
-		t.Fatal(r.err)
-	}
-	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.withdrawn) == 1 })
-	if len(in.Items()) != 0 {
-		t.Errorf("still open: %v", in.Items())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ui := newFakeUI()
+		in := New(Options{Presenter: ui})
+		defer in.Close(time.Second)
+		wq := q("abandoned")
+		wq.Wait = time.Second
+		if r := result(t, ask(t.Context(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
+			t.Fatal(r.err)
+		}
+		time.Sleep(DefaultHold - time.Millisecond)
+		synctest.Wait()
+		if len(in.Items()) != 1 {
+			t.Fatalf("withdrawn before its hold ran out: %v", in.Items())
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		ui.mu.Lock()
+		withdrawn := ui.withdrawn
+		ui.mu.Unlock()
+		if len(withdrawn) != 1 || len(in.Items()) != 0 {
+			t.Errorf("after its hold: withdrawn %v, still open %v", withdrawn, in.Items())
+		}
+	})
 }
 
 // The cap counts the questions kept open for a caller that comes back:
 // one more is refused with CodeTooMany, naming the cap.
 func TestCapCountsKeptOpen(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	in.MaxOpen = 3
+	in := New(Options{Presenter: ui, MaxOpen: 3})
 	for i := range 2 {
 		wq := q(fmt.Sprint("kept", i))
 		wq.Wait = 1 * time.Millisecond
@@ -291,7 +303,7 @@ func waiters(in *Inbox, id string) int {
 
 func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := ask(ctx, in, q("gone"))
 	ui.waitShown(t, "gone")
@@ -316,7 +328,7 @@ func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 
 func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := ask(ctx1, in, q("x"))
 	ui.waitShown(t, "x")
@@ -335,7 +347,7 @@ func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 
 func TestOnChangeListsOpenQuestions(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	var mu sync.Mutex
 	var last []Item
 	in.OnChange(func(f func()) { f() }, func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
@@ -367,7 +379,7 @@ func waitFor(t *testing.T, cond func() bool) {
 
 func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	kq := q("k")
 	kq.KeepOpen = true
 	ctx, cancel := context.WithCancel(context.Background())
@@ -397,7 +409,7 @@ func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 
 func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	ch := ask(context.Background(), in, q("o"))
 	ui.waitShown(t, "o")
 	attach := attach("o")
@@ -419,7 +431,7 @@ func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 	for i := range 50 {
 		ui := newFakeUI()
-		in := NewInbox(ui, nil)
+		in := New(Options{Presenter: ui})
 		id := fmt.Sprint("race", i)
 		ctx, cancel := context.WithCancel(context.Background())
 		ch := ask(ctx, in, q(id))
@@ -445,7 +457,7 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 // questions through Show.
 func TestPlainPresenter(t *testing.T) {
 	ui := &plainUI{shown: make(chan plainShow, 1)}
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	ch := ask(context.Background(), in, q("p"))
 	s := receive(t, ui.shown, "show")
 	if s.q.ID != "p" {
@@ -481,7 +493,7 @@ func (p *plainUI) Focus(string)    {}
 // the latest state: the list is read when the update runs.
 func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	var mu sync.Mutex
 	var queued []func()
 	var shown []Item
@@ -510,9 +522,8 @@ func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 // and a second notification answer for an ended question is refused.
 func TestAnswerFromOutsideTheWindow(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
 	ends := make(chan string, 4)
-	in.OnEnd = func(id string) { ends <- id }
+	in := New(Options{Presenter: ui, OnEnd: func(id string) { ends <- id }})
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
 	picked := wire.Answer{Status: wire.StatusAnswered, Via: wire.ViaNotification, Replies: []wire.Reply{{Selected: []string{"Yes"}}}}

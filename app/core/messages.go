@@ -78,7 +78,7 @@ func (ms *messages) limiter(client string) *rate.Limiter {
 // AllMessagesEvery), is refused with wire.CodeRateLimited, which says when
 // it may send again. A refused message takes nothing from either rate.
 func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
-	now := time.Now()
+	now := in.clock.Now()
 	if m.ID == "" {
 		m.ID = wire.NewID()
 	}

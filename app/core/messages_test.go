@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/ipc/wire"
@@ -61,43 +62,46 @@ func TestMessagesRecordedAndLimited(t *testing.T) {
 // wait, and a message refused for the total takes nothing from its
 // client's own rate (it is shown once the total allows one more).
 func TestMessagesLimitedAcrossClients(t *testing.T) {
-	in, _ := inboxWith(newFakeStore())
-	shown := 0
-	var refused error
-	for i := range 40 {
-		_, err := in.Message(wire.Message{Client: fmt.Sprint("agent-", i), Text: "finished"})
-		switch {
-		case err == nil:
-			shown++
-		case refused == nil:
-			refused = err
+	synctest.Test(t, func(t *testing.T) {
+		in, _ := inboxWith(newFakeStore())
+		defer in.Close(time.Second)
+		shown := 0
+		var refused error
+		for i := range 40 {
+			_, err := in.Message(wire.Message{Client: fmt.Sprint("agent-", i), Text: "finished"})
+			switch {
+			case err == nil:
+				shown++
+			case refused == nil:
+				refused = err
+			}
 		}
-	}
-	if shown != AllMessagesBurst {
-		t.Errorf("%d of 40 messages from 40 clients shown, want %d", shown, AllMessagesBurst)
-	}
-	if !errors.Is(refused, &wire.Error{Code: wire.CodeRateLimited}) || !strings.Contains(fmt.Sprint(refused), "agents together") {
-		t.Errorf("a message beyond the total: %v", refused)
-	}
-	for range 2 * MessageBurst { // refused for the total, not for its client
-		if _, err := in.Message(wire.Message{Client: "patient", Text: "again"}); err == nil {
-			t.Fatal("a message beyond the total was shown")
+		if shown != AllMessagesBurst {
+			t.Errorf("%d of 40 messages from 40 clients shown, want %d", shown, AllMessagesBurst)
 		}
-	}
-	deadline := time.Now().Add(AllMessagesEvery + 2*time.Second)
-	for {
-		_, err := in.Message(wire.Message{Client: "patient", Text: "at last"})
-		if err == nil {
-			break
+		if !errors.Is(refused, &wire.Error{Code: wire.CodeRateLimited}) || !strings.Contains(fmt.Sprint(refused), "agents together") {
+			t.Errorf("a message beyond the total: %v", refused)
 		}
-		if strings.Contains(err.Error(), "patient sent more than") {
-			t.Fatalf("refusals for the total used up the client's own rate: %v", err)
+		for range 2 * MessageBurst { // refused for the total, not for its client
+			if _, err := in.Message(wire.Message{Client: "patient", Text: "again"}); err == nil {
+				t.Fatal("a message beyond the total was shown")
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still refused after %v: %v", AllMessagesEvery, err)
+		deadline := time.Now().Add(AllMessagesEvery + 2*time.Second)
+		for {
+			_, err := in.Message(wire.Message{Client: "patient", Text: "at last"})
+			if err == nil {
+				break
+			}
+			if strings.Contains(err.Error(), "patient sent more than") {
+				t.Fatalf("refusals for the total used up the client's own rate: %v", err)
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("still refused after %v: %v", AllMessagesEvery, err)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	})
 }
 
 // A client's hooks (notify --from) and its agent (the notify tool) are

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"time"
 
+	"feedback/app/clock"
 	"feedback/app/store"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
@@ -38,6 +38,7 @@ func (u *UIProcess) OpenNoteWindow(c uiproto.NoteChoices) {
 
 // memNotes keeps notes in memory: the inbox without a database.
 type memNotes struct {
+	clock  clock.Clock // the inbox's (nil: the wall clock)
 	mu     sync.Mutex
 	notes  []wire.Note
 	nextID int64
@@ -55,7 +56,7 @@ func (m *memNotes) AddNote(n wire.Note) (wire.Note, error) {
 	m.nextID++
 	n.ID = m.nextID
 	if n.Created.IsZero() {
-		n.Created = time.Now()
+		n.Created = clock.Or(m.clock).Now()
 	}
 	m.notes = append(m.notes, n)
 	return n, nil
@@ -112,7 +113,7 @@ func (in *Inbox) notes(p Persister) NoteKeeper {
 // (wire.CheckNote) and written on the recorder's goroutine; a note the
 // keeper refuses then (too many waiting, a database error) is logged.
 func (in *Inbox) AddNote(n uiproto.Note) error {
-	note := wire.Note{Client: n.Client, Project: n.Project, Text: n.Text, Created: time.Now()}
+	note := wire.Note{Client: n.Client, Project: n.Project, Text: n.Text, Created: in.clock.Now()}
 	if err := wire.CheckNote(note); err != nil {
 		in.log.Warn("note for an agent refused", "client", n.Client, "err", err)
 		return err
@@ -148,12 +149,12 @@ func (in *Inbox) NoteChoices() uiproto.NoteChoices {
 	if !queued { // quitting
 		return uiproto.NoteChoices{}
 	}
-	t := time.NewTimer(lookupTimeout)
-	defer t.Stop()
+	timeout, stop := clock.After(in.clock, lookupTimeout)
+	defer stop()
 	select {
 	case c := <-ch:
 		return c
-	case <-t.C:
+	case <-timeout:
 		in.log.Warn("the note window opens without its choices: the database is slow", "waited", lookupTimeout)
 		return uiproto.NoteChoices{}
 	}
@@ -199,8 +200,8 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 	if !queued {
 		return a
 	}
-	t := time.NewTimer(lookupTimeout)
-	defer t.Stop()
+	timeout, stop := clock.After(in.clock, lookupTimeout)
+	defer stop()
 	select {
 	case notes := <-ch:
 		if len(notes) == 0 {
@@ -212,7 +213,7 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 		}
 		in.log.Info("notes for an agent delivered with an outcome", "id", a.QuestionID, "client", client, "notes", len(notes), "status", a.Status)
 		return a
-	case <-t.C:
+	case <-timeout:
 		in.log.Warn("an outcome goes without the notes for its agent: the database is slow", "id", a.QuestionID, "waited", lookupTimeout)
 	case <-ctx.Done():
 	}

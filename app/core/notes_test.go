@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/app/store"
@@ -45,7 +46,7 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 				path := filepath.Join(t.TempDir(), "f.db")
 				open = func() (Persister, error) { return store.Open(path, nil) }
 			}
-			in := NewPersistentInbox(ui, nil, open)
+			in := New(Options{Presenter: ui, Open: open})
 			defer in.Close(time.Second)
 			must := func(err error) {
 				t.Helper()
@@ -94,7 +95,7 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 // away takes nothing.
 func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	qq := clientQ("k", "codex", "")
 	qq.Wait = 1 * time.Millisecond
 	r := result(t, ask(context.Background(), in, qq))
@@ -125,7 +126,7 @@ func TestNotesSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.db")
 	open := func() (Persister, error) { return store.Open(path, nil) }
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
 	answerOf(t, in, ui, clientQ("first", "gemini", "site"), wire.StatusAnswered)
 	if err := in.AddNote(uiproto.Note{Client: "gemini", Text: "after the restart"}); err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestNotesSurviveARestart(t *testing.T) {
 	in.Close(2 * time.Second)
 
 	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
+	in = New(Options{Presenter: ui, Open: open})
 	defer in.Close(time.Second)
 	a := answerOf(t, in, ui, clientQ("second", "gemini", "site"), wire.StatusAnswered)
 	if want := []string{"after the restart"}; !reflect.DeepEqual(a.Notes, want) {
@@ -163,21 +164,23 @@ func (s slowNotes) TakeNotes(client, project string) ([]wire.Note, error) {
 // goes without the notes, and the notes taken after that are put back for
 // the next outcome.
 func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
-	slow := slowNotes{memNotes: &memNotes{}, release: make(chan struct{}), took: make(chan struct{})}
-	if _, err := slow.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
-		t.Fatal(err)
-	}
-	in := NewPersistentInbox(newFakeUI(), nil, func() (Persister, error) { return slow, nil })
-	defer in.Close(time.Second)
-	if a := in.withNotes(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
-		t.Fatalf("notes %q delivered past the timeout", a.Notes)
-	}
-	close(slow.release)
-	<-slow.took
-	c := in.NoteChoices() // runs after the put-back, on the same goroutine
-	if len(c.Waiting) != 1 || c.Waiting[0].Text != "x" {
-		t.Fatalf("waiting after the late take: %+v", c.Waiting)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		slow := slowNotes{memNotes: &memNotes{}, release: make(chan struct{}), took: make(chan struct{})}
+		if _, err := slow.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		in := New(Options{Presenter: newFakeUI(), Open: func() (Persister, error) { return slow, nil }})
+		defer in.Close(time.Second)
+		if a := in.withNotes(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
+			t.Fatalf("notes %q delivered past the timeout", a.Notes)
+		}
+		close(slow.release)
+		<-slow.took
+		c := in.NoteChoices() // runs after the put-back, on the same goroutine
+		if len(c.Waiting) != 1 || c.Waiting[0].Text != "x" {
+			t.Fatalf("waiting after the late take: %+v", c.Waiting)
+		}
+	})
 }
 
 // The tray offers "Note for an agent…" before History…, when asked to.

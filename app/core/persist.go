@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/app/store"
 	"feedback/ipc/wire"
 )
@@ -67,9 +68,10 @@ const lookupTimeout = time.Second
 // (kept by the inbox) when it writes. Failures are logged, the first of a run at Warn and the rest
 // at Debug until a call succeeds again; the app carries on in memory.
 type recorder struct {
-	log  *slog.Logger
-	wake chan struct{} // one token: work is queued
-	done chan struct{} // closed when the goroutine has ended
+	log   *slog.Logger
+	clock clock.Clock
+	wake  chan struct{} // one token: work is queued
+	done  chan struct{} // closed when the goroutine has ended
 
 	mu      sync.Mutex // guards the fields below
 	p       Persister  // nil until open has returned
@@ -81,8 +83,8 @@ type recorder struct {
 }
 
 // newRecorder returns a recorder that queues calls until start.
-func newRecorder(log *slog.Logger) *recorder {
-	return &recorder{log: log, wake: make(chan struct{}, 1), done: make(chan struct{}),
+func newRecorder(log *slog.Logger, c clock.Clock) *recorder {
+	return &recorder{log: log, clock: c, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		drafts: make(map[string]func() wire.Draft)}
 }
 
@@ -204,12 +206,12 @@ func (r *recorder) lookup(ctx context.Context, id string, withDraft bool) found 
 	if !queued {
 		return found{}
 	}
-	t := time.NewTimer(lookupTimeout)
-	defer t.Stop()
+	timeout, stop := clock.After(r.clock, lookupTimeout)
+	defer stop()
 	select {
 	case f := <-ch:
 		return f
-	case <-t.C:
+	case <-timeout:
 		r.log.Warn("persistence: the database is slow; the question opens without looking for its draft or kept answer",
 			"id", id, "waited", lookupTimeout)
 	case <-ctx.Done():
@@ -244,9 +246,11 @@ func (r *recorder) close(wait time.Duration) {
 	case r.wake <- struct{}{}:
 	default:
 	}
+	waited, stop := clock.After(r.clock, wait)
+	defer stop()
 	select {
 	case <-r.done:
-	case <-time.After(wait):
+	case <-waited:
 		r.mu.Lock()
 		n := len(r.queue)
 		r.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/app/store"
@@ -121,7 +122,7 @@ func (f *fakeStore) Close() error { return nil }
 
 func inboxWith(p Persister) (*Inbox, *fakeUI) {
 	ui := newFakeUI()
-	return NewPersistentInbox(ui, nil, func() (Persister, error) { return p, nil }), ui
+	return New(Options{Presenter: ui, Open: func() (Persister, error) { return p, nil }}), ui
 }
 
 // writes drops the reads from a call log.
@@ -227,36 +228,38 @@ func TestStoredDraftIsRestored(t *testing.T) {
 // A database that blocks (locked by another process) delays a new window
 // by at most lookupTimeout, and a draft never waits for it.
 func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
-	fs := newFakeStore()
-	fs.gate = make(chan struct{})
-	in, ui := inboxWith(fs)
-	start := time.Now()
-	ch := ask(context.Background(), in, q("slow"))
-	ui.waitShown(t, "slow")
-	if waited := time.Since(start); waited > lookupTimeout+time.Second {
-		t.Errorf("the window waited %v for the database", waited)
-	}
-	drafted := make(chan struct{})
-	go func() {
-		ui.draft("slow", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
-		close(drafted)
-	}()
-	select {
-	case <-drafted:
-	case <-time.After(time.Second):
-		t.Fatal("reporting a draft waited for the database")
-	}
-	ui.answer("slow", wire.Answer{QuestionID: "slow", Status: wire.StatusAnswered})
-	if r := result(t, ch); r.err != nil {
-		t.Fatal(r.err)
-	}
-	close(fs.gate) // the lock goes away: everything queued is written, in order
-	wantCalls(t, in, fs, "question slow", `draft slow "x"`, "answer slow answered delivered=true")
+	synctest.Test(t, func(t *testing.T) {
+		fs := newFakeStore()
+		fs.gate = make(chan struct{})
+		in, ui := inboxWith(fs)
+		start := time.Now()
+		ch := ask(context.Background(), in, q("slow"))
+		ui.waitShown(t, "slow")
+		if waited := time.Since(start); waited != lookupTimeout {
+			t.Errorf("the window waited %v for the database, want lookupTimeout (%v)", waited, lookupTimeout)
+		}
+		drafted := make(chan struct{})
+		go func() {
+			ui.draft("slow", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
+			close(drafted)
+		}()
+		select {
+		case <-drafted:
+		case <-time.After(time.Second):
+			t.Fatal("reporting a draft waited for the database")
+		}
+		ui.answer("slow", wire.Answer{QuestionID: "slow", Status: wire.StatusAnswered})
+		if r := result(t, ch); r.err != nil {
+			t.Fatal(r.err)
+		}
+		close(fs.gate) // the lock goes away: everything queued is written, in order
+		wantCalls(t, in, fs, "question slow", `draft slow "x"`, "answer slow answered delivered=true")
+	})
 }
 
 func TestNoDatabaseStillAsks(t *testing.T) {
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, func() (Persister, error) { return nil, errors.New("locked") })
+	in := New(Options{Presenter: ui, Open: func() (Persister, error) { return nil, errors.New("locked") }})
 	ch := ask(context.Background(), in, q("n"))
 	ui.waitShown(t, "n")
 	ui.draft("n", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
@@ -275,7 +278,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	open := func() (Persister, error) { return OpenStore(path, discard) }
 
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
 	draftQ := q("crash")
 	go in.Ask(context.Background(), draftQ, func(wire.Event) {}) // the app dies before an answer
 	ui.waitShown(t, "crash")
@@ -293,7 +296,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	in.Close(5 * time.Second)
 
 	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
+	in = New(Options{Presenter: ui, Open: open})
 	defer in.Close(5 * time.Second)
 	r := result(t, ask(context.Background(), in, attach("kept")))
 	if r.err != nil || !reflect.DeepEqual(r.a.Replies, answer.Replies) {
@@ -342,7 +345,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	open := func() (Persister, error) { return OpenStore(path, discard) }
 
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
 	kq := q("human")
 	kq.Wait = 10 * time.Millisecond
 	kq.Question.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
@@ -356,7 +359,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	in.Close(5 * time.Second) // what was written before the crash
 
 	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
+	in = New(Options{Presenter: ui, Open: open})
 	defer in.Close(5 * time.Second)
 	ui.waitShown(t, "human")
 	if got := ui.restored["human"]; got == nil || got.Replies[0].Text != "half" {
@@ -380,7 +383,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
 	open := func() (Persister, error) { return OpenStore(path, discard) }
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
 	first := ask(context.Background(), in, q("dup"))
 	ui.waitShown(t, "dup")
 	wq := q("dup")
@@ -396,7 +399,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	}
 	in.Close(5 * time.Second)
 
-	in = NewPersistentInbox(newFakeUI(), nil, open)
+	in = New(Options{Presenter: newFakeUI(), Open: open})
 	defer in.Close(5 * time.Second)
 	r := result(t, ask(context.Background(), in, attach("dup")))
 	if r.err != nil || r.a.Replies[0].Text != "mine" || r.a.QuestionID != "dup" {

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"time"
-
 	"feedback/ipc/wire"
 )
 
@@ -13,9 +11,9 @@ import (
 // draft — at the snooze's end, or when the user is back (Back) for one
 // snoozed until then. It stays open all along.
 
-// closedTime is a channel that is always ready: a wait that has ended.
-var closedTime = func() <-chan time.Time {
-	c := make(chan time.Time)
+// closed is a channel that is always ready: a wait that has ended.
+var closed = func() <-chan struct{} {
+	c := make(chan struct{})
 	close(c)
 	return c
 }()
@@ -70,7 +68,7 @@ func (in *Inbox) snoozeLocked(e *entry, s wire.Snooze) {
 	e.snoozes++
 	close(e.snoozeC)
 	if !s.UntilBack {
-		e.wake = time.AfterFunc(time.Until(s.Until), func() { in.unsnooze(e) })
+		e.wake = in.clock.AfterFunc(s.Until.Sub(in.clock.Now()), func() { in.unsnooze(e) })
 	}
 }
 
@@ -98,7 +96,7 @@ func (in *Inbox) resnoozeLocked(e *entry, s *wire.Snooze) bool {
 	if s == nil {
 		return false
 	}
-	if !s.UntilBack && !s.Until.After(time.Now()) {
+	if !s.UntilBack && !s.Until.After(in.clock.Now()) {
 		in.recordSnooze(e.q.ID, nil)
 		return false
 	}

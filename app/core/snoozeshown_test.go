@@ -14,7 +14,7 @@ import (
 // snooze ends, and the caller's progress must not say "window open".
 func TestShownEventOfASnoozedQuestion(t *testing.T) {
 	ui := putUI{newFakeUI(), make(chan string, 4)}
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
 	first := q("a")
 	first.Wait = time.Hour
 	ch := ask(context.Background(), in, first)

@@ -124,7 +124,7 @@ func Tray(in TrayInput) TrayView {
 	awayOn := in.Away.On && (in.Away.Mode == settings.AwayWait || in.Away.Mode == settings.AwayProceed)
 	if awayOn {
 		v.Tooltip += l.T("tray.tooltip.away_" + in.Away.Mode)
-		v.Menu = append([]MenuEntry{{Label: l.T("tray.away_"+in.Away.Mode, map[string]any{"Time": clock(l, in.Away.Since, in.Now)})}, {Separator: true}}, v.Menu...)
+		v.Menu = append([]MenuEntry{{Label: l.T("tray.away_"+in.Away.Mode, map[string]any{"Time": endTime(l, in.Away.Since, in.Now)})}, {Separator: true}}, v.Menu...)
 	}
 	if len(in.Away.Asked) > 0 {
 		v.Menu = append(v.Menu, MenuEntry{Separator: true}, awayEntry(l, in.Away, in.History))
@@ -168,9 +168,9 @@ func tooltip(l *i18n.Localizer, n int, d DND, now time.Time) string {
 		case DNDOn:
 			s += l.T("tray.tooltip.dnd_on")
 		case DNDScheduled: // the dnd_schedule setting's quiet hours
-			s += l.T("tray.tooltip.dnd_schedule", map[string]any{"Time": clock(l, d.Until, now)})
+			s += l.T("tray.tooltip.dnd_schedule", map[string]any{"Time": endTime(l, d.Until, now)})
 		default:
-			s += l.T("tray.tooltip.dnd_until", map[string]any{"Time": clock(l, d.Until, now)})
+			s += l.T("tray.tooltip.dnd_until", map[string]any{"Time": endTime(l, d.Until, now)})
 		}
 	}
 	return s
@@ -231,7 +231,7 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 			case s != nil && s.UntilBack:
 				state = l.T("tray.snoozed_back")
 			case s != nil:
-				state = l.T("tray.snoozed_until", map[string]any{"Time": clock(l, s.Until, now)})
+				state = l.T("tray.snoozed_until", map[string]any{"Time": endTime(l, s.Until, now)})
 			}
 			out = append(out, MenuEntry{
 				Label:   title + titleAgeDivider + state,
@@ -334,9 +334,9 @@ func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
 		case DNDOn:
 			label = l.T("tray.dnd.heading_on")
 		case DNDScheduled:
-			label = l.T("tray.dnd.heading_schedule", map[string]any{"Time": clock(l, d.Until, now)})
+			label = l.T("tray.dnd.heading_schedule", map[string]any{"Time": endTime(l, d.Until, now)})
 		default:
-			label = l.T("tray.dnd.heading_until", map[string]any{"Time": clock(l, d.Until, now)})
+			label = l.T("tray.dnd.heading_until", map[string]any{"Time": endTime(l, d.Until, now)})
 		}
 	}
 	choice := func(label string, mode DNDMode, checked bool) MenuEntry {
@@ -345,7 +345,7 @@ func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
 	}
 	hour := l.T("tray.dnd.hour")
 	if active && d.Mode == DNDHour {
-		hour = l.T("tray.dnd.hour_until", map[string]any{"Time": clock(l, d.Until, now)})
+		hour = l.T("tray.dnd.hour_until", map[string]any{"Time": endTime(l, d.Until, now)})
 	}
 	morning := tomorrowMorning(now)
 	if active && d.Mode == DNDTomorrow {
@@ -354,21 +354,21 @@ func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
 	choices := []MenuEntry{
 		choice(l.T("tray.dnd.on"), DNDOn, active && d.Mode == DNDOn),
 		choice(hour, DNDHour, active && d.Mode == DNDHour),
-		choice(l.T("tray.dnd.until", map[string]any{"Time": clock(l, morning, now)}), DNDTomorrow, active && d.Mode == DNDTomorrow),
+		choice(l.T("tray.dnd.until", map[string]any{"Time": endTime(l, morning, now)}), DNDTomorrow, active && d.Mode == DNDTomorrow),
 	}
 	if active && d.Mode == DNDScheduled {
 		// What holds: the schedule (set in Settings, so not a choice here);
 		// Off below turns it off until the schedule's next start.
-		choices = append(choices, MenuEntry{Label: l.T("tray.dnd.scheduled", map[string]any{"Time": clock(l, d.Until, now)}),
+		choices = append(choices, MenuEntry{Label: l.T("tray.dnd.scheduled", map[string]any{"Time": endTime(l, d.Until, now)}),
 			Checkable: true, Checked: true})
 	}
 	choices = append(choices, choice(l.T("tray.dnd.off"), DNDOff, !active))
 	return MenuEntry{Label: label, Enabled: true, Children: choices}
 }
 
-// clock is t as the tray shows an end time, read from now: "14:35" today,
+// endTime is t as the tray shows an end time, read from now: "14:35" today,
 // "tomorrow 08:00", else "Mon 2 Jan 15:04" (in Chinese "1月2日（周一）15:04").
-func clock(l *i18n.Localizer, t, now time.Time) string {
+func endTime(l *i18n.Localizer, t, now time.Time) string {
 	t = t.In(now.Location())
 	ty, tm, td := t.Date()
 	ny, nm, nd := now.Date()

@@ -44,7 +44,7 @@ func TestTrayInTraditionalChinese(t *testing.T) {
 	if none := Tray(TrayInput{Now: noon, Lang: i18n.SimplifiedChinese}); none.Tooltip != "feedback — 没有等待中的问题" || none.Menu[0].Label != "没有打开的问题" {
 		t.Errorf("no questions, zh-Hans: %q, %q", none.Tooltip, none.Menu[0].Label)
 	}
-	if got := clock(i18n.For(i18n.SimplifiedChinese), noon.Add(44*time.Hour), noon); got != "3月12日（周四）08:00" {
+	if got := endTime(i18n.For(i18n.SimplifiedChinese), noon.Add(44*time.Hour), noon); got != "3月12日（周四）08:00" {
 		t.Errorf("a later day in zh-Hans: %q", got)
 	}
 	if got := Tray(TrayInput{Now: noon, Items: in.Items[:1]}).Tooltip; got != "feedback — 1 question waiting" {

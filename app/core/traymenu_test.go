@@ -431,8 +431,8 @@ func TestClock(t *testing.T) {
 		{noon.Add(44 * time.Hour), "Thu 12 Mar 08:00"},
 		{noon.Add(35 * time.Minute).UTC(), "12:35"}, // shown in now's zone
 	} {
-		if got := clock(i18n.For(i18n.English), tc.t, noon); got != tc.want {
-			t.Errorf("clock(%v) = %q, want %q", tc.t, got, tc.want)
+		if got := endTime(i18n.For(i18n.English), tc.t, noon); got != tc.want {
+			t.Errorf("endTime(%v) = %q, want %q", tc.t, got, tc.want)
 		}
 	}
 }

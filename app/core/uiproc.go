@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -87,6 +88,9 @@ type UIProcessOptions struct {
 	// changes them): the app alone reads, watches and writes the settings
 	// file (the Settings window's edits come as uiproto.SaveSettings).
 	Settings *uiproto.Settings
+	// Clock times the heartbeat, the linger time and the restarts (nil:
+	// the wall clock).
+	Clock clock.Clock
 }
 
 // WindowOwner is who owns the question windows a UIProcess shows: the
@@ -131,14 +135,14 @@ type WindowOwner interface {
 type UIProcess struct {
 	opts  UIProcessOptions
 	log   *slog.Logger
-	clock uiClock // realClock; a test sets its own before the first call
+	clock clock.Clock // opts.Clock
 
 	mu       sync.Mutex
 	owner    WindowOwner // Bind
 	proc     *uiProc     // the running UI process (or the one starting), or nil
 	gen      uint64      // numbers the UI processes (uiProc.gen)
-	linger   uiTimer     // ends the UI process once no window is open
-	restart  uiTimer     // starts it again after a crash
+	linger   clock.Timer // ends the UI process once no window is open
+	restart  clock.Timer // starts it again after a crash
 	failures int         // consecutive crashes or failed starts: the backoff
 	quitAsk  chan bool   // the pending ConfirmQuit's answer
 	appWins  int         // the app's own windows open in the UI process (history, settings…)
@@ -166,7 +170,7 @@ func NewUIProcess(opts UIProcessOptions) *UIProcess {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &UIProcess{opts: opts, log: log, clock: realClock{}}
+	return &UIProcess{opts: opts, log: log, clock: clock.Or(opts.Clock)}
 }
 
 // Bind implements WindowPresenter.
@@ -376,9 +380,11 @@ func (u *UIProcess) Close(wait time.Duration) {
 	if p == nil {
 		return
 	}
+	waited, stop := clock.After(u.clock, wait)
+	defer stop()
 	select {
 	case <-p.ended:
-	case <-time.After(wait):
+	case <-waited:
 		u.log.Warn("the UI process did not exit in time; killing it", "wait", wait)
 		p.end() // a stopped one too: nothing is left behind
 	}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"feedback/app/clock/clocktest"
 	"testing"
 	"time"
 
@@ -14,9 +15,9 @@ import (
 // its window is withdrawn.
 func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
-	clock := useFakeClock(u)
-	harnessOf(u).in.TimeoutGrace = 100 * time.Millisecond
+	clock := clocktest.New()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Clock: clock})
+	harnessWith(u, Options{TimeoutGrace: 100 * time.Millisecond})
 	defer u.Close(time.Second)
 	l, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "q", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
@@ -51,9 +52,9 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 // The default countdown (settings' timeout_seconds) is the core's too.
 func TestUIProcessDefaultTimeout(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
-	clock := useFakeClock(u)
-	harnessOf(u).in.TimeoutGrace = 10 * time.Millisecond
+	clock := clocktest.New()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Clock: clock})
+	harnessWith(u, Options{TimeoutGrace: 10 * time.Millisecond})
 	defer u.Close(time.Second)
 	harnessOf(u).in.SetDefaultTimeout(300 * time.Millisecond)
 	l, h := newHooks()
@@ -78,9 +79,9 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 // deadline, not the first.
 func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
-	clock := useFakeClock(u)
-	harnessOf(u).in.TimeoutGrace = 10 * time.Millisecond
+	clock := clocktest.New()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Clock: clock})
+	harnessWith(u, Options{TimeoutGrace: 10 * time.Millisecond})
 	defer u.Close(time.Second)
 	lh, hh := newHooks()
 	le, he := newHooks()
@@ -94,7 +95,7 @@ func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	ui.send(t, uiproto.CountdownChanged{ID: "ext", Countdown: wire.Countdown{Deadline: extended}})
 	// (One goroutine takes the UI's events in order: the held one is in
 	// once the extended one is.)
-	clock.waitArmed(t, extended.Add(10*time.Millisecond), "the extended deadline")
+	clock.WaitArmed(t, extended.Add(10*time.Millisecond), "the extended deadline")
 	// The first deadline passes: neither ends.
 	clock.Advance(1200 * time.Millisecond)
 	select {
@@ -122,15 +123,15 @@ func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 // though the stopped process never reported one.
 func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Heartbeat: 30 * time.Millisecond, HeartbeatMisses: 3})
-	clock := useFakeClock(u)
+	clock := clocktest.New()
+	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Heartbeat: 30 * time.Millisecond, HeartbeatMisses: 3, Clock: clock})
 	defer u.Close(time.Second)
 	_, h := newHooks()
 	ui := func() *fakeProc {
 		u.Prewarm()
 		return f.next(t)
 	}()
-	waitUntil(t, "the heartbeat's ticker", func() bool { return clock.tickers() == 1 })
+	waitUntil(t, "the heartbeat's ticker", func() bool { return clock.Tickers() == 1 })
 	// It answers its pings: it runs on.
 	for i := int32(1); i <= 5; i++ {
 		clock.Advance(30 * time.Millisecond)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"feedback/app/clock/clocktest"
 	"reflect"
 	"testing"
 	"time"
@@ -30,9 +31,9 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 			f := newFakeProcs()
 			f.hello, f.raw = tc.hello, tc.raw
 			mismatch := make(chan error, 4)
+			clock := clocktest.New()
 			u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Build: "1.0.0",
-				OnMismatch: func(err error) { mismatch <- err }})
-			clock := useFakeClock(u)
+				OnMismatch: func(err error) { mismatch <- err }, Clock: clock})
 			defer u.Close(time.Second)
 			_, h := newHooks()
 			showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"feedback/app/clock/clocktest"
 	"testing"
 	"time"
 
@@ -20,12 +21,12 @@ func TestHeartbeatAndReaderShareNothingUnlocked(t *testing.T) {
 	for range rounds {
 		f := newFakeProcs()
 		f.deaf = true
-		u := NewUIProcess(UIProcessOptions{Start: f.start, Heartbeat: time.Second, HeartbeatMisses: 2})
-		c := useFakeClock(u)
+		c := clocktest.New()
+		u := NewUIProcess(UIProcessOptions{Start: f.start, Heartbeat: time.Second, HeartbeatMisses: 2, Clock: c})
 		u.Prewarm()
 		ui := f.next(t)
 		expect[uiproto.Warm](t, ui)
-		waitFor(t, func() bool { return c.tickers() == 1 }) // the heartbeat runs
+		waitFor(t, func() bool { return c.Tickers() == 1 }) // the heartbeat runs
 		for i := int32(1); i <= 2; i++ {
 			c.Advance(time.Second)
 			waitFor(t, func() bool { return ui.pings.Load() == i })

@@ -295,9 +295,17 @@ func harnessOf(u *UIProcess) *uiHarness {
 	if h, ok := harnesses.Load(u); ok {
 		return h.(*uiHarness)
 	}
+	return harnessWith(u, Options{})
+}
+
+// harnessWith makes the inbox bound to u from o, with u's clock; before
+// harnessOf's first call.
+func harnessWith(u *UIProcess, o Options) *uiHarness {
 	h := &uiHarness{sent: make(chan string, 64), logs: map[string]*hookLog{}, drafts: map[string]wire.Draft{}, asks: map[string]context.CancelFunc{}}
-	h.in = NewPersistentInbox(harnessPresenter{u, h.sent}, nil, func() (Persister, error) { return harnessDB{h: h}, nil })
-	h.in.clock = u.clock
+	o.Presenter = harnessPresenter{u, h.sent}
+	o.Open = func() (Persister, error) { return harnessDB{h: h}, nil }
+	o.Clock = u.clock
+	h.in = New(o)
 	harnesses.Store(u, h)
 	return h
 }
@@ -634,7 +642,7 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 	ends := make(chan end, 8)
 	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
-	harnessOf(u).in.OnUnseenEnd = func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }
+	harnessWith(u, Options{OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
 	_, h := newHooks()
 	ids := []string{"withdrawn", "timedout", "found", "focused", "edited", "restored"}
 	for _, id := range ids {
@@ -706,7 +714,7 @@ func TestUIProcessFoundIsReported(t *testing.T) {
 	found := make(chan string, 4)
 	f, u := newUI(UIProcessOptions{Linger: time.Hour})
 	defer u.Close(time.Second)
-	harnessOf(u).in.OnFound = func(q wire.Question) { found <- q.ID }
+	harnessWith(u, Options{OnFound: func(q wire.Question) { found <- q.ID }})
 	_, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "q"}}}, nil, h)
 	ui := f.next(t)

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -42,7 +43,7 @@ type window struct {
 	// first, then as the UI reports its countdown; zero while there is
 	// none (no limit, held, pinned). expire fires TimeoutGrace after it.
 	deadline time.Time
-	expire   uiTimer
+	expire   clock.Timer
 	// unseen: the user has not typed in it nor edited it yet (found, a
 	// draft); see Inbox.OnUnseenEnd.
 	unseen bool
@@ -130,7 +131,7 @@ func (in *Inbox) closeWindow(e *entry, ended bool) {
 	if w != nil {
 		in.closing[e.q.ID] = e
 	}
-	on := in.OnUnseenEnd
+	on := in.opts.OnUnseenEnd
 	in.mu.Unlock()
 	if w == nil {
 		return
@@ -157,11 +158,7 @@ func (in *Inbox) setDeadlineLocked(e *entry, d time.Time) {
 	if d.IsZero() {
 		return
 	}
-	grace := in.TimeoutGrace
-	if grace <= 0 {
-		grace = DefaultTimeoutGrace
-	}
-	w.expire = in.clock.AfterFunc(d.Sub(in.clock.Now())+grace, func() { in.timeOut(e, w, d) })
+	w.expire = in.clock.AfterFunc(d.Sub(in.clock.Now())+in.opts.TimeoutGrace, func() { in.timeOut(e, w, d) })
 }
 
 // timeOut ends e as timed out if its window w is still open with deadline
@@ -175,7 +172,7 @@ func (in *Inbox) timeOut(e *entry, w *window, d time.Time) {
 	}
 	in.dropWindowLocked(e)
 	in.closing[e.q.ID] = e
-	on := in.OnUnseenEnd
+	on := in.opts.OnUnseenEnd
 	in.mu.Unlock()
 	in.log.Warn("the UI process did not end a question at its deadline: the app times it out",
 		"id", e.q.ID, "deadline", d)
@@ -206,7 +203,7 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 	case uiproto.Shown:
 		in.mu.Lock()
 		e := in.shownEntryLocked(m.ID)
-		on := in.OnUnfocused
+		on := in.opts.OnUnfocused
 		in.mu.Unlock()
 		if e == nil {
 			return
@@ -221,7 +218,7 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 		if e != nil {
 			e.win.unseen = false
 		}
-		on := in.OnFound
+		on := in.opts.OnFound
 		in.mu.Unlock()
 		if e != nil && on != nil {
 			on(e.q)
@@ -260,7 +257,7 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 			// for the caller that comes back.
 			delete(in.closing, m.ID)
 		}
-		on := in.OnUnseenEnd
+		on := in.opts.OnUnseenEnd
 		in.mu.Unlock()
 		if e == nil {
 			return

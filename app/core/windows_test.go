@@ -2,8 +2,10 @@ package core
 
 import (
 	"context"
+	"feedback/app/clock/clocktest"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/ipc/uiproto"
@@ -16,8 +18,8 @@ import (
 // its countdown running to the inbox's deadline; a snoozed one comes back
 // later, in the same process, with its draft.
 func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
-	clock := useFakeClock(u)
+	clock := clocktest.New()
+	f, u := newUI(UIProcessOptions{Linger: time.Hour, Clock: clock})
 	defer u.Close(time.Second)
 	ids := []string{"older", "answered", "snoozed", "withdrawn", "newer"}
 	logs := map[string]*hookLog{}
@@ -38,7 +40,7 @@ func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
 	receive(t, logs["snoozed"].drafts, "the snoozed window's draft")
 	ui.send(t, uiproto.Done{ID: "answered", Answer: wire.Answer{Status: wire.StatusAnswered}})
 	receive(t, logs["answered"].done, "the answer")
-	if !in.Snooze("snoozed", wire.Snooze{Until: time.Now().Add(time.Second)}) { // (snoozes run on the wall clock)
+	if !in.Snooze("snoozed", wire.Snooze{Until: clock.Now().Add(time.Second)}) { // on the one clock, as the deadlines
 		t.Fatal("not snoozed")
 	}
 	expect[uiproto.Withdraw](t, ui)
@@ -73,6 +75,7 @@ func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	// The snooze ends: it comes back, with its draft.
+	clock.Advance(time.Second)
 	m := expect[uiproto.Show](t, ui2)
 	if m.Question.ID != "snoozed" || m.Draft == nil || m.Draft.Replies[0].Text != "typed before the snooze" {
 		t.Errorf("came back as %+v (draft %+v)", m, m.Draft)
@@ -83,33 +86,35 @@ func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
 // other: snoozed, it comes back with the draft restored from the database
 // (the draft was given to the window only, and snoozing one panicked).
 func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
-	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
-	kq := q("kept")
-	kq.Wait = 10 * time.Millisecond
-	if r := result(t, ask(context.Background(), in, kq)); r.err == nil {
-		t.Fatal("the first call was answered")
-	}
-	ui.waitShown(t, "kept")
-	ui.draft("kept", draftOf("half"))
-	in.Close(5 * time.Second)
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "feedback.db")
+		open := func() (Persister, error) { return OpenStore(path, discard) }
+		ui := newFakeUI()
+		in := New(Options{Presenter: ui, Open: open})
+		kq := q("kept")
+		kq.Wait = 10 * time.Millisecond
+		if r := result(t, ask(context.Background(), in, kq)); r.err == nil {
+			t.Fatal("the first call was answered")
+		}
+		ui.waitShown(t, "kept")
+		ui.draft("kept", draftOf("half"))
+		in.Close(5 * time.Second)
 
-	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
-	defer in.Close(5 * time.Second)
-	ui.waitShown(t, "kept")
-	if !in.Snooze("kept", wire.Snooze{Until: time.Now().Add(50 * time.Millisecond)}) {
-		t.Fatal("not snoozed")
-	}
-	ui.waitShown(t, "kept")
-	ui.mu.Lock()
-	d := ui.restored["kept"]
-	ui.mu.Unlock()
-	if d == nil || d.Replies[0].Text != "half" {
-		t.Errorf("came back with draft %+v, want the one restored", d)
-	}
+		ui = newFakeUI()
+		in = New(Options{Presenter: ui, Open: open})
+		defer in.Close(5 * time.Second)
+		ui.waitShown(t, "kept")
+		if !in.Snooze("kept", wire.Snooze{Until: time.Now().Add(50 * time.Millisecond)}) {
+			t.Fatal("not snoozed")
+		}
+		ui.waitShown(t, "kept")
+		ui.mu.Lock()
+		d := ui.restored["kept"]
+		ui.mu.Unlock()
+		if d == nil || d.Replies[0].Text != "half" {
+			t.Errorf("came back with draft %+v, want the one restored", d)
+		}
+	})
 }
 
 // A draft's image crosses the channel once; the drafts after it refer to

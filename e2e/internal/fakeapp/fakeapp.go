@@ -1,6 +1,6 @@
 // Package fakeapp is the feedback app without its windows, for load tests
 // and benchmarks: the real socket (ipc.Listen), the real server
-// (ipc.NewServer) and the real inbox (core.NewInbox), with a Presenter test
+// (ipc.NewServer) and the real inbox (core.New), with a Presenter test
 // double in place of the windows. The double "shows" a question by recording
 // it and answers it with a reply derived from the question (see Reply), at
 // once, after a delay, or when the caller says so.
@@ -228,7 +228,7 @@ func Start(dir string, p *Presenter, opts ipc.ServerOptions) (*App, error) {
 		return nil, err
 	}
 	cl := &countingListener{Listener: l}
-	a := &App{Socket: path, Presenter: p, Inbox: core.NewInbox(p, opts.Logger), conns: cl,
+	a := &App{Socket: path, Presenter: p, Inbox: core.New(core.Options{Presenter: p, Log: opts.Logger}), conns: cl,
 		served: make(chan error, 1)}
 	a.srv = ipc.NewServer(a.Inbox, opts)
 	go func() { a.served <- a.srv.Serve(cl) }()
