@@ -127,7 +127,7 @@ func Run(ctx context.Context, cfg Config) error {
 		quitting atomic.Bool
 		inbox    *core.Inbox // set below, before any question comes
 	)
-	dbPath := core.DatabasePath(cfg.Database, log)
+	dbPath := databasePath(cfg.Database, log)
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start:  start,
 		Linger: lingerOf(cfg.Settings),
@@ -150,7 +150,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if notes.n == nil && !notification.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
-	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
+	var retain store.Retainer // prunes the database at start and daily (store/retainer.go)
 	// The database opens once the inbox is set up (configured, below):
 	// the questions the last run left open come back to an inbox with its
 	// default timeout and its quiet hours.
@@ -158,13 +158,14 @@ func Run(ctx context.Context, cfg Config) error {
 	inbox = core.New(core.Options{
 		Presenter: ui,
 		Log:       log,
-		Open: func() (core.Persister, error) {
+		Open: func() (core.Store, error) {
 			<-configured
-			p, err := core.OpenStore(dbPath, log)
-			if st, ok := p.(*store.Store); ok && err == nil {
-				retain.Start(st, cfg.Settings, log)
+			st, err := openDatabase(dbPath, log)
+			if err != nil {
+				return nil, err
 			}
-			return p, err
+			retain.Start(st, retention(cfg.Settings), log)
+			return database{st}, nil
 		},
 		OnEnd:       notes.ended, // a question's notification goes when it ends
 		OnUnfocused: notes.unfocused,
@@ -255,7 +256,7 @@ func Run(ctx context.Context, cfg Config) error {
 			inbox.SetDefaultTimeout(s.DefaultTimeout())
 			notes.sound.Store(s.Sound)
 			prewarm.Store(s.UIPrewarm)
-			retain.Update(s)
+			retain.Update(retention(s))
 			inbox.SetDNDSchedule(s.DNDSchedule) // valid: Watch reports checked settings only
 			away.apply(s)
 			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm, "ui_sleep", s.UISleep,

@@ -175,8 +175,8 @@ func (in *Inbox) awayAsk(r wire.Ask) (wire.Answer, bool) {
 	}
 	now := in.clock.Now()
 	id := q.ID
-	in.rec.do("save question", id, func(p Persister) error { return p.SaveQuestionAs(q, id, now, false) })
-	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(ans, now, true) })
+	in.rec.do("save question", id, func(p Store) error { return p.SaveQuestionAs(q, id, now, false) })
+	in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(ans, now, true) })
 	in.log.Info("question answered for the away user: proceed", "id", id, "client", q.Client)
 	return ans, true
 }

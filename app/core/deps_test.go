@@ -46,3 +46,21 @@ func TestCoreImportsNoTransport(t *testing.T) {
 		}
 	}
 }
+
+// The core defines the Store it records in and is handed one: it links
+// neither the database (package store, SQLite) nor the files it would be
+// kept in.
+func TestCoreImportsNoDatabase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go tool")
+	}
+	out, err := exec.Command("go", "list", "-deps", "feedback/app/core").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "feedback/app/store" || dep == "database/sql" || strings.HasPrefix(dep, "modernc.org/sqlite") {
+			t.Errorf("core depends on %s", dep)
+		}
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"feedback/app/store"
 	"feedback/ipc/wire"
 )
 
@@ -336,9 +335,9 @@ func TestDNDWithdrawnWhileHeldBack(t *testing.T) {
 func TestDNDHoldsBackQuestionsShownAgainAfterARestart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ui := newFakeUI()
-		fs := &leftStore{fakeStore: newFakeStore(), left: []store.Left{{Question: q("kept").Question, AskID: "kept", AskedAt: time.Now(), KeptOpen: true}}}
+		fs := &leftStore{fakeStore: newFakeStore(), left: []Left{{Question: q("kept").Question, AskID: "kept", AskedAt: time.Now(), KeptOpen: true}}}
 		gate := make(chan struct{})
-		in := New(Options{Presenter: ui, Open: func() (Persister, error) { <-gate; return fs, nil }})
+		in := New(Options{Presenter: ui, Open: func() (Store, error) { <-gate; return fs, nil }})
 		defer in.Close(time.Second)
 		in.UseDND(&memDND{state: DND{Mode: DNDOn}})
 		close(gate)
@@ -351,10 +350,10 @@ func TestDNDHoldsBackQuestionsShownAgainAfterARestart(t *testing.T) {
 
 type leftStore struct {
 	*fakeStore
-	left []store.Left
+	left []Left
 }
 
-func (l *leftStore) LeftOpen() ([]store.Left, error) { return l.left, nil }
+func (l *leftStore) LeftOpen() ([]Left, error) { return l.left, nil }
 
 func TestSetDNDRejectsAnUnknownMode(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

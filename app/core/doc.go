@@ -1,6 +1,6 @@
 // Package core is the toolkit-free heart of the resident app: the inbox of
-// open questions, the recorder that keeps them in the database, retention,
-// and the UI process that shows them. It imports neither Fyne nor GL, so
+// open questions, the recorder that keeps them in a Store, and the UI
+// process that shows them. It imports neither Fyne nor GL, so
 // the resident process (package app) costs nothing while no question is
 // open: the windows live in a separate UI process (package uiprocess, `feedback
 // ui`) that the core starts when a question needs a window and lets go
@@ -19,14 +19,17 @@
 // asking the inbox what to show again (WindowOwner.Reshow: every shown
 // window with its latest draft and its countdown).
 //
-// Persistence (persist.go): questions, drafts and answers are kept in a
-// SQLite database (package store) at $FEEDBACK_DB, else
-// $XDG_DATA_HOME/feedback/feedback.db (~/.local/share/feedback/feedback.db);
-// FEEDBACK_DB=off keeps them in memory only. A database that cannot be
-// opened (locked by another process, unreadable) is logged once and the app
-// runs without it; a corrupt one is moved aside by the store. The inbox
-// reaches the database only through a recorder goroutine, so a slow or
-// locked database never holds up a window or a caller.
+// Persistence (persist.go): the inbox records each event of its questions
+// — asked, kept open, snoozed, drafted, answered, withdrawn, delivered —
+// and the agents' messages and notes in a Store, an interface it defines
+// and is handed (package app adapts the SQLite database of package store
+// to it; NewMemoryStore is the app without one). It reaches the Store only
+// through a recorder goroutine, so a slow or locked database never holds
+// up a window or a caller; one that cannot be opened leaves the app
+// running in memory.
+//
+// One clock (Options.Clock, package clock) times everything the inbox
+// times: holds, deadlines, snoozes, do not disturb, kept answers.
 //
 // Do not disturb (dnd.go, dndstate.go): while it is on, the inbox holds new
 // questions back from the Presenter (no window, no sound, no countdown) and

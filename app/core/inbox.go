@@ -64,7 +64,7 @@ type Item struct {
 // ask with the new id). The log says where such an answer went ("kept answer
 // delivered to another session"), and the store marks it delivered.
 //
-// With a Persister it records each question when it opens, its drafts as
+// With a Store it records each question when it opens, its drafts as
 // the user types, whether it is kept open for a caller that comes back, and
 // its outcome (delivered or kept) or its withdrawal; a new question first
 // looks for an answer kept before a restart (returned at once) and for a
@@ -99,7 +99,6 @@ type Inbox struct {
 	dnd  dndControl  // do not disturb (dnd.go)
 	msgs messages    // the agents' one-way messages (messages.go); guarded by mu
 	away awayControl // away (away.go); guarded by mu
-	mem  memNotes    // the notes for agents without a database (notes.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -150,11 +149,11 @@ type Options struct {
 	// if it is a WindowPresenter: Bind).
 	Presenter Presenter
 	Log       *slog.Logger
-	// Open opens the Persister the inbox records in (nil, or an error:
-	// nothing is recorded). It runs on the inbox's own goroutine, so a
+	// Open opens the Store the inbox records in (nil, or an error: it
+	// records nothing, and keeps the notes for agents in memory). It runs on the inbox's own goroutine, so a
 	// slow database does not delay the start; the questions the last run
 	// kept open are shown again once it has opened.
-	Open func() (Persister, error)
+	Open func() (Store, error)
 	// Clock times everything the inbox times: holds, deadlines, snoozes,
 	// do not disturb, kept answers (nil: the wall clock).
 	Clock clock.Clock
@@ -207,7 +206,7 @@ func New(o Options) *Inbox {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Open == nil {
-		o.Open = func() (Persister, error) { return NoPersistence{}, nil }
+		o.Open = func() (Store, error) { return NewMemoryStore(), nil }
 	}
 	if o.MaxOpen <= 0 {
 		o.MaxOpen = wire.MaxOpenQuestions
@@ -226,7 +225,6 @@ func New(o Options) *Inbox {
 		sessionEnded: o.SessionEnded, closing: make(map[string]*entry)}
 	in.kept.clock = c
 	in.dnd.clock = c
-	in.mem.clock = c
 	if wp, ok := o.Presenter.(WindowPresenter); ok {
 		wp.Bind(in)
 	}
@@ -357,7 +355,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 			a := *f.answer
 			in.log.Info("kept answer delivered from the database", "id", askID, "window", a.QuestionID, "status", a.Status)
 			window := a.QuestionID
-			in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+			in.rec.do("mark delivered", window, func(p Store) error { return p.MarkDelivered(window) })
 			a.QuestionID = askID
 			return a, nil
 		}
@@ -423,7 +421,7 @@ func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
 		return wire.Answer{}, false
 	}
 	window := a.QuestionID
-	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.rec.do("mark delivered", window, func(p Store) error { return p.MarkDelivered(window) })
 	in.log.Info("kept answer delivered to another session: the session that asked it ended", "id", askID, "asked_as", was, "window", window, "status", a.Status)
 	return forCaller(a, askID), true
 }
@@ -464,7 +462,7 @@ func (in *Inbox) attachEndedLocked(askID string, o origin) *entry {
 		found.hold = nil
 	}
 	sq, since, keep := found.q, found.since, found.keepOpen // after a restart, its callers find it, and its answer, as askID
-	in.rec.do("save question", sq.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
+	in.rec.do("save question", sq.ID, func(p Store) error { return p.SaveQuestionAs(sq, askID, since, keep) })
 	in.log.Info("caller of another session attached to an open question: the session that asked it ended", "id", askID, "asked_as", was, "window", found.q.ID)
 	return found
 }
@@ -518,7 +516,7 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 		snoozeC: make(chan struct{}), draft: draft}
 	in.open[q.ID] = e
 	sq, since, keep := e.q, e.since, e.keepOpen
-	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
+	in.rec.do("save question", q.ID, func(p Store) error { return p.SaveQuestionAs(sq, askID, since, keep) })
 	in.log.Info("question opened", "id", askID, "window", q.ID, "source", q.Source, "client", q.Client, "draft_restored", draft != nil)
 	return e, nil
 }
@@ -605,7 +603,7 @@ func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
 		return wire.Answer{}, false
 	}
 	window := a.QuestionID
-	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.rec.do("mark delivered", window, func(p Store) error { return p.MarkDelivered(window) })
 	in.log.Info("kept answer delivered", "id", askID, "window", window, "status", a.Status)
 	return forCaller(a, askID), true
 }
@@ -643,7 +641,7 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 			return false
 		}
 		in.keepLocked(e, a)
-		in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, false) })
+		in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, at, false) })
 		in.mu.Unlock()
 		in.ended(id)
 		return true
@@ -659,7 +657,7 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 	if !delivered {
 		in.keepLocked(e, a)
 	}
-	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, delivered) })
+	in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, at, delivered) })
 	in.mu.Unlock()
 	in.log.Info("question ended", "id", id, "status", a.Status, "via", a.Via, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
 	in.notify()
@@ -731,7 +729,7 @@ func (in *Inbox) leave(e *entry) {
 		case <-e.done:
 			in.keepLocked(e, e.answer)
 			a, at := e.answer, e.at
-			in.rec.do("save answer", e.q.ID, func(p Persister) error { return p.SaveAnswer(a, at, false) })
+			in.rec.do("save answer", e.q.ID, func(p Store) error { return p.SaveAnswer(a, at, false) })
 			in.mu.Unlock()
 			return
 		default:
@@ -771,7 +769,7 @@ func (in *Inbox) detach(e *entry) (a wire.Answer, answered bool) {
 	if !e.kept {
 		e.kept = true
 		id := e.q.ID
-		in.rec.do("keep open", id, func(p Persister) error { return p.SetKeptOpen(id, true) })
+		in.rec.do("keep open", id, func(p Store) error { return p.SetKeptOpen(id, true) })
 	}
 	in.log.Info("question kept open for its caller to come back", "id", e.askID, "window", e.q.ID, "hold", in.holdOf(e))
 	in.holdLocked(e)
@@ -828,7 +826,7 @@ func (in *Inbox) withdrawLocked(e *entry) {
 		e.hold = nil
 	}
 	id, at := e.q.ID, in.clock.Now()
-	in.rec.do("mark withdrawn", id, func(p Persister) error { return p.MarkWithdrawn(id, at) })
+	in.rec.do("mark withdrawn", id, func(p Store) error { return p.MarkWithdrawn(id, at) })
 }
 
 // reopen runs on the recorder's goroutine once the database is open,
@@ -837,7 +835,7 @@ func (in *Inbox) withdrawLocked(e *entry) {
 // drafts, and held; the others are withdrawn (their callers, if still
 // there, ask again and get their drafts back). Beyond MaxOpen the rest are
 // withdrawn too.
-func (in *Inbox) reopen(p Persister) {
+func (in *Inbox) reopen(p Store) {
 	left, err := p.LeftOpen()
 	if err != nil {
 		in.log.Warn("persistence: listing the questions left open", "err", err)

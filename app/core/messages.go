@@ -114,7 +114,7 @@ func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
 		in.msgs.recent = in.msgs.recent[:MaxRecentMessages]
 	}
 	in.mu.Unlock()
-	in.rec.do("save message", m.ID, func(p Persister) error { return p.SaveMessage(m, now) })
+	in.rec.do("save message", m.ID, func(p Store) error { return p.SaveMessage(m, now) })
 	in.log.Info("message from an agent", "id", m.ID, "client", m.Client, "urgent", m.Urgent)
 	in.notify()
 	return m, nil

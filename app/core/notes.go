@@ -2,11 +2,11 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 
 	"feedback/app/clock"
-	"feedback/app/store"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -18,27 +18,18 @@ import (
 // memory when persistence is off), every call on the recorder's goroutine
 // like the rest of it.
 
-// NoteKeeper keeps the notes waiting for their agents; *store.Store
-// implements it. A Persister that does not is given an in-memory one.
-type NoteKeeper interface {
-	AddNote(wire.Note) (wire.Note, error)
-	// TakeNotes reads and deletes the notes of client (for any project or
-	// for project), oldest first.
-	TakeNotes(client, project string) ([]wire.Note, error)
-	// PutBackNotes keeps again notes taken that reached nobody.
-	PutBackNotes([]wire.Note) error
-	Notes() ([]wire.Note, error)
-	NoteTargets() ([]wire.NoteTarget, error)
-}
-
 // OpenNoteWindow has the UI process open the note window with c.
 func (u *UIProcess) OpenNoteWindow(c uiproto.NoteChoices) {
 	u.openWindow(uiproto.OpenWindow{Window: uiproto.WindowNote, Note: &c})
 }
 
-// memNotes keeps notes in memory: the inbox without a database.
+// errTooManyNotes: wire.MaxPendingNotes notes already wait for their
+// agents (as the database says: store.ErrTooManyNotes).
+var errTooManyNotes = fmt.Errorf("%d notes already wait for their agents: wait until one is delivered", wire.MaxPendingNotes)
+
+// memNotes keeps notes in memory: the app without a database
+// (NewMemoryStore).
 type memNotes struct {
-	clock  clock.Clock // the inbox's (nil: the wall clock)
 	mu     sync.Mutex
 	notes  []wire.Note
 	nextID int64
@@ -51,13 +42,10 @@ func (m *memNotes) AddNote(n wire.Note) (wire.Note, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.notes) >= wire.MaxPendingNotes {
-		return wire.Note{}, store.ErrTooManyNotes
+		return wire.Note{}, errTooManyNotes
 	}
 	m.nextID++
 	n.ID = m.nextID
-	if n.Created.IsZero() {
-		n.Created = clock.Or(m.clock).Now()
-	}
 	m.notes = append(m.notes, n)
 	return n, nil
 }
@@ -100,14 +88,6 @@ func noteFor(n wire.Note, client, project string) bool {
 	return same(n.Client, client) && (n.Project == "" || same(n.Project, project))
 }
 
-// notes returns the NoteKeeper of p: p itself, or the inbox's memory.
-func (in *Inbox) notes(p Persister) NoteKeeper {
-	if k, ok := p.(NoteKeeper); ok {
-		return k
-	}
-	return &in.mem
-}
-
 // AddNote keeps a note of the user's for the next outcome delivered to a
 // question of n.Client (and n.Project, unless ""). It is checked at once
 // (wire.CheckNote) and written on the recorder's goroutine; a note the
@@ -118,8 +98,8 @@ func (in *Inbox) AddNote(n uiproto.Note) error {
 		in.log.Warn("note for an agent refused", "client", n.Client, "err", err)
 		return err
 	}
-	in.rec.enqueue(func(p Persister) {
-		kept, err := in.notes(p).AddNote(note)
+	in.rec.enqueue(func(p Store) {
+		kept, err := p.AddNote(note)
 		if err != nil {
 			in.log.Error("note for an agent not kept", "client", note.Client, "project", note.Project, "err", err)
 			return
@@ -134,14 +114,13 @@ func (in *Inbox) AddNote(n uiproto.Note) error {
 // within lookupTimeout.
 func (in *Inbox) NoteChoices() uiproto.NoteChoices {
 	ch := make(chan uiproto.NoteChoices, 1)
-	queued := in.rec.enqueue(func(p Persister) {
-		k := in.notes(p)
+	queued := in.rec.enqueue(func(p Store) {
 		var c uiproto.NoteChoices
 		var err error
-		if c.Targets, err = k.NoteTargets(); err != nil {
+		if c.Targets, err = p.NoteTargets(); err != nil {
 			in.log.Warn("listing the clients for the note window", "err", err)
 		}
-		if c.Waiting, err = k.Notes(); err != nil {
+		if c.Waiting, err = p.Notes(); err != nil {
 			in.log.Warn("listing the notes waiting", "err", err)
 		}
 		ch <- c
@@ -179,9 +158,8 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 		gaveUp bool
 	)
 	ch := make(chan []wire.Note, 1)
-	queued := in.rec.enqueue(func(p Persister) {
-		k := in.notes(p)
-		notes, err := k.TakeNotes(client, q.Project)
+	queued := in.rec.enqueue(func(p Store) {
+		notes, err := p.TakeNotes(client, q.Project)
 		if err != nil {
 			in.log.Warn("taking the notes for an agent", "client", client, "err", err)
 			close(ch)
@@ -190,7 +168,7 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 		mu.Lock()
 		defer mu.Unlock()
 		if len(notes) > 0 && gaveUp { // nobody waits any more: they wait for the next outcome
-			if err := k.PutBackNotes(notes); err != nil {
+			if err := p.PutBackNotes(notes); err != nil {
 				in.log.Error("notes for an agent lost: taken, not delivered and not put back", "client", client, "notes", len(notes), "err", err)
 			}
 			return
@@ -223,8 +201,8 @@ func (in *Inbox) withNotes(ctx context.Context, q wire.Question, a wire.Answer) 
 	select {
 	case notes := <-ch: // handed over just before: back for the next outcome
 		if len(notes) > 0 {
-			in.rec.enqueue(func(p Persister) {
-				if err := in.notes(p).PutBackNotes(notes); err != nil {
+			in.rec.enqueue(func(p Store) {
+				if err := p.PutBackNotes(notes); err != nil {
 					in.log.Error("notes for an agent lost: taken, not delivered and not put back", "client", client, "notes", len(notes), "err", err)
 				}
 			})

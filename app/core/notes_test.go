@@ -10,7 +10,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"feedback/app/store"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -41,10 +40,10 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 		name := map[bool]string{false: "in memory", true: "database"}[persistent]
 		t.Run(name, func(t *testing.T) {
 			ui := newFakeUI()
-			open := func() (Persister, error) { return NoPersistence{}, nil }
+			open := func() (Store, error) { return NewMemoryStore(), nil }
 			if persistent {
 				path := filepath.Join(t.TempDir(), "f.db")
-				open = func() (Persister, error) { return store.Open(path, nil) }
+				open = func() (Store, error) { return openStore(path) }
 			}
 			in := New(Options{Presenter: ui, Open: open})
 			defer in.Close(time.Second)
@@ -124,7 +123,7 @@ func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 // note window's choices list the clients and projects that asked.
 func TestNotesSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.db")
-	open := func() (Persister, error) { return store.Open(path, nil) }
+	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
 	answerOf(t, in, ui, clientQ("first", "gemini", "site"), wire.StatusAnswered)
@@ -148,8 +147,7 @@ func TestNotesSurviveARestart(t *testing.T) {
 
 // slowNotes is a database whose TakeNotes waits for release.
 type slowNotes struct {
-	NoPersistence
-	*memNotes
+	*memoryStore
 	release chan struct{}
 	took    chan struct{}
 }
@@ -157,7 +155,7 @@ type slowNotes struct {
 func (s slowNotes) TakeNotes(client, project string) ([]wire.Note, error) {
 	<-s.release
 	defer close(s.took)
-	return s.memNotes.TakeNotes(client, project)
+	return s.memoryStore.TakeNotes(client, project)
 }
 
 // withNotes gives up after lookupTimeout on a stuck database: the outcome
@@ -165,11 +163,11 @@ func (s slowNotes) TakeNotes(client, project string) ([]wire.Note, error) {
 // the next outcome.
 func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		slow := slowNotes{memNotes: &memNotes{}, release: make(chan struct{}), took: make(chan struct{})}
+		slow := slowNotes{memoryStore: &memoryStore{}, release: make(chan struct{}), took: make(chan struct{})}
 		if _, err := slow.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
 			t.Fatal(err)
 		}
-		in := New(Options{Presenter: newFakeUI(), Open: func() (Persister, error) { return slow, nil }})
+		in := New(Options{Presenter: newFakeUI(), Open: func() (Store, error) { return slow, nil }})
 		defer in.Close(time.Second)
 		if a := in.withNotes(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
 			t.Fatalf("notes %q delivered past the timeout", a.Notes)

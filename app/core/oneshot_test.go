@@ -164,7 +164,7 @@ func TestWindowOfAnEndedSessionIsJoinedByTheNext(t *testing.T) {
 // made again joins it (no second window) and gets its answer.
 func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
 	live := newSessions()
 	in := New(Options{Presenter: ui, Open: open, SessionEnded: live.isEnded})

@@ -17,9 +17,10 @@ import (
 	"feedback/ipc/wire"
 )
 
-// fakeStore is a Persister that records its calls and can be slowed down
+// fakeStore is a Store that records its calls and can be slowed down
 // like a database locked by another process.
 type fakeStore struct {
+	Store       // the notes, in memory
 	mu          sync.Mutex
 	calls       []string
 	drafts      map[string]wire.Draft
@@ -29,7 +30,7 @@ type fakeStore struct {
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{drafts: map[string]wire.Draft{}, undelivered: map[string]wire.Answer{}}
+	return &fakeStore{Store: NewMemoryStore(), drafts: map[string]wire.Draft{}, undelivered: map[string]wire.Answer{}}
 }
 
 func (f *fakeStore) record(format string, args ...any) {
@@ -64,7 +65,7 @@ func (f *fakeStore) SetKeptOpen(id string, on bool) error {
 	return nil
 }
 
-func (f *fakeStore) LeftOpen() ([]store.Left, error) {
+func (f *fakeStore) LeftOpen() ([]Left, error) {
 	f.record("read left open")
 	return nil, nil
 }
@@ -120,9 +121,9 @@ func (f *fakeStore) Undelivered(id string) (wire.Answer, bool, error) {
 
 func (f *fakeStore) Close() error { return nil }
 
-func inboxWith(p Persister) (*Inbox, *fakeUI) {
+func inboxWith(p Store) (*Inbox, *fakeUI) {
 	ui := newFakeUI()
-	return New(Options{Presenter: ui, Open: func() (Persister, error) { return p, nil }}), ui
+	return New(Options{Presenter: ui, Open: func() (Store, error) { return p, nil }}), ui
 }
 
 // writes drops the reads from a call log.
@@ -259,7 +260,7 @@ func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 
 func TestNoDatabaseStillAsks(t *testing.T) {
 	ui := newFakeUI()
-	in := New(Options{Presenter: ui, Open: func() (Persister, error) { return nil, errors.New("locked") }})
+	in := New(Options{Presenter: ui, Open: func() (Store, error) { return nil, errors.New("locked") }})
 	ch := ask(context.Background(), in, q("n"))
 	ui.waitShown(t, "n")
 	ui.draft("n", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
@@ -275,7 +276,7 @@ func TestNoDatabaseStillAsks(t *testing.T) {
 // withdrawn with its draft kept.
 func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
@@ -315,26 +316,29 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	result(t, ch)
 }
 
-func TestDatabasePath(t *testing.T) {
-	t.Setenv("FEEDBACK_DB", "/tmp/x.db")
-	if got := DatabasePath("", discard); got != "/tmp/x.db" {
-		t.Errorf("FEEDBACK_DB: %q", got)
+var discard = slog.New(slog.DiscardHandler)
+
+// sqlite is the database at path as the inbox's Store: package store,
+// adapted as package app adapts it.
+type sqlite struct{ *store.Store }
+
+func (s sqlite) LeftOpen() ([]Left, error) {
+	left, err := s.Store.LeftOpen()
+	ls := make([]Left, len(left))
+	for i, l := range left {
+		ls[i] = Left(l)
 	}
-	if got := DatabasePath("/cfg.db", discard); got != "/cfg.db" {
-		t.Errorf("configured: %q", got)
-	}
-	t.Setenv("FEEDBACK_DB", "off")
-	if got := DatabasePath("", discard); got != "" {
-		t.Errorf("off: %q", got)
-	}
-	t.Setenv("FEEDBACK_DB", "")
-	t.Setenv("XDG_DATA_HOME", "/data")
-	if got := DatabasePath("", discard); got != "/data/feedback/feedback.db" {
-		t.Errorf("default: %q", got)
-	}
+	return ls, err
 }
 
-var discard = slog.New(slog.DiscardHandler)
+// openStore opens the database at path as the inbox's Store.
+func openStore(path string) (Store, error) {
+	s, err := store.Open(path, discard)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite{s}, nil
+}
 
 // A question kept open for its caller to come back (its wait ran out)
 // survives an app crash: the next run shows it again, with its draft, and
@@ -342,7 +346,7 @@ var discard = slog.New(slog.DiscardHandler)
 // question whose caller still waited is withdrawn, its draft kept.
 func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
@@ -381,7 +385,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 // the database under the id its caller asks with.
 func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
 	first := ask(context.Background(), in, q("dup"))
@@ -413,7 +417,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 func TestKeepOpenOutlivesARestart(t *testing.T) {
 	for _, keep := range []bool{true, false} {
 		t.Run(fmt.Sprint("keep_open=", keep), func(t *testing.T) {
-			fs := &leftStore{fakeStore: newFakeStore(), left: []store.Left{
+			fs := &leftStore{fakeStore: newFakeStore(), left: []Left{
 				{Question: q("r").Question, AskID: "r", AskedAt: time.Now(), KeptOpen: true, KeepOpen: keep}}}
 			in, ui := inboxWith(fs)
 			defer in.Close(time.Second)

@@ -51,7 +51,7 @@ func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
 	// keeps it snoozed (reopen, resnoozeLocked) instead of showing it.
 	if !e.kept {
 		e.kept = true
-		in.rec.do("keep open", id, func(p Persister) error { return p.SetKeptOpen(id, true) })
+		in.rec.do("keep open", id, func(p Store) error { return p.SetKeptOpen(id, true) })
 	}
 	in.recordSnooze(id, &s)
 	in.mu.Unlock()
@@ -72,21 +72,9 @@ func (in *Inbox) snoozeLocked(e *entry, s wire.Snooze) {
 	}
 }
 
-// snoozeRecorder is a Persister that keeps snoozes (the store): a restart
-// of the app does not end one early.
-type snoozeRecorder interface {
-	SetSnooze(id string, s *wire.Snooze) error
-}
-
-// recordSnooze records the snooze of question id (nil: none any more)
-// where the Persister keeps snoozes.
+// recordSnooze records the snooze of question id (nil: none any more).
 func (in *Inbox) recordSnooze(id string, s *wire.Snooze) {
-	in.rec.do("save snooze", id, func(p Persister) error {
-		if sr, ok := p.(snoozeRecorder); ok {
-			return sr.SetSnooze(id, s)
-		}
-		return nil
-	})
+	in.rec.do("save snooze", id, func(p Store) error { return p.SetSnooze(id, s) })
 }
 
 // resnoozeLocked snoozes again e, which the last run left open snoozed

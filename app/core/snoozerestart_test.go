@@ -16,7 +16,7 @@ import (
 func TestSnoozeSurvivesARestart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "feedback.db")
-		open := func() (Persister, error) { return OpenStore(path, discard) }
+		open := func() (Store, error) { return openStore(path) }
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui, Open: open})
 		soon := time.Now().Add(90 * time.Minute)

@@ -265,9 +265,9 @@ func (p harnessPresenter) ShowWindow(m uiproto.Show) {
 	p.sent <- m.Question.ID
 }
 
-// harnessDB is the harness's Persister.
+// harnessDB is the harness's Store.
 type harnessDB struct {
-	NoPersistence
+	Store
 	h *uiHarness
 }
 
@@ -303,7 +303,7 @@ func harnessOf(u *UIProcess) *uiHarness {
 func harnessWith(u *UIProcess, o Options) *uiHarness {
 	h := &uiHarness{sent: make(chan string, 64), logs: map[string]*hookLog{}, drafts: map[string]wire.Draft{}, asks: map[string]context.CancelFunc{}}
 	o.Presenter = harnessPresenter{u, h.sent}
-	o.Open = func() (Persister, error) { return harnessDB{h: h}, nil }
+	o.Open = func() (Store, error) { return harnessDB{Store: NewMemoryStore(), h: h}, nil }
 	o.Clock = u.clock
 	h.in = New(o)
 	harnesses.Store(u, h)

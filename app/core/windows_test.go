@@ -88,7 +88,7 @@ func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
 func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "feedback.db")
-		open := func() (Persister, error) { return OpenStore(path, discard) }
+		open := func() (Store, error) { return openStore(path) }
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui, Open: open})
 		kq := q("kept")

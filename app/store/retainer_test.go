@@ -1,4 +1,4 @@
-package core
+package store
 
 import (
 	"log/slog"
@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"feedback/app/store"
-	"feedback/internal/settings"
 	"feedback/ipc/wire"
 )
 
+// month is the settings' default retention: 30 days, 256 MiB of images.
+var month = Retention{MaxAge: 30 * 24 * time.Hour, MaxImageBytes: 256 << 20}
+
 func TestRetainerPrunesWhenStarted(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "feedback.db"), nil)
+	st, err := Open(filepath.Join(t.TempDir(), "feedback.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,18 +27,18 @@ func TestRetainerPrunesWhenStarted(t *testing.T) {
 	if err := st.SaveAnswer(wire.Answer{QuestionID: "old", Status: wire.StatusAnswered}, long, true); err != nil {
 		t.Fatal(err)
 	}
-	passes := make(chan store.Pruned, 1)
-	r := &Retainer{onPass: func(p store.Pruned, err error) {
+	passes := make(chan Pruned, 1)
+	r := &Retainer{onPass: func(p Pruned, err error) {
 		if err != nil {
 			t.Error(err)
 		}
 		passes <- p
 	}}
-	r.Start(st, settings.Default(), slog.New(slog.DiscardHandler))
+	r.Start(st, month, slog.New(slog.DiscardHandler))
 	p := <-passes
 	r.Stop()
 	r.Stop() // twice is harmless
-	r.Start(st, settings.Default(), slog.New(slog.DiscardHandler))
+	r.Start(st, month, slog.New(slog.DiscardHandler))
 	select {
 	case p := <-passes:
 		t.Fatalf("a start after stop ran a pass: %+v", p)
@@ -54,7 +55,7 @@ func TestRetainerPrunesWhenStarted(t *testing.T) {
 
 // New bounds (the settings changed) run a pass with them at once.
 func TestRetainerUpdateRunsAPass(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "feedback.db"), nil)
+	st, err := Open(filepath.Join(t.TempDir(), "feedback.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,22 +67,20 @@ func TestRetainerUpdateRunsAPass(t *testing.T) {
 	if err := st.SaveAnswer(wire.Answer{QuestionID: "q", Status: wire.StatusAnswered}, tenDays, true); err != nil {
 		t.Fatal(err)
 	}
-	passes := make(chan store.Pruned, 4)
-	r := &Retainer{onPass: func(p store.Pruned, err error) {
+	passes := make(chan Pruned, 4)
+	r := &Retainer{onPass: func(p Pruned, err error) {
 		if err != nil {
 			t.Error(err)
 		}
 		passes <- p
 	}}
 	defer r.Stop()
-	r.Start(st, settings.Default(), slog.New(slog.DiscardHandler))
+	r.Start(st, month, slog.New(slog.DiscardHandler))
 	if p := <-passes; p.ByAge != 0 {
 		t.Fatalf("30 days kept: pass %+v pruned the 10-day-old question", p)
 	}
-	r.Update(settings.Default()) // the same bounds: no pass
-	week := settings.Default()
-	week.RetentionDays = 7
-	r.Update(week)
+	r.Update(month) // the same bounds: no pass
+	r.Update(Retention{MaxAge: 7 * 24 * time.Hour, MaxImageBytes: month.MaxImageBytes})
 	select {
 	case p := <-passes:
 		if p.ByAge != 1 {

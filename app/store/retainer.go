@@ -1,42 +1,32 @@
-package core
+package store
 
 import (
 	"log/slog"
 	"sync"
 	"time"
-
-	"feedback/app/store"
-	"feedback/internal/settings"
 )
 
 // retainEvery is how often the Retainer prunes after its first pass.
 const retainEvery = 24 * time.Hour
 
-// Retainer keeps the database bounded (settings retention_days and
-// retention_image_mib): one pass when the store opens, then one a day, in a
-// goroutine of its own — never the Fyne goroutine, since a pass can hold
-// the database for a moment. Stop ends it and waits, so no pass runs into a
-// closed store.
+// Retainer keeps the database bounded by a Retention (the settings
+// retention_days and retention_image_mib, in the app): one pass when the
+// store opens, then one a day, in a goroutine of its own — never a UI's,
+// since a pass can hold the database for a moment. Stop ends it and waits,
+// so no pass runs into a closed store.
 type Retainer struct {
 	mu      sync.Mutex // guards quit, done, kick, set and stopped
 	stopped bool       // stop was called: a later start does nothing
 	quit    chan struct{}
 	done    chan struct{}
-	kick    chan struct{}             // a pass now: the bounds changed
-	set     settings.Settings         // the bounds: retention_days, retention_image_mib
-	onPass  func(store.Pruned, error) // tests: called after each pass
+	kick    chan struct{}       // a pass now: the bounds changed
+	set     Retention           // the bounds
+	onPass  func(Pruned, error) // tests: called after each pass
 }
 
-func retention(s settings.Settings) store.Retention {
-	return store.Retention{
-		MaxAge:        time.Duration(s.RetentionDays) * 24 * time.Hour,
-		MaxImageBytes: int64(s.RetentionImageMiB) << 20,
-	}
-}
-
-// Start begins pruning st by set's bounds; a second Start, or one after
-// Stop (the store opened while the app was quitting), does nothing.
-func (r *Retainer) Start(st *store.Store, set settings.Settings, log *slog.Logger) {
+// Start begins pruning st by set; a second Start, or one after Stop (the
+// store opened while the app was quitting), does nothing.
+func (r *Retainer) Start(st *Store, set Retention, log *slog.Logger) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.quit != nil || r.stopped {
@@ -53,12 +43,12 @@ func (r *Retainer) Start(st *store.Store, set settings.Settings, log *slog.Logge
 			r.mu.Lock()
 			set := r.set
 			r.mu.Unlock()
-			p, err := st.Retain(retention(set), time.Now())
+			p, err := st.Retain(set, time.Now())
 			if err != nil {
 				log.Warn("retention: pruning the database failed; it is tried again in a day", "err", err)
 			} else if p.ByAge+p.ByImages > 0 {
-				log.Info("retention: pruned ended questions", "older_than_days", set.RetentionDays,
-					"by_age", p.ByAge, "over_image_mib", set.RetentionImageMiB, "by_images", p.ByImages)
+				log.Info("retention: pruned ended questions", "older_than_days", int(set.MaxAge/(24*time.Hour)),
+					"by_age", p.ByAge, "over_image_mib", set.MaxImageBytes>>20, "by_images", p.ByImages)
 			}
 			if onPass != nil {
 				onPass(p, err)
@@ -75,10 +65,10 @@ func (r *Retainer) Start(st *store.Store, set settings.Settings, log *slog.Logge
 
 // Update applies new bounds (the settings changed): a pass runs with them
 // now, then daily as before.
-func (r *Retainer) Update(set settings.Settings) {
+func (r *Retainer) Update(set Retention) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if retention(set) == retention(r.set) {
+	if set == r.set {
 		return
 	}
 	r.set = set
