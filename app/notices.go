@@ -80,6 +80,9 @@ type questions interface {
 	AnswerFrom(id string, a wire.Answer) bool
 }
 
+// setSound applies the sound setting.
+func (s *notices) setSound(on bool) { s.sound.Store(on) }
+
 // keyOpen is the action that shows the question's window.
 const keyOpen = "open"
 

@@ -38,17 +38,14 @@ type idleSource interface {
 	Close()
 }
 
-func newPresence(inbox *core.Inbox, s settings.Settings, log *slog.Logger) *presence {
-	p := &presence{inbox: inbox, log: log}
-	p.apply(s)
-	return p
+func newPresence(inbox *core.Inbox, log *slog.Logger) *presence {
+	return &presence{inbox: inbox, log: log}
 }
 
-// apply takes the away settings.
-func (p *presence) apply(s settings.Settings) {
-	mode := s.Away
+// setAway takes the away settings: away and away_after_minutes.
+func (p *presence) setAway(mode string, after time.Duration) {
 	p.mode.Store(&mode)
-	p.after.Store(int64(time.Duration(s.AwayAfterMinutes) * time.Minute))
+	p.after.Store(int64(after))
 	p.inbox.SetAwayMode(mode)
 }
 

@@ -116,7 +116,6 @@ func Run(ctx context.Context, cfg Config) error {
 		start = StartUIProcess
 	}
 	notes := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
-	notes.sound.Store(cfg.Settings.Sound)
 	if notes.n == nil && notification.Supported() {
 		if n := defaultNotifier(notes.log); n != nil {
 			defer n.Close()
@@ -129,9 +128,7 @@ func Run(ctx context.Context, cfg Config) error {
 	)
 	dbPath := databasePath(cfg.Database, log)
 	ui := core.NewUIProcess(core.UIProcessOptions{
-		Start:  start,
-		Linger: lingerOf(cfg.Settings),
-		Sleep:  cfg.Settings.UISleep,
+		Start: start,
 		// Idle: give the memory the last burst of questions used back to
 		// the system now, not when the runtime's scavenger gets to it.
 		OnIdle: debug.FreeOSMemory,
@@ -145,7 +142,6 @@ func Run(ctx context.Context, cfg Config) error {
 		// The History and Settings windows ask the app (package windowreq):
 		// the UI process opens neither the database nor the settings file.
 		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
-		Settings: uiSettings(cfg.Settings), // the app reads, watches and writes the settings file
 	})
 	if notes.n == nil && !notification.Supported() {
 		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
@@ -164,7 +160,7 @@ func Run(ctx context.Context, cfg Config) error {
 			if err != nil {
 				return nil, err
 			}
-			retain.Start(st, retention(cfg.Settings), log)
+			retain.Start(st, log)
 			return database{st}, nil
 		},
 		OnEnd:       notes.ended, // a question's notification goes when it ends
@@ -192,21 +188,19 @@ func Run(ctx context.Context, cfg Config) error {
 		},
 	})
 	notes.setInbox(inbox) // a click on a notification raises the window, a button answers
-	// The inbox owns every window's deadline, draft and whether the user
-	// saw it (app/core/windows.go); the UI process only shows them.
-	inbox.SetDefaultTimeout(cfg.Settings.DefaultTimeout())
-	// The dnd_schedule's quiet hours (core/dnd.go), before the tray loads
-	// its saved choice and the last run's questions come back.
-	if err := inbox.SetDNDSchedule(cfg.Settings.DNDSchedule); err != nil {
-		log.Warn("do not disturb schedule ignored", "err", err)
-	}
+	// Away (the away setting): who is at the desk, and what they hear when
+	// back (core/away.go).
+	away := newPresence(inbox, log.With("part", "presence"))
+	var prewarm atomic.Bool
+	// The settings: the UI process's (it is started with them), the
+	// default countdown, the dnd_schedule's quiet hours (before the tray
+	// loads its saved choice and the last run's questions come back), away…
+	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: away, sound: notes, retain: &retain, prewarm: &prewarm, log: log}
+	settingsTo.apply(cfg.Settings)
 	close(configured)
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	// Away (the away setting): who is at the desk, and what they hear when
-	// back (core/away.go).
-	away := newPresence(inbox, cfg.Settings, log.With("part", "presence"))
 	inbox.OnBack(func(asked []core.AwayItem) { notes.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) }) })
 	go away.run(ctx)
 	// Quit from the tray: with questions open the user is asked first (in
@@ -235,8 +229,6 @@ func Run(ctx context.Context, cfg Config) error {
 	endWatch := watchSession(log, stop)
 	defer endWatch()
 
-	var prewarm atomic.Bool
-	prewarm.Store(cfg.Settings.UIPrewarm)
 	onGreet := func() {
 		if prewarm.Load() {
 			ui.Prewarm()
@@ -250,15 +242,7 @@ func Run(ctx context.Context, cfg Config) error {
 				log.Warn("settings.json changed but is not valid: the app keeps the settings it has", "err", err)
 				return
 			}
-			ui.SetLinger(lingerOf(s))
-			ui.SetSleep(s.UISleep)
-			ui.SetSettings(*uiSettings(s))
-			inbox.SetDefaultTimeout(s.DefaultTimeout())
-			notes.sound.Store(s.Sound)
-			prewarm.Store(s.UIPrewarm)
-			retain.Update(retention(s))
-			inbox.SetDNDSchedule(s.DNDSchedule) // valid: Watch reports checked settings only
-			away.apply(s)
+			settingsTo.apply(s)
 			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm, "ui_sleep", s.UISleep,
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})

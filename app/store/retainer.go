@@ -24,16 +24,16 @@ type Retainer struct {
 	onPass  func(Pruned, error) // tests: called after each pass
 }
 
-// Start begins pruning st by set; a second Start, or one after Stop (the
-// store opened while the app was quitting), does nothing.
-func (r *Retainer) Start(st *Store, set Retention, log *slog.Logger) {
+// Start begins pruning st by the bounds Update gave (none: nothing is
+// pruned); a second Start, or one after Stop (the store opened while the
+// app was quitting), does nothing.
+func (r *Retainer) Start(st *Store, log *slog.Logger) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.quit != nil || r.stopped {
 		return
 	}
 	r.quit, r.done, r.kick = make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
-	r.set = set
 	quit, done, kick, onPass := r.quit, r.done, r.kick, r.onPass
 	go func() {
 		defer close(done)
@@ -63,8 +63,8 @@ func (r *Retainer) Start(st *Store, set Retention, log *slog.Logger) {
 	}()
 }
 
-// Update applies new bounds (the settings changed): a pass runs with them
-// now, then daily as before.
+// Update sets the bounds: before Start, those of its first pass; after, a
+// pass runs with them now (the settings changed), then daily as before.
 func (r *Retainer) Update(set Retention) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -34,11 +34,13 @@ func TestRetainerPrunesWhenStarted(t *testing.T) {
 		}
 		passes <- p
 	}}
-	r.Start(st, month, slog.New(slog.DiscardHandler))
+	r.Update(month)
+	r.Start(st, slog.New(slog.DiscardHandler))
 	p := <-passes
 	r.Stop()
 	r.Stop() // twice is harmless
-	r.Start(st, month, slog.New(slog.DiscardHandler))
+	r.Update(month)
+	r.Start(st, slog.New(slog.DiscardHandler))
 	select {
 	case p := <-passes:
 		t.Fatalf("a start after stop ran a pass: %+v", p)
@@ -75,7 +77,8 @@ func TestRetainerUpdateRunsAPass(t *testing.T) {
 		passes <- p
 	}}
 	defer r.Stop()
-	r.Start(st, month, slog.New(slog.DiscardHandler))
+	r.Update(month)
+	r.Start(st, slog.New(slog.DiscardHandler))
 	if p := <-passes; p.ByAge != 0 {
 		t.Fatalf("30 days kept: pass %+v pruned the 10-day-old question", p)
 	}
