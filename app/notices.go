@@ -11,6 +11,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/app/notification"
+	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/i18n"
 	"feedback/ipc/wire"
@@ -233,7 +234,7 @@ func (s *notices) message(m wire.Message, openHistory func()) {
 func (s *notices) back(asked []core.AwayItem, openHistory func()) {
 	var lines []string
 	for _, it := range asked {
-		lines = append(lines, it.Line(i18n.For("")))
+		lines = append(lines, traymenu.AwayLine(i18n.For(""), it))
 	}
 	note := notification.WhileAway(len(asked), lines)
 	note.OnClick = openHistory

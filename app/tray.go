@@ -10,6 +10,7 @@ import (
 	"fyne.io/systray"
 
 	"feedback/app/core"
+	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/userdirs"
 	"feedback/ipc/uiproto"
@@ -123,11 +124,11 @@ func (t *tray) safely(f func()) {
 	f()
 }
 
-// render shows the tray's view of items and do not disturb (core.Tray):
+// render shows the tray's view of items and do not disturb (traymenu.Tray):
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := core.Tray(core.TrayInput{Items: items, Messages: t.inbox.RecentMessages(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
+	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.inbox.RecentMessages(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {
@@ -148,7 +149,7 @@ func (t *tray) render(items []core.Item) {
 }
 
 // add adds es to the menu, under parent (nil: the top level).
-func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
+func (t *tray) add(parent *systray.MenuItem, es []traymenu.MenuEntry) {
 	for _, e := range es {
 		if e.Separator {
 			if parent == nil {
@@ -158,7 +159,7 @@ func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
 			}
 			continue
 		}
-		label := core.MenuLabel(runtime.GOOS, e.Label)
+		label := traymenu.MenuLabel(runtime.GOOS, e.Label)
 		var it *systray.MenuItem
 		switch {
 		case parent == nil && e.Checkable:
@@ -187,24 +188,24 @@ func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
 }
 
 // action is what a click on an entry doing a does; nil for nothing.
-func (t *tray) action(a core.MenuAction) func() {
+func (t *tray) action(a traymenu.MenuAction) func() {
 	switch a.Kind {
-	case core.ActionRaise:
+	case traymenu.ActionRaise:
 		// A question held back by do not disturb opens; any other is raised.
 		return func() { t.inbox.Raise(a.Question) }
-	case core.ActionDND:
+	case traymenu.ActionDND:
 		return func() {
 			if err := t.inbox.SetDND(a.DND); err != nil {
 				t.log.Warn("do not disturb", "err", err)
 			}
 		}
-	case core.ActionHistory:
+	case traymenu.ActionHistory:
 		return func() { t.ui.OpenWindow(uiproto.WindowHistory) }
-	case core.ActionSettings:
+	case traymenu.ActionSettings:
 		return func() { t.ui.OpenWindow(uiproto.WindowSettings) }
-	case core.ActionNote: // the choices come from the database: off the menu's goroutine
+	case traymenu.ActionNote: // the choices come from the database: off the menu's goroutine
 		return func() { go t.ui.OpenNoteWindow(t.inbox.NoteChoices()) }
-	case core.ActionSnooze:
+	case traymenu.ActionSnooze:
 		return func() {
 			s := wire.Snooze{UntilBack: a.UntilBack}
 			if !a.UntilBack {
@@ -218,7 +219,7 @@ func (t *tray) action(a core.MenuAction) func() {
 				}
 			}()
 		}
-	case core.ActionQuit:
+	case traymenu.ActionQuit:
 		return func() { go t.quit() }
 	}
 	return nil

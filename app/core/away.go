@@ -3,7 +3,6 @@ package core
 import (
 	"time"
 
-	"feedback/internal/i18n"
 	"feedback/internal/settings"
 	"feedback/ipc/wire"
 )
@@ -34,32 +33,6 @@ type AwayItem struct {
 
 // maxAwayCallRunes bounds AwayItem.Call.
 const maxAwayCallRunes = 60
-
-// Line is it as the tray's "Asked while you were away" and the
-// notification that greets the user back list it, in l's words:
-// "<client>: <title> — told to proceed" (or "— waited for you"); an
-// approval says what became of which call instead: "Denied while you were
-// away: Bash `rm -rf build`" (or "Waited for you: …"), since its agent was
-// told not to go ahead, never to proceed. Control characters are dropped
-// and each part is cut to a line.
-func (it AwayItem) Line(l *i18n.Localizer) string {
-	if it.Call != "" {
-		call := clean(it.Call, maxAwayCallRunes+10)
-		if it.Verdict != "" {
-			return l.T("away.approval.denied", map[string]any{"Call": call})
-		}
-		return l.T("away.approval.waited", map[string]any{"Call": call})
-	}
-	label := clean(it.Title, maxTitleRunes)
-	if c := clean(it.Client, maxNameRunes); c != "" {
-		label = c + ": " + label
-	}
-	told := l.T("tray.away.waited")
-	if it.Proceeded {
-		told = l.T("tray.away.proceeded")
-	}
-	return label + titleAgeDivider + told
-}
 
 // AwayState is the away mode and state, for the tray.
 type AwayState struct {

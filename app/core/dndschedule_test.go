@@ -251,45 +251,6 @@ func TestDNDScheduleLiveChange(t *testing.T) {
 	})
 }
 
-// The tray says the schedule is what holds: in the tooltip, the heading
-// and a checked entry; Off is not checked.
-func TestTrayShowsTheSchedule(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		now := night(10, 23, 0, 0)
-		v := Tray(TrayInput{DND: DND{Mode: DNDScheduled, Until: night(11, 8, 0, 0)}, Now: now, Lang: "en"})
-		if want := "feedback — no questions waiting; do not disturb until tomorrow 08:00 (schedule)"; v.Tooltip != want {
-			t.Errorf("tooltip %q, want %q", v.Tooltip, want)
-		}
-		if !v.DND {
-			t.Error("the icon is not the do-not-disturb one")
-		}
-		var dnd MenuEntry
-		for _, e := range v.Menu {
-			if len(e.Children) > 0 {
-				dnd = e
-			}
-		}
-		if dnd.Label != "Do not disturb (until tomorrow 08:00, schedule)" {
-			t.Errorf("heading %q", dnd.Label)
-		}
-		var got []string
-		for _, c := range dnd.Children {
-			l := c.Label
-			if c.Checked {
-				l += " (checked)"
-			}
-			got = append(got, l)
-		}
-		want := "On until I turn it off|For 1 hour|Until tomorrow 08:00|Scheduled quiet hours (until tomorrow 08:00) (checked)|Off"
-		if strings.Join(got, "|") != want {
-			t.Errorf("choices %q, want %q", strings.Join(got, "|"), want)
-		}
-		if v.Refresh <= 0 || v.Refresh > 9*time.Hour {
-			t.Errorf("refresh in %v", v.Refresh)
-		}
-	})
-}
-
 // The Off chosen inside the quiet hours is kept in dnd.json; "schedule"
 // is never a state the file or the tray can set.
 func TestDNDFileKeepsTheScheduleOff(t *testing.T) {

@@ -34,7 +34,7 @@
 // Do not disturb (dnd.go, dndstate.go): while it is on, the inbox holds new
 // questions back from the Presenter (no window, no sound, no countdown) and
 // opens them one at a time when it ends; its state is kept in a DNDStore.
-// The tray's view (traymenu.go, Tray) is a plain value built from the open
+// The tray's view (package traymenu) is a plain value built from the open
 // questions and do not disturb, which package app draws with
 // fyne.io/systray.
 package core

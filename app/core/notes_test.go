@@ -4,8 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -179,25 +177,4 @@ func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
 			t.Fatalf("waiting after the late take: %+v", c.Waiting)
 		}
 	})
-}
-
-// The tray offers "Note for an agent…" before History…, when asked to.
-func TestTrayOffersTheNoteWindow(t *testing.T) {
-	v := Tray(TrayInput{Now: noon, History: true, Note: true, Lang: "en"})
-	e := find(t, v.Menu, "Note for an agent")
-	if e.Label != "Note for an agent…" || !e.Enabled || e.Action != (MenuAction{Kind: ActionNote}) {
-		t.Errorf("entry %+v", e)
-	}
-	got := labels(v.Menu, "")
-	if i := slices.Index(got, "Note for an agent…"); i < 0 || got[i+1] != "History…" {
-		t.Errorf("menu:\n%s", strings.Join(got, "\n"))
-	}
-	for _, l := range []string{"zh-Hans", "zh-Hant"} {
-		if e := Tray(TrayInput{Now: noon, Note: true, Lang: l}); slices.ContainsFunc(labels(e.Menu, ""), func(s string) bool { return strings.HasPrefix(s, "Note for") }) {
-			t.Errorf("%s: the entry is not translated", l)
-		}
-	}
-	if slices.ContainsFunc(labels(Tray(TrayInput{Now: noon}).Menu, ""), func(s string) bool { return strings.HasPrefix(s, "Note for") }) {
-		t.Error("offered without Note")
-	}
 }

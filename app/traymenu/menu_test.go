@@ -1,13 +1,15 @@
-package core
+package traymenu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata" // the DST case needs Europe/Berlin on any machine
 	"unicode/utf8"
 
+	"feedback/app/core"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
 	"feedback/ipc/wire"
@@ -16,8 +18,8 @@ import (
 // noon is a fixed "now" far from midnight, in a zone of its own.
 var noon = time.Date(2026, 3, 10, 12, 0, 0, 0, time.FixedZone("test", 3600))
 
-func item(id, title, client, project string, age time.Duration) Item {
-	return Item{ID: id, Title: title, Client: client, Project: project, Since: noon.Add(-age)}
+func item(id, title, client, project string, age time.Duration) core.Item {
+	return core.Item{ID: id, Title: title, Client: client, Project: project, Since: noon.Add(-age)}
 }
 
 // labels lists the menu's lines, separators as "---", disabled lines in
@@ -109,7 +111,7 @@ func TestTrayWithoutHistoryAndSettings(t *testing.T) {
 }
 
 func TestTrayOneQuestion(t *testing.T) {
-	v := Tray(TrayInput{Now: noon, Items: []Item{item("q1", "Deploy now?", "claude-code", "shop", 3*time.Minute+10*time.Second)}})
+	v := Tray(TrayInput{Now: noon, Items: []core.Item{item("q1", "Deploy now?", "claude-code", "shop", 3*time.Minute+10*time.Second)}})
 	wantLines(t, v,
 		"[claude-code · shop]",
 		"Deploy now? — 3 min",
@@ -137,7 +139,7 @@ func TestTrayOneQuestion(t *testing.T) {
 // Questions are grouped by client and project; groups come in the order of
 // their oldest question, questions oldest first within a group.
 func TestTrayGroupsByClientAndProject(t *testing.T) {
-	items := []Item{
+	items := []core.Item{
 		item("c1", "Codex first", "codex", "api", 50*time.Minute),
 		item("a2", "Claude shop second", "claude-code", "shop", 2*time.Minute),
 		item("a1", "Claude shop first", "claude-code", "shop", 2*time.Hour),
@@ -181,7 +183,7 @@ func TestTrayGroupsByClientAndProject(t *testing.T) {
 
 // A lone group of questions from an unknown client needs no heading.
 func TestTrayNoHeadingForOneNamelessGroup(t *testing.T) {
-	v := Tray(TrayInput{Now: noon, Items: []Item{item("x", "From a script", "", "", 0)}})
+	v := Tray(TrayInput{Now: noon, Items: []core.Item{item("x", "From a script", "", "", 0)}})
 	if got := labels(v.Menu, "")[0]; got != "From a script — just now" {
 		t.Errorf("first line %q", got)
 	}
@@ -213,7 +215,7 @@ func TestAge(t *testing.T) {
 // or bidi characters, bounded.
 func TestTrayLabelsAreCleanAndBounded(t *testing.T) {
 	long := strings.Repeat("word ", 100)
-	items := []Item{
+	items := []core.Item{
 		item("nl", "line one\nline two\r\n\tthree", "cl\x1bient", "pro\u202eject", 0),
 		item("long", long, strings.Repeat("c", 300), "", time.Second),
 		item("blank", " \n\u200b ", "x", "", 2*time.Second),
@@ -247,7 +249,7 @@ func TestTrayLabelsAreCleanAndBounded(t *testing.T) {
 
 // The menu lists at most MaxTrayQuestions, the oldest, and counts the rest.
 func TestTrayCapsTheList(t *testing.T) {
-	var items []Item
+	var items []core.Item
 	for i := range 30 {
 		items = append(items, item(fmt.Sprint("q", i), fmt.Sprint("Question ", i), "c", "", time.Duration(i)*time.Minute))
 	}
@@ -271,31 +273,31 @@ func TestTrayCapsTheList(t *testing.T) {
 }
 
 func TestTrayDoNotDisturb(t *testing.T) {
-	hour, _ := DNDFor(DNDHour, noon.Add(-10*time.Minute))
-	tomorrow, _ := DNDFor(DNDTomorrow, noon)
+	hour, _ := core.DNDFor(core.DNDHour, noon.Add(-10*time.Minute))
+	tomorrow, _ := core.DNDFor(core.DNDTomorrow, noon)
 	for _, tc := range []struct {
 		name    string
-		dnd     DND
+		dnd     core.DND
 		on      bool
 		parent  string
 		checked string
 		tooltip string
 	}{
-		{"off", DND{Mode: DNDOff}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
-		{"zero", DND{}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
-		{"on", DND{Mode: DNDOn}, true, "Do not disturb (on)", "On until I turn it off",
+		{"off", core.DND{Mode: core.DNDOff}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"zero", core.DND{}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"on", core.DND{Mode: core.DNDOn}, true, "Do not disturb (on)", "On until I turn it off",
 			"feedback — 1 question waiting; do not disturb is on"},
 		{"hour", hour, true, "Do not disturb (until 12:50)", "For 1 hour (until 12:50)",
 			"feedback — 1 question waiting; do not disturb until 12:50"},
 		{"tomorrow", tomorrow, true, "Do not disturb (until tomorrow 08:00)", "Until tomorrow 08:00",
 			"feedback — 1 question waiting; do not disturb until tomorrow 08:00"},
-		{"hour ended", DND{Mode: DNDHour, Until: noon.Add(-time.Second)}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
-		{"tomorrow ended", DND{Mode: DNDTomorrow, Until: noon}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"hour ended", core.DND{Mode: core.DNDHour, Until: noon.Add(-time.Second)}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"tomorrow ended", core.DND{Mode: core.DNDTomorrow, Until: noon}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := Tray(TrayInput{Now: noon, DND: tc.dnd, Items: []Item{item("q", "Q", "", "", 0)}})
+			v := Tray(TrayInput{Now: noon, DND: tc.dnd, Items: []core.Item{item("q", "Q", "", "", 0)}})
 			if v.DND != tc.on || v.Tooltip != tc.tooltip {
-				t.Errorf("DND %v, tooltip %q; want %v, %q", v.DND, v.Tooltip, tc.on, tc.tooltip)
+				t.Errorf("core.DND %v, tooltip %q; want %v, %q", v.DND, v.Tooltip, tc.on, tc.tooltip)
 			}
 			var parent MenuEntry
 			for _, e := range v.Menu {
@@ -306,7 +308,7 @@ func TestTrayDoNotDisturb(t *testing.T) {
 			if parent.Label != tc.parent || len(parent.Children) != 4 {
 				t.Fatalf("parent %q with %d choices, want %q with 4", parent.Label, len(parent.Children), tc.parent)
 			}
-			modes := []DNDMode{DNDOn, DNDHour, DNDTomorrow, DNDOff}
+			modes := []core.DNDMode{core.DNDOn, core.DNDHour, core.DNDTomorrow, core.DNDOff}
 			for i, c := range parent.Children {
 				if c.Action != (MenuAction{Kind: ActionDND, DND: modes[i]}) || !c.Checkable || !c.Enabled {
 					t.Errorf("choice %q: %+v", c.Label, c)
@@ -319,92 +321,22 @@ func TestTrayDoNotDisturb(t *testing.T) {
 	}
 }
 
-func TestDNDFor(t *testing.T) {
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := func(loc *time.Location, mo time.Month, d, h, m int) time.Time {
-		return time.Date(2026, mo, d, h, m, 0, 0, loc)
-	}
-	for _, tc := range []struct {
-		name string
-		mode DNDMode
-		now  time.Time
-		want DND
-	}{
-		{"off", DNDOff, noon, DND{Mode: DNDOff}},
-		{"empty is off", "", noon, DND{Mode: DNDOff}},
-		{"on", DNDOn, noon, DND{Mode: DNDOn}},
-		{"hour", DNDHour, noon, DND{Mode: DNDHour, Until: noon.Add(time.Hour)}},
-		{"tomorrow, afternoon", DNDTomorrow, at(berlin, 6, 10, 14, 0), DND{Mode: DNDTomorrow, Until: at(berlin, 6, 11, 8, 0)}},
-		{"tomorrow, late evening", DNDTomorrow, at(berlin, 6, 10, 23, 59), DND{Mode: DNDTomorrow, Until: at(berlin, 6, 11, 8, 0)}},
-		{"tomorrow, after midnight means this morning", DNDTomorrow, at(berlin, 6, 11, 1, 30), DND{Mode: DNDTomorrow, Until: at(berlin, 6, 11, 8, 0)}},
-		{"tomorrow, at 04:00 means the next day", DNDTomorrow, at(berlin, 6, 11, 4, 0), DND{Mode: DNDTomorrow, Until: at(berlin, 6, 12, 8, 0)}},
-		{"tomorrow, 07:59", DNDTomorrow, at(berlin, 6, 11, 7, 59), DND{Mode: DNDTomorrow, Until: at(berlin, 6, 12, 8, 0)}},
-		{"tomorrow, across the end of month", DNDTomorrow, at(berlin, 6, 30, 20, 0), DND{Mode: DNDTomorrow, Until: at(berlin, 7, 1, 8, 0)}},
-		// The clocks go forward at 02:00 on 29 March: 08:00 is still 08:00.
-		{"tomorrow, across DST", DNDTomorrow, at(berlin, 3, 28, 22, 0), DND{Mode: DNDTomorrow, Until: at(berlin, 3, 29, 8, 0)}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := DNDFor(tc.mode, tc.now)
-			if err != nil || got.Mode != tc.want.Mode || !got.Until.Equal(tc.want.Until) {
-				t.Errorf("DNDFor(%q, %v) = %+v, %v; want %+v", tc.mode, tc.now, got, err, tc.want)
-			}
-			if got.Until.IsZero() {
-				return
-			}
-			if h, m, _ := got.Until.In(tc.now.Location()).Clock(); tc.mode == DNDTomorrow && (h != 8 || m != 0) {
-				t.Errorf("ends at %02d:%02d local, want 08:00", h, m)
-			}
-		})
-	}
-	if _, err := DNDFor("forever", noon); err == nil || !strings.Contains(err.Error(), `"forever"`) || !strings.Contains(err.Error(), "tomorrow") {
-		t.Errorf("an unknown mode gives %v, want an error naming it and the modes", err)
-	}
-}
-
-func TestDNDActive(t *testing.T) {
-	end := noon.Add(time.Hour)
-	for _, tc := range []struct {
-		d    DND
-		now  time.Time
-		want bool
-	}{
-		{DND{}, noon, false},
-		{DND{Mode: DNDOff, Until: end}, noon, false},
-		{DND{Mode: DNDOn}, noon, true},
-		{DND{Mode: DNDHour, Until: end}, noon, true},
-		{DND{Mode: DNDHour, Until: end}, end.Add(-time.Nanosecond), true},
-		{DND{Mode: DNDHour, Until: end}, end, false},
-		{DND{Mode: DNDTomorrow, Until: end}, end.Add(time.Minute), false},
-		{DND{Mode: "bogus"}, noon, false},
-	} {
-		if got := tc.d.Active(tc.now); got != tc.want {
-			t.Errorf("%+v.Active(%v) = %v, want %v", tc.d, tc.now, got, tc.want)
-		}
-		if at := tc.d.At(tc.now); at.Active(tc.now) != tc.want || (!tc.want && at != (DND{Mode: DNDOff})) {
-			t.Errorf("%+v.At(%v) = %+v", tc.d, tc.now, at)
-		}
-	}
-}
-
 // Refresh says when an age or the end of do-not-disturb changes a label.
 func TestTrayRefresh(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		items []Item
-		dnd   DND
+		items []core.Item
+		dnd   core.DND
 		want  time.Duration
 	}{
-		{"nothing", nil, DND{}, 0},
-		{"just now", []Item{item("a", "A", "", "", 20*time.Second)}, DND{}, 40 * time.Second},
-		{"minutes", []Item{item("a", "A", "", "", 3*time.Minute+20*time.Second)}, DND{}, 40 * time.Second},
-		{"hours", []Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute)}, DND{}, 50 * time.Minute},
-		{"the soonest of two", []Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute), item("b", "B", "", "", 5*time.Second)}, DND{}, 55 * time.Second},
-		{"do not disturb ends", nil, DND{Mode: DNDHour, Until: noon.Add(10 * time.Minute)}, 10 * time.Minute},
-		{"do not disturb ends after an age changes", []Item{item("a", "A", "", "", 30*time.Second)}, DND{Mode: DNDHour, Until: noon.Add(10 * time.Minute)}, 30 * time.Second},
-		{"on until turned off: midnight renames the choices", nil, DND{Mode: DNDOn}, 12 * time.Hour},
+		{"nothing", nil, core.DND{}, 0},
+		{"just now", []core.Item{item("a", "A", "", "", 20*time.Second)}, core.DND{}, 40 * time.Second},
+		{"minutes", []core.Item{item("a", "A", "", "", 3*time.Minute+20*time.Second)}, core.DND{}, 40 * time.Second},
+		{"hours", []core.Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute)}, core.DND{}, 50 * time.Minute},
+		{"the soonest of two", []core.Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute), item("b", "B", "", "", 5*time.Second)}, core.DND{}, 55 * time.Second},
+		{"do not disturb ends", nil, core.DND{Mode: core.DNDHour, Until: noon.Add(10 * time.Minute)}, 10 * time.Minute},
+		{"do not disturb ends after an age changes", []core.Item{item("a", "A", "", "", 30*time.Second)}, core.DND{Mode: core.DNDHour, Until: noon.Add(10 * time.Minute)}, 30 * time.Second},
+		{"on until turned off: midnight renames the choices", nil, core.DND{Mode: core.DNDOn}, 12 * time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Tray(TrayInput{Now: noon, Items: tc.items, DND: tc.dnd}).Refresh; got != tc.want {
@@ -454,7 +386,7 @@ func TestMenuLabel(t *testing.T) {
 // "client: title or text — age" opening History; their ages refresh the
 // view; a hostile text is one clean, bounded line.
 func TestTrayMessages(t *testing.T) {
-	ms := []MessageItem{
+	ms := []core.MessageItem{
 		{Message: wire.Message{Client: "claude-code", Text: "blocked on\ncredentials"}, At: noon.Add(-30 * time.Second)},
 		{Message: wire.Message{Client: "codex", Title: "PR opened", Text: "tests green"}, At: noon.Add(-5*time.Minute - 10*time.Second)},
 		{Message: wire.Message{Text: "\u202eevil " + strings.Repeat("x", 100)}, At: noon.Add(-2 * time.Hour)},
@@ -497,7 +429,7 @@ func TestTraySnoozed(t *testing.T) {
 	a.Snoozed = &wire.Snooze{Until: noon.Add(30 * time.Minute)}
 	b := item("b", "Rename?", "claude-code", "shop", time.Minute)
 	b.Snoozed = &wire.Snooze{UntilBack: true}
-	v := Tray(TrayInput{Now: noon, Items: []Item{a, b}})
+	v := Tray(TrayInput{Now: noon, Items: []core.Item{a, b}})
 	if v.Count != 0 || v.Tooltip != "feedback — no questions waiting" {
 		t.Errorf("count %d, tooltip %q", v.Count, v.Tooltip)
 	}
@@ -509,14 +441,14 @@ func TestTraySnoozed(t *testing.T) {
 		}
 	}
 	c := item("c", "Ship?", "", "", time.Minute)
-	v = Tray(TrayInput{Now: noon, Items: []Item{a, c}})
+	v = Tray(TrayInput{Now: noon, Items: []core.Item{a, c}})
 	s := find(t, v.Menu, "Snooze")
 	if len(s.Children) != 3 || s.Children[1].Action != (MenuAction{Kind: ActionSnooze, SnoozeMinutes: 60}) || s.Children[2].Action != (MenuAction{Kind: ActionSnooze, UntilBack: true}) || v.Count != 1 {
 		t.Errorf("one question waiting: snooze entry %+v, count %d", s, v.Count)
 	}
 	// Several waiting: all of them, or each (the snoozed one is not listed).
 	d := item("d", "Rename?", "codex", "", 2*time.Minute)
-	v = Tray(TrayInput{Now: noon, Items: []Item{a, c, d}})
+	v = Tray(TrayInput{Now: noon, Items: []core.Item{a, c, d}})
 	s = find(t, v.Menu, "Snooze")
 	got := labels(s.Children, "")
 	want := []string{"All questions", "  For 10 minutes", "  For 1 hour", "  Until I'm back", "---",
@@ -533,7 +465,7 @@ func TestTraySnoozed(t *testing.T) {
 // Away shows in the tooltip and at the top of the menu, like do not
 // disturb; what was asked meanwhile is listed with what each agent was told.
 func TestTrayAway(t *testing.T) {
-	a := AwayState{Mode: settings.AwayProceed, On: true, Since: noon.Add(-20 * time.Minute), Asked: []AwayItem{
+	a := core.AwayState{Mode: settings.AwayProceed, On: true, Since: noon.Add(-20 * time.Minute), Asked: []core.AwayItem{
 		{Client: "claude-code", Title: "Deploy now?", Proceeded: true},
 		{Client: "codex", Title: "Rename the package?"},
 	}}
@@ -554,4 +486,99 @@ func TestTrayAway(t *testing.T) {
 		t.Errorf("back: tooltip %q, first %q", v.Tooltip, v.Menu[0].Label)
 	}
 	find(t, v.Menu, "Asked while you were away (2)")
+}
+
+// night is a night in June, 22:00 to 08:00 (UTC).
+func night(day, h, m, s int) time.Time { return time.Date(2026, 6, day, h, m, s, 0, time.UTC) }
+
+// The tray says the schedule is what holds: in the tooltip, the heading
+// and a checked entry; Off is not checked.
+func TestTrayShowsTheSchedule(t *testing.T) {
+	now := night(10, 23, 0, 0)
+	v := Tray(TrayInput{DND: core.DND{Mode: core.DNDScheduled, Until: night(11, 8, 0, 0)}, Now: now, Lang: "en"})
+	if want := "feedback — no questions waiting; do not disturb until tomorrow 08:00 (schedule)"; v.Tooltip != want {
+		t.Errorf("tooltip %q, want %q", v.Tooltip, want)
+	}
+	if !v.DND {
+		t.Error("the icon is not the do-not-disturb one")
+	}
+	var dnd MenuEntry
+	for _, e := range v.Menu {
+		if len(e.Children) > 0 {
+			dnd = e
+		}
+	}
+	if dnd.Label != "Do not disturb (until tomorrow 08:00, schedule)" {
+		t.Errorf("heading %q", dnd.Label)
+	}
+	var got []string
+	for _, c := range dnd.Children {
+		l := c.Label
+		if c.Checked {
+			l += " (checked)"
+		}
+		got = append(got, l)
+	}
+	want := "On until I turn it off|For 1 hour|Until tomorrow 08:00|Scheduled quiet hours (until tomorrow 08:00) (checked)|Off"
+	if strings.Join(got, "|") != want {
+		t.Errorf("choices %q, want %q", strings.Join(got, "|"), want)
+	}
+	if v.Refresh <= 0 || v.Refresh > 9*time.Hour {
+		t.Errorf("refresh in %v", v.Refresh)
+	}
+}
+
+// The tray offers "Note for an agent…" before History…, when asked to.
+func TestTrayOffersTheNoteWindow(t *testing.T) {
+	v := Tray(TrayInput{Now: noon, History: true, Note: true, Lang: "en"})
+	e := find(t, v.Menu, "Note for an agent")
+	if e.Label != "Note for an agent…" || !e.Enabled || e.Action != (MenuAction{Kind: ActionNote}) {
+		t.Errorf("entry %+v", e)
+	}
+	got := labels(v.Menu, "")
+	if i := slices.Index(got, "Note for an agent…"); i < 0 || got[i+1] != "History…" {
+		t.Errorf("menu:\n%s", strings.Join(got, "\n"))
+	}
+	for _, l := range []string{"zh-Hans", "zh-Hant"} {
+		if e := Tray(TrayInput{Now: noon, Note: true, Lang: l}); slices.ContainsFunc(labels(e.Menu, ""), func(s string) bool { return strings.HasPrefix(s, "Note for") }) {
+			t.Errorf("%s: the entry is not translated", l)
+		}
+	}
+	if slices.ContainsFunc(labels(Tray(TrayInput{Now: noon}).Menu, ""), func(s string) bool { return strings.HasPrefix(s, "Note for") }) {
+		t.Error("offered without Note")
+	}
+}
+
+// An approval asked while the user was away says what became of the call,
+// never "told to proceed" under the window's generic title; other
+// questions keep their lines; in the tray and the notification alike.
+func TestAwayLines(t *testing.T) {
+	asked := []core.AwayItem{
+		{ID: "a1", Client: "claude-code", Title: "Run a command?", Proceeded: true, Call: "Bash `rm -rf build`", Verdict: wire.VerdictAway},
+		{ID: "a2", Client: "claude-code", Title: "Run a command?", Proceeded: true,
+			Call: "Bash `rsync -av --delete ./dist/ deploy@example.com:/srv/w…`", Verdict: wire.VerdictAway},
+		{ID: "plain", Title: "question plain", Proceeded: true},
+		{ID: "a3", Client: "claude-code", Title: "Run a command?", Call: "Bash `make deploy`"},
+	}
+	en := i18n.For(i18n.English)
+	var lines []string
+	for _, it := range asked {
+		lines = append(lines, AwayLine(en, it))
+	}
+	want := []string{
+		"Denied while you were away: Bash `rm -rf build`",
+		"Denied while you were away: Bash `rsync -av --delete ./dist/ deploy@example.com:/srv/w…`",
+		"question plain — told to proceed",
+		"Waited for you: Bash `make deploy`",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("back at the desk:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	e := find(t, Tray(TrayInput{Now: noon, Away: core.AwayState{Asked: asked}, History: true}).Menu, "Asked while you were away (4)")
+	if len(e.Children) != 4 || e.Children[0].Label != want[0] || e.Children[3].Label != want[3] {
+		t.Errorf("tray entry %+v", e.Children)
+	}
+	if got := AwayLine(i18n.For(i18n.SimplifiedChinese), asked[0]); got != "你离开期间已拒绝：Bash `rm -rf build`" {
+		t.Errorf("in Chinese: %q", got)
+	}
 }

@@ -1,10 +1,11 @@
-package core
+package traymenu
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"feedback/app/core"
 	"feedback/internal/i18n"
 )
 
@@ -12,8 +13,8 @@ import (
 // not disturb choices and their end times, the fixed entries.
 func TestTrayInTraditionalChinese(t *testing.T) {
 	in := TrayInput{Now: noon, Lang: i18n.TraditionalChinese, History: true, Settings: true,
-		DND: DND{Mode: DNDHour, Until: noon.Add(time.Hour)},
-		Items: []Item{
+		DND: core.DND{Mode: core.DNDHour, Until: noon.Add(time.Hour)},
+		Items: []core.Item{
 			item("q1", "Deploy now?", "claude-code", "shop", 3*time.Minute),
 			item("q2", "", "codex", "", 2*time.Hour),
 		}}

@@ -1,4 +1,9 @@
-package core
+// Package traymenu is the tray's model: what the icon, its tooltip and its
+// menu show, as plain values built from the open questions, do not
+// disturb, away and the agents' messages, for the resident process to
+// render with fyne.io/systray. Nothing here imports a toolkit; every word
+// the tray shows is in this package.
+package traymenu
 
 import (
 	"sort"
@@ -6,13 +11,10 @@ import (
 	"time"
 	"unicode"
 
+	"feedback/app/core"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
 )
-
-// The tray's model: what the icon, its tooltip and its menu show, as plain
-// values, for the resident process to render with fyne.io/systray. Nothing
-// here imports a toolkit; every word the tray shows is in this file.
 
 // MenuActionKind is what clicking a menu entry does.
 type MenuActionKind int
@@ -23,16 +25,16 @@ const (
 	ActionDND                            // set do-not-disturb to MenuAction.DND
 	ActionHistory                        // open the History window
 	ActionSettings                       // open the Settings window
-	ActionNote                           // open the note window (a note for an agent: notes.go)
-	ActionSnooze                         // snooze MenuAction.Question, or every open question when "" (snooze.go)
+	ActionNote                           // open the note window (a note for an agent)
+	ActionSnooze                         // snooze MenuAction.Question, or every open question when ""
 	ActionQuit                           // quit the app
 )
 
 // MenuAction is what a menu entry does; it is comparable.
 type MenuAction struct {
 	Kind     MenuActionKind
-	Question string  // ActionRaise: the question's window id (Item.ID)
-	DND      DNDMode // ActionDND
+	Question string       // ActionRaise: the question's window id (core.Item.ID)
+	DND      core.DNDMode // ActionDND
 	// Snooze is ActionSnooze's: for SnoozeMinutes, or until the user is
 	// back.
 	SnoozeMinutes int
@@ -55,13 +57,13 @@ type MenuEntry struct {
 
 // TrayInput is what the tray shows.
 type TrayInput struct {
-	Items []Item // the open questions (Inbox.Items)
+	Items []core.Item // the open questions (core.Inbox.Items)
 	// Messages are the agents' recent messages, newest first
 	// (Inbox.RecentMessages): a "Messages" submenu lists them.
-	Messages []MessageItem
+	Messages []core.MessageItem
 	// Away is the away mode and state (Inbox.Away, away.go).
-	Away AwayState
-	DND  DND       // do-not-disturb as stored; its end is checked against Now
+	Away core.AwayState
+	DND  core.DND  // do-not-disturb as stored; its end is checked against Now
 	Now  time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
 	// until the window exists: an entry that does nothing is worse than none).
@@ -94,6 +96,9 @@ const (
 	MaxTrayQuestions = 20
 	maxTitleRunes    = 60
 	maxNameRunes     = 40
+	// maxAwayCallRunes bounds an approval's call named in a line: the
+	// inbox's bound of AwayItem.Call, and a little room.
+	maxAwayCallRunes = 70
 )
 
 // The tray's words are in the translation files (ids "tray.*", "age.*",
@@ -157,7 +162,7 @@ func Tray(in TrayInput) TrayView {
 }
 
 // tooltip is "feedback — N questions waiting", with do-not-disturb.
-func tooltip(l *i18n.Localizer, n int, d DND, now time.Time) string {
+func tooltip(l *i18n.Localizer, n int, d core.DND, now time.Time) string {
 	s := l.N("tray.waiting", n)
 	if n == 0 {
 		s = l.T("tray.waiting.none")
@@ -165,9 +170,9 @@ func tooltip(l *i18n.Localizer, n int, d DND, now time.Time) string {
 	s = trayTitle + titleAgeDivider + s
 	if d.Active(now) {
 		switch d.Mode {
-		case DNDOn:
+		case core.DNDOn:
 			s += l.T("tray.tooltip.dnd_on")
-		case DNDScheduled: // the dnd_schedule setting's quiet hours
+		case core.DNDScheduled: // the dnd_schedule setting's quiet hours
 			s += l.T("tray.tooltip.dnd_schedule", map[string]any{"Time": endTime(l, d.Until, now)})
 		default:
 			s += l.T("tray.tooltip.dnd_until", map[string]any{"Time": endTime(l, d.Until, now)})
@@ -179,14 +184,14 @@ func tooltip(l *i18n.Localizer, n int, d DND, now time.Time) string {
 // group is the questions of one client and project.
 type group struct {
 	client, project string
-	items           []Item
+	items           []core.Item
 }
 
-func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry {
+func questionEntries(l *i18n.Localizer, items []core.Item, now time.Time) []MenuEntry {
 	if len(items) == 0 {
 		return []MenuEntry{{Label: l.T("tray.none")}}
 	}
-	sorted := append([]Item(nil), items...)
+	sorted := append([]core.Item(nil), items...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if !sorted[i].Since.Equal(sorted[j].Since) {
 			return sorted[i].Since.Before(sorted[j].Since)
@@ -247,12 +252,12 @@ func questionEntries(l *i18n.Localizer, items []Item, now time.Time) []MenuEntry
 }
 
 // awayEntry is "Asked while you were away (N)" and, under it, each question
-// as its AwayItem.Line says it ("client: title — proceeded" or "— waited";
+// as AwayLine says it ("client: title — proceeded" or "— waited";
 // an approval's decision and call); with History each opens it.
-func awayEntry(l *i18n.Localizer, a AwayState, history bool) MenuEntry {
+func awayEntry(l *i18n.Localizer, a core.AwayState, history bool) MenuEntry {
 	var children []MenuEntry
 	for _, it := range a.Asked {
-		e := MenuEntry{Label: it.Line(l)}
+		e := MenuEntry{Label: AwayLine(l, it)}
 		if history {
 			e.Enabled, e.Action = true, MenuAction{Kind: ActionHistory}
 		}
@@ -261,10 +266,36 @@ func awayEntry(l *i18n.Localizer, a AwayState, history bool) MenuEntry {
 	return MenuEntry{Label: l.N("tray.while_away", len(a.Asked)), Enabled: true, Children: children}
 }
 
+// AwayLine is it as the tray's "Asked while you were away" and the
+// notification that greets the user back list it, in l's words:
+// "<client>: <title> — told to proceed" (or "— waited for you"); an
+// approval says what became of which call instead: "Denied while you were
+// away: Bash `rm -rf build`" (or "Waited for you: …"), since its agent was
+// told not to go ahead, never to proceed. Control characters are dropped
+// and each part is cut to a line.
+func AwayLine(l *i18n.Localizer, it core.AwayItem) string {
+	if it.Call != "" {
+		call := clean(it.Call, maxAwayCallRunes)
+		if it.Verdict != "" {
+			return l.T("away.approval.denied", map[string]any{"Call": call})
+		}
+		return l.T("away.approval.waited", map[string]any{"Call": call})
+	}
+	label := clean(it.Title, maxTitleRunes)
+	if c := clean(it.Client, maxNameRunes); c != "" {
+		label = c + ": " + label
+	}
+	told := l.T("tray.away.waited")
+	if it.Proceeded {
+		told = l.T("tray.away.proceeded")
+	}
+	return label + titleAgeDivider + told
+}
+
 // snoozeEntry is "Snooze": with several questions waiting, "All questions"
 // and each question (oldest first, as listed above), each with the three
 // snoozes; with one, the three snoozes of that question.
-func snoozeEntry(l *i18n.Localizer, items []Item, waiting int) MenuEntry {
+func snoozeEntry(l *i18n.Localizer, items []core.Item, waiting int) MenuEntry {
 	choices := func(id string) []MenuEntry {
 		choice := func(label string, minutes int, back bool) MenuEntry {
 			return MenuEntry{Label: label, Enabled: true, Action: MenuAction{Kind: ActionSnooze, Question: id, SnoozeMinutes: minutes, UntilBack: back}}
@@ -275,7 +306,7 @@ func snoozeEntry(l *i18n.Localizer, items []Item, waiting int) MenuEntry {
 		return MenuEntry{Label: l.T("tray.snooze"), Enabled: true, Children: choices("")}
 	}
 	children := []MenuEntry{{Label: l.T("tray.snooze_all"), Enabled: true, Children: choices("")}, {Separator: true}}
-	sorted := append([]Item(nil), items...)
+	sorted := append([]core.Item(nil), items...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Since.Before(sorted[j].Since) })
 	for _, it := range sorted {
 		if it.Snoozed != nil || len(children) >= MaxTrayQuestions+2 {
@@ -292,7 +323,7 @@ func snoozeEntry(l *i18n.Localizer, items []Item, waiting int) MenuEntry {
 
 // messageEntry is "Messages (N)" and, under it, each message as "client:
 // text — age", newest first; with History each opens the History window.
-func messageEntry(l *i18n.Localizer, ms []MessageItem, now time.Time, history bool) MenuEntry {
+func messageEntry(l *i18n.Localizer, ms []core.MessageItem, now time.Time, history bool) MenuEntry {
 	var children []MenuEntry
 	for _, it := range ms {
 		m := it.Message
@@ -326,43 +357,44 @@ func heading(g *group) string {
 }
 
 // dndEntry is "Do not disturb" and its choices; the one in force is checked.
-func dndEntry(l *i18n.Localizer, d DND, now time.Time) MenuEntry {
+func dndEntry(l *i18n.Localizer, d core.DND, now time.Time) MenuEntry {
 	active := d.Active(now)
 	label := l.T("tray.dnd")
 	if active {
 		switch d.Mode {
-		case DNDOn:
+		case core.DNDOn:
 			label = l.T("tray.dnd.heading_on")
-		case DNDScheduled:
+		case core.DNDScheduled:
 			label = l.T("tray.dnd.heading_schedule", map[string]any{"Time": endTime(l, d.Until, now)})
 		default:
 			label = l.T("tray.dnd.heading_until", map[string]any{"Time": endTime(l, d.Until, now)})
 		}
 	}
-	choice := func(label string, mode DNDMode, checked bool) MenuEntry {
+	choice := func(label string, mode core.DNDMode, checked bool) MenuEntry {
 		return MenuEntry{Label: label, Enabled: true, Checkable: true, Checked: checked,
 			Action: MenuAction{Kind: ActionDND, DND: mode}}
 	}
 	hour := l.T("tray.dnd.hour")
-	if active && d.Mode == DNDHour {
+	if active && d.Mode == core.DNDHour {
 		hour = l.T("tray.dnd.hour_until", map[string]any{"Time": endTime(l, d.Until, now)})
 	}
-	morning := tomorrowMorning(now)
-	if active && d.Mode == DNDTomorrow {
+	tomorrow, _ := core.DNDFor(core.DNDTomorrow, now)
+	morning := tomorrow.Until
+	if active && d.Mode == core.DNDTomorrow {
 		morning = d.Until
 	}
 	choices := []MenuEntry{
-		choice(l.T("tray.dnd.on"), DNDOn, active && d.Mode == DNDOn),
-		choice(hour, DNDHour, active && d.Mode == DNDHour),
-		choice(l.T("tray.dnd.until", map[string]any{"Time": endTime(l, morning, now)}), DNDTomorrow, active && d.Mode == DNDTomorrow),
+		choice(l.T("tray.dnd.on"), core.DNDOn, active && d.Mode == core.DNDOn),
+		choice(hour, core.DNDHour, active && d.Mode == core.DNDHour),
+		choice(l.T("tray.dnd.until", map[string]any{"Time": endTime(l, morning, now)}), core.DNDTomorrow, active && d.Mode == core.DNDTomorrow),
 	}
-	if active && d.Mode == DNDScheduled {
+	if active && d.Mode == core.DNDScheduled {
 		// What holds: the schedule (set in Settings, so not a choice here);
 		// Off below turns it off until the schedule's next start.
 		choices = append(choices, MenuEntry{Label: l.T("tray.dnd.scheduled", map[string]any{"Time": endTime(l, d.Until, now)}),
 			Checkable: true, Checked: true})
 	}
-	choices = append(choices, choice(l.T("tray.dnd.off"), DNDOff, !active))
+	choices = append(choices, choice(l.T("tray.dnd.off"), core.DNDOff, !active))
 	return MenuEntry{Label: label, Enabled: true, Children: choices}
 }
 
@@ -419,7 +451,7 @@ func ageChanges(d time.Duration) time.Duration {
 }
 
 // refresh is how long until the view changes by itself.
-func refresh(items []Item, d DND, now time.Time) time.Duration {
+func refresh(items []core.Item, d core.DND, now time.Time) time.Duration {
 	var next time.Duration
 	earlier := func(x time.Duration) {
 		if x > 0 && (next == 0 || x < next) {
@@ -430,12 +462,12 @@ func refresh(items []Item, d DND, now time.Time) time.Duration {
 	if n > MaxTrayQuestions {
 		n = MaxTrayQuestions // the others are not listed, their ages not shown
 	}
-	sorted := append([]Item(nil), items...)
+	sorted := append([]core.Item(nil), items...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Since.Before(sorted[j].Since) })
 	for _, it := range sorted[:n] {
 		earlier(ageChanges(now.Sub(it.Since)))
 	}
-	if d.Active(now) && d.Mode != DNDOn {
+	if d.Active(now) && d.Mode != core.DNDOn {
 		earlier(d.Until.Sub(now))
 	}
 	if len(items) > 0 || d.Active(now) {
