@@ -3,26 +3,27 @@ package app
 import (
 	"context"
 
-	"feedback/app/core"
+	"feedback/app/core/messages"
 	"feedback/ipc"
 	"feedback/ipc/wire"
 )
 
 // messenger takes the agents' one-way messages (ipc.PathMessages): the
-// inbox records and lists them (and limits each client's rate), and a
+// messages record and list them (and limit each client's rate), and a
 // desktop notification shows them unless do not disturb is on.
 type messenger struct {
-	inbox       *core.Inbox
+	messages    *messages.Control
+	dnd         interface{ DNDActive() bool }
 	notes       *notices
 	openHistory func() // a click on the notification
 }
 
 func (m messenger) Message(_ context.Context, msg wire.Message) (ipc.Receipt, error) {
-	msg, err := m.inbox.Message(msg)
+	msg, err := m.messages.Message(msg)
 	if err != nil {
 		return ipc.Receipt{}, err
 	}
-	notified := m.notes.n != nil && !m.inbox.DNDActive()
+	notified := m.notes.n != nil && !m.dnd.DNDActive()
 	if notified {
 		m.notes.message(msg, m.openHistory)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/messages"
 	"feedback/app/notification"
 	"feedback/app/store"
 	"feedback/app/windowreq"
@@ -151,7 +152,9 @@ func Run(ctx context.Context, cfg Config) error {
 	// the questions the last run left open come back to an inbox with its
 	// default timeout and its quiet hours.
 	configured := make(chan struct{})
+	agentMessages := messages.New(log.With("part", "messages")) // the agents' one-way messages
 	inbox = core.New(core.Options{
+		Features:  []core.Feature{agentMessages},
 		Presenter: ui,
 		Log:       log,
 		Open: func() (core.Store, error) {
@@ -198,6 +201,7 @@ func Run(ctx context.Context, cfg Config) error {
 	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: away, sound: notes, retain: &retain, prewarm: &prewarm, log: log}
 	settingsTo.apply(cfg.Settings)
 	close(configured)
+	inbox.Start()
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -223,7 +227,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		stop(errUserQuit)
 	}
-	endTray := startTray(inbox, ui, quit, log)
+	endTray := startTray(inbox, agentMessages, ui, quit, log)
 	// The desktop session ends (its X server, its session bus): so does
 	// the app, instead of living on with nothing to show windows on.
 	endWatch := watchSession(log, stop)
@@ -247,7 +251,7 @@ func Run(ctx context.Context, cfg Config) error {
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
-	msgs := messenger{inbox: inbox, notes: notes, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
+	msgs := messenger{messages: agentMessages, dnd: inbox, notes: notes, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/systray"
 
 	"feedback/app/core"
+	"feedback/app/core/messages"
 	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/userdirs"
@@ -21,7 +22,7 @@ import (
 // fyne.io/systray (StatusNotifierItem over the session D-Bus on Linux) — no
 // GUI toolkit in the resident process. Without a session bus or a tray host
 // the app runs without it. The returned function removes the icon.
-func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
+func startTray(inbox *core.Inbox, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
 	// Do not disturb is loaded first, before the questions of the last run
 	// come back (they are held back too). It is set from the tray: without
 	// one it is off (a saved "on" with no way to turn it off would hold
@@ -32,7 +33,7 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 		inbox.UseDND(nil)
 		return func() {}
 	}
-	t := &tray{inbox: inbox, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	t := &tray{inbox: inbox, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -71,14 +72,15 @@ func dndStore(log *slog.Logger) core.DNDStore {
 
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
-	inbox   *core.Inbox
-	ui      *core.UIProcess
-	quit    func()
-	log     *slog.Logger
-	mu      sync.Mutex    // guards pending and refresh
-	pending func()        // the latest update, run by follow
-	refresh *time.Timer   // rebuilds the view when a label changes by itself
-	updates chan struct{} // wakes follow
+	inbox    *core.Inbox
+	messages *messages.Control
+	ui       *core.UIProcess
+	quit     func()
+	log      *slog.Logger
+	mu       sync.Mutex    // guards pending and refresh
+	pending  func()        // the latest update, run by follow
+	refresh  *time.Timer   // rebuilds the view when a label changes by itself
+	updates  chan struct{} // wakes follow
 }
 
 // post queues f as the update to run, replacing one not yet run.
@@ -128,7 +130,7 @@ func (t *tray) safely(f func()) {
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.inbox.RecentMessages(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
+	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.messages.Recent(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {

@@ -18,6 +18,7 @@ func TestAnswerFromNotificationIsNoWithdrawal(t *testing.T) {
 	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
 	in := New(Options{Presenter: u, OnUnseenEnd: func(q wire.Question, _ bool) { unseen <- q.ID }})
+	in.Start()
 	ask(t.Context(), in, q("answered"))
 	ctx, withdraw := context.WithCancel(t.Context())
 	ask(ctx, in, q("withdrawn"))

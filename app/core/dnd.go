@@ -12,7 +12,6 @@ import (
 	"feedback/internal/atomicfile"
 	"feedback/internal/safefile"
 	"feedback/internal/settings"
-	"feedback/ipc/wire"
 )
 
 // Do not disturb in the inbox. While it is active a new question opens no
@@ -138,8 +137,7 @@ type dndControl struct {
 
 // heldBack is a question held back by do-not-disturb.
 type heldBack struct {
-	e     *entry
-	draft *wire.Draft
+	e *entry
 }
 
 // UseDND has the inbox keep its do-not-disturb state in s: the stored state
@@ -388,7 +386,7 @@ func (in *Inbox) dndExpired() {
 // holdBack is the hook of Inbox.show: while do-not-disturb is active it
 // queues e (unless the user raised it) and reports true; its window opens
 // when do-not-disturb ends or the user raises it.
-func (in *Inbox) holdBack(e *entry, draft *wire.Draft) bool {
+func (in *Inbox) holdBack(e *entry) bool {
 	in.dndExpired()
 	d := &in.dnd
 	d.mu.Lock()
@@ -408,7 +406,7 @@ func (in *Inbox) holdBack(e *entry, draft *wire.Draft) bool {
 		}
 	}
 	clear(d.queue[len(live):])
-	d.queue = append(live, heldBack{e, draft})
+	d.queue = append(live, heldBack{e})
 	in.log.Info("question held back: do not disturb", "window", e.q.ID, "held_back", len(d.queue))
 	return true
 }
@@ -438,7 +436,7 @@ func (in *Inbox) Raise(id string) {
 		d.mu.Unlock()
 		if in.isOpen(h.e) {
 			in.log.Info("question held back by do not disturb opened from the tray", "window", id)
-			in.show(h.e, h.draft)
+			in.show(h.e)
 		} else {
 			d.mu.Lock()
 			delete(d.pass, h.e)
@@ -452,7 +450,7 @@ func (in *Inbox) Raise(id string) {
 	snoozed := e != nil && e.snooze != nil
 	in.mu.Unlock()
 	if snoozed { // the user wants it now after all (snooze.go)
-		in.unsnooze(e)
+		in.bringBack(e)
 		return
 	}
 	in.p.Focus(id)
@@ -512,7 +510,7 @@ func (in *Inbox) releaseHeldBack() {
 		}
 		opened++
 		in.log.Info("question held back by do not disturb opens", "window", h.e.q.ID)
-		in.show(h.e, h.draft)
+		in.show(h.e)
 		waited, unwait := clock.After(d.clock, dndShownWait)
 		select {
 		case <-h.e.shown:

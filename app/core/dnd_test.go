@@ -85,6 +85,7 @@ func dndInbox(t *testing.T) (*Inbox, *fakeUI, *memDND) {
 	t.Helper()
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	s := &memDND{}
 	in.UseDND(s)
 	t.Cleanup(func() { in.Close(time.Second) })
@@ -226,6 +227,7 @@ func TestDNDTimedEndsByItself(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui})
+		in.Start()
 		defer in.Close(time.Second)
 		s := &memDND{state: DND{Mode: DNDHour, Until: time.Now().Add(150 * time.Millisecond)}}
 		in.UseDND(s)
@@ -251,6 +253,7 @@ func TestDNDLoadedState(t *testing.T) {
 		} {
 			ui := newFakeUI()
 			in := New(Options{Presenter: ui})
+			in.Start()
 			in.UseDND(s)
 			if in.DNDActive() || in.DND().Mode != DNDOff {
 				t.Errorf("loaded %+v/%v: DND %+v, want off", s.state, s.err, in.DND())
@@ -338,6 +341,7 @@ func TestDNDHoldsBackQuestionsShownAgainAfterARestart(t *testing.T) {
 		fs := &leftStore{fakeStore: newFakeStore(), left: []Left{{Question: q("kept").Question, AskID: "kept", AskedAt: time.Now(), KeptOpen: true}}}
 		gate := make(chan struct{})
 		in := New(Options{Presenter: ui, Open: func() (Store, error) { <-gate; return fs, nil }})
+		in.Start()
 		defer in.Close(time.Second)
 		in.UseDND(&memDND{state: DND{Mode: DNDOn}})
 		close(gate)

@@ -58,6 +58,7 @@ func TestDNDLoadedIsClampedToTheMode(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dnd.json")
 	os.WriteFile(path, []byte(`{"mode":"hour","until":"9999-12-31T23:59:59Z"}`), 0o600)
 	in := New(Options{Presenter: newFakeUI()})
+	in.Start()
 	defer in.Close(time.Second)
 	in.UseDND(DNDFile(path))
 	if st := in.DND(); st.Mode != DNDHour || st.Until.After(time.Now().Add(time.Hour+time.Minute)) {

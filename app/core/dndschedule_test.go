@@ -55,6 +55,7 @@ func scheduleInbox(t *testing.T, at time.Time, schedule string) (*Inbox, *fakeUI
 	t.Helper()
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Clock: shifted(at)})
+	in.Start()
 	s := &memDND{}
 	if err := in.SetDNDSchedule(schedule); err != nil {
 		t.Fatal(err)
@@ -184,6 +185,7 @@ func TestDNDScheduleManualOff(t *testing.T) {
 
 		// A restart (the same saved state) keeps it off.
 		again := New(Options{Presenter: newFakeUI(), Clock: shifted(night(11, 2, 0, 0))})
+		again.Start()
 		defer again.Close(time.Second)
 		again.SetDNDSchedule("22:00-08:00")
 		again.UseDND(s)

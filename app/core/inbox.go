@@ -79,6 +79,7 @@ type Inbox struct {
 	rec   *recorder
 	opts  Options // as New made them: they do not change
 	clock clock.Clock
+	hooks []Hooks // of opts.Features, in order
 
 	// sessionEnded tells whether an asking session has certainly ended
 	// (Options.SessionEnded); it is called holding mu, and must be quick.
@@ -97,7 +98,6 @@ type Inbox struct {
 	closed         bool          // Close was called: no deadline fires
 
 	dnd  dndControl  // do not disturb (dnd.go)
-	msgs messages    // the agents' one-way messages (messages.go); guarded by mu
 	away awayControl // away (away.go); guarded by mu
 }
 
@@ -172,6 +172,9 @@ type Options struct {
 	// SessionEnded tells whether an asking session has certainly ended
 	// (nil: procsession.Ended); it must be quick.
 	SessionEnded func(session string) bool
+	// Features extend the inbox (feature.go): each is attached, in order,
+	// by New.
+	Features []Feature
 
 	// OnEnd, if set, is called (on no particular goroutine, never
 	// holding the inbox's lock) with the window id of each question that
@@ -200,7 +203,7 @@ type Options struct {
 	OnUnseenEnd func(q wire.Question, timedOut bool)
 }
 
-// New returns an empty inbox made from o.
+// New returns an empty inbox made from o; Start starts it.
 func New(o Options) *Inbox {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -229,8 +232,19 @@ func New(o Options) *Inbox {
 		wp.Bind(in)
 	}
 	in.rec = newRecorder(o.Log, c)
-	in.rec.start(o.Open, in.reopen) // after in.rec is set: what reopen starts records
+	for _, f := range o.Features {
+		in.hooks = append(in.hooks, f.Attach(host{in}))
+	}
 	return in
+}
+
+// Start opens the Store (Options.Open, on the inbox's own goroutine) and,
+// once it is open, shows again the questions the last run kept open. Call
+// it once, when what the inbox and its features show a question with is
+// set (the default timeout, do not disturb): until then nothing is
+// recorded, and a question asked waits for its lookups.
+func (in *Inbox) Start() {
+	in.rec.start(in.opts.Open, in.reopen)
 }
 
 // Close stops the hold timers and the deadlines, writes what is still queued for the
@@ -381,7 +395,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 				return wire.Answer{}, err
 			}
 			in.mu.Unlock()
-			in.show(e, draft)
+			in.show(e)
 		} else {
 			gen = e.snoozes
 			in.mu.Unlock()
@@ -521,14 +535,20 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 	return e, nil
 }
 
-// show puts e's window on screen, draft (if not nil) restored into it.
-func (in *Inbox) show(e *entry, draft *wire.Draft) {
-	if in.holdBack(e, draft) { // do not disturb: it waits in the tray (dnd.go)
+// show puts e's window on screen, its latest draft restored into it,
+// unless a feature holds it back (do not disturb: it waits in the tray).
+func (in *Inbox) show(e *entry) {
+	if in.holdBack(e) { // dnd.go
 		in.notify()
 		return
 	}
+	in.showNow(e)
+}
+
+// showNow puts e's window on screen, its latest draft restored into it.
+func (in *Inbox) showNow(e *entry) {
 	if wp := in.windowPresenter(); wp != nil {
-		in.showWindow(wp, e, draft) // windows.go
+		in.showWindow(wp, e) // windows.go
 	} else {
 		in.p.Show(e.q, func() { e.shownOnce.Do(func() { close(e.shown) }) }, func(a wire.Answer) { in.answered(e, a) })
 	}
@@ -883,7 +903,7 @@ func (in *Inbox) reopen(p Store) {
 	if len(show) > 0 {
 		go func() { // the Presenter may call back into the recorder
 			for _, s := range show {
-				in.show(s.e, s.draft)
+				in.show(s.e)
 			}
 		}()
 	}

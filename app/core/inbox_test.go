@@ -132,6 +132,7 @@ func attach(id string) wire.Ask {
 func TestAskReturnsTheAnswer(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
 	want := wire.Answer{QuestionID: "a", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}
@@ -151,6 +152,7 @@ func TestAskReturnsTheAnswer(t *testing.T) {
 func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	const n = 16
 	chans := make([]<-chan askResult, n)
 	ids := make([]string, n)
@@ -179,6 +181,7 @@ func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	first := ask(context.Background(), in, q("same"))
 	ui.waitShown(t, "same")
 	second := ask(context.Background(), in, q("same"))
@@ -206,6 +209,7 @@ func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 func TestCallerComingBackAttaches(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	wq := q("again")
 	wq.Wait = 20 * time.Millisecond
 	wq.Question.CallerData = []byte(`{"k":1}`)
@@ -235,6 +239,7 @@ func TestHoldWithdrawsTheAbandoned(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui})
+		in.Start()
 		defer in.Close(time.Second)
 		wq := q("abandoned")
 		wq.Wait = time.Second
@@ -262,6 +267,7 @@ func TestHoldWithdrawsTheAbandoned(t *testing.T) {
 func TestCapCountsKeptOpen(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, MaxOpen: 3})
+	in.Start()
 	for i := range 2 {
 		wq := q(fmt.Sprint("kept", i))
 		wq.Wait = 1 * time.Millisecond
@@ -304,6 +310,7 @@ func waiters(in *Inbox, id string) int {
 func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := ask(ctx, in, q("gone"))
 	ui.waitShown(t, "gone")
@@ -329,6 +336,7 @@ func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := ask(ctx1, in, q("x"))
 	ui.waitShown(t, "x")
@@ -348,6 +356,7 @@ func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 func TestOnChangeListsOpenQuestions(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	var mu sync.Mutex
 	var last []Item
 	in.OnChange(func(f func()) { f() }, func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
@@ -380,6 +389,7 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	kq := q("k")
 	kq.KeepOpen = true
 	ctx, cancel := context.WithCancel(context.Background())
@@ -410,6 +420,7 @@ func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	ch := ask(context.Background(), in, q("o"))
 	ui.waitShown(t, "o")
 	attach := attach("o")
@@ -432,6 +443,7 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 	for i := range 50 {
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui})
+		in.Start()
 		id := fmt.Sprint("race", i)
 		ctx, cancel := context.WithCancel(context.Background())
 		ch := ask(ctx, in, q(id))
@@ -458,6 +470,7 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 func TestPlainPresenter(t *testing.T) {
 	ui := &plainUI{shown: make(chan plainShow, 1)}
 	in := New(Options{Presenter: ui})
+	in.Start()
 	ch := ask(context.Background(), in, q("p"))
 	s := receive(t, ui.shown, "show")
 	if s.q.ID != "p" {
@@ -494,6 +507,7 @@ func (p *plainUI) Focus(string)    {}
 func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	var mu sync.Mutex
 	var queued []func()
 	var shown []Item
@@ -524,6 +538,7 @@ func TestAnswerFromOutsideTheWindow(t *testing.T) {
 	ui := newFakeUI()
 	ends := make(chan string, 4)
 	in := New(Options{Presenter: ui, OnEnd: func(id string) { ends <- id }})
+	in.Start()
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
 	picked := wire.Answer{Status: wire.StatusAnswered, Via: wire.ViaNotification, Replies: []wire.Reply{{Selected: []string{"Yes"}}}}

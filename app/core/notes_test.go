@@ -44,6 +44,7 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 				open = func() (Store, error) { return openStore(path) }
 			}
 			in := New(Options{Presenter: ui, Open: open})
+			in.Start()
 			defer in.Close(time.Second)
 			must := func(err error) {
 				t.Helper()
@@ -93,6 +94,7 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui})
+	in.Start()
 	qq := clientQ("k", "codex", "")
 	qq.Wait = 1 * time.Millisecond
 	r := result(t, ask(context.Background(), in, qq))
@@ -124,6 +126,7 @@ func TestNotesSurviveARestart(t *testing.T) {
 	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	answerOf(t, in, ui, clientQ("first", "gemini", "site"), wire.StatusAnswered)
 	if err := in.AddNote(uiproto.Note{Client: "gemini", Text: "after the restart"}); err != nil {
 		t.Fatal(err)
@@ -136,6 +139,7 @@ func TestNotesSurviveARestart(t *testing.T) {
 
 	ui = newFakeUI()
 	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(time.Second)
 	a := answerOf(t, in, ui, clientQ("second", "gemini", "site"), wire.StatusAnswered)
 	if want := []string{"after the restart"}; !reflect.DeepEqual(a.Notes, want) {
@@ -166,6 +170,7 @@ func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := New(Options{Presenter: newFakeUI(), Open: func() (Store, error) { return slow, nil }})
+		in.Start()
 		defer in.Close(time.Second)
 		if a := in.withNotes(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
 			t.Fatalf("notes %q delivered past the timeout", a.Notes)

@@ -64,6 +64,7 @@ func TestKeptAnswerGoesToTheNextSessionOnceTheAskerEnded(t *testing.T) {
 	ui := newFakeUI()
 	live := newSessions()
 	in := New(Options{Presenter: ui, SessionEnded: live.isEnded})
+	in.Start()
 	pendingThenAnswered(t, ui, in, oneShot("s1q", "K", "s1"), "8080")
 
 	// s1 still runs: s2's identical question gets a window of its own.
@@ -126,6 +127,7 @@ func TestWindowOfAnEndedSessionIsJoinedByTheNext(t *testing.T) {
 	ui := newFakeUI()
 	live := newSessions()
 	in := New(Options{Presenter: ui, SessionEnded: live.isEnded})
+	in.Start()
 	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v", r.a, r.err)
 	}
@@ -168,6 +170,7 @@ func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 	ui := newFakeUI()
 	live := newSessions()
 	in := New(Options{Presenter: ui, Open: open, SessionEnded: live.isEnded})
+	in.Start()
 	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v", r.a, r.err)
 	}
@@ -180,6 +183,7 @@ func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 
 	ui = newFakeUI()
 	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	ui.waitShown(t, "s1q") // shown again after the restart
 	again := oneShot("s2q", "K", "s2")
@@ -208,6 +212,7 @@ func TestHandOverIsTold(t *testing.T) {
 		defer mu.Unlock()
 		told = append(told, q.ID)
 	}})
+	in.Start()
 	heard := func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -242,6 +247,7 @@ func TestTimedOutQuestionOpensAgainForTheNextSession(t *testing.T) {
 	ui := newFakeUI()
 	live := newSessions()
 	in := New(Options{Presenter: ui, SessionEnded: live.isEnded})
+	in.Start()
 	first := oneShot("t1q", "K", "t1")
 	r := result(t, ask(context.Background(), in, first))
 	if !errors.Is(r.err, wire.ErrPending) {

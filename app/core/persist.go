@@ -121,6 +121,7 @@ type recorder struct {
 	off     bool       // open failed: persistence is off
 	queue   []func(Store)
 	drafts  map[string]func() wire.Draft // of each question with a draft write queued: its latest draft
+	started bool                         // start was called
 	closing bool
 	failing bool // the last call failed
 }
@@ -137,6 +138,9 @@ func newRecorder(log *slog.Logger, c clock.Clock) *recorder {
 // fails the recorder logs it once and keeps nothing (opened is not called).
 // Call it once, when what opened uses is set.
 func (r *recorder) start(open func() (Store, error), opened func(Store)) {
+	r.mu.Lock()
+	r.started = true
+	r.mu.Unlock()
 	go r.run(open, opened)
 }
 
@@ -284,7 +288,11 @@ func (r *recorder) result(what, id string, err error) {
 func (r *recorder) close(wait time.Duration) {
 	r.mu.Lock()
 	r.closing = true
+	started := r.started
 	r.mu.Unlock()
+	if !started {
+		return // nothing was opened, nothing is written
+	}
 	select {
 	case r.wake <- struct{}{}:
 	default:

@@ -123,7 +123,9 @@ func (f *fakeStore) Close() error { return nil }
 
 func inboxWith(p Store) (*Inbox, *fakeUI) {
 	ui := newFakeUI()
-	return New(Options{Presenter: ui, Open: func() (Store, error) { return p, nil }}), ui
+	in := New(Options{Presenter: ui, Open: func() (Store, error) { return p, nil }})
+	in.Start()
+	return in, ui
 }
 
 // writes drops the reads from a call log.
@@ -261,6 +263,7 @@ func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 func TestNoDatabaseStillAsks(t *testing.T) {
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: func() (Store, error) { return nil, errors.New("locked") }})
+	in.Start()
 	ch := ask(context.Background(), in, q("n"))
 	ui.waitShown(t, "n")
 	ui.draft("n", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
@@ -280,6 +283,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	draftQ := q("crash")
 	go in.Ask(context.Background(), draftQ, func(wire.Event) {}) // the app dies before an answer
 	ui.waitShown(t, "crash")
@@ -298,6 +302,7 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 
 	ui = newFakeUI()
 	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	r := result(t, ask(context.Background(), in, attach("kept")))
 	if r.err != nil || !reflect.DeepEqual(r.a.Replies, answer.Replies) {
@@ -350,6 +355,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	kq := q("human")
 	kq.Wait = 10 * time.Millisecond
 	kq.Question.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
@@ -364,6 +370,7 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 
 	ui = newFakeUI()
 	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	ui.waitShown(t, "human")
 	if got := ui.restored["human"]; got == nil || got.Replies[0].Text != "half" {
@@ -388,6 +395,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
 	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	first := ask(context.Background(), in, q("dup"))
 	ui.waitShown(t, "dup")
 	wq := q("dup")
@@ -404,6 +412,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	in.Close(5 * time.Second)
 
 	in = New(Options{Presenter: newFakeUI(), Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	r := result(t, ask(context.Background(), in, attach("dup")))
 	if r.err != nil || r.a.Replies[0].Text != "mine" || r.a.QuestionID != "dup" {

@@ -34,16 +34,22 @@ func (in *Inbox) putAway(id string) {
 // Snooze snoozes the open question whose window is id. It reports false
 // when no such question is open, or it is snoozed already.
 func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
+	_, ok := in.setAside(id, s)
+	return ok
+}
+
+// setAside snoozes the open question whose window is id (Host.SetAside).
+func (in *Inbox) setAside(id string, s wire.Snooze) (*entry, bool) {
 	in.mu.Lock()
 	e := in.open[id]
 	if e == nil || e.snooze != nil {
 		in.mu.Unlock()
-		return false
+		return nil, false
 	}
 	select {
 	case <-e.done:
 		in.mu.Unlock()
-		return false
+		return nil, false
 	default:
 	}
 	in.snoozeLocked(e, s)
@@ -58,7 +64,7 @@ func (in *Inbox) Snooze(id string, s wire.Snooze) bool {
 	in.log.Info("question snoozed", "id", id, "until", s.Until, "until_back", s.UntilBack)
 	in.putAway(id)
 	in.notify()
-	return true
+	return e, true
 }
 
 // snoozeLocked snoozes e until s ends: its callers hear of it (snoozeC),
@@ -68,7 +74,7 @@ func (in *Inbox) snoozeLocked(e *entry, s wire.Snooze) {
 	e.snoozes++
 	close(e.snoozeC)
 	if !s.UntilBack {
-		e.wake = in.clock.AfterFunc(s.Until.Sub(in.clock.Now()), func() { in.unsnooze(e) })
+		e.wake = in.clock.AfterFunc(s.Until.Sub(in.clock.Now()), func() { in.bringBack(e) })
 	}
 }
 
@@ -124,7 +130,7 @@ func (in *Inbox) Back() {
 	}
 	in.mu.Unlock()
 	for _, e := range es {
-		in.unsnooze(e)
+		in.bringBack(e)
 	}
 }
 
@@ -141,8 +147,8 @@ func (in *Inbox) SnoozedUntilBack() bool {
 	return false
 }
 
-// unsnooze brings e back: its window opens again with its latest draft.
-func (in *Inbox) unsnooze(e *entry) {
+// bringBack brings e back: its window opens again with its latest draft.
+func (in *Inbox) bringBack(e *entry) {
 	in.mu.Lock()
 	if in.open[e.q.ID] != e || e.snooze == nil {
 		in.mu.Unlock()
@@ -155,10 +161,9 @@ func (in *Inbox) unsnooze(e *entry) {
 		e.wake = nil
 	}
 	in.recordSnooze(e.q.ID, nil)
-	draft := e.draft
 	in.mu.Unlock()
 	in.log.Info("snoozed question back", "id", e.q.ID)
-	in.show(e, draft)
+	in.show(e)
 }
 
 // snoozeNow is e's snooze, or nil.

@@ -34,6 +34,7 @@ func TestSnoozeAndComeBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ui := putUI{newFakeUI(), make(chan string, 4)}
 		in := New(Options{Presenter: ui})
+		in.Start()
 		defer in.Close(time.Second)
 		ask := func(wait time.Duration) <-chan askResult {
 			r := q("a")
@@ -94,6 +95,7 @@ func TestSnoozeUntilBack(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ui := putUI{newFakeUI(), make(chan string, 4)}
 		in := New(Options{Presenter: ui})
+		in.Start()
 		defer in.Close(time.Second)
 		var chs []<-chan askResult
 		for _, id := range []string{"a", "b"} {

@@ -19,6 +19,7 @@ func TestSnoozeSurvivesARestart(t *testing.T) {
 		open := func() (Store, error) { return openStore(path) }
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui, Open: open})
+		in.Start()
 		soon := time.Now().Add(90 * time.Minute)
 		snoozes := map[string]wire.Snooze{"later": {Until: time.Now().Add(3 * time.Hour)}, "soon": {Until: soon}, "back": {UntilBack: true}}
 		for _, id := range []string{"later", "soon", "back"} {
@@ -37,6 +38,7 @@ func TestSnoozeSurvivesARestart(t *testing.T) {
 
 		ui = newFakeUI()
 		in = New(Options{Presenter: ui, Open: open})
+		in.Start()
 		defer in.Close(5 * time.Second)
 		time.Sleep(time.Until(soon))
 		synctest.Wait()

@@ -15,6 +15,7 @@ import (
 func TestShownEventOfASnoozedQuestion(t *testing.T) {
 	ui := putUI{newFakeUI(), make(chan string, 4)}
 	in := New(Options{Presenter: ui})
+	in.Start()
 	first := q("a")
 	first.Wait = time.Hour
 	ch := ask(context.Background(), in, first)

@@ -306,6 +306,7 @@ func harnessWith(u *UIProcess, o Options) *uiHarness {
 	o.Open = func() (Store, error) { return harnessDB{Store: NewMemoryStore(), h: h}, nil }
 	o.Clock = u.clock
 	h.in = New(o)
+	h.in.Start()
 	harnesses.Store(u, h)
 	return h
 }

@@ -80,16 +80,15 @@ func (in *Inbox) limitLocked(q wire.Question) time.Duration {
 	return 0
 }
 
-// showWindow records that e's window opens with draft and has wp show it.
-func (in *Inbox) showWindow(wp WindowPresenter, e *entry, draft *wire.Draft) {
+// showWindow records that e's window opens with its latest draft and has
+// wp show it.
+func (in *Inbox) showWindow(wp WindowPresenter, e *entry) {
 	in.mu.Lock()
 	if in.open[e.q.ID] != e { // ended meanwhile
 		in.mu.Unlock()
 		return
 	}
-	if draft != nil && e.draft == nil {
-		e.draft = draft
-	}
+	draft := e.draft
 	in.winSeq++
 	w := &window{seq: in.winSeq, since: in.clock.Now(), unseen: draft == nil}
 	in.dropWindowLocked(e)

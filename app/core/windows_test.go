@@ -91,6 +91,7 @@ func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
 		open := func() (Store, error) { return openStore(path) }
 		ui := newFakeUI()
 		in := New(Options{Presenter: ui, Open: open})
+		in.Start()
 		kq := q("kept")
 		kq.Wait = 10 * time.Millisecond
 		if r := result(t, ask(context.Background(), in, kq)); r.err == nil {
@@ -102,6 +103,7 @@ func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
 
 		ui = newFakeUI()
 		in = New(Options{Presenter: ui, Open: open})
+		in.Start()
 		defer in.Close(5 * time.Second)
 		ui.waitShown(t, "kept")
 		if !in.Snooze("kept", wire.Snooze{Until: time.Now().Add(50 * time.Millisecond)}) {

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"feedback/app/core"
+	"feedback/app/core/messages"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
 )
@@ -59,8 +60,8 @@ type MenuEntry struct {
 type TrayInput struct {
 	Items []core.Item // the open questions (core.Inbox.Items)
 	// Messages are the agents' recent messages, newest first
-	// (Inbox.RecentMessages): a "Messages" submenu lists them.
-	Messages []core.MessageItem
+	// (messages.Control.Recent): a "Messages" submenu lists them.
+	Messages []messages.Item
 	// Away is the away mode and state (Inbox.Away, away.go).
 	Away core.AwayState
 	DND  core.DND  // do-not-disturb as stored; its end is checked against Now
@@ -323,7 +324,7 @@ func snoozeEntry(l *i18n.Localizer, items []core.Item, waiting int) MenuEntry {
 
 // messageEntry is "Messages (N)" and, under it, each message as "client:
 // text — age", newest first; with History each opens the History window.
-func messageEntry(l *i18n.Localizer, ms []core.MessageItem, now time.Time, history bool) MenuEntry {
+func messageEntry(l *i18n.Localizer, ms []messages.Item, now time.Time, history bool) MenuEntry {
 	var children []MenuEntry
 	for _, it := range ms {
 		m := it.Message

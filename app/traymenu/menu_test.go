@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"feedback/app/core"
+	"feedback/app/core/messages"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
 	"feedback/ipc/wire"
@@ -386,7 +387,7 @@ func TestMenuLabel(t *testing.T) {
 // "client: title or text — age" opening History; their ages refresh the
 // view; a hostile text is one clean, bounded line.
 func TestTrayMessages(t *testing.T) {
-	ms := []core.MessageItem{
+	ms := []messages.Item{
 		{Message: wire.Message{Client: "claude-code", Text: "blocked on\ncredentials"}, At: noon.Add(-30 * time.Second)},
 		{Message: wire.Message{Client: "codex", Title: "PR opened", Text: "tests green"}, At: noon.Add(-5*time.Minute - 10*time.Second)},
 		{Message: wire.Message{Text: "\u202eevil " + strings.Repeat("x", 100)}, At: noon.Add(-2 * time.Hour)},

@@ -230,6 +230,7 @@ func Start(dir string, p *Presenter, opts ipc.ServerOptions) (*App, error) {
 	cl := &countingListener{Listener: l}
 	a := &App{Socket: path, Presenter: p, Inbox: core.New(core.Options{Presenter: p, Log: opts.Logger}), conns: cl,
 		served: make(chan error, 1)}
+	a.Inbox.Start()
 	a.srv = ipc.NewServer(a.Inbox, opts)
 	go func() { a.served <- a.srv.Serve(cl) }()
 	return a, nil

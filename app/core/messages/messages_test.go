@@ -1,25 +1,50 @@
-package core
+package messages
 
 import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"feedback/app/core"
 	"feedback/ipc/wire"
 )
+
+// saved is a Store that keeps the messages it is given.
+type saved struct {
+	core.Store
+	mu       sync.Mutex
+	messages []wire.Message
+}
+
+func (s *saved) SaveMessage(m wire.Message, _ time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.messages = append(s.messages, m)
+	return nil
+}
+
+// attached is a Control attached to an inbox recording in st; close closes
+// the inbox, once what it recorded is written.
+func attached(st *saved) (ms *Control, close func()) {
+	ms = New(nil)
+	in := core.New(core.Options{Open: func() (core.Store, error) { return st, nil }, Features: []core.Feature{ms}})
+	in.Start()
+	return ms, func() { in.Close(time.Second) }
+}
 
 // Messages are recorded and listed newest first, at most
 // MaxRecentMessages; a client sending more than MessageBurst in a row is
 // refused with a wait to respect, while another client is not.
 func TestMessagesRecordedAndLimited(t *testing.T) {
-	p := newFakeStore()
-	in, _ := inboxWith(p)
+	p := &saved{Store: core.NewMemoryStore()}
+	ms, closeInbox := attached(p)
 	var got []wire.Message
 	for i := range MessageBurst {
-		m, err := in.Message(wire.Message{Client: "loop", Text: fmt.Sprint("message ", i)})
+		m, err := ms.Message(wire.Message{Client: "loop", Text: fmt.Sprint("message ", i)})
 		if err != nil {
 			t.Fatalf("message %d: %v", i, err)
 		}
@@ -28,7 +53,7 @@ func TestMessagesRecordedAndLimited(t *testing.T) {
 		}
 		got = append(got, m)
 	}
-	_, err := in.Message(wire.Message{Client: "loop", Text: "one too many"})
+	_, err := ms.Message(wire.Message{Client: "loop", Text: "one too many"})
 	if !errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}) || !strings.Contains(err.Error(), "the next one is shown in 12 s") {
 		t.Errorf("a sixth message in a row: %v", err)
 	}
@@ -37,22 +62,23 @@ func TestMessagesRecordedAndLimited(t *testing.T) {
 	if we := (*wire.Error)(nil); errors.As(err, &we) && strings.Contains(strings.ToLower(we.Message), "not shown") {
 		t.Errorf("the refusal says 'not shown' itself: %q", we.Message)
 	}
-	if _, err := in.Message(wire.Message{Client: "other", Text: "from another agent"}); err != nil {
+	if _, err := ms.Message(wire.Message{Client: "other", Text: "from another agent"}); err != nil {
 		t.Errorf("another client was limited too: %v", err)
 	}
-	recent := in.RecentMessages()
+	recent := ms.Recent()
 	if len(recent) != MessageBurst+1 || recent[0].Message.Text != "from another agent" || recent[len(recent)-1].Message.ID != got[0].ID {
 		t.Errorf("recent: %+v", recent)
 	}
-	eventually(t, "the messages recorded", func() bool {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return len(p.messages) == MessageBurst+1
-	})
-	for i := range 2 * MaxRecentMessages {
-		in.Message(wire.Message{Client: fmt.Sprint("c", i), Text: "x"})
+	closeInbox() // what was queued is written
+	p.mu.Lock()
+	if n := len(p.messages); n != MessageBurst+1 {
+		t.Errorf("%d messages recorded, want %d", n, MessageBurst+1)
 	}
-	if n := len(in.RecentMessages()); n != MaxRecentMessages {
+	p.mu.Unlock()
+	for i := range 2 * MaxRecentMessages {
+		ms.Message(wire.Message{Client: fmt.Sprint("c", i), Text: "x"})
+	}
+	if n := len(ms.Recent()); n != MaxRecentMessages {
 		t.Errorf("%d recent messages kept, want %d", n, MaxRecentMessages)
 	}
 }
@@ -63,12 +89,12 @@ func TestMessagesRecordedAndLimited(t *testing.T) {
 // client's own rate (it is shown once the total allows one more).
 func TestMessagesLimitedAcrossClients(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		in, _ := inboxWith(newFakeStore())
-		defer in.Close(time.Second)
+		ms, closeInbox := attached(&saved{Store: core.NewMemoryStore()})
+		defer closeInbox()
 		shown := 0
 		var refused error
 		for i := range 40 {
-			_, err := in.Message(wire.Message{Client: fmt.Sprint("agent-", i), Text: "finished"})
+			_, err := ms.Message(wire.Message{Client: fmt.Sprint("agent-", i), Text: "finished"})
 			switch {
 			case err == nil:
 				shown++
@@ -83,13 +109,13 @@ func TestMessagesLimitedAcrossClients(t *testing.T) {
 			t.Errorf("a message beyond the total: %v", refused)
 		}
 		for range 2 * MessageBurst { // refused for the total, not for its client
-			if _, err := in.Message(wire.Message{Client: "patient", Text: "again"}); err == nil {
+			if _, err := ms.Message(wire.Message{Client: "patient", Text: "again"}); err == nil {
 				t.Fatal("a message beyond the total was shown")
 			}
 		}
 		deadline := time.Now().Add(AllMessagesEvery + 2*time.Second)
 		for {
-			_, err := in.Message(wire.Message{Client: "patient", Text: "at last"})
+			_, err := ms.Message(wire.Message{Client: "patient", Text: "at last"})
 			if err == nil {
 				break
 			}
@@ -108,16 +134,17 @@ func TestMessagesLimitedAcrossClients(t *testing.T) {
 // rated apart: a few runs' "needs your attention" and "finished" fill the
 // hooks' rate, and the agent's own message is still shown.
 func TestHookMessagesLeaveTheAgentsRate(t *testing.T) {
-	in, _ := inboxWith(newFakeStore())
+	ms, closeInbox := attached(&saved{Store: core.NewMemoryStore()})
+	defer closeInbox()
 	for i := range MessageBurst {
-		if _, err := in.Message(wire.Message{Client: "claude-code", Hook: true, Text: fmt.Sprint("finished ", i)}); err != nil {
+		if _, err := ms.Message(wire.Message{Client: "claude-code", Hook: true, Text: fmt.Sprint("finished ", i)}); err != nil {
 			t.Fatalf("hook message %d: %v", i, err)
 		}
 	}
-	if _, err := in.Message(wire.Message{Client: "claude-code", Hook: true, Text: "one too many"}); !errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}) {
+	if _, err := ms.Message(wire.Message{Client: "claude-code", Hook: true, Text: "one too many"}); !errors.Is(err, &wire.Error{Code: wire.CodeRateLimited}) {
 		t.Errorf("the hooks' own rate: %v", err)
 	}
-	if _, err := in.Message(wire.Message{Client: "claude-code", Text: "blocked on credentials"}); err != nil {
+	if _, err := ms.Message(wire.Message{Client: "claude-code", Text: "blocked on credentials"}); err != nil {
 		t.Errorf("the agent's notify after its hooks' messages: %v", err)
 	}
 }

@@ -1,20 +1,26 @@
-package core
+// Package messages takes the agents' one-way messages (wire.Message) for
+// the app: each is recorded in History, kept among the recent ones the
+// tray lists, and limited per client so that one agent cannot flood the
+// desktop, and across clients so that many names (one agent changing its
+// client name each time, or many agents) cannot either. It is a feature of
+// the inbox (core.Feature): it records through the inbox's Store and tells
+// the inbox's views, on the inbox's clock, and takes no part in the
+// questions.
+package messages
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
+	"feedback/app/core"
 	"feedback/ipc/wire"
 )
 
-// Messages from agents (wire.Message): each is recorded in History, kept
-// among the recent ones the tray lists, and limited per client so that one
-// agent cannot flood the desktop, and across clients so that many names
-// (one agent changing its client name each time, or many agents) cannot
-// either.
 const (
 	// MessageBurst messages a client may send at once; then one every
 	// MessageEvery.
@@ -31,22 +37,43 @@ const (
 	maxLimitedClients = 256
 )
 
-// MessageItem is a recent message as the tray lists it.
-type MessageItem struct {
+// Item is a recent message as the tray lists it.
+type Item struct {
 	Message wire.Message
 	At      time.Time
 }
 
-// messages is the inbox's part for messages; guarded by Inbox.mu.
-type messages struct {
-	recent  []MessageItem // newest first
+// Control is the agents' messages: their rates and the recent ones.
+type Control struct {
+	log  *slog.Logger
+	host core.Host // Attach
+
+	mu      sync.Mutex // guards the fields below
+	recent  []Item     // newest first
 	limits  map[string]*rate.Limiter
 	clients []string      // limits' keys, oldest first
 	all     *rate.Limiter // every client's messages together
 }
 
+var _ core.Feature = (*Control)(nil)
+
+// New returns the messages' control; it works once attached to an inbox
+// (core.Options.Features).
+func New(log *slog.Logger) *Control {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Control{log: log}
+}
+
+// Attach implements core.Feature: messages take no part in the questions.
+func (ms *Control) Attach(h core.Host) core.Hooks {
+	ms.host = h
+	return core.Hooks{}
+}
+
 // allLimiter is the rate of all clients together, made when first used.
-func (ms *messages) allLimiter() *rate.Limiter {
+func (ms *Control) allLimiter() *rate.Limiter {
 	if ms.all == nil {
 		ms.all = rate.NewLimiter(rate.Every(AllMessagesEvery), AllMessagesBurst)
 	}
@@ -54,7 +81,7 @@ func (ms *messages) allLimiter() *rate.Limiter {
 }
 
 // limiter is the rate of client, made when first seen.
-func (ms *messages) limiter(client string) *rate.Limiter {
+func (ms *Control) limiter(client string) *rate.Limiter {
 	if l := ms.limits[client]; l != nil {
 		return l
 	}
@@ -77,12 +104,12 @@ func (ms *messages) limiter(client string) *rate.Limiter {
 // them together are beyond theirs (AllMessagesBurst, then one every
 // AllMessagesEvery), is refused with wire.CodeRateLimited, which says when
 // it may send again. A refused message takes nothing from either rate.
-func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
-	now := in.clock.Now()
+func (ms *Control) Message(m wire.Message) (wire.Message, error) {
+	now := ms.host.Clock().Now()
 	if m.ID == "" {
 		m.ID = wire.NewID()
 	}
-	in.mu.Lock()
+	ms.mu.Lock()
 	// A client's hooks and its agent are rated apart: the hooks' "needs
 	// your attention" and "finished" of a few runs left no room for the
 	// agent's own notify.
@@ -90,41 +117,41 @@ func (in *Inbox) Message(m wire.Message) (wire.Message, error) {
 	if m.Hook {
 		key += "\x00hooks"
 	}
-	mine := in.msgs.limiter(key).ReserveN(now, 1)
+	mine := ms.limiter(key).ReserveN(now, 1)
 	if wait := mine.DelayFrom(now); wait > 0 {
 		mine.CancelAt(now)
-		in.mu.Unlock()
-		in.log.Info("message refused: its client sends too many", "client", m.Client, "retry_in", wait.Round(time.Second))
+		ms.mu.Unlock()
+		ms.log.Info("message refused: its client sends too many", "client", m.Client, "retry_in", wait.Round(time.Second))
 		return wire.Message{}, &wire.Error{Code: wire.CodeRateLimited, Message: fmt.Sprintf(
 			"%s sent more than %d messages in a row (the most the app shows, then one every %v); the next one is shown in %d s",
 			clientOr(m.Client), MessageBurst, MessageEvery, int(math.Ceil(wait.Seconds())))}
 	}
-	if all := in.msgs.allLimiter().ReserveN(now, 1); all.DelayFrom(now) > 0 {
+	if all := ms.allLimiter().ReserveN(now, 1); all.DelayFrom(now) > 0 {
 		wait := all.DelayFrom(now)
 		all.CancelAt(now)
 		mine.CancelAt(now) // nothing was shown: the client's rate is as it was
-		in.mu.Unlock()
-		in.log.Info("message refused: agents together send too many", "client", m.Client, "retry_in", wait.Round(time.Second))
+		ms.mu.Unlock()
+		ms.log.Info("message refused: agents together send too many", "client", m.Client, "retry_in", wait.Round(time.Second))
 		return wire.Message{}, &wire.Error{Code: wire.CodeRateLimited, Message: fmt.Sprintf(
 			"agents together sent more than %d messages in a row (the most the app shows from all of them, then one every %v); the next one is shown in %d s",
 			AllMessagesBurst, AllMessagesEvery, int(math.Ceil(wait.Seconds())))}
 	}
-	in.msgs.recent = append([]MessageItem{{Message: m, At: now}}, in.msgs.recent...)
-	if len(in.msgs.recent) > MaxRecentMessages {
-		in.msgs.recent = in.msgs.recent[:MaxRecentMessages]
+	ms.recent = append([]Item{{Message: m, At: now}}, ms.recent...)
+	if len(ms.recent) > MaxRecentMessages {
+		ms.recent = ms.recent[:MaxRecentMessages]
 	}
-	in.mu.Unlock()
-	in.rec.do("save message", m.ID, func(p Store) error { return p.SaveMessage(m, now) })
-	in.log.Info("message from an agent", "id", m.ID, "client", m.Client, "urgent", m.Urgent)
-	in.notify()
+	ms.mu.Unlock()
+	ms.host.Record("save message", m.ID, func(p core.Store) error { return p.SaveMessage(m, now) })
+	ms.log.Info("message from an agent", "id", m.ID, "client", m.Client, "urgent", m.Urgent)
+	ms.host.Changed()
 	return m, nil
 }
 
-// RecentMessages are the messages the tray lists, the newest first.
-func (in *Inbox) RecentMessages() []MessageItem {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return append([]MessageItem(nil), in.msgs.recent...)
+// Recent are the messages the tray lists, the newest first.
+func (ms *Control) Recent() []Item {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	return append([]Item(nil), ms.recent...)
 }
 
 // clientOr names client in a sentence.
