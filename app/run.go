@@ -12,6 +12,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/app/core/messages"
+	"feedback/app/core/notes"
 	"feedback/app/notification"
 	"feedback/app/store"
 	"feedback/app/windowreq"
@@ -116,17 +117,19 @@ func Run(ctx context.Context, cfg Config) error {
 	if start == nil {
 		start = StartUIProcess
 	}
-	notes := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
-	if notes.n == nil && notification.Supported() {
-		if n := defaultNotifier(notes.log); n != nil {
+	alerts := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
+	if alerts.n == nil && notification.Supported() {
+		if n := defaultNotifier(alerts.log); n != nil {
 			defer n.Close()
-			notes.n = n
+			alerts.n = n
 		}
 	}
 	var (
 		quitting atomic.Bool
 		inbox    *core.Inbox // set below, before any question comes
 	)
+	agentNotes := notes.New(log.With("part", "notes"))          // the user's notes for agents
+	agentMessages := messages.New(log.With("part", "messages")) // the agents' one-way messages
 	dbPath := databasePath(cfg.Database, log)
 	ui := core.NewUIProcess(core.UIProcessOptions{
 		Start: start,
@@ -134,27 +137,26 @@ func Run(ctx context.Context, cfg Config) error {
 		// the system now, not when the runtime's scavenger gets to it.
 		OnIdle: debug.FreeOSMemory,
 		Log:    log.With("part", "ui"),
-		OnNote: func(n uiproto.Note) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
+		OnNote: func(n uiproto.Note) { agentNotes.Add(n) }, // from the note window: kept for its agent
 		// The UI process must be this build: one of another (the binary
 		// was replaced by an upgrade, where StartUIProcess cannot start
 		// this build's) is ended and the user told to restart.
 		Build:      cfg.Version,
-		OnMismatch: func(error) { notes.upgraded() },
+		OnMismatch: func(error) { alerts.upgraded() },
 		// The History and Settings windows ask the app (package windowreq):
 		// the UI process opens neither the database nor the settings file.
 		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
 	})
-	if notes.n == nil && !notification.Supported() {
-		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
+	if alerts.n == nil && !notification.Supported() {
+		alerts.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
 	var retain store.Retainer // prunes the database at start and daily (store/retainer.go)
 	// The database opens once the inbox is set up (configured, below):
 	// the questions the last run left open come back to an inbox with its
 	// default timeout and its quiet hours.
 	configured := make(chan struct{})
-	agentMessages := messages.New(log.With("part", "messages")) // the agents' one-way messages
 	inbox = core.New(core.Options{
-		Features:  []core.Feature{agentMessages},
+		Features:  []core.Feature{agentNotes, agentMessages},
 		Presenter: ui,
 		Log:       log,
 		Open: func() (core.Store, error) {
@@ -166,10 +168,10 @@ func Run(ctx context.Context, cfg Config) error {
 			retain.Start(st, log)
 			return database{st}, nil
 		},
-		OnEnd:       notes.ended, // a question's notification goes when it ends
-		OnUnfocused: notes.unfocused,
+		OnEnd:       alerts.ended, // a question's notification goes when it ends
+		OnUnfocused: alerts.unfocused,
 		// The user came to the window: its notification has done its work.
-		OnFound: func(q wire.Question) { notes.ended(q.ID) },
+		OnFound: func(q wire.Question) { alerts.ended(q.ID) },
 		// A window the user never saw ends: a notice, unless the user is
 		// quitting (each question ends then) or do not disturb is on.
 		OnUnseenEnd: func(q wire.Question, timedOut bool) {
@@ -177,20 +179,20 @@ func Run(ctx context.Context, cfg Config) error {
 				return
 			}
 			if timedOut {
-				notes.timedOutUnseen(q)
+				alerts.timedOutUnseen(q)
 			} else {
-				notes.withdrawnUnseen(q)
+				alerts.withdrawnUnseen(q)
 			}
 		},
 		// An answer given after its call ended went to the agent's next call
 		// (a one-shot client): say where it went.
 		OnHandedOver: func(q wire.Question) {
 			if !inbox.DNDActive() {
-				notes.handedOver(q)
+				alerts.handedOver(q)
 			}
 		},
 	})
-	notes.setInbox(inbox) // a click on a notification raises the window, a button answers
+	alerts.setInbox(inbox) // a click on a notification raises the window, a button answers
 	// Away (the away setting): who is at the desk, and what they hear when
 	// back (core/away.go).
 	away := newPresence(inbox, log.With("part", "presence"))
@@ -198,14 +200,14 @@ func Run(ctx context.Context, cfg Config) error {
 	// The settings: the UI process's (it is started with them), the
 	// default countdown, the dnd_schedule's quiet hours (before the tray
 	// loads its saved choice and the last run's questions come back), away…
-	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: away, sound: notes, retain: &retain, prewarm: &prewarm, log: log}
+	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: away, sound: alerts, retain: &retain, prewarm: &prewarm, log: log}
 	settingsTo.apply(cfg.Settings)
 	close(configured)
 	inbox.Start()
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	inbox.OnBack(func(asked []core.AwayItem) { notes.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) }) })
+	inbox.OnBack(func(asked []core.AwayItem) { alerts.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) }) })
 	go away.run(ctx)
 	// Quit from the tray: with questions open the user is asked first (in
 	// the UI process); each then ends as dismissed by the user, so every
@@ -227,7 +229,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		stop(errUserQuit)
 	}
-	endTray := startTray(inbox, agentMessages, ui, quit, log)
+	endTray := startTray(inbox, agentNotes, agentMessages, ui, quit, log)
 	// The desktop session ends (its X server, its session bus): so does
 	// the app, instead of living on with nothing to show windows on.
 	endWatch := watchSession(log, stop)
@@ -251,7 +253,7 @@ func Run(ctx context.Context, cfg Config) error {
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
-	msgs := messenger{messages: agentMessages, dnd: inbox, notes: notes, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
+	msgs := messenger{messages: agentMessages, dnd: inbox, notes: alerts, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
 	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
@@ -277,6 +279,6 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	retain.Stop()                // no pass runs into the closed store
 	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
-	notes.wait()                 // each bounded by the notifier's timeout
+	alerts.wait()                // each bounded by the notifier's timeout
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/app/core/messages"
+	"feedback/app/core/notes"
 	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/userdirs"
@@ -22,7 +23,7 @@ import (
 // fyne.io/systray (StatusNotifierItem over the session D-Bus on Linux) — no
 // GUI toolkit in the resident process. Without a session bus or a tray host
 // the app runs without it. The returned function removes the icon.
-func startTray(inbox *core.Inbox, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
+func startTray(inbox *core.Inbox, notes *notes.Control, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
 	// Do not disturb is loaded first, before the questions of the last run
 	// come back (they are held back too). It is set from the tray: without
 	// one it is off (a saved "on" with no way to turn it off would hold
@@ -33,7 +34,7 @@ func startTray(inbox *core.Inbox, msgs *messages.Control, ui *core.UIProcess, qu
 		inbox.UseDND(nil)
 		return func() {}
 	}
-	t := &tray{inbox: inbox, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	t := &tray{inbox: inbox, notes: notes, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -73,6 +74,7 @@ func dndStore(log *slog.Logger) core.DNDStore {
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
 	inbox    *core.Inbox
+	notes    *notes.Control
 	messages *messages.Control
 	ui       *core.UIProcess
 	quit     func()
@@ -206,7 +208,7 @@ func (t *tray) action(a traymenu.MenuAction) func() {
 	case traymenu.ActionSettings:
 		return func() { t.ui.OpenWindow(uiproto.WindowSettings) }
 	case traymenu.ActionNote: // the choices come from the database: off the menu's goroutine
-		return func() { go t.ui.OpenNoteWindow(t.inbox.NoteChoices()) }
+		return func() { go t.ui.OpenNoteWindow(t.notes.Choices()) }
 	case traymenu.ActionSnooze:
 		return func() {
 			s := wire.Snooze{UntilBack: a.UntilBack}

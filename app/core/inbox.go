@@ -72,7 +72,7 @@ type Item struct {
 // kept open are shown again and the others withdrawn (their callers ask
 // again). Every database call runs on the recorder's goroutine: a slow or
 // locked database never holds up a window or a caller by more than
-// lookupTimeout.
+// LookupTimeout.
 type Inbox struct {
 	p     Presenter
 	log   *slog.Logger
@@ -321,12 +321,17 @@ func (in *Inbox) notify() {
 // questions a new one is refused with wire.CodeTooMany: the inbox is
 // where the app's cap on open questions is enforced (ipc counts none).
 //
-// The outcome carries the notes the user wrote for the question's client
-// meanwhile (notes.go); a pending or failed ask carries none.
+// The features add to an outcome what they have for it (Hooks.Outcome:
+// the notes the user wrote for the question's client meanwhile); a pending
+// or failed ask gets nothing.
 func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	a, err := in.ask(ctx, r, emit)
 	if err == nil {
-		a = in.withNotes(ctx, r.Question, a)
+		for _, h := range in.hooks {
+			if h.Outcome != nil {
+				a = h.Outcome(ctx, r.Question, a)
+			}
+		}
 	}
 	return a, err
 }

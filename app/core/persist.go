@@ -2,7 +2,9 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -98,14 +100,82 @@ func (*memoryStore) Draft(string) (wire.Draft, bool, error)                     
 func (*memoryStore) Undelivered(string) (wire.Answer, bool, error)               { return wire.Answer{}, false, nil }
 func (*memoryStore) Close() error                                                { return nil }
 
-// lookupTimeout bounds how long a new question waits for the database
-// before its window opens without a restored draft.
-const lookupTimeout = time.Second
+// The notes of the memory store.
+
+// errTooManyNotes: wire.MaxPendingNotes notes already wait for their
+// agents (as the database says: store.ErrTooManyNotes).
+var errTooManyNotes = fmt.Errorf("%d notes already wait for their agents: wait until one is delivered", wire.MaxPendingNotes)
+
+// memNotes keeps notes in memory: the app without a database
+// (NewMemoryStore).
+type memNotes struct {
+	mu     sync.Mutex
+	notes  []wire.Note
+	nextID int64
+}
+
+func (m *memNotes) AddNote(n wire.Note) (wire.Note, error) {
+	if err := wire.CheckNote(n); err != nil {
+		return wire.Note{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.notes) >= wire.MaxPendingNotes {
+		return wire.Note{}, errTooManyNotes
+	}
+	m.nextID++
+	n.ID = m.nextID
+	m.notes = append(m.notes, n)
+	return n, nil
+}
+
+func (m *memNotes) TakeNotes(client, project string) ([]wire.Note, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var taken, kept []wire.Note
+	for _, n := range m.notes {
+		if noteFor(n, client, project) {
+			taken = append(taken, n)
+		} else {
+			kept = append(kept, n)
+		}
+	}
+	m.notes = kept
+	return taken, nil
+}
+
+func (m *memNotes) PutBackNotes(ns []wire.Note) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.notes = append(append([]wire.Note(nil), ns...), m.notes...)
+	return nil
+}
+
+func (m *memNotes) Notes() ([]wire.Note, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]wire.Note(nil), m.notes...), nil
+}
+
+func (m *memNotes) NoteTargets() ([]wire.NoteTarget, error) { return nil, nil }
+
+// noteFor reports whether n is for a question of client and project: the
+// store's rule (names trimmed, else exactly as written: client names are
+// self-declared; a note naming no project is for any).
+func noteFor(n wire.Note, client, project string) bool {
+	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	return same(n.Client, client) && (n.Project == "" || same(n.Project, project))
+}
+
+// LookupTimeout bounds how long a new question waits for the database
+// before its window opens without a restored draft, and how long a feature
+// waits for what it reads (the notes of an outcome).
+const LookupTimeout = time.Second
 
 // recorder runs the Store's calls in order on one goroutine of its own,
 // so neither the socket handlers nor the Fyne goroutine ever wait on the
 // database: writes are queued and return at once; the one read a new
-// question needs (a kept answer, a draft) waits at most lookupTimeout.
+// question needs (a kept answer, a draft) waits at most LookupTimeout.
 // Consecutive drafts of a question that are not yet written are folded into
 // the latest: the recorder holds no draft, it reads the question's latest
 // (kept by the inbox) when it writes. Failures are logged, the first of a run at Warn and the rest
@@ -226,7 +296,7 @@ type found struct {
 
 // lookup returns the undelivered answer of the questions asked as id or,
 // withDraft, the draft of question id, after every write queued before it.
-// It gives up, returning nothing, after lookupTimeout or when ctx ends.
+// It gives up, returning nothing, after LookupTimeout or when ctx ends.
 func (r *recorder) lookup(ctx context.Context, id string, withDraft bool) found {
 	r.mu.Lock()
 	off := r.off
@@ -253,14 +323,14 @@ func (r *recorder) lookup(ctx context.Context, id string, withDraft bool) found 
 	if !queued {
 		return found{}
 	}
-	timeout, stop := clock.After(r.clock, lookupTimeout)
+	timeout, stop := clock.After(r.clock, LookupTimeout)
 	defer stop()
 	select {
 	case f := <-ch:
 		return f
 	case <-timeout:
 		r.log.Warn("persistence: the database is slow; the question opens without looking for its draft or kept answer",
-			"id", id, "waited", lookupTimeout)
+			"id", id, "waited", LookupTimeout)
 	case <-ctx.Done():
 	}
 	return found{}

@@ -229,7 +229,7 @@ func TestStoredDraftIsRestored(t *testing.T) {
 }
 
 // A database that blocks (locked by another process) delays a new window
-// by at most lookupTimeout, and a draft never waits for it.
+// by at most LookupTimeout, and a draft never waits for it.
 func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		fs := newFakeStore()
@@ -238,8 +238,8 @@ func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
 		start := time.Now()
 		ch := ask(context.Background(), in, q("slow"))
 		ui.waitShown(t, "slow")
-		if waited := time.Since(start); waited != lookupTimeout {
-			t.Errorf("the window waited %v for the database, want lookupTimeout (%v)", waited, lookupTimeout)
+		if waited := time.Since(start); waited != LookupTimeout {
+			t.Errorf("the window waited %v for the database, want LookupTimeout (%v)", waited, LookupTimeout)
 		}
 		drafted := make(chan struct{})
 		go func() {

@@ -70,7 +70,7 @@ type UIProcessOptions struct {
 	Heartbeat       time.Duration
 	HeartbeatMisses int
 	// OnNote, if set, is called with a note the user sent from the note
-	// window (the app keeps it: Inbox.AddNote).
+	// window (the app keeps it for its agent: package notes).
 	OnNote func(uiproto.Note)
 	// Build is the app's build (what `feedback version` prints): a UI
 	// process must say the same, and uiproto.Version, in its Hello.
@@ -315,6 +315,12 @@ func (u *UIProcess) Notify(title, body string) {
 		u.sendLocked(p, uiproto.Notify{Title: title, Body: body})
 		u.lingerLocked()
 	}
+}
+
+// OpenNoteWindow has the UI process open the note window with c (a note
+// for an agent).
+func (u *UIProcess) OpenNoteWindow(c uiproto.NoteChoices) {
+	u.openWindow(uiproto.OpenWindow{Window: uiproto.WindowNote, Note: &c})
 }
 
 // ErrNoUI is returned by ConfirmQuit when the UI process could not ask.

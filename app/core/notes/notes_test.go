@@ -1,4 +1,4 @@
-package core
+package notes
 
 import (
 	"context"
@@ -8,27 +8,37 @@ import (
 	"testing/synctest"
 	"time"
 
+	"feedback/app/core"
+	"feedback/app/core/coretest"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
+// noted is an inbox with the notes attached, recording in what open opens.
+func noted(ui core.Presenter, open func() (core.Store, error)) (*core.Inbox, *Control) {
+	c := New(nil)
+	in := core.New(core.Options{Presenter: ui, Open: open, Features: []core.Feature{c}})
+	in.Start()
+	return in, c
+}
+
 func clientQ(id, client, project string) wire.Ask {
-	qq := q(id)
+	qq := coretest.Q(id)
 	qq.Question.Client, qq.Question.Project = client, project
 	return qq
 }
 
 // answerOf asks qq, answers it with status and returns what the caller got.
-func answerOf(t *testing.T, in *Inbox, ui *fakeUI, qq wire.Ask, status wire.Status) wire.Answer {
+func answerOf(t *testing.T, in *core.Inbox, ui *coretest.UI, qq wire.Ask, status wire.Status) wire.Answer {
 	t.Helper()
-	ch := ask(context.Background(), in, qq)
-	ui.waitShown(t, qq.Question.ID)
-	ui.answer(qq.Question.ID, wire.Answer{Status: status})
-	r := result(t, ch)
-	if r.err != nil {
-		t.Fatalf("ask %s: %v", qq.Question.ID, r.err)
+	ch := coretest.Ask(context.Background(), in, qq)
+	ui.WaitShown(t, qq.Question.ID)
+	ui.Answer(qq.Question.ID, wire.Answer{Status: status})
+	r := coretest.Wait(t, ch)
+	if r.Err != nil {
+		t.Fatalf("ask %s: %v", qq.Question.ID, r.Err)
 	}
-	return r.a
+	return r.A
 }
 
 // A note rides on the next outcome delivered to its client only (whatever
@@ -37,14 +47,13 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 	for _, persistent := range []bool{false, true} {
 		name := map[bool]string{false: "in memory", true: "database"}[persistent]
 		t.Run(name, func(t *testing.T) {
-			ui := newFakeUI()
-			open := func() (Store, error) { return NewMemoryStore(), nil }
+			ui := coretest.NewUI()
+			open := func() (core.Store, error) { return core.NewMemoryStore(), nil }
 			if persistent {
 				path := filepath.Join(t.TempDir(), "f.db")
-				open = func() (Store, error) { return openStore(path) }
+				open = func() (core.Store, error) { return coretest.OpenSQLite(path) }
 			}
-			in := New(Options{Presenter: ui, Open: open})
-			in.Start()
+			in, c := noted(ui, open)
 			defer in.Close(time.Second)
 			must := func(err error) {
 				t.Helper()
@@ -52,10 +61,10 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			must(in.AddNote(uiproto.Note{Client: "claude-code", Text: "use the staging database"}))
-			must(in.AddNote(uiproto.Note{Client: "claude-code", Project: "api", Text: "only for api"}))
-			must(in.AddNote(uiproto.Note{Client: "Claude-Code", Text: "for the client that calls itself Claude-Code"}))
-			if in.AddNote(uiproto.Note{Client: "claude-code", Text: "  "}) == nil {
+			must(c.Add(uiproto.Note{Client: "claude-code", Text: "use the staging database"}))
+			must(c.Add(uiproto.Note{Client: "claude-code", Project: "api", Text: "only for api"}))
+			must(c.Add(uiproto.Note{Client: "Claude-Code", Text: "for the client that calls itself Claude-Code"}))
+			if c.Add(uiproto.Note{Client: "claude-code", Text: "  "}) == nil {
 				t.Fatal("an empty note was accepted")
 			}
 
@@ -81,8 +90,8 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 			if want := []string{"for the client that calls itself Claude-Code"}; !reflect.DeepEqual(a.Notes, want) {
 				t.Fatalf("Claude-Code's result: notes %q, want %q", a.Notes, want)
 			}
-			if c := in.NoteChoices(); len(c.Waiting) != 0 {
-				t.Fatalf("notes still waiting: %+v", c.Waiting)
+			if choices := c.Choices(); len(choices.Waiting) != 0 {
+				t.Fatalf("notes still waiting: %+v", choices.Waiting)
 			}
 		})
 	}
@@ -92,30 +101,29 @@ func TestNoteRidesOnTheNextResultOfItsClient(t *testing.T) {
 // rides on that answer when it is collected, not before; a caller that went
 // away takes nothing.
 func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
-	ui := newFakeUI()
-	in := New(Options{Presenter: ui})
-	in.Start()
+	ui := coretest.NewUI()
+	in, c := noted(ui, nil)
 	qq := clientQ("k", "codex", "")
 	qq.Wait = 1 * time.Millisecond
-	r := result(t, ask(context.Background(), in, qq))
-	if r.err == nil {
+	r := coretest.Wait(t, coretest.Ask(context.Background(), in, qq))
+	if r.Err == nil {
 		t.Fatal("want a pending ask")
 	}
-	ui.waitShown(t, "k")
-	ui.answer("k", wire.Answer{Status: wire.StatusAnswered})
+	ui.WaitShown(t, "k")
+	ui.Answer("k", wire.Answer{Status: wire.StatusAnswered})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if a := in.withNotes(ctx, qq.Question, wire.Answer{}); a.Notes != nil {
+	if a := c.outcome(ctx, qq.Question, wire.Answer{}); a.Notes != nil {
 		t.Fatal("a caller that went away took the notes")
 	}
-	if err := in.AddNote(uiproto.Note{Client: "codex", Text: "rebase first"}); err != nil {
+	if err := c.Add(uiproto.Note{Client: "codex", Text: "rebase first"}); err != nil {
 		t.Fatal(err)
 	}
 	qq.Wait = 0
-	r = result(t, ask(context.Background(), in, qq))
-	if r.err != nil || !reflect.DeepEqual(r.a.Notes, []string{"rebase first"}) {
-		t.Fatalf("collected kept answer: %+v, %v", r.a, r.err)
+	r = coretest.Wait(t, coretest.Ask(context.Background(), in, qq))
+	if r.Err != nil || !reflect.DeepEqual(r.A.Notes, []string{"rebase first"}) {
+		t.Fatalf("collected kept answer: %+v, %v", r.A, r.Err)
 	}
 }
 
@@ -123,23 +131,21 @@ func TestNoteRidesOnAKeptAnswerWhenCollected(t *testing.T) {
 // note window's choices list the clients and projects that asked.
 func TestNotesSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.db")
-	open := func() (Store, error) { return openStore(path) }
-	ui := newFakeUI()
-	in := New(Options{Presenter: ui, Open: open})
-	in.Start()
+	open := func() (core.Store, error) { return coretest.OpenSQLite(path) }
+	ui := coretest.NewUI()
+	in, c := noted(ui, open)
 	answerOf(t, in, ui, clientQ("first", "gemini", "site"), wire.StatusAnswered)
-	if err := in.AddNote(uiproto.Note{Client: "gemini", Text: "after the restart"}); err != nil {
+	if err := c.Add(uiproto.Note{Client: "gemini", Text: "after the restart"}); err != nil {
 		t.Fatal(err)
 	}
-	c := in.NoteChoices()
-	if want := []wire.NoteTarget{{Client: "gemini", Project: "site"}}; !reflect.DeepEqual(c.Targets, want) || len(c.Waiting) != 1 {
-		t.Fatalf("NoteChoices = %+v", c)
+	choices := c.Choices()
+	if want := []wire.NoteTarget{{Client: "gemini", Project: "site"}}; !reflect.DeepEqual(choices.Targets, want) || len(choices.Waiting) != 1 {
+		t.Fatalf("Choices = %+v", choices)
 	}
 	in.Close(2 * time.Second)
 
-	ui = newFakeUI()
-	in = New(Options{Presenter: ui, Open: open})
-	in.Start()
+	ui = coretest.NewUI()
+	in, _ = noted(ui, open)
 	defer in.Close(time.Second)
 	a := answerOf(t, in, ui, clientQ("second", "gemini", "site"), wire.StatusAnswered)
 	if want := []string{"after the restart"}; !reflect.DeepEqual(a.Notes, want) {
@@ -149,7 +155,7 @@ func TestNotesSurviveARestart(t *testing.T) {
 
 // slowNotes is a database whose TakeNotes waits for release.
 type slowNotes struct {
-	*memoryStore
+	core.Store
 	release chan struct{}
 	took    chan struct{}
 }
@@ -157,29 +163,28 @@ type slowNotes struct {
 func (s slowNotes) TakeNotes(client, project string) ([]wire.Note, error) {
 	<-s.release
 	defer close(s.took)
-	return s.memoryStore.TakeNotes(client, project)
+	return s.Store.TakeNotes(client, project)
 }
 
-// withNotes gives up after lookupTimeout on a stuck database: the outcome
+// withNotes gives up after LookupTimeout on a stuck database: the outcome
 // goes without the notes, and the notes taken after that are put back for
 // the next outcome.
 func TestNotesPutBackWhenTheCallerGaveUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		slow := slowNotes{memoryStore: &memoryStore{}, release: make(chan struct{}), took: make(chan struct{})}
+		slow := slowNotes{Store: core.NewMemoryStore(), release: make(chan struct{}), took: make(chan struct{})}
 		if _, err := slow.AddNote(wire.Note{Client: "c", Text: "x"}); err != nil {
 			t.Fatal(err)
 		}
-		in := New(Options{Presenter: newFakeUI(), Open: func() (Store, error) { return slow, nil }})
-		in.Start()
+		in, c := noted(coretest.NewUI(), func() (core.Store, error) { return slow, nil })
 		defer in.Close(time.Second)
-		if a := in.withNotes(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
+		if a := c.outcome(context.Background(), clientQ("q", "c", "").Question, wire.Answer{}); a.Notes != nil {
 			t.Fatalf("notes %q delivered past the timeout", a.Notes)
 		}
 		close(slow.release)
 		<-slow.took
-		c := in.NoteChoices() // runs after the put-back, on the same goroutine
-		if len(c.Waiting) != 1 || c.Waiting[0].Text != "x" {
-			t.Fatalf("waiting after the late take: %+v", c.Waiting)
+		choices := c.Choices() // runs after the put-back, on the same goroutine
+		if len(choices.Waiting) != 1 || choices.Waiting[0].Text != "x" {
+			t.Fatalf("waiting after the late take: %+v", choices.Waiting)
 		}
 	})
 }
