@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/app/notification"
 	"feedback/app/traymenu"
 	"feedback/assets"
@@ -231,7 +232,7 @@ func (s *notices) message(m wire.Message, openHistory func()) {
 
 // back tells the user, back at the desk, what was asked while they were
 // away and what each agent was told; a click opens History.
-func (s *notices) back(asked []core.AwayItem, openHistory func()) {
+func (s *notices) back(asked []away.Item, openHistory func()) {
 	var lines []string
 	for _, it := range asked {
 		lines = append(lines, traymenu.AwayLine(i18n.For(""), it))

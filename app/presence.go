@@ -9,6 +9,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/internal/settings"
 )
 
@@ -24,7 +25,8 @@ const presenceEvery = 5 * time.Second
 // time). Where none of them answers, the user counts as present: away
 // never starts on a guess.
 type presence struct {
-	inbox *core.Inbox
+	awayC *away.Control
+	inbox *core.Inbox // its snoozes until the user is back
 	log   *slog.Logger
 	mode  atomic.Pointer[string]
 	after atomic.Int64 // time.Duration without input that makes the user away
@@ -38,15 +40,15 @@ type idleSource interface {
 	Close()
 }
 
-func newPresence(inbox *core.Inbox, log *slog.Logger) *presence {
-	return &presence{inbox: inbox, log: log}
+func newPresence(a *away.Control, inbox *core.Inbox, log *slog.Logger) *presence {
+	return &presence{awayC: a, inbox: inbox, log: log}
 }
 
 // setAway takes the away settings: away and away_after_minutes.
 func (p *presence) setAway(mode string, after time.Duration) {
 	p.mode.Store(&mode)
 	p.after.Store(int64(after))
-	p.inbox.SetAwayMode(mode)
+	p.awayC.SetMode(mode)
 }
 
 // run watches until ctx ends.
@@ -71,7 +73,7 @@ func (p *presence) run(ctx context.Context) {
 		// Looked for while the away setting is on, or a question is snoozed
 		// until the user is back.
 		if m := p.mode.Load(); (m == nil || *m == settings.AwayOff || *m == "") && !p.inbox.SnoozedUntilBack() {
-			p.inbox.SetAway(false)
+			p.awayC.SetAway(false)
 			continue
 		}
 		if p.idle == nil {
@@ -82,7 +84,7 @@ func (p *presence) run(ctx context.Context) {
 				bus = c
 			}
 		}
-		p.inbox.SetAway(p.away(ctx, bus))
+		p.awayC.SetAway(p.away(ctx, bus))
 	}
 }
 

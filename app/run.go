@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/app/core/messages"
 	"feedback/app/core/notes"
 	"feedback/app/notification"
@@ -147,6 +148,15 @@ func Run(ctx context.Context, cfg Config) error {
 		// the UI process opens neither the database nor the settings file.
 		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
 	})
+	// Away (the away setting): what a question gets while the user is
+	// away, and what they hear when back (package away); the snoozes
+	// until then end.
+	awayC := away.New(away.Options{Log: log.With("part", "away"), Back: func(asked []away.Item) {
+		inbox.Back()
+		if len(asked) > 0 {
+			alerts.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) })
+		}
+	}})
 	if alerts.n == nil && !notification.Supported() {
 		alerts.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
 	}
@@ -156,7 +166,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// default timeout and its quiet hours.
 	configured := make(chan struct{})
 	inbox = core.New(core.Options{
-		Features:  []core.Feature{agentNotes, agentMessages},
+		Features:  []core.Feature{awayC, agentNotes, agentMessages},
 		Presenter: ui,
 		Log:       log,
 		Open: func() (core.Store, error) {
@@ -193,22 +203,20 @@ func Run(ctx context.Context, cfg Config) error {
 		},
 	})
 	alerts.setInbox(inbox) // a click on a notification raises the window, a button answers
-	// Away (the away setting): who is at the desk, and what they hear when
-	// back (core/away.go).
-	away := newPresence(inbox, log.With("part", "presence"))
+	// Who is at the desk, for away and the snoozes until the user is back.
+	watcher := newPresence(awayC, inbox, log.With("part", "presence"))
 	var prewarm atomic.Bool
 	// The settings: the UI process's (it is started with them), the
 	// default countdown, the dnd_schedule's quiet hours (before the tray
 	// loads its saved choice and the last run's questions come back), away…
-	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: away, sound: alerts, retain: &retain, prewarm: &prewarm, log: log}
+	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: watcher, sound: alerts, retain: &retain, prewarm: &prewarm, log: log}
 	settingsTo.apply(cfg.Settings)
 	close(configured)
 	inbox.Start()
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	inbox.OnBack(func(asked []core.AwayItem) { alerts.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) }) })
-	go away.run(ctx)
+	go watcher.run(ctx)
 	// Quit from the tray: with questions open the user is asked first (in
 	// the UI process); each then ends as dismissed by the user, so every
 	// waiting caller gets that answer — not a dropped connection, which a
@@ -229,7 +237,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		stop(errUserQuit)
 	}
-	endTray := startTray(inbox, agentNotes, agentMessages, ui, quit, log)
+	endTray := startTray(inbox, awayC, agentNotes, agentMessages, ui, quit, log)
 	// The desktop session ends (its X server, its session bus): so does
 	// the app, instead of living on with nothing to show windows on.
 	endWatch := watchSession(log, stop)

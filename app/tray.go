@@ -10,6 +10,7 @@ import (
 	"fyne.io/systray"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/app/core/messages"
 	"feedback/app/core/notes"
 	"feedback/app/traymenu"
@@ -23,7 +24,7 @@ import (
 // fyne.io/systray (StatusNotifierItem over the session D-Bus on Linux) — no
 // GUI toolkit in the resident process. Without a session bus or a tray host
 // the app runs without it. The returned function removes the icon.
-func startTray(inbox *core.Inbox, notes *notes.Control, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
+func startTray(inbox *core.Inbox, away *away.Control, notes *notes.Control, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
 	// Do not disturb is loaded first, before the questions of the last run
 	// come back (they are held back too). It is set from the tray: without
 	// one it is off (a saved "on" with no way to turn it off would hold
@@ -34,7 +35,7 @@ func startTray(inbox *core.Inbox, notes *notes.Control, msgs *messages.Control, 
 		inbox.UseDND(nil)
 		return func() {}
 	}
-	t := &tray{inbox: inbox, notes: notes, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	t := &tray{inbox: inbox, away: away, notes: notes, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -74,6 +75,7 @@ func dndStore(log *slog.Logger) core.DNDStore {
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
 	inbox    *core.Inbox
+	away     *away.Control
 	notes    *notes.Control
 	messages *messages.Control
 	ui       *core.UIProcess
@@ -132,7 +134,7 @@ func (t *tray) safely(f func()) {
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.messages.Recent(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
+	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.messages.Recent(), Away: t.away.State(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {

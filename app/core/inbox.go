@@ -98,7 +98,6 @@ type Inbox struct {
 	closed         bool          // Close was called: no deadline fires
 
 	dnd  dndControl  // do not disturb (dnd.go)
-	away awayControl // away (away.go); guarded by mu
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -350,7 +349,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 		return a, nil
 	}
 	in.mu.Unlock()
-	if a, ok := in.awayAsk(r); ok { // away.go
+	if a, ok := in.gate(r); ok { // a feature answers at once: away
 		return a, nil
 	}
 	in.mu.Lock()
@@ -407,6 +406,34 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 		}
 	}
 	return in.wait(ctx, e, askID, r.Wait, emit, gen)
+}
+
+// gate asks the features whether one answers r at once (Hooks.Gate), as
+// away's "proceed" does: not a question open already, nor an attach-only
+// ask. The question and its answer are recorded, as asked and delivered.
+func (in *Inbox) gate(r wire.Ask) (wire.Answer, bool) {
+	if r.AttachOnly {
+		return wire.Answer{}, false
+	}
+	in.mu.Lock()
+	_, open := in.open[r.Question.ID]
+	in.mu.Unlock()
+	if open { // asked again: it waits as it did
+		return wire.Answer{}, false
+	}
+	for _, h := range in.hooks {
+		if h.Gate == nil {
+			continue
+		}
+		if a, ok := h.Gate(r); ok {
+			q, now := r.Question, in.clock.Now()
+			id := q.ID
+			in.rec.do("save question", id, func(p Store) error { return p.SaveQuestionAs(q, id, now, false) })
+			in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, now, true) })
+			return a, true
+		}
+	}
+	return wire.Answer{}, false
 }
 
 // originOf is who asks r: its key, and its session if the session can

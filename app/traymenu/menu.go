@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/app/core/messages"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
@@ -62,8 +63,8 @@ type TrayInput struct {
 	// Messages are the agents' recent messages, newest first
 	// (messages.Control.Recent): a "Messages" submenu lists them.
 	Messages []messages.Item
-	// Away is the away mode and state (Inbox.Away, away.go).
-	Away core.AwayState
+	// Away is the away mode and state (package away).
+	Away away.State
 	DND  core.DND  // do-not-disturb as stored; its end is checked against Now
 	Now  time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
@@ -98,7 +99,7 @@ const (
 	maxTitleRunes    = 60
 	maxNameRunes     = 40
 	// maxAwayCallRunes bounds an approval's call named in a line: the
-	// inbox's bound of AwayItem.Call, and a little room.
+	// bound of away.Item.Call, and a little room.
 	maxAwayCallRunes = 70
 )
 
@@ -255,7 +256,7 @@ func questionEntries(l *i18n.Localizer, items []core.Item, now time.Time) []Menu
 // awayEntry is "Asked while you were away (N)" and, under it, each question
 // as AwayLine says it ("client: title — proceeded" or "— waited";
 // an approval's decision and call); with History each opens it.
-func awayEntry(l *i18n.Localizer, a core.AwayState, history bool) MenuEntry {
+func awayEntry(l *i18n.Localizer, a away.State, history bool) MenuEntry {
 	var children []MenuEntry
 	for _, it := range a.Asked {
 		e := MenuEntry{Label: AwayLine(l, it)}
@@ -274,7 +275,7 @@ func awayEntry(l *i18n.Localizer, a core.AwayState, history bool) MenuEntry {
 // away: Bash `rm -rf build`" (or "Waited for you: …"), since its agent was
 // told not to go ahead, never to proceed. Control characters are dropped
 // and each part is cut to a line.
-func AwayLine(l *i18n.Localizer, it core.AwayItem) string {
+func AwayLine(l *i18n.Localizer, it away.Item) string {
 	if it.Call != "" {
 		call := clean(it.Call, maxAwayCallRunes)
 		if it.Verdict != "" {

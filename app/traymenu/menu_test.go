@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/app/core/messages"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
@@ -466,7 +467,7 @@ func TestTraySnoozed(t *testing.T) {
 // Away shows in the tooltip and at the top of the menu, like do not
 // disturb; what was asked meanwhile is listed with what each agent was told.
 func TestTrayAway(t *testing.T) {
-	a := core.AwayState{Mode: settings.AwayProceed, On: true, Since: noon.Add(-20 * time.Minute), Asked: []core.AwayItem{
+	a := away.State{Mode: settings.AwayProceed, On: true, Since: noon.Add(-20 * time.Minute), Asked: []away.Item{
 		{Client: "claude-code", Title: "Deploy now?", Proceeded: true},
 		{Client: "codex", Title: "Rename the package?"},
 	}}
@@ -554,7 +555,7 @@ func TestTrayOffersTheNoteWindow(t *testing.T) {
 // never "told to proceed" under the window's generic title; other
 // questions keep their lines; in the tray and the notification alike.
 func TestAwayLines(t *testing.T) {
-	asked := []core.AwayItem{
+	asked := []away.Item{
 		{ID: "a1", Client: "claude-code", Title: "Run a command?", Proceeded: true, Call: "Bash `rm -rf build`", Verdict: wire.VerdictAway},
 		{ID: "a2", Client: "claude-code", Title: "Run a command?", Proceeded: true,
 			Call: "Bash `rsync -av --delete ./dist/ deploy@example.com:/srv/w…`", Verdict: wire.VerdictAway},
@@ -575,7 +576,7 @@ func TestAwayLines(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("back at the desk:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	e := find(t, Tray(TrayInput{Now: noon, Away: core.AwayState{Asked: asked}, History: true}).Menu, "Asked while you were away (4)")
+	e := find(t, Tray(TrayInput{Now: noon, Away: away.State{Asked: asked}, History: true}).Menu, "Asked while you were away (4)")
 	if len(e.Children) != 4 || e.Children[0].Label != want[0] || e.Children[3].Label != want[3] {
 		t.Errorf("tray entry %+v", e.Children)
 	}

@@ -1,10 +1,10 @@
-package core
+package away
 
 import (
-	"context"
 	"reflect"
 	"testing"
 
+	"feedback/app/core/coretest"
 	"feedback/internal/settings"
 	"feedback/ipc/wire"
 )
@@ -23,23 +23,22 @@ func approvalAsk(id, command string) wire.Ask {
 // "told to proceed" under the window's generic title. With "wait" it says
 // the call waited. Other questions keep their lines.
 func TestAwayApprovalSaysWhatBecameOfTheCall(t *testing.T) {
-	in, ui := inboxWith(newFakeStore())
-	var back []AwayItem
-	in.OnBack(func(items []AwayItem) { back = items })
-	in.SetAwayMode(settings.AwayProceed)
-	in.SetAway(true)
-	if r := result(t, ask(context.Background(), in, approvalAsk("a1", "rm -rf build"))); r.a.Status != wire.StatusAway {
-		t.Fatalf("away approval: %+v %v", r.a, r.err)
+	var back []Item
+	in, c, ui, _ := awayInbox(t, func(items []Item) { back = items })
+	c.SetMode(settings.AwayProceed)
+	c.SetAway(true)
+	if r := coretest.Wait(t, coretest.Ask(t.Context(), in, approvalAsk("a1", "rm -rf build"))); r.A.Status != wire.StatusAway {
+		t.Fatalf("away approval: %+v %v", r.A, r.Err)
 	}
 	long := "rsync -av --delete ./dist/ deploy@example.com:/srv/www/site/ && ssh deploy@example.com systemctl restart site\nrm -rf /tmp/x"
-	result(t, ask(context.Background(), in, approvalAsk("a2", long)))
-	result(t, ask(context.Background(), in, q("plain")))
-	in.SetAwayMode(settings.AwayWait)
-	waiting := ask(context.Background(), in, approvalAsk("a3", "make deploy"))
-	ui.waitShown(t, "a3")
-	in.SetAway(false)
-	ui.answer("a3", wire.Answer{Status: wire.StatusDismissed})
-	result(t, waiting)
+	coretest.Wait(t, coretest.Ask(t.Context(), in, approvalAsk("a2", long)))
+	coretest.Wait(t, coretest.Ask(t.Context(), in, coretest.Q("plain")))
+	c.SetMode(settings.AwayWait)
+	waiting := coretest.Ask(t.Context(), in, approvalAsk("a3", "make deploy"))
+	ui.WaitShown(t, "a3")
+	c.SetAway(false)
+	ui.Answer("a3", wire.Answer{Status: wire.StatusDismissed})
+	coretest.Wait(t, waiting)
 
 	// What the tray and the notification that greet the user back say of
 	// them (traymenu.AwayLine): what became of which call.
