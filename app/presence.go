@@ -8,7 +8,6 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"feedback/app/core"
 	"feedback/app/core/away"
 	"feedback/internal/settings"
 )
@@ -25,12 +24,12 @@ const presenceEvery = 5 * time.Second
 // time). Where none of them answers, the user counts as present: away
 // never starts on a guess.
 type presence struct {
-	awayC *away.Control
-	inbox *core.Inbox // its snoozes until the user is back
-	log   *slog.Logger
-	mode  atomic.Pointer[string]
-	after atomic.Int64 // time.Duration without input that makes the user away
-	idle  idleSource   // the X server's idle time and screen saver (presence_x11.go)
+	awayC   *away.Control
+	snoozes interface{ UntilBack() bool } // snoozed until the user is back: looked for
+	log     *slog.Logger
+	mode    atomic.Pointer[string]
+	after   atomic.Int64 // time.Duration without input that makes the user away
+	idle    idleSource   // the X server's idle time and screen saver (presence_x11.go)
 }
 
 // idleSource reads the display's idle time and screen saver; ok is false
@@ -40,8 +39,8 @@ type idleSource interface {
 	Close()
 }
 
-func newPresence(a *away.Control, inbox *core.Inbox, log *slog.Logger) *presence {
-	return &presence{awayC: a, inbox: inbox, log: log}
+func newPresence(a *away.Control, snoozes interface{ UntilBack() bool }, log *slog.Logger) *presence {
+	return &presence{awayC: a, snoozes: snoozes, log: log}
 }
 
 // setAway takes the away settings: away and away_after_minutes.
@@ -72,7 +71,7 @@ func (p *presence) run(ctx context.Context) {
 		}
 		// Looked for while the away setting is on, or a question is snoozed
 		// until the user is back.
-		if m := p.mode.Load(); (m == nil || *m == settings.AwayOff || *m == "") && !p.inbox.SnoozedUntilBack() {
+		if m := p.mode.Load(); (m == nil || *m == settings.AwayOff || *m == "") && !p.snoozes.UntilBack() {
 			p.awayC.SetAway(false)
 			continue
 		}

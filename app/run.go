@@ -14,6 +14,7 @@ import (
 	"feedback/app/core/away"
 	"feedback/app/core/messages"
 	"feedback/app/core/notes"
+	"feedback/app/core/snooze"
 	"feedback/app/notification"
 	"feedback/app/store"
 	"feedback/app/windowreq"
@@ -151,8 +152,9 @@ func Run(ctx context.Context, cfg Config) error {
 	// Away (the away setting): what a question gets while the user is
 	// away, and what they hear when back (package away); the snoozes
 	// until then end.
+	snoozes := snooze.New(log.With("part", "snooze")) // "not now": when a snoozed question comes back
 	awayC := away.New(away.Options{Log: log.With("part", "away"), Back: func(asked []away.Item) {
-		inbox.Back()
+		snoozes.Back()
 		if len(asked) > 0 {
 			alerts.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) })
 		}
@@ -166,7 +168,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// default timeout and its quiet hours.
 	configured := make(chan struct{})
 	inbox = core.New(core.Options{
-		Features:  []core.Feature{awayC, agentNotes, agentMessages},
+		Features:  []core.Feature{snoozes, awayC, agentNotes, agentMessages},
 		Presenter: ui,
 		Log:       log,
 		Open: func() (core.Store, error) {
@@ -204,7 +206,7 @@ func Run(ctx context.Context, cfg Config) error {
 	})
 	alerts.setInbox(inbox) // a click on a notification raises the window, a button answers
 	// Who is at the desk, for away and the snoozes until the user is back.
-	watcher := newPresence(awayC, inbox, log.With("part", "presence"))
+	watcher := newPresence(awayC, snoozes, log.With("part", "presence"))
 	var prewarm atomic.Bool
 	// The settings: the UI process's (it is started with them), the
 	// default countdown, the dnd_schedule's quiet hours (before the tray
@@ -237,7 +239,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		stop(errUserQuit)
 	}
-	endTray := startTray(inbox, awayC, agentNotes, agentMessages, ui, quit, log)
+	endTray := startTray(inbox, snoozes, awayC, agentNotes, agentMessages, ui, quit, log)
 	// The desktop session ends (its X server, its session bus): so does
 	// the app, instead of living on with nothing to show windows on.
 	endWatch := watchSession(log, stop)

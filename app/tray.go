@@ -13,6 +13,7 @@ import (
 	"feedback/app/core/away"
 	"feedback/app/core/messages"
 	"feedback/app/core/notes"
+	"feedback/app/core/snooze"
 	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/userdirs"
@@ -24,7 +25,7 @@ import (
 // fyne.io/systray (StatusNotifierItem over the session D-Bus on Linux) — no
 // GUI toolkit in the resident process. Without a session bus or a tray host
 // the app runs without it. The returned function removes the icon.
-func startTray(inbox *core.Inbox, away *away.Control, notes *notes.Control, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
+func startTray(inbox *core.Inbox, snoozes *snooze.Control, away *away.Control, notes *notes.Control, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
 	// Do not disturb is loaded first, before the questions of the last run
 	// come back (they are held back too). It is set from the tray: without
 	// one it is off (a saved "on" with no way to turn it off would hold
@@ -35,7 +36,7 @@ func startTray(inbox *core.Inbox, away *away.Control, notes *notes.Control, msgs
 		inbox.UseDND(nil)
 		return func() {}
 	}
-	t := &tray{inbox: inbox, away: away, notes: notes, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	t := &tray{inbox: inbox, snoozes: snoozes, away: away, notes: notes, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -75,6 +76,7 @@ func dndStore(log *slog.Logger) core.DNDStore {
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
 	inbox    *core.Inbox
+	snoozes  *snooze.Control
 	away     *away.Control
 	notes    *notes.Control
 	messages *messages.Control
@@ -219,9 +221,9 @@ func (t *tray) action(a traymenu.MenuAction) func() {
 			}
 			go func() { // each window closes through the UI process: off the menu's goroutine
 				if a.Question == "" {
-					t.inbox.SnoozeAll(s)
+					t.snoozes.SnoozeAll(s)
 				} else {
-					t.inbox.Snooze(a.Question, s)
+					t.snoozes.Snooze(a.Question, s)
 				}
 			}()
 		}

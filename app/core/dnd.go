@@ -445,13 +445,10 @@ func (in *Inbox) Raise(id string) {
 		return
 	}
 	d.mu.Unlock()
-	in.mu.Lock()
-	e := in.open[id]
-	snoozed := e != nil && e.snooze != nil
-	in.mu.Unlock()
-	if snoozed { // the user wants it now after all (snooze.go)
-		in.bringBack(e)
-		return
+	for _, h := range in.hooks { // snooze: the user wants a snoozed one now after all
+		if h.Raise != nil && h.Raise(id) {
+			return
+		}
 	}
 	in.p.Focus(id)
 }

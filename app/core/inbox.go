@@ -127,7 +127,6 @@ type entry struct {
 	snooze  *wire.Snooze
 	snoozeC chan struct{}
 	snoozes int         // how many times it was snoozed
-	wake    clock.Timer // ends a timed snooze
 	// draft is the question's latest draft, the one place it is kept in
 	// memory: restored into its window when it comes back (snoozed, held
 	// back, the UI process restarted); the recorder writes it.
@@ -695,16 +694,12 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 		in.keepLocked(e, a)
 		in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, at, false) })
 		in.mu.Unlock()
-		in.ended(id)
+		in.ended(e)
 		return true
 	}
 	delete(in.open, id)
 	e.answer, e.at = a, at
 	close(e.done)
-	if e.wake != nil {
-		e.wake.Stop()
-		e.wake = nil
-	}
 	delivered := e.waiters > 0
 	if !delivered {
 		in.keepLocked(e, a)
@@ -713,14 +708,24 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 	in.mu.Unlock()
 	in.log.Info("question ended", "id", id, "status", a.Status, "via", a.Via, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
 	in.notify()
-	in.ended(id)
+	in.ended(e)
 	return true
 }
 
-// ended tells OnEnd that the question of window id ended.
-func (in *Inbox) ended(id string) {
+// ended tells OnEnd and the features (Hooks.Ended) that e ended.
+func (in *Inbox) ended(e *entry) {
 	if in.opts.OnEnd != nil {
-		in.opts.OnEnd(id)
+		in.opts.OnEnd(e.q.ID)
+	}
+	in.endedHooks(e)
+}
+
+// endedHooks tells the features that e ended, or never opened.
+func (in *Inbox) endedHooks(e *entry) {
+	for _, h := range in.hooks {
+		if h.Ended != nil {
+			h.Ended(Ref{e})
+		}
 	}
 }
 
@@ -799,7 +804,7 @@ func (in *Inbox) leave(e *entry) {
 		in.log.Info("question withdrawn: its caller went away", "id", e.q.ID)
 		in.closeWindow(e, true)
 		in.notify()
-		in.ended(e.q.ID)
+		in.ended(e)
 	}
 }
 
@@ -861,7 +866,7 @@ func (in *Inbox) holdLocked(e *entry) {
 			in.log.Info("question withdrawn: its caller did not come back", "id", e.askID, "window", e.q.ID, "after", d)
 			in.closeWindow(e, true)
 			in.notify()
-			in.ended(e.q.ID)
+			in.ended(e)
 		}
 	})
 }
@@ -869,10 +874,6 @@ func (in *Inbox) holdLocked(e *entry) {
 // withdrawLocked removes e, which nobody waits for, and records it.
 func (in *Inbox) withdrawLocked(e *entry) {
 	delete(in.open, e.q.ID)
-	if e.wake != nil {
-		e.wake.Stop()
-		e.wake = nil
-	}
 	if e.hold != nil {
 		e.hold.Stop()
 		e.hold = nil
@@ -894,11 +895,7 @@ func (in *Inbox) reopen(p Store) {
 		return
 	}
 	now := in.clock.Now()
-	type shown struct {
-		e     *entry
-		draft *wire.Draft
-	}
-	var show []shown
+	var show []*entry
 	for _, l := range left {
 		id := l.Question.ID
 		if l.KeptOpen {
@@ -906,19 +903,30 @@ func (in *Inbox) reopen(p Store) {
 			if d, ok, err := p.Draft(id); err == nil && ok {
 				draft = &d
 			}
+			e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
+				shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}
+			// A snooze outlives the restart, unless it ended meanwhile.
+			aside := l.Snooze != nil && in.restore(e, *l.Snooze) // aside.go
 			in.mu.Lock()
 			_, taken := in.open[id]
 			full := len(in.open) >= in.opts.MaxOpen
 			if !taken && !full {
-				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
-					shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}
 				in.open[id] = e
 				in.holdLocked(e)
-				if !in.resnoozeLocked(e, l.Snooze) { // snooze.go: a snooze outlives the restart
-					show = append(show, shown{e, draft})
+				switch {
+				case aside:
+					in.asideLocked(e, *l.Snooze)
+				case l.Snooze != nil: // it ended meanwhile
+					in.recordSnooze(id, nil)
+					show = append(show, e)
+				default:
+					show = append(show, e)
 				}
 			}
 			in.mu.Unlock()
+			if aside && (taken || full) {
+				in.endedHooks(e) // what restore armed for it goes
+			}
 			if taken {
 				continue
 			}
@@ -934,8 +942,8 @@ func (in *Inbox) reopen(p Store) {
 	}
 	if len(show) > 0 {
 		go func() { // the Presenter may call back into the recorder
-			for _, s := range show {
-				in.show(s.e)
+			for _, e := range show {
+				in.show(e)
 			}
 		}()
 	}

@@ -354,14 +354,15 @@ func (r *recorder) result(what, id string, err error) {
 }
 
 // close writes what is queued, waiting at most wait, and closes the
-// Store. Later calls queue nothing.
+// Store. Later calls queue nothing; a second close does nothing.
 func (r *recorder) close(wait time.Duration) {
 	r.mu.Lock()
+	again := r.closing
 	r.closing = true
 	started := r.started
 	r.mu.Unlock()
-	if !started {
-		return // nothing was opened, nothing is written
+	if again || !started {
+		return // closed before, or nothing was opened and nothing is written
 	}
 	select {
 	case r.wake <- struct{}{}:

@@ -230,8 +230,13 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 			s.Until = in.clock.Now().Add(time.Duration(max(m.Minutes, 1)) * time.Minute)
 		}
 		in.mu.Unlock()
-		if shown {
-			in.Snooze(m.ID, s)
+		if !shown {
+			return
+		}
+		for _, h := range in.hooks { // package snooze
+			if h.Snooze != nil {
+				h.Snooze(m.ID, s)
+			}
 		}
 	case uiproto.CountdownChanged:
 		in.mu.Lock()

@@ -40,7 +40,8 @@ func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
 	receive(t, logs["snoozed"].drafts, "the snoozed window's draft")
 	ui.send(t, uiproto.Done{ID: "answered", Answer: wire.Answer{Status: wire.StatusAnswered}})
 	receive(t, logs["answered"].done, "the answer")
-	if !in.Snooze("snoozed", wire.Snooze{Until: clock.Now().Add(time.Second)}) { // on the one clock, as the deadlines
+	snoozed, ok := (host{in}).SetAside("snoozed", wire.Snooze{Until: clock.Now().Add(time.Second)}) // package snooze's part
+	if !ok {
 		t.Fatal("not snoozed")
 	}
 	expect[uiproto.Withdraw](t, ui)
@@ -75,7 +76,7 @@ func TestRestartShowsExactlyTheInboxWindows(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	// The snooze ends: it comes back, with its draft.
-	clock.Advance(time.Second)
+	(host{in}).BringBack(snoozed)
 	m := expect[uiproto.Show](t, ui2)
 	if m.Question.ID != "snoozed" || m.Draft == nil || m.Draft.Replies[0].Text != "typed before the snooze" {
 		t.Errorf("came back as %+v (draft %+v)", m, m.Draft)
@@ -106,9 +107,11 @@ func TestReopenedQuestionSnoozesWithItsDraft(t *testing.T) {
 		in.Start()
 		defer in.Close(5 * time.Second)
 		ui.waitShown(t, "kept")
-		if !in.Snooze("kept", wire.Snooze{Until: time.Now().Add(50 * time.Millisecond)}) {
+		kept, ok := (host{in}).SetAside("kept", wire.Snooze{Until: time.Now().Add(50 * time.Millisecond)})
+		if !ok {
 			t.Fatal("not snoozed")
 		}
+		(host{in}).BringBack(kept)
 		ui.waitShown(t, "kept")
 		ui.mu.Lock()
 		d := ui.restored["kept"]

@@ -116,6 +116,11 @@ func (f *UI) WaitShown(t testing.TB, id string) {
 // wait.
 func (f *UI) NextShown(wait time.Duration) string {
 	select {
+	case id := <-f.shown: // shown already: before a timer of no wait
+		return id
+	default:
+	}
+	select {
 	case id := <-f.shown:
 		return id
 	case <-time.After(wait):

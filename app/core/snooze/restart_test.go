@@ -1,4 +1,4 @@
-package core
+package snooze
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"feedback/app/core"
+	"feedback/app/core/coretest"
 	"feedback/ipc/wire"
 )
 
@@ -16,33 +18,28 @@ import (
 func TestSnoozeSurvivesARestart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "feedback.db")
-		open := func() (Store, error) { return openStore(path) }
-		ui := newFakeUI()
-		in := New(Options{Presenter: ui, Open: open})
-		in.Start()
+		open := func() (core.Store, error) { return coretest.OpenSQLite(path) }
+		in, c, ui := snoozing(t, open)
 		soon := time.Now().Add(90 * time.Minute)
 		snoozes := map[string]wire.Snooze{"later": {Until: time.Now().Add(3 * time.Hour)}, "soon": {Until: soon}, "back": {UntilBack: true}}
 		for _, id := range []string{"later", "soon", "back"} {
-			r := q(id)
+			r := coretest.Q(id)
 			r.Wait = time.Hour
-			ch := ask(t.Context(), in, r)
-			ui.waitShown(t, id)
-			if !in.Snooze(id, snoozes[id]) {
+			ch := coretest.Ask(t.Context(), in, r)
+			ui.WaitShown(t, id)
+			if !c.Snooze(id, snoozes[id]) {
 				t.Fatalf("%s not snoozed", id)
 			}
-			if r := result(t, ch); !errors.Is(r.err, wire.ErrPending) || r.a.Snooze == nil {
-				t.Fatalf("%s: %+v, %v", id, r.a, r.err)
+			if r := coretest.Wait(t, ch); !errors.Is(r.Err, wire.ErrPending) || r.A.Snooze == nil {
+				t.Fatalf("%s: %+v, %v", id, r.A, r.Err)
 			}
 		}
 		in.Close(5 * time.Second)
 
-		ui = newFakeUI()
-		in = New(Options{Presenter: ui, Open: open})
-		in.Start()
-		defer in.Close(5 * time.Second)
+		in, c, ui = snoozing(t, open)
 		time.Sleep(time.Until(soon))
 		synctest.Wait()
-		ui.waitShown(t, "soon") // the first window after the restart: at the end of its snooze
+		ui.WaitShown(t, "soon") // the first window after the restart: at the end of its snooze
 		if now := time.Now(); now.Before(soon) {
 			t.Errorf("soon came back %v before its snooze ended: the restart ended it", soon.Sub(now))
 		}
@@ -55,12 +52,8 @@ func TestSnoozeSurvivesARestart(t *testing.T) {
 		if !snoozed["later"] || !snoozed["back"] || snoozed["soon"] {
 			t.Errorf("snoozed after the restart: %v, want later and back", snoozed)
 		}
-		in.Back()
-		ui.waitShown(t, "back")
-		select {
-		case id := <-ui.showCh:
-			t.Errorf("%s shown before its snooze ended", id)
-		default:
-		}
+		c.Back()
+		ui.WaitShown(t, "back")
+		ui.NoShow(t)
 	})
 }
