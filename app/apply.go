@@ -19,7 +19,7 @@ type live struct {
 		SetSettings(uiproto.Settings)
 	}
 	questions interface{ SetDefaultTimeout(time.Duration) }
-	dnd       interface{ SetDNDSchedule(string) error }
+	dnd       interface{ SetSchedule(string) error }
 	away      interface {
 		setAway(mode string, after time.Duration)
 	}
@@ -42,7 +42,7 @@ func (l live) apply(s settings.Settings) {
 	// The inbox owns every window's deadline (app/core/windows.go): the
 	// countdown of a question that sets none.
 	l.questions.SetDefaultTimeout(s.DefaultTimeout())
-	if err := l.dnd.SetDNDSchedule(s.DNDSchedule); err != nil {
+	if err := l.dnd.SetSchedule(s.DNDSchedule); err != nil {
 		l.log.Warn("do not disturb schedule ignored", "err", err)
 	}
 	l.away.setAway(s.Away, time.Duration(s.AwayAfterMinutes)*time.Minute)

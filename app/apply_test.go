@@ -20,7 +20,7 @@ func (h handed) SetLinger(d time.Duration)         { h["ui linger"] = d }
 func (h handed) SetSleep(on bool)                  { h["ui sleep"] = on }
 func (h handed) SetSettings(s uiproto.Settings)    { h["ui settings"] = s }
 func (h handed) SetDefaultTimeout(d time.Duration) { h["default timeout"] = d }
-func (h handed) SetDNDSchedule(s string) error     { h["dnd schedule"] = s; return nil }
+func (h handed) SetSchedule(s string) error        { h["dnd schedule"] = s; return nil }
 func (h handed) setAway(mode string, after time.Duration) {
 	h["away"] = fmt.Sprint(mode, " after ", after)
 }

@@ -13,7 +13,7 @@ import (
 // desktop notification shows them unless do not disturb is on.
 type messenger struct {
 	messages    *messages.Control
-	dnd         interface{ DNDActive() bool }
+	dnd         interface{ Active() bool }
 	notes       *notices
 	openHistory func() // a click on the notification
 }
@@ -23,7 +23,7 @@ func (m messenger) Message(_ context.Context, msg wire.Message) (ipc.Receipt, er
 	if err != nil {
 		return ipc.Receipt{}, err
 	}
-	notified := m.notes.n != nil && !m.dnd.DNDActive()
+	notified := m.notes.n != nil && !m.dnd.Active()
 	if notified {
 		m.notes.message(msg, m.openHistory)
 	}

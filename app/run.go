@@ -12,6 +12,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/app/core/away"
+	"feedback/app/core/dnd"
 	"feedback/app/core/messages"
 	"feedback/app/core/notes"
 	"feedback/app/core/snooze"
@@ -115,139 +116,38 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 
-	start := cfg.StartUI
-	if start == nil {
-		start = StartUIProcess
+	p := newParts(cfg, log)
+	if p.ownNotifier != nil {
+		defer p.ownNotifier.Close()
 	}
-	alerts := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
-	if alerts.n == nil && notification.Supported() {
-		if n := defaultNotifier(alerts.log); n != nil {
-			defer n.Close()
-			alerts.n = n
-		}
-	}
-	var (
-		quitting atomic.Bool
-		inbox    *core.Inbox // set below, before any question comes
-	)
-	agentNotes := notes.New(log.With("part", "notes"))          // the user's notes for agents
-	agentMessages := messages.New(log.With("part", "messages")) // the agents' one-way messages
-	dbPath := databasePath(cfg.Database, log)
-	ui := core.NewUIProcess(core.UIProcessOptions{
-		Start: start,
-		// Idle: give the memory the last burst of questions used back to
-		// the system now, not when the runtime's scavenger gets to it.
-		OnIdle: debug.FreeOSMemory,
-		Log:    log.With("part", "ui"),
-		OnNote: func(n uiproto.Note) { agentNotes.Add(n) }, // from the note window: kept for its agent
-		// The UI process must be this build: one of another (the binary
-		// was replaced by an upgrade, where StartUIProcess cannot start
-		// this build's) is ended and the user told to restart.
-		Build:      cfg.Version,
-		OnMismatch: func(error) { alerts.upgraded() },
-		// The History and Settings windows ask the app (package windowreq):
-		// the UI process opens neither the database nor the settings file.
-		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
-	})
-	// Away (the away setting): what a question gets while the user is
-	// away, and what they hear when back (package away); the snoozes
-	// until then end.
-	snoozes := snooze.New(log.With("part", "snooze")) // "not now": when a snoozed question comes back
-	awayC := away.New(away.Options{Log: log.With("part", "away"), Back: func(asked []away.Item) {
-		snoozes.Back()
-		if len(asked) > 0 {
-			alerts.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) })
-		}
-	}})
-	if alerts.n == nil && !notification.Supported() {
-		alerts.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
-	}
-	var retain store.Retainer // prunes the database at start and daily (store/retainer.go)
-	// The database opens once the inbox is set up (configured, below):
-	// the questions the last run left open come back to an inbox with its
-	// default timeout and its quiet hours.
-	configured := make(chan struct{})
-	inbox = core.New(core.Options{
-		Features:  []core.Feature{snoozes, awayC, agentNotes, agentMessages},
-		Presenter: ui,
-		Log:       log,
-		Open: func() (core.Store, error) {
-			<-configured
-			st, err := openDatabase(dbPath, log)
-			if err != nil {
-				return nil, err
-			}
-			retain.Start(st, log)
-			return database{st}, nil
-		},
-		OnEnd:       alerts.ended, // a question's notification goes when it ends
-		OnUnfocused: alerts.unfocused,
-		// The user came to the window: its notification has done its work.
-		OnFound: func(q wire.Question) { alerts.ended(q.ID) },
-		// A window the user never saw ends: a notice, unless the user is
-		// quitting (each question ends then) or do not disturb is on.
-		OnUnseenEnd: func(q wire.Question, timedOut bool) {
-			if quitting.Load() || inbox.DNDActive() {
-				return
-			}
-			if timedOut {
-				alerts.timedOutUnseen(q)
-			} else {
-				alerts.withdrawnUnseen(q)
-			}
-		},
-		// An answer given after its call ended went to the agent's next call
-		// (a one-shot client): say where it went.
-		OnHandedOver: func(q wire.Question) {
-			if !inbox.DNDActive() {
-				alerts.handedOver(q)
-			}
-		},
-	})
-	alerts.setInbox(inbox) // a click on a notification raises the window, a button answers
-	// Who is at the desk, for away and the snoozes until the user is back.
-	watcher := newPresence(awayC, snoozes, log.With("part", "presence"))
-	var prewarm atomic.Bool
-	// The settings: the UI process's (it is started with them), the
-	// default countdown, the dnd_schedule's quiet hours (before the tray
-	// loads its saved choice and the last run's questions come back), away…
-	settingsTo := live{ui: ui, questions: inbox, dnd: inbox, away: watcher, sound: alerts, retain: &retain, prewarm: &prewarm, log: log}
+	// The settings, before a window can open or the last run's questions
+	// come back: the UI process's, the default countdown, the quiet hours…
+	settingsTo := p.live(log)
 	settingsTo.apply(cfg.Settings)
-	close(configured)
-	inbox.Start()
+	// Do not disturb is set from the tray: without one it is off (a saved
+	// "on" with no way to turn it off would hold every question back).
+	// Loaded before the database opens: the questions of the last run come
+	// back held back too.
+	trayErr := trayHostReachable()
+	if trayErr == nil {
+		p.quiet.Use(dndStore(log))
+	} else {
+		p.quiet.Use(nil)
+	}
+	p.inbox.Start() // the database opens; the last run's questions come back
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	go watcher.run(ctx)
-	// Quit from the tray: with questions open the user is asked first (in
-	// the UI process); each then ends as dismissed by the user, so every
-	// waiting caller gets that answer — not a dropped connection, which a
-	// shim would take for a crash and restart the app for.
-	quit := func() {
-		if n := len(inbox.Items()); n > 0 {
-			yes, err := ui.ConfirmQuit(n)
-			if err != nil {
-				log.Warn("quitting without asking: the UI process cannot ask", "err", err)
-				yes = true
-			}
-			if !yes {
-				return
-			}
-			quitting.Store(true)
-			ended := inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
-			log.Info("the user quit with questions open: each ended as dismissed", "questions", ended)
-		}
-		stop(errUserQuit)
-	}
-	endTray := startTray(inbox, snoozes, awayC, agentNotes, agentMessages, ui, quit, log)
+	go p.watcher.run(ctx)
+	endTray := startTray(p, trayErr, func() { p.quit(stop, log) }, log)
 	// The desktop session ends (its X server, its session bus): so does
 	// the app, instead of living on with nothing to show windows on.
 	endWatch := watchSession(log, stop)
 	defer endWatch()
 
 	onGreet := func() {
-		if prewarm.Load() {
-			ui.Prewarm()
+		if p.prewarm.Load() {
+			p.ui.Prewarm()
 		}
 	}
 	// A change of settings.json (the Settings window's Save, which the app
@@ -263,11 +163,11 @@ func Run(ctx context.Context, cfg Config) error {
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
-	msgs := messenger{messages: agentMessages, dnd: inbox, notes: alerts, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
-	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
+	msgs := messenger{messages: p.messages, dnd: p.quiet, notes: p.alerts, openHistory: func() { p.ui.OpenWindow(uiproto.WindowHistory) }}
+	srv := ipc.NewServer(p.inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	stopRelay := startRelay(ctx, inbox, log) // relay.go: remote agents through a broker (#33)
+	stopRelay := startRelay(ctx, p.inbox, log) // relay.go: remote agents through a broker (#33)
 	defer stopRelay()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)
 	select {
@@ -280,15 +180,149 @@ func Run(ctx context.Context, cfg Config) error {
 
 	// The windows close first: each reports its draft, so the database has
 	// what the user typed up to the last key.
-	ui.Close(3 * time.Second)
+	p.ui.Close(3 * time.Second)
 	endTray()
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if serr := srv.Shutdown(shutdown); err == nil {
 		err = serr
 	}
-	retain.Stop()                // no pass runs into the closed store
-	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
-	alerts.wait()                // each bounded by the notifier's timeout
+	p.quiet.Close()                // nothing held back opens any more
+	p.retain.Stop()                // no pass runs into the closed store
+	p.inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
+	p.alerts.wait()                // each bounded by the notifier's timeout
 	return err
+}
+
+// parts are the resident app's parts, each made after what it uses: no
+// part refers to one not made yet.
+type parts struct {
+	alerts *notices // desktop notifications
+	// ownNotifier is the notifier made for the app (none given): it
+	// closes with it.
+	ownNotifier *notification.Notifier
+	quiet       *dnd.Control    // do not disturb
+	snoozes     *snooze.Control // "not now": when a snoozed question comes back
+	away        *away.Control   // what a question gets while the user is away
+	notes       *notes.Control  // the user's notes for agents
+	messages    *messages.Control
+	ui          *core.UIProcess // the UI process that shows the windows
+	inbox       *core.Inbox     // the questions and their windows
+	watcher     *presence       // who is at the desk
+	retain      store.Retainer  // prunes the database at start and daily
+	prewarm     atomic.Bool     // the shims' greeting starts the UI process (ui_prewarm)
+	quitting    atomic.Bool     // the user quit: each question ends
+}
+
+// newParts makes the app's parts, none started.
+func newParts(cfg Config, log *slog.Logger) *parts {
+	p := &parts{alerts: &notices{n: cfg.Notifier, log: log.With("part", "notify")}}
+	if p.alerts.n == nil && notification.Supported() {
+		if n := defaultNotifier(p.alerts.log); n != nil {
+			p.alerts.n, p.ownNotifier = n, n
+		}
+	}
+	p.quiet = dnd.New(log.With("part", "dnd"))
+	p.snoozes = snooze.New(log.With("part", "snooze"))
+	p.notes = notes.New(log.With("part", "notes"))
+	p.messages = messages.New(log.With("part", "messages"))
+	start := cfg.StartUI
+	if start == nil {
+		start = StartUIProcess
+	}
+	dbPath := databasePath(cfg.Database, log)
+	p.ui = core.NewUIProcess(core.UIProcessOptions{
+		Start: start,
+		// Idle: give the memory the last burst of questions used back to
+		// the system now, not when the runtime's scavenger gets to it.
+		OnIdle: debug.FreeOSMemory,
+		Log:    log.With("part", "ui"),
+		OnNote: func(n uiproto.Note) { p.notes.Add(n) }, // from the note window: kept for its agent
+		// The UI process must be this build: one of another (the binary
+		// was replaced by an upgrade, where StartUIProcess cannot start
+		// this build's) is ended and the user told to restart.
+		Build:      cfg.Version,
+		OnMismatch: func(error) { p.alerts.upgraded() },
+		// The History and Settings windows ask the app (package windowreq):
+		// the UI process opens neither the database nor the settings file.
+		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
+	})
+	if p.alerts.n == nil && !notification.Supported() {
+		p.alerts.n = uiNotifier{p.ui} // Fyne's SendNotification, in the UI process
+	}
+	// Away: back at the desk, the snoozes until then end and the user
+	// hears what was asked meanwhile.
+	p.away = away.New(away.Options{Log: log.With("part", "away"), Back: func(asked []away.Item) {
+		p.snoozes.Back()
+		if len(asked) > 0 {
+			p.alerts.back(asked, func() { p.ui.OpenWindow(uiproto.WindowHistory) })
+		}
+	}})
+	p.inbox = core.New(core.Options{
+		Presenter: p.ui,
+		Log:       log,
+		// Do not disturb first: it holds a window back before a snooze
+		// brings it, and opens one it holds when the tray raises it.
+		Features: []core.Feature{p.quiet, p.snoozes, p.away, p.notes, p.messages},
+		Open: func() (core.Store, error) {
+			st, err := openDatabase(dbPath, log)
+			if err != nil {
+				return nil, err
+			}
+			p.retain.Start(st, log)
+			return database{st}, nil
+		},
+		OnEnd:       p.alerts.ended, // a question's notification goes when it ends
+		OnUnfocused: p.alerts.unfocused,
+		// The user came to the window: its notification has done its work.
+		OnFound: func(q wire.Question) { p.alerts.ended(q.ID) },
+		// A window the user never saw ends: a notice, unless the user is
+		// quitting (each question ends then) or do not disturb is on.
+		OnUnseenEnd: func(q wire.Question, timedOut bool) {
+			if p.quitting.Load() || p.quiet.Active() {
+				return
+			}
+			if timedOut {
+				p.alerts.timedOutUnseen(q)
+			} else {
+				p.alerts.withdrawnUnseen(q)
+			}
+		},
+		// An answer given after its call ended went to the agent's next call
+		// (a one-shot client): say where it went.
+		OnHandedOver: func(q wire.Question) {
+			if !p.quiet.Active() {
+				p.alerts.handedOver(q)
+			}
+		},
+	})
+	p.alerts.setInbox(p.inbox) // a click on a notification raises the window, a button answers
+	p.watcher = newPresence(p.away, p.snoozes, log.With("part", "presence"))
+	return p
+}
+
+// live is where apply hands the settings: the parts.
+func (p *parts) live(log *slog.Logger) live {
+	return live{ui: p.ui, questions: p.inbox, dnd: p.quiet, away: p.watcher, sound: p.alerts, retain: &p.retain, prewarm: &p.prewarm, log: log}
+}
+
+// quit is Quit from the tray: with questions open the user is asked first
+// (in the UI process); each then ends as dismissed by the user, so every
+// waiting caller gets that answer — not a dropped connection, which a shim
+// would take for a crash and restart the app for.
+func (p *parts) quit(stop context.CancelCauseFunc, log *slog.Logger) {
+	if n := len(p.inbox.Items()); n > 0 {
+		yes, err := p.ui.ConfirmQuit(n)
+		if err != nil {
+			log.Warn("quitting without asking: the UI process cannot ask", "err", err)
+			yes = true
+		}
+		if !yes {
+			return
+		}
+		p.quitting.Store(true)
+		ended := p.inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
+		log.Info("the user quit with questions open: each ended as dismissed", "questions", ended)
+	}
+	stop(errUserQuit)
 }

@@ -10,10 +10,7 @@ import (
 	"fyne.io/systray"
 
 	"feedback/app/core"
-	"feedback/app/core/away"
-	"feedback/app/core/messages"
-	"feedback/app/core/notes"
-	"feedback/app/core/snooze"
+	"feedback/app/core/dnd"
 	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/userdirs"
@@ -24,19 +21,15 @@ import (
 // startTray shows the tray icon and its menu of open questions through
 // fyne.io/systray (StatusNotifierItem over the session D-Bus on Linux) — no
 // GUI toolkit in the resident process. Without a session bus or a tray host
-// the app runs without it. The returned function removes the icon.
-func startTray(inbox *core.Inbox, snoozes *snooze.Control, away *away.Control, notes *notes.Control, msgs *messages.Control, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
-	// Do not disturb is loaded first, before the questions of the last run
-	// come back (they are held back too). It is set from the tray: without
-	// one it is off (a saved "on" with no way to turn it off would hold
-	// every question back).
-	inbox.UseDND(dndStore(log))
-	if err := trayHostReachable(); err != nil {
-		log.Warn("running without a tray icon", "reason", err)
-		inbox.UseDND(nil)
+// (unreachable, trayHostReachable's error) the app runs without it. The
+// returned function removes the icon.
+func startTray(p *parts, unreachable error, quit func(), log *slog.Logger) (end func()) {
+	if unreachable != nil {
+		log.Warn("running without a tray icon", "reason", unreachable)
 		return func() {}
 	}
-	t := &tray{inbox: inbox, snoozes: snoozes, away: away, notes: notes, messages: msgs, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	inbox := p.inbox
+	t := &tray{p: p, inbox: inbox, quit: quit, log: log, updates: make(chan struct{}, 1)}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -64,29 +57,25 @@ func startTray(inbox *core.Inbox, snoozes *snooze.Control, away *away.Control, n
 
 // dndStore is where do not disturb is kept: $XDG_STATE_HOME/feedback/dnd.json
 // (userdirs' State), or nil when that is unknown.
-func dndStore(log *slog.Logger) core.DNDStore {
+func dndStore(log *slog.Logger) dnd.Store {
 	dirs, err := userdirs.Current()
 	if err != nil {
 		log.Warn("do not disturb is not kept across restarts", "err", err)
 		return nil
 	}
-	return core.DNDFile(filepath.Join(dirs.State, "dnd.json"))
+	return dndFile(filepath.Join(dirs.State, "dnd.json"))
 }
 
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
-	inbox    *core.Inbox
-	snoozes  *snooze.Control
-	away     *away.Control
-	notes    *notes.Control
-	messages *messages.Control
-	ui       *core.UIProcess
-	quit     func()
-	log      *slog.Logger
-	mu       sync.Mutex    // guards pending and refresh
-	pending  func()        // the latest update, run by follow
-	refresh  *time.Timer   // rebuilds the view when a label changes by itself
-	updates  chan struct{} // wakes follow
+	p       *parts // what it shows and acts on
+	inbox   *core.Inbox
+	quit    func()
+	log     *slog.Logger
+	mu      sync.Mutex    // guards pending and refresh
+	pending func()        // the latest update, run by follow
+	refresh *time.Timer   // rebuilds the view when a label changes by itself
+	updates chan struct{} // wakes follow
 }
 
 // post queues f as the update to run, replacing one not yet run.
@@ -136,7 +125,7 @@ func (t *tray) safely(f func()) {
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.messages.Recent(), Away: t.away.State(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
+	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.p.messages.Recent(), Away: t.p.away.State(), DND: t.p.quiet.State(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {
@@ -203,16 +192,16 @@ func (t *tray) action(a traymenu.MenuAction) func() {
 		return func() { t.inbox.Raise(a.Question) }
 	case traymenu.ActionDND:
 		return func() {
-			if err := t.inbox.SetDND(a.DND); err != nil {
+			if err := t.p.quiet.Set(a.DND); err != nil {
 				t.log.Warn("do not disturb", "err", err)
 			}
 		}
 	case traymenu.ActionHistory:
-		return func() { t.ui.OpenWindow(uiproto.WindowHistory) }
+		return func() { t.p.ui.OpenWindow(uiproto.WindowHistory) }
 	case traymenu.ActionSettings:
-		return func() { t.ui.OpenWindow(uiproto.WindowSettings) }
+		return func() { t.p.ui.OpenWindow(uiproto.WindowSettings) }
 	case traymenu.ActionNote: // the choices come from the database: off the menu's goroutine
-		return func() { go t.ui.OpenNoteWindow(t.notes.Choices()) }
+		return func() { go t.p.ui.OpenNoteWindow(t.p.notes.Choices()) }
 	case traymenu.ActionSnooze:
 		return func() {
 			s := wire.Snooze{UntilBack: a.UntilBack}
@@ -221,9 +210,9 @@ func (t *tray) action(a traymenu.MenuAction) func() {
 			}
 			go func() { // each window closes through the UI process: off the menu's goroutine
 				if a.Question == "" {
-					t.snoozes.SnoozeAll(s)
+					t.p.snoozes.SnoozeAll(s)
 				} else {
-					t.snoozes.Snooze(a.Question, s)
+					t.p.snoozes.Snooze(a.Question, s)
 				}
 			}()
 		}

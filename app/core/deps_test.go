@@ -2,6 +2,8 @@ package core
 
 import (
 	"os/exec"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,6 +63,63 @@ func TestCoreImportsNoDatabase(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if dep == "feedback/app/store" || dep == "database/sql" || strings.HasPrefix(dep, "modernc.org/sqlite") {
 			t.Errorf("core depends on %s", dep)
+		}
+	}
+}
+
+// The inbox keeps to questions and their windows: its exported methods are
+// these, and what else the app does with questions is a feature of a
+// package of its own (feature.go). A new method fails here: if it is not
+// about a question or its window, it belongs to a feature, reached through
+// Host and Hooks.
+func TestInboxKeepsToQuestionsAndWindows(t *testing.T) {
+	want := []string{
+		// questions: asked, answered elsewhere, ended on quit, listed, raised
+		"Ask", "AnswerFrom", "EndAll", "Items", "OnChange", "Raise",
+		// the windows, as the UI process's supervisor reports them (WindowOwner)
+		"Claim", "Reshow", "WindowDraft", "WindowEvent", "WindowsOpen",
+		// their countdown, and the inbox's life
+		"SetDefaultTimeout", "Start", "Close",
+	}
+	var got []string
+	typ := reflect.TypeFor[*Inbox]()
+	for i := range typ.NumMethod() {
+		got = append(got, typ.Method(i).Name)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("*Inbox's methods:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The features are apart from the inbox and from each other: the core
+// links none of them, and each links the core (its Host) and no other
+// feature. So a feature reaches the inbox only through the Host it is
+// given, and another feature only through the app's wiring.
+func TestFeaturesAreApart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go tool")
+	}
+	features := []string{"dnd", "snooze", "away", "notes", "messages"}
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		return strings.Fields(string(out))
+	}
+	for _, dep := range deps("feedback/app/core") {
+		if strings.HasPrefix(dep, "feedback/app/core/") {
+			t.Errorf("the core depends on %s", dep)
+		}
+	}
+	for _, f := range features {
+		pkg := "feedback/app/core/" + f
+		for _, dep := range deps(pkg) {
+			if strings.HasPrefix(dep, "feedback/app/core/") && dep != pkg {
+				t.Errorf("%s depends on %s", pkg, dep)
+			}
 		}
 	}
 }

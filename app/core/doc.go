@@ -31,10 +31,17 @@
 // One clock (Options.Clock, package clock) times everything the inbox
 // times: holds, deadlines, snoozes, do not disturb, kept answers.
 //
-// Do not disturb (dnd.go, dndstate.go): while it is on, the inbox holds new
-// questions back from the Presenter (no window, no sound, no countdown) and
-// opens them one at a time when it ends; its state is kept in a DNDStore.
+// Features (feature.go): do not disturb, snooze, away, the notes for
+// agents and the agents' messages are not the inbox's; each is a type of a
+// package of its own (app/core/dnd, snooze, away, notes, messages), which
+// New attaches: it takes part through the Hooks it returns (hold a window
+// back, answer a question at once, bring one forward, add to an outcome…)
+// and acts through the narrow Host it is given, as tailscale's ipnext
+// extensions extend its LocalBackend. The inbox keeps to questions and
+// their windows — what a snooze does to one (it is set aside: aside.go)
+// included, but not when it comes back.
+//
 // The tray's view (package traymenu) is a plain value built from the open
-// questions and do not disturb, which package app draws with
+// questions and the features' states, which package app draws with
 // fyne.io/systray.
 package core

@@ -74,7 +74,7 @@ type Host interface {
 	// IsOpen reports whether question r is still open.
 	IsOpen(r Ref) bool
 	// Show opens the window of question r, which a HoldBack held back,
-	// now (r.Shown, r.Ended tell when it is on screen); false when r has
+	// now (r.Shown, r.Answered tell when it is on screen or has ended); false when r has
 	// ended already.
 	Show(r Ref) bool
 	// SetAside closes the window of the open question id until BringBack,
@@ -100,8 +100,9 @@ func (r Ref) ID() string { return r.e.q.ID }
 // Shown is closed once the question's window is on screen.
 func (r Ref) Shown() <-chan struct{} { return r.e.shown }
 
-// Ended is closed once the question has an outcome.
-func (r Ref) Ended() <-chan struct{} { return r.e.done }
+// Answered is closed once the question has an outcome (not when it is
+// withdrawn).
+func (r Ref) Answered() <-chan struct{} { return r.e.done }
 
 // Aside is a question set aside (Host.SetAside) and its snooze.
 type Aside struct {

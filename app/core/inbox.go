@@ -97,7 +97,6 @@ type Inbox struct {
 	defaultTimeout time.Duration // SetDefaultTimeout
 	closed         bool          // Close was called: no deadline fires
 
-	dnd  dndControl  // do not disturb (dnd.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -126,7 +125,7 @@ type entry struct {
 	// callers) and replaced when it comes back. Guarded by Inbox.mu.
 	snooze  *wire.Snooze
 	snoozeC chan struct{}
-	snoozes int         // how many times it was snoozed
+	snoozes int // how many times it was snoozed
 	// draft is the question's latest draft, the one place it is kept in
 	// memory: restored into its window when it comes back (snoozed, held
 	// back, the UI process restarted); the recorder writes it.
@@ -225,7 +224,6 @@ func New(o Options) *Inbox {
 	in := &Inbox{p: o.Presenter, log: o.Log, opts: o, clock: c, open: make(map[string]*entry),
 		sessionEnded: o.SessionEnded, closing: make(map[string]*entry)}
 	in.kept.clock = c
-	in.dnd.clock = c
 	if wp, ok := o.Presenter.(WindowPresenter); ok {
 		wp.Bind(in)
 	}
@@ -249,7 +247,6 @@ func (in *Inbox) Start() {
 // database, waiting at most wait, and closes it. Call it once no caller
 // waits any more.
 func (in *Inbox) Close(wait time.Duration) {
-	in.closeDND()
 	in.mu.Lock()
 	in.closed = true
 	for _, e := range in.open {
@@ -567,13 +564,36 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 }
 
 // show puts e's window on screen, its latest draft restored into it,
-// unless a feature holds it back (do not disturb: it waits in the tray).
+// unless a feature holds it back (Hooks.HoldBack; do not disturb: it waits
+// in the tray).
 func (in *Inbox) show(e *entry) {
-	if in.holdBack(e) { // dnd.go
-		in.notify()
-		return
+	for _, h := range in.hooks {
+		if h.HoldBack != nil && h.HoldBack(Ref{e}) {
+			in.notify()
+			return
+		}
 	}
 	in.showNow(e)
+}
+
+// isOpen reports whether e is still an open question.
+func (in *Inbox) isOpen(e *entry) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.open[e.q.ID] == e
+}
+
+// Raise brings the question id forward, as a click on it in the tray does:
+// a feature may bring it itself (Hooks.Raise: do not disturb opens one it
+// holds back, snooze brings back a snoozed one); else its window is
+// raised.
+func (in *Inbox) Raise(id string) {
+	for _, h := range in.hooks {
+		if h.Raise != nil && h.Raise(id) {
+			return
+		}
+	}
+	in.p.Focus(id)
 }
 
 // showNow puts e's window on screen, its latest draft restored into it.

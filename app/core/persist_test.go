@@ -449,3 +449,21 @@ func TestKeepOpenOutlivesARestart(t *testing.T) {
 		})
 	}
 }
+
+// leftStore is a store that says what the last run left open.
+type leftStore struct {
+	*fakeStore
+	left []Left
+}
+
+func (l *leftStore) LeftOpen() ([]Left, error) { return l.left, nil }
+
+// eventually waits until cond holds, failing after 5 s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/dnd"
 	"feedback/internal/i18n"
 )
 
@@ -13,7 +14,7 @@ import (
 // not disturb choices and their end times, the fixed entries.
 func TestTrayInTraditionalChinese(t *testing.T) {
 	in := TrayInput{Now: noon, Lang: i18n.TraditionalChinese, History: true, Settings: true,
-		DND: core.DND{Mode: core.DNDHour, Until: noon.Add(time.Hour)},
+		DND: dnd.State{Mode: dnd.Hour, Until: noon.Add(time.Hour)},
 		Items: []core.Item{
 			item("q1", "Deploy now?", "claude-code", "shop", 3*time.Minute),
 			item("q2", "", "codex", "", 2*time.Hour),

@@ -13,6 +13,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/app/core/away"
+	"feedback/app/core/dnd"
 	"feedback/app/core/messages"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
@@ -35,8 +36,8 @@ const (
 // MenuAction is what a menu entry does; it is comparable.
 type MenuAction struct {
 	Kind     MenuActionKind
-	Question string       // ActionRaise: the question's window id (core.Item.ID)
-	DND      core.DNDMode // ActionDND
+	Question string   // ActionRaise: the question's window id (core.Item.ID)
+	DND      dnd.Mode // ActionDND
 	// Snooze is ActionSnooze's: for SnoozeMinutes, or until the user is
 	// back.
 	SnoozeMinutes int
@@ -65,7 +66,7 @@ type TrayInput struct {
 	Messages []messages.Item
 	// Away is the away mode and state (package away).
 	Away away.State
-	DND  core.DND  // do-not-disturb as stored; its end is checked against Now
+	DND  dnd.State // do-not-disturb as stored; its end is checked against Now
 	Now  time.Time // the time ages and the end of do-not-disturb are measured to
 	// History and Settings offer "History…" and "Settings…" (leave false
 	// until the window exists: an entry that does nothing is worse than none).
@@ -164,7 +165,7 @@ func Tray(in TrayInput) TrayView {
 }
 
 // tooltip is "feedback — N questions waiting", with do-not-disturb.
-func tooltip(l *i18n.Localizer, n int, d core.DND, now time.Time) string {
+func tooltip(l *i18n.Localizer, n int, d dnd.State, now time.Time) string {
 	s := l.N("tray.waiting", n)
 	if n == 0 {
 		s = l.T("tray.waiting.none")
@@ -172,9 +173,9 @@ func tooltip(l *i18n.Localizer, n int, d core.DND, now time.Time) string {
 	s = trayTitle + titleAgeDivider + s
 	if d.Active(now) {
 		switch d.Mode {
-		case core.DNDOn:
+		case dnd.On:
 			s += l.T("tray.tooltip.dnd_on")
-		case core.DNDScheduled: // the dnd_schedule setting's quiet hours
+		case dnd.Scheduled: // the dnd_schedule setting's quiet hours
 			s += l.T("tray.tooltip.dnd_schedule", map[string]any{"Time": endTime(l, d.Until, now)})
 		default:
 			s += l.T("tray.tooltip.dnd_until", map[string]any{"Time": endTime(l, d.Until, now)})
@@ -359,44 +360,44 @@ func heading(g *group) string {
 }
 
 // dndEntry is "Do not disturb" and its choices; the one in force is checked.
-func dndEntry(l *i18n.Localizer, d core.DND, now time.Time) MenuEntry {
+func dndEntry(l *i18n.Localizer, d dnd.State, now time.Time) MenuEntry {
 	active := d.Active(now)
 	label := l.T("tray.dnd")
 	if active {
 		switch d.Mode {
-		case core.DNDOn:
+		case dnd.On:
 			label = l.T("tray.dnd.heading_on")
-		case core.DNDScheduled:
+		case dnd.Scheduled:
 			label = l.T("tray.dnd.heading_schedule", map[string]any{"Time": endTime(l, d.Until, now)})
 		default:
 			label = l.T("tray.dnd.heading_until", map[string]any{"Time": endTime(l, d.Until, now)})
 		}
 	}
-	choice := func(label string, mode core.DNDMode, checked bool) MenuEntry {
+	choice := func(label string, mode dnd.Mode, checked bool) MenuEntry {
 		return MenuEntry{Label: label, Enabled: true, Checkable: true, Checked: checked,
 			Action: MenuAction{Kind: ActionDND, DND: mode}}
 	}
 	hour := l.T("tray.dnd.hour")
-	if active && d.Mode == core.DNDHour {
+	if active && d.Mode == dnd.Hour {
 		hour = l.T("tray.dnd.hour_until", map[string]any{"Time": endTime(l, d.Until, now)})
 	}
-	tomorrow, _ := core.DNDFor(core.DNDTomorrow, now)
+	tomorrow, _ := dnd.For(dnd.Tomorrow, now)
 	morning := tomorrow.Until
-	if active && d.Mode == core.DNDTomorrow {
+	if active && d.Mode == dnd.Tomorrow {
 		morning = d.Until
 	}
 	choices := []MenuEntry{
-		choice(l.T("tray.dnd.on"), core.DNDOn, active && d.Mode == core.DNDOn),
-		choice(hour, core.DNDHour, active && d.Mode == core.DNDHour),
-		choice(l.T("tray.dnd.until", map[string]any{"Time": endTime(l, morning, now)}), core.DNDTomorrow, active && d.Mode == core.DNDTomorrow),
+		choice(l.T("tray.dnd.on"), dnd.On, active && d.Mode == dnd.On),
+		choice(hour, dnd.Hour, active && d.Mode == dnd.Hour),
+		choice(l.T("tray.dnd.until", map[string]any{"Time": endTime(l, morning, now)}), dnd.Tomorrow, active && d.Mode == dnd.Tomorrow),
 	}
-	if active && d.Mode == core.DNDScheduled {
+	if active && d.Mode == dnd.Scheduled {
 		// What holds: the schedule (set in Settings, so not a choice here);
 		// Off below turns it off until the schedule's next start.
 		choices = append(choices, MenuEntry{Label: l.T("tray.dnd.scheduled", map[string]any{"Time": endTime(l, d.Until, now)}),
 			Checkable: true, Checked: true})
 	}
-	choices = append(choices, choice(l.T("tray.dnd.off"), core.DNDOff, !active))
+	choices = append(choices, choice(l.T("tray.dnd.off"), dnd.Off, !active))
 	return MenuEntry{Label: label, Enabled: true, Children: choices}
 }
 
@@ -453,7 +454,7 @@ func ageChanges(d time.Duration) time.Duration {
 }
 
 // refresh is how long until the view changes by itself.
-func refresh(items []core.Item, d core.DND, now time.Time) time.Duration {
+func refresh(items []core.Item, d dnd.State, now time.Time) time.Duration {
 	var next time.Duration
 	earlier := func(x time.Duration) {
 		if x > 0 && (next == 0 || x < next) {
@@ -469,7 +470,7 @@ func refresh(items []core.Item, d core.DND, now time.Time) time.Duration {
 	for _, it := range sorted[:n] {
 		earlier(ageChanges(now.Sub(it.Since)))
 	}
-	if d.Active(now) && d.Mode != core.DNDOn {
+	if d.Active(now) && d.Mode != dnd.On {
 		earlier(d.Until.Sub(now))
 	}
 	if len(items) > 0 || d.Active(now) {

@@ -11,6 +11,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/app/core/away"
+	"feedback/app/core/dnd"
 	"feedback/app/core/messages"
 	"feedback/internal/i18n"
 	"feedback/internal/settings"
@@ -275,31 +276,31 @@ func TestTrayCapsTheList(t *testing.T) {
 }
 
 func TestTrayDoNotDisturb(t *testing.T) {
-	hour, _ := core.DNDFor(core.DNDHour, noon.Add(-10*time.Minute))
-	tomorrow, _ := core.DNDFor(core.DNDTomorrow, noon)
+	hour, _ := dnd.For(dnd.Hour, noon.Add(-10*time.Minute))
+	tomorrow, _ := dnd.For(dnd.Tomorrow, noon)
 	for _, tc := range []struct {
 		name    string
-		dnd     core.DND
+		dnd     dnd.State
 		on      bool
 		parent  string
 		checked string
 		tooltip string
 	}{
-		{"off", core.DND{Mode: core.DNDOff}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
-		{"zero", core.DND{}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
-		{"on", core.DND{Mode: core.DNDOn}, true, "Do not disturb (on)", "On until I turn it off",
+		{"off", dnd.State{Mode: dnd.Off}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"zero", dnd.State{}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"on", dnd.State{Mode: dnd.On}, true, "Do not disturb (on)", "On until I turn it off",
 			"feedback — 1 question waiting; do not disturb is on"},
 		{"hour", hour, true, "Do not disturb (until 12:50)", "For 1 hour (until 12:50)",
 			"feedback — 1 question waiting; do not disturb until 12:50"},
 		{"tomorrow", tomorrow, true, "Do not disturb (until tomorrow 08:00)", "Until tomorrow 08:00",
 			"feedback — 1 question waiting; do not disturb until tomorrow 08:00"},
-		{"hour ended", core.DND{Mode: core.DNDHour, Until: noon.Add(-time.Second)}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
-		{"tomorrow ended", core.DND{Mode: core.DNDTomorrow, Until: noon}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"hour ended", dnd.State{Mode: dnd.Hour, Until: noon.Add(-time.Second)}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
+		{"tomorrow ended", dnd.State{Mode: dnd.Tomorrow, Until: noon}, false, "Do not disturb", "Off", "feedback — 1 question waiting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := Tray(TrayInput{Now: noon, DND: tc.dnd, Items: []core.Item{item("q", "Q", "", "", 0)}})
 			if v.DND != tc.on || v.Tooltip != tc.tooltip {
-				t.Errorf("core.DND %v, tooltip %q; want %v, %q", v.DND, v.Tooltip, tc.on, tc.tooltip)
+				t.Errorf("dnd.State %v, tooltip %q; want %v, %q", v.DND, v.Tooltip, tc.on, tc.tooltip)
 			}
 			var parent MenuEntry
 			for _, e := range v.Menu {
@@ -310,7 +311,7 @@ func TestTrayDoNotDisturb(t *testing.T) {
 			if parent.Label != tc.parent || len(parent.Children) != 4 {
 				t.Fatalf("parent %q with %d choices, want %q with 4", parent.Label, len(parent.Children), tc.parent)
 			}
-			modes := []core.DNDMode{core.DNDOn, core.DNDHour, core.DNDTomorrow, core.DNDOff}
+			modes := []dnd.Mode{dnd.On, dnd.Hour, dnd.Tomorrow, dnd.Off}
 			for i, c := range parent.Children {
 				if c.Action != (MenuAction{Kind: ActionDND, DND: modes[i]}) || !c.Checkable || !c.Enabled {
 					t.Errorf("choice %q: %+v", c.Label, c)
@@ -328,17 +329,17 @@ func TestTrayRefresh(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		items []core.Item
-		dnd   core.DND
+		dnd   dnd.State
 		want  time.Duration
 	}{
-		{"nothing", nil, core.DND{}, 0},
-		{"just now", []core.Item{item("a", "A", "", "", 20*time.Second)}, core.DND{}, 40 * time.Second},
-		{"minutes", []core.Item{item("a", "A", "", "", 3*time.Minute+20*time.Second)}, core.DND{}, 40 * time.Second},
-		{"hours", []core.Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute)}, core.DND{}, 50 * time.Minute},
-		{"the soonest of two", []core.Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute), item("b", "B", "", "", 5*time.Second)}, core.DND{}, 55 * time.Second},
-		{"do not disturb ends", nil, core.DND{Mode: core.DNDHour, Until: noon.Add(10 * time.Minute)}, 10 * time.Minute},
-		{"do not disturb ends after an age changes", []core.Item{item("a", "A", "", "", 30*time.Second)}, core.DND{Mode: core.DNDHour, Until: noon.Add(10 * time.Minute)}, 30 * time.Second},
-		{"on until turned off: midnight renames the choices", nil, core.DND{Mode: core.DNDOn}, 12 * time.Hour},
+		{"nothing", nil, dnd.State{}, 0},
+		{"just now", []core.Item{item("a", "A", "", "", 20*time.Second)}, dnd.State{}, 40 * time.Second},
+		{"minutes", []core.Item{item("a", "A", "", "", 3*time.Minute+20*time.Second)}, dnd.State{}, 40 * time.Second},
+		{"hours", []core.Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute)}, dnd.State{}, 50 * time.Minute},
+		{"the soonest of two", []core.Item{item("a", "A", "", "", 2*time.Hour+10*time.Minute), item("b", "B", "", "", 5*time.Second)}, dnd.State{}, 55 * time.Second},
+		{"do not disturb ends", nil, dnd.State{Mode: dnd.Hour, Until: noon.Add(10 * time.Minute)}, 10 * time.Minute},
+		{"do not disturb ends after an age changes", []core.Item{item("a", "A", "", "", 30*time.Second)}, dnd.State{Mode: dnd.Hour, Until: noon.Add(10 * time.Minute)}, 30 * time.Second},
+		{"on until turned off: midnight renames the choices", nil, dnd.State{Mode: dnd.On}, 12 * time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Tray(TrayInput{Now: noon, Items: tc.items, DND: tc.dnd}).Refresh; got != tc.want {
@@ -497,7 +498,7 @@ func night(day, h, m, s int) time.Time { return time.Date(2026, 6, day, h, m, s,
 // and a checked entry; Off is not checked.
 func TestTrayShowsTheSchedule(t *testing.T) {
 	now := night(10, 23, 0, 0)
-	v := Tray(TrayInput{DND: core.DND{Mode: core.DNDScheduled, Until: night(11, 8, 0, 0)}, Now: now, Lang: "en"})
+	v := Tray(TrayInput{DND: dnd.State{Mode: dnd.Scheduled, Until: night(11, 8, 0, 0)}, Now: now, Lang: "en"})
 	if want := "feedback — no questions waiting; do not disturb until tomorrow 08:00 (schedule)"; v.Tooltip != want {
 		t.Errorf("tooltip %q, want %q", v.Tooltip, want)
 	}

@@ -1,22 +1,22 @@
-package core
+package dnd
 
 import (
 	"fmt"
 	"time"
 )
 
-// DNDMode is how do-not-disturb was turned on, as the tray offers it.
-type DNDMode string
+// Mode is how do-not-disturb was turned on, as the tray offers it.
+type Mode string
 
 const (
-	DNDOff      DNDMode = "off"      // questions open their windows as they come
-	DNDOn       DNDMode = "on"       // until turned off
-	DNDHour     DNDMode = "hour"     // for an hour from when it was chosen
-	DNDTomorrow DNDMode = "tomorrow" // until DNDMorning the next morning
-	// DNDScheduled is do not disturb held by the dnd_schedule setting's
-	// quiet hours, until their end. It is what Inbox.DND reports, never a
+	Off      Mode = "off"      // questions open their windows as they come
+	On       Mode = "on"       // until turned off
+	Hour     Mode = "hour"     // for an hour from when it was chosen
+	Tomorrow Mode = "tomorrow" // until DNDMorning the next morning
+	// Scheduled is do not disturb held by the dnd_schedule setting's
+	// quiet hours, until their end. It is what Control.State reports, never a
 	// choice of the tray, and never saved.
-	DNDScheduled DNDMode = "schedule"
+	Scheduled Mode = "schedule"
 )
 
 // DNDMorning is the local time of day "until tomorrow" ends at.
@@ -27,12 +27,12 @@ const DNDMorning = 8 * time.Hour
 // that same day, not 30 hours later.
 const dndNightEnds = 4 * time.Hour
 
-// DND is the do-not-disturb state: while it is active, new questions open
+// State is the do-not-disturb state: while it is active, new questions open
 // no window and make no sound; they wait in the tray.
-type DND struct {
-	Mode DNDMode `json:"mode"`
-	// Until is when a DNDHour, DNDTomorrow or DNDScheduled ends (zero for
-	// DNDOn and DNDOff).
+type State struct {
+	Mode Mode `json:"mode"`
+	// Until is when a Hour, Tomorrow or Scheduled ends (zero for
+	// On and Off).
 	Until time.Time `json:"until,omitzero"`
 	// ScheduleOffUntil, in the saved state only: the user turned do not
 	// disturb off during the scheduled quiet hours that end then; the
@@ -40,20 +40,20 @@ type DND struct {
 	ScheduleOffUntil time.Time `json:"schedule_off_until,omitzero"`
 }
 
-// DNDFor is the state that choosing mode at now gives. An unknown mode is
+// For is the state that choosing mode at now gives. An unknown mode is
 // an error naming the modes.
-func DNDFor(mode DNDMode, now time.Time) (DND, error) {
+func For(mode Mode, now time.Time) (State, error) {
 	switch mode {
-	case DNDOff, "":
-		return DND{Mode: DNDOff}, nil
-	case DNDOn:
-		return DND{Mode: DNDOn}, nil
-	case DNDHour:
-		return DND{Mode: DNDHour, Until: now.Add(time.Hour)}, nil
-	case DNDTomorrow:
-		return DND{Mode: DNDTomorrow, Until: tomorrowMorning(now)}, nil
+	case Off, "":
+		return State{Mode: Off}, nil
+	case On:
+		return State{Mode: On}, nil
+	case Hour:
+		return State{Mode: Hour, Until: now.Add(time.Hour)}, nil
+	case Tomorrow:
+		return State{Mode: Tomorrow, Until: tomorrowMorning(now)}, nil
 	}
-	return DND{}, fmt.Errorf("do not disturb: unknown mode %q (want off, on, hour or tomorrow)", mode)
+	return State{}, fmt.Errorf("do not disturb: unknown mode %q (want off, on, hour or tomorrow)", mode)
 }
 
 // tomorrowMorning is DNDMorning local time on the next day, or on the same
@@ -70,21 +70,21 @@ func tomorrowMorning(now time.Time) time.Time {
 }
 
 // Active reports whether do-not-disturb holds at now.
-func (d DND) Active(now time.Time) bool {
+func (d State) Active(now time.Time) bool {
 	switch d.Mode {
-	case DNDOn:
+	case On:
 		return true
-	case DNDHour, DNDTomorrow, DNDScheduled:
+	case Hour, Tomorrow, Scheduled:
 		return now.Before(d.Until)
 	}
 	return false
 }
 
-// At is d as it stands at now: DNDOff once a timed mode has ended.
-func (d DND) At(now time.Time) DND {
+// At is d as it stands at now: Off once a timed mode has ended.
+func (d State) At(now time.Time) State {
 	if d.Active(now) {
 		d.ScheduleOffUntil = time.Time{}
 		return d
 	}
-	return DND{Mode: DNDOff}
+	return State{Mode: Off}
 }
