@@ -12,6 +12,7 @@ import (
 	"feedback/app/core"
 	"feedback/app/core/away"
 	"feedback/app/notification"
+	"feedback/app/supervisor"
 	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/i18n"
@@ -44,7 +45,7 @@ func defaultNotifier(log *slog.Logger) *notification.Notifier {
 // SendNotification): the app's notifier where package notification has none of
 // its own (Windows, macOS). A click does not raise the window there, and
 // a notification cannot be taken back.
-type uiNotifier struct{ ui *core.UIProcess }
+type uiNotifier struct{ ui *supervisor.UIProcess }
 
 func (n uiNotifier) Show(_ context.Context, note notification.Notification) (notification.ID, error) {
 	n.ui.Notify(note.Summary, note.Body)

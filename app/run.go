@@ -18,6 +18,7 @@ import (
 	"feedback/app/core/snooze"
 	"feedback/app/notification"
 	"feedback/app/store"
+	"feedback/app/supervisor"
 	"feedback/app/windowreq"
 	"feedback/internal/display"
 	"feedback/internal/settings"
@@ -43,7 +44,7 @@ type Config struct {
 	SettingsPath string
 	// StartUI starts the UI process that shows the windows; nil means
 	// StartUIProcess (this binary's `feedback ui`).
-	StartUI core.UIStarter
+	StartUI supervisor.Starter
 	// Notifier shows the desktop notifications (a window that opened
 	// without the focus); nil means package notification's, with the app's icon.
 	Notifier Notifier
@@ -206,12 +207,12 @@ type parts struct {
 	away        *away.Control   // what a question gets while the user is away
 	notes       *notes.Control  // the user's notes for agents
 	messages    *messages.Control
-	ui          *core.UIProcess // the UI process that shows the windows
-	inbox       *core.Inbox     // the questions and their windows
-	watcher     *presence       // who is at the desk
-	retain      store.Retainer  // prunes the database at start and daily
-	prewarm     atomic.Bool     // the shims' greeting starts the UI process (ui_prewarm)
-	quitting    atomic.Bool     // the user quit: each question ends
+	ui          *supervisor.UIProcess // the UI process that shows the windows
+	inbox       *core.Inbox           // the questions and their windows
+	watcher     *presence             // who is at the desk
+	retain      store.Retainer        // prunes the database at start and daily
+	prewarm     atomic.Bool           // the shims' greeting starts the UI process (ui_prewarm)
+	quitting    atomic.Bool           // the user quit: each question ends
 }
 
 // newParts makes the app's parts, none started.
@@ -231,7 +232,7 @@ func newParts(cfg Config, log *slog.Logger) *parts {
 		start = StartUIProcess
 	}
 	dbPath := databasePath(cfg.Database, log)
-	p.ui = core.NewUIProcess(core.UIProcessOptions{
+	p.ui = supervisor.New(supervisor.Options{
 		Start: start,
 		// Idle: give the memory the last burst of questions used back to
 		// the system now, not when the runtime's scavenger gets to it.

@@ -1,23 +1,18 @@
 // Package core is the toolkit-free heart of the resident app: the inbox of
-// open questions, the recorder that keeps them in a Store, and the UI
-// process that shows them. It imports neither Fyne nor GL, so
+// open questions and their windows, and the recorder that keeps them in a
+// Store. It imports neither Fyne nor GL, no transport and no database, so
 // the resident process (package app) costs nothing while no question is
-// open: the windows live in a separate UI process (package uiprocess, `feedback
-// ui`) that the core starts when a question needs a window and lets go
-// after a linger time.
+// open: the windows live in a separate UI process (package uiprocess,
+// `feedback ui`) that package supervisor starts when a question needs a
+// window and lets go after a linger time.
 //
 // The inbox (inbox.go) talks to the windows through the Presenter
-// interface, and owns each question: whether its window is shown, its
-// latest draft, its deadline (timed by the inbox: a window still open a
-// grace after it is timed out) and whether the user saw it (windows.go).
-// UIProcess (uiproc.go) is the Presenter of the resident app and owns only
-// the process: it starts it (outside its lock), speaks the UI protocol
-// (package uiproto) to it over a private channel (an inherited socket),
-// checks that its Hello is of the app's build and protocol (one of another
-// build, as after an upgrade replaced the binary, is ended and not
-// restarted), pings it, lets it sleep or exit, and restarts it if it dies,
-// asking the inbox what to show again (WindowOwner.Reshow: every shown
-// window with its latest draft and its countdown).
+// interface (a WindowPresenter: package supervisor's UIProcess), and owns
+// each question: whether its window is shown, its latest draft, its
+// deadline (timed by the inbox: a window still open a grace after it is
+// timed out) and whether the user saw it (windows.go). The presenter
+// reports the windows' events to it (WindowOwner) and, after a restart of
+// the UI process, asks it what to show again (Reshow).
 //
 // Persistence (persist.go): the inbox records each event of its questions
 // — asked, kept open, snoozed, drafted, answered, withdrawn, delivered —

@@ -568,3 +568,21 @@ func TestAnswerFromOutsideTheWindow(t *testing.T) {
 		t.Error("OnEnd was not called once, for a")
 	}
 }
+
+// receive receives from c, failing after 5 s.
+func receive[T any](t *testing.T, c chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %s", what)
+		var zero T
+		return zero
+	}
+}
+
+// draftOf is a draft of one reply.
+func draftOf(text string) wire.Draft {
+	return wire.Draft{Replies: []wire.Reply{{Text: text}}}
+}

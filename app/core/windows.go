@@ -33,6 +33,33 @@ type WindowPresenter interface {
 	ShowWindow(m uiproto.Show)
 }
 
+// WindowOwner is who owns the question windows a WindowPresenter shows:
+// the inbox. The presenter (package supervisor's UIProcess) reports their
+// events to it and, after a restart, asks it what to show again; it keeps
+// no window, draft or deadline of its own. Its methods are called from any
+// goroutine, WindowsOpen, Claim and Reshow holding the presenter's lock:
+// they must not call back into it.
+type WindowOwner interface {
+	// WindowEvent hands over an event of a question window: uiproto.Shown,
+	// Found, Snooze, CountdownChanged, Done or Closed.
+	WindowEvent(ev uiproto.Event)
+	// WindowDraft hands over a draft of a window, open or closing, as
+	// the UI process reports it (its images by reference once they have
+	// crossed: the owner rebuilds the whole draft, uiproto.DraftImages).
+	WindowDraft(e uiproto.DraftChanged)
+	// WindowsOpen is how many question windows are shown: while there
+	// is one, the UI process does not linger, and one that dies is
+	// restarted.
+	WindowsOpen() int
+	// Claim reports whether window id, shown, has not been sent to UI
+	// process ui yet, and records that it is.
+	Claim(id string, ui uint64) bool
+	// Reshow lists, oldest first, the shown windows not sent to UI
+	// process ui yet (a new one, after a crash), as ui is to show them
+	// (quiet), and records that they are.
+	Reshow(ui uint64) []uiproto.Show
+}
+
 // window is an entry's window while the presenter shows it. Guarded by
 // Inbox.mu.
 type window struct {

@@ -1,7 +1,9 @@
-package core
+package supervisor
 
 import (
 	"context"
+	"feedback/app/core"
+	"feedback/app/core/coretest"
 	"testing"
 	"time"
 
@@ -15,13 +17,13 @@ import (
 func TestAnswerFromNotificationIsNoWithdrawal(t *testing.T) {
 	unseen := make(chan string, 4)
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	u := New(Options{Start: f.start, Linger: time.Hour})
 	defer u.Close(time.Second)
-	in := New(Options{Presenter: u, OnUnseenEnd: func(q wire.Question, _ bool) { unseen <- q.ID }})
+	in := core.New(core.Options{Presenter: u, OnUnseenEnd: func(q wire.Question, _ bool) { unseen <- q.ID }})
 	in.Start()
-	ask(t.Context(), in, q("answered"))
+	coretest.Ask(t.Context(), in, coretest.Q("answered"))
 	ctx, withdraw := context.WithCancel(t.Context())
-	ask(ctx, in, q("withdrawn"))
+	coretest.Ask(ctx, in, coretest.Q("withdrawn"))
 	ui := f.next(t)
 	for range 2 {
 		expect[uiproto.Show](t, ui)

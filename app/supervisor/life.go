@@ -1,4 +1,4 @@
-package core
+package supervisor
 
 import (
 	"errors"
@@ -10,12 +10,12 @@ import (
 
 // One life of the UI process, as UIProcess runs it: its start (outside the
 // lock), its Hello, its commands and signals in order (the writer), its
-// events (the reader: a question window's go to the WindowOwner), its
+// events (the reader: a question window's go to the core.WindowOwner), its
 // heartbeat, its linger, sleep and exit, and its restart after a crash.
 
 // uiProc is one run of the UI process.
 type uiProc struct {
-	gen     uint64        // its number: WindowOwner.Claim, Reshow
+	gen     uint64        // its number: core.WindowOwner.Claim, Reshow
 	out     chan outItem  // commands and signals, carried out in order by the writer goroutine once greeted
 	greeted chan struct{} // closed when its Hello matched the app's: commands flow
 	ended   chan struct{} // closed when its channel closed, or it could not be started
@@ -34,7 +34,7 @@ type uiProc struct {
 	dead bool             // end was called
 	conn *uiproto.AppConn // nil until started
 	kill func() error     // ends the process at once; nil: closing conn is all there is
-	stop func() error     // UIChild.Stop and Continue: nil where it cannot sleep
+	stop func() error     // Child.Stop and Continue: nil where it cannot sleep
 	cont func() error
 }
 
@@ -265,7 +265,7 @@ func (u *UIProcess) read(p *uiProc, wait func() error) {
 // protocol; then p's commands flow. A UI process that says anything else
 // (another build: the binary was replaced under the running app; an older
 // one that does not say hello) is ended, and no other is started
-// (UIProcessOptions.OnMismatch). An error closing the channel first is
+// (Options.OnMismatch). An error closing the channel first is
 // returned as it is: a crash.
 func (u *UIProcess) greet(p *uiProc) error {
 	ev, err := p.conn.Receive()
@@ -296,7 +296,7 @@ func (u *UIProcess) greet(p *uiProc) error {
 }
 
 // scheduleRestartLocked starts the UI process again after a backoff and
-// shows in it every window the WindowOwner has open (Reshow).
+// shows in it every window the core.WindowOwner has open (Reshow).
 func (u *UIProcess) scheduleRestartLocked() {
 	if u.restart != nil || u.stopped {
 		return
@@ -326,7 +326,7 @@ func (u *UIProcess) scheduleRestartLocked() {
 }
 
 // handle applies one event of p: its state under the lock, then the
-// calls it makes (to the WindowOwner, the app) after the unlock.
+// calls it makes (to the core.WindowOwner, the app) after the unlock.
 func (u *UIProcess) handle(p *uiProc, ev uiproto.Event) {
 	u.mu.Lock()
 	after := u.applyLocked(p, ev)
@@ -338,7 +338,7 @@ func (u *UIProcess) handle(p *uiProc, ev uiproto.Event) {
 
 // applyLocked applies ev to the state and returns what to call once the
 // lock is released. The events of a question window go to the
-// WindowOwner.
+// core.WindowOwner.
 func (u *UIProcess) applyLocked(p *uiProc, ev uiproto.Event) (after []func()) {
 	owner := u.owner
 	if owner == nil {

@@ -1,6 +1,7 @@
-package core
+package supervisor
 
 import (
+	"feedback/app/core/coretest"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ func TestUIProcessSleepsAfterTheLingerAndWakesForTheNextWindow(t *testing.T) {
 	f := newFakeProcs()
 	f.sleeps = true
 	idle := make(chan struct{}, 4)
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true,
+	u := New(Options{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true,
 		Heartbeat: 20 * time.Millisecond, HeartbeatMisses: 2, OnIdle: func() { idle <- struct{}{} }})
 	defer u.Close(time.Second)
 	u.Prewarm()
@@ -36,7 +37,7 @@ func TestUIProcessSleepsAfterTheLingerAndWakesForTheNextWindow(t *testing.T) {
 	askAndAnswer(t, u, ui, "a")
 	expect[uiproto.Sleep](t, ui)
 	ui.send(t, uiproto.Sleeping{})
-	waitFor(t, func() bool { return ui.stops.Load() == 1 })
+	coretest.Eventually(t, "it", func() bool { return ui.stops.Load() == 1 })
 	receive(t, idle, "OnIdle")
 	if !u.Running() {
 		t.Error("a sleeping UI process counts as not running")
@@ -63,7 +64,7 @@ func TestUIProcessSleepsAfterTheLingerAndWakesForTheNextWindow(t *testing.T) {
 	}
 	expect[uiproto.Sleep](t, ui) // lingers, then sleeps again
 	ui.send(t, uiproto.Sleeping{})
-	waitFor(t, func() bool { return ui.stops.Load() == 2 })
+	coretest.Eventually(t, "it", func() bool { return ui.stops.Load() == 2 })
 
 	// Closing the app wakes it to exit: no stopped process is left.
 	u.Close(time.Second)
@@ -79,7 +80,7 @@ func askedToSleep(t *testing.T) (*UIProcess, *fakeProc) {
 	t.Helper()
 	f := newFakeProcs()
 	f.sleeps = true
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
+	u := New(Options{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
 	t.Cleanup(func() { u.Close(time.Second) })
 	u.Prewarm()
 	ui := f.next(t)
@@ -115,13 +116,13 @@ func TestUIProcessWindowBetweenSleepAndSleepingKeepsItAwake(t *testing.T) {
 }
 
 // Sleeping turned off while the UI process sleeps ends it; where a
-// process cannot be stopped (no UIChild.Stop), Sleep changes nothing: it
+// process cannot be stopped (no Child.Stop), Sleep changes nothing: it
 // exits after the linger time.
 func TestUIProcessSleepOffOrUnsupportedExits(t *testing.T) {
 	t.Run("turned off", func(t *testing.T) {
 		u, ui := askedToSleep(t)
 		ui.send(t, uiproto.Sleeping{})
-		waitFor(t, func() bool { return ui.stops.Load() == 1 })
+		coretest.Eventually(t, "it", func() bool { return ui.stops.Load() == 1 })
 		u.SetSleep(false)
 		expect[uiproto.Exit](t, ui)
 		if ui.conts.Load() != 1 {
@@ -130,7 +131,7 @@ func TestUIProcessSleepOffOrUnsupportedExits(t *testing.T) {
 	})
 	t.Run("unsupported", func(t *testing.T) {
 		f := newFakeProcs()
-		u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
+		u := New(Options{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
 		defer u.Close(time.Second)
 		u.Prewarm()
 		ui := f.next(t)

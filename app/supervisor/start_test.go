@@ -1,6 +1,7 @@
-package core
+package supervisor
 
 import (
+	"feedback/app/core/coretest"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func TestUIProcessStartHoldsUpNothing(t *testing.T) {
 	gate := make(chan struct{})
 	starting := make(chan struct{}, 4)
 	blocking := false
-	u := NewUIProcess(UIProcessOptions{Linger: -1, Start: func() (UIChild, error) {
+	u := New(Options{Linger: -1, Start: func() (Child, error) {
 		if blocking {
 			starting <- struct{}{}
 			<-gate
@@ -67,7 +68,7 @@ func TestUIProcessSignalsHoldUpNothing(t *testing.T) {
 	f := newFakeProcs()
 	f.sleeps = true
 	f.contGate, f.conting = make(chan struct{}), make(chan struct{}, 4)
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
+	u := New(Options{Start: f.start, Linger: 20 * time.Millisecond, Sleep: true})
 	defer u.Close(time.Second)
 	defer close(f.contGate)
 	u.Prewarm()
@@ -75,7 +76,7 @@ func TestUIProcessSignalsHoldUpNothing(t *testing.T) {
 	expect[uiproto.Warm](t, ui)
 	expect[uiproto.Sleep](t, ui)
 	ui.send(t, uiproto.Sleeping{})
-	waitFor(t, func() bool { return ui.stops.Load() == 1 })
+	coretest.Eventually(t, "it", func() bool { return ui.stops.Load() == 1 })
 
 	_, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)

@@ -1,4 +1,4 @@
-package core
+package supervisor
 
 import (
 	"testing"
@@ -7,14 +7,14 @@ import (
 	"feedback/ipc/uiproto"
 )
 
-// An app window's request is answered by UIProcessOptions.Requests, off
+// An app window's request is answered by Options.Requests, off
 // the event loop, with the response of its number; the heartbeat and the
 // windows go on meanwhile.
 func TestUIProcessAnswersRequests(t *testing.T) {
 	f := newFakeProcs()
 	asked := make(chan uiproto.Request, 1)
 	release := make(chan struct{})
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Requests: func(r uiproto.Request) uiproto.Response {
+	u := New(Options{Start: f.start, Linger: time.Hour, Requests: func(r uiproto.Request) uiproto.Response {
 		asked <- r
 		<-release // a slow read of the database
 		return uiproto.HistoryPage{Req: r.RequestID(), More: true}

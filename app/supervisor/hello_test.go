@@ -1,4 +1,4 @@
-package core
+package supervisor
 
 import (
 	"errors"
@@ -32,7 +32,7 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 			f.hello, f.raw = tc.hello, tc.raw
 			mismatch := make(chan error, 4)
 			clock := clocktest.New()
-			u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Build: "1.0.0",
+			u := New(Options{Start: f.start, Linger: time.Hour, Build: "1.0.0",
 				OnMismatch: func(err error) { mismatch <- err }, Clock: clock})
 			defer u.Close(time.Second)
 			_, h := newHooks()
@@ -81,7 +81,7 @@ func TestUIProcessOtherBuildIsEndedNotRestarted(t *testing.T) {
 func TestUIProcessSameBuildIsGreeted(t *testing.T) {
 	f := newFakeProcs()
 	f.hello = uiproto.Hello{Protocol: uiproto.Version, Build: "1.0.0"}
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Build: "1.0.0",
+	u := New(Options{Start: f.start, Linger: time.Hour, Build: "1.0.0",
 		OnMismatch: func(err error) { t.Errorf("OnMismatch(%v) for the same build", err) }})
 	defer u.Close(time.Second)
 	_, h := newHooks()
@@ -97,7 +97,7 @@ func TestUIProcessSameBuildIsGreeted(t *testing.T) {
 func TestUIProcessSendsTheSettings(t *testing.T) {
 	f := newFakeProcs()
 	first := uiproto.Settings{Language: "zh-Hans", Extend: time.Minute}
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Settings: &first})
+	u := New(Options{Start: f.start, Linger: time.Hour, Settings: &first})
 	defer u.Close(time.Second)
 	_, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "a", Prompts: []wire.Prompt{{Markdown: "A"}}}, nil, h)

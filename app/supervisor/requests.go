@@ -1,15 +1,15 @@
-package core
+package supervisor
 
 import "feedback/ipc/uiproto"
 
-// UIRequests answers what the app's own windows in the UI process ask of
+// Requests answers what the app's own windows in the UI process ask of
 // the app (uiproto.Request: History's pages and images, the settings to
 // edit and their save): it returns the Response of the request's number.
 // It may block (it reads the database, writes the settings file): each
 // call runs on a goroutine of its own, never under the UIProcess's lock.
-type UIRequests func(uiproto.Request) uiproto.Response
+type Requests func(uiproto.Request) uiproto.Response
 
-// answer has req answered (UIProcessOptions.Requests) off the event loop,
+// answer has req answered (Options.Requests) off the event loop,
 // and sends the response to p if it still runs; with no Requests the
 // request is logged and left unanswered (the window says it got no
 // answer).

@@ -1,4 +1,4 @@
-package core
+package supervisor
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"feedback/app/clock"
+	"feedback/app/core"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -16,8 +17,8 @@ import (
 // closed, so that a burst of questions finds it warm.
 const DefaultLinger = 2 * time.Minute
 
-// UIChild is a started UI process as the core holds it.
-type UIChild struct {
+// Child is a started UI process as the core holds it.
+type Child struct {
 	// Channel is the core's end of the UI protocol's channel.
 	Channel io.ReadWriteCloser
 	// Wait waits for the process to exit (and reaps it).
@@ -32,8 +33,8 @@ type UIChild struct {
 	Stop, Continue func() error
 }
 
-// UIStarter starts a UI process.
-type UIStarter func() (UIChild, error)
+// Starter starts a UI process.
+type Starter func() (Child, error)
 
 // DefaultHeartbeat is how often the core pings a running UI process, and
 // DefaultHeartbeatMisses how many pings in a row it may leave unanswered
@@ -43,11 +44,11 @@ const (
 	DefaultHeartbeatMisses = 3
 )
 
-// UIProcessOptions configure a UIProcess.
-type UIProcessOptions struct {
+// Options configure a UIProcess.
+type Options struct {
 	// Start starts a UI process (app: `feedback ui` with an inherited
 	// socket).
-	Start UIStarter
+	Start Starter
 	// Linger is how long the UI process stays after its last window
 	// closed: zero means DefaultLinger, less than zero that it exits at
 	// once.
@@ -58,7 +59,7 @@ type UIProcessOptions struct {
 	OnIdle func()
 	// Sleep: once the linger time has passed, the UI process is stopped
 	// (no CPU; it keeps its memory) instead of ended, where it can be
-	// (UIChild.Stop) and says it may be (uiproto.Sleeping), and let go on
+	// (Child.Stop) and says it may be (uiproto.Sleeping), and let go on
 	// by the next command: the next window opens as fast as in a running
 	// one. Where it cannot sleep it ends as without Sleep.
 	Sleep bool
@@ -83,7 +84,7 @@ type UIProcessOptions struct {
 	// Requests answers the app windows' requests (uiproto.Request: the
 	// History window's pages, the Settings window's values and saves):
 	// the UI process opens neither the database nor the settings file.
-	Requests UIRequests
+	Requests Requests
 	// Settings, if set, are sent first to each UI process (SetSettings
 	// changes them): the app alone reads, watches and writes the settings
 	// file (the Settings window's edits come as uiproto.SaveSettings).
@@ -93,39 +94,12 @@ type UIProcessOptions struct {
 	Clock clock.Clock
 }
 
-// WindowOwner is who owns the question windows a UIProcess shows: the
-// inbox. The UIProcess reports their events to it and, after a restart,
-// asks it what to show again; it keeps no window, draft or deadline of
-// its own. Its methods are called from any goroutine, WindowsOpen, Claim
-// and Reshow holding the UIProcess's lock: they must not call back into
-// it.
-type WindowOwner interface {
-	// WindowEvent hands over an event of a question window: uiproto.Shown,
-	// Found, Snooze, CountdownChanged, Done or Closed.
-	WindowEvent(ev uiproto.Event)
-	// WindowDraft hands over a draft of a window, open or closing, as
-	// the UI process reports it (its images by reference once they have
-	// crossed: the owner rebuilds the whole draft, uiproto.DraftImages).
-	WindowDraft(e uiproto.DraftChanged)
-	// WindowsOpen is how many question windows are shown: while there
-	// is one, the UI process does not linger, and one that dies is
-	// restarted.
-	WindowsOpen() int
-	// Claim reports whether window id, shown, has not been sent to UI
-	// process ui yet, and records that it is.
-	Claim(id string, ui uint64) bool
-	// Reshow lists, oldest first, the shown windows not sent to UI
-	// process ui yet (a new one, after a crash), as ui is to show them
-	// (quiet), and records that they are.
-	Reshow(ui uint64) []uiproto.Show
-}
-
-// UIProcess is the resident app's WindowPresenter: it owns the UI process
+// UIProcess is the resident app's core.WindowPresenter: it owns the UI process
 // and nothing else. It starts one when a window needs it (fork/exec
 // outside its lock: the commands queue meanwhile), checks its Hello, pings
 // it, lets it sleep or end Linger after the last window closed, and
 // restarts it if it dies while windows are open (after 0, 1, 2, 4 … 30 s
-// when it keeps dying), asking the WindowOwner (the inbox) what to show
+// when it keeps dying), asking the core.WindowOwner (the inbox) what to show
 // again. A running UI process is pinged every Heartbeat; one that leaves
 // HeartbeatMisses pings in a row unanswered (stopped, hung) is logged,
 // killed and restarted like a crashed one.
@@ -133,30 +107,30 @@ type WindowOwner interface {
 // Each window's state — whether it is shown, its latest draft, its
 // deadline, whether the user saw it — is the inbox's (windows.go).
 type UIProcess struct {
-	opts  UIProcessOptions
+	opts  Options
 	log   *slog.Logger
 	clock clock.Clock // opts.Clock
 
 	mu       sync.Mutex
-	owner    WindowOwner // Bind
-	proc     *uiProc     // the running UI process (or the one starting), or nil
-	gen      uint64      // numbers the UI processes (uiProc.gen)
-	linger   clock.Timer // ends the UI process once no window is open
-	restart  clock.Timer // starts it again after a crash
-	failures int         // consecutive crashes or failed starts: the backoff
-	quitAsk  chan bool   // the pending ConfirmQuit's answer
-	appWins  int         // the app's own windows open in the UI process (history, settings…)
+	owner    core.WindowOwner // Bind
+	proc     *uiProc          // the running UI process (or the one starting), or nil
+	gen      uint64           // numbers the UI processes (uiProc.gen)
+	linger   clock.Timer      // ends the UI process once no window is open
+	restart  clock.Timer      // starts it again after a crash
+	failures int              // consecutive crashes or failed starts: the backoff
+	quitAsk  chan bool        // the pending ConfirmQuit's answer
+	appWins  int              // the app's own windows open in the UI process (history, settings…)
 	stopped  bool
 	// mismatch, once set, is why no UI process is started any more: one
-	// was of another build (see UIProcessOptions.OnMismatch).
+	// was of another build (see Options.OnMismatch).
 	mismatch error
 }
 
-var _ WindowPresenter = (*UIProcess)(nil)
+var _ core.WindowPresenter = (*UIProcess)(nil)
 
-// NewUIProcess returns a WindowPresenter that shows windows in UI
+// New returns a core.WindowPresenter that shows windows in UI
 // processes that opts.Start starts.
-func NewUIProcess(opts UIProcessOptions) *UIProcess {
+func New(opts Options) *UIProcess {
 	if opts.Linger == 0 {
 		opts.Linger = DefaultLinger
 	}
@@ -173,8 +147,8 @@ func NewUIProcess(opts UIProcessOptions) *UIProcess {
 	return &UIProcess{opts: opts, log: log, clock: clock.Or(opts.Clock)}
 }
 
-// Bind implements WindowPresenter.
-func (u *UIProcess) Bind(o WindowOwner) {
+// Bind implements core.WindowPresenter.
+func (u *UIProcess) Bind(o core.WindowOwner) {
 	u.mu.Lock()
 	u.owner = o
 	u.mu.Unlock()
@@ -185,7 +159,7 @@ func (u *UIProcess) Show(q wire.Question, shown func(), done func(wire.Answer)) 
 	u.ShowWindow(uiproto.Show{Question: q})
 }
 
-// ShowWindow implements WindowPresenter: m goes to the UI process,
+// ShowWindow implements core.WindowPresenter: m goes to the UI process,
 // started if none runs, unless it is backing off after a crash (the
 // restart shows the window: Reshow).
 func (u *UIProcess) ShowWindow(m uiproto.Show) {
@@ -369,7 +343,7 @@ func (u *UIProcess) ConfirmQuit(open int) (bool, error) {
 }
 
 // Close ends the UI process: its windows close, each reporting its
-// unreported draft first (to the WindowOwner, which records it), and Close
+// unreported draft first (to the core.WindowOwner, which records it), and Close
 // waits up to wait for that, then kills it. Nothing is shown afterwards.
 func (u *UIProcess) Close(wait time.Duration) {
 	u.mu.Lock()

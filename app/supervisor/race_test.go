@@ -1,7 +1,8 @@
-package core
+package supervisor
 
 import (
 	"feedback/app/clock/clocktest"
+	"feedback/app/core/coretest"
 	"testing"
 	"time"
 
@@ -22,14 +23,14 @@ func TestHeartbeatAndReaderShareNothingUnlocked(t *testing.T) {
 		f := newFakeProcs()
 		f.deaf = true
 		c := clocktest.New()
-		u := NewUIProcess(UIProcessOptions{Start: f.start, Heartbeat: time.Second, HeartbeatMisses: 2, Clock: c})
+		u := New(Options{Start: f.start, Heartbeat: time.Second, HeartbeatMisses: 2, Clock: c})
 		u.Prewarm()
 		ui := f.next(t)
 		expect[uiproto.Warm](t, ui)
-		waitFor(t, func() bool { return c.Tickers() == 1 }) // the heartbeat runs
+		coretest.Eventually(t, "it", func() bool { return c.Tickers() == 1 }) // the heartbeat runs
 		for i := int32(1); i <= 2; i++ {
 			c.Advance(time.Second)
-			waitFor(t, func() bool { return ui.pings.Load() == i })
+			coretest.Eventually(t, "it", func() bool { return ui.pings.Load() == i })
 		}
 		c.Advance(time.Second) // the third tick: two missed, it gives up
 		ui.conn.Send(uiproto.Pong{})

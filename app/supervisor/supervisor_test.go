@@ -1,8 +1,9 @@
-package core
+package supervisor
 
 import (
 	"context"
 	"errors"
+	"feedback/app/core"
 	"io"
 	"net"
 	"sync"
@@ -26,14 +27,14 @@ type fakeProc struct {
 	stop   chan struct{}
 	killed chan struct{} // closed by Kill
 	pings  atomic.Int32  // pings answered
-	// asleep, while not nil, holds the process as UIChild.Stop does until
+	// asleep, while not nil, holds the process as Child.Stop does until
 	// Continue closes it; stops and conts count those calls.
 	mu           sync.Mutex
 	asleep       chan struct{}
 	stops, conts atomic.Int32
 }
 
-// fakeProcs is a UIStarter whose processes the test drives.
+// fakeProcs is a Starter whose processes the test drives.
 type fakeProcs struct {
 	started chan *fakeProc
 	fail    atomic.Bool
@@ -42,7 +43,7 @@ type fakeProcs struct {
 	hello uiproto.Event
 	// raw, if set, is written as the first line instead of hello.
 	raw string
-	// sleeps: its processes can be stopped and continued (UIChild.Stop).
+	// sleeps: its processes can be stopped and continued (Child.Stop).
 	sleeps bool
 	// exitLate: told to exit, its processes go on reading and sending
 	// until the test ends them (crash).
@@ -56,9 +57,9 @@ type fakeProcs struct {
 
 func newFakeProcs() *fakeProcs { return &fakeProcs{started: make(chan *fakeProc, 8)} }
 
-func (f *fakeProcs) start() (UIChild, error) {
+func (f *fakeProcs) start() (Child, error) {
 	if f.fail.Load() {
-		return UIChild{}, errors.New("no binary")
+		return Child{}, errors.New("no binary")
 	}
 	ours, theirs := net.Pipe()
 	ui := &fakeProc{conn: uiproto.NewUIConn(theirs), cmds: make(chan uiproto.Command, 64), gone: make(chan struct{}), exit: make(chan error, 1),
@@ -120,7 +121,7 @@ func (f *fakeProcs) start() (UIChild, error) {
 		})
 		return nil
 	}
-	c := UIChild{Channel: ours, Wait: func() error { return <-ui.exit }, Kill: kill}
+	c := Child{Channel: ours, Wait: func() error { return <-ui.exit }, Kill: kill}
 	if f.sleeps {
 		c.Stop = func() error {
 			ui.stops.Add(1)
@@ -160,10 +161,10 @@ func (f *fakeProcs) next(t *testing.T) *fakeProc {
 
 // newUI is a UIProcess over processes the test drives (newFakeProcs):
 // o with its Start set to theirs.
-func newUI(o UIProcessOptions) (*fakeProcs, *UIProcess) {
+func newUI(o Options) (*fakeProcs, *UIProcess) {
 	f := newFakeProcs()
 	o.Start = f.start
-	return f, NewUIProcess(o)
+	return f, New(o)
 }
 
 // showFirst asks the question id (its Markdown: markdown) through the
@@ -244,7 +245,8 @@ func newHooks() (*hookLog, *hookLog) {
 // uiHarness is the inbox that owns a UIProcess's windows in a test, with
 // a database of drafts that reports each draft written.
 type uiHarness struct {
-	in   *Inbox
+	in   *core.Inbox
+	host core.Host   // the inbox as its features have it (grab)
 	sent chan string // the id of each ShowWindow passed on to the UIProcess
 
 	mu     sync.Mutex
@@ -265,9 +267,18 @@ func (p harnessPresenter) ShowWindow(m uiproto.Show) {
 	p.sent <- m.Question.ID
 }
 
+// grab is a feature that only keeps the Host it is given: the test acts
+// as a feature would (SetAside, BringBack: package snooze's part).
+type grab struct{ h *uiHarness }
+
+func (g grab) Attach(h core.Host) core.Hooks {
+	g.h.host = h
+	return core.Hooks{}
+}
+
 // harnessDB is the harness's Store.
 type harnessDB struct {
-	Store
+	core.Store
 	h *uiHarness
 }
 
@@ -295,17 +306,18 @@ func harnessOf(u *UIProcess) *uiHarness {
 	if h, ok := harnesses.Load(u); ok {
 		return h.(*uiHarness)
 	}
-	return harnessWith(u, Options{})
+	return harnessWith(u, core.Options{})
 }
 
 // harnessWith makes the inbox bound to u from o, with u's clock; before
 // harnessOf's first call.
-func harnessWith(u *UIProcess, o Options) *uiHarness {
+func harnessWith(u *UIProcess, o core.Options) *uiHarness {
 	h := &uiHarness{sent: make(chan string, 64), logs: map[string]*hookLog{}, drafts: map[string]wire.Draft{}, asks: map[string]context.CancelFunc{}}
 	o.Presenter = harnessPresenter{u, h.sent}
-	o.Open = func() (Store, error) { return harnessDB{Store: NewMemoryStore(), h: h}, nil }
+	o.Open = func() (core.Store, error) { return harnessDB{Store: core.NewMemoryStore(), h: h}, nil }
 	o.Clock = u.clock
-	h.in = New(o)
+	o.Features = append(o.Features, grab{h})
+	h.in = core.New(o)
 	h.in.Start()
 	harnesses.Store(u, h)
 	return h
@@ -384,7 +396,7 @@ func draftOf(text string) wire.Draft {
 // A window's whole life crosses the channel: the UI process is started for
 // it, and its shown, draft and outcome reach the inbox's hooks.
 func TestUIProcessShowsAndReports(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	l, h := newHooks()
 	q := wire.Question{ID: "q1", Prompts: []wire.Prompt{{Markdown: "Go?"}}}
@@ -417,7 +429,7 @@ func TestUIProcessShowsAndReports(t *testing.T) {
 // The UI process dying with windows open is not the end of them: a new
 // one shows each again, with its latest draft and its countdown as it was.
 func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	l1, h1 := newHooks()
 	_, h2 := newHooks()
@@ -461,7 +473,7 @@ func TestUIProcessCrashShowsWindowsAgain(t *testing.T) {
 
 // A crash with no window open starts nothing; the next question does.
 func TestUIProcessCrashWithoutWindows(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	ui, h := showFirst(t, f, u, "a", "A")
 	withdraw(u, "a")
@@ -483,7 +495,7 @@ func TestUIProcessCrashWithoutWindows(t *testing.T) {
 // After its last window the UI process stays for the linger time, then is
 // told to exit; the next question starts a new one.
 func TestUIProcessLingersThenExits(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: 20 * time.Millisecond})
+	f, u := newUI(Options{Linger: 20 * time.Millisecond})
 	defer u.Close(time.Second)
 	ui, l := showFirst(t, f, u, "a", "A")
 	ui.send(t, uiproto.Done{ID: "a", Answer: wire.Answer{Status: wire.StatusAnswered}})
@@ -499,7 +511,7 @@ func TestUIProcessLingersThenExits(t *testing.T) {
 
 // A question arriving during the linger keeps the process: no exit.
 func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	ui, h := showFirst(t, f, u, "a", "A")
 	withdraw(u, "a")
@@ -517,7 +529,7 @@ func TestUIProcessLingerCancelledByAQuestion(t *testing.T) {
 // A withdrawn window's last draft, reported as it closes, still reaches
 // the inbox.
 func TestUIProcessDraftAfterWithdraw(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	ui, l := showFirst(t, f, u, "a", "A")
 	withdraw(u, "a")
@@ -533,7 +545,7 @@ func TestUIProcessDraftAfterWithdraw(t *testing.T) {
 // Quit asks the UI process and relays the user's answer; a UI process that
 // dies meanwhile is ErrNoUI, not a yes.
 func TestUIProcessConfirmQuit(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	type result struct {
 		yes bool
@@ -570,7 +582,7 @@ func TestUIProcessConfirmQuit(t *testing.T) {
 // Close has the UI process close its windows, waiting for their last
 // drafts, and shows nothing afterwards.
 func TestUIProcessClose(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	ui, l := showFirst(t, f, u, "a", "A")
 	go func() {
 		m := <-ui.cmds // the exit: report the draft first, as the windows close
@@ -594,7 +606,7 @@ func TestUIProcessClose(t *testing.T) {
 // A UI process that cannot be started is retried with a backoff; the
 // windows are shown once it starts.
 func TestUIProcessStartFailureRetries(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	f.fail.Store(true) // before the first start, which the first question makes
 	defer u.Close(time.Second)
 	_, h := newHooks()
@@ -614,7 +626,7 @@ func TestUIProcessStartFailureRetries(t *testing.T) {
 // first window (Warm); it lingers and exits like one whose last window
 // closed, and a window then opens in it.
 func TestUIProcessPrewarm(t *testing.T) {
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
 	u.Prewarm()
 	ui := f.next(t)
@@ -641,9 +653,9 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 		timedOut bool
 	}
 	ends := make(chan end, 8)
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
-	harnessWith(u, Options{OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
+	harnessWith(u, core.Options{OnUnseenEnd: func(q wire.Question, timedOut bool) { ends <- end{q.ID, timedOut} }})
 	_, h := newHooks()
 	ids := []string{"withdrawn", "timedout", "found", "focused", "edited", "restored"}
 	for _, id := range ids {
@@ -696,7 +708,7 @@ func TestUIProcessUnseenEnd(t *testing.T) {
 // The UI process gone after its linger time, the app is idle: OnIdle.
 func TestUIProcessOnIdle(t *testing.T) {
 	idle := make(chan struct{}, 2)
-	f, u := newUI(UIProcessOptions{Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
+	f, u := newUI(Options{Linger: 10 * time.Millisecond, OnIdle: func() { idle <- struct{}{} }})
 	defer u.Close(time.Second)
 	ui, _ := showFirst(t, f, u, "a", "A")
 	select {
@@ -713,9 +725,9 @@ func TestUIProcessOnIdle(t *testing.T) {
 // event, with the question, so that its notification goes.
 func TestUIProcessFoundIsReported(t *testing.T) {
 	found := make(chan string, 4)
-	f, u := newUI(UIProcessOptions{Linger: time.Hour})
+	f, u := newUI(Options{Linger: time.Hour})
 	defer u.Close(time.Second)
-	harnessWith(u, Options{OnFound: func(q wire.Question) { found <- q.ID }})
+	harnessWith(u, core.Options{OnFound: func(q wire.Question) { found <- q.ID }})
 	_, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "q", Prompts: []wire.Prompt{{Markdown: "q"}}}, nil, h)
 	ui := f.next(t)

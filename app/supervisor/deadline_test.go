@@ -1,7 +1,8 @@
-package core
+package supervisor
 
 import (
 	"feedback/app/clock/clocktest"
+	"feedback/app/core"
 	"testing"
 	"time"
 
@@ -16,8 +17,8 @@ import (
 func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 	f := newFakeProcs()
 	clock := clocktest.New()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Clock: clock})
-	harnessWith(u, Options{TimeoutGrace: 100 * time.Millisecond})
+	u := New(Options{Start: f.start, Linger: time.Hour, Clock: clock})
+	harnessWith(u, core.Options{TimeoutGrace: 100 * time.Millisecond})
 	defer u.Close(time.Second)
 	l, h := newHooks()
 	showDraft(t, u, wire.Question{ID: "q", TimeoutSeconds: 1, Prompts: []wire.Prompt{{Markdown: "Q"}}}, nil, h)
@@ -53,8 +54,8 @@ func TestUIProcessTimesOutWhatTheUIDoesNotEnd(t *testing.T) {
 func TestUIProcessDefaultTimeout(t *testing.T) {
 	f := newFakeProcs()
 	clock := clocktest.New()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Clock: clock})
-	harnessWith(u, Options{TimeoutGrace: 10 * time.Millisecond})
+	u := New(Options{Start: f.start, Linger: time.Hour, Clock: clock})
+	harnessWith(u, core.Options{TimeoutGrace: 10 * time.Millisecond})
 	defer u.Close(time.Second)
 	harnessOf(u).in.SetDefaultTimeout(300 * time.Millisecond)
 	l, h := newHooks()
@@ -80,8 +81,8 @@ func TestUIProcessDefaultTimeout(t *testing.T) {
 func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 	f := newFakeProcs()
 	clock := clocktest.New()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Clock: clock})
-	harnessWith(u, Options{TimeoutGrace: 10 * time.Millisecond})
+	u := New(Options{Start: f.start, Linger: time.Hour, Clock: clock})
+	harnessWith(u, core.Options{TimeoutGrace: 10 * time.Millisecond})
 	defer u.Close(time.Second)
 	lh, hh := newHooks()
 	le, he := newHooks()
@@ -124,7 +125,7 @@ func TestUIProcessFollowsTheReportedCountdown(t *testing.T) {
 func TestUIProcessHeartbeatRestartsAStoppedUI(t *testing.T) {
 	f := newFakeProcs()
 	clock := clocktest.New()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour, Heartbeat: 30 * time.Millisecond, HeartbeatMisses: 3, Clock: clock})
+	u := New(Options{Start: f.start, Linger: time.Hour, Heartbeat: 30 * time.Millisecond, HeartbeatMisses: 3, Clock: clock})
 	defer u.Close(time.Second)
 	_, h := newHooks()
 	ui := func() *fakeProc {
@@ -188,7 +189,7 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 // not left behind.
 func TestUIProcessCloseKillsAStoppedUI(t *testing.T) {
 	f := newFakeProcs()
-	u := NewUIProcess(UIProcessOptions{Start: f.start, Linger: time.Hour})
+	u := New(Options{Start: f.start, Linger: time.Hour})
 	u.Prewarm()
 	ui := f.next(t)
 	close(ui.stop)
