@@ -123,3 +123,19 @@ func TestFeaturesAreApart(t *testing.T) {
 		}
 	}
 }
+
+// One way to show a question: the Presenter shows windows (ShowWindow)
+// whose state the inbox keeps — deadlines, drafts, whether the user saw
+// them — and whose events it is told of (Bind). There is no plain Show for
+// a double to take instead: the load tests' fake app, the tests and the
+// app run the same path.
+func TestOneWayToShowAQuestion(t *testing.T) {
+	var got []string
+	typ := reflect.TypeFor[Presenter]()
+	for i := range typ.NumMethod() {
+		got = append(got, typ.Method(i).Name)
+	}
+	if want := []string{"Bind", "Focus", "ShowWindow", "Withdraw"}; !slices.Equal(got, want) {
+		t.Errorf("Presenter's methods: %q, want %q", got, want)
+	}
+}

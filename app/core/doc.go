@@ -6,8 +6,8 @@
 // `feedback ui`) that package supervisor starts when a question needs a
 // window and lets go after a linger time.
 //
-// The inbox (inbox.go) talks to the windows through the Presenter
-// interface (a WindowPresenter: package supervisor's UIProcess), and owns
+// The inbox (inbox.go) talks to the windows through its Presenter (one
+// path, with deadlines: package supervisor's UIProcess), and owns
 // each question: whether its window is shown, its latest draft, its
 // deadline (timed by the inbox: a window still open a grace after it is
 // timed out) and whether the user saw it (windows.go). The presenter

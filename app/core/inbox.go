@@ -14,15 +14,22 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Presenter puts questions in front of the user. Its methods may be called
-// from any goroutine and must not block on the user.
+// Presenter puts the questions' windows in front of the user: the UI
+// process's supervisor in the app (package supervisor), a double in tests
+// and the load tests' fake app. It keeps no window's state: the inbox
+// keeps every one's (windows.go), and the presenter reports their events
+// to it. Its methods may be called from any goroutine and must not block
+// on the user.
 type Presenter interface {
-	// Show opens a window for q. It calls shown once the window is on
-	// screen and done exactly once with the outcome, unless Withdraw came first.
-	// (A WindowPresenter's ShowWindow is called instead: windows.go.)
-	Show(q wire.Question, shown func(), done func(wire.Answer))
-	// Withdraw closes the window of question id without an answer; a
-	// WindowPresenter's window reports an unreported draft first.
+	// Bind makes o the owner of its windows: it reports their events to o
+	// (shown, found, drafts, snoozed, countdowns, outcomes, closed) and
+	// asks o what to show again. New calls it, before ShowWindow.
+	Bind(o WindowOwner)
+	// ShowWindow opens the window m describes (its question, a draft to
+	// restore, its countdown).
+	ShowWindow(m uiproto.Show)
+	// Withdraw closes the window of question id without an answer; it
+	// reports its unreported draft first, then that it closed.
 	Withdraw(id string)
 	// Focus raises the window of question id.
 	Focus(id string)
@@ -134,16 +141,15 @@ type entry struct {
 	// gave them (each crosses the channel once): what its next draft is
 	// rebuilt from (Inbox.WindowDraft).
 	images uiproto.DraftImages
-	// win is its window while a WindowPresenter shows it (windows.go):
-	// nil while it is not shown (held back, snoozed, closed, or shown by a
-	// plain Presenter).
+	// win is its window while the Presenter shows it (windows.go): nil
+	// while it is not shown (held back, set aside, closed).
 	win *window
 }
 
 // Options make an Inbox. None of them changes once the inbox is made.
 type Options struct {
-	// Presenter shows the questions' windows (the owner of its windows,
-	// if it is a WindowPresenter: Bind).
+	// Presenter shows the questions' windows; the inbox is the owner of
+	// them (Presenter.Bind). Required.
 	Presenter Presenter
 	Log       *slog.Logger
 	// Open opens the Store the inbox records in (nil, or an error: it
@@ -183,16 +189,15 @@ type Options struct {
 	// another session (a one-shot client's next call), with that question:
 	// the app tells the user where the answer went.
 	OnHandedOver func(q wire.Question)
-	// OnUnfocused, if set, is called when a window of a WindowPresenter
-	// opened without taking the focus (the user was typing in another
+	// OnUnfocused, if set, is called when a window opened without taking
+	// the focus (the user was typing in another
 	// one): the app notifies.
 	OnUnfocused func(q wire.Question)
-	// OnFound, if set, is called when the user came to a window of a
-	// WindowPresenter (uiproto.Found): the app withdraws its notification,
+	// OnFound, if set, is called when the user came to a window
+	// (uiproto.Found): the app withdraws its notification,
 	// which has done its work.
 	OnFound func(q wire.Question)
-	// OnUnseenEnd, if set, is called when a window of a WindowPresenter
-	// ends before the user typed in it or edited it (uiproto.Found, a
+	// OnUnseenEnd, if set, is called when a window ends before the user typed in it or edited it (uiproto.Found, a
 	// draft), whether or not it opened with the focus: its agent withdrew
 	// it, or it timed out (timedOut). The app leaves a notification, so
 	// that nothing disappears silently. A window shown with a restored
@@ -224,9 +229,7 @@ func New(o Options) *Inbox {
 	in := &Inbox{p: o.Presenter, log: o.Log, opts: o, clock: c, open: make(map[string]*entry),
 		sessionEnded: o.SessionEnded, closing: make(map[string]*entry)}
 	in.kept.clock = c
-	if wp, ok := o.Presenter.(WindowPresenter); ok {
-		wp.Bind(in)
-	}
+	o.Presenter.Bind(in)
 	in.rec = newRecorder(o.Log, c)
 	for _, f := range o.Features {
 		in.hooks = append(in.hooks, f.Attach(host{in}))
@@ -596,13 +599,10 @@ func (in *Inbox) Raise(id string) {
 	in.p.Focus(id)
 }
 
-// showNow puts e's window on screen, its latest draft restored into it.
+// showNow puts e's window on screen, its latest draft restored into it
+// (windows.go).
 func (in *Inbox) showNow(e *entry) {
-	if wp := in.windowPresenter(); wp != nil {
-		in.showWindow(wp, e) // windows.go
-	} else {
-		in.p.Show(e.q, func() { e.shownOnce.Do(func() { close(e.shown) }) }, func(a wire.Answer) { in.answered(e, a) })
-	}
+	in.showWindow(e)
 	in.notify()
 }
 

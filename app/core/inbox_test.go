@@ -16,7 +16,7 @@ import (
 	"feedback/ipc/wire"
 )
 
-// fakeUI is a WindowPresenter that records calls and lets the test answer.
+// fakeUI is a Presenter that records calls and lets the test answer.
 type fakeUI struct {
 	mu        sync.Mutex
 	owner     WindowOwner
@@ -35,10 +35,6 @@ func (f *fakeUI) Bind(o WindowOwner) {
 	f.mu.Lock()
 	f.owner = o
 	f.mu.Unlock()
-}
-
-func (f *fakeUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	panic("the inbox shows a WindowPresenter's windows with ShowWindow")
 }
 
 func (f *fakeUI) ShowWindow(m uiproto.Show) {
@@ -465,43 +461,6 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 	}
 }
 
-// A Presenter without drafts (a test double of another package) is shown
-// questions through Show.
-func TestPlainPresenter(t *testing.T) {
-	ui := &plainUI{shown: make(chan plainShow, 1)}
-	in := New(Options{Presenter: ui})
-	in.Start()
-	ch := ask(context.Background(), in, q("p"))
-	s := receive(t, ui.shown, "show")
-	if s.q.ID != "p" {
-		t.Fatalf("shown %q", s.q.ID)
-	}
-	s.shown()
-	s.done(wire.Answer{QuestionID: "p", Status: wire.StatusAnswered})
-	r := result(t, ch)
-	if r.err != nil || r.a.Status != wire.StatusAnswered {
-		t.Fatalf("Ask = %+v, %v", r.a, r.err)
-	}
-	if !reflect.DeepEqual(r.events, []wire.Event{{Type: wire.EventShown}}) {
-		t.Errorf("events = %+v", r.events)
-	}
-}
-
-// plainUI is a plain Presenter: its windows keep no drafts.
-type plainUI struct{ shown chan plainShow }
-
-type plainShow struct {
-	q     wire.Question
-	shown func()
-	done  func(wire.Answer)
-}
-
-func (p *plainUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	p.shown <- plainShow{q, shown, done}
-}
-func (p *plainUI) Withdraw(string) {}
-func (p *plainUI) Focus(string)    {}
-
 // Tray updates that run late and out of order still leave the menu showing
 // the latest state: the list is read when the update runs.
 func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
@@ -566,19 +525,6 @@ func TestAnswerFromOutsideTheWindow(t *testing.T) {
 	}
 	if len(ends) != 1 || <-ends != "a" {
 		t.Error("OnEnd was not called once, for a")
-	}
-}
-
-// receive receives from c, failing after 5 s.
-func receive[T any](t *testing.T, c chan T, what string) T {
-	t.Helper()
-	select {
-	case v := <-c:
-		return v
-	case <-time.After(5 * time.Second):
-		t.Fatalf("no %s", what)
-		var zero T
-		return zero
 	}
 }
 

@@ -10,9 +10,9 @@ import (
 )
 
 // The inbox owns each question's window: whether it is shown, its latest
-// draft (entry.draft), its deadline and whether the user has seen it. A
-// WindowPresenter (UIProcess) only carries windows to and from a UI
-// process: it reports their events here (WindowEvent, WindowDraft) and,
+// draft (entry.draft), its deadline and whether the user has seen it. The
+// Presenter (the supervisor's UIProcess) only carries windows to and from a
+// UI process: it reports their events here (WindowEvent, WindowDraft) and,
 // after a restart, asks what to show again (Reshow).
 
 // DefaultTimeoutGrace is how long after a window's deadline the inbox waits
@@ -20,20 +20,7 @@ import (
 // for dialogs.ClosingFor first) before it ends the question itself.
 const DefaultTimeoutGrace = 3 * time.Second
 
-// WindowPresenter is a Presenter whose windows keep drafts and report
-// their countdowns, and whose every window's state the inbox keeps: it
-// holds none itself. An inbox binds itself to it (Bind) when it is made.
-type WindowPresenter interface {
-	Presenter
-	// Bind makes o the owner of its windows: it reports their events to o
-	// and asks o what to show again. Called once, before ShowWindow.
-	Bind(o WindowOwner)
-	// ShowWindow opens the window m describes (its question, a draft to
-	// restore, its countdown).
-	ShowWindow(m uiproto.Show)
-}
-
-// WindowOwner is who owns the question windows a WindowPresenter shows:
+// WindowOwner is who owns the question windows a Presenter shows:
 // the inbox. The presenter (package supervisor's UIProcess) reports their
 // events to it and, after a restart, asks it what to show again; it keeps
 // no window, draft or deadline of its own. Its methods are called from any
@@ -80,12 +67,6 @@ type window struct {
 
 var _ WindowOwner = (*Inbox)(nil)
 
-// windowPresenter is the inbox's Presenter as a WindowPresenter, or nil.
-func (in *Inbox) windowPresenter() WindowPresenter {
-	wp, _ := in.p.(WindowPresenter)
-	return wp
-}
-
 // SetDefaultTimeout changes the countdown of the questions that set none
 // (wire.Question.TimeoutSeconds 0), for the windows shown from now on: the
 // settings' timeout_seconds; zero means none.
@@ -108,8 +89,8 @@ func (in *Inbox) limitLocked(q wire.Question) time.Duration {
 }
 
 // showWindow records that e's window opens with its latest draft and has
-// wp show it.
-func (in *Inbox) showWindow(wp WindowPresenter, e *entry) {
+// the Presenter show it.
+func (in *Inbox) showWindow(e *entry) {
 	in.mu.Lock()
 	if in.open[e.q.ID] != e { // ended meanwhile
 		in.mu.Unlock()
@@ -124,7 +105,7 @@ func (in *Inbox) showWindow(wp WindowPresenter, e *entry) {
 	in.setDeadlineLocked(e, w.since.Add(in.limitLocked(e.q)))
 	m := uiproto.Show{Question: e.q, Draft: draft}
 	in.mu.Unlock()
-	wp.ShowWindow(m)
+	in.p.ShowWindow(m)
 }
 
 // dropWindowLocked forgets e's window, which closed: its deadline no
@@ -144,14 +125,8 @@ func (in *Inbox) dropWindowLocked(e *entry) *window {
 
 // closeWindow closes e's window, whose last draft may still come; ended:
 // its question ended (withdrawn), so a window the user never saw leaves a
-// notice (OnUnseenEnd). A plain Presenter is told to withdraw it in any
-// case.
+// notice (OnUnseenEnd). Nothing when no window is shown.
 func (in *Inbox) closeWindow(e *entry, ended bool) {
-	wp := in.windowPresenter()
-	if wp == nil {
-		in.p.Withdraw(e.q.ID)
-		return
-	}
 	in.mu.Lock()
 	w := in.dropWindowLocked(e)
 	if w != nil {
@@ -165,7 +140,7 @@ func (in *Inbox) closeWindow(e *entry, ended bool) {
 	if ended && w.unseen && on != nil {
 		go on(e.q, false)
 	}
-	wp.Withdraw(e.q.ID)
+	in.p.Withdraw(e.q.ID)
 }
 
 // setDeadlineLocked makes d, if after the window's start, e's deadline
@@ -202,9 +177,7 @@ func (in *Inbox) timeOut(e *entry, w *window, d time.Time) {
 	in.mu.Unlock()
 	in.log.Warn("the UI process did not end a question at its deadline: the app times it out",
 		"id", e.q.ID, "deadline", d)
-	if wp := in.windowPresenter(); wp != nil {
-		wp.Withdraw(e.q.ID)
-	}
+	in.p.Withdraw(e.q.ID)
 	in.answered(e, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: in.clock.Now().Sub(w.since).Milliseconds()})
 	if w.unseen && on != nil {
 		on(e.q, true)

@@ -1,5 +1,5 @@
 // Package supervisor runs the UI process for the resident app: UIProcess
-// is the inbox's WindowPresenter (package core) and owns only the process
+// is the inbox's Presenter (package core) and owns only the process
 // — `feedback ui`, the Fyne app that draws the windows (package
 // uiprocess). It starts it when a window needs it (outside its lock),
 // speaks the UI protocol (package uiproto) to it over a private channel

@@ -10,7 +10,6 @@ import (
 	"feedback/app/clock"
 	"feedback/app/core"
 	"feedback/ipc/uiproto"
-	"feedback/ipc/wire"
 )
 
 // DefaultLinger is how long the UI process stays after its last window
@@ -94,7 +93,7 @@ type Options struct {
 	Clock clock.Clock
 }
 
-// UIProcess is the resident app's core.WindowPresenter: it owns the UI process
+// UIProcess is the resident app's core.Presenter: it owns the UI process
 // and nothing else. It starts one when a window needs it (fork/exec
 // outside its lock: the commands queue meanwhile), checks its Hello, pings
 // it, lets it sleep or end Linger after the last window closed, and
@@ -126,9 +125,9 @@ type UIProcess struct {
 	mismatch error
 }
 
-var _ core.WindowPresenter = (*UIProcess)(nil)
+var _ core.Presenter = (*UIProcess)(nil)
 
-// New returns a core.WindowPresenter that shows windows in UI
+// New returns a core.Presenter that shows windows in UI
 // processes that opts.Start starts.
 func New(opts Options) *UIProcess {
 	if opts.Linger == 0 {
@@ -147,19 +146,14 @@ func New(opts Options) *UIProcess {
 	return &UIProcess{opts: opts, log: log, clock: clock.Or(opts.Clock)}
 }
 
-// Bind implements core.WindowPresenter.
+// Bind implements core.Presenter.
 func (u *UIProcess) Bind(o core.WindowOwner) {
 	u.mu.Lock()
 	u.owner = o
 	u.mu.Unlock()
 }
 
-// Show implements Presenter; the inbox calls ShowWindow instead.
-func (u *UIProcess) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	u.ShowWindow(uiproto.Show{Question: q})
-}
-
-// ShowWindow implements core.WindowPresenter: m goes to the UI process,
+// ShowWindow implements core.Presenter: m goes to the UI process,
 // started if none runs, unless it is backing off after a crash (the
 // restart shows the window: Reshow).
 func (u *UIProcess) ShowWindow(m uiproto.Show) {
@@ -174,7 +168,7 @@ func (u *UIProcess) ShowWindow(m uiproto.Show) {
 	}
 }
 
-// Withdraw implements Presenter: the UI process closes window id (which
+// Withdraw implements core.Presenter: the UI process closes window id (which
 // reports its last draft first).
 func (u *UIProcess) Withdraw(id string) {
 	u.mu.Lock()
@@ -185,7 +179,7 @@ func (u *UIProcess) Withdraw(id string) {
 	u.lingerLocked()
 }
 
-// Focus implements Presenter.
+// Focus implements core.Presenter.
 func (u *UIProcess) Focus(id string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()

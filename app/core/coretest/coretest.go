@@ -16,7 +16,7 @@ import (
 	"feedback/ipc/wire"
 )
 
-// UI is a WindowPresenter that records what the inbox has it do and lets
+// UI is a Presenter that records what the inbox has it do and lets
 // the test answer as the user would.
 type UI struct {
 	mu        sync.Mutex
@@ -29,27 +29,21 @@ type UI struct {
 	closed    chan string // the id of every window withdrawn
 }
 
-var _ core.WindowPresenter = (*UI)(nil)
+var _ core.Presenter = (*UI)(nil)
 
 // NewUI returns a UI that has shown nothing.
 func NewUI() *UI {
 	return &UI{restored: map[string]*wire.Draft{}, shown: make(chan string, 64), closed: make(chan string, 64)}
 }
 
-// Bind implements core.WindowPresenter.
+// Bind implements core.Presenter.
 func (f *UI) Bind(o core.WindowOwner) {
 	f.mu.Lock()
 	f.owner = o
 	f.mu.Unlock()
 }
 
-// Show implements core.Presenter; the inbox shows a WindowPresenter's
-// windows with ShowWindow.
-func (f *UI) Show(wire.Question, func(), func(wire.Answer)) {
-	panic("the inbox shows a WindowPresenter's windows with ShowWindow")
-}
-
-// ShowWindow implements core.WindowPresenter: the window is on screen at
+// ShowWindow implements core.Presenter: the window is on screen at
 // once.
 func (f *UI) ShowWindow(m uiproto.Show) {
 	f.mu.Lock()

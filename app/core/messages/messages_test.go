@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/coretest"
 	"feedback/ipc/wire"
 )
 
@@ -31,7 +32,7 @@ func (s *saved) SaveMessage(m wire.Message, _ time.Time) error {
 // the inbox, once what it recorded is written.
 func attached(st *saved) (ms *Control, close func()) {
 	ms = New(nil)
-	in := core.New(core.Options{Open: func() (core.Store, error) { return st, nil }, Features: []core.Feature{ms}})
+	in := core.New(core.Options{Presenter: coretest.NewUI(), Open: func() (core.Store, error) { return st, nil }, Features: []core.Feature{ms}})
 	in.Start()
 	return ms, func() { in.Close(time.Second) }
 }
