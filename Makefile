@@ -15,12 +15,17 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*?## "} /^[a-zA-Z0-9_-]+:.*?## / {printf "  %-15s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# What make deps installs: test (the default) is everything make run and
+# make test need; DEPS=bench adds zenity.
+DEPS ?= test
+
 .PHONY: deps
-deps: ## install the missing system packages for building
-	@scripts/deps.sh build
+deps: ## install the missing system packages (apt-get), the only target that does besides run and test, which call it; the others check and say to run it
+	@scripts/deps.sh $(DEPS)
 
 .PHONY: build
-build: deps build-headless ## build bin/feedback, and beside it bin/feedback-headless: the shim feedback setup writes in MCP clients' configs
+build: build-headless ## build bin/feedback, and beside it bin/feedback-headless: the shim feedback setup writes in MCP clients' configs
+	@scripts/deps.sh --check build
 	@$(GO) list -trimpath -f '{{if .Stale}}First build: compiling the C parts of Fyne (GLFW, OpenGL) takes a few minutes, up to 15 on a small busy machine, and prints nothing meanwhile; later builds take seconds.{{end}}' \
 		fyne.io/fyne/v2/internal/driver/glfw 2>/dev/null | grep . >&2 || true
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/feedback
@@ -35,14 +40,14 @@ cross: ## go vet for GOOS=windows and darwin, and the headless Windows and macOS
 
 .PHONY: build-windows
 build-windows: ## cross-build the Windows app bin/windows/feedback.exe (cgo, mingw-w64, -H windowsgui) and check it is a GUI program
-	@scripts/deps.sh test
+	@scripts/deps.sh --check test
 	time CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc \
 		$(GO) build -trimpath -ldflags '$(LDFLAGS) -H windowsgui' -o bin/windows/feedback.exe ./cmd/feedback
 	FEEDBACK_WINDOWS_EXE=$(CURDIR)/bin/windows/feedback.exe $(GO) test -count=1 -run TestWindowsSubsystems ./cmd/feedback
 
 .PHONY: test-windows
 test-windows: build-windows ## the Windows app under wine + Xvfb: a throw-away prefix with the ProcessPrng stand-in (scripts/wine), its Windows-only unit tests, then the end-to-end tests (e2e/windows_test.go)
-	@scripts/deps.sh test
+	@scripts/deps.sh --check test
 	CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc $(GO) build -trimpath -o bin/windows/winprobe.exe ./e2e/internal/winprobe
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o bin/windows/tests/ ./ipc ./ipc/launch ./dialogs/clipimage ./cmd/feedback/setup ./internal/userdirs
 	time FEEDBACK_WINDOWS_EXE=$(CURDIR)/bin/windows/feedback.exe FEEDBACK_WINPROBE_EXE=$(CURDIR)/bin/windows/winprobe.exe \
@@ -50,8 +55,9 @@ test-windows: build-windows ## the Windows app under wine + Xvfb: a throw-away p
 		$(GO) test -count=1 -v -timeout 10m -run 'TestWindows' ./e2e/
 
 .PHONY: run
-run: build ## build, install what is missing, start the app and pop a demo question (returns once it is answered or closed)
+run: ## install what is missing (make deps DEPS=run), build, start the app and pop a demo question (returns once it is answered or closed)
 	@scripts/deps.sh run
+	@$(MAKE) --no-print-directory build
 	@scripts/demo.sh $(BIN)
 
 # staticcheck, pinned with the other tools in tools/go.mod.
@@ -62,7 +68,7 @@ $(STATICCHECK): tools/go.mod tools/go.sum
 
 .PHONY: check
 check: $(STATICCHECK) ## the fast tier (minutes): hygiene, gofmt, go mod tidy, vet, staticcheck, the unit tests with -short -race
-	@scripts/deps.sh build
+	@scripts/deps.sh --check build
 	scripts/hygiene.sh
 	@test -z "$$(gofmt -l . | tee /dev/stderr)" || { echo "gofmt: the files above need formatting" >&2; exit 1; }
 	$(GO) mod tidy -diff
@@ -71,8 +77,8 @@ check: $(STATICCHECK) ## the fast tier (minutes): hygiene, gofmt, go mod tidy, v
 	$(GO) test -short -race -count=1 ./...
 
 .PHONY: test
-test: ## install what is missing, the fast tier (make check), then the long tier: the unit tests in full, cross builds, wine, Wayland, the end-to-end tests under Xvfb, the packages (what CI runs)
-	@scripts/deps.sh test
+test: ## install what is missing (make deps), the fast tier (make check), then the long tier: the unit tests in full, cross builds, wine, Wayland, the end-to-end tests under Xvfb, the packages (what CI runs)
+	@$(MAKE) --no-print-directory deps DEPS=test
 	$(MAKE) --no-print-directory check
 	$(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory cross test-windows smoke-wayland
@@ -81,19 +87,19 @@ test: ## install what is missing, the fast tier (make check), then the long tier
 
 .PHONY: e2e
 e2e: build build-headless ## the end-to-end tests only: the built binary, a real MCP client, real windows under Xvfb (1280x1024; the fit test again on a 1024x768 screen, where a window meets the screen's limit at scale 1.5)
-	@scripts/deps.sh test
-	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 40m ./e2e/
+	@scripts/deps.sh --check test
+	E2E_REQUIRE_CLIS=1 FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_HEADLESS_BIN=$(CURDIR)/bin/feedback-headless scripts/xsession.sh $(GO) test -count=1 -v -timeout 40m ./e2e/
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) XSESSION_SCREEN=1024x768 scripts/xsession.sh $(GO) test -count=1 -v -timeout 5m -run 'TestWindowFitsTheScreen' ./e2e/
 
 .PHONY: bench
 bench: build ## measure popups (warm, after idle, an agent's first question, zenity), shim start-up, Markdown, typing, idle cost vs a bare Fyne tray, under Xvfb (medians)
-	@scripts/deps.sh bench
+	@scripts/deps.sh --check bench
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./dialogs/ ./dialogs/markdown/
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) scripts/xsession.sh $(GO) run ./e2e/bench
 
 .PHONY: screenshot
 screenshot: build ## regenerate docs/screenshot.png under Xvfb
-	@scripts/deps.sh test
+	@scripts/deps.sh --check test
 	FEEDBACK_BIN=$(CURDIR)/$(BIN) FEEDBACK_SCREENSHOT=$(CURDIR)/docs/screenshot.png \
 		scripts/xsession.sh $(GO) test -count=1 -run TestScreenshot -v ./e2e/
 
@@ -116,7 +122,7 @@ tools: $(TOOLS) ## build the pinned packaging tools (fyne, nfpm; tools/go.mod) i
 
 .PHONY: package
 package: build $(TOOLS) ## dist/feedback_VERSION_linux_ARCH.tar.xz through `fyne package`: the app, its .desktop file, the icon
-	@scripts/deps.sh package
+	@scripts/deps.sh --check package
 	scripts/package.sh tarxz $(BIN) $(VERSION)
 
 .PHONY: deb
@@ -126,7 +132,7 @@ deb: package build-headless ## dist/*.deb through nfpm: feedback (the app, on PA
 
 .PHONY: test-package
 test-package: deb ## check the tarball and the .deb, install it, answer the installed `feedback ask` under Xvfb, remove it
-	@scripts/deps.sh test
+	@scripts/deps.sh --check test
 	FEEDBACK_BIN=$(abspath $(BIN)) FEEDBACK_VERSION=$(VERSION) FEEDBACK_TARXZ=$(CURDIR)/$(TARXZ) FEEDBACK_DEB=$(CURDIR)/$(DEB) FEEDBACK_DEB_HEADLESS=$(CURDIR)/$(DEB_HEADLESS) \
 		scripts/xsession.sh $(GO) test -count=1 -v -run 'TestPackage' ./e2e/
 
@@ -150,12 +156,12 @@ release-windows: build-windows ## the Windows app (make build-windows) as dist/f
 
 .PHONY: build-wayland
 build-wayland: ## build bin/feedback-wayland: the app for Wayland sessions without XWayland (-tags wayland)
-	@scripts/deps.sh wayland
+	@scripts/deps.sh --check wayland
 	$(GO) build -tags wayland -trimpath -ldflags '$(LDFLAGS)' -o bin/feedback-wayland ./cmd/feedback
 
 .PHONY: smoke-wayland
 smoke-wayland: build build-wayland ## under weston (nested in Xvfb): the Wayland build answers a question, the X11 build exits at once; the display rules' unit tests in the Wayland build
-	@scripts/deps.sh weston
+	@scripts/deps.sh --check weston
 	$(GO) test -count=1 -tags wayland ./internal/display/ ./ipc/launch/ ./cmd/feedback/doctor/
 	scripts/wayland-smoke.sh $(CURDIR)/bin/feedback-wayland $(CURDIR)/$(BIN)
 

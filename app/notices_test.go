@@ -118,7 +118,7 @@ func TestNoticeEndedUnseen(t *testing.T) {
 	for _, n := range f.shown {
 		got = append(got, n.Summary+" / "+n.Body)
 	}
-	want := []string{"claude-code stopped waiting: Plan / shop", "claude-code withdrew its question: Plan / shop"}
+	want := []string{"Not answered in time — claude-code: Plan / shop", "claude-code withdrew its question: Plan / shop"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("shown\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

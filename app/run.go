@@ -164,8 +164,9 @@ func Run(ctx context.Context, cfg Config) error {
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
-	msgs := messenger{messages: p.messages, dnd: p.quiet, notes: p.alerts, openHistory: func() { p.ui.OpenWindow(uiproto.WindowHistory) }}
-	srv := ipc.NewServer(p.inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs})
+	msgs := messenger{messages: p.messages, dnd: p.quiet, questions: p.inbox, notes: p.alerts, openHistory: func() { p.ui.OpenWindow(uiproto.WindowHistory) }}
+	srv := ipc.NewServer(p.inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs,
+		Quit: func() (ipc.Quitting, func()) { return p.quitNow(stop, log) }})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	stopRelay := startRelay(ctx, p.inbox, log) // relay.go: remote agents through a broker (#33)
@@ -305,6 +306,16 @@ func newParts(cfg Config, log *slog.Logger) *parts {
 // live is where apply hands the settings: the parts.
 func (p *parts) live(log *slog.Logger) live {
 	return live{ui: p.ui, questions: p.inbox, dnd: p.quiet, away: p.watcher, sound: p.alerts, retain: &p.retain, prewarm: &p.prewarm, log: log}
+}
+
+// quitNow is feedback quit (ipc.PathQuit): the user's Quit from a
+// terminal, the command itself the confirmation. Each question ends as
+// dismissed by the user, as with quit.
+func (p *parts) quitNow(stop context.CancelCauseFunc, log *slog.Logger) (ipc.Quitting, func()) {
+	p.quitting.Store(true)
+	ended := p.inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
+	log.Info("the user quit (feedback quit)", "questions", ended)
+	return ipc.Quitting{PID: os.Getpid(), Questions: ended}, func() { stop(errUserQuit) }
 }
 
 // quit is Quit from the tray: with questions open the user is asked first

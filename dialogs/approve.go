@@ -81,6 +81,12 @@ func (v *View) placeAllowReason(choices *fyne.Container) {
 	choices.Objects = append([]fyne.CanvasObject{g.note}, choices.Objects...)
 }
 
+// allowLocked is the locked reason: it names the key that scrolls the
+// call to its end (Alt+End), which works whatever has the keyboard.
+func allowLocked() string {
+	return i18n.T("question.allow_locked", map[string]any{"Key": mods.withAlt("End")})
+}
+
 // showReason shows the reason (locked) or the description again.
 func (g *allowGate) showReason(locked bool) {
 	seg, ok := g.reason.Segments[0].(*widget.TextSegment)
@@ -88,7 +94,7 @@ func (g *allowGate) showReason(locked bool) {
 		return
 	}
 	if locked {
-		seg.Text = i18n.T("question.allow_locked")
+		seg.Text = allowLocked()
 		seg.Style.ColorName = theme.ColorNameForeground
 		seg.Style.TextStyle.Bold = true
 	} else {

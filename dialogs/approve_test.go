@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"feedback/dialogs/markdown"
-	"feedback/internal/i18n"
 	"feedback/ipc/wire"
 )
 
@@ -87,7 +86,7 @@ func TestLongApprovalAllowsOnlyOnceSeen(t *testing.T) {
 	if len(allowRadios(v)) != 2 {
 		t.Fatalf("%d allowing options", len(allowRadios(v)))
 	}
-	if got := v.allowReason(); got != "Scroll to the end of the call to allow it" || v.prompts[0].descs[0].String() != got {
+	if got := v.allowReason(); got != "Scroll to the end of the call to allow it (Alt+End)" || v.prompts[0].descs[0].String() != got {
 		t.Errorf("the reason: %q, Allow's description %q", got, v.prompts[0].descs[0].String())
 	}
 	v.shortcut(alt("1"))
@@ -302,7 +301,7 @@ func TestApprovalTimeoutNeverAllows(t *testing.T) {
 // question from elsewhere would give its options more than half.
 func TestApprovalMessageComesFirst(t *testing.T) {
 	command := strings.TrimSuffix(strings.Repeat("echo step &&\n", 8), " &&\n")
-	w, _ := openApproval(t, approvalOf(command), fyne.NewSize(600, 520), Options{}) // options with descriptions drawn tight (issue 30): 560 let them fit
+	w, _ := openApproval(t, approvalOf(command), fyne.NewSize(600, 520), Options{}) // options with descriptions drawn tight: at 560 they fit
 	v := w.View()
 	center := v.panes.center.Size().Height
 	msg, opts := v.panes.scroll.Size().Height, v.panes.choices.Size().Height
@@ -355,7 +354,7 @@ func TestDenyOnlyApprovalSaysNothingOfAllowing(t *testing.T) {
 		t.Errorf("a window with nothing to allow shows %q", got)
 	}
 	for _, rt := range findDeep[*widget.RichText](v.Content()) {
-		if rt.Visible() && strings.Contains(rt.String(), i18n.T("question.allow_locked")) {
+		if rt.Visible() && strings.Contains(rt.String(), allowLocked()) {
 			t.Errorf("a window with nothing to allow tells the user %q", rt.String())
 		}
 	}

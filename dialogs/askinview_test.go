@@ -38,11 +38,11 @@ func nineLineQuestion() wire.Question {
 		}})
 }
 
-// Issue 30: at 1280x800 and scale 1.5 a nine-line message was cut
-// mid-line at open, its last line — the ask — under the fold, while the
-// options took up to choicesShare of the height. The message comes first:
-// a message that fits beside a usable options pane is shown whole, and
-// the options scroll in theirs.
+// The message comes first: a message that fits beside a usable options
+// pane is shown whole, and the options scroll in theirs. Options that take
+// up to choicesShare of the height cut a nine-line message mid-line at
+// open at 1280x800 and scale 1.5, its last line — the ask — under the
+// fold.
 func TestTheAskIsInViewAtOpen(t *testing.T) {
 	a := test.NewTempApp(t)
 	limit := fyne.NewSize((1280-2*ScreenMargin)/1.5, (800-2*ScreenMargin)/1.5)
@@ -60,11 +60,11 @@ func TestTheAskIsInViewAtOpen(t *testing.T) {
 	}
 }
 
-// Issue 30: ask_user_question with several long prompts at 1280x1024 and
-// scale 1.5 opened with question 1's "Other" (its free-text option, last)
-// below the fold. Every option of the first prompt, "Other" included, is
-// in view at open, up to seven (six and "Other"): its message yields
-// down to its floor (firstPromptFloorLines) first. (At 1280x800 the page
+// Every option of the first prompt, "Other" (its free-text option, last)
+// included, is in view at open, up to seven (six and "Other"): its message
+// yields down to its floor (firstPromptFloorLines) first. That is what
+// keeps "Other" above the fold for ask_user_question with several long
+// prompts at 1280x1024 and scale 1.5. (At 1280x800 the page
 // is too short for that beside a line of the message: there the first
 // option is what is promised, TestSeveralLongPromptsKeepTheirOptionsInView.)
 func TestFirstPromptsOtherInViewAtOpen(t *testing.T) {

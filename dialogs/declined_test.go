@@ -11,12 +11,12 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: nothing is declined by one keystroke. With two prompts both in
-// view and nothing chosen, Submit sends nothing: it goes to the first
-// prompt without an answer and says so; Submit again goes to the next one;
-// only a Submit after each was asked about declines them. Answering only
-// the first then Submit asks about the second once. Before the fix one
-// Ctrl+Enter declined both prompts in view.
+// Nothing is declined by one keystroke: one Ctrl+Enter never declines both
+// prompts in view. With two prompts both in view and nothing chosen,
+// Submit sends nothing: it goes to the first prompt without an answer and
+// says so; Submit again goes to the next one; only a Submit after each was
+// asked about declines them. Answering only the first then Submit asks
+// about the second once.
 func TestSubmitAsksOnceAboutEachUnansweredPrompt(t *testing.T) {
 	two := wire.Question{ID: "q", Prompts: []wire.Prompt{
 		{Header: "Auth", Markdown: "Which auth?", Kind: wire.KindChoice, Single: true, Options: []wire.Option{{Label: "JWT"}, {Label: "Sessions"}}},
@@ -101,9 +101,9 @@ func TestSubmitAsksAboutAnUnansweredChoice(t *testing.T) {
 }
 
 // Images attached to a one-prompt window with options are its answer
-// (the Sending line says so): Submit sends them at once, as before the
-// unanswered prompt was asked about (e2e TestPasteGrowsTheWindow caught
-// the Submit that asked instead).
+// (the Sending line says so): Submit sends them at once and asks nothing
+// about the unanswered prompt (e2e TestPasteGrowsTheWindow sends its
+// pasted images so).
 func TestSubmitSendsImagesAsTheAnswer(t *testing.T) {
 	v, r, _ := newTestView(t, question(wire.Prompt{Markdown: "Which layout?", Options: []wire.Option{{Label: "Keep it"}, {Label: "Revert"}}}), Options{})
 	v.hooks.async = func(f func()) { f() }

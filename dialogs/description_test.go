@@ -32,11 +32,10 @@ func inkBands(img image.Image, x0, x1, y0, y1 int, bg fyne.ThemeVariant) [][2]in
 	return bands
 }
 
-// Issue 30: an option's description sits right under its label, as a
-// second line of the same option, not floating a line below it (34 px at
-// scale 1.5): as drawn, the gap between the label's ink and the
-// description's is at most half a line of text, in the light and the dark
-// theme.
+// An option's description sits right under its label, as a second line of
+// the same option, not floating a line below it (34 px at scale 1.5): as
+// drawn, the gap between the label's ink and the description's is at most
+// half a line of text, in the light and the dark theme.
 func TestDescriptionSitsUnderItsLabel(t *testing.T) {
 	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		a := test.NewTempApp(t)

@@ -165,7 +165,7 @@ func TestRestoreDraft(t *testing.T) {
 		t.Errorf("%d attachment cards (visible %v)", len(v.att.cards), v.att.box.Visible())
 	}
 	// The draft is the user's answer in progress: the countdown stays held
-	// as their typing held it (issue 14); restoring is no new edit, so
+	// as their typing held it; restoring is no new edit, so
 	// nothing is reported as a draft (until the user types).
 	if !v.cd.Held() || v.clock.label.Text != "Countdown held" {
 		t.Errorf("countdown = %q (held %v)", v.clock.label.Text, v.cd.Held())

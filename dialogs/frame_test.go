@@ -12,9 +12,8 @@ import (
 // The tallest window's whole frame — the window manager's title bar and
 // borders counted — fits the work area less ScreenMargin on every side:
 // with the frame's size as seen on a window, and with a guess before any
-// was seen. Issue 30: at 1280x800 the tallest window's frame was 25 px
-// (openbox's title bar) taller than the margins allow, its canvas alone
-// sized to the work area.
+// was seen. A canvas alone sized to the work area leaves the frame 25 px
+// (openbox's title bar) taller than the margins allow at 1280x800.
 func TestTallestFrameFitsTheWorkArea(t *testing.T) {
 	a := test.NewTempApp(t)
 	t.Setenv("FYNE_SCALE", "1.5")

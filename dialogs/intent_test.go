@@ -28,7 +28,7 @@ func TestOneChoiceReplaces(t *testing.T) {
 	chosen := func() []string { return v.prompts[0].reply().Selected }
 	radio := func(i int) *optionRadio { return v.options[i].(radioOption).r }
 	c := w.Fyne().Canvas()
-	if c.Focused() != radio(1) { // the pre-selected one (issue 30; radio_test.go)
+	if c.Focused() != radio(1) { // the pre-selected one (radio_test.go)
 		t.Fatalf("focused %T, want the pre-selected radio button", c.Focused())
 	}
 	press := func(d string) { // as the keys go down in the window (the input guard)
@@ -95,7 +95,7 @@ func TestSendingLine(t *testing.T) {
 	v.ToggleOption(5)
 	test.Type(v.prompts[0].entry, "and   mind the tests please, all of them")
 	what, _, _ = line()
-	want := "Sending: Do steps 1–2 only, " + strings.Repeat("a very long option ", 10) + ", d, e, “and mind the tests please, all of them”" // whole (issue 30)
+	want := "Sending: Do steps 1–2 only, " + strings.Repeat("a very long option ", 10) + ", d, e, “and mind the tests please, all of them”" // whole, never cut
 	if what != want {
 		t.Errorf("many picks:\n got %q\nwant %q", what, want)
 	}

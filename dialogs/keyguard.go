@@ -24,7 +24,7 @@ import (
 //     the window took the focus, or pressed during the guard, stays refused
 //     until it is released. This is what stops a key held down elsewhere
 //     (the X server repeating a key that an automation tool pressed and
-//     never released, issue 14) from answering every window that opens.
+//     never released) from answering every window that opens.
 //
 //   - The guard is armed whenever the window takes the keyboard: when it
 //     opens, when the user comes to it, and every time the window manager

@@ -244,13 +244,13 @@ func focusIn(t *testing.T, a fyne.App) {
 	}
 }
 
-// Issue 29: the user answers window Y, the window manager hands the
-// keyboard back to window X, and a key meant for Y lands in X a quarter of
-// a second later. The guard covers every moment a window takes the
-// keyboard, not only its first opening, whatever it asks and whichever of
-// its controls has the keyboard (Fyne tells a focus-in only to a focused
-// widget: the reply box armed the guard, a button, an option or nothing
-// did not). A key the user presses once the guard is over answers.
+// The user answers window Y, the window manager hands the keyboard back to
+// window X, and a key meant for Y lands in X a quarter of a second later.
+// The guard covers every moment a window takes the keyboard, not only its
+// first opening, whatever it asks and whichever of its controls has the
+// keyboard (Fyne tells a focus-in only to a focused widget, so a guard
+// armed there covers the reply box but not a button, an option or
+// nothing). A key the user presses once the guard is over answers.
 func TestGuardArmsOnEveryFocusIn(t *testing.T) {
 	yesNo := wire.Question{ID: "c", Context: []wire.Field{{Label: "Recommended", Value: "Yes"}},
 		Prompts: []wire.Prompt{{Kind: wire.KindYesNo, Markdown: "Force-push to main?"}}}

@@ -165,13 +165,13 @@ func typeEnter(w *Window) {
 	w.View().keyUp(&fyne.KeyEvent{Name: ev.Name})
 }
 
-// Issue 29: a yes/no window shows what Enter will do. The recommended
-// answer's button has the keyboard when the window opens and Enter presses
-// exactly it; Shift+Tab and Tab move the keyboard between No and Yes, and
-// Enter follows. Without a recommendation no button has it and Enter
-// answers nothing (keys.go says why). With nothing focused (the user
-// clicked the message) Enter shows the recommended button again and
-// answers nothing; the next Enter presses it.
+// A yes/no window shows what Enter will do. The recommended answer's button
+// has the keyboard when the window opens and Enter presses exactly it;
+// Shift+Tab and Tab move the keyboard between No and Yes, and Enter
+// follows. Without a recommendation no button has it and Enter answers
+// nothing (keys.go says why). With nothing focused (the user clicked the
+// message) Enter shows the recommended button again and answers nothing;
+// the next Enter presses it.
 func TestYesNoEnterPressesTheFocusedButton(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -305,12 +305,11 @@ func TestEnterPressesTheFocusedButton(t *testing.T) {
 	}
 }
 
-// Issue 30: Tab follows the layout, top to bottom: from the control at
-// the top (Snooze), one round of Tab visits the countdown's buttons, the
-// options, the reply box, then the footer's help, Attach, Quick reply,
-// Don't answer and Submit, each no higher in the window than the one
-// before, and comes back to where it began. Before the fix the options,
-// drawn above the reply box, came after Submit.
+// Tab follows the layout, top to bottom: from the control at the top
+// (Snooze), one round of Tab visits the countdown's buttons, the options,
+// the reply box, then the footer's help, Attach, Quick reply, Don't answer
+// and Submit, each no higher in the window than the one before, and comes
+// back to where it began.
 func TestTabFollowsTheLayout(t *testing.T) {
 	a := test.NewTempApp(t)
 	q := question(wire.Prompt{Markdown: "Refactor the auth module?", Placeholder: "Anything to add?",

@@ -48,8 +48,8 @@ var frameGuess = image.Pt(16, CascadeStep+16)
 // maxWindowSize is the largest window, in Fyne units at scale, whose
 // frame (the window manager's decorations counted: frameDecor, else
 // frameGuess) fits the work area with the margin; WindowSize when the
-// work area is unknown. (Issue 30: the title bar uncounted, the tallest
-// window's frame was 25 px taller than the margins allow, at 1280x800
+// work area is unknown. (With the title bar uncounted, the tallest
+// window's frame is 25 px taller than the margins allow at 1280x800:
 // 12 px into the bottom margin and 13 into the top one.)
 func maxWindowSize(a fyne.App) fyne.Size {
 	w, h, detected, ok := workArea(a)
@@ -110,8 +110,8 @@ func (v *View) fitSize(limit fyne.Size) fyne.Size {
 // MinWindowHeight and limit's height (never below the content's minimum).
 // Everything is measured at the width the content gets in a window that
 // wide, the window's padding off (windowPad): measured at the window's
-// width, a line that wraps in the window did not there, and the window
-// opened a line short, its options scrolling.
+// width, a line that wraps in the window does not wrap there, and the
+// window opens a line short, its options scrolling.
 func (v *View) heightAt(width float32, limit fyne.Size) float32 {
 	pad := 2 * windowPad()
 	inner := width - pad
@@ -163,8 +163,9 @@ const choicesShare = 0.6
 // whole, as far as the options can yield: down to optionsFloorLines lines
 // (or their minimum), scrolling in their pane. The message's last line is
 // usually the ask. A longer message scrolls anyway: the options get their
-// share, as above, and are in view. (Issue 30: at 1280x800 and
-// scale 1.5 a nine-line message was cut mid-line, its ask under the fold.)
+// share, as above, and are in view. (Without the rule for a short message,
+// at 1280x800 and scale 1.5 a nine-line message is cut mid-line, its ask
+// under the fold.)
 //
 // With messageFirst (an approval, whose call must be seen before it can
 // be allowed) the message gets what it needs first, and the options what
@@ -177,8 +178,7 @@ const choicesShare = 0.6
 // with it the lines in view, the last of which is usually the ask, while
 // the options pane, which scrolls, gives the height up, down to
 // optionsFloorLines lines (or all it needs, if less); unless the options
-// now need more than they did. (Issue 30: the message shrank and its last
-// line went out of view.)
+// now need more than they did.
 type splitLayout struct {
 	laidOut      func() // after each layout, if set: the View's laidOut
 	messageFirst bool
@@ -272,9 +272,9 @@ func (v *View) FitSize(a fyne.App) fyne.Size { return v.fitSize(maxWindowSize(a)
 // A cap is never less than promptFloorLines lines of text, so a message
 // always shows a few lines, on the smallest screen too; the first
 // prompt's, whose options must be in view at open, firstPromptFloorLines.
-// (Issue 30: at 1280x1024 and scale 1.5, ask_user_question's first
-// "Other", its last option, opened under the fold, its message at the
-// floor of four lines.) The mouse wheel always scrolls the page, never a
+// (At 1280x1024 and scale 1.5, with the first message at the floor of
+// four lines, ask_user_question's first "Other", its last option, opens
+// under the fold.) The mouse wheel always scrolls the page, never a
 // pane: a pane under the pointer never takes the wheel from the page.
 
 // promptFloorLines is the least a capped message shows, in lines of text.

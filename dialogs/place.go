@@ -110,7 +110,8 @@ func monitorAt(mons []image.Rectangle, at image.Point) image.Rectangle {
 
 // cascade returns the top-left corner, in screen pixels, of a frame of
 // the given size: centred in area when there is no last frame, else offset
-// by step right and down from last's corner; on an axis where the frame
+// by step right and down from last's corner (from its bottom-right corner
+// for a frame smaller than last, which would sit inside it); on an axis where the frame
 // would leave area the corner goes back to area's edge. A frame larger
 // than area sits at area's top-left corner.
 func cascade(area, last image.Rectangle, hasLast bool, size image.Point, step int) image.Point {
@@ -122,6 +123,13 @@ func cascade(area, last image.Rectangle, hasLast bool, size image.Point, step in
 		return image.Pt(max(p.X, area.Min.X), max(p.Y, area.Min.Y))
 	}
 	p := last.Min.Add(image.Pt(step, step))
+	if size.X+step <= last.Dx() || size.Y+step <= last.Dy() {
+		// A frame smaller than the last, a step off its corner, would
+		// sit inside it, hidden when it stays under it (not over a reply
+		// being typed): a step beyond its right and bottom edges instead,
+		// where it shows.
+		p = last.Max.Add(image.Pt(step, step)).Sub(size)
+	}
 	if p.X < area.Min.X || p.X+size.X > area.Max.X {
 		p.X = area.Min.X
 	}
@@ -611,22 +619,49 @@ const settleFor = 500 * time.Millisecond
 // a window sized with frameGuess for its frame, now seen, grows to what
 // the real frame leaves (refit: within the work area, moved up if need be).
 func (p *Pool) settle(w *Window, at image.Point) {
+	settleAt(w.win, at, func() bool { return w.closed }, func() {
+		if _, known := frameDecor(); known && w.fitGuessed && !w.closed {
+			w.fitGuessed = false
+			w.refit()
+		}
+	})
+}
+
+// settleAt moves win's frame to at again, a frame at a time, until it is
+// there, gone is true or settleFor has passed; then it calls then.
+func settleAt(win fyne.Window, at image.Point, gone func() bool, then func()) {
 	start := time.Now()
 	var anim *fyne.Animation
 	anim = &fyne.Animation{Duration: time.Second, RepeatCount: fyne.AnimationRepeatForever, Curve: fyne.AnimationLinear,
 		Tick: func(float32) {
-			fr, ok := desk.frame(w.win)
-			if w.closed || !ok || fr.Min == at || time.Since(start) >= settleFor {
+			fr, ok := desk.frame(win)
+			if gone() || !ok || fr.Min == at || time.Since(start) >= settleFor {
 				anim.Stop()
-				if _, known := frameDecor(); known && w.fitGuessed && !w.closed {
-					w.fitGuessed = false
-					w.refit()
-				}
+				then()
 				return
 			}
-			desk.move(w.win, at)
+			desk.move(win, at)
 		}}
 	anim.Start()
+}
+
+// CentreOnUsersMonitor centres w, just shown, on the monitor the user
+// works on — the one under the pointer, as a question opens — where the
+// window system tells the monitors apart; elsewhere it stays where it is
+// (CenterOnScreen: the primary monitor). For the app's own windows
+// (History, Settings, a note for an agent). On the Fyne goroutine.
+func CentreOnUsersMonitor(w fyne.Window) {
+	mons, pointer, ok := desk.monitors()
+	if !ok || len(mons) == 0 {
+		return
+	}
+	fr, ok := desk.frame(w)
+	if !ok {
+		return
+	}
+	at := cascade(monitorAt(mons, pointer), image.Rectangle{}, false, fr.Size(), 0)
+	desk.move(w, at)
+	settleAt(w, at, func() bool { return false }, func() {})
 }
 
 // closed forgets s, whose question has ended.

@@ -36,6 +36,11 @@ func TestCascade(t *testing.T) {
 		{"last moved above the area", image.Rect(100, -300, 800, 200), true, size, image.Pt(132, 24)},
 		{"window larger than the area", image.Rect(0, 24, 1280, 1024), true, image.Pt(1400, 1100), image.Pt(0, 24)},
 		{"first, larger than the area", image.Rectangle{}, false, image.Pt(1400, 1100), image.Pt(0, 24)},
+		// A smaller window a step off the larger one's corner would sit
+		// inside it, hidden under it: it shows a step past its right and
+		// bottom edges.
+		{"smaller than the last", image.Rect(290, 274, 990, 774), true, image.Pt(400, 300), image.Pt(622, 506)},
+		{"smaller, past the right edge", image.Rect(560, 100, 1260, 600), true, image.Pt(400, 300), image.Pt(0, 332)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := cascade(area, tc.last, tc.hasLast, tc.size, CascadeStep); got != tc.want {
@@ -571,10 +576,10 @@ func TestMonitorAt(t *testing.T) {
 	}
 }
 
-// Issue 30: a window opens on the monitor under the pointer, centred in
-// its work area; the next ones there cascade from the last one on that
-// monitor and stay within it; a window opened with the pointer back on the
-// first monitor is centred there, whatever is open on the second.
+// A window opens on the monitor under the pointer, centred in its work
+// area; the next ones there cascade from the last one on that monitor and
+// stay within it; a window opened with the pointer back on the first
+// monitor is centred there, whatever is open on the second.
 func TestWindowsOpenOnTheMonitorUnderThePointer(t *testing.T) {
 	d := newFakeDesk(t)
 	d.frames = map[fyne.Window]image.Rectangle{}

@@ -142,8 +142,8 @@ func (v *View) addOption(pv *promptView, o wire.Option) {
 	if o.Description != "" {
 		// The description sits under the option's label, aligned with its
 		// text, as its second line: the label's bottom padding and the
-		// caption's top one overlap (they left its text floating a line
-		// below the label's: issue 30).
+		// caption's top one overlap, since the two together leave its text
+		// floating a line below the label's.
 		indent := optionRowLayout{}.labelX(box)
 		descText = caption(o.Description)
 		desc := container.New(&insetLayout{left: indent}, descText)

@@ -20,9 +20,9 @@ import (
 // text alone also shows them as chips above its reply box. Either way a
 // quick reply is text for the user to send, never an answer by itself:
 // it fills an empty box, or goes in at the caret of what is typed, and
-// the box takes the keyboard; Submit sends it. (A click used to send the
-// chip at once: "Looks good, continue" answered "What should the new
-// branch be called?")
+// the box takes the keyboard; Submit sends it. (A click that sent the
+// chip at once would let "Looks good, continue" answer "What should the
+// new branch be called?")
 
 // Limits of what a quick reply shows: a menu entry and a button. A button
 // shows as much of its reply as the row has room for (chipsLayout), at
@@ -159,8 +159,8 @@ func (v *View) chipRow(pv *promptView) fyne.CanvasObject {
 // chipsLayout lays the quick-reply chips out in a row, as an HBox does,
 // each with its whole text while the row has room for it; when it has
 // not, the longest text is shortened, a character at a time, until the
-// row fits (or every text is down to minQuickButtonRunes). (Issue 30:
-// "Explain the trade-offs…" was cut at a fixed length with room to spare.)
+// row fits (or every text is down to minQuickButtonRunes). (A fixed length
+// cuts "Explain the trade-offs…" with room to spare.)
 type chipsLayout struct {
 	texts []string // the buttons' whole texts
 }

@@ -104,10 +104,9 @@ func TestQuickReplyMenu(t *testing.T) {
 	}
 }
 
-// Issue 30: one-click answers show their whole text when the row has room
-// for it (they were cut after some twenty characters, "Explain the
-// trade-offs…", with room to spare); when the row has not, the longest are
-// shortened until it fits.
+// One-click answers show their whole text when the row has room for it,
+// never cut at a fixed length ("Explain the trade-offs…" with room to
+// spare); when the row has not, the longest are shortened until it fits.
 func TestQuickReplyChipsUseTheRoom(t *testing.T) {
 	long := []string{"Explain the trade-offs first", "Go ahead", "Stop and wait for me"}
 	for _, tc := range []struct {

@@ -11,11 +11,11 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: after a quick-reply chip is added to what the user typed (or
-// the Quick reply menu inserts one, TestTypingFollowsTheQuickReplyMenu),
-// what the user types next follows it — at the end of the reply box,
-// whatever the box held and however the reply wraps — never on its first
-// line (the caret was put on the reply's line counted as unwrapped).
+// After a quick-reply chip is added to what the user typed (or the Quick
+// reply menu inserts one, TestTypingFollowsTheQuickReplyMenu), what the
+// user types next follows it — at the end of the reply box, whatever the
+// box held and however the reply wraps — never on its first line, where a
+// caret placed by counting the reply's lines as unwrapped would land.
 func TestTypingFollowsAQuickReply(t *testing.T) {
 	long := "Explain the trade-offs first, with the costs of each option, what you would measure, and what you would do if the numbers disagree with your guess"
 	for _, tc := range []struct {

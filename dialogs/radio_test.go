@@ -10,11 +10,10 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: a one-choice prompt with a pre-selected (recommended) option
-// gives the keyboard to that option, at open and when the pager goes to
-// the prompt: Space then keeps the selection instead of picking the first
-// option. Without a selection the first option has it. Before the fix the
-// keyboard was always on the first option.
+// A one-choice prompt with a pre-selected (recommended) option gives the
+// keyboard to that option, at open and when the pager goes to the prompt:
+// Space then keeps the selection instead of picking the first option.
+// Without a selection the first option has it.
 func TestRadioFocusStartsOnTheSelectedOption(t *testing.T) {
 	for _, tc := range []struct {
 		name    string

@@ -11,10 +11,9 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: ticking an option beside the recommended one adds a warning
-// line; the window grows for it (within the work area) instead of
-// squeezing the message, whose last line is the ask. Before the fix the
-// window kept its height and the message pane shrank by the line.
+// Ticking an option beside the recommended one adds a warning line; the
+// window grows for it (within the work area) instead of squeezing the
+// message pane by the line, since the message's last line is the ask.
 func TestWindowGrowsForTheWarningLine(t *testing.T) {
 	for name, first := range map[string]string{
 		"line by Submit":  "Go ahead",
@@ -48,8 +47,8 @@ func windowGrowsForTheWarningLine(t *testing.T, first string) {
 // When the window cannot grow (it is as tall as the work area allows), the
 // room for a warning line comes out of the options pane, not the message:
 // the message pane keeps its height, and with it its last lines in view,
-// while the options, which scroll, yield. Before the fix the message pane
-// shrank by the line and its last line, the ask, went out of view.
+// while the options, which scroll, yield. A message pane shrunk by the
+// line would put its last line, the ask, out of view.
 func TestOptionsYieldBeforeTheMessage(t *testing.T) {
 	a := test.NewTempApp(t)
 	limit := maxWindowSize(a) // what refit may grow to

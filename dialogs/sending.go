@@ -25,9 +25,8 @@ import (
 // slot by the Submit button it is shown there (the keyboard hint is then
 // behind "?" and F1; a button's tip, the input guard's cue and the closing
 // words still show there), so the message keeps the height; when it does
-// not, it is in a row of its own above the footer, wrapped. (It was cut
-// after some twenty characters in the hint slot: issue 30.) An approval's
-// line names the decision by its effect: "Allow this call", "Always allow
+// not, it is in a row of its own above the footer, wrapped, never cut
+// to fit the hint slot. An approval's line names the decision by its effect: "Allow this call", "Always allow
 // <rule>" or "Deny", never "no answer". When a prompt's recommended option
 // (a pre-ticked default of a multi-select prompt) is still ticked beside
 // an option the user ticked, a warning line in the warning colour says
@@ -119,8 +118,9 @@ func (v *View) placeSending() {
 // depends on it, before the window's height is measured (heightAt).
 // The place is never the one an earlier layout at another size left: Fyne
 // lays new content out at its minimum size first, and a pooled window at
-// its last question's size, where the slot is narrower or wider; the row
-// was then counted, or not, against the width the window opens with.
+// its last question's size, where the slot is narrower or wider; a place
+// kept from there counts the row, or not, by a slot of another width than
+// the window opens with.
 func (v *View) sendingAt(contentWidth float32) {
 	s := v.sending
 	if s == nil || s.footer == nil {

@@ -11,11 +11,11 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: the Sending line shows the whole of what will be sent. When it
-// does not fit by the Submit button it is in a row of its own above the
-// footer, wrapped over lines within the window, with every prompt and
-// every label in full (it was cut after some twenty characters, "Sending:
-// 1: JWT bearer tokens · 2: Offline mode…", with question 3 never seen).
+// The Sending line shows the whole of what will be sent. When it does not
+// fit by the Submit button it is in a row of its own above the footer,
+// wrapped over lines within the window, with every prompt and every label
+// in full: a line cut after some twenty characters, "Sending: 1: JWT
+// bearer tokens · 2: Offline mode…", never shows question 3.
 func TestSendingLineShowsItAll(t *testing.T) {
 	a := test.NewTempApp(t)
 	labels := []string{"JWT bearer tokens with refresh rotation", "Offline mode with a local queue", "Keep the current REST endpoints"}
@@ -79,7 +79,7 @@ func TestSendingLineNamesADecision(t *testing.T) {
 	}
 }
 
-// Issue 30: interactive_feedback's options ["Yes","No"] are checkboxes
+// The options ["Yes","No"] of interactive_feedback are checkboxes
 // (seed 000 allows several); ticking both is said plainly: the Sending
 // line lists "Yes, No" and a warning says that both contradictory answers
 // are sent. One of them alone warns of nothing.

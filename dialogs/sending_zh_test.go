@@ -7,8 +7,8 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: the Sending line lists the picks with Chinese punctuation in
-// Chinese ("将发送：开始吧，保持一个文件"), never an ASCII ", ".
+// The Sending line lists the picks with Chinese punctuation in Chinese
+// ("将发送：开始吧，保持一个文件"), never an ASCII ", ".
 func TestSendingLineInChinese(t *testing.T) {
 	i18n.Use(i18n.SimplifiedChinese)
 	t.Cleanup(func() { i18n.Use(i18n.English) })

@@ -185,7 +185,7 @@ func TestSubmitDraftOnTimeout(t *testing.T) {
 }
 
 // A window restored with a draft of the user's keeps its countdown held, as
-// the typing held it before the restart (issue 14): it never times out
+// the typing held it before the restart: it never times out
 // under the user. With submit_draft_on_timeout the countdown runs instead,
 // to send the draft at zero (TestSubmitDraftOnTimeout); a draft with
 // nothing of the user's changes nothing.

@@ -158,15 +158,14 @@ func formOptions(t *testing.T, res map[string]any) []string {
 	return v.Params.Schema.Properties["answer"].Enum
 }
 
-// Issue 29, "a state you can replay": a 2026-07-28 client without a
-// window gets the approval as a form and an opaque requestState. Before,
-// that state was unsigned, bound to no session and good for a day: replayed
-// by another client process with inputResponses claiming "Always allow in
-// this project", it was answered allow at once, with no window, and the
-// rule was written. Now the approval's form offers Deny only, and no
-// retry allows: not from another client process (refused: another
-// session's state), not from the same one (a form can only deny); no rule
-// is written.
+// A 2026-07-28 client without a window gets the approval as a form and an
+// opaque requestState, which anyone holding it can replay. Were that state
+// unsigned, bound to no session and good for a day, another client process
+// replaying it with inputResponses claiming "Always allow in this project"
+// would be answered allow at once, with no window, and the rule written.
+// So the approval's form offers Deny only, and no retry allows: not from
+// another client process (refused: another session's state), not from the
+// same one (a form can only deny); no rule is written.
 func TestApprovalStateReplayNeverAllows(t *testing.T) {
 	alone := headlessAlone(t)
 	proj := filepath.Join(t.TempDir(), "shop")
@@ -210,11 +209,11 @@ func TestApprovalStateReplayNeverAllows(t *testing.T) {
 	}
 }
 
-// Issue 29: the state is signed with a per-user key (HMAC-SHA256, a 0600
-// file in the data directory made by the first shim that needs it) and
-// expires with its question's countdown. An edited state is refused with
-// an error that says so; an expired one too; an untouched one still
-// answers, even when its retry is served by a restarted shim.
+// The state is signed with a per-user key (HMAC-SHA256, a 0600 file in the
+// data directory made by the first shim that needs it) and expires with its
+// question's countdown. An edited state is refused with an error that says
+// so; an expired one too; an untouched one still answers, even when its
+// retry is served by a restarted shim.
 func TestFormStateSignedAndExpiring(t *testing.T) {
 	alone := headlessAlone(t)
 	dir := t.TempDir()

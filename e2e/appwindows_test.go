@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// Issue 30: Settings and History open centred on the screen, whole on
-// it (Settings opened at the bottom-left, 15 px off screen), and Escape
-// closes History as it closes other windows.
+// Settings and History open centred on the screen, whole on it, not where
+// the window manager puts a new window (for Settings the bottom-left, 15 px
+// off screen), and Escape closes History as it closes other windows.
 func TestAppWindowsCentredAndHistoryClosesOnEscape(t *testing.T) {
 	requireSession(t)
 	s := openScreen(t)

@@ -22,47 +22,82 @@ import (
 // temporary directory at test time; E2E_CLAUDE names an installed
 // `claude` instead) driven by a fake Messages API (e2e/internal/fakeapi).
 
+// agentCLI is one agent CLI from the npm registry, installed into a
+// temporary directory the first time a test needs it (removed by
+// TestMain), or the installed one its environment variable names.
+type agentCLI struct {
+	pkg    string // the npm package and version range
+	bin    string // its command in node_modules/.bin
+	envVar string // names an installed command instead
+
+	once sync.Once
+	path string
+	err  string
+}
+
 var (
-	claudeOnce sync.Once
-	claudeBin  string
-	claudeErr  string
-	claudeDir  string // the temporary install, removed by TestMain
+	claudeCLI = &agentCLI{pkg: "@anthropic-ai/claude-code@2.1", bin: "claude", envVar: "E2E_CLAUDE"}
+	geminiCLI = &agentCLI{pkg: "@google/gemini-cli@0.61", bin: "gemini", envVar: "E2E_GEMINI"}
+	codexCLI  = &agentCLI{pkg: "@openai/codex@0.171", bin: "codex", envVar: "E2E_CODEX"}
+
+	cliDirsMu sync.Mutex
+	cliDirs   []string // the temporary installs
 )
+
+// command is the path of the CLI to run, or the test is skipped with why
+// there is none.
+func (c *agentCLI) command(t *testing.T) string {
+	t.Helper()
+	c.once.Do(func() {
+		if p := os.Getenv(c.envVar); p != "" {
+			c.path = p
+			return
+		}
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			c.err = "npm is not installed: the tests against the real " + c.bin + " need it (or " + c.envVar + "=path/to/" + c.bin + ")"
+			return
+		}
+		dir, err := os.MkdirTemp("", "e2e-"+c.bin+"-")
+		if err != nil {
+			c.err = err.Error()
+			return
+		}
+		cliDirsMu.Lock()
+		cliDirs = append(cliDirs, dir)
+		cliDirsMu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, c.pkg).CombinedOutput()
+		if err != nil {
+			c.err = "npm install " + c.pkg + " failed: " + err.Error() + ": " + string(out)
+			return
+		}
+		c.path = filepath.Join(dir, "node_modules", ".bin", c.bin)
+	})
+	if c.path == "" {
+		if os.Getenv("E2E_REQUIRE_CLIS") != "" { // make e2e: the real clients are the judge
+			t.Fatal(c.err)
+		}
+		t.Skip(c.err)
+	}
+	return c.path
+}
+
+// removeCLIs removes the temporary installs (TestMain).
+func removeCLIs() {
+	cliDirsMu.Lock()
+	defer cliDirsMu.Unlock()
+	for _, d := range cliDirs {
+		os.RemoveAll(d)
+	}
+}
 
 // claudeCode is the path of a `claude` to run, or the test is skipped
 // with why there is none.
 func claudeCode(t *testing.T) string {
 	t.Helper()
-	claudeOnce.Do(func() {
-		if p := os.Getenv("E2E_CLAUDE"); p != "" {
-			claudeBin = p
-			return
-		}
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			claudeErr = "npm is not installed: the tests against the real Claude Code need it (or E2E_CLAUDE=path/to/claude)"
-			return
-		}
-		dir, err := os.MkdirTemp("", "e2e-claude-code-")
-		if err != nil {
-			claudeErr = err.Error()
-			return
-		}
-		claudeDir = dir
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--prefix", dir, "@anthropic-ai/claude-code@2.1").CombinedOutput()
-		if err != nil {
-			claudeErr = "npm install @anthropic-ai/claude-code failed: " + err.Error() + ": " + string(out)
-			return
-		}
-		claudeDir = dir
-		claudeBin = filepath.Join(dir, "node_modules", ".bin", "claude")
-	})
-	if claudeBin == "" {
-		t.Skip(claudeErr)
-	}
-	return claudeBin
+	return claudeCLI.command(t)
 }
 
 // claudeRun is one `claude -p` run in project, its model the fake api, with

@@ -8,16 +8,15 @@ import (
 	"time"
 )
 
-// Issue 30, "nothing declined or sent by one keystroke", end to end: the
-// built app at FYNE_SCALE=1.5 in both themes, a real MCP client calling
+// Nothing declined or sent by one keystroke, end to end: the built app at
+// FYNE_SCALE=1.5 in both themes, a real MCP client calling
 // ask_user_question, keys typed with xdotool. Two questions, both in view,
 // nothing chosen: Ctrl+Enter goes to question 1 and says so, the next to
 // question 2, and only the third declines them, with status "declined",
-// never "answered" (one Ctrl+Enter returned "User declined to answer the
-// question." for both with status "answered"). Answering only the first,
-// Ctrl+Enter asks about the second before it sends. Then a pre-ticked
-// recommendation with another pick: the Sending line lists both and
-// warns. Each step is screenshotted (FEEDBACK_SHOTS copies them).
+// never "answered". Answering only the first, Ctrl+Enter asks about the
+// second before it sends. Then a pre-ticked recommendation with another
+// pick: the Sending line lists both and warns. Each step is screenshotted
+// (FEEDBACK_SHOTS copies them).
 func TestNothingDeclinedByOneKeystroke(t *testing.T) {
 	requireSession(t)
 	for _, theme := range []string{"light", "dark"} {

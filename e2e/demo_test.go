@@ -12,10 +12,10 @@ import (
 	"time"
 )
 
-// Issue 30: make run's demo question (scripts/demo.sh) opens whole on a
-// screen with room: its message needs no scroll bar — the mouse wheel over
-// it moves nothing (before, the demo's list and table scrolled) — and the
-// script says it waits for the answer, and returns with it.
+// The demo question of make run (scripts/demo.sh) opens whole on a screen
+// with room: its message needs no scroll bar — the mouse wheel over it
+// moves nothing, its list and table included — and the script says it
+// waits for the answer, and returns with it.
 func TestDemoQuestionFits(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)

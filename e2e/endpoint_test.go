@@ -237,8 +237,8 @@ func (s *spy) heardNothing(t *testing.T, at string) {
 
 // Another local user who listens where the clients look receives nothing
 // from `feedback ask` or `feedback mcp`: they refuse the endpoint, naming
-// its path and owner, before sending a byte (issue 14: a forged "yes" to a
-// force-push came back as confirmed).
+// its path and owner, before sending a byte, so that a forged "yes" to a
+// force-push never comes back as confirmed.
 func TestClientsRefuseAnotherUsersEndpoint(t *testing.T) {
 	requireBinary(t)
 	if os.Getuid() != 0 {

@@ -14,12 +14,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 )
 
-// Issue 30, "keys typed elsewhere stay there": a question that arrives
-// while the user types in another application opens without taking the
-// keyboard: every key goes on to that application, the question's reply
-// stays empty, and the question asks for attention (the urgency hint)
-// until the user goes to it. However long the user has been idle, a
-// question does not take the keyboard.
+// Keys typed elsewhere stay there: a question that arrives while the user
+// types in another application opens without taking the keyboard: every key
+// goes on to that application, the question's reply stays empty, and the
+// question asks for attention (the urgency hint) until the user goes to it.
+// However long the user has been idle, a question does not take the
+// keyboard.
 
 // editorWindow is another application's window that takes typed keys: an
 // X client of the test's own (not the app's process) that counts the key

@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// Issue 18, "the answer matches the intent", end to end: the built binary
-// under a real MCP client (or `feedback ask`), real windows driven by
-// xdotool.
+// The answer matches the intent, end to end: the built binary under a
+// real MCP client (or `feedback ask`), real windows driven by xdotool.
 
 // noResult fails if the call returns within d: nobody answered it.
 func noResult(t *testing.T, what string, ch <-chan callResult, d time.Duration) {
@@ -41,7 +40,7 @@ func TestAskOneChoiceReplacesTheDefault(t *testing.T) {
 // Keys go to the window the user chose: X is clicked, Y opens once X has
 // the focus (cascaded 32 px off X); once Y asks for attention (it opened
 // without the focus, which is back with X), Alt+1 and Ctrl+Enter answer X,
-// and Y stays unanswered. (Y took the focus and the keys.)
+// and Y stays unanswered: it never takes the focus and the keys.
 func TestNewWindowDoesNotTakeTheFocusFromAClickedOne(t *testing.T) {
 	requireSession(t)
 	a, b := newMCP(t, "agent-x"), newMCP(t, "agent-y")

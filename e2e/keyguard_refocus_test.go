@@ -15,12 +15,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 )
 
-// Issue 29, "the keyboard belongs to the decision": the input guard covers
-// every moment a window takes the keyboard, not only its first opening.
-// The user answers window Y; the window manager hands the keyboard back to
-// window X; a key meant for Y (a second Enter, a Ctrl+Enter pressed twice)
-// lands in X a quarter of a second later. It must not answer X: X waits,
-// and answers when the user answers it deliberately.
+// The keyboard belongs to the decision: the input guard covers every moment
+// a window takes the keyboard, not only its first opening. The user answers
+// window Y; the window manager hands the keyboard back to window X; a key
+// meant for Y (a second Enter, a Ctrl+Enter pressed twice) lands in X a
+// quarter of a second later. It must not answer X: X waits, and answers
+// when the user answers it deliberately.
 
 // guardMS is the input guard of these tests: the app's default.
 const guardMS = "600"
@@ -31,8 +31,8 @@ const guardMS = "600"
 // when the guard ends.
 const guardSettles = 800 * time.Millisecond
 
-// strayAfter is how long after the key that answered Y the stray key lands
-// (the issue's 0.25 s).
+// strayAfter is how long after the key that answered Y the stray key lands:
+// a quarter of a second, as seen on a desktop.
 const strayAfter = 250 * time.Millisecond
 
 // activeIs waits until the window manager has made win the active window.
@@ -84,7 +84,7 @@ func answerThenStray(t *testing.T, c1, c2 callArgs, inX func(wx string), answerY
 	answered := time.Now()
 	activeIs(t, ed.id) // the keyboard goes back to the application, not on to X
 	if d := time.Until(answered.Add(strayAfter)); d > 0 {
-		time.Sleep(d) // the stray key lands when the issue saw it
+		time.Sleep(d) // the stray key lands strayAfter after the answer
 	} else {
 		t.Logf("the keyboard came back to the application %v after the answer", time.Since(answered))
 	}
@@ -239,11 +239,11 @@ func ringOutside(img image.Image, box image.Rectangle, dx, dy int, bg color.Colo
 	return gap, run
 }
 
-// Issue 29: ask_confirm with yes recommended opens with the keyboard on
-// Yes, and it is seen: in the window as drawn, dark and light, at scale 1
-// and 1.5, the primary button is outlined on its four sides by a ring of
-// 2 px or more at 3:1 or more against the window's background, apart from
-// the button. Enter, pressed once the guard is over, answers yes. Screenshots
+// ask_confirm with yes recommended opens with the keyboard on Yes, and it
+// is seen: in the window as drawn, dark and light, at scale 1 and 1.5, the
+// primary button is outlined on its four sides by a ring of 2 px or more at
+// 3:1 or more against the window's background, apart from the button.
+// Enter, pressed once the guard is over, answers yes. Screenshots
 // yesno-focus-*.
 func TestYesNoOpensOnTheRecommendedButton(t *testing.T) {
 	requireSession(t)
@@ -281,9 +281,9 @@ func TestYesNoOpensOnTheRecommendedButton(t *testing.T) {
 }
 
 // ask_confirm without a recommendation: no button has the keyboard, and
-// Enter, even once the guard is over, answers nothing (it used to submit
-// without a choice, which declined the question for the user); Alt+N
-// answers no. Screenshot yesno-no-recommendation.
+// Enter, even once the guard is over, answers nothing (a submit without a
+// choice would decline the question for the user); Alt+N answers no.
+// Screenshot yesno-no-recommendation.
 func TestYesNoWithoutRecommendationEnterAnswersNothing(t *testing.T) {
 	requireSession(t)
 	startApp(t, "FEEDBACK_INPUT_GUARD_MS="+guardMS)

@@ -50,12 +50,13 @@ func noAnswer(t *testing.T, what string, ch <-chan asked, d time.Duration) {
 	}
 }
 
-// Issue 14, "answers nobody gave": a window submitted by a synthetic
-// Ctrl+Return (xdotool key --window, which presses through XTEST while the
-// window has the focus and, once the window is gone, releases through
-// XSendEvent) left Ctrl and Return held at the X server, and the server's
-// key repeat then submitted the next windows empty. A key counts only if
-// it went down in that window: the next windows wait for the user.
+// A synthetic submit answers nothing else: a window submitted by a
+// synthetic Ctrl+Return (xdotool key --window, which presses through XTEST
+// while the window has the focus and, once the window is gone, releases
+// through XSendEvent) leaves Ctrl and Return held at the X server, and the
+// server's key repeat goes on pressing them into the next windows. A key
+// counts only if it went down in that window: the next windows wait for the
+// user, never submitted empty.
 func TestSyntheticSubmitAnswersNothingElse(t *testing.T) {
 	requireSession(t)
 	ensureApp(t)
@@ -101,11 +102,11 @@ func TestSyntheticSubmitAnswersNothingElse(t *testing.T) {
 	}
 }
 
-// Issue 8's input guard (the rest of the suite runs with its time rule
-// off): a Ctrl+Return that lands right after a window takes the keyboard,
-// before anything was typed there, is ignored and the hint says so; the
-// same keys a moment later submit. Text typed into the reply ends the time
-// rule: the Ctrl+Return after it is the user's (keyboard_test.go).
+// The input guard (the rest of the suite runs with its time rule off): a
+// Ctrl+Return that lands right after a window takes the keyboard, before
+// anything was typed there, is ignored and the hint says so; the same keys
+// a moment later submit. Text typed into the reply ends the time rule: the
+// Ctrl+Return after it is the user's (keyboard_test.go).
 func TestInputGuardIgnoresKeysRightAfterFocus(t *testing.T) {
 	requireSession(t)
 	startApp(t, "FEEDBACK_INPUT_GUARD_MS=1500") // longer than 600 ms: a slow moment must not end it early

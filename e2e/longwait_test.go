@@ -210,11 +210,11 @@ func TestTwoSessionsIdenticalQuestion(t *testing.T) {
 	windowGone(t, title, 2*time.Second)
 }
 
-// An answer given in one session is not handed to another (issue 19):
-// session A's ask_text returns "not answered yet", the user answers A's
-// window, and session B — another client process (its shim started by a
-// shell), same client name, identical arguments — gets a window of its
-// own, not A's answer; A, calling again, collects it.
+// An answer given in one session is not handed to another: session A's
+// ask_text returns "not answered yet", the user answers A's window, and
+// session B — another client process (its shim started by a shell), same
+// client name, identical arguments — gets a window of its own, not A's
+// answer; A, calling again, collects it.
 func TestKeptAnswerNotHandedToAnotherSession(t *testing.T) {
 	requireSession(t)
 	args := map[string]any{"question": "Which token name for the deploy key?"}

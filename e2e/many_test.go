@@ -21,10 +21,9 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Many questions at once (issue 8, "The keyboard belongs to the user" and
-// "Many agents at once"): a new window never takes the keyboard from the
-// window the user types in, Ctrl+PageDown/Up move between open windows,
-// and concurrent windows cascade.
+// Many questions at once: a new window never takes the keyboard from the
+// window the user types in, Ctrl+PageDown/Up move between open windows, and
+// concurrent windows cascade.
 
 // activeWindow is the window the window manager says is active, or "".
 func activeWindow() string {

@@ -12,15 +12,22 @@ import (
 	"github.com/jezek/xgb/xproto"
 )
 
-// Issue 30, "on the screen where the user works": with two monitors, a
-// question opens on the monitor under the pointer, and the cascade of the
-// next ones stays within that monitor.
+// On the screen where the user works: with two monitors, a question opens
+// on the monitor under the pointer, and the cascade of the next ones stays
+// within that monitor.
 
 // twoMonitors splits the screen into two RandR 1.5 monitors, one above the
 // other (the session's screen is one output: Xvfb), and returns them, the
 // top one primary. The monitors go at the end of the test: the screen's own
 // (automatic) monitor comes back.
 func twoMonitors(t *testing.T) (top, bottom image.Rectangle) {
+	t.Helper()
+	return twoMonitorsAt(t, 0)
+}
+
+// twoMonitorsAt is twoMonitors with the top one split rows tall (0: half
+// the screen).
+func twoMonitorsAt(t *testing.T, split int) (top, bottom image.Rectangle) {
 	t.Helper()
 	c, err := xgb.NewConn()
 	if err != nil {
@@ -39,7 +46,10 @@ func twoMonitors(t *testing.T) (top, bottom image.Rectangle) {
 		t.Fatalf("RandR screen resources: %v", err)
 	}
 	w, h := int(s.WidthInPixels), int(s.HeightInPixels)
-	top, bottom = image.Rect(0, 0, w, h/2), image.Rect(0, h/2, w, h)
+	if split <= 0 {
+		split = h / 2
+	}
+	top, bottom = image.Rect(0, 0, w, split), image.Rect(0, split, w, h)
 	for i, m := range []image.Rectangle{top, bottom} {
 		name := fmt.Sprintf("E2E-%d", i)
 		a, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
@@ -119,5 +129,32 @@ func TestQuestionsOpenOnTheMonitorUnderThePointer(t *testing.T) {
 				windowGone(t, fmt.Sprintf("Monitor%d — feedback", i+1), 10*time.Second)
 			}
 		})
+	}
+}
+
+// The app's own windows — Settings, History — open centred on the monitor
+// under the pointer too, not on the primary one (nor across both: a small
+// primary monitor on top, a large one under it that holds them).
+func TestAppWindowsOpenOnTheMonitorUnderThePointer(t *testing.T) {
+	requireSession(t)
+	openScreen(t).waitForWindowManager(t)
+	startApp(t)
+	scr := openScreen(t)
+	_, bottom := twoMonitorsAt(t, 300)
+	centre := bottom.Min.Add(bottom.Max).Div(2)
+	xdotool(t, "mousemove", strconv.Itoa(centre.X), strconv.Itoa(centre.Y+bottom.Dy()/3))
+	tray := openTray(t)
+	ids := tray.labels(t)
+	for _, tc := range []struct{ item, title string }{{"Settings…", "feedback settings"}, {"History…", "feedback history"}} {
+		tray.click(t, ids[tc.item])
+		win := findWindow(t, tc.title)
+		f := settledFrame(t, scr, win)
+		t.Logf("%s: frame %v, the monitor under the pointer %v", tc.title, f, bottom)
+		if !f.In(bottom) {
+			screenshot(t, shotName(t, "outside"))
+			t.Errorf("%s's frame %v is not within the monitor under the pointer %v", tc.title, f, bottom)
+		} else if c := f.Min.Add(f.Max).Div(2); abs(c.X-centre.X) > 1 || abs(c.Y-centre.Y) > 1 {
+			t.Errorf("%s's frame %v is not centred on the monitor %v", tc.title, f, bottom)
+		}
 	}
 }

@@ -10,11 +10,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// The user's note for an agent (issue 9): written in the note window that
-// the tray's "Note for an agent…" opens, kept across a restart of the app,
-// delivered once with the next interactive_feedback result of its client
-// (after the answer, marked as not an answer, and in structuredContent),
-// never with another client's result, and not again.
+// The user's note for an agent: written in the note window that the tray's
+// "Note for an agent…" opens, kept across a restart of the app, delivered
+// once with the next interactive_feedback result of its client (after the
+// answer, marked as not an answer, and in structuredContent), never with
+// another client's result, and not again.
 func TestNoteForAnAgent(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)

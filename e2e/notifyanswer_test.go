@@ -52,9 +52,9 @@ func TestAnswerFromTheNotification(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("the app did not withdraw the notification (no CloseNotification)")
 	}
-	// The answer is never reported as a withdrawal (issue 30: "quick-agent
-	// withdrew its question" came after it): the notifications the app
-	// sent up to a message sent after the answer hold no such notice.
+	// The answer is never reported as a withdrawal (no "quick-agent
+	// withdrew its question" after it): the notifications the app sent up
+	// to a message sent after the answer hold no such notice.
 	if r := await(t, call(c, "notify", map[string]any{"message": "QuickB sentinel"})); r.IsError {
 		t.Fatalf("notify: %+v", r)
 	}

@@ -15,10 +15,10 @@ func oneShot(t *testing.T, extraEnv ...string) *client.Client {
 	return startMCPClient(t, "oneshot", "2025-11-25", "/bin/sh", []string{"-c", `"$0" mcp; exit $?`, bin}, nil, extraEnv...)
 }
 
-// A client that starts a new process, so a new session, for every call
-// (issue 32): its call returns "not answered yet", the client process
-// exits, the user answers the window; the identical call from a new client
-// process gets that answer at once, and no window opens for it.
+// A client that starts a new process, so a new session, for every call: its
+// call returns "not answered yet", the client process exits, the user
+// answers the window; the identical call from a new client process gets
+// that answer at once, and no window opens for it.
 func TestOneShotClientGetsItsAnswer(t *testing.T) {
 	requireSession(t)
 	startDunst(t) // the user is told where the answer went

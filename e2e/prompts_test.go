@@ -70,7 +70,7 @@ func TestSeveralLongPrompts(t *testing.T) {
 			s.waitRedrawn(t, win, r, before) // the reply box scrolled into view
 			screenshot(t, "several-prompts-scale"+scale+"-typed")
 			// Questions 2 and 4 have no answer and were never seen:
-			// Ctrl+Enter goes to each in turn (issue 18), then sends.
+			// Ctrl+Enter goes to each in turn, then sends.
 			key(t, "alt+1")
 			for _, unseen := range []string{"2", "4"} {
 				key(t, "ctrl+Return")

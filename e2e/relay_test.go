@@ -147,7 +147,7 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	if out := runWith(t, appEnv, bin, "relay", "list"); !strings.Contains(out, "build-box") || !strings.Contains(out, "connected since") {
 		t.Errorf("feedback relay list:\n%s", out)
 	}
-	if out := runWith(t, relayShimEnv(t, b, token), headlessAlone(t), "doctor"); !strings.Contains(out, `pairing "build-box", broker mqtt://remote@127.0.0.1`) {
+	if out := runWith(t, relayShimEnv(t, b, token), headlessAlone(t), "doctor"); !strings.Contains(out, `pairing "build-box" (FEEDBACK_RELAY): broker mqtt://remote@127.0.0.1`) || !strings.Contains(out, "the pairing is live") {
 		t.Errorf("the remote's doctor does not report the relay:\n%s", out)
 	}
 
@@ -182,8 +182,11 @@ func TestRelayRemoteAgentThroughBroker(t *testing.T) {
 	}
 	start := time.Now()
 	r = callNow(t, agent, "interactive_feedback", map[string]any{"message": "after the revocation", "header_label": "AfterRevoke"})
-	if !strings.Contains(text(r), "revoked") || visibleWindows("AfterRevoke — feedback") != 0 {
+	if !strings.Contains(text(r), "revoked on the desktop") || !strings.Contains(text(r), "pair again") || visibleWindows("AfterRevoke — feedback") != 0 {
 		t.Errorf("a revoked pairing was not refused: %s", text(r))
+	}
+	if strings.Contains(text(r), "no_display") || strings.Contains(text(r), "cannot show windows") {
+		t.Errorf("a revoked remote is told the desktop cannot show windows: %s", text(r))
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the refusal took %v", d)

@@ -39,6 +39,21 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	socket = filepath.Join(dir, "feedback.sock")
+	// Every test owns its home and runtime folder (the display and the
+	// bus are scripts/xsession.sh's): nothing of the developer's — the
+	// session record a `make run` left in ~/.cache, settings, history —
+	// reaches the app or the shims, and nothing of the tests' reaches
+	// theirs. npm keeps its cache where it was (the agent CLIs' installs).
+	if realHome, err := os.UserHomeDir(); err == nil && os.Getenv("npm_config_cache") == "" {
+		os.Setenv("npm_config_cache", filepath.Join(realHome, ".npm"))
+	}
+	for name, path := range map[string]string{"HOME": filepath.Join(dir, "home"), "XDG_RUNTIME_DIR": filepath.Join(dir, "run")} {
+		if err := os.MkdirAll(path, 0o700); err != nil {
+			panic(err)
+		}
+		os.Setenv(name, path)
+	}
+	os.Unsetenv("XDG_CACHE_HOME")
 	appLog = filepath.Join(dir, "state", "feedback", "app.log")
 	// Screenshots: in $FEEDBACK_ARTIFACTS, kept; else in a directory of
 	// this run's, kept (and named at the end) when a test failed.
@@ -68,9 +83,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopApp()
-	if claudeDir != "" { // claudecode_test.go's npm install
-		os.RemoveAll(claudeDir)
-	}
+	removeCLIs() // the agent CLIs' npm installs (claudecode_test.go)
 	log, _ := os.ReadFile(appLog)
 	// Widgets touched off the Fyne goroutine, or a crash, fail the run even
 	// when every answer came back.

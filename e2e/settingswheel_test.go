@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// Issue 30: in the Settings window, the mouse wheel over a multi-line
-// field (Quick replies, at the end of the first page) scrolls the page, as
-// it does over the rest of the page; the field must not keep the wheel for
-// its own few lines. The page is first scrolled to its end by the wheel
-// over the label column, then wheeled back up over the field: the top of
-// the page must change.
+// In the Settings window, the mouse wheel over a multi-line field (Quick
+// replies, at the end of the first page) scrolls the page, as it does over
+// the rest of the page; the field must not keep the wheel for its own few
+// lines. The page is first scrolled to its end by the wheel over the label
+// column, then wheeled back up over the field: the top of the page must
+// change.
 func TestSettingsWheelOverMultiLineFieldScrollsThePage(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// A 200 MiB input line does not grow the shim (issue 19: it took it to
-// 970 MB): the shim answers it with an Invalid Request error naming the
-// limit, stays small (peak resident memory under 120 MiB), and answers
+// A 200 MiB input line does not grow the shim (read whole, it takes the
+// shim to 970 MB): the shim answers it with an Invalid Request error naming
+// the limit, stays small (peak resident memory under 120 MiB), and answers
 // the next request.
 func TestShimRefusesAHugeLine(t *testing.T) {
 	requireBinary(t)

@@ -77,11 +77,11 @@ func TestTraySnoozesOneQuestion(t *testing.T) {
 	awaitAsk(t, cha)
 }
 
-// Issue 30: a snooze survives a restart of the app. Snoozed for 10
-// minutes through a real MCP client and a real window, the question is
-// kept in the database with its snooze; the app stopped and started again
-// does not show it (the restart ended the snooze at once), and the tray
-// lists it as snoozed.
+// A snooze survives a restart of the app. Snoozed for 10 minutes through
+// a real MCP client and a real window, the question is kept in the
+// database with its snooze; the app stopped and started again does not
+// show it (a restart does not end the snooze), and the tray lists it as
+// snoozed.
 func TestSnoozeSurvivesARestart(t *testing.T) {
 	requireSession(t)
 	openScreen(t).waitForWindowManager(t)

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// nineLines is interactive_feedback's message of the issue 30 case: nine
-// lines at 1280x800 and scale 1.5, the last one the ask.
+// nineLines is an interactive_feedback message of nine lines at 1280x800
+// and scale 1.5, the last one the ask.
 const nineLines = "I finished the refactor of the session store. The old in-memory cache is gone; every read goes to SQLite directly, with prepared statements. " +
 	"All 214 unit tests pass, and the 12 integration tests too. The migration adds an index on sessions(user_id) and drops the unused column last_seen_ip, which nothing has read since the move to the new audit log in March.\n\n" +
 	"On the staging copy, with a dump of last week's production data, it took 40 seconds. Startup is 80 ms slower while the index warms up. " +
@@ -89,10 +89,10 @@ func cardinals(t *testing.T, args ...string) []int {
 // inside the work area less the 48 px margin, and a window whose content
 // needs more height takes all of it: the first window too, sized before
 // any frame was seen (with a guess), which grows once its frame is known.
-// Issue 30: the tallest window sat ~23 px into the bottom margin, the
-// window manager's title bar uncounted. It also shows the nine-line
-// question of issue 30 at the screen's size (screenshot "ask-in-view":
-// run it with XSESSION_SCREEN=1280x800 too).
+// With the window manager's title bar uncounted the tallest window sits
+// ~23 px into the bottom margin. It also shows the nine-line question
+// (nineLines) at the screen's size (screenshot "ask-in-view": run it with
+// XSESSION_SCREEN=1280x800 too).
 func TestFrameStaysInTheWorkArea(t *testing.T) {
 	requireSession(t)
 	startApp(t, "FYNE_SCALE=1.5")

@@ -28,6 +28,10 @@ type ServerOptions struct {
 	// Messenger, if set, takes one-way messages (PathMessages); without
 	// one they are refused.
 	Messenger Messenger
+	// Quit, if set, ends the app (PathQuit): it ends what must end and
+	// returns what it ended, and then, which is called once the reply
+	// is written (it stops the app).
+	Quit func() (q Quitting, then func())
 }
 
 // Server serves the protocol on a listener, handing each request to an
@@ -40,6 +44,7 @@ type Server struct {
 	onGreet func()
 	// messenger takes messages, or nil.
 	messenger Messenger
+	quit      func() (Quitting, func()) // PathQuit, or nil
 	log       *slog.Logger
 	hs        *http.Server
 	cancel    context.CancelFunc // ends every request's context, on Shutdown
@@ -62,6 +67,7 @@ func NewServer(a wire.Asker, opts ServerOptions) *Server {
 		version:   opts.Version,
 		onGreet:   opts.OnGreet,
 		messenger: opts.Messenger,
+		quit:      opts.Quit,
 		log:       log,
 		cancel:    cancel,
 		fresh:     make(map[net.Conn]struct{}),
@@ -136,6 +142,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc(PathQuestions, methodNotAllowed(http.MethodPost))
 	mux.HandleFunc("POST "+PathMessages, s.handleMessage)
 	mux.HandleFunc(PathMessages, methodNotAllowed(http.MethodPost))
+	mux.HandleFunc("POST "+PathQuit, s.handleQuit)
+	mux.HandleFunc(PathQuit, methodNotAllowed(http.MethodPost))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, &wire.Error{Code: wire.CodeProtocol,
 			Message: fmt.Sprintf("no such path: %s (this app speaks protocol %d)", r.URL.Path, ProtocolVersion)})

@@ -23,7 +23,7 @@ if "$bin" doctor 2>/dev/null | grep -q '^OK  *tray '; then
   quit="Quit in the tray menu"
 else
   where="without a tray icon: this desktop has no tray host ($bin doctor says more)"
-  quit="pkill -fx '[^ ]*feedback'"
+  quit="$bin quit"
 fi
 cat <<EOF
 

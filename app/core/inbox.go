@@ -44,6 +44,8 @@ type Item struct {
 	Since   time.Time
 	// Snoozed is the question's snooze, when it is snoozed (snooze.go).
 	Snoozed *wire.Snooze
+	// Approval: it asks to approve a tool call (wire.Question.IsApproval).
+	Approval bool
 }
 
 // Inbox holds the open questions and routes each answer to its callers.
@@ -283,7 +285,7 @@ func (in *Inbox) Items() []Item {
 	defer in.mu.Unlock()
 	items := make([]Item, 0, len(in.open))
 	for id, e := range in.open {
-		it := Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Project: e.q.Project, Since: e.since}
+		it := Item{ID: id, Title: e.q.Summary(60), Client: e.q.Client, Project: e.q.Project, Since: e.since, Approval: e.q.IsApproval()}
 		if e.snooze != nil {
 			s := *e.snooze
 			it.Snoozed = &s

@@ -532,3 +532,29 @@ func TestAnswerFromOutsideTheWindow(t *testing.T) {
 func draftOf(text string) wire.Draft {
 	return wire.Draft{Replies: []wire.Reply{{Text: text}}}
 }
+
+// The tray's items say which ask to approve a tool call, and whose (the
+// messenger holds back a client's own "needs your permission" while one
+// asks for it).
+func TestItemsSayWhichAreApprovals(t *testing.T) {
+	ui := newFakeUI()
+	in := New(Options{Presenter: ui})
+	in.Start()
+	t.Cleanup(func() { in.Close(time.Second) })
+	approval := q("a")
+	approval.Question.Source, approval.Question.Client, approval.Question.Project = wire.SourceApproval, "claude-code", "shop"
+	ask(context.Background(), in, approval)
+	ask(context.Background(), in, q("b"))
+	<-ui.showCh
+	<-ui.showCh
+	got := map[string]Item{}
+	for _, it := range in.Items() {
+		got[it.ID] = it
+	}
+	if a := got["a"]; !a.Approval || a.Client != "claude-code" || a.Project != "shop" {
+		t.Errorf("the approval's item: %+v", a)
+	}
+	if got["b"].Approval {
+		t.Errorf("a question's item says it is an approval: %+v", got["b"])
+	}
+}

@@ -28,12 +28,13 @@ func Arrived(client, project, title string) Notification {
 	return Notification{Summary: summary, Body: body}
 }
 
-// TimedOut is the notification left by a question that timed out before
-// the user saw it: "<client> stopped waiting: <first line>", the project as
-// its body.
+// TimedOut is the notification left by a question whose countdown ran out
+// before the user saw it: "Not answered in time — <client>: <first line>",
+// the project as its body. (The countdown is the user's: the agent did not
+// stop waiting, and is told the question was not answered.)
 func TimedOut(client, project, title string) Notification {
 	return Notification{
-		Summary: i18n.T("notify.stopped_waiting", map[string]any{"Who": who(client), "Title": firstLine(title)}),
+		Summary: i18n.T("notify.timed_out", map[string]any{"Who": who(client), "Title": firstLine(title)}),
 		Body:    oneLine(project),
 	}
 }

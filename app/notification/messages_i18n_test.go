@@ -13,7 +13,7 @@ func TestMessagesInChinese(t *testing.T) {
 	if n := Arrived("codex", "shop", "Deploy now?\nmore"); n.Summary != "codex 提问" || n.Body != "shop — Deploy now?" {
 		t.Errorf("Arrived: %+v", n)
 	}
-	if n := TimedOut("", "", ""); n.Summary != "某个智能体不再等待：一个问题" {
+	if n := TimedOut("", "", ""); n.Summary != "未及时回答 — 某个智能体：一个问题" {
 		t.Errorf("TimedOut: %q", n.Summary)
 	}
 	i18n.Use(i18n.TraditionalChinese)

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Issue 30: make run's demo (scripts/demo.sh) says it waits for the answer,
+// The demo of make run (scripts/demo.sh) says it waits for the answer,
 // points at the tray icon only where doctor finds a tray host, and says to
 // install before running setup — which writes the path of the feedback it
 // runs into the client's config, so setup from the checkout would register
@@ -35,6 +35,11 @@ func TestDemoScript(t *testing.T) {
 		}
 		if inTray := strings.Contains(s, "icon is in your tray"); inTray != strings.HasPrefix(tray, "OK") {
 			t.Errorf("doctor says %q, the demo says:\n%s", tray, s)
+		}
+		// Without a tray it is quit with feedback quit (this user's app,
+		// as the tray's Quit), never a pkill matching everyone's.
+		if !strings.HasPrefix(tray, "OK") && (!strings.Contains(s, "quit:                   "+fake+" quit") || strings.Contains(s, "pkill")) {
+			t.Errorf("without a tray the demo says to quit:\n%s", s)
 		}
 		install, setup := strings.Index(s, "install it on PATH"), strings.Index(s, "setup claude-code")
 		if install < 0 || setup < 0 || setup < install || strings.Contains(s, fake+" setup") {

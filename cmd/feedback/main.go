@@ -7,17 +7,20 @@
 //	feedback setup …  configure MCP clients, autostart and SSH; see `feedback setup -h`
 //	feedback relay …  pair remote hosts that ask through an MQTT broker
 //	feedback doctor   check the display, bus, tray, fonts, app, database, settings, clients
+//	feedback quit     end the running app as the tray's Quit does
 //	feedback version  print the version
 //	feedback ui       the windows' process, which the app starts itself
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"feedback/cmd/feedback/approvecmd"
 	"feedback/cmd/feedback/ask"
@@ -106,6 +109,8 @@ func run(args []string) int {
 			return 1
 		}
 		return relaycmd.Run(args, env)
+	case "quit":
+		return runQuit(ctx, args)
 	case "version", "--version":
 		fmt.Println("feedback", version)
 		return 0
@@ -154,6 +159,8 @@ const usage = `usage:
                     (feedback history -h)
   feedback relay …  let agents on other machines ask through an MQTT broker,
                     end-to-end encrypted (feedback relay -h; docs/remote.md)
+  feedback quit     end this user's app, as the tray's Quit does (its open questions
+                    end as dismissed by you, and their agents are told so)
   feedback version  print the version
 `
 
@@ -240,4 +247,53 @@ func setupEnv() (setup.Env, error) {
 	env.Shim = launch.Beside(env.Exe, launch.ShimName)
 	env.Socket, _ = ipc.SocketPath()
 	return env, nil
+}
+
+// runQuit is `feedback quit`: this user's app ends as by the tray's Quit,
+// its open questions as dismissed by the user; it waits until the app is
+// gone and says what ended. With no app running it says so and exits 0.
+func runQuit(ctx context.Context, args []string) int {
+	if len(args) > 0 {
+		fmt.Fprintf(os.Stderr, "feedback quit: takes no arguments, got %q\n", args)
+		return 2
+	}
+	c, err := launch.Find(ctx)
+	if errors.Is(err, launch.ErrNotRunning) {
+		fmt.Println("feedback is not running.")
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "feedback quit:", err)
+		return 1
+	}
+	q, err := c.Quit(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "feedback quit:", err)
+		return 1
+	}
+	// The app is gone once its socket no longer answers (its pid may be
+	// in another PID namespace, behind a forwarded socket).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		hctx, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := c.Hello(hctx)
+		cancel()
+		if err != nil && ipc.NotListening(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintf(os.Stderr, "feedback quit: the app (pid %d) was asked to quit but still answers after 10 s; its log: %s\n", q.PID, launch.LogPath())
+			return 1
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	switch q.Questions {
+	case 0:
+		fmt.Printf("feedback (pid %d) has quit.\n", q.PID)
+	case 1:
+		fmt.Printf("feedback (pid %d) has quit; its open question ended as dismissed by you, and its agent was told so.\n", q.PID)
+	default:
+		fmt.Printf("feedback (pid %d) has quit; its %d open questions ended as dismissed by you, and their agents were told so.\n", q.PID, q.Questions)
+	}
+	return 0
 }

@@ -20,12 +20,12 @@ var processEntries = map[string][]string{
 	"app": {"feedback/app", "feedback/cmd/feedback/setup", "feedback/ipc/launch", "feedback/internal/settings/settingsfile"},
 	// feedback ui: uiprocess.Serve.
 	"ui": {"feedback/dialogs/uiprocess"},
-	// feedback mcp: mcpshim.ServeStdio over launch.Connect (an ipc.Asker)
+	// feedback mcp: mcpshim.ServeStdio over launch.Connect (a wire.Asker)
 	// and launch.Greet; the settings file (loadSettings).
 	// With FEEDBACK_RELAY, connect asks through the broker (relay.go).
 	"shim": {"feedback/cmd/feedback/mcpshim", "feedback/ipc/launch", "feedback/ipc", "feedback/internal/settings/settingsfile", "feedback/ipc/relay", "feedback/internal/userdirs"},
 	// feedback ask, approve, notify, doctor, setup, history; ask's question
-	// ids (wire.NewID) and its connection (an ipc.Asker); the settings
+	// ids (wire.NewID) and its connection (a wire.Asker); the settings
 	// file (loadSettings).
 	"cli": {"feedback/internal/settings/settingsfile", "feedback/cmd/feedback/ask", "feedback/cmd/feedback/approvecmd", "feedback/cmd/feedback/notifycmd", "feedback/cmd/feedback/doctor", "feedback/cmd/feedback/setup", "feedback/cmd/feedback/historycmd", "feedback/cmd/feedback/relaycmd", "feedback/ipc/launch", "feedback/ipc/wire", "feedback/ipc", "feedback/ipc/relay", "feedback/internal/userdirs"},
 }

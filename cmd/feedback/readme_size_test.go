@@ -9,9 +9,8 @@ import (
 	"testing"
 )
 
-// Issue 30: the README's size of the headless build is what `make
-// build-headless` makes (it said 12 MB of a 16.7 MB file): built here with
-// the Makefile's flags, within 10 %.
+// The README's size of the headless build is what `make build-headless`
+// makes: built here with the Makefile's flags, within 10 %.
 func TestReadmeHeadlessSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the headless binary")

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Issue 30: a Save writes what the user changed, never the built-in
-// English resubmit_prompt the field showed as "Empty: the built-in text".
+// A Save writes what the user changed, never the built-in English
+// resubmit_prompt the field showed as "Empty: the built-in text".
 func TestSaveLeavesTheBuiltInResubmitPromptOut(t *testing.T) {
 	for _, file := range []string{"", `{"timeout_seconds": 5}`} {
 		w, path, done, _ := open(t, file, nil)
@@ -33,9 +33,9 @@ func TestSaveLeavesTheBuiltInResubmitPromptOut(t *testing.T) {
 	}
 }
 
-// Issue 30: with the setting listing no tools (all of them) every box is
-// ticked — eleven unticked boxes meant "all on", and ticking one turned
-// the others off; some is a choice made by unticking, and none is refused.
+// With the setting listing no tools (all of them) every box is ticked, so
+// an unticked box always means off and ticking one never turns the others
+// off; some is a choice made by unticking, and none is refused.
 func TestToolsShowTheTruth(t *testing.T) {
 	w, _, _, _ := open(t, "", nil)
 	g := w.byKey["tools"].input.(*widget.CheckGroup)
@@ -55,9 +55,9 @@ func TestToolsShowTheTruth(t *testing.T) {
 	}
 }
 
-// Issue 30: "Discard your changes?" keeps the edits by default, as the
-// question window's dialog does: Keep editing is the primary button and
-// has the keyboard; Enter and Escape keep editing; only Discard discards.
+// "Discard your changes?" keeps the edits by default, as the question
+// window's dialog does: Keep editing is the primary button and has the
+// keyboard; Enter and Escape keep editing; only Discard discards.
 func TestDiscardDialogKeepsByDefault(t *testing.T) {
 	w, _, _, _ := open(t, `{"timeout_seconds": 5}`, nil)
 	c := w.Fyne().Canvas()
@@ -89,9 +89,9 @@ func stillOpen(w *Window) bool {
 	return false
 }
 
-// Issue 30: every duration on the pages is in seconds — away_after_minutes
-// too, shown and entered in seconds (whole minutes) — where "(s)" and
-// "(min)" were mixed.
+// Every duration on the pages is in seconds — away_after_minutes too,
+// shown and entered in seconds (whole minutes) — so "(s)" and "(min)" are
+// never mixed.
 func TestDurationsAreAllInSeconds(t *testing.T) {
 	w, _, _, _ := open(t, `{"away_after_minutes": 10}`, nil)
 	for _, f := range w.fields {
@@ -110,5 +110,34 @@ func TestDurationsAreAllInSeconds(t *testing.T) {
 	e.SetText("90")
 	if _, ok := w.Check(); ok || !strings.Contains(w.Problem("away_after_minutes"), "whole minutes") {
 		t.Fatalf("90 s accepted (%q)", w.Problem("away_after_minutes"))
+	}
+}
+
+// Escape closes Settings, as it closes History, the questions and the note
+// window, whatever has the keyboard — an entry, a checkbox, a drop-down,
+// nothing; with unsaved changes it asks first.
+func TestEscapeClosesSettings(t *testing.T) {
+	for _, key := range []string{"timeout_seconds", "quick_replies", "sound", "language", ""} {
+		w, _, _, _ := open(t, "", nil)
+		c := w.Fyne().Canvas()
+		if key != "" {
+			c.Focus(w.byKey[key].input.(fyne.Focusable))
+		}
+		esc := &fyne.KeyEvent{Name: fyne.KeyEscape}
+		if f := c.Focused(); f != nil {
+			f.TypedKey(esc)
+		} else {
+			c.OnTypedKey()(esc)
+		}
+		if stillOpen(w) {
+			t.Errorf("Escape with %q focused left Settings open", key)
+		}
+	}
+	w, _, _, _ := open(t, "", nil)
+	entry(t, w, "timeout_seconds").SetText("50")
+	w.Fyne().Canvas().Focus(w.byKey["timeout_seconds"].input.(fyne.Focusable))
+	w.Fyne().Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if !stillOpen(w) || w.discard == nil {
+		t.Error("Escape with a change closed Settings without asking")
 	}
 }

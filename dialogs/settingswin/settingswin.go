@@ -206,6 +206,11 @@ func New(a fyne.App, o Options) *Window {
 	w.win.Resize(fyne.NewSize(720, 560))
 	w.win.CenterOnScreen() // not where the window manager puts a new window (a corner, partly off screen)
 	w.win.SetCloseIntercept(w.RequestClose)
+	w.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { // nothing has the keyboard (widgets.go: the inputs)
+		if k.Name == fyne.KeyEscape {
+			w.RequestClose()
+		}
+	})
 	if o.OnClosed != nil {
 		w.win.SetOnClosed(o.OnClosed)
 	}
@@ -553,11 +558,17 @@ func (w *Window) newField(key, name, hint, env string, input fyne.CanvasObject, 
 	mark.StrokeWidth = 2
 	mark.CornerRadius = theme.InputRadiusSize()
 	mark.Hide()
-	return &field{key: key, name: lang.L(name), hint: hint, input: input, box: container.NewStack(input, mark), mark: mark, msg: msg, read: read}
+	f := &field{key: key, name: lang.L(name), hint: hint, input: input, box: container.NewStack(input, mark), mark: mark, msg: msg, read: read}
+	if _, ok := input.(*escEntry); ok {
+		// An entry, one line or many, keeps the wheel for its own
+		// scrolling: the page would stop under the pointer.
+		f.box = w.wheelToPage(f)
+	}
+	return f
 }
 
 func (w *Window) intField(key, label, hint, env string, v int, dst func(*settings.Settings) *int) *field {
-	e := widget.NewEntry()
+	e := newEscEntry(false, w.RequestClose)
 	e.SetText(strconv.Itoa(v))
 	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
 		n, err := strconv.Atoi(strings.TrimSpace(e.Text))
@@ -576,7 +587,7 @@ func (w *Window) intField(key, label, hint, env string, v int, dst func(*setting
 // every other duration of the window is (a page that mixed "(s)" and
 // "(min)" read wrong).
 func (w *Window) minutesField(key, label, hint string, v int, dst func(*settings.Settings) *int) *field {
-	e := widget.NewEntry()
+	e := newEscEntry(false, w.RequestClose)
 	e.SetText(strconv.Itoa(v * 60))
 	f := w.newField(key, label, hint, "", e, func(s *settings.Settings) string {
 		n, err := strconv.Atoi(strings.TrimSpace(e.Text))
@@ -597,7 +608,7 @@ func (w *Window) minutesField(key, label, hint string, v int, dst func(*settings
 // textField is a multi-line text setting; def, when not "", is its
 // built-in value, shown as an empty field (the placeholder says so).
 func (w *Window) textField(key, label, hint, env, v, def string, dst func(*settings.Settings) *string) *field {
-	e := widget.NewMultiLineEntry()
+	e := newEscEntry(true, w.RequestClose)
 	e.Wrapping = fyne.TextWrapWord
 	e.SetMinRowsVisible(3)
 	if v == def && def != "" {
@@ -612,15 +623,15 @@ func (w *Window) textField(key, label, hint, env, v, def string, dst func(*setti
 		}
 		return ""
 	})
-	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }
 
-// wheelToPage lays a transparent layer over f's multi-line input that
+// wheelToPage lays a transparent layer over f's input (an entry) that
 // hands the mouse wheel to the page (a multi-line entry would keep it
-// for its own few lines, and the page would stop scrolling under the
-// pointer); clicks, typing and selection still reach the entry.
+// for its own few lines, a one-line entry for its sideways scroll, and
+// the page would stop scrolling under the pointer); clicks, typing and
+// selection still reach the entry.
 func (w *Window) wheelToPage(f *field) fyne.CanvasObject {
 	return container.NewStack(f.box, newWheelForward(func(ev *fyne.ScrollEvent) {
 		if f.page != nil {
@@ -631,7 +642,7 @@ func (w *Window) wheelToPage(f *field) fyne.CanvasObject {
 
 // lineField is a one-line text setting; Validate says what is wrong with it.
 func (w *Window) lineField(key, label, hint, env, placeholder, v string, dst func(*settings.Settings) *string) *field {
-	e := widget.NewEntry()
+	e := newEscEntry(false, w.RequestClose)
 	e.SetPlaceHolder(fmt.Sprintf(lang.L("e.g. %s"), placeholder))
 	e.SetText(v)
 	f := w.newField(key, label, hint, env, e, func(s *settings.Settings) string {
@@ -644,7 +655,7 @@ func (w *Window) lineField(key, label, hint, env, placeholder, v string, dst fun
 }
 
 func (w *Window) boolField(key, label, hint string, v bool, dst func(*settings.Settings) *bool) *field {
-	c := widget.NewCheck("", nil)
+	c := newEscCheck(w.RequestClose)
 	c.SetChecked(v)
 	f := w.newField(key, label, hint, "", c, func(s *settings.Settings) string {
 		*dst(s) = c.Checked
@@ -666,7 +677,7 @@ func (w *Window) languageField(v string) *field {
 	for _, l := range languages {
 		names = append(names, lang.L(l.name))
 	}
-	sel := widget.NewSelect(names, nil)
+	sel := newEscSelect(names, w.RequestClose)
 	other := ""
 	for _, l := range languages {
 		if l.code == v {
@@ -691,7 +702,7 @@ func (w *Window) languageField(v string) *field {
 
 func (w *Window) startAtLoginField(v *bool) *field {
 	leave, on, off := lang.L("Leave as it is"), lang.L("On"), lang.L("Off")
-	sel := widget.NewSelect([]string{leave, on, off}, nil)
+	sel := newEscSelect([]string{leave, on, off}, w.RequestClose)
 	switch {
 	case v == nil:
 		sel.SetSelected(leave)
@@ -728,7 +739,7 @@ func (w *Window) quickRepliesField(v []string) *field {
 	if shown == nil {
 		shown = defaultQuickReplies()
 	}
-	e := widget.NewMultiLineEntry()
+	e := newEscEntry(true, w.RequestClose)
 	e.SetMinRowsVisible(3)
 	e.SetText(strings.Join(shown, "\n"))
 	f := w.newField("quick_replies", "Quick replies", "one a line: from a window's Quick reply menu (Alt+R) and the chips above its reply box, they fill the box; only Submit sends", "", e, func(s *settings.Settings) string {
@@ -747,7 +758,6 @@ func (w *Window) quickRepliesField(v []string) *field {
 		s.QuickReplies = lines
 		return ""
 	})
-	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }
@@ -763,7 +773,7 @@ func (w *Window) awayField(v string) *field {
 	for _, c := range choices {
 		names = append(names, lang.L(c.name))
 	}
-	sel := widget.NewSelect(names, nil)
+	sel := newEscSelect(names, w.RequestClose)
 	for _, c := range choices {
 		if c.code == v || (v == "" && c.code == settings.AwayOff) {
 			sel.SetSelected(lang.L(c.name))
@@ -795,7 +805,7 @@ func (w *Window) waitField(m map[string]int) *field {
 	for _, k := range names {
 		fmt.Fprintf(&b, "%s = %d\n", k, m[k])
 	}
-	e := widget.NewMultiLineEntry()
+	e := newEscEntry(true, w.RequestClose)
 	e.SetMinRowsVisible(2)
 	e.SetPlaceHolder(fmt.Sprintf(lang.L("e.g. %s"), "claude-code = 540"))
 	e.SetText(strings.TrimSuffix(b.String(), "\n"))
@@ -807,7 +817,6 @@ func (w *Window) waitField(m map[string]int) *field {
 		s.WaitSeconds = t
 		return ""
 	})
-	f.box = w.wheelToPage(f)
 	e.OnChanged = func(string) { w.Check() }
 	return f
 }
@@ -844,7 +853,7 @@ func ParseWait(text string) (map[string]int, string) {
 
 func (w *Window) toolsField(v []string) *field {
 	if len(w.opts.Tools) == 0 {
-		e := widget.NewEntry()
+		e := newEscEntry(false, w.RequestClose)
 		e.SetPlaceHolder(fmt.Sprintf(lang.L("e.g. %s"), "interactive_feedback, ask_human"))
 		e.SetText(strings.Join(v, ", "))
 		f := w.newField("tools", "Tools", "comma-separated MCP tools feedback mcp offers; empty offers them all", "FEEDBACK_TOOLS", e, func(s *settings.Settings) string {

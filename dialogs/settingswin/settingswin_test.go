@@ -60,11 +60,11 @@ func fileOptions(path string) Options {
 
 func entry(t *testing.T, w *Window, key string) *widget.Entry {
 	t.Helper()
-	e, ok := w.byKey[key].input.(*widget.Entry)
+	e, ok := w.byKey[key].input.(*escEntry)
 	if !ok {
 		t.Fatalf("%s: %T is not an entry", key, w.byKey[key].input)
 	}
-	return e
+	return &e.Entry
 }
 
 func waitSaved(t *testing.T, done chan error) error {
@@ -130,10 +130,10 @@ func TestSaveWritesTheFileTheAppReads(t *testing.T) {
 	}
 	entry(t, w, "extend_seconds").SetText("120")
 	entry(t, w, "wait_seconds").SetText("claude-code = 540\n\ncursor=50")
-	w.byKey["sound"].input.(*widget.Check).SetChecked(true)
-	w.byKey["ui_prewarm"].input.(*widget.Check).SetChecked(true)
-	w.byKey["language"].input.(*widget.Select).SetSelected("繁體中文 (zh-Hant)")
-	w.byKey["start_at_login"].input.(*widget.Select).SetSelected("Off")
+	w.byKey["sound"].input.(*escCheck).SetChecked(true)
+	w.byKey["ui_prewarm"].input.(*escCheck).SetChecked(true)
+	w.byKey["language"].input.(*escSelect).SetSelected("繁體中文 (zh-Hant)")
+	w.byKey["start_at_login"].input.(*escSelect).SetSelected("Off")
 	w.byKey["tools"].input.(*widget.CheckGroup).SetSelected([]string{"ask_user_question", "interactive_feedback"})
 	test.Tap(w.save)
 	if err := waitSaved(t, done); err != nil {
@@ -332,7 +332,7 @@ func TestUnknownLanguageAndToolsFromTheFile(t *testing.T) {
 	if p := w.Problem("tools"); !strings.Contains(p, "Unknown tools in the file: gone_tool.") {
 		t.Fatalf("beside tools: %q", p)
 	}
-	w.byKey["language"].input.(*widget.Select).SetSelected("English")
+	w.byKey["language"].input.(*escSelect).SetSelected("English")
 	g := w.byKey["tools"].input.(*widget.CheckGroup)
 	if strings.Join(g.Selected, ",") != "ask_human" {
 		t.Fatalf("tools checked: %q, want the known one", g.Selected)
@@ -433,11 +433,11 @@ func TestFailedSaveIsSaidAndKeepsTheEdits(t *testing.T) {
 	}
 }
 
-// Issue 30: the wheel over any multi-line field scrolls the page as the
-// window's driver routes it — to the Scrollable under the pointer — at
-// the field's middle, on each page that has one.
-func TestWheelRoutedOverMultiLineFieldsScrollsThePage(t *testing.T) {
-	for _, key := range []string{"quick_replies", "resubmit_prompt", "wait_seconds"} {
+// The wheel over any multi-line field scrolls the page as the window's
+// driver routes it — to the Scrollable under the pointer — at the field's
+// middle, on each page that has one.
+func TestWheelRoutedOverEntriesScrollsThePage(t *testing.T) {
+	for _, key := range []string{"quick_replies", "resubmit_prompt", "wait_seconds", "dnd_schedule", "focus_shortcut", "max_wait_seconds", "retention_image_mib"} {
 		w, _, _, _ := open(t, "", nil)
 		w.Fyne().Resize(fyne.NewSize(720, 400))
 		f := w.byKey[key]

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"feedback/dialogs"
 	"feedback/dialogs/historywin"
 	"feedback/dialogs/settingswin"
 	"feedback/internal/settings"
@@ -80,6 +81,7 @@ func (s *server) openAppWindow(m uiproto.OpenWindow) {
 			}
 			s.appWins[name] = w
 			w.Show()
+			dialogs.CentreOnUsersMonitor(w) // where the user works, as questions open
 			w.RequestFocus()
 			s.reportAppWindows()
 		})

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs/internal/modal"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -30,18 +31,20 @@ const (
 	noteIntro = "The agent reads this note after the answer to its next question, marked as a note from you " +
 		"(not an answer). It waits until then, across restarts, and is then gone. " +
 		"Client names are whatever clients call themselves: any client using exactly this name receives it."
-	noteClientHint  = "Client, e.g. claude-code"
-	noteProjectHint = "Any project"
-	noteTextHint    = "What should the agent know? (Ctrl+Enter sends)"
-	noteFor         = "For"
-	noteProject     = "Project"
-	noteSend        = "Send"
-	noteCancel      = "Cancel"
-	noteFull        = "%d notes already wait for their agents, the most kept: wait until one is delivered."
-	noteSize        = "%d of %d bytes"
-	noteWaiting     = "Waiting for their agents: %s (%s)"
-	noteOne         = "1 note"
-	noteMany        = "%d notes"
+	noteClientHint     = "Client, e.g. claude-code"
+	noteProjectHint    = "Any project"
+	noteTextHint       = "What should the agent know? (Ctrl+Enter sends)"
+	noteFor            = "For"
+	noteProject        = "Project"
+	noteSend           = "Send"
+	noteCancel         = "Cancel"
+	noteFull           = "%d notes already wait for their agents, the most kept: wait until one is delivered."
+	noteSize           = "%d of %d bytes"
+	noteWaiting        = "Waiting for their agents: %s (%s)"
+	noteDiscardTitle   = "Discard this note?"
+	noteDiscardMessage = "The note you typed has not been sent."
+	noteOne            = "1 note"
+	noteMany           = "%d notes"
 )
 
 // noteWindow opens the note window with c's choices: send gets the note
@@ -56,6 +59,21 @@ func noteWindow(a fyne.App, c *uiproto.NoteChoices, send func(uiproto.Note), clo
 		send(note)
 		w.Close()
 	}, w.Close)
+	// Escape closes it, as it closes History and the questions; a note
+	// typed and not sent is asked about first.
+	n.escape = func() {
+		if strings.TrimSpace(n.text.Text) == "" {
+			w.Close()
+			return
+		}
+		n.keep, _ = modal.AskDiscard(w, modal.Discard{Title: lang.L(noteDiscardTitle), Message: lang.L(noteDiscardMessage),
+			Keep: lang.L("Keep editing"), Discard: lang.L("Discard")}, w.Close, nil)
+	}
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			n.escape()
+		}
+	})
 	w.SetContent(n.content)
 	w.SetOnClosed(closed)
 	w.Resize(fyne.NewSize(520, 360))
@@ -74,6 +92,8 @@ type noteForm struct {
 	size    *widget.Label
 	send    *widget.Button
 	submit  func()
+	escape  func()        // Escape: close, asking first about a typed note
+	keep    *modal.Button // the discard question's Keep editing, once asked
 	// clients are the client choices; projects the project choices of each.
 	clients  []string
 	projects map[string][]string
@@ -206,6 +226,16 @@ func newNoteEntry(submit func()) *noteEntry {
 	e.MultiLine = true
 	e.ExtendBaseWidget(e)
 	return e
+}
+
+// TypedKey closes the window on Escape (noteForm.escape) and passes every
+// other key on.
+func (e *noteEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape && e.form != nil && e.form.escape != nil {
+		e.form.escape()
+		return
+	}
+	e.Entry.TypedKey(k)
 }
 
 // TypedShortcut sends on Ctrl+Enter and passes every other shortcut on.

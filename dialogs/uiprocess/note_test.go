@@ -87,3 +87,27 @@ func formOf(t *testing.T, w fyne.Window) *noteForm {
 	}
 	return e.form
 }
+
+// Escape closes the note window, as it closes History and the questions;
+// with a note typed it asks first, and Keep editing keeps it.
+func TestNoteWindowEscape(t *testing.T) {
+	a := test.NewTempApp(t)
+	closed := false
+	w := noteWindow(a, nil, func(uiproto.Note) {}, func() { closed = true })
+	w.Show()
+	f := formOf(t, w)
+	f.text.SetText("Stop after the tests pass.")
+	f.text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if closed || f.keep == nil {
+		t.Fatalf("Escape with a note typed: closed %v, asked %v", closed, f.keep != nil)
+	}
+	test.Tap(f.keep) // Keep editing
+	if closed || f.text.Text != "Stop after the tests pass." {
+		t.Fatalf("Keep editing: closed %v, text %q", closed, f.text.Text)
+	}
+	f.text.SetText("")
+	f.text.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if !closed {
+		t.Error("Escape with nothing typed left the window open")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"feedback/dialogs"
 	"feedback/internal/i18n"
 )
 
@@ -41,9 +42,10 @@ func confirmQuit(a fyne.App, open int, answer func(yes bool)) fyne.Window {
 	})
 	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierAlt}, func(fyne.Shortcut) { reply(true) })
 	w.SetCloseIntercept(func() { reply(false) })
-	w.Resize(fyne.NewSize(420, 140))
+	w.Resize(fyne.NewSize(460, 170))
 	w.CenterOnScreen()
 	w.Show()
-	w.RequestFocus() // nothing focused inside: Enter and Escape reach the canvas: keep running
+	dialogs.CentreOnUsersMonitor(w) // where the user works, as questions open
+	w.RequestFocus()                // nothing focused inside: Enter and Escape reach the canvas: keep running
 	return w
 }

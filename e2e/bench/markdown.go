@@ -18,7 +18,7 @@ import (
 	"feedback/ipc/wire"
 )
 
-// The layout figures of issue 14: how long a question takes to reach the
+// The targets of the layout figures: how long a question takes to reach the
 // screen as its Markdown grows, as ratios to a one-line question asked in
 // the same run, and how long a key takes in a reply box holding a
 // 10,000-character token.

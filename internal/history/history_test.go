@@ -33,7 +33,7 @@ func TestGroupsByProject(t *testing.T) {
 // Agent-controlled text cannot reach the terminal (or the exported file) as
 // an escape: OSC 0, CSI 2J, OSC 52, OSC 8, BEL and C1 controls in the loop
 // id, objective, client, project, title, phase, prompt and reply are
-// printed as visible text (issue 19).
+// printed as visible text.
 func TestMarkdownIsInert(t *testing.T) {
 	escapes := []string{
 		"\x1b]0;owned\x07",                   // OSC 0: the window title

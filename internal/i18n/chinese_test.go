@@ -62,12 +62,12 @@ func chineseMessages(t *testing.T, lang string) map[string][]string {
 	return out
 }
 
-// Issue 30: every message in both Chinese scripts is Chinese — no English
-// word left in the chrome ("**Loop** L1 · **Phase** 规划", "跟随系统（auto）",
+// Every message in both Chinese scripts is Chinese — no English word in
+// the chrome (never "**Loop** L1 · **Phase** 规划", "跟随系统（auto）" or
 // "可回答 "pending" 的工具") but the names, keys, units and values kept —
 // with Chinese punctuation: no ASCII ", " or quotes beside Chinese words,
 // and an ellipsis "…", never "..." (and none in the question window,
-// whose font draws it as Latin dots: "附加…" read "附加...").
+// whose font draws it as Latin dots: "附加…" reads "附加...").
 func TestChineseIsChinese(t *testing.T) {
 	for _, lang := range []string{SimplifiedChinese, TraditionalChinese} {
 		for id, texts := range chineseMessages(t, lang) {

@@ -26,12 +26,16 @@ import (
 // the same port and data with the sessions kept.
 type Broker struct {
 	Port int
-	t    testing.TB
-	dir  string
-	conf string
-	bin  string
-	pass map[string]string // user → password
-	cmd  *exec.Cmd
+	// TLSPort is a second listener's, with TLS (StartTLS; 0 otherwise);
+	// TLS its certificate authority and certificate.
+	TLSPort int
+	TLS     TLS
+	t       testing.TB
+	dir     string
+	conf    string
+	bin     string
+	pass    map[string]string // user → password
+	cmd     *exec.Cmd
 }
 
 // Start starts mosquitto for the test and stops it when the test ends;
@@ -40,6 +44,20 @@ type Broker struct {
 // skipped, saying so, when mosquitto is not installed (make test and make
 // e2e install it, so CI never skips).
 func Start(t testing.TB, users []string, extraConf ...string) *Broker {
+	t.Helper()
+	return start(t, users, false, extraConf)
+}
+
+// StartTLS is Start with a second listener, on TLSPort, that speaks TLS
+// with a certificate for 127.0.0.1 and localhost signed by a certificate
+// authority of the test's (TLS.CAFile: give it to a client as
+// SSL_CERT_FILE).
+func StartTLS(t testing.TB, users []string, extraConf ...string) *Broker {
+	t.Helper()
+	return start(t, users, true, extraConf)
+}
+
+func start(t testing.TB, users []string, withTLS bool, extraConf []string) *Broker {
 	t.Helper()
 	bin, err := exec.LookPath("mosquitto")
 	if err != nil {
@@ -61,12 +79,13 @@ func Start(t testing.TB, users []string, extraConf ...string) *Broker {
 			t.Fatalf("mosquitto_passwd: %v: %s", err, out)
 		}
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	b.Port = FreePort(t)
+	var tlsConf string
+	if withTLS {
+		b.TLSPort = FreePort(t)
+		b.TLS = NewTLS(t, dir, "127.0.0.1", "localhost")
+		tlsConf = fmt.Sprintf("listener %d 127.0.0.1\ncertfile %s\nkeyfile %s\n", b.TLSPort, b.TLS.CertFile, b.TLS.KeyFile)
 	}
-	b.Port = l.Addr().(*net.TCPAddr).Port
-	l.Close()
 	// Run as root, mosquitto drops to the user "mosquitto", who cannot
 	// read the test's files: keep it as whoever runs the test.
 	me, err := user.Current()
@@ -74,14 +93,25 @@ func Start(t testing.TB, users []string, extraConf ...string) *Broker {
 		t.Fatal(err)
 	}
 	b.conf = filepath.Join(dir, "mosquitto.conf")
-	conf := fmt.Sprintf("user %s\nlistener %d 127.0.0.1\nallow_anonymous false\npassword_file %s\npersistence true\npersistence_location %s/\nlog_dest stderr\n%s\n",
-		me.Username, b.Port, pw, dir, strings.Join(extraConf, "\n"))
+	conf := fmt.Sprintf("user %s\nlistener %d 127.0.0.1\n%sallow_anonymous false\npassword_file %s\npersistence true\npersistence_location %s/\nlog_dest stderr\n%s\n",
+		me.Username, b.Port, tlsConf, pw, dir, strings.Join(extraConf, "\n"))
 	if err := os.WriteFile(b.conf, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	b.Start()
 	t.Cleanup(b.Stop)
 	return b
+}
+
+// FreePort is a TCP port free on 127.0.0.1 a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // randomHex is 8 random bytes in hex: a password no other test shares.
@@ -107,6 +137,14 @@ func (b *Broker) Password(user string) string {
 // password in it (give it on standard input).
 func (b *Broker) URL(userinfo string) string {
 	return fmt.Sprintf("mqtt://%s@127.0.0.1:%d", userinfo, b.Port)
+}
+
+// TLSURL is URL for the TLS listener (StartTLS): mqtts://.
+func (b *Broker) TLSURL(userinfo string) string {
+	if b.TLSPort == 0 {
+		b.t.Fatal("mqtttest: the broker has no TLS listener (StartTLS)")
+	}
+	return fmt.Sprintf("mqtts://%s@127.0.0.1:%d", userinfo, b.TLSPort)
 }
 
 // Start starts mosquitto (again, after Stop) and waits until it accepts

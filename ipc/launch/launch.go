@@ -56,8 +56,8 @@ func Start() error {
 // StartExe starts the app at exe, without arguments, detached, so that it
 // outlives the caller. Its output goes to LogPath. When this process's
 // environment names no place for the socket (no FEEDBACK_SOCKET or
-// XDG_RUNTIME_DIR: a client filtered it) or shows no windows (no DISPLAY,
-// or a stale one), the app starts on the graphical session it last
+// XDG_RUNTIME_DIR: a client filtered it) or names no display, the app
+// starts on the graphical session it last
 // recorded (RecordSession) when that session's display still answers, so
 // that it listens where every client looks; else, given a display, in the
 // system's runtime directory (/run/user/UID) when there is one.
@@ -65,6 +65,13 @@ func StartExe(exe string) error {
 	shows := display.Check()
 	if shows != nil && (!errors.Is(shows, display.ErrNone) || errors.Is(shows, display.ErrWaylandOnly) || errors.Is(shows, display.ErrX11Only)) {
 		return shows // a session of the protocol this build does not speak
+	}
+	if errors.Is(shows, display.ErrDead) {
+		// The environment names a display, and it is gone: the recorded
+		// session stands in for a display the environment does not name,
+		// never for one it names (a test's dead display, an SSH login's
+		// stale one would open windows on another screen).
+		return shows
 	}
 	if shows == nil && namesSocketPlace() {
 		return StartDetached(exe, nil, LogPath())
@@ -163,6 +170,18 @@ func Connect(ctx context.Context) (*ipc.Client, error) {
 		return nil, withLog(err, LogPath())
 	}
 	return c, nil
+}
+
+// Find returns a client of the app that runs, without starting one: it
+// fails with ErrNotRunning naming every socket tried when none answers.
+func Find(ctx context.Context) (*ipc.Client, error) {
+	path, err := ipc.SocketPath()
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, helloWait)
+	defer cancel()
+	return connectAny(cctx, SocketCandidates(path), nil, 0)
 }
 
 // withLog adds the app's log at path to err when there is one: an app that

@@ -286,3 +286,44 @@ func TestConnectFindsTheAppOfAStaleRecordsSession(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// The record stands in for a display the environment does not name, never
+// for one it names that is dead: with DISPLAY naming a gone X server, the
+// app is not started on the recorded (live) session, and the error names
+// the dead display.
+func TestDeadDisplayIsNotTheRecordedOne(t *testing.T) {
+	if display.NativeWayland {
+		t.Skip("the X11 build")
+	}
+	runtimeDir := shortDir(t)
+	xsock := filepath.Join(shortDir(t), "X") + ":0"
+	l, err := net.Listen("unix", xsock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	home := minimalEnv(t)
+	t.Setenv("DISPLAY", xsock)
+	t.Setenv("XDG_RUNTIME_DIR", runtimeDir)
+	if err := RecordSession(filepath.Join(runtimeDir, "feedback", "feedback.sock")); err != nil {
+		t.Fatal(err)
+	}
+	os.Unsetenv("XDG_RUNTIME_DIR")
+	t.Setenv("DISPLAY", filepath.Join(shortDir(t), "gone")+":0")
+
+	// StartExe returns nil once it has started the app (detached): an
+	// error is nothing started.
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	if err := StartExe(filepath.Join(home, "no-app")); !errors.Is(err, display.ErrDead) {
+		t.Fatalf("StartExe with a dead DISPLAY = %v, want display.ErrDead and nothing started", err)
+	}
+}

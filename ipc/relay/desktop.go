@@ -226,7 +226,7 @@ func (d *Desktop) reload(ctx context.Context) {
 					d.endLocked(c)
 					delete(d.calls, k)
 					if d.client != nil { // its caller hears it now, not when its wait runs out: sealed, on its own stream
-						d.send(d.client, c, wire.Event{Type: wire.EventError, Error: &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText("revoked")}})
+						d.send(d.client, c, wire.Event{Type: wire.EventError, Error: refusalError("revoked")})
 					}
 				}
 			}
@@ -528,6 +528,15 @@ func (d *Desktop) take(c mqtt.Client, topic string, p *peer, e envelope, now tim
 		}
 		d.mu.Unlock()
 		d.log.Info("relay: a remote shim went away: its questions stay open for its next call", "pairing", p.p.Name, "questions", n)
+	case kindPing: // the pairing is live and this desktop connected: say so, sealed
+		if !p.topics.IsReplyTopic(e.Reply) {
+			refuse("malformed", ErrMalform)
+			return
+		}
+		frames, err := p.seal.seal(envelope{Stream: e.Stream, Kind: kindPong}, "", func() uint64 { return 0 })
+		if err == nil {
+			c.Publish(e.Reply, 0, false, frames[0])
+		}
 	case kindCancel:
 		d.mu.Lock()
 		dc := d.calls[key]

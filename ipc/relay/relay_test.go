@@ -253,6 +253,13 @@ func TestRelayAsksAndAnswersThroughTheBroker(t *testing.T) {
 	}
 }
 
+// revokedErr reports whether err is the refusal of a revoked pairing: its
+// own code (never no_display: the desktop shows windows, not to it) and
+// words that say what to do.
+func revokedErr(err error) bool {
+	return errors.Is(err, &wire.Error{Code: wire.CodeRevoked}) && refused(err, "revoked on the desktop", "pair again")
+}
+
 func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
 	b := startBroker(t)
 	opened, withdrawn := make(chan struct{}, 1), make(chan struct{})
@@ -271,12 +278,12 @@ func TestRelayRevokedPairingIsRefusedAtOnce(t *testing.T) {
 	<-opened
 	ds.revoke(t, "laptop")
 	within(t, withdrawn, 10*time.Second, "the revoked pairing's open question was not withdrawn")
-	if err := within(t, res, 10*time.Second, "the open call was not told of the revocation").err; !refused(err, "revoked") {
+	if err := within(t, res, 10*time.Second, "the open call was not told of the revocation").err; !revokedErr(err) {
 		t.Fatalf("the open call ended with %v, want a refusal naming the revocation", err)
 	}
 	start := time.Now()
 	_, err := r.Ask(context.Background(), question("q-2", "after revoke", time.Minute), nil)
-	if !refused(err, "revoked") {
+	if !revokedErr(err) {
 		t.Fatalf("after revoke: got %v, want a refusal naming the revocation", err)
 	}
 	if time.Since(start) > 5*time.Second {

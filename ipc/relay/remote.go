@@ -53,7 +53,8 @@ type Remote struct {
 type rcall struct {
 	events  chan envelope
 	refused chan string
-	mu      sync.Mutex // guards seq, started and nonces
+	pong    chan struct{} // a Ping's; nil for an Ask
+	mu      sync.Mutex    // guards seq, started and nonces
 	seq     uint64
 	started bool // seq 0 used
 	// nonces are those of the frames the call sent: a refusal names the
@@ -156,7 +157,7 @@ func Dial(ctx context.Context, tok Token, opts RemoteOptions) (*Remote, error) {
 		return nil, fmt.Errorf("%w: %s did not answer within %v", ErrBrokerDown, b.Display, timeout)
 	}
 	if err := tok2.Error(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrBrokerDown, b.Display, err)
+		return nil, brokerError(b, err)
 	}
 	sub := r.client.Subscribe(r.reply, 1, r.onMessage)
 	if !waitToken(ctx, sub, timeout) || sub.Error() != nil {
@@ -236,6 +237,13 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 		r.log.Warn("relay: message refused", "err", err)
 	}
 	for _, e := range msgs {
+		if e.Kind == kindPong && c.pong != nil {
+			select {
+			case c.pong <- struct{}{}:
+			default:
+			}
+			continue
+		}
 		if e.Kind != kindEvent || e.Event == nil {
 			continue
 		}
@@ -251,8 +259,9 @@ func (r *Remote) onMessage(_ mqtt.Client, m mqtt.Message) {
 // does: emit gets the events, the final one ends the call. A call whose
 // desktop is offline waits until a.Wait runs out and ends pending
 // (wire.ErrPending: the question waits at the broker, and asking again
-// attaches to it); a refusal (revoked pairing, token not matching) is a
-// *wire.Error with CodeNoDisplay, so the caller asks without the window.
+// attaches to it); a refusal is a *wire.Error, so the caller asks without
+// the window: CodeRevoked for a revoked pairing, else CodeNoDisplay (the
+// token not matching, another release).
 func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	if emit == nil {
 		emit = func(wire.Event) {}
@@ -295,7 +304,7 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 			withdraw()
 			return wire.Answer{}, ctx.Err()
 		case reason := <-c.refused:
-			return wire.Answer{}, &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText(reason)}
+			return wire.Answer{}, refusalError(reason)
 		case <-deadline:
 			r.log.Info("relay: no outcome from the desktop within the wait (offline?): the question waits at the broker")
 			return wire.Answer{QuestionID: a.Question.ID, CallerData: a.Question.CallerData}, wire.ErrPending
@@ -317,6 +326,57 @@ func (r *Remote) Ask(ctx context.Context, a wire.Ask, emit func(wire.Event)) (wi
 				return wire.Answer{}, ev.Error
 			}
 		}
+	}
+}
+
+// ErrNoAnswer is matched by Ping's error when the desktop did not answer
+// in time: its app is not running or not connected to the broker, or is
+// of a release before Ping.
+var ErrNoAnswer = errors.New("relay: the desktop did not answer")
+
+// Ping asks the desktop whether this pairing is live, waiting at most
+// timeout: nil when it answered (sealed with the pairing's keys), an error
+// matching ErrRevoked when it refused the pairing as revoked, ErrNoAnswer
+// when nothing came, else the refusal (a token not matching, another
+// release). The ping is sent at QoS 0: a desktop offline now never gets it
+// later.
+func (r *Remote) Ping(ctx context.Context, timeout time.Duration) error {
+	stream := newStreamID()
+	c := &rcall{refused: make(chan string, 1), pong: make(chan struct{}, 1), nonces: map[[nonceSize]byte]bool{}}
+	r.mu.Lock()
+	r.calls[stream] = c
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.calls, stream)
+		r.mu.Unlock()
+		r.guard.forget(stream)
+	}()
+	frames, err := r.seal.seal(envelope{Stream: stream, Kind: kindPing, Reply: r.reply}, r.reply, func() uint64 { return 0 })
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.nonces[[nonceSize]byte(frameNonce(frames[0]))] = true
+	c.mu.Unlock()
+	t := r.client.Publish(r.topics.Questions, 0, false, frames[0])
+	if !waitToken(ctx, t, timeout) || t.Error() != nil {
+		return fmt.Errorf("%w: the ping was not sent: %v", ErrBrokerDown, t.Error())
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-c.pong:
+		return nil
+	case reason := <-c.refused:
+		if reason == "revoked" {
+			return fmt.Errorf("%w: %s", ErrRevoked, refusalText(reason))
+		}
+		return errors.New(refusalText(reason))
+	case <-timer.C:
+		return fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -347,7 +407,7 @@ func versionOf(reason string) string {
 func refusalText(reason string) string {
 	switch reason {
 	case "revoked":
-		return "the desktop refused this relay pairing: it was revoked there (`feedback relay pair` on the desktop makes a new one)"
+		return "this pairing was revoked on the desktop; pair again (`feedback relay pair` on the desktop, then `feedback-headless setup CLIENT --relay TOKEN` here)"
 	case "tampered":
 		return "the desktop refused this relay pairing: its messages do not open with the desktop's keys (the token is wrong or was altered)"
 	default:
@@ -356,6 +416,14 @@ func refusalText(reason string) string {
 		}
 		return "the desktop refused the message (" + reasonCode(reason) + ")"
 	}
+}
+
+// refusalError is the error a call refused for reason ends with.
+func refusalError(reason string) *wire.Error {
+	if reason == "revoked" {
+		return &wire.Error{Code: wire.CodeRevoked, Message: refusalText(reason)}
+	}
+	return &wire.Error{Code: wire.CodeNoDisplay, Message: refusalText(reason)}
 }
 
 // send seals e and publishes it, waiting (bounded) for the broker to take it.

@@ -110,6 +110,11 @@ const (
 	// earlier connection of the same process (a broker restart publishes
 	// it) is then ignored.
 	kindBack = "back"
+	// kindPing: remote → desktop, `feedback doctor` asking whether the
+	// pairing is live; the desktop answers kindPong on its stream (a
+	// revoked pairing's ping gets the refusal instead).
+	kindPing = "ping"
+	kindPong = "pong"
 )
 
 // Origin is what the remote says of itself; the window shows it beside
@@ -374,7 +379,7 @@ func (s *sealer) open(f frame) (envelope, error) {
 	if e.Stream == "" || len(e.Stream) > 64 {
 		return envelope{}, ErrMalform
 	}
-	if (e.Kind == kindAsk || e.Kind == kindGone || e.Kind == kindBack) && e.Reply != f.reply { // the clear reply topic is the sealed one
+	if (e.Kind == kindAsk || e.Kind == kindGone || e.Kind == kindBack || e.Kind == kindPing) && e.Reply != f.reply { // the clear reply topic is the sealed one
 		return envelope{}, ErrTampered
 	}
 	return e, nil

@@ -53,6 +53,9 @@ type Revoked struct {
 	Name    string    `json:"name"`
 	ID      Key       `json:"id"`
 	Revoked time.Time `json:"revoked"`
+	// Created is when it was paired (zero for one revoked by an older
+	// release): `feedback relay list` tells pairings of one name apart.
+	Created time.Time `json:"created,omitzero"`
 	// RefusalKey authenticates the refusals sent to the pairing's remote
 	// (refusal, refusalKeyOf): the pairing's keys are gone, and it makes
 	// nothing else. Zero for a pairing revoked by an older release.
@@ -160,7 +163,7 @@ func (s *State) Revoke(name string) error {
 	for i, p := range s.Pairings {
 		if p.Name == name {
 			s.Pairings = append(s.Pairings[:i:i], s.Pairings[i+1:]...)
-			s.Revoked = append(s.Revoked, Revoked{Name: p.Name, ID: p.ID, Revoked: time.Now().UTC().Truncate(time.Second),
+			s.Revoked = append(s.Revoked, Revoked{Name: p.Name, ID: p.ID, Revoked: time.Now().UTC().Truncate(time.Second), Created: p.Created,
 				RefusalKey: refusalKeyOf(p.ID, publicOf(p.DesktopPrivate))})
 			return nil
 		}

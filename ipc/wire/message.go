@@ -32,6 +32,11 @@ type Message struct {
 	// Hook: the client's own hook sent it (feedback notify --from: "needs
 	// your attention", "finished"), not its agent; the two are rated apart.
 	Hook bool `json:"hook,omitempty"`
+	// Permission: the hook says the client waits for the user's
+	// permission in its own prompt. When feedback's approval window asks
+	// for it (feedback approve), that window is the one signal: the
+	// message is recorded, and no notification of its own is shown.
+	Permission bool `json:"permission,omitempty"`
 }
 
 // Validate reports the first problem that makes m unusable, as an *Error

@@ -232,6 +232,10 @@ const (
 	// CodeRateLimited: a client sent more messages than the app shows; the
 	// message says when it may send again.
 	CodeRateLimited ErrorCode = "rate_limited"
+	// CodeRevoked: the relay pairing the question came through was
+	// revoked on the desktop (docs/remote.md); only pairing again helps.
+	// Never CodeNoDisplay: the desktop can show windows, just not to it.
+	CodeRevoked ErrorCode = "revoked"
 )
 
 // Error is the body of a non-2xx response and of an EventError.

@@ -25,11 +25,17 @@ import (
 	"feedback/ipc/wire"
 )
 
-// countdown is the approval window's countdown, in seconds: it ends a
-// little before the timeout `feedback setup claude-code --approvals` gives
-// the hook, so that Claude Code gets the denial rather than killing the
-// hook.
-const countdown = setup.ApprovalHookTimeout - 30
+// The approval window counts down as every window does: the countdown
+// setting (Question.TimeoutSeconds 0: the app's; the permission prompt
+// tool's and the questions' too), and its end denies. The hook cannot
+// wait longer than the timeout `feedback setup claude-code --approvals`
+// gives it in Claude Code's settings: a countdown that would end later
+// (or none) is cut a little before, so that Claude Code gets the denial
+// rather than killing the hook.
+const (
+	countdown   = 0
+	maxHookWait = (setup.ApprovalHookTimeout - 30) * time.Second
+)
 
 const maxEventBytes = 4 << 20
 
@@ -43,6 +49,9 @@ type Env struct {
 	// an app that listens and does not answer within wait; the hook then
 	// decides nothing and Claude Code asks itself (hookio.AppAnswers).
 	AppAnswers func(ctx context.Context, wait time.Duration) error
+	// MaxWait bounds the wait for the window's answer (0: maxHookWait);
+	// when it runs out the call is denied, as at the countdown's end.
+	MaxWait time.Duration
 	// ClientGone, when set, watches the client once the event is read:
 	// the channel it returns reports why the client stopped waiting
 	// (hookio.ClientGone; inputEnded is closed when standard input ends
@@ -142,7 +151,19 @@ func Run(ctx context.Context, args []string, env Env) int {
 			}
 		}()
 	}
-	a, err := launch.AskRestarting(askCtx, env.Connect, wire.Ask{Question: q}, nil, nil)
+	maxWait := env.MaxWait
+	if maxWait <= 0 {
+		maxWait = maxHookWait
+	}
+	waitCtx, stopWait := context.WithTimeout(askCtx, maxWait)
+	defer stopWait()
+	a, err := launch.AskRestarting(waitCtx, env.Connect, wire.Ask{Question: q}, nil, nil)
+	if ctx.Err() == nil && askCtx.Err() == nil && waitCtx.Err() != nil {
+		// The hook's own time ran out first: the question is withdrawn,
+		// and it is no answer — the call is denied, as at the countdown's
+		// end.
+		a, err = wire.Answer{QuestionID: q.ID, Status: wire.StatusTimeout}, nil
+	}
 	if ctx.Err() == nil && askCtx.Err() != nil {
 		cause := <-gone
 		// Nobody reads a decision now. Only a client that closed the

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"feedback/ipc/wire"
 )
@@ -22,22 +23,63 @@ const permissionRequest = `{"session_id":"abc123","transcript_path":"/t.jsonl","
 
 func run(t *testing.T, event string, asker wire.Asker, connectErr error) (string, *wire.Question) {
 	t.Helper()
+	return runWaiting(t, event, asker, connectErr, 0)
+}
+
+// runWaiting is run with the hook's wait bounded by maxWait.
+func runWaiting(t *testing.T, event string, asker wire.Asker, connectErr error, maxWait time.Duration) (string, *wire.Question) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	var asked *wire.Question
-	env := Env{Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errb, NewID: func() string { return "q1" },
+	env := Env{Stdin: strings.NewReader(event), Stdout: &out, Stderr: &errb, NewID: func() string { return "q1" }, MaxWait: maxWait,
 		Connect: func(context.Context) (wire.Asker, error) {
 			if connectErr != nil {
 				return nil, connectErr
 			}
-			return askFunc(func(a wire.Ask) (wire.Answer, error) {
+			return ctxAskFunc(func(ctx context.Context, a wire.Ask) (wire.Answer, error) {
 				asked = &a.Question
-				return asker.Ask(context.Background(), a, nil)
+				return asker.Ask(ctx, a, nil)
 			}), nil
 		}}
 	if code := Run(context.Background(), []string{"--from", "claude-code"}, env); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	return out.String(), asked
+}
+
+type ctxAskFunc func(context.Context, wire.Ask) (wire.Answer, error)
+
+func (f ctxAskFunc) Ask(ctx context.Context, a wire.Ask, _ func(wire.Event)) (wire.Answer, error) {
+	return f(ctx, a)
+}
+
+// One wait rule: the approval window counts down the countdown setting,
+// as the permission prompt tool's and every question's do; if the hook's
+// own time (the timeout setup gives it in Claude Code's settings) would
+// end first, the question is withdrawn and the call denied as at the
+// countdown's end — never allowed, never left to Claude Code's kill.
+func TestApproveHookOneWaitRule(t *testing.T) {
+	ended := make(chan struct{})
+	blocks := ctxAskFunc(func(ctx context.Context, _ wire.Ask) (wire.Answer, error) {
+		<-ctx.Done()
+		close(ended)
+		return wire.Answer{}, ctx.Err()
+	})
+	out, q := runWaiting(t, permissionRequest, blocks, nil, 50*time.Millisecond)
+	if q == nil || q.TimeoutSeconds != 0 {
+		t.Fatalf("asked %+v: want the app's countdown (TimeoutSeconds 0)", q)
+	}
+	if d := decision(t, out); d["behavior"] != "deny" || !strings.Contains(d["message"].(string), "did not answer in time") {
+		t.Errorf("the hook's time ran out: %v", d)
+	}
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Error("the question was not withdrawn")
+	}
+	if maxHookWait != 870*time.Second {
+		t.Errorf("maxHookWait %v: the hook's timeout in setup moved; the README's rule says 870 s", maxHookWait)
+	}
 }
 
 func decision(t *testing.T, out string) map[string]any {

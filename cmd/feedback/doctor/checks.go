@@ -147,6 +147,27 @@ func nameOwned(ctx context.Context, e Env, name string) (owned, activatable bool
 	return owned, activatable, nil
 }
 
+// hostRegistered reports whether the StatusNotifierWatcher says a host is
+// registered with it (its IsStatusNotifierHostRegistered property); a
+// watcher that cannot tell is taken at its word that it serves one.
+func hostRegistered(ctx context.Context, e Env) bool {
+	c, err := sessionBus(ctx, e)
+	if err != nil {
+		return true
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, e.Timeout)
+	defer cancel()
+	var v dbus.Variant
+	err = c.Object("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher").CallWithContext(ctx,
+		"org.freedesktop.DBus.Properties.Get", 0, "org.kde.StatusNotifierWatcher", "IsStatusNotifierHostRegistered").Store(&v)
+	if err != nil {
+		return true
+	}
+	registered, ok := v.Value().(bool)
+	return !ok || registered
+}
+
 func checkTray(ctx context.Context, e Env) []Result {
 	if !desktopOS(e.GOOS) || e.Headless {
 		return nil
@@ -157,6 +178,12 @@ func checkTray(ctx context.Context, e Env) []Result {
 	case err != nil:
 		r.Level, r.Msg = Warn, "cannot tell: "+err.Error()
 		r.Fix = "the app runs without a tray icon"
+	case owned && !hostRegistered(ctx, e):
+		// A watcher alone shows nothing: a host (the panel's tray) draws
+		// the icons it lists.
+		r.Level, r.Msg = Warn, "a StatusNotifierWatcher runs, but no tray host is registered with it: the app's icon shows nowhere"
+		r.Fix = "start a panel with a StatusNotifierItem tray (KDE, XFCE with xfce4-statusnotifier-plugin, waybar's tray, snixembed for XEmbed trays),\n" +
+			"or on GNOME enable the AppIndicator extension; until then Quit is feedback quit"
 	case owned || activatable:
 		r.Msg = "a StatusNotifierItem host is running (org.kde.StatusNotifierWatcher)"
 	case strings.Contains(strings.ToUpper(e.Getenv("XDG_CURRENT_DESKTOP")), "GNOME"):
@@ -269,13 +296,19 @@ func checkApp(ctx context.Context, e Env) []Result {
 	case errors.Is(err, ipc.ErrProtocolMismatch):
 		r.Level, r.Msg = Fail, err.Error()
 		r.Fix = "quit the running app and let the next question start this version, or update the older binary"
+	case (errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)) && remote(e) && len(relayTokens(e)) > 0:
+		r.Level, r.Msg = Warn, fmt.Sprintf("nothing answers at %s: questions go through the relay's broker meanwhile (relay, below)", where)
+		r.Fix = "this socket is forwarded from your desktop: connect with ssh (RemoteForward, see feedback setup ssh HOST on the desktop)"
 	case (errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)) && remote(e):
 		r.Level, r.Msg = Fail, fmt.Sprintf("nothing answers at %s", where)
 		r.Fix = "this socket is forwarded from your desktop: connect with ssh (RemoteForward, see feedback setup ssh HOST on the desktop)\n" +
 			"and keep the feedback app running there; until then agents here ask in their chat"
 	case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
 		r.Msg = fmt.Sprintf("not running (nothing at %s); the first question starts it", strings.Join(tried, ", "))
-		if e.Headless {
+		switch {
+		case e.Headless && len(relayTokens(e)) > 0: // relay.go
+			r.Msg = fmt.Sprintf("no app here (nothing at %s): questions go through the relay's broker to your desktop (relay, below)", strings.Join(tried, ", "))
+		case e.Headless:
 			r.Level, r.Msg = Warn, fmt.Sprintf("no app answers at %s, and this headless build cannot start one", strings.Join(tried, ", "))
 			r.Fix = "run the app on a desktop and forward its socket here (feedback setup ssh HOST, on the desktop), then set " + ipc.EnvSocket
 		}

@@ -87,6 +87,7 @@ var checks = []check{
 	checkDatabase,
 	checkSettings,
 	checkClients,
+	checkTrust, // trust.go
 	checkAutostart,
 }
 

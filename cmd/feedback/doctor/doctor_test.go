@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -215,7 +216,7 @@ func TestBrokenEnvironment(t *testing.T) {
 	if b, _ := os.ReadFile(dbPath); !bytes.Equal(b, junk) {
 		t.Error("doctor changed the database file")
 	}
-	if !strings.HasSuffix(out.String(), "\n3 checks failed, 5 warnings.\n") { // issue 30: never "warning(s)"
+	if !strings.HasSuffix(out.String(), "\n3 checks failed, 5 warnings.\n") { // in words, never "warning(s)"
 		t.Errorf("the summary line is not counted in words:\n%s", out)
 	}
 }
@@ -349,8 +350,8 @@ func TestCursorAgentNotApproved(t *testing.T) {
 	}
 }
 
-// Issue 30: doctor counts in words ("1 warning", "2 checks failed"),
-// never "1 warning(s)".
+// Doctor counts in words ("1 warning", "2 checks failed"), never
+// "1 warning(s)".
 func TestSummaryCounts(t *testing.T) {
 	for _, tc := range []struct {
 		fails, warns int
@@ -365,6 +366,43 @@ func TestSummaryCounts(t *testing.T) {
 	} {
 		if got := summary(tc.fails, tc.warns); got != tc.want {
 			t.Errorf("summary(%d, %d) = %q, want %q", tc.fails, tc.warns, got, tc.want)
+		}
+	}
+}
+
+// watcherProps is a StatusNotifierWatcher's properties, as D-Bus serves them.
+type watcherProps struct{ hostRegistered bool }
+
+func (w watcherProps) Get(iface, prop string) (dbus.Variant, *dbus.Error) {
+	if iface == "org.kde.StatusNotifierWatcher" && prop == "IsStatusNotifierHostRegistered" {
+		return dbus.MakeVariant(w.hostRegistered), nil
+	}
+	return dbus.Variant{}, dbus.MakeFailedError(fmt.Errorf("no property %s.%s", iface, prop))
+}
+
+// A StatusNotifierWatcher with no host registered shows no icon anywhere:
+// the tray line warns and says how to quit without one; with a host it is
+// OK.
+func TestTrayWatcherWithoutHost(t *testing.T) {
+	for _, registered := range []bool{false, true} {
+		h := home(t)
+		addr := startBus(t)
+		t.Setenv("DBUS_SESSION_BUS_ADDRESS", addr)
+		c, err := dbus.Connect(addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		if err := c.Export(watcherProps{registered}, "/StatusNotifierWatcher", "org.freedesktop.DBus.Properties"); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := c.RequestName("org.kde.StatusNotifierWatcher", dbus.NameFlagDoNotQueue); err != nil || r != dbus.RequestNameReplyPrimaryOwner {
+			t.Fatal(r, err)
+		}
+		e, _ := env(t, h)
+		r := checkTray(context.Background(), e)[0]
+		if registered && r.Level != OK || !registered && (r.Level != Warn || !strings.Contains(r.Msg, "no tray host is registered") || !strings.Contains(r.Fix, "feedback quit")) {
+			t.Errorf("host registered %v: %+v", registered, r)
 		}
 	}
 }

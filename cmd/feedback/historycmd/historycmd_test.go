@@ -210,8 +210,8 @@ func TestAskedAgainListsEveryAsk(t *testing.T) {
 	}
 }
 
-// Issue 30: -h names the database history reads when FEEDBACK_DB is unset
-// — in the data directory it finds (XDG_DATA_HOME) — not ~/.local/share.
+// -h names the database history reads when FEEDBACK_DB is unset — in the
+// data directory it finds (XDG_DATA_HOME) — not ~/.local/share.
 func TestHelpNamesTheDatabase(t *testing.T) {
 	var out bytes.Buffer
 	db := filepath.Join(t.TempDir(), "xdg-data", "feedback", "feedback.db")

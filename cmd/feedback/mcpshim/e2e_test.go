@@ -260,6 +260,8 @@ func TestE2EAskFails(t *testing.T) {
 	}{
 		{"refused", fmt.Errorf("ask: %w", &wire.Error{Code: wire.CodeTooMany, Message: "8 questions are open"}), "The feedback window could not collect the user's answer (the feedback app refused the question (too_many): 8 questions are open). Nothing was answered."},
 		{"no display", &wire.Error{Code: wire.CodeNoDisplay, Message: "DISPLAY is not set"}, "The feedback window cannot be shown (the feedback app refused the question (no_display): DISPLAY is not set; the app cannot show windows on this machine: ask the user in chat instead). Nothing was answered. Ask the user this in chat yourself"},
+		// A revoked relay pairing: asked in chat, told why, never "cannot show windows".
+		{"revoked", &wire.Error{Code: wire.CodeRevoked, Message: "this pairing was revoked on the desktop; pair again"}, "The feedback window cannot be shown (the feedback app refused the question (revoked): this pairing was revoked on the desktop; pair again; ask the user in chat instead, and tell them this machine's relay pairing was revoked on their desktop: they must pair it again). Nothing was answered. Ask the user this in chat yourself"},
 		{"connection lost", io.ErrUnexpectedEOF, "The feedback window could not collect the user's answer (unexpected EOF). Nothing was answered. Call interactive_feedback again to ask the user."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,9 +270,13 @@ func TestE2EAskFails(t *testing.T) {
 			})
 			c := startShim(t, Options{Connect: connectTo(asker)})
 			res := callTool(t, c, map[string]any{"message": "m"})
-			wantErr := !errors.Is(tc.err, &wire.Error{Code: wire.CodeNoDisplay}) // no display: ask in chat
-			if text := resultText(t, res); res.IsError != wantErr || !strings.Contains(text, tc.want) {
+			wantErr := !errors.Is(tc.err, &wire.Error{Code: wire.CodeNoDisplay}) && !errors.Is(tc.err, &wire.Error{Code: wire.CodeRevoked}) // ask in chat
+			text := resultText(t, res)
+			if res.IsError != wantErr || !strings.Contains(text, tc.want) {
 				t.Errorf("isError = %v, text = %q; want %q", res.IsError, text, tc.want)
+			}
+			if errors.Is(tc.err, &wire.Error{Code: wire.CodeRevoked}) && strings.Contains(text, "cannot show windows") {
+				t.Errorf("a revoked pairing is told the app cannot show windows: %q", text)
 			}
 		})
 	}

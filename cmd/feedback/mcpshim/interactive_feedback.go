@@ -150,6 +150,8 @@ func failureCause(err error) string {
 		switch e.Code { // asking again cannot help
 		case wire.CodeNoDisplay:
 			cause += "; the app cannot show windows on this machine: ask the user in chat instead"
+		case wire.CodeRevoked:
+			cause += "; ask the user in chat instead, and tell them this machine's relay pairing was revoked on their desktop: they must pair it again"
 		case wire.CodeProtocol:
 			cause += "; the feedback app and this MCP server are different versions: ask the user to update and restart them"
 		}
@@ -446,10 +448,14 @@ func renderInteractiveFeedback(a wire.Answer, m feedbackMeta) *mcp.CallToolResul
 		res.PlaceholderMaxLength = maxPlaceholderRunes
 		text += fmt.Sprintf("\n\nNote: feedback_placeholder was truncated from %d to %d characters.", m.placeholderLength, maxPlaceholderRunes)
 	}
-	if a.Status == wire.StatusAnswered {
-		res.NextStep = m.suffix
-	} else {
+	switch {
+	case a.Status != wire.StatusAnswered:
 		res.Message = text // what the model is told, where it is given structuredContent alone
+	case text == textNothing:
+		res.Message = text // empty fields alone read as an answer of nothing
+		fallthrough
+	default:
+		res.NextStep = m.suffix
 	}
 	content := []mcp.Content{mcp.NewTextContent(text)}
 	if a.Status == wire.StatusAnswered {

@@ -439,7 +439,8 @@ func (h *handler) outcome(ctx context.Context, c call, a wire.Answer, err error,
 		return nil, ctx.Err()
 	}
 	var ce *launch.NotReachedError
-	if !p.attachOnly && (errors.As(err, &ce) || errors.Is(err, &wire.Error{Code: wire.CodeNoDisplay})) {
+	// A revoked relay pairing reaches no window either: ask without one.
+	if !p.attachOnly && (errors.As(err, &ce) || errors.Is(err, &wire.Error{Code: wire.CodeNoDisplay}) || errors.Is(err, &wire.Error{Code: wire.CodeRevoked})) {
 		return h.noGUI(ctx, c, err, wait-time.Since(start), log)
 	}
 	return c.failure(err, log), nil
@@ -567,6 +568,8 @@ func refusalHint(code wire.ErrorCode, tool string) string {
 		return "Too many questions are open; wait for one to be answered, then call " + tool + " again."
 	case wire.CodeNoDisplay:
 		return "The app cannot show windows on this machine; ask the user in chat instead."
+	case wire.CodeRevoked:
+		return "Ask the user in chat instead, and tell them this machine's relay pairing was revoked on their desktop: they must pair it again."
 	case wire.CodeProtocol:
 		return "The feedback app and this MCP server are different versions; ask the user to update and restart them."
 	default:

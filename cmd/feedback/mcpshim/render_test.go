@@ -56,14 +56,14 @@ func TestRenderInteractiveFeedback(t *testing.T) {
 			answer:     answered(wire.Reply{}),
 			meta:       meta,
 			text:       textNothing,
-			structured: `{"status":"answered","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":1500}`,
+			structured: `{"status":"answered","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":1500,"message":"` + textNothing + `"}`,
 		},
 		{
 			name:       "answered without replies",
 			answer:     answered(),
 			meta:       meta,
 			text:       "The user submitted without selecting an option or typing a reply.",
-			structured: `{"status":"answered","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":1500}`,
+			structured: `{"status":"answered","selected_options":[],"user_reply":"","images":0,"question_id":"q1","elapsed_ms":1500,"message":"` + textNothing + `"}`,
 		},
 		{
 			name:       "dismissed",

@@ -94,7 +94,9 @@ func claudeEvent(event []byte) (wire.Message, bool, error) {
 	switch e.Event {
 	case "Notification":
 		urgent := e.NotificationType == "permission_prompt" || e.NotificationType == "elicitation_dialog" || e.NotificationType == "agent_needs_input"
-		return attention(project, e.Title, e.Message, "Claude Code needs your attention.", urgent), true, nil
+		m := attention(project, e.Title, e.Message, "Claude Code needs your attention.", urgent)
+		m.Permission = e.NotificationType == "permission_prompt"
+		return m, true, nil
 	case "Stop":
 		return finished(project, e.LastMessage, "The agent finished its turn and waits for you."), true, nil
 	}

@@ -74,7 +74,7 @@ func TestNotifyAsAHook(t *testing.T) {
 	}{
 		{"claude notification", "claude-code",
 			`{"session_id":"abc123","transcript_path":"/t.jsonl","cwd":"/home/u/shop","hook_event_name":"Notification","message":"Claude needs your permission to use Bash","title":"Permission needed","notification_type":"permission_prompt"}`,
-			nil, &wire.Message{Client: "claude-code", Project: "shop", Title: "Permission needed", Text: "Claude needs your permission to use Bash", Urgent: true}, ""},
+			nil, &wire.Message{Client: "claude-code", Project: "shop", Title: "Permission needed", Text: "Claude needs your permission to use Bash", Urgent: true, Permission: true}, ""},
 		{"claude notification, an older version", "claude-code",
 			`{"session_id":"abc123","cwd":"/home/u/shop","hook_event_name":"Notification","message":"Claude is waiting for your input"}`,
 			nil, &wire.Message{Client: "claude-code", Project: "shop", Text: "Claude is waiting for your input"}, ""},

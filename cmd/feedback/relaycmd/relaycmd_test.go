@@ -2,12 +2,15 @@ package relaycmd
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"feedback/internal/mqtttest"
 	"feedback/ipc/relay"
 )
 
@@ -15,7 +18,8 @@ func testEnv(t *testing.T) (Env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
-	return Env{Stdout: &out, Stderr: &errb, Config: filepath.Join(dir, "config"), State: filepath.Join(dir, "state"), Wait: 50 * time.Millisecond}, &out, &errb
+	return Env{Stdout: &out, Stderr: &errb, Config: filepath.Join(dir, "config"), State: filepath.Join(dir, "state"), Wait: 50 * time.Millisecond,
+		CheckBroker: func(context.Context, string, string) error { return nil }}, &out, &errb
 }
 
 // pair keeps the password apart, mode 0600, prints one token line without
@@ -61,7 +65,7 @@ func TestPairListRevoke(t *testing.T) {
 		t.Fatalf("a second pairing named box: exit %d", code)
 	}
 	out.Reset()
-	if code := Run([]string{"list"}, env); code != 0 || !strings.Contains(out.String(), "paired  box") || !strings.Contains(out.String(), "mqtts://alice@broker.example:8883") {
+	if code := Run([]string{"list"}, env); code != 0 || !strings.Contains(out.String(), "paired   box") || !strings.Contains(out.String(), "mqtts://alice@broker.example:8883") {
 		t.Fatalf("list: exit %d:\n%s", code, out)
 	}
 	if code := Run([]string{"revoke", "box"}, env); code != 0 {
@@ -120,5 +124,148 @@ func TestPairReadsThePassword(t *testing.T) {
 				t.Errorf("password file holds %q, want %q", pw, tt.want)
 			}
 		})
+	}
+}
+
+// pair logs in to the broker as the app will before it keeps anything: a
+// TLS URL for a plain listener or a wrong password ends with what to fix,
+// a non-zero exit, no token and no pairing or password left behind.
+func TestPairChecksTheBrokerFirst(t *testing.T) {
+	b := mqtttest.Start(t, []string{"desk"})
+	tlsURL := fmt.Sprintf("mqtts://desk@127.0.0.1:%d", b.Port)
+	for _, tc := range []struct {
+		name, url, password, want string
+	}{
+		{"mqtts:// against a plain listener", tlsURL, b.Password("desk"), "does not speak TLS"},
+		{"a wrong password", b.URL("desk"), "wrong", `refused user "desk"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, out, errb := testEnv(t)
+			env.CheckBroker = nil // the real one
+			env.Stdin = strings.NewReader(tc.password + "\n")
+			code := Run([]string{"pair", "--broker", tc.url, "--broker-password-file", "-", "--name", "box"}, env)
+			if code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), tc.want) || !strings.Contains(errb.String(), "Nothing was saved") {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1, no token, and %q", code, out, errb, tc.want)
+			}
+			for _, f := range []string{relay.StoreFile, relay.PasswordFile} {
+				if _, err := os.Stat(filepath.Join(env.Config, f)); err == nil {
+					t.Errorf("%s left behind", f)
+				}
+			}
+		})
+	}
+	env, out, errb := testEnv(t)
+	env.CheckBroker = nil
+	env.Stdin = strings.NewReader(b.Password("desk") + "\n")
+	if code := Run([]string{"pair", "--broker", b.URL("desk"), "--broker-password-file", "-", "--name", "box"}, env); code != 0 {
+		t.Fatalf("the right password: exit %d: %s", code, errb)
+	}
+	if _, err := relay.ParseToken(out.String()); err != nil {
+		t.Fatalf("pair printed %q: %v", out, err)
+	}
+	// A wrong address given later is not kept either: the pairings stay
+	// on the broker that works.
+	errb.Reset()
+	if code := Run([]string{"broker", tlsURL}, env); code != 1 || !strings.Contains(errb.String(), "does not speak TLS") {
+		t.Fatalf("relay broker with a TLS URL for a plain listener: exit %d, %s", code, errb)
+	}
+	if st, _ := relay.LoadState(filepath.Join(env.Config, relay.StoreFile)); st.Broker != b.URL("desk") || len(st.Pairings) != 1 {
+		t.Fatalf("after a failed relay broker: %+v", st)
+	}
+	out.Reset()
+	if code := Run([]string{"broker"}, env); code != 0 || !strings.Contains(out.String(), "took the app's login") {
+		t.Fatalf("relay broker (check): exit %d, %s%s", code, out, errb)
+	}
+}
+
+// Each revoked pairing has a line of its own that says when it was paired
+// and revoked and names its topic: two pairings of one name, paired and
+// revoked in turn, are told apart.
+func TestListTellsRevokedPairingsApart(t *testing.T) {
+	env, out, errb := testEnv(t)
+	env.Stdin = strings.NewReader("pw\n")
+	if code := Run([]string{"pair", "--broker", "mqtt://desk@broker.example", "--broker-password-file", "-", "--name", "box"}, env); code != 0 {
+		t.Fatalf("pair: %s", errb)
+	}
+	Run([]string{"revoke", "box"}, env)
+	if code := Run([]string{"pair", "--name", "box"}, env); code != 0 {
+		t.Fatalf("pair again: %s", errb)
+	}
+	Run([]string{"revoke", "box"}, env)
+	if code := Run([]string{"pair", "--name", "box"}, env); code != 0 {
+		t.Fatalf("pair a third time: %s", errb)
+	}
+	out.Reset()
+	Run([]string{"list"}, env)
+	var revoked []string
+	seen := map[string]bool{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "revoked") {
+			revoked = append(revoked, l)
+			if seen[l] {
+				t.Errorf("two revoked lines read the same: %q", l)
+			}
+			seen[l] = true
+			if !strings.Contains(l, "paired ") || !strings.Contains(l, "fbr/") {
+				t.Errorf("a revoked line says neither when it was paired nor its topic: %q", l)
+			}
+		}
+	}
+	if len(revoked) != 2 || !strings.Contains(out.String(), "paired   box") {
+		t.Fatalf("list:\n%s", out)
+	}
+}
+
+// relay password keeps a password read from standard input (or typed at
+// a prompt) in the config directory, which it creates (mode 0700), in a
+// file of mode 0600.
+func TestPasswordCommand(t *testing.T) {
+	env, _, errb := testEnv(t)
+	env.Stdin = strings.NewReader("remote-pw\n")
+	if code := Run([]string{"password"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	path := filepath.Join(env.Config, relay.PasswordFile)
+	if pw, err := relay.ReadPassword(path); err != nil || pw != "remote-pw" {
+		t.Fatalf("the file holds %q, %v", pw, err)
+	}
+	if fi, err := os.Stat(env.Config); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("the config directory: %v, %v", fi.Mode(), err)
+	}
+	env.ReadSecret = func(string) (string, error) { return "typed-pw", nil }
+	if code := Run([]string{"password"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if pw, _ := relay.ReadPassword(path); pw != "typed-pw" {
+		t.Fatalf("the file holds %q after the prompt", pw)
+	}
+	env.Stdin, env.ReadSecret = strings.NewReader(""), nil
+	if code := Run([]string{"password"}, env); code != 1 {
+		t.Fatalf("no password: exit %d", code)
+	}
+}
+
+// relay token gives a token another broker address and nothing else: the
+// same pairing and keys, the remote's user kept when the URL names none.
+func TestTokenForAnotherBroker(t *testing.T) {
+	var st relay.State
+	st.SetBroker("mqtts://desk@old.example:8883")
+	tok, _ := st.Pair("box")
+	tok.Broker, _ = relay.WithUser(tok.Broker, "boxuser")
+	env, out, errb := testEnv(t)
+	if code := Run([]string{"token", tok.String(), "--broker", "mqtt://new.example:1884"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	got, err := relay.ParseToken(out.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tok
+	want.Broker = "mqtt://boxuser@new.example:1884"
+	if got != want {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+	if code := Run([]string{"token", "--broker", "mqtt://u:pw@new.example", tok.String()}, env); code != 2 {
+		t.Fatalf("a password in the URL: exit %d", code)
 	}
 }

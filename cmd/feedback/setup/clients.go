@@ -222,8 +222,12 @@ var Clients = []Client{
 		projectFile: filepath.Join(".gemini", "settings.json"),
 		markers:     func(e Env) []string { return []string{filepath.Join(e.Home, ".gemini")} },
 		binaries:    []string{"gemini"},
+		// trust: in its default approval mode the Gemini CLI offers the
+		// model no tool of a server it does not trust (measured, 0.61:
+		// none of feedback's, the model cannot ask); feedback's tools are
+		// the questions to the user, nothing to approve first.
 		entry: func(exe string) []field {
-			return append(waitArgs(exe), field{"timeout", int64(toolTimeout / time.Millisecond)})
+			return append(waitArgs(exe), field{"timeout", int64(toolTimeout / time.Millisecond)}, field{"trust", true})
 		},
 	},
 	cursorAgent, // cursoragent.go

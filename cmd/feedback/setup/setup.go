@@ -105,6 +105,10 @@ func Run(args []string, e Env) int {
 			fmt.Fprintf(e.Stdout, "%s calls feedback's tools without a permission prompt of its own (they are the questions to you).\n", c.Title)
 		}
 	}
+	if c.Name == "gemini" && len(res.Changes) > 0 {
+		fmt.Fprintf(e.Stdout, "%s offers feedback's tools to the model without a confirmation of its own (the server is trusted: its tools are the questions to you).\n"+
+			"It connects no MCP server in a folder you have not trusted: accept its trust dialog in each project (or /permissions there); feedback doctor in a project says whether it is.\n", c.Title)
+	}
 	if *hooks {
 		hr, err := ConfigureHooks(e, c, Scope(*scope), !*print)
 		if err != nil {
@@ -251,11 +255,15 @@ func (r Result) reportChanges(w io.Writer, e Env, what string) bool {
 // Status is whether one client is installed and set up.
 type Status struct {
 	Client  Client
-	Found   string // what shows it is installed; "" if nothing does
-	File    string // its user-level configuration file
-	SetUp   bool   // the file has a feedback entry
-	Command string // the entry's command
-	Err     error  // the file could not be read or parsed
+	Found   string         // what shows it is installed; "" if nothing does
+	File    string         // its user-level configuration file
+	SetUp   bool           // the file has a feedback entry
+	Command string         // the entry's command
+	Entry   map[string]any // the entry as the file has it; nil when not set up
+	// Env is the entry's environment (FEEDBACK_RELAY, FEEDBACK_SOCKET…):
+	// its string values.
+	Env map[string]string
+	Err error // the file could not be read or parsed
 }
 
 // Statuses returns the status of every known client.
@@ -263,17 +271,31 @@ func Statuses(e Env) []Status {
 	var out []Status
 	for _, c := range Clients {
 		s := Status{Client: c, Found: c.found(e), File: c.userFile(e)}
-		s.SetUp, s.Command, s.Err = entryOf(s.File, c)
+		s.Entry, s.Err = entryOf(s.File, c)
+		if s.Entry != nil {
+			s.SetUp = true
+			s.Command, _ = s.Entry["command"].(string)
+			env, _ := s.Entry["env"].(map[string]any)
+			for k, v := range env {
+				if v, ok := v.(string); ok {
+					if s.Env == nil {
+						s.Env = map[string]string{}
+					}
+					s.Env[k] = v
+				}
+			}
+		}
 		out = append(out, s)
 	}
 	return out
 }
 
-// entryOf reads the feedback entry of c's file at path.
-func entryOf(path string, c Client) (bool, string, error) {
+// entryOf reads the feedback entry of c's file at path: nil when there
+// is none.
+func entryOf(path string, c Client) (map[string]any, error) {
 	data, err := readConfig(path)
 	if err != nil || len(data) == 0 {
-		return false, "", err
+		return nil, err
 	}
 	var doc map[string]any
 	switch c.format {
@@ -286,15 +308,11 @@ func entryOf(path string, c Client) (bool, string, error) {
 		}
 	}
 	if err != nil {
-		return false, "", fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	servers, _ := doc[c.container].(map[string]any)
-	entry, ok := servers[ServerName].(map[string]any)
-	if !ok {
-		return false, "", nil
-	}
-	cmd, _ := entry["command"].(string)
-	return true, cmd, nil
+	entry, _ := servers[ServerName].(map[string]any)
+	return entry, nil
 }
 
 // list prints the clients found here and whether each is set up.
@@ -328,9 +346,9 @@ func list(e Env) int {
 			continue
 		}
 		state := "not set up: feedback setup " + c.Name + " --scope project"
-		if ok, _, err := entryOf(path, c); err != nil {
+		if entry, err := entryOf(path, c); err != nil {
 			state = "cannot tell: " + err.Error()
-		} else if ok {
+		} else if entry != nil {
 			state = "set up"
 		}
 		rel, _ := filepath.Rel(e.Dir, path)

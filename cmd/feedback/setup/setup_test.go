@@ -146,6 +146,11 @@ func TestEveryClientWritesItsOwnShape(t *testing.T) {
 				if w.timeoutKey != "" && e[w.timeoutKey] != w.timeout {
 					t.Errorf("%s = %#v, want %#v", w.timeoutKey, e[w.timeoutKey], w.timeout)
 				}
+				// The Gemini CLI offers the model no tool of a server it does
+				// not trust (in its default approval mode).
+				if trust, _ := e["trust"].(bool); trust != (c.Name == "gemini") {
+					t.Errorf("trust = %#v", e["trust"])
+				}
 				fi, _ := os.Stat(path)
 				if perm := fi.Mode().Perm(); scope == ScopeUser && perm != 0o600 || scope == ScopeProject && perm != 0o644 {
 					t.Errorf("mode %v", perm)

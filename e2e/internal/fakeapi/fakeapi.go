@@ -1,8 +1,11 @@
-// Package fakeapi is a small fake of Anthropic's Messages API for driving a
-// real agent CLI (Claude Code: ANTHROPIC_BASE_URL) in tests: it answers
-// POST /v1/messages, streamed (SSE) or not, with the turn a script picks
-// for each request — text, or tool calls — and records every request, so
-// a test reads exactly what the model was given (the tool results).
+// Package fakeapi is a small fake of the model APIs the real agent CLIs
+// speak, for driving them in tests: Anthropic's Messages API (Claude Code:
+// ANTHROPIC_BASE_URL), Google's Gemini API (the Gemini CLI:
+// GOOGLE_GEMINI_BASE_URL; gemini.go) and OpenAI's Responses API (Codex: a
+// model provider's base_url; responses.go). It answers each request,
+// streamed (SSE) or not, with the turn a script picks — text, or tool
+// calls — and records every request, so a test reads exactly what the
+// model was given (the tool results).
 package fakeapi
 
 import (
@@ -21,6 +24,9 @@ type ToolUse struct {
 	ID    string
 	Name  string
 	Input map[string]any
+	// Namespace is the Responses API's namespace of a tool grouped under
+	// one (Codex offers each MCP server's tools as "mcp__SERVER").
+	Namespace string
 }
 
 // Turn is the model's answer to one request: tool calls, or else text.
@@ -40,7 +46,7 @@ type Script func(req Request) Turn
 
 // Server is a running fake.
 type Server struct {
-	URL string // for ANTHROPIC_BASE_URL
+	URL string // for ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL; URL+"/v1" for a Responses API base_url
 
 	mu       sync.Mutex // guards requests
 	requests []Request
@@ -58,6 +64,12 @@ func Start(t testing.TB, script Script) *Server {
 		n := len(s.requests)
 		s.mu.Unlock()
 		switch {
+		case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1beta/models/"):
+			serveGemini(w, r, req, script)
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/responses"):
+			serveResponses(w, req, n, script)
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/v1/models"):
+			writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}})
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens"):
 			writeJSON(w, map[string]any{"input_tokens": 10})
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
@@ -148,12 +160,20 @@ func writeStream(w http.ResponseWriter, id, model string, turn Turn) {
 // ToolResult is a tool_result block the client sent.
 type ToolResult struct {
 	ID      string
+	Name    string // the tool's name, where the API repeats it (Gemini)
 	Text    string
 	IsError bool
 }
 
-// ToolResults are the tool results of req's messages, in order.
+// ToolResults are the tool results of req's conversation, in order, in
+// whichever of the three APIs it came.
 func ToolResults(req Request) []ToolResult {
+	if _, ok := req.Body["contents"]; ok {
+		return geminiResults(req)
+	}
+	if _, ok := req.Body["input"]; ok {
+		return responsesResults(req)
+	}
 	var out []ToolResult
 	msgs, _ := req.Body["messages"].([]any)
 	for _, m := range msgs {
@@ -188,8 +208,28 @@ func ToolResults(req Request) []ToolResult {
 // HasTools reports whether req offers the model tools: a turn of the
 // agent's loop, not a side request (a title, a summary).
 func HasTools(req Request) bool {
+	return len(ToolNames(req)) > 0
+}
+
+// ToolNames are the names of the tools req offers the model.
+func ToolNames(req Request) []string {
+	var names []string
 	tools, _ := req.Body["tools"].([]any)
-	return len(tools) > 0
+	for _, t := range tools {
+		tm, _ := t.(map[string]any)
+		if n, ok := tm["name"].(string); ok {
+			names = append(names, n)
+		}
+		// Gemini: {"functionDeclarations": [{"name": …}]}
+		decls, _ := tm["functionDeclarations"].([]any)
+		for _, d := range decls {
+			dm, _ := d.(map[string]any)
+			if n, ok := dm["name"].(string); ok {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // Calls is a Script that makes calls one after another, each once the

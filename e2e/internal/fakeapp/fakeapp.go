@@ -6,8 +6,8 @@
 // (see Reply), at once, after a delay, or when the caller says so, through
 // the window events a UI process sends.
 //
-// It starts no GUI: it links the app package (and so Fyne) but never opens a
-// window or a display.
+// It starts no GUI: it links the core, not the app package or Fyne, and
+// needs no display.
 package fakeapp
 
 import (
