@@ -8,6 +8,12 @@ ifeq ($(origin VERSION),undefined)
 VERSION := $(shell scripts/version.sh 2>/dev/null || echo 0.0.0+unknown)
 endif
 LDFLAGS := -s -w -X main.version=$(VERSION)
+# The app is an X11 program (XWayland runs it on a Wayland session; make build-wayland builds
+# the native Wayland one). Fyne 2.8's GLFW links X11 and Wayland both unless a tag names one,
+# and picks Wayland at run time on a Wayland session, where dialogs/internal/native's X11
+# touches do nothing: every go command here builds X11 alone. A -tags on a command line
+# (wayland, headless, ci) replaces this one.
+export GOFLAGS := -tags=x11 $(GOFLAGS)
 
 .DEFAULT_GOAL := help
 

@@ -33,9 +33,10 @@ func hasWide(s string) bool { return strings.IndexFunc(s, isWide) >= 0 }
 // device pixel (px) to the right.
 func heavyCopies(text string, origin fyne.Position, c color.Color, size float32, style fyne.TextStyle, px float32) []fyne.CanvasObject {
 	var out []fyne.CanvasObject
-	// A text's baseline is its first character's font's: a run drawn on
-	// its own after Latin text starts with a space, which the Latin font
-	// has, moved left by the space (markdown.leadSpace).
+	// A text's baseline is its tallest font's (its first character's in
+	// Fyne 2.7): a run drawn on its own after Latin text starts with a
+	// space, which the Latin font has, moved left by the space
+	// (markdown.leadSpace).
 	lead := ""
 	if r, _ := utf8.DecodeRuneInString(text); !isWide(r) {
 		lead = " "

@@ -28,12 +28,13 @@ import (
 // back when a question ends: a window is hidden and kept for the next
 // question instead of being closed.
 //
-// Why: Fyne 2.7 marks a closed window as closing before GLFW destroys it on
-// a later turn of its loop, and a pointer event GLFW delivers in between
-// makes processMouseMoved call SetInputMode on the nil native window: a
-// SIGSEGV that takes the app down (seen in 3 of 5 runs of 100 quick
-// open/close cycles with the pointer over the window; hiding first and
-// destroying a turn later only narrows the gap). A hidden window gets no
+// Why: Fyne marks a closed window as closing before GLFW destroys it on a
+// later turn of its loop, and in 2.7 a pointer event GLFW delivered in
+// between made processMouseMoved call SetInputMode on the nil native
+// window: a SIGSEGV that took the app down (seen in 3 of 5 runs of 100
+// quick open/close cycles with the pointer over the window; hiding first
+// and destroying a turn later only narrows the gap). Fyne 2.8 checks that
+// path; a click's (processMouseClicked's GetCursorPos) still is not. A hidden window gets no
 // pointer events, so a window is only closed once it has been hidden for
 // trimAfter turns of Fyne's event loop (each turn polls GLFW's events
 // first), when no event for it can still be pending, and only beyond
@@ -557,8 +558,10 @@ func (w *Window) pickImages() {
 		w.attachURI(r.URI())
 	}, w.win)
 	d.SetFilter(storage.NewExtensionFileFilter(imageExtensions))
-	d.Resize(fyne.NewSize(w.win.Canvas().Size().Width*0.95, w.win.Canvas().Size().Height*0.9))
 	d.Show()
+	// After Show: Fyne 2.8.1's FileDialog.Resize before it dereferences nil
+	// (docs/upstream/fyne-filedialog-resize.md).
+	d.Resize(fyne.NewSize(w.win.Canvas().Size().Width*0.95, w.win.Canvas().Size().Height*0.9))
 }
 
 // attachURI reads a dropped or picked file off the Fyne goroutine and

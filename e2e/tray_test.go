@@ -53,18 +53,48 @@ func openTray(t *testing.T) *trayMenu {
 
 // layout is the menu's top-level items as dbusmenu's GetLayout gives
 // them, each with its properties and its children, the whole depth.
+// fyne.io/systray (from v1.12.3) answers the first GetLayout after each
+// rebuild of the menu one level deep, submenus empty, and emits
+// LayoutUpdated 150 ms later (for libdbusmenu-gtk3's sake): as a tray host
+// does on that signal, a layout with an empty submenu is asked for again.
 func (m *trayMenu) layout(t *testing.T) []dbus.Variant {
 	t.Helper()
-	var revision uint32
-	var layout struct {
-		ID       int32
-		Props    map[string]dbus.Variant
-		Children []dbus.Variant
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var revision uint32
+		var layout struct {
+			ID       int32
+			Props    map[string]dbus.Variant
+			Children []dbus.Variant
+		}
+		if err := busCall(m.obj, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
+			t.Fatalf("GetLayout: %v", err)
+		}
+		if !hasEmptySubmenu(layout.Children) || time.Now().After(deadline) {
+			return layout.Children
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if err := busCall(m.obj, "com.canonical.dbusmenu.GetLayout", 0, int32(0), int32(-1), []string{}).Store(&revision, &layout); err != nil {
-		t.Fatalf("GetLayout: %v", err)
+}
+
+// hasEmptySubmenu reports whether an item of items says it has a submenu
+// ("children-display": "submenu") and came without its children.
+func hasEmptySubmenu(items []dbus.Variant) bool {
+	for _, c := range items {
+		fields, ok := c.Value().([]any)
+		if !ok || len(fields) < 3 {
+			continue
+		}
+		props, _ := fields[1].(map[string]dbus.Variant)
+		children, _ := fields[2].([]dbus.Variant)
+		if d, ok := props["children-display"]; ok && d.Value() == "submenu" && len(children) == 0 {
+			return true
+		}
+		if hasEmptySubmenu(children) {
+			return true
+		}
 	}
-	return layout.Children
+	return false
 }
 
 // labels returns the top-level menu labels with their ids.

@@ -784,8 +784,8 @@ func (w *Window) Export(format string) {
 		name = "feedback-history.json"
 	}
 	d.SetFileName(name)
-	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+	d.Resize(fyne.NewSize(800, 560)) // after Show: before it, Fyne 2.8.1's FileDialog.Resize dereferences nil (docs/upstream/fyne-filedialog-resize.md)
 }
 
 // write renders sel in format into wc off the Fyne goroutine and says

@@ -655,11 +655,13 @@ func (r *flowRenderer) rebuild() {
 }
 
 // leadSpace returns the text to draw for text, and how far left of the
-// text's place to draw it. Fyne puts a text's baseline where the font of its
-// first character puts it: a piece starting with a character from a
-// fallback font (CJK, an emoji) would sit higher or lower than the pieces
-// beside it. Such a piece is drawn after a space, which the text's own font
-// has, moved left by the space's width.
+// text's place to draw it. Fyne 2.7 put a text's baseline where the font of
+// its first character put it, 2.8 at the tallest ascent of the fonts the
+// text is drawn in: a piece of a fallback font alone (CJK, an emoji) would
+// sit higher than the pieces beside it, whose font (the theme's, its line
+// box grown: dialogs/fontbox.go) rises higher than any fallback. Such a
+// piece is drawn after a space, which the text's own font has, moved left
+// by the space's width.
 func leadSpace(text string, m *measurer, size float32, style fyne.TextStyle) (string, float32) {
 	if text == "" || text[0] < utf8.RuneSelf {
 		return text, 0

@@ -13,9 +13,10 @@ import (
 // including lists, code, tables and further quotes, is drawn in a nested word-wrapping RichText
 // indented behind a vertical bar.
 //
-// Fyne's own RichTextStyleBlockquote indents only a row made of one plain quote segment, so
-// quoted text with emphasis or links, or quoted lists, would lose the indentation; hence a
-// block segment of its own. The quoted text itself still uses the blockquote (italic) style.
+// Fyne 2.7's RichTextStyleBlockquote indented only a row made of one plain quote segment, and
+// 2.8 indents a text segment by its style's QuotingDepth, which quoted lists, code and tables
+// do not carry: quoted content would lose the indentation; hence a block segment of its own.
+// The quoted text itself still uses the blockquote (italic) style.
 type QuoteSegment struct {
 	Content []widget.RichTextSegment
 }

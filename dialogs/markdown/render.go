@@ -220,8 +220,9 @@ func textSegment(s string, st widget.RichTextStyle) *widget.TextSegment {
 //
 // widget.RichText starts a new row after every non-inline segment, so a block of inline text
 // ends with this terminator, as fyne's own Markdown renderer does. Making the last text
-// segment non-inline instead would change that segment's style, and fyne indents any row whose
-// first segment is exactly RichTextStyleBlockquote, which a plain italic row would then be.
+// segment non-inline instead would change that segment's style (and fyne 2.7 indented any row
+// whose first segment was exactly RichTextStyleBlockquote, which a plain italic row would then
+// have been; 2.8 indents by a style's QuotingDepth, which ours never set).
 func rowEnd() *widget.TextSegment {
 	return &widget.TextSegment{Style: widget.RichTextStyleParagraph}
 }
@@ -370,8 +371,9 @@ func renderList(r *mdRenderer, n ast.Node, st widget.RichTextStyle) []widget.Ric
 // listIndent is the text put before the bullet of a list per level of nesting.
 const listIndent = "    "
 
-// indentedList is a widget.ListSegment nested in another list. Fyne 2.7 draws nested lists
-// flush with their parent, so this prefixes each bullet (or number) with listIndent per level.
+// indentedList is a widget.ListSegment nested in another list. Fyne draws nested lists flush
+// with their parent (2.8 indents only the lists its own Markdown parser made: the level is
+// unexported), so this prefixes each bullet (or number) with listIndent per level.
 type indentedList struct {
 	*widget.ListSegment
 	depth int

@@ -21,7 +21,7 @@ func useLanguage(language string) {
 }
 
 // fyneTags are the tags the files are given to Fyne's lang under, and the
-// locale the environment names while they are: Fyne's lang (v2.7.1) cannot
+// locale the environment names while they are: Fyne's lang (v2.8.1) cannot
 // be told a language — it reads the OS locale each time translations are
 // added — and it finds Traditional Chinese only as zh-TW (a zh-Hant match
 // is looked up as plain "zh", Simplified).

@@ -57,6 +57,7 @@ func Serve(ch io.ReadWriteCloser, cfg Config) (err error) {
 		return err
 	}
 	afterDisplayCheck()
+	keepX11() // platform.go
 	// The display may go away at any moment, as this process starts too
 	// (GLFW then fails to open it, and Fyne's driver panics: "the GLFW
 	// library is not initialized"). A panic with the display gone is that:

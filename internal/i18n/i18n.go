@@ -4,7 +4,7 @@
 //
 // Why a package of our own beside Fyne's lang: the resident process, the
 // shim and `feedback ask` link no toolkit, so they cannot use
-// fyne.io/fyne/v2/lang; and Fyne's lang (v2.7.1) cannot be told a language
+// fyne.io/fyne/v2/lang; and Fyne's lang (v2.8.1) cannot be told a language
 // — it reads the system's locale once — and loses the script when it
 // matches one (zh_TW matches zh-Hant and is then looked up as "zh", i.e.
 // Simplified). This package uses github.com/nicksnyder/go-i18n/v2 directly,

@@ -86,8 +86,8 @@ func quoteAll(names []string) []string {
 }
 
 // workerPoolSize bounds the tool calls served at once. mcp-go's default of 5
-// would queue a sixth parallel question, and a cancel for a queued call is
-// lost.
+// would queue a sixth parallel question behind five that may wait for
+// minutes (a queued call's cancel is honoured: it never starts).
 const workerPoolSize = 64
 
 const instructions = "Ask the human user in a desktop window, and wait for the answer, whenever you need a decision, " +
@@ -110,9 +110,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		names[i] = d.tool.Name
 	}
 	hooks := &server.Hooks{}
-	hooks.AddBeforeCallTool(markCancelledBeforeStart)
-	tasks, taskHooks := newTaskRegistry(), &server.TaskHooks{}
-	tasks.register(hooks, taskHooks) // tasks.go
+	hooks.AddBeforeCallTool(boundTaskCall) // tasks.go
 	if opts.Greet != nil {
 		greet := opts.Greet
 		hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
@@ -125,9 +123,8 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		server.WithInstructions(instructions+strings.Join(names, ", ")+"."),
 		server.WithHooks(hooks),
 		server.WithTaskCapabilities(true, true, true),
-		server.WithTaskHooks(taskHooks),
 	)
-	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval, tasks: tasks}
+	h := &handler{connect: opts.Connect, log: logger(opts), progressEvery: opts.ProgressInterval}
 	h.base, h.stop = context.WithCancel(context.Background())
 	dir := opts.Dir
 	if dir == "" {
@@ -147,7 +144,7 @@ func newServer(opts Options) (*server.MCPServer, *handler, error) {
 		if tool.Name != askHumanResultName { // it attaches for at most 300 s
 			tool = withTaskSupport(tool) // tasks.go
 		}
-		s.AddTool(tool, h.toolHandler(d))
+		s.AddTool(tool, h.toolHandler(d, tool))
 	}
 	return s, h, nil
 }
@@ -242,23 +239,25 @@ type handler struct {
 	stop           context.CancelFunc // ends base
 	asks           sync.WaitGroup     // asks of the app in progress
 	progressEvery  time.Duration      // 0: progressInterval
-	tasks          *taskRegistry      // the calls run as tasks (tasks.go)
 	webhookMu      sync.Mutex         // guards webhooksClosed and the Add of webhooks
 	webhooksClosed bool               // waitWebhooks has begun: later posts are not counted
 	// webhooks counts the callback_url notifications being posted.
 	webhooks sync.WaitGroup
 }
 
-// toolHandler returns the mcp-go handler of dialect d.
-func (h *handler) toolHandler(d dialect) server.ToolHandlerFunc {
+// toolHandler returns the mcp-go handler of dialect d, served as tool
+// (d's tool as registered: with its task support).
+func (h *handler) toolHandler(d dialect, tool mcp.Tool) server.ToolHandlerFunc {
 	name := d.tool.Name
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if cancelledBeforeStart(req) { // its response is dropped too
+		// mcp-go learns a request's id as it reads it, so a cancel that
+		// comes while the call waits for a worker ends ctx before the call
+		// starts: it asks nothing (its response is dropped, stdio.go).
+		if err := ctx.Err(); err != nil {
 			h.log.Info("call cancelled by the client before it started", "tool", name)
-			return nil, context.Canceled
+			return nil, err
 		}
-		ctx, done, isTask := h.tasks.detach(ctx, req) // tasks.go: mcp-go ends ctx once the task is returned
-		defer done()
+		isTask := runsAsTask(tool, req) // tasks.go: mcp-go runs it detached from the tools/call
 		env := h.env
 		env.client = clientName(ctx)
 		env.elicitation = clientDeclaresElicitation(ctx) && revisionHasElicitation(ctx)

@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// Protocol revisions. The shim serves every revision mcp-go v1.2.1 speaks,
+// Protocol revisions. The shim serves every revision mcp-go v1.6.0 speaks,
 // and reads what it needs to know of the client from where each revision
 // puts it:
 //

@@ -2,7 +2,6 @@ package mcpshim
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,14 +15,16 @@ import (
 )
 
 // stdioStream sits between mcp-go's stdio server and the process's stdin
-// and stdout, one JSON-RPC message per line each way, and keeps two rules
-// of the protocol that mcp-go v1.2.1 does not:
+// and stdout, one JSON-RPC message per line each way, and keeps three
+// rules that mcp-go's stdio transport (v1.6.0, TestMCPGoWorkaroundsVerified)
+// does not; upstream_test.go probes mcp-go alone for each, and
+// docs/upstream/mcp-go-*.md asks for it:
 //
 //   - A request the client cancelled (notifications/cancelled) gets no
-//     response. mcp-go cancels the handler's context and then writes the
-//     handler's error ("context canceled") as a response; the stream reads
-//     the cancel as it passes on the input and drops that response (or any
-//     other) on the output.
+//     response. mcp-go cancels the handler's context (a queued call's
+//     too) and then writes the handler's error ("context canceled") as a
+//     response; the stream reads the cancel as it passes on the input and
+//     drops that response (or any other) on the output.
 //   - No progress notification follows the result of its call, or its
 //     cancel. mcp-go queues notifications on a channel that another
 //     goroutine writes, so a progress sent before the result could be
@@ -31,6 +32,8 @@ import (
 //     synchronously, and stops (waiting for its sender) before the handler
 //     returns the result; the progress of a cancelled call is dropped (the
 //     client has forgotten its token).
+//   - One input line is bounded (maxInputLineBytes): mcp-go reads a line
+//     whole, however long, into memory (bufio.Reader.ReadString).
 //
 // Every line is written to out whole, under one mutex, so mcp-go's writers
 // (responses, its notification goroutine, server-to-client requests) and
@@ -364,12 +367,15 @@ func (s *stdioStream) observe(line []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.calls[id] != nil {
+		// The id of a request in flight: mcp-go refuses the new one, and
+		// answers it under id null; the first keeps its place (and its
+		// cancel).
+		return
+	}
 	if len(s.calls) >= maxTrackedCalls {
 		s.log.Warn("too many requests in flight to track their cancels", "limit", maxTrackedCalls)
 		return
-	}
-	if old := s.calls[id]; old != nil && old.token != "" {
-		delete(s.tokens, old.token)
 	}
 	s.calls[id] = c
 	if c.token != "" {
@@ -446,50 +452,4 @@ func idKey(raw json.RawMessage) string {
 		return "n:" + strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return ""
-}
-
-// cancelledMeta is set in the _meta of a tools/call the client cancelled
-// while it waited in mcp-go's queue (see markCancelledBeforeStart).
-const cancelledMeta = "io.feedback/cancelled-before-start"
-
-// markCancelledBeforeStart is mcp-go's BeforeCallTool hook. mcp-go honours
-// notifications/cancelled only for a call already started: a cancel that
-// comes while the call waits for a worker is lost, and the call would
-// still ask. The stream saw that cancel, so the hook marks the request
-// for the handler (cancelledBeforeStart), which then returns at once. A
-// cancel that comes after the hook finds the call started, and mcp-go
-// cancels its context. A mark the client sent itself is removed.
-func markCancelledBeforeStart(ctx context.Context, id any, req *mcp.CallToolRequest) {
-	if req.Params.Meta != nil {
-		delete(req.Params.Meta.AdditionalFields, cancelledMeta)
-	}
-	s, ok := ctx.Value(streamKey{}).(*stdioStream)
-	if !ok || !s.cancelled(id) {
-		return
-	}
-	if req.Params.Meta == nil {
-		req.Params.Meta = &mcp.Meta{}
-	}
-	if req.Params.Meta.AdditionalFields == nil {
-		req.Params.Meta.AdditionalFields = map[string]any{}
-	}
-	req.Params.Meta.AdditionalFields[cancelledMeta] = true
-}
-
-// cancelledBeforeStart reports whether markCancelledBeforeStart marked req.
-func cancelledBeforeStart(req mcp.CallToolRequest) bool {
-	return req.Params.Meta != nil && req.Params.Meta.AdditionalFields[cancelledMeta] == true
-}
-
-// cancelled reports whether the client cancelled its request id (as
-// mcp-go decoded it) and has no response yet.
-func (s *stdioStream) cancelled(id any) bool {
-	raw, err := json.Marshal(id)
-	if err != nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.calls[idKey(raw)]
-	return c != nil && c.cancelled
 }

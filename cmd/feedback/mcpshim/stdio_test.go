@@ -221,6 +221,39 @@ func TestLateCancelIsIgnored(t *testing.T) {
 	}
 }
 
+// A request that reuses the id of one in flight is refused by mcp-go (an
+// error under id null) and changes nothing: the first keeps its place, so
+// the cancel it got before still drops its response.
+func TestDuplicateIDKeepsTheFirst(t *testing.T) {
+	asked := make(chan string, 4)
+	release := make(chan struct{})
+	app := askFunc(func(ctx context.Context, q wire.Question, _ func(wire.Event)) (wire.Answer, error) {
+		asked <- q.Prompts[0].Markdown
+		<-ctx.Done()
+		<-release // the response comes after the duplicate
+		return wire.Answer{}, ctx.Err()
+	})
+	r := startRawShim(t, Options{Connect: connectTo(app)})
+	r.send(callLine("3", "first", ""))
+	<-asked
+	r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	r.send(callLine("3", "second", ""))
+	r.response("null") // refused: no handler runs for it
+	close(release)
+	r.send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	r.response("4")
+	for _, l := range r.closeAndDrain() {
+		if l.Method == "" && string(l.ID) == "3" {
+			t.Errorf("a response to the cancelled request: %s", l.raw)
+		}
+	}
+	select {
+	case msg := <-asked:
+		t.Errorf("the refused duplicate asked %q", msg)
+	default:
+	}
+}
+
 // No progress notification follows the result of its call, with many calls
 // at once each sending progress every millisecond: the order is checked
 // on the wire.
@@ -362,8 +395,9 @@ func TestNoProgressAfterCancel(t *testing.T) {
 }
 
 // A call cancelled while it waits for a worker (every one of the
-// workerPoolSize is busy) never asks: mcp-go alone would lose that cancel
-// and open the window once a worker is free. It gets no response either.
+// workerPoolSize is busy) never asks, and gets no response. mcp-go (from
+// v1.6.0) ends the queued call's context when the cancel comes; v1.2.1 lost
+// that cancel, and the shim had to mark the call itself.
 func TestCancelWhileQueued(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
@@ -410,16 +444,6 @@ func TestCancelWhileQueued(t *testing.T) {
 	defer mu.Unlock()
 	if asked["queued"] != 0 {
 		t.Errorf("the call cancelled in the queue asked the app %d times", asked["queued"])
-	}
-}
-
-// The client cannot mark its own call as cancelled before it started.
-func TestCancelledMarkIsTheShims(t *testing.T) {
-	var req mcp.CallToolRequest
-	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{cancelledMeta: true}}
-	markCancelledBeforeStart(context.Background(), 1, &req)
-	if cancelledBeforeStart(req) {
-		t.Error("a mark sent by the client survived the hook")
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // A task's question outlives the shim. The client of a task polls and,
 // when its shim is restarted, comes back: the question must stay open in
 // the app, as it does after a "call again" result, not be withdrawn as the
-// question of a caller that went away. mcp-go v1.2.1 cannot serve the old
+// question of a caller that went away. mcp-go (v1.6.0) cannot serve the old
 // task in the new shim (its task IDs are random UUIDs, kept in the
 // server's memory, and no hook adds one), so the client's tasks/get for
 // it fails there; the same call made again — as a task or not — gets the

@@ -12,7 +12,7 @@ import (
 
 // A shim that exits while a task waits for the human does not withdraw the
 // question: the app keeps it open (and its answer), as after a "call
-// again" result. A new shim cannot serve the old task (mcp-go v1.2.1 knows
+// again" result. A new shim cannot serve the old task (mcp-go v1.6.0 knows
 // only the tasks it created), but the same call made again there, as a
 // task, reattaches to the same window — or collects the answer given while
 // no shim ran — and its tasks/result carries the human's answer.

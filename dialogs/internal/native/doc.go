@@ -5,9 +5,10 @@
 // driver's behalf, for the work area and to show windows without the focus
 // (screen.go); the X11 display GLFW opened, to hold the keys for a window
 // (x11grab.go) and to install Xlib's process-wide error handler on it
-// (x11errors.go); and, over an X connection of its own, the window
-// manager's properties that place, focus and flag windows, the user's idle
-// time and the monitors (x11.go).
+// (x11errors.go); a space given to the symbol font Fyne falls back to, at
+// init, in every build (symbolfont.go); and, over an X connection of its
+// own, the window manager's properties that place, focus and flag windows,
+// the user's idle time and the monitors (x11.go).
 //
 // Each touch was verified against the Fyne and go-gl/glfw versions that
 // TestFynePrivateTouchesVerified names; it fails when go.mod names others.

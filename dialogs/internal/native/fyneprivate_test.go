@@ -16,14 +16,15 @@ import (
 // their linker names; screen.go calls GLFW directly on the driver's behalf
 // (the work area, no focus on show); x11grab.go and x11errors.go use the
 // X11 display GLFW opened and install Xlib's process-wide error handler on
-// it. Each was checked against exactly these versions. An upgrade that
+// it; symbolfont.go gives the symbol font Fyne falls back to a space. Each
+// was checked against exactly these versions. An upgrade that
 // renames or changes them may still build and misbehave at run time, so it
 // cannot land unseen: this test fails until someone has read those files
 // against the new versions (and docs/upstream/, the requests that would
 // make them unneeded) and updated verified.
 var verified = map[string]string{
-	"fyne.io/fyne/v2":                 "v2.7.1",
-	"github.com/go-gl/glfw/v3.3/glfw": "v0.0.0-20240506104042-037f3cc74f2a",
+	"fyne.io/fyne/v2":                 "v2.8.1",
+	"github.com/go-gl/glfw/v3.4/glfw": "v0.1.0-pre.1.0.20260707082822-2a407d02d01a",
 }
 
 func TestFynePrivateTouchesVerified(t *testing.T) {
@@ -42,7 +43,7 @@ func TestFynePrivateTouchesVerified(t *testing.T) {
 			continue
 		}
 		if got != want {
-			t.Errorf("go.mod has %s %s, but dialogs/internal/native (warm_glfw.go, screen.go, x11grab.go, x11errors.go) was verified against %s: "+
+			t.Errorf("go.mod has %s %s, but dialogs/internal/native (warm_glfw.go, screen.go, x11grab.go, x11errors.go, symbolfont.go) was verified against %s: "+
 				"re-read it (and docs/upstream/) against %s, then update verified", mod, got, want, got)
 		}
 	}

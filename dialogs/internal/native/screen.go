@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/go-gl/glfw/v3.4/glfw"
 )
 
 // PrimaryArea is the primary monitor's work area, in screen pixels,

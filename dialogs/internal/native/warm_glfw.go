@@ -1,6 +1,6 @@
 //go:build linux && cgo && !ci && !wayland
 
-// Drawing a window off screen (dialogs' Pool.Warm) through Fyne 2.7's GLFW driver on
+// Drawing a window off screen (dialogs' Pool.Warm) through Fyne 2.8's GLFW driver on
 // X11. Fyne makes a window's native window, GL context and painter only
 // in its first Show, which maps it; nothing in its API makes them without
 // showing. So this calls the two unexported functions that Show runs,
@@ -12,7 +12,7 @@
 // the path of every window the Pool reuses).
 //
 // The names are checked when the binary is linked: a Fyne without them
-// fails the build, never a run. They are Fyne v2.7.1's (go.mod pins it);
+// fails the build, never a run. They are Fyne v2.8.1's (go.mod pins it);
 // dialogs' TestWarmPreparesTheNextQuestionsWindow and e2e
 // TestFirstQuestionFindsItsWindowReady prove the behaviour at each upgrade.
 // Only on Linux/X11: the Wayland build's windows are made visible, and

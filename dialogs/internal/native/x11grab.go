@@ -19,7 +19,7 @@ import "C"
 import (
 	"unsafe"
 
-	"github.com/go-gl/glfw/v3.3/glfw"
+	"github.com/go-gl/glfw/v3.4/glfw"
 )
 
 // glfwDisplay is the X connection of Fyne's GLFW driver, or nil. Call it
