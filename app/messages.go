@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/messages"
 	"feedback/ipc"
 	"feedback/ipc/wire"
 )
@@ -16,27 +17,29 @@ import (
 const permissionGrace = 2 * time.Second
 
 // messenger takes the agents' one-way messages (ipc.PathMessages): the
-// inbox records and lists them (and limits each client's rate), and a
+// messages record and list them (and limit each client's rate), and a
 // desktop notification shows them unless do not disturb is on. A client's
 // own "waits for your permission" shows none when feedback's approval
 // window asks for that permission: one prompt, one signal, gone when
 // answered (the window's own notification goes with it).
 type messenger struct {
-	inbox       *core.Inbox
+	messages    *messages.Control
+	dnd         interface{ Active() bool }
+	questions   interface{ Items() []core.Item } // the open questions (the inbox)
 	notes       *notices
 	openHistory func() // a click on the notification
 	// approving reports whether an approval window of client's in
-	// project is open (nil: the inbox's).
+	// project is open (nil: one among questions).
 	approving func(client, project string) bool
 	grace     time.Duration // 0: permissionGrace
 }
 
 func (m messenger) Message(_ context.Context, msg wire.Message) (ipc.Receipt, error) {
-	msg, err := m.inbox.Message(msg)
+	msg, err := m.messages.Message(msg)
 	if err != nil {
 		return ipc.Receipt{}, err
 	}
-	notified := m.notes.n != nil && !m.inbox.DNDActive()
+	notified := m.notes.n != nil && !m.dnd.Active()
 	switch {
 	case !notified:
 	case msg.Permission && m.approvingNow(msg.Client, msg.Project):
@@ -66,7 +69,7 @@ func (m messenger) approvingNow(client, project string) bool {
 	if m.approving != nil {
 		return m.approving(client, project)
 	}
-	for _, it := range m.inbox.Items() {
+	for _, it := range m.questions.Items() {
 		if it.Approval && it.Client == client && it.Project == project {
 			return true
 		}

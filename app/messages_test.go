@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/coretest"
+	"feedback/app/core/dnd"
+	"feedback/app/core/messages"
 	"feedback/ipc/wire"
 )
 
@@ -33,13 +36,16 @@ func TestPermissionOneSignal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeNotifier{}
 			notes := &notices{n: f, log: slog.New(slog.DiscardHandler)}
-			in := core.NewInbox(nil, slog.New(slog.DiscardHandler))
+			msgs, quiet := messages.New(nil), dnd.New(nil)
+			in := core.New(core.Options{Presenter: coretest.NewUI(), Features: []core.Feature{quiet, msgs}})
+			in.Start()
+			defer in.Close(time.Second)
 			var open atomic.Bool
 			open.Store(tc.openAfter == 0)
 			if tc.openAfter > 0 {
 				time.AfterFunc(tc.openAfter, func() { open.Store(true) })
 			}
-			m := messenger{inbox: in, notes: notes, openHistory: func() {}, grace: 300 * time.Millisecond,
+			m := messenger{messages: msgs, dnd: quiet, questions: in, notes: notes, openHistory: func() {}, grace: 300 * time.Millisecond,
 				approving: func(client, project string) bool {
 					return open.Load() && client == "claude-code" && project == "shop"
 				}}
@@ -52,7 +58,7 @@ func TestPermissionOneSignal(t *testing.T) {
 			if len(f.shown) != tc.shown {
 				t.Errorf("%d notifications shown, want %d", len(f.shown), tc.shown)
 			}
-			if got := in.RecentMessages(); len(got) != 1 {
+			if got := msgs.Recent(); len(got) != 1 {
 				t.Errorf("%d messages recorded, want 1 (History keeps it)", len(got))
 			}
 		})

@@ -10,7 +10,10 @@ import (
 	"sync/atomic"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/app/notification"
+	"feedback/app/supervisor"
+	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/i18n"
 	"feedback/ipc/wire"
@@ -42,7 +45,7 @@ func defaultNotifier(log *slog.Logger) *notification.Notifier {
 // SendNotification): the app's notifier where package notification has none of
 // its own (Windows, macOS). A click does not raise the window there, and
 // a notification cannot be taken back.
-type uiNotifier struct{ ui *core.UIProcess }
+type uiNotifier struct{ ui *supervisor.UIProcess }
 
 func (n uiNotifier) Show(_ context.Context, note notification.Notification) (notification.ID, error) {
 	n.ui.Notify(note.Summary, note.Body)
@@ -79,6 +82,9 @@ type questions interface {
 	Raise(id string)
 	AnswerFrom(id string, a wire.Answer) bool
 }
+
+// setSound applies the sound setting.
+func (s *notices) setSound(on bool) { s.sound.Store(on) }
 
 // keyOpen is the action that shows the question's window.
 const keyOpen = "open"
@@ -227,10 +233,10 @@ func (s *notices) message(m wire.Message, openHistory func()) {
 
 // back tells the user, back at the desk, what was asked while they were
 // away and what each agent was told; a click opens History.
-func (s *notices) back(asked []core.AwayItem, openHistory func()) {
+func (s *notices) back(asked []away.Item, openHistory func()) {
 	var lines []string
 	for _, it := range asked {
-		lines = append(lines, it.Line(i18n.For("")))
+		lines = append(lines, traymenu.AwayLine(i18n.For(""), it))
 	}
 	note := notification.WhileAway(len(asked), lines)
 	note.OnClick = openHistory

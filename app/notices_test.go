@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"feedback/app/core"
 	"feedback/app/notification"
+	"feedback/app/supervisor"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
@@ -153,7 +153,7 @@ func TestNoticeFailuresLogged(t *testing.T) {
 // notification's texts.
 func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 	cmds := make(chan uiproto.Command, 4)
-	start := func() (core.UIChild, error) {
+	start := func() (supervisor.Child, error) {
 		ours, theirs := net.Pipe()
 		conn := uiproto.NewUIConn(theirs)
 		go conn.Send(uiproto.Hello{Protocol: uiproto.Version})
@@ -172,9 +172,9 @@ func TestUINotifierSendsToTheUIProcess(t *testing.T) {
 				}
 			}
 		}()
-		return core.UIChild{Channel: ours, Wait: func() error { <-gone; return nil }}, nil
+		return supervisor.Child{Channel: ours, Wait: func() error { <-gone; return nil }}, nil
 	}
-	ui := core.NewUIProcess(core.UIProcessOptions{Start: start, Linger: time.Hour})
+	ui := supervisor.New(supervisor.Options{Start: start, Linger: time.Hour})
 	defer ui.Close(time.Second)
 	s := &notices{n: uiNotifier{ui}, log: slog.New(slog.DiscardHandler)}
 	s.unfocused(question())

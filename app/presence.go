@@ -8,7 +8,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"feedback/app/core"
+	"feedback/app/core/away"
 	"feedback/internal/settings"
 )
 
@@ -24,11 +24,12 @@ const presenceEvery = 5 * time.Second
 // time). Where none of them answers, the user counts as present: away
 // never starts on a guess.
 type presence struct {
-	inbox *core.Inbox
-	log   *slog.Logger
-	mode  atomic.Pointer[string]
-	after atomic.Int64 // time.Duration without input that makes the user away
-	idle  idleSource   // the X server's idle time and screen saver (presence_x11.go)
+	awayC   *away.Control
+	snoozes interface{ UntilBack() bool } // snoozed until the user is back: looked for
+	log     *slog.Logger
+	mode    atomic.Pointer[string]
+	after   atomic.Int64 // time.Duration without input that makes the user away
+	idle    idleSource   // the X server's idle time and screen saver (presence_x11.go)
 }
 
 // idleSource reads the display's idle time and screen saver; ok is false
@@ -38,18 +39,15 @@ type idleSource interface {
 	Close()
 }
 
-func newPresence(inbox *core.Inbox, s settings.Settings, log *slog.Logger) *presence {
-	p := &presence{inbox: inbox, log: log}
-	p.apply(s)
-	return p
+func newPresence(a *away.Control, snoozes interface{ UntilBack() bool }, log *slog.Logger) *presence {
+	return &presence{awayC: a, snoozes: snoozes, log: log}
 }
 
-// apply takes the away settings.
-func (p *presence) apply(s settings.Settings) {
-	mode := s.Away
+// setAway takes the away settings: away and away_after_minutes.
+func (p *presence) setAway(mode string, after time.Duration) {
 	p.mode.Store(&mode)
-	p.after.Store(int64(time.Duration(s.AwayAfterMinutes) * time.Minute))
-	p.inbox.SetAwayMode(mode)
+	p.after.Store(int64(after))
+	p.awayC.SetMode(mode)
 }
 
 // run watches until ctx ends.
@@ -73,8 +71,8 @@ func (p *presence) run(ctx context.Context) {
 		}
 		// Looked for while the away setting is on, or a question is snoozed
 		// until the user is back.
-		if m := p.mode.Load(); (m == nil || *m == settings.AwayOff || *m == "") && !p.inbox.SnoozedUntilBack() {
-			p.inbox.SetAway(false)
+		if m := p.mode.Load(); (m == nil || *m == settings.AwayOff || *m == "") && !p.snoozes.UntilBack() {
+			p.awayC.SetAway(false)
 			continue
 		}
 		if p.idle == nil {
@@ -85,7 +83,7 @@ func (p *presence) run(ctx context.Context) {
 				bus = c
 			}
 		}
-		p.inbox.SetAway(p.away(ctx, bus))
+		p.awayC.SetAway(p.away(ctx, bus))
 	}
 }
 

@@ -11,8 +11,14 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/away"
+	"feedback/app/core/dnd"
+	"feedback/app/core/messages"
+	"feedback/app/core/notes"
+	"feedback/app/core/snooze"
 	"feedback/app/notification"
 	"feedback/app/store"
+	"feedback/app/supervisor"
 	"feedback/app/windowreq"
 	"feedback/internal/display"
 	"feedback/internal/settings"
@@ -38,7 +44,7 @@ type Config struct {
 	SettingsPath string
 	// StartUI starts the UI process that shows the windows; nil means
 	// StartUIProcess (this binary's `feedback ui`).
-	StartUI core.UIStarter
+	StartUI supervisor.Starter
 	// Notifier shows the desktop notifications (a window that opened
 	// without the focus); nil means package notification's, with the app's icon.
 	Notifier Notifier
@@ -111,138 +117,38 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 	}
 
-	start := cfg.StartUI
-	if start == nil {
-		start = StartUIProcess
+	p := newParts(cfg, log)
+	if p.ownNotifier != nil {
+		defer p.ownNotifier.Close()
 	}
-	notes := &notices{n: cfg.Notifier, log: log.With("part", "notify")}
-	notes.sound.Store(cfg.Settings.Sound)
-	if notes.n == nil && notification.Supported() {
-		if n := defaultNotifier(notes.log); n != nil {
-			defer n.Close()
-			notes.n = n
-		}
+	// The settings, before a window can open or the last run's questions
+	// come back: the UI process's, the default countdown, the quiet hours…
+	settingsTo := p.live(log)
+	settingsTo.apply(cfg.Settings)
+	// Do not disturb is set from the tray: without one it is off (a saved
+	// "on" with no way to turn it off would hold every question back).
+	// Loaded before the database opens: the questions of the last run come
+	// back held back too.
+	trayErr := trayHostReachable()
+	if trayErr == nil {
+		p.quiet.Use(dndStore(log))
+	} else {
+		p.quiet.Use(nil)
 	}
-	var (
-		quitting atomic.Bool
-		inbox    *core.Inbox // set below, before any question comes
-	)
-	dbPath := core.DatabasePath(cfg.Database, log)
-	ui := core.NewUIProcess(core.UIProcessOptions{
-		Start:  start,
-		Linger: lingerOf(cfg.Settings),
-		Sleep:  cfg.Settings.UISleep,
-		// Idle: give the memory the last burst of questions used back to
-		// the system now, not when the runtime's scavenger gets to it.
-		OnIdle: debug.FreeOSMemory,
-		Log:    log.With("part", "ui"),
-		OnNote: func(n uiproto.Note) { inbox.AddNote(n) }, // from the note window: kept for its agent (core/notes.go)
-		// The UI process must be this build: one of another (the binary
-		// was replaced by an upgrade, where StartUIProcess cannot start
-		// this build's) is ended and the user told to restart.
-		Build:      cfg.Version,
-		OnMismatch: func(error) { notes.upgraded() },
-		// The History and Settings windows ask the app (package windowreq):
-		// the UI process opens neither the database nor the settings file.
-		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
-		Settings: uiSettings(cfg.Settings), // the app reads, watches and writes the settings file
-	})
-	if notes.n == nil && !notification.Supported() {
-		notes.n = uiNotifier{ui} // Fyne's SendNotification, in the UI process
-	}
-	var retain core.Retainer // prunes the database at start and daily (core/retention.go)
-	// The database opens once the inbox is set up (configured, below):
-	// the questions the last run left open come back to an inbox with its
-	// hooks, its default timeout and its quiet hours.
-	configured := make(chan struct{})
-	inbox = core.NewPersistentInbox(ui, log, func() (core.Persister, error) {
-		<-configured
-		p, err := core.OpenStore(dbPath, log)
-		if st, ok := p.(*store.Store); ok && err == nil {
-			retain.Start(st, cfg.Settings, log)
-		}
-		return p, err
-	})
-	notes.setInbox(inbox)     // a click on a notification raises the window, a button answers
-	inbox.OnEnd = notes.ended // a question's notification goes when it ends
-	// The inbox owns every window's deadline, draft and whether the user
-	// saw it (app/core/windows.go); the UI process only shows them.
-	inbox.SetDefaultTimeout(cfg.Settings.DefaultTimeout())
-	inbox.OnUnfocused = notes.unfocused
-	// The user came to the window: its notification has done its work.
-	inbox.OnFound = func(q wire.Question) { notes.ended(q.ID) }
-	// A window the user never saw ends: a notice, unless the user is
-	// quitting (each question ends then) or do not disturb is on.
-	inbox.OnUnseenEnd = func(q wire.Question, timedOut bool) {
-		if quitting.Load() || inbox.DNDActive() {
-			return
-		}
-		if timedOut {
-			notes.timedOutUnseen(q)
-		} else {
-			notes.withdrawnUnseen(q)
-		}
-	}
-	// An answer given after its call ended went to the agent's next call
-	// (a one-shot client): say where it went.
-	inbox.OnHandedOver = func(q wire.Question) {
-		if !inbox.DNDActive() {
-			notes.handedOver(q)
-		}
-	}
-	// The dnd_schedule's quiet hours (core/dnd.go), before the tray loads
-	// its saved choice and the last run's questions come back.
-	if err := inbox.SetDNDSchedule(cfg.Settings.DNDSchedule); err != nil {
-		log.Warn("do not disturb schedule ignored", "err", err)
-	}
-	close(configured)
+	p.inbox.Start() // the database opens; the last run's questions come back
 
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	// Away (the away setting): who is at the desk, and what they hear when
-	// back (core/away.go).
-	away := newPresence(inbox, cfg.Settings, log.With("part", "presence"))
-	inbox.OnBack(func(asked []core.AwayItem) { notes.back(asked, func() { ui.OpenWindow(uiproto.WindowHistory) }) })
-	go away.run(ctx)
-	// Quit from the tray: with questions open the user is asked first (in
-	// the UI process); each then ends as dismissed by the user, so every
-	// waiting caller gets that answer — not a dropped connection, which a
-	// shim would take for a crash and restart the app for.
-	// feedback quit (ipc.PathQuit): the user's Quit from a terminal; the
-	// command itself is the confirmation.
-	quitNow := func() (ipc.Quitting, func()) {
-		quitting.Store(true)
-		ended := inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
-		log.Info("the user quit (feedback quit)", "questions", ended)
-		return ipc.Quitting{PID: os.Getpid(), Questions: ended}, func() { stop(errUserQuit) }
-	}
-	quit := func() {
-		if n := len(inbox.Items()); n > 0 {
-			yes, err := ui.ConfirmQuit(n)
-			if err != nil {
-				log.Warn("quitting without asking: the UI process cannot ask", "err", err)
-				yes = true
-			}
-			if !yes {
-				return
-			}
-			quitting.Store(true)
-			ended := inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
-			log.Info("the user quit with questions open: each ended as dismissed", "questions", ended)
-		}
-		stop(errUserQuit)
-	}
-	endTray := startTray(inbox, ui, quit, log)
+	go p.watcher.run(ctx)
+	endTray := startTray(p, trayErr, func() { p.quit(stop, log) }, log)
 	// The desktop session ends (its X server, its session bus): so does
 	// the app, instead of living on with nothing to show windows on.
 	endWatch := watchSession(log, stop)
 	defer endWatch()
 
-	var prewarm atomic.Bool
-	prewarm.Store(cfg.Settings.UIPrewarm)
 	onGreet := func() {
-		if prewarm.Load() {
-			ui.Prewarm()
+		if p.prewarm.Load() {
+			p.ui.Prewarm()
 		}
 	}
 	// A change of settings.json (the Settings window's Save, which the app
@@ -253,24 +159,17 @@ func Run(ctx context.Context, cfg Config) error {
 				log.Warn("settings.json changed but is not valid: the app keeps the settings it has", "err", err)
 				return
 			}
-			ui.SetLinger(lingerOf(s))
-			ui.SetSleep(s.UISleep)
-			ui.SetSettings(*uiSettings(s))
-			inbox.SetDefaultTimeout(s.DefaultTimeout())
-			notes.sound.Store(s.Sound)
-			prewarm.Store(s.UIPrewarm)
-			retain.Update(s)
-			inbox.SetDNDSchedule(s.DNDSchedule) // valid: Watch reports checked settings only
-			away.apply(s)
+			settingsTo.apply(s)
 			log.Info("settings applied", "ui_linger_seconds", s.UILingerSeconds, "sound", s.Sound, "ui_prewarm", s.UIPrewarm, "ui_sleep", s.UISleep,
 				"retention_days", s.RetentionDays, "retention_image_mib", s.RetentionImageMiB, "dnd_schedule", s.DNDSchedule)
 		})
 	}
-	msgs := messenger{inbox: inbox, notes: notes, openHistory: func() { ui.OpenWindow(uiproto.WindowHistory) }}
-	srv := ipc.NewServer(inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs, Quit: quitNow})
+	msgs := messenger{messages: p.messages, dnd: p.quiet, questions: p.inbox, notes: p.alerts, openHistory: func() { p.ui.OpenWindow(uiproto.WindowHistory) }}
+	srv := ipc.NewServer(p.inbox, ipc.ServerOptions{Version: cfg.Version, Logger: log, OnGreet: onGreet, Messenger: msgs,
+		Quit: func() (ipc.Quitting, func()) { return p.quitNow(stop, log) }})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
-	stopRelay := startRelay(ctx, inbox, log) // relay.go: remote agents through a broker (#33)
+	stopRelay := startRelay(ctx, p.inbox, log) // relay.go: remote agents through a broker (#33)
 	defer stopRelay()
 	log.Info("feedback is running", "socket", path, "version", cfg.Version)
 	select {
@@ -283,15 +182,159 @@ func Run(ctx context.Context, cfg Config) error {
 
 	// The windows close first: each reports its draft, so the database has
 	// what the user typed up to the last key.
-	ui.Close(3 * time.Second)
+	p.ui.Close(3 * time.Second)
 	endTray()
 	shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if serr := srv.Shutdown(shutdown); err == nil {
 		err = serr
 	}
-	retain.Stop()                // no pass runs into the closed store
-	inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
-	notes.wait()                 // each bounded by the notifier's timeout
+	p.quiet.Close()                // nothing held back opens any more
+	p.retain.Stop()                // no pass runs into the closed store
+	p.inbox.Close(3 * time.Second) // after the last caller left: its withdrawal is recorded
+	p.alerts.wait()                // each bounded by the notifier's timeout
 	return err
+}
+
+// parts are the resident app's parts, each made after what it uses: no
+// part refers to one not made yet.
+type parts struct {
+	alerts *notices // desktop notifications
+	// ownNotifier is the notifier made for the app (none given): it
+	// closes with it.
+	ownNotifier *notification.Notifier
+	quiet       *dnd.Control    // do not disturb
+	snoozes     *snooze.Control // "not now": when a snoozed question comes back
+	away        *away.Control   // what a question gets while the user is away
+	notes       *notes.Control  // the user's notes for agents
+	messages    *messages.Control
+	ui          *supervisor.UIProcess // the UI process that shows the windows
+	inbox       *core.Inbox           // the questions and their windows
+	watcher     *presence             // who is at the desk
+	retain      store.Retainer        // prunes the database at start and daily
+	prewarm     atomic.Bool           // the shims' greeting starts the UI process (ui_prewarm)
+	quitting    atomic.Bool           // the user quit: each question ends
+}
+
+// newParts makes the app's parts, none started.
+func newParts(cfg Config, log *slog.Logger) *parts {
+	p := &parts{alerts: &notices{n: cfg.Notifier, log: log.With("part", "notify")}}
+	if p.alerts.n == nil && notification.Supported() {
+		if n := defaultNotifier(p.alerts.log); n != nil {
+			p.alerts.n, p.ownNotifier = n, n
+		}
+	}
+	p.quiet = dnd.New(log.With("part", "dnd"))
+	p.snoozes = snooze.New(log.With("part", "snooze"))
+	p.notes = notes.New(log.With("part", "notes"))
+	p.messages = messages.New(log.With("part", "messages"))
+	start := cfg.StartUI
+	if start == nil {
+		start = StartUIProcess
+	}
+	dbPath := databasePath(cfg.Database, log)
+	p.ui = supervisor.New(supervisor.Options{
+		Start: start,
+		// Idle: give the memory the last burst of questions used back to
+		// the system now, not when the runtime's scavenger gets to it.
+		OnIdle: debug.FreeOSMemory,
+		Log:    log.With("part", "ui"),
+		OnNote: func(n uiproto.Note) { p.notes.Add(n) }, // from the note window: kept for its agent
+		// The UI process must be this build: one of another (the binary
+		// was replaced by an upgrade, where StartUIProcess cannot start
+		// this build's) is ended and the user told to restart.
+		Build:      cfg.Version,
+		OnMismatch: func(error) { p.alerts.upgraded() },
+		// The History and Settings windows ask the app (package windowreq):
+		// the UI process opens neither the database nor the settings file.
+		Requests: (&windowreq.Server{DB: dbPath, SettingsPath: cfg.SettingsPath, RelayStatusPath: relayStatusPath(), Log: log.With("part", "windows")}).Answer,
+	})
+	if p.alerts.n == nil && !notification.Supported() {
+		p.alerts.n = uiNotifier{p.ui} // Fyne's SendNotification, in the UI process
+	}
+	// Away: back at the desk, the snoozes until then end and the user
+	// hears what was asked meanwhile.
+	p.away = away.New(away.Options{Log: log.With("part", "away"), Back: func(asked []away.Item) {
+		p.snoozes.Back()
+		if len(asked) > 0 {
+			p.alerts.back(asked, func() { p.ui.OpenWindow(uiproto.WindowHistory) })
+		}
+	}})
+	p.inbox = core.New(core.Options{
+		Presenter: p.ui,
+		Log:       log,
+		// Do not disturb first: it holds a window back before a snooze
+		// brings it, and opens one it holds when the tray raises it.
+		Features: []core.Feature{p.quiet, p.snoozes, p.away, p.notes, p.messages},
+		Open: func() (core.Store, error) {
+			st, err := openDatabase(dbPath, log)
+			if err != nil {
+				return nil, err
+			}
+			p.retain.Start(st, log)
+			return database{st}, nil
+		},
+		OnEnd:       p.alerts.ended, // a question's notification goes when it ends
+		OnUnfocused: p.alerts.unfocused,
+		// The user came to the window: its notification has done its work.
+		OnFound: func(q wire.Question) { p.alerts.ended(q.ID) },
+		// A window the user never saw ends: a notice, unless the user is
+		// quitting (each question ends then) or do not disturb is on.
+		OnUnseenEnd: func(q wire.Question, timedOut bool) {
+			if p.quitting.Load() || p.quiet.Active() {
+				return
+			}
+			if timedOut {
+				p.alerts.timedOutUnseen(q)
+			} else {
+				p.alerts.withdrawnUnseen(q)
+			}
+		},
+		// An answer given after its call ended went to the agent's next call
+		// (a one-shot client): say where it went.
+		OnHandedOver: func(q wire.Question) {
+			if !p.quiet.Active() {
+				p.alerts.handedOver(q)
+			}
+		},
+	})
+	p.alerts.setInbox(p.inbox) // a click on a notification raises the window, a button answers
+	p.watcher = newPresence(p.away, p.snoozes, log.With("part", "presence"))
+	return p
+}
+
+// live is where apply hands the settings: the parts.
+func (p *parts) live(log *slog.Logger) live {
+	return live{ui: p.ui, questions: p.inbox, dnd: p.quiet, away: p.watcher, sound: p.alerts, retain: &p.retain, prewarm: &p.prewarm, log: log}
+}
+
+// quitNow is feedback quit (ipc.PathQuit): the user's Quit from a
+// terminal, the command itself the confirmation. Each question ends as
+// dismissed by the user, as with quit.
+func (p *parts) quitNow(stop context.CancelCauseFunc, log *slog.Logger) (ipc.Quitting, func()) {
+	p.quitting.Store(true)
+	ended := p.inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
+	log.Info("the user quit (feedback quit)", "questions", ended)
+	return ipc.Quitting{PID: os.Getpid(), Questions: ended}, func() { stop(errUserQuit) }
+}
+
+// quit is Quit from the tray: with questions open the user is asked first
+// (in the UI process); each then ends as dismissed by the user, so every
+// waiting caller gets that answer — not a dropped connection, which a shim
+// would take for a crash and restart the app for.
+func (p *parts) quit(stop context.CancelCauseFunc, log *slog.Logger) {
+	if n := len(p.inbox.Items()); n > 0 {
+		yes, err := p.ui.ConfirmQuit(n)
+		if err != nil {
+			log.Warn("quitting without asking: the UI process cannot ask", "err", err)
+			yes = true
+		}
+		if !yes {
+			return
+		}
+		p.quitting.Store(true)
+		ended := p.inbox.EndAll(wire.Answer{Status: wire.StatusDismissed, Reason: wire.ReasonQuit})
+		log.Info("the user quit with questions open: each ended as dismissed", "questions", ended)
+	}
+	stop(errUserQuit)
 }

@@ -10,6 +10,8 @@ import (
 	"fyne.io/systray"
 
 	"feedback/app/core"
+	"feedback/app/core/dnd"
+	"feedback/app/traymenu"
 	"feedback/assets"
 	"feedback/internal/userdirs"
 	"feedback/ipc/uiproto"
@@ -19,19 +21,15 @@ import (
 // startTray shows the tray icon and its menu of open questions through
 // fyne.io/systray (StatusNotifierItem over the session D-Bus on Linux) — no
 // GUI toolkit in the resident process. Without a session bus or a tray host
-// the app runs without it. The returned function removes the icon.
-func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Logger) (end func()) {
-	// Do not disturb is loaded first, before the questions of the last run
-	// come back (they are held back too). It is set from the tray: without
-	// one it is off (a saved "on" with no way to turn it off would hold
-	// every question back).
-	inbox.UseDND(dndStore(log))
-	if err := trayHostReachable(); err != nil {
-		log.Warn("running without a tray icon", "reason", err)
-		inbox.UseDND(nil)
+// (unreachable, trayHostReachable's error) the app runs without it. The
+// returned function removes the icon.
+func startTray(p *parts, unreachable error, quit func(), log *slog.Logger) (end func()) {
+	if unreachable != nil {
+		log.Warn("running without a tray icon", "reason", unreachable)
 		return func() {}
 	}
-	t := &tray{inbox: inbox, ui: ui, quit: quit, log: log, updates: make(chan struct{}, 1)}
+	inbox := p.inbox
+	t := &tray{p: p, inbox: inbox, quit: quit, log: log, updates: make(chan struct{}, 1)}
 	ready := make(chan struct{})
 	start, stop := systray.RunWithExternalLoop(func() { close(ready) }, nil)
 	start()
@@ -59,19 +57,19 @@ func startTray(inbox *core.Inbox, ui *core.UIProcess, quit func(), log *slog.Log
 
 // dndStore is where do not disturb is kept: $XDG_STATE_HOME/feedback/dnd.json
 // (userdirs' State), or nil when that is unknown.
-func dndStore(log *slog.Logger) core.DNDStore {
+func dndStore(log *slog.Logger) dnd.Store {
 	dirs, err := userdirs.Current()
 	if err != nil {
 		log.Warn("do not disturb is not kept across restarts", "err", err)
 		return nil
 	}
-	return core.DNDFile(filepath.Join(dirs.State, "dnd.json"))
+	return dndFile(filepath.Join(dirs.State, "dnd.json"))
 }
 
 // tray is the tray icon and menu. render runs on the follow goroutine only.
 type tray struct {
+	p       *parts // what it shows and acts on
 	inbox   *core.Inbox
-	ui      *core.UIProcess
 	quit    func()
 	log     *slog.Logger
 	mu      sync.Mutex    // guards pending and refresh
@@ -123,11 +121,11 @@ func (t *tray) safely(f func()) {
 	f()
 }
 
-// render shows the tray's view of items and do not disturb (core.Tray):
+// render shows the tray's view of items and do not disturb (traymenu.Tray):
 // the icon with their count, the tooltip and the menu; it rebuilds the view
 // again when an age or the end of do not disturb changes a label.
 func (t *tray) render(items []core.Item) {
-	v := core.Tray(core.TrayInput{Items: items, Messages: t.inbox.RecentMessages(), Away: t.inbox.Away(), DND: t.inbox.DND(), Now: time.Now(), History: true, Settings: true, Note: true})
+	v := traymenu.Tray(traymenu.TrayInput{Items: items, Messages: t.p.messages.Recent(), Away: t.p.away.State(), DND: t.p.quiet.State(), Now: time.Now(), History: true, Settings: true, Note: true})
 	if runtime.GOOS == "windows" {
 		systray.SetIcon(assets.TrayIconICO(v.Count, v.DND))
 	} else {
@@ -148,7 +146,7 @@ func (t *tray) render(items []core.Item) {
 }
 
 // add adds es to the menu, under parent (nil: the top level).
-func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
+func (t *tray) add(parent *systray.MenuItem, es []traymenu.MenuEntry) {
 	for _, e := range es {
 		if e.Separator {
 			if parent == nil {
@@ -158,7 +156,7 @@ func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
 			}
 			continue
 		}
-		label := core.MenuLabel(runtime.GOOS, e.Label)
+		label := traymenu.MenuLabel(runtime.GOOS, e.Label)
 		var it *systray.MenuItem
 		switch {
 		case parent == nil && e.Checkable:
@@ -187,24 +185,24 @@ func (t *tray) add(parent *systray.MenuItem, es []core.MenuEntry) {
 }
 
 // action is what a click on an entry doing a does; nil for nothing.
-func (t *tray) action(a core.MenuAction) func() {
+func (t *tray) action(a traymenu.MenuAction) func() {
 	switch a.Kind {
-	case core.ActionRaise:
+	case traymenu.ActionRaise:
 		// A question held back by do not disturb opens; any other is raised.
 		return func() { t.inbox.Raise(a.Question) }
-	case core.ActionDND:
+	case traymenu.ActionDND:
 		return func() {
-			if err := t.inbox.SetDND(a.DND); err != nil {
+			if err := t.p.quiet.Set(a.DND); err != nil {
 				t.log.Warn("do not disturb", "err", err)
 			}
 		}
-	case core.ActionHistory:
-		return func() { t.ui.OpenWindow(uiproto.WindowHistory) }
-	case core.ActionSettings:
-		return func() { t.ui.OpenWindow(uiproto.WindowSettings) }
-	case core.ActionNote: // the choices come from the database: off the menu's goroutine
-		return func() { go t.ui.OpenNoteWindow(t.inbox.NoteChoices()) }
-	case core.ActionSnooze:
+	case traymenu.ActionHistory:
+		return func() { t.p.ui.OpenWindow(uiproto.WindowHistory) }
+	case traymenu.ActionSettings:
+		return func() { t.p.ui.OpenWindow(uiproto.WindowSettings) }
+	case traymenu.ActionNote: // the choices come from the database: off the menu's goroutine
+		return func() { go t.p.ui.OpenNoteWindow(t.p.notes.Choices()) }
+	case traymenu.ActionSnooze:
 		return func() {
 			s := wire.Snooze{UntilBack: a.UntilBack}
 			if !a.UntilBack {
@@ -212,13 +210,13 @@ func (t *tray) action(a core.MenuAction) func() {
 			}
 			go func() { // each window closes through the UI process: off the menu's goroutine
 				if a.Question == "" {
-					t.inbox.SnoozeAll(s)
+					t.p.snoozes.SnoozeAll(s)
 				} else {
-					t.inbox.Snooze(a.Question, s)
+					t.p.snoozes.Snooze(a.Question, s)
 				}
 			}()
 		}
-	case core.ActionQuit:
+	case traymenu.ActionQuit:
 		return func() { go t.quit() }
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"syscall"
 
-	"feedback/app/core"
+	"feedback/app/supervisor"
 )
 
 // StartUIProcess starts this binary's `feedback ui` with one end of a
@@ -22,11 +22,11 @@ import (
 //
 // It is this very build even after an upgrade replaced the binary's file
 // under the running app, where the system allows (selfExecutable); where
-// it does not, the UI process's Hello tells the app (core.UIProcess).
-func StartUIProcess() (core.UIChild, error) {
+// it does not, the UI process's Hello tells the app (supervisor.UIProcess).
+func StartUIProcess() (supervisor.Child, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return core.UIChild{}, fmt.Errorf("finding this binary to start its UI process: %w", err)
+		return supervisor.Child{}, fmt.Errorf("finding this binary to start its UI process: %w", err)
 	}
 	syscall.ForkLock.RLock() // no other fork inherits the pair before close-on-exec is set
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
@@ -36,7 +36,7 @@ func StartUIProcess() (core.UIChild, error) {
 	}
 	syscall.ForkLock.RUnlock()
 	if err != nil {
-		return core.UIChild{}, fmt.Errorf("making the UI process's channel: %w", err)
+		return supervisor.Child{}, fmt.Errorf("making the UI process's channel: %w", err)
 	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "ui channel"), os.NewFile(uintptr(fds[1]), "ui channel (UI process)")
 	defer theirs.Close()
@@ -47,16 +47,16 @@ func StartUIProcess() (core.UIChild, error) {
 	sleeps := dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		ours.Close()
-		return core.UIChild{}, fmt.Errorf("starting %s ui: %w", exe, err)
+		return supervisor.Child{}, fmt.Errorf("starting %s ui: %w", exe, err)
 	}
 	conn, err := net.FileConn(ours)
 	ours.Close()
 	if err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return core.UIChild{}, fmt.Errorf("the UI process's channel: %w", err)
+		return supervisor.Child{}, fmt.Errorf("the UI process's channel: %w", err)
 	}
-	c := core.UIChild{Channel: conn, Wait: cmd.Wait, Kill: cmd.Process.Kill}
+	c := supervisor.Child{Channel: conn, Wait: cmd.Wait, Kill: cmd.Process.Kill}
 	if sleeps {
 		c.Stop = func() error { return cmd.Process.Signal(syscall.SIGSTOP) }
 		c.Continue = func() error { return cmd.Process.Signal(syscall.SIGCONT) }

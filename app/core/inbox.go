@@ -8,20 +8,28 @@ import (
 	"sync"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/internal/procsession"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
-// Presenter puts questions in front of the user. Its methods may be called
-// from any goroutine and must not block on the user.
+// Presenter puts the questions' windows in front of the user: the UI
+// process's supervisor in the app (package supervisor), a double in tests
+// and the load tests' fake app. It keeps no window's state: the inbox
+// keeps every one's (windows.go), and the presenter reports their events
+// to it. Its methods may be called from any goroutine and must not block
+// on the user.
 type Presenter interface {
-	// Show opens a window for q. It calls shown once the window is on
-	// screen and done exactly once with the outcome, unless Withdraw came first.
-	// (A WindowPresenter's ShowWindow is called instead: windows.go.)
-	Show(q wire.Question, shown func(), done func(wire.Answer))
-	// Withdraw closes the window of question id without an answer; a
-	// WindowPresenter's window reports an unreported draft first.
+	// Bind makes o the owner of its windows: it reports their events to o
+	// (shown, found, drafts, snoozed, countdowns, outcomes, closed) and
+	// asks o what to show again. New calls it, before ShowWindow.
+	Bind(o WindowOwner)
+	// ShowWindow opens the window m describes (its question, a draft to
+	// restore, its countdown).
+	ShowWindow(m uiproto.Show)
+	// Withdraw closes the window of question id without an answer; it
+	// reports its unreported draft first, then that it closed.
 	Withdraw(id string)
 	// Focus raises the window of question id.
 	Focus(id string)
@@ -65,7 +73,7 @@ type Item struct {
 // ask with the new id). The log says where such an answer went ("kept answer
 // delivered to another session"), and the store marks it delivered.
 //
-// With a Persister it records each question when it opens, its drafts as
+// With a Store it records each question when it opens, its drafts as
 // the user types, whether it is kept open for a caller that comes back, and
 // its outcome (delivered or kept) or its withdrawal; a new question first
 // looks for an answer kept before a restart (returned at once) and for a
@@ -73,59 +81,18 @@ type Item struct {
 // kept open are shown again and the others withdrawn (their callers ask
 // again). Every database call runs on the recorder's goroutine: a slow or
 // locked database never holds up a window or a caller by more than
-// lookupTimeout.
+// LookupTimeout.
 type Inbox struct {
-	p   Presenter
-	log *slog.Logger
-	rec *recorder
-	// MaxOpen bounds the open questions, those kept open included; an ask
-	// beyond it is refused with wire.CodeTooMany. Set before the first Ask.
-	MaxOpen int
-	// Hold is how long a question nobody waits for stays open (at least
-	// its countdown): then it is withdrawn, its draft kept. Set before the
-	// first Ask.
-	Hold time.Duration
-
-	// OnEnd, if set, is called (on no particular goroutine, never
-	// holding the inbox's lock) with the window id of each question that
-	// ended: answered, dismissed, timed out or withdrawn. Set before the
-	// first Ask.
-	OnEnd func(id string)
-	// OnHandedOver, if set, is called (on no particular goroutine, never
-	// holding the inbox's lock) when an answer the user gave after its
-	// asking session had ended goes to the next identical question of
-	// another session (a one-shot client's next call), with that question:
-	// the app tells the user where the answer went. Set before the first
-	// Ask.
-	OnHandedOver func(q wire.Question)
-
-	// OnUnfocused, if set, is called when a window of a WindowPresenter
-	// opened without taking the focus (the user was typing in another
-	// one): the app notifies. Set before the first Ask.
-	OnUnfocused func(q wire.Question)
-	// OnFound, if set, is called when the user came to a window of a
-	// WindowPresenter (uiproto.Found): the app withdraws its notification,
-	// which has done its work. Set before the first Ask.
-	OnFound func(q wire.Question)
-	// OnUnseenEnd, if set, is called when a window of a WindowPresenter
-	// ends before the user typed in it or edited it (uiproto.Found, a
-	// draft), whether or not it opened with the focus: its agent withdrew
-	// it, or it timed out (timedOut). The app leaves a notification, so
-	// that nothing disappears silently. A window shown with a restored
-	// draft was seen. Set before the first Ask.
-	OnUnseenEnd func(q wire.Question, timedOut bool)
-	// TimeoutGrace is how long past a window's deadline the inbox waits
-	// for the UI process's own timeout before it times the question out
-	// itself (zero: DefaultTimeoutGrace). Set before the first Ask.
-	TimeoutGrace time.Duration
+	p     Presenter
+	log   *slog.Logger
+	rec   *recorder
+	opts  Options // as New made them: they do not change
+	clock clock.Clock
+	hooks []Hooks // of opts.Features, in order
 
 	// sessionEnded tells whether an asking session has certainly ended
-	// (procsession.Ended); it is called holding mu, and must be quick.
+	// (Options.SessionEnded); it is called holding mu, and must be quick.
 	sessionEnded func(session string) bool
-
-	// clock times the windows' deadlines (windows.go): the wall clock, or
-	// a test's; set before the first Ask.
-	clock uiClock
 
 	mu       sync.Mutex        // guards open, kept, onChange, the window fields below, and every entry's askID, from, waiters, kept, hold, draft, images and win
 	open     map[string]*entry // by window id (entry.q.ID)
@@ -139,10 +106,6 @@ type Inbox struct {
 	defaultTimeout time.Duration // SetDefaultTimeout
 	closed         bool          // Close was called: no deadline fires
 
-	dnd  dndControl  // do not disturb (dnd.go)
-	msgs messages    // the agents' one-way messages (messages.go); guarded by mu
-	away awayControl // away (away.go); guarded by mu
-	mem  memNotes    // the notes for agents without a database (notes.go)
 }
 
 // DefaultHold is Inbox.Hold of a new inbox: how long a question is kept
@@ -159,7 +122,7 @@ type entry struct {
 	keepOpen  bool          // the ask that opened it said wire.Ask.KeepOpen: it outlives its callers
 	waiters   int           // guarded by Inbox.mu
 	kept      bool          // kept open for a caller that comes back; guarded by Inbox.mu
-	hold      *time.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
+	hold      clock.Timer   // withdraws it when nobody came back; guarded by Inbox.mu
 	shown     chan struct{} // closed when the window is on screen
 	shownOnce sync.Once     // closes shown
 	done      chan struct{} // closed when answer is set
@@ -171,8 +134,7 @@ type entry struct {
 	// callers) and replaced when it comes back. Guarded by Inbox.mu.
 	snooze  *wire.Snooze
 	snoozeC chan struct{}
-	snoozes int         // how many times it was snoozed
-	wake    *time.Timer // ends a timed snooze
+	snoozes int // how many times it was snoozed
 	// draft is the question's latest draft, the one place it is kept in
 	// memory: restored into its window when it comes back (snoozed, held
 	// back, the UI process restarted); the recorder writes it.
@@ -181,46 +143,115 @@ type entry struct {
 	// gave them (each crosses the channel once): what its next draft is
 	// rebuilt from (Inbox.WindowDraft).
 	images uiproto.DraftImages
-	// win is its window while a WindowPresenter shows it (windows.go):
-	// nil while it is not shown (held back, snoozed, closed, or shown by a
-	// plain Presenter).
+	// win is its window while the Presenter shows it (windows.go): nil
+	// while it is not shown (held back, set aside, closed).
 	win *window
 }
 
-// NewInbox returns an empty inbox that shows questions through p and
-// keeps nothing across restarts.
-func NewInbox(p Presenter, log *slog.Logger) *Inbox {
-	return NewPersistentInbox(p, log, nil)
+// Options make an Inbox. None of them changes once the inbox is made.
+type Options struct {
+	// Presenter shows the questions' windows; the inbox is the owner of
+	// them (Presenter.Bind). Required.
+	Presenter Presenter
+	Log       *slog.Logger
+	// Open opens the Store the inbox records in (nil, or an error: it
+	// records nothing, and keeps the notes for agents in memory). It runs on the inbox's own goroutine, so a
+	// slow database does not delay the start; the questions the last run
+	// kept open are shown again once it has opened.
+	Open func() (Store, error)
+	// Clock times everything the inbox times: holds, deadlines, snoozes,
+	// do not disturb, kept answers (nil: the wall clock).
+	Clock clock.Clock
+	// MaxOpen bounds the open questions, those kept open included; an ask
+	// beyond it is refused with wire.CodeTooMany (zero:
+	// wire.MaxOpenQuestions).
+	MaxOpen int
+	// Hold is how long a question nobody waits for stays open (at least
+	// its countdown): then it is withdrawn, its draft kept (zero:
+	// DefaultHold).
+	Hold time.Duration
+	// TimeoutGrace is how long past a window's deadline the inbox waits
+	// for the UI process's own timeout before it times the question out
+	// itself (zero: DefaultTimeoutGrace).
+	TimeoutGrace time.Duration
+	// SessionEnded tells whether an asking session has certainly ended
+	// (nil: procsession.Ended); it must be quick.
+	SessionEnded func(session string) bool
+	// Features extend the inbox (feature.go): each is attached, in order,
+	// by New.
+	Features []Feature
+
+	// OnEnd, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) with the window id of each question that
+	// ended: answered, dismissed, timed out or withdrawn.
+	OnEnd func(id string)
+	// OnHandedOver, if set, is called (on no particular goroutine, never
+	// holding the inbox's lock) when an answer the user gave after its
+	// asking session had ended goes to the next identical question of
+	// another session (a one-shot client's next call), with that question:
+	// the app tells the user where the answer went.
+	OnHandedOver func(q wire.Question)
+	// OnUnfocused, if set, is called when a window opened without taking
+	// the focus (the user was typing in another
+	// one): the app notifies.
+	OnUnfocused func(q wire.Question)
+	// OnFound, if set, is called when the user came to a window
+	// (uiproto.Found): the app withdraws its notification,
+	// which has done its work.
+	OnFound func(q wire.Question)
+	// OnUnseenEnd, if set, is called when a window ends before the user typed in it or edited it (uiproto.Found, a
+	// draft), whether or not it opened with the focus: its agent withdrew
+	// it, or it timed out (timedOut). The app leaves a notification, so
+	// that nothing disappears silently. A window shown with a restored
+	// draft was seen.
+	OnUnseenEnd func(q wire.Question, timedOut bool)
 }
 
-// NewPersistentInbox returns an empty inbox that shows questions through p
-// (the owner of its windows, if p is a WindowPresenter: Bind) and records
-// them in the Persister that open returns (nil open, or an
-// error: nothing is recorded). open runs on the inbox's own goroutine, so a
-// slow database does not delay the start; the questions the last run kept
-// open are shown again once it has opened.
-func NewPersistentInbox(p Presenter, log *slog.Logger, open func() (Persister, error)) *Inbox {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+// New returns an empty inbox made from o; Start starts it.
+func New(o Options) *Inbox {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
-	if open == nil {
-		open = func() (Persister, error) { return NoPersistence{}, nil }
+	if o.Open == nil {
+		o.Open = func() (Store, error) { return NewMemoryStore(), nil }
 	}
-	in := &Inbox{p: p, log: log, MaxOpen: wire.MaxOpenQuestions, Hold: DefaultHold, open: make(map[string]*entry),
-		sessionEnded: procsession.Ended, clock: realClock{}, closing: make(map[string]*entry)}
-	if wp, ok := p.(WindowPresenter); ok {
-		wp.Bind(in)
+	if o.MaxOpen <= 0 {
+		o.MaxOpen = wire.MaxOpenQuestions
 	}
-	in.rec = newRecorder(log)
-	in.rec.start(open, in.reopen) // after in.rec is set: what reopen starts records
+	if o.Hold <= 0 {
+		o.Hold = DefaultHold
+	}
+	if o.TimeoutGrace <= 0 {
+		o.TimeoutGrace = DefaultTimeoutGrace
+	}
+	if o.SessionEnded == nil {
+		o.SessionEnded = procsession.Ended
+	}
+	c := clock.Or(o.Clock)
+	in := &Inbox{p: o.Presenter, log: o.Log, opts: o, clock: c, open: make(map[string]*entry),
+		sessionEnded: o.SessionEnded, closing: make(map[string]*entry)}
+	in.kept.clock = c
+	o.Presenter.Bind(in)
+	in.rec = newRecorder(o.Log, c)
+	for _, f := range o.Features {
+		in.hooks = append(in.hooks, f.Attach(host{in}))
+	}
 	return in
+}
+
+// Start opens the Store (Options.Open, on the inbox's own goroutine) and,
+// once it is open, shows again the questions the last run kept open. Call
+// it once, when what the inbox and its features show a question with is
+// set (the default timeout, do not disturb): until then nothing is
+// recorded, and a question asked waits for its lookups.
+func (in *Inbox) Start() {
+	in.rec.start(in.opts.Open, in.reopen)
 }
 
 // Close stops the hold timers and the deadlines, writes what is still queued for the
 // database, waiting at most wait, and closes it. Call it once no caller
 // waits any more.
 func (in *Inbox) Close(wait time.Duration) {
-	in.closeDND()
 	in.mu.Lock()
 	in.closed = true
 	for _, e := range in.open {
@@ -290,12 +321,17 @@ func (in *Inbox) notify() {
 // questions a new one is refused with wire.CodeTooMany: the inbox is
 // where the app's cap on open questions is enforced (ipc counts none).
 //
-// The outcome carries the notes the user wrote for the question's client
-// meanwhile (notes.go); a pending or failed ask carries none.
+// The features add to an outcome what they have for it (Hooks.Outcome:
+// the notes the user wrote for the question's client meanwhile); a pending
+// or failed ask gets nothing.
 func (in *Inbox) Ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wire.Answer, error) {
 	a, err := in.ask(ctx, r, emit)
 	if err == nil {
-		a = in.withNotes(ctx, r.Question, a)
+		for _, h := range in.hooks {
+			if h.Outcome != nil {
+				a = h.Outcome(ctx, r.Question, a)
+			}
+		}
 	}
 	return a, err
 }
@@ -314,7 +350,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 		return a, nil
 	}
 	in.mu.Unlock()
-	if a, ok := in.awayAsk(r); ok { // away.go
+	if a, ok := in.gate(r); ok { // a feature answers at once: away
 		return a, nil
 	}
 	in.mu.Lock()
@@ -338,7 +374,7 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 			a := *f.answer
 			in.log.Info("kept answer delivered from the database", "id", askID, "window", a.QuestionID, "status", a.Status)
 			window := a.QuestionID
-			in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+			in.rec.do("mark delivered", window, func(p Store) error { return p.MarkDelivered(window) })
 			a.QuestionID = askID
 			return a, nil
 		}
@@ -364,13 +400,41 @@ func (in *Inbox) ask(ctx context.Context, r wire.Ask, emit func(wire.Event)) (wi
 				return wire.Answer{}, err
 			}
 			in.mu.Unlock()
-			in.show(e, draft)
+			in.show(e)
 		} else {
 			gen = e.snoozes
 			in.mu.Unlock()
 		}
 	}
 	return in.wait(ctx, e, askID, r.Wait, emit, gen)
+}
+
+// gate asks the features whether one answers r at once (Hooks.Gate), as
+// away's "proceed" does: not a question open already, nor an attach-only
+// ask. The question and its answer are recorded, as asked and delivered.
+func (in *Inbox) gate(r wire.Ask) (wire.Answer, bool) {
+	if r.AttachOnly {
+		return wire.Answer{}, false
+	}
+	in.mu.Lock()
+	_, open := in.open[r.Question.ID]
+	in.mu.Unlock()
+	if open { // asked again: it waits as it did
+		return wire.Answer{}, false
+	}
+	for _, h := range in.hooks {
+		if h.Gate == nil {
+			continue
+		}
+		if a, ok := h.Gate(r); ok {
+			q, now := r.Question, in.clock.Now()
+			id := q.ID
+			in.rec.do("save question", id, func(p Store) error { return p.SaveQuestionAs(q, id, now, false) })
+			in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, now, true) })
+			return a, true
+		}
+	}
+	return wire.Answer{}, false
 }
 
 // originOf is who asks r: its key, and its session if the session can
@@ -404,7 +468,7 @@ func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
 		return wire.Answer{}, false
 	}
 	window := a.QuestionID
-	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.rec.do("mark delivered", window, func(p Store) error { return p.MarkDelivered(window) })
 	in.log.Info("kept answer delivered to another session: the session that asked it ended", "id", askID, "asked_as", was, "window", window, "status", a.Status)
 	return forCaller(a, askID), true
 }
@@ -412,8 +476,8 @@ func (in *Inbox) takeEndedLocked(askID string, o origin) (wire.Answer, bool) {
 // handedOver tells OnHandedOver, if set, that the answer to q went to a
 // later call than the one that asked.
 func (in *Inbox) handedOver(q wire.Question) {
-	if in.OnHandedOver != nil {
-		in.OnHandedOver(q)
+	if in.opts.OnHandedOver != nil {
+		in.opts.OnHandedOver(q)
 	}
 }
 
@@ -445,7 +509,7 @@ func (in *Inbox) attachEndedLocked(askID string, o origin) *entry {
 		found.hold = nil
 	}
 	sq, since, keep := found.q, found.since, found.keepOpen // after a restart, its callers find it, and its answer, as askID
-	in.rec.do("save question", sq.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
+	in.rec.do("save question", sq.ID, func(p Store) error { return p.SaveQuestionAs(sq, askID, since, keep) })
 	in.log.Info("caller of another session attached to an open question: the session that asked it ended", "id", askID, "asked_as", was, "window", found.q.ID)
 	return found
 }
@@ -486,7 +550,7 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 	if r.AttachOnly {
 		return nil, &wire.Error{Code: wire.CodeNotFound, Message: "no open question and no kept answer with id " + q.ID}
 	}
-	if max := in.MaxOpen; max > 0 && len(in.open) >= max {
+	if max := in.opts.MaxOpen; len(in.open) >= max {
 		in.log.Info("question refused: too many open", "id", q.ID, "open", len(in.open), "max", max)
 		return nil, &wire.Error{Code: wire.CodeTooMany, Message: fmt.Sprintf(
 			"%d questions are open, the most the app shows at once (questions kept open for a caller to come back count too); answer or close some, then ask again", max)}
@@ -495,26 +559,52 @@ func (in *Inbox) openLocked(r wire.Ask, from origin, draft *wire.Draft) (*entry,
 	if _, taken := in.open[askID]; taken {
 		q.ID = askID + "#" + wire.NewID()[:8]
 	}
-	e := &entry{q: q, askID: askID, from: from, since: time.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
+	e := &entry{q: q, askID: askID, from: from, since: in.clock.Now(), keepOpen: r.KeepOpen, waiters: 1, shown: make(chan struct{}), done: make(chan struct{}),
 		snoozeC: make(chan struct{}), draft: draft}
 	in.open[q.ID] = e
 	sq, since, keep := e.q, e.since, e.keepOpen
-	in.rec.do("save question", q.ID, func(p Persister) error { return p.SaveQuestionAs(sq, askID, since, keep) })
+	in.rec.do("save question", q.ID, func(p Store) error { return p.SaveQuestionAs(sq, askID, since, keep) })
 	in.log.Info("question opened", "id", askID, "window", q.ID, "source", q.Source, "client", q.Client, "draft_restored", draft != nil)
 	return e, nil
 }
 
-// show puts e's window on screen, draft (if not nil) restored into it.
-func (in *Inbox) show(e *entry, draft *wire.Draft) {
-	if in.holdBack(e, draft) { // do not disturb: it waits in the tray (dnd.go)
-		in.notify()
-		return
+// show puts e's window on screen, its latest draft restored into it,
+// unless a feature holds it back (Hooks.HoldBack; do not disturb: it waits
+// in the tray).
+func (in *Inbox) show(e *entry) {
+	for _, h := range in.hooks {
+		if h.HoldBack != nil && h.HoldBack(Ref{e}) {
+			in.notify()
+			return
+		}
 	}
-	if wp := in.windowPresenter(); wp != nil {
-		in.showWindow(wp, e, draft) // windows.go
-	} else {
-		in.p.Show(e.q, func() { e.shownOnce.Do(func() { close(e.shown) }) }, func(a wire.Answer) { in.answered(e, a) })
+	in.showNow(e)
+}
+
+// isOpen reports whether e is still an open question.
+func (in *Inbox) isOpen(e *entry) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.open[e.q.ID] == e
+}
+
+// Raise brings the question id forward, as a click on it in the tray does:
+// a feature may bring it itself (Hooks.Raise: do not disturb opens one it
+// holds back, snooze brings back a snoozed one); else its window is
+// raised.
+func (in *Inbox) Raise(id string) {
+	for _, h := range in.hooks {
+		if h.Raise != nil && h.Raise(id) {
+			return
+		}
 	}
+	in.p.Focus(id)
+}
+
+// showNow puts e's window on screen, its latest draft restored into it
+// (windows.go).
+func (in *Inbox) showNow(e *entry) {
+	in.showWindow(e)
 	in.notify()
 }
 
@@ -525,11 +615,11 @@ func (in *Inbox) show(e *entry, draft *wire.Draft) {
 // (gen: e's snoozes then); one that joins while e is snoozed waits as
 // usual, and one without a wait waits the snooze out.
 func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Duration, emit func(wire.Event), gen int) (wire.Answer, error) {
-	var waitC <-chan time.Time
+	var waitC <-chan struct{}
 	if wait > 0 {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		waitC = t.C
+		c, stop := clock.After(in.clock, wait)
+		defer stop()
+		waitC = c
 	}
 	shown := e.shown
 	var snoozed <-chan struct{}
@@ -539,7 +629,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 		case e.snooze == nil:
 			snoozed = e.snoozeC
 		case e.snoozes != gen: // snoozed after this caller joined, before it got here
-			waitC = closedTime
+			waitC = closed
 		}
 		in.mu.Unlock()
 	}
@@ -553,7 +643,7 @@ func (in *Inbox) wait(ctx context.Context, e *entry, askID string, wait time.Dur
 			if in.snoozeNow(e) == nil { // it came back meanwhile
 				continue
 			}
-			waitC = closedTime // it ends this call as its wait running out does
+			waitC = closed // it ends this call as its wait running out does
 		case <-e.done:
 			select {
 			case <-shown: // shown, then answered before this loop saw it: the caller hears both, in order
@@ -586,7 +676,7 @@ func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
 		return wire.Answer{}, false
 	}
 	window := a.QuestionID
-	in.rec.do("mark delivered", window, func(p Persister) error { return p.MarkDelivered(window) })
+	in.rec.do("mark delivered", window, func(p Store) error { return p.MarkDelivered(window) })
 	in.log.Info("kept answer delivered", "id", askID, "window", window, "status", a.Status)
 	return forCaller(a, askID), true
 }
@@ -598,7 +688,7 @@ func (in *Inbox) takeKeptLocked(askID string) (wire.Answer, bool) {
 // It reports whether a was taken: an outcome for a question that has one
 // already (its window answered as its notification did) is dropped.
 func (in *Inbox) answered(e *entry, a wire.Answer) bool {
-	at := time.Now()
+	at := in.clock.Now()
 	id := e.q.ID
 	a.QuestionID = id
 	a.CallerData = e.q.CallerData
@@ -624,34 +714,40 @@ func (in *Inbox) answered(e *entry, a wire.Answer) bool {
 			return false
 		}
 		in.keepLocked(e, a)
-		in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, false) })
+		in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, at, false) })
 		in.mu.Unlock()
-		in.ended(id)
+		in.ended(e)
 		return true
 	}
 	delete(in.open, id)
 	e.answer, e.at = a, at
 	close(e.done)
-	if e.wake != nil {
-		e.wake.Stop()
-		e.wake = nil
-	}
 	delivered := e.waiters > 0
 	if !delivered {
 		in.keepLocked(e, a)
 	}
-	in.rec.do("save answer", id, func(p Persister) error { return p.SaveAnswer(a, at, delivered) })
+	in.rec.do("save answer", id, func(p Store) error { return p.SaveAnswer(a, at, delivered) })
 	in.mu.Unlock()
 	in.log.Info("question ended", "id", id, "status", a.Status, "via", a.Via, "elapsed_ms", a.ElapsedMS, "delivered", delivered)
 	in.notify()
-	in.ended(id)
+	in.ended(e)
 	return true
 }
 
-// ended tells OnEnd that the question of window id ended.
-func (in *Inbox) ended(id string) {
-	if in.OnEnd != nil {
-		in.OnEnd(id)
+// ended tells OnEnd and the features (Hooks.Ended) that e ended.
+func (in *Inbox) ended(e *entry) {
+	if in.opts.OnEnd != nil {
+		in.opts.OnEnd(e.q.ID)
+	}
+	in.endedHooks(e)
+}
+
+// endedHooks tells the features that e ended, or never opened.
+func (in *Inbox) endedHooks(e *entry) {
+	for _, h := range in.hooks {
+		if h.Ended != nil {
+			h.Ended(Ref{e})
+		}
 	}
 }
 
@@ -666,7 +762,7 @@ func (in *Inbox) AnswerFrom(id string, a wire.Answer) bool {
 	if e == nil {
 		return false
 	}
-	a.ElapsedMS = time.Since(e.since).Milliseconds()
+	a.ElapsedMS = clock.Since(in.clock, e.since).Milliseconds()
 	in.putAway(id) // answered where the user saw it: no "withdrew" notice
 	return in.answered(e, a)
 }
@@ -712,7 +808,7 @@ func (in *Inbox) leave(e *entry) {
 		case <-e.done:
 			in.keepLocked(e, e.answer)
 			a, at := e.answer, e.at
-			in.rec.do("save answer", e.q.ID, func(p Persister) error { return p.SaveAnswer(a, at, false) })
+			in.rec.do("save answer", e.q.ID, func(p Store) error { return p.SaveAnswer(a, at, false) })
 			in.mu.Unlock()
 			return
 		default:
@@ -730,7 +826,7 @@ func (in *Inbox) leave(e *entry) {
 		in.log.Info("question withdrawn: its caller went away", "id", e.q.ID)
 		in.closeWindow(e, true)
 		in.notify()
-		in.ended(e.q.ID)
+		in.ended(e)
 	}
 }
 
@@ -752,7 +848,7 @@ func (in *Inbox) detach(e *entry) (a wire.Answer, answered bool) {
 	if !e.kept {
 		e.kept = true
 		id := e.q.ID
-		in.rec.do("keep open", id, func(p Persister) error { return p.SetKeptOpen(id, true) })
+		in.rec.do("keep open", id, func(p Store) error { return p.SetKeptOpen(id, true) })
 	}
 	in.log.Info("question kept open for its caller to come back", "id", e.askID, "window", e.q.ID, "hold", in.holdOf(e))
 	in.holdLocked(e)
@@ -762,10 +858,7 @@ func (in *Inbox) detach(e *entry) (a wire.Answer, answered bool) {
 // holdOf is how long e stays open with nobody waiting: Hold, or its
 // countdown and a minute when that is longer.
 func (in *Inbox) holdOf(e *entry) time.Duration {
-	d := in.Hold
-	if d <= 0 {
-		d = DefaultHold
-	}
+	d := in.opts.Hold
 	if t := time.Duration(e.q.TimeoutSeconds)*time.Second + time.Minute; e.q.TimeoutSeconds > 0 && t > d {
 		d = t
 	}
@@ -778,7 +871,7 @@ func (in *Inbox) holdLocked(e *entry) {
 		e.hold.Stop()
 	}
 	d := in.holdOf(e)
-	e.hold = time.AfterFunc(d, func() {
+	e.hold = in.clock.AfterFunc(d, func() {
 		in.mu.Lock()
 		if e.snooze != nil && e.waiters == 0 && in.open[e.q.ID] == e {
 			in.holdLocked(e) // snoozed: held until it is back and ignored again
@@ -795,7 +888,7 @@ func (in *Inbox) holdLocked(e *entry) {
 			in.log.Info("question withdrawn: its caller did not come back", "id", e.askID, "window", e.q.ID, "after", d)
 			in.closeWindow(e, true)
 			in.notify()
-			in.ended(e.q.ID)
+			in.ended(e)
 		}
 	})
 }
@@ -803,16 +896,12 @@ func (in *Inbox) holdLocked(e *entry) {
 // withdrawLocked removes e, which nobody waits for, and records it.
 func (in *Inbox) withdrawLocked(e *entry) {
 	delete(in.open, e.q.ID)
-	if e.wake != nil {
-		e.wake.Stop()
-		e.wake = nil
-	}
 	if e.hold != nil {
 		e.hold.Stop()
 		e.hold = nil
 	}
-	id, at := e.q.ID, time.Now()
-	in.rec.do("mark withdrawn", id, func(p Persister) error { return p.MarkWithdrawn(id, at) })
+	id, at := e.q.ID, in.clock.Now()
+	in.rec.do("mark withdrawn", id, func(p Store) error { return p.MarkWithdrawn(id, at) })
 }
 
 // reopen runs on the recorder's goroutine once the database is open,
@@ -821,18 +910,14 @@ func (in *Inbox) withdrawLocked(e *entry) {
 // drafts, and held; the others are withdrawn (their callers, if still
 // there, ask again and get their drafts back). Beyond MaxOpen the rest are
 // withdrawn too.
-func (in *Inbox) reopen(p Persister) {
+func (in *Inbox) reopen(p Store) {
 	left, err := p.LeftOpen()
 	if err != nil {
 		in.log.Warn("persistence: listing the questions left open", "err", err)
 		return
 	}
-	now := time.Now()
-	type shown struct {
-		e     *entry
-		draft *wire.Draft
-	}
-	var show []shown
+	now := in.clock.Now()
+	var show []*entry
 	for _, l := range left {
 		id := l.Question.ID
 		if l.KeptOpen {
@@ -840,19 +925,30 @@ func (in *Inbox) reopen(p Persister) {
 			if d, ok, err := p.Draft(id); err == nil && ok {
 				draft = &d
 			}
+			e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
+				shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}
+			// A snooze outlives the restart, unless it ended meanwhile.
+			aside := l.Snooze != nil && in.restore(e, *l.Snooze) // aside.go
 			in.mu.Lock()
 			_, taken := in.open[id]
-			full := in.MaxOpen > 0 && len(in.open) >= in.MaxOpen
+			full := len(in.open) >= in.opts.MaxOpen
 			if !taken && !full {
-				e := &entry{q: l.Question, askID: l.AskID, since: l.AskedAt, keepOpen: l.KeepOpen, kept: true,
-					shown: make(chan struct{}), done: make(chan struct{}), snoozeC: make(chan struct{}), draft: draft}
 				in.open[id] = e
 				in.holdLocked(e)
-				if !in.resnoozeLocked(e, l.Snooze) { // snooze.go: a snooze outlives the restart
-					show = append(show, shown{e, draft})
+				switch {
+				case aside:
+					in.asideLocked(e, *l.Snooze)
+				case l.Snooze != nil: // it ended meanwhile
+					in.recordSnooze(id, nil)
+					show = append(show, e)
+				default:
+					show = append(show, e)
 				}
 			}
 			in.mu.Unlock()
+			if aside && (taken || full) {
+				in.endedHooks(e) // what restore armed for it goes
+			}
 			if taken {
 				continue
 			}
@@ -868,8 +964,8 @@ func (in *Inbox) reopen(p Persister) {
 	}
 	if len(show) > 0 {
 		go func() { // the Presenter may call back into the recorder
-			for _, s := range show {
-				in.show(s.e, s.draft)
+			for _, e := range show {
+				in.show(e)
 			}
 		}()
 	}

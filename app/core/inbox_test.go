@@ -9,13 +9,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
-// fakeUI is a WindowPresenter that records calls and lets the test answer.
+// fakeUI is a Presenter that records calls and lets the test answer.
 type fakeUI struct {
 	mu        sync.Mutex
 	owner     WindowOwner
@@ -34,10 +35,6 @@ func (f *fakeUI) Bind(o WindowOwner) {
 	f.mu.Lock()
 	f.owner = o
 	f.mu.Unlock()
-}
-
-func (f *fakeUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	panic("the inbox shows a WindowPresenter's windows with ShowWindow")
 }
 
 func (f *fakeUI) ShowWindow(m uiproto.Show) {
@@ -130,7 +127,8 @@ func attach(id string) wire.Ask {
 
 func TestAskReturnsTheAnswer(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
 	want := wire.Answer{QuestionID: "a", Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: "ok"}}}
@@ -149,7 +147,8 @@ func TestAskReturnsTheAnswer(t *testing.T) {
 
 func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	const n = 16
 	chans := make([]<-chan askResult, n)
 	ids := make([]string, n)
@@ -177,7 +176,8 @@ func TestEachAnswerGoesToItsOwnCaller(t *testing.T) {
 // get a window and an answer of their own.
 func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	first := ask(context.Background(), in, q("same"))
 	ui.waitShown(t, "same")
 	second := ask(context.Background(), in, q("same"))
@@ -204,7 +204,8 @@ func TestSecondCallerGetsItsOwnWindow(t *testing.T) {
 // caller coming back (same id) attaches to it, no second window.
 func TestCallerComingBackAttaches(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	wq := q("again")
 	wq.Wait = 20 * time.Millisecond
 	wq.Question.CallerData = []byte(`{"k":1}`)
@@ -228,28 +229,41 @@ func TestCallerComingBackAttaches(t *testing.T) {
 	}
 }
 
-// A question nobody came back for is withdrawn after Hold.
+// A question nobody came back for is withdrawn after Hold, not before;
+// its hold runs on the inbox's clock (here synctest's).
 func TestHoldWithdrawsTheAbandoned(t *testing.T) {
-	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	in.Hold = 30 * time.Millisecond
-	wq := q("abandoned")
-	wq.Wait = 1 * time.Millisecond
-	if r := result(t, ask(context.Background(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
-		t.Fatal(r.err)
-	}
-	waitFor(t, func() bool { ui.mu.Lock(); defer ui.mu.Unlock(); return len(ui.withdrawn) == 1 })
-	if len(in.Items()) != 0 {
-		t.Errorf("still open: %v", in.Items())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ui := newFakeUI()
+		in := New(Options{Presenter: ui})
+		in.Start()
+		defer in.Close(time.Second)
+		wq := q("abandoned")
+		wq.Wait = time.Second
+		if r := result(t, ask(t.Context(), in, wq)); !errors.Is(r.err, wire.ErrPending) {
+			t.Fatal(r.err)
+		}
+		time.Sleep(DefaultHold - time.Millisecond)
+		synctest.Wait()
+		if len(in.Items()) != 1 {
+			t.Fatalf("withdrawn before its hold ran out: %v", in.Items())
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		ui.mu.Lock()
+		withdrawn := ui.withdrawn
+		ui.mu.Unlock()
+		if len(withdrawn) != 1 || len(in.Items()) != 0 {
+			t.Errorf("after its hold: withdrawn %v, still open %v", withdrawn, in.Items())
+		}
+	})
 }
 
 // The cap counts the questions kept open for a caller that comes back:
 // one more is refused with CodeTooMany, naming the cap.
 func TestCapCountsKeptOpen(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	in.MaxOpen = 3
+	in := New(Options{Presenter: ui, MaxOpen: 3})
+	in.Start()
 	for i := range 2 {
 		wq := q(fmt.Sprint("kept", i))
 		wq.Wait = 1 * time.Millisecond
@@ -291,7 +305,8 @@ func waiters(in *Inbox, id string) int {
 
 func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := ask(ctx, in, q("gone"))
 	ui.waitShown(t, "gone")
@@ -316,7 +331,8 @@ func TestCallerGoingAwayWithdrawsTheQuestion(t *testing.T) {
 
 func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	ctx1, cancel1 := context.WithCancel(context.Background())
 	first := ask(ctx1, in, q("x"))
 	ui.waitShown(t, "x")
@@ -335,7 +351,8 @@ func TestWithdrawWaitsForTheLastCaller(t *testing.T) {
 
 func TestOnChangeListsOpenQuestions(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	var mu sync.Mutex
 	var last []Item
 	in.OnChange(func(f func()) { f() }, func(items []Item) { mu.Lock(); last = items; mu.Unlock() })
@@ -367,7 +384,8 @@ func waitFor(t *testing.T, cond func() bool) {
 
 func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	kq := q("k")
 	kq.KeepOpen = true
 	ctx, cancel := context.WithCancel(context.Background())
@@ -397,7 +415,8 @@ func TestKeepOpenKeepsTheWindowAndTheAnswer(t *testing.T) {
 
 func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	ch := ask(context.Background(), in, q("o"))
 	ui.waitShown(t, "o")
 	attach := attach("o")
@@ -419,7 +438,8 @@ func TestAttachOnlyJoinsTheOpenWindow(t *testing.T) {
 func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 	for i := range 50 {
 		ui := newFakeUI()
-		in := NewInbox(ui, nil)
+		in := New(Options{Presenter: ui})
+		in.Start()
 		id := fmt.Sprint("race", i)
 		ctx, cancel := context.WithCancel(context.Background())
 		ch := ask(ctx, in, q(id))
@@ -441,47 +461,12 @@ func TestAnswerRacingTheCallerIsNeverLost(t *testing.T) {
 	}
 }
 
-// A Presenter without drafts (a test double of another package) is shown
-// questions through Show.
-func TestPlainPresenter(t *testing.T) {
-	ui := &plainUI{shown: make(chan plainShow, 1)}
-	in := NewInbox(ui, nil)
-	ch := ask(context.Background(), in, q("p"))
-	s := receive(t, ui.shown, "show")
-	if s.q.ID != "p" {
-		t.Fatalf("shown %q", s.q.ID)
-	}
-	s.shown()
-	s.done(wire.Answer{QuestionID: "p", Status: wire.StatusAnswered})
-	r := result(t, ch)
-	if r.err != nil || r.a.Status != wire.StatusAnswered {
-		t.Fatalf("Ask = %+v, %v", r.a, r.err)
-	}
-	if !reflect.DeepEqual(r.events, []wire.Event{{Type: wire.EventShown}}) {
-		t.Errorf("events = %+v", r.events)
-	}
-}
-
-// plainUI is a plain Presenter: its windows keep no drafts.
-type plainUI struct{ shown chan plainShow }
-
-type plainShow struct {
-	q     wire.Question
-	shown func()
-	done  func(wire.Answer)
-}
-
-func (p *plainUI) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	p.shown <- plainShow{q, shown, done}
-}
-func (p *plainUI) Withdraw(string) {}
-func (p *plainUI) Focus(string)    {}
-
 // Tray updates that run late and out of order still leave the menu showing
 // the latest state: the list is read when the update runs.
 func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	var mu sync.Mutex
 	var queued []func()
 	var shown []Item
@@ -510,9 +495,9 @@ func TestTrayShowsTheLatestStateWhateverTheOrder(t *testing.T) {
 // and a second notification answer for an ended question is refused.
 func TestAnswerFromOutsideTheWindow(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
 	ends := make(chan string, 4)
-	in.OnEnd = func(id string) { ends <- id }
+	in := New(Options{Presenter: ui, OnEnd: func(id string) { ends <- id }})
+	in.Start()
 	ch := ask(context.Background(), in, q("a"))
 	ui.waitShown(t, "a")
 	picked := wire.Answer{Status: wire.StatusAnswered, Via: wire.ViaNotification, Replies: []wire.Reply{{Selected: []string{"Yes"}}}}
@@ -543,12 +528,18 @@ func TestAnswerFromOutsideTheWindow(t *testing.T) {
 	}
 }
 
+// draftOf is a draft of one reply.
+func draftOf(text string) wire.Draft {
+	return wire.Draft{Replies: []wire.Reply{{Text: text}}}
+}
+
 // The tray's items say which ask to approve a tool call, and whose (the
 // messenger holds back a client's own "needs your permission" while one
 // asks for it).
 func TestItemsSayWhichAreApprovals(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
+	in := New(Options{Presenter: ui})
+	in.Start()
 	t.Cleanup(func() { in.Close(time.Second) })
 	approval := q("a")
 	approval.Question.Source, approval.Question.Client, approval.Question.Project = wire.SourceApproval, "claude-code", "shop"

@@ -3,6 +3,8 @@ package core
 import (
 	"time"
 
+	"feedback/app/clock"
+
 	"feedback/ipc/wire"
 )
 
@@ -25,14 +27,14 @@ const (
 // once, to an ask of another session under the same key once the asking
 // session has ended (takeEnded): a one-shot client's next call.
 //
-// It is bounded by count and age (see maxKept, keptTTL). The zero value
-// uses those bounds and the real clock. It is not safe for concurrent use:
+// It is bounded by count and age (see maxKept, keptTTL), on clock. The
+// zero value uses those bounds and the wall clock. It is not safe for concurrent use:
 // the inbox's mutex guards it.
 type keptAnswers struct {
-	max  int              // 0: maxKept
-	ttl  time.Duration    // 0: keptTTL
-	now  func() time.Time // nil: time.Now
-	list []keptAnswer     // oldest first
+	max   int           // 0: maxKept
+	ttl   time.Duration // 0: keptTTL
+	clock clock.Clock   // nil: clock.Wall
+	list  []keptAnswer  // oldest first
 }
 
 type keptAnswer struct {
@@ -50,12 +52,7 @@ type origin struct {
 	key, session string
 }
 
-func (k *keptAnswers) clock() time.Time {
-	if k.now != nil {
-		return k.now()
-	}
-	return time.Now()
-}
+func (k *keptAnswers) now() time.Time { return clock.Or(k.clock).Now() }
 
 func (k *keptAnswers) bounds() (int, time.Duration) {
 	m, ttl := k.max, k.ttl
@@ -82,7 +79,7 @@ func (k *keptAnswers) putFrom(askID string, o origin, a wire.Answer) (dropped []
 		dropped = append(dropped, k.list[0].a)
 		k.list = k.list[1:]
 	}
-	k.list = append(k.list, keptAnswer{askID: askID, from: o, a: a, at: k.clock()})
+	k.list = append(k.list, keptAnswer{askID: askID, from: o, a: a, at: k.now()})
 	return dropped
 }
 
@@ -125,7 +122,7 @@ func (k *keptAnswers) len() int { return len(k.list) }
 // expire drops the answers older than the TTL.
 func (k *keptAnswers) expire() (dropped []wire.Answer) {
 	_, ttl := k.bounds()
-	now := k.clock()
+	now := k.now()
 	n := 0
 	for n < len(k.list) && now.Sub(k.list[n].at) >= ttl {
 		dropped = append(dropped, k.list[n].a)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"feedback/app/clock/clocktest"
+
 	"feedback/ipc/wire"
 )
 
@@ -48,12 +50,12 @@ func TestKeptAnswersAreBoundedByCount(t *testing.T) {
 }
 
 func TestKeptAnswersExpire(t *testing.T) {
-	now := time.Unix(1000, 0)
-	k := keptAnswers{ttl: time.Minute, now: func() time.Time { return now }}
+	c := clocktest.New()
+	k := keptAnswers{ttl: time.Minute, clock: c}
 	k.put("old", wire.Answer{})
-	now = now.Add(30 * time.Second)
+	c.Advance(30 * time.Second)
 	k.put("new", wire.Answer{})
-	now = now.Add(31 * time.Second)
+	c.Advance(31 * time.Second)
 	if _, ok := k.take("old"); ok {
 		t.Error("an answer older than the TTL was handed out")
 	}

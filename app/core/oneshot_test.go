@@ -12,17 +12,13 @@ import (
 	"feedback/ipc/wire"
 )
 
-// sessions is a fake of the sessions' liveness (Inbox.sessionEnded).
+// sessions is a fake of the sessions' liveness (Options.SessionEnded).
 type sessions struct {
 	mu    sync.Mutex
 	ended map[string]bool
 }
 
-func newSessions(in *Inbox) *sessions {
-	s := &sessions{ended: map[string]bool{}}
-	in.sessionEnded = s.isEnded
-	return s
-}
+func newSessions() *sessions { return &sessions{ended: map[string]bool{}} }
 
 func (s *sessions) isEnded(session string) bool {
 	s.mu.Lock()
@@ -66,8 +62,9 @@ func pendingThenAnswered(t *testing.T, ui *fakeUI, in *Inbox, a wire.Ask, reply 
 // about (its answer stays for its own id).
 func TestKeptAnswerGoesToTheNextSessionOnceTheAskerEnded(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	live := newSessions(in)
+	live := newSessions()
+	in := New(Options{Presenter: ui, SessionEnded: live.isEnded})
+	in.Start()
 	pendingThenAnswered(t, ui, in, oneShot("s1q", "K", "s1"), "8080")
 
 	// s1 still runs: s2's identical question gets a window of its own.
@@ -128,8 +125,9 @@ func TestKeptAnswerGoesToTheNextSessionOnceTheAskerEnded(t *testing.T) {
 // window, an identical question gets a window of its own.
 func TestWindowOfAnEndedSessionIsJoinedByTheNext(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	live := newSessions(in)
+	live := newSessions()
+	in := New(Options{Presenter: ui, SessionEnded: live.isEnded})
+	in.Start()
 	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v", r.a, r.err)
 	}
@@ -168,10 +166,11 @@ func TestWindowOfAnEndedSessionIsJoinedByTheNext(t *testing.T) {
 // made again joins it (no second window) and gets its answer.
 func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
-	live := newSessions(in)
+	live := newSessions()
+	in := New(Options{Presenter: ui, Open: open, SessionEnded: live.isEnded})
+	in.Start()
 	if r := result(t, ask(context.Background(), in, oneShot("s1q", "K", "s1"))); !errors.Is(r.err, wire.ErrPending) {
 		t.Fatalf("first call: %+v, %v", r.a, r.err)
 	}
@@ -183,7 +182,8 @@ func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 	in.Close(5 * time.Second)
 
 	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
+	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	ui.waitShown(t, "s1q") // shown again after the restart
 	again := oneShot("s2q", "K", "s2")
@@ -204,15 +204,15 @@ func TestWindowJoinedByAnotherSessionSurvivesARestart(t *testing.T) {
 // question, and of nothing else (an answer collected by its own session).
 func TestHandOverIsTold(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	live := newSessions(in)
+	live := newSessions()
 	var mu sync.Mutex
 	var told []string
-	in.OnHandedOver = func(q wire.Question) {
+	in := New(Options{Presenter: ui, SessionEnded: live.isEnded, OnHandedOver: func(q wire.Question) {
 		mu.Lock()
 		defer mu.Unlock()
 		told = append(told, q.ID)
-	}
+	}})
+	in.Start()
 	heard := func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -245,8 +245,9 @@ func TestHandOverIsTold(t *testing.T) {
 // it, with no window, for the hour answers are kept).
 func TestTimedOutQuestionOpensAgainForTheNextSession(t *testing.T) {
 	ui := newFakeUI()
-	in := NewInbox(ui, nil)
-	live := newSessions(in)
+	live := newSessions()
+	in := New(Options{Presenter: ui, SessionEnded: live.isEnded})
+	in.Start()
 	first := oneShot("t1q", "K", "t1")
 	r := result(t, ask(context.Background(), in, first))
 	if !errors.Is(r.err, wire.ErrPending) {

@@ -10,15 +10,17 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"feedback/app/store"
 	"feedback/ipc/wire"
 )
 
-// fakeStore is a Persister that records its calls and can be slowed down
+// fakeStore is a Store that records its calls and can be slowed down
 // like a database locked by another process.
 type fakeStore struct {
+	Store       // the notes, in memory
 	mu          sync.Mutex
 	calls       []string
 	drafts      map[string]wire.Draft
@@ -28,7 +30,7 @@ type fakeStore struct {
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{drafts: map[string]wire.Draft{}, undelivered: map[string]wire.Answer{}}
+	return &fakeStore{Store: NewMemoryStore(), drafts: map[string]wire.Draft{}, undelivered: map[string]wire.Answer{}}
 }
 
 func (f *fakeStore) record(format string, args ...any) {
@@ -63,7 +65,7 @@ func (f *fakeStore) SetKeptOpen(id string, on bool) error {
 	return nil
 }
 
-func (f *fakeStore) LeftOpen() ([]store.Left, error) {
+func (f *fakeStore) LeftOpen() ([]Left, error) {
 	f.record("read left open")
 	return nil, nil
 }
@@ -119,9 +121,11 @@ func (f *fakeStore) Undelivered(id string) (wire.Answer, bool, error) {
 
 func (f *fakeStore) Close() error { return nil }
 
-func inboxWith(p Persister) (*Inbox, *fakeUI) {
+func inboxWith(p Store) (*Inbox, *fakeUI) {
 	ui := newFakeUI()
-	return NewPersistentInbox(ui, nil, func() (Persister, error) { return p, nil }), ui
+	in := New(Options{Presenter: ui, Open: func() (Store, error) { return p, nil }})
+	in.Start()
+	return in, ui
 }
 
 // writes drops the reads from a call log.
@@ -225,38 +229,41 @@ func TestStoredDraftIsRestored(t *testing.T) {
 }
 
 // A database that blocks (locked by another process) delays a new window
-// by at most lookupTimeout, and a draft never waits for it.
+// by at most LookupTimeout, and a draft never waits for it.
 func TestSlowDatabaseNeverHoldsTheWindow(t *testing.T) {
-	fs := newFakeStore()
-	fs.gate = make(chan struct{})
-	in, ui := inboxWith(fs)
-	start := time.Now()
-	ch := ask(context.Background(), in, q("slow"))
-	ui.waitShown(t, "slow")
-	if waited := time.Since(start); waited > lookupTimeout+time.Second {
-		t.Errorf("the window waited %v for the database", waited)
-	}
-	drafted := make(chan struct{})
-	go func() {
-		ui.draft("slow", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
-		close(drafted)
-	}()
-	select {
-	case <-drafted:
-	case <-time.After(time.Second):
-		t.Fatal("reporting a draft waited for the database")
-	}
-	ui.answer("slow", wire.Answer{QuestionID: "slow", Status: wire.StatusAnswered})
-	if r := result(t, ch); r.err != nil {
-		t.Fatal(r.err)
-	}
-	close(fs.gate) // the lock goes away: everything queued is written, in order
-	wantCalls(t, in, fs, "question slow", `draft slow "x"`, "answer slow answered delivered=true")
+	synctest.Test(t, func(t *testing.T) {
+		fs := newFakeStore()
+		fs.gate = make(chan struct{})
+		in, ui := inboxWith(fs)
+		start := time.Now()
+		ch := ask(context.Background(), in, q("slow"))
+		ui.waitShown(t, "slow")
+		if waited := time.Since(start); waited != LookupTimeout {
+			t.Errorf("the window waited %v for the database, want LookupTimeout (%v)", waited, LookupTimeout)
+		}
+		drafted := make(chan struct{})
+		go func() {
+			ui.draft("slow", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
+			close(drafted)
+		}()
+		select {
+		case <-drafted:
+		case <-time.After(time.Second):
+			t.Fatal("reporting a draft waited for the database")
+		}
+		ui.answer("slow", wire.Answer{QuestionID: "slow", Status: wire.StatusAnswered})
+		if r := result(t, ch); r.err != nil {
+			t.Fatal(r.err)
+		}
+		close(fs.gate) // the lock goes away: everything queued is written, in order
+		wantCalls(t, in, fs, "question slow", `draft slow "x"`, "answer slow answered delivered=true")
+	})
 }
 
 func TestNoDatabaseStillAsks(t *testing.T) {
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, func() (Persister, error) { return nil, errors.New("locked") })
+	in := New(Options{Presenter: ui, Open: func() (Store, error) { return nil, errors.New("locked") }})
+	in.Start()
 	ch := ask(context.Background(), in, q("n"))
 	ui.waitShown(t, "n")
 	ui.draft("n", wire.Draft{Replies: []wire.Reply{{Text: "x"}}})
@@ -272,10 +279,11 @@ func TestNoDatabaseStillAsks(t *testing.T) {
 // withdrawn with its draft kept.
 func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	draftQ := q("crash")
 	go in.Ask(context.Background(), draftQ, func(wire.Event) {}) // the app dies before an answer
 	ui.waitShown(t, "crash")
@@ -293,7 +301,8 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	in.Close(5 * time.Second)
 
 	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
+	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	r := result(t, ask(context.Background(), in, attach("kept")))
 	if r.err != nil || !reflect.DeepEqual(r.a.Replies, answer.Replies) {
@@ -312,26 +321,29 @@ func TestDraftsAndAnswersSurviveARestart(t *testing.T) {
 	result(t, ch)
 }
 
-func TestDatabasePath(t *testing.T) {
-	t.Setenv("FEEDBACK_DB", "/tmp/x.db")
-	if got := DatabasePath("", discard); got != "/tmp/x.db" {
-		t.Errorf("FEEDBACK_DB: %q", got)
+var discard = slog.New(slog.DiscardHandler)
+
+// sqlite is the database at path as the inbox's Store: package store,
+// adapted as package app adapts it.
+type sqlite struct{ *store.Store }
+
+func (s sqlite) LeftOpen() ([]Left, error) {
+	left, err := s.Store.LeftOpen()
+	ls := make([]Left, len(left))
+	for i, l := range left {
+		ls[i] = Left(l)
 	}
-	if got := DatabasePath("/cfg.db", discard); got != "/cfg.db" {
-		t.Errorf("configured: %q", got)
-	}
-	t.Setenv("FEEDBACK_DB", "off")
-	if got := DatabasePath("", discard); got != "" {
-		t.Errorf("off: %q", got)
-	}
-	t.Setenv("FEEDBACK_DB", "")
-	t.Setenv("XDG_DATA_HOME", "/data")
-	if got := DatabasePath("", discard); got != "/data/feedback/feedback.db" {
-		t.Errorf("default: %q", got)
-	}
+	return ls, err
 }
 
-var discard = slog.New(slog.DiscardHandler)
+// openStore opens the database at path as the inbox's Store.
+func openStore(path string) (Store, error) {
+	s, err := store.Open(path, discard)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite{s}, nil
+}
 
 // A question kept open for its caller to come back (its wait ran out)
 // survives an app crash: the next run shows it again, with its draft, and
@@ -339,10 +351,11 @@ var discard = slog.New(slog.DiscardHandler)
 // question whose caller still waited is withdrawn, its draft kept.
 func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	kq := q("human")
 	kq.Wait = 10 * time.Millisecond
 	kq.Question.CallerData = []byte(`{"choices":[{"id":"a","label":"A"}]}`)
@@ -356,7 +369,8 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 	in.Close(5 * time.Second) // what was written before the crash
 
 	ui = newFakeUI()
-	in = NewPersistentInbox(ui, nil, open)
+	in = New(Options{Presenter: ui, Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	ui.waitShown(t, "human")
 	if got := ui.restored["human"]; got == nil || got.Replies[0].Text != "half" {
@@ -378,9 +392,10 @@ func TestKeptOpenQuestionIsShownAgainAfterACrash(t *testing.T) {
 // the database under the id its caller asks with.
 func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	open := func() (Persister, error) { return OpenStore(path, discard) }
+	open := func() (Store, error) { return openStore(path) }
 	ui := newFakeUI()
-	in := NewPersistentInbox(ui, nil, open)
+	in := New(Options{Presenter: ui, Open: open})
+	in.Start()
 	first := ask(context.Background(), in, q("dup"))
 	ui.waitShown(t, "dup")
 	wq := q("dup")
@@ -396,7 +411,8 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 	}
 	in.Close(5 * time.Second)
 
-	in = NewPersistentInbox(newFakeUI(), nil, open)
+	in = New(Options{Presenter: newFakeUI(), Open: open})
+	in.Start()
 	defer in.Close(5 * time.Second)
 	r := result(t, ask(context.Background(), in, attach("dup")))
 	if r.err != nil || r.a.Replies[0].Text != "mine" || r.a.QuestionID != "dup" {
@@ -410,7 +426,7 @@ func TestSecondWindowAnswerSurvivesARestart(t *testing.T) {
 func TestKeepOpenOutlivesARestart(t *testing.T) {
 	for _, keep := range []bool{true, false} {
 		t.Run(fmt.Sprint("keep_open=", keep), func(t *testing.T) {
-			fs := &leftStore{fakeStore: newFakeStore(), left: []store.Left{
+			fs := &leftStore{fakeStore: newFakeStore(), left: []Left{
 				{Question: q("r").Question, AskID: "r", AskedAt: time.Now(), KeptOpen: true, KeepOpen: keep}}}
 			in, ui := inboxWith(fs)
 			defer in.Close(time.Second)
@@ -431,5 +447,23 @@ func TestKeepOpenOutlivesARestart(t *testing.T) {
 				t.Errorf("withdrawn = %v after its caller left, want %v", withdrawn, !keep)
 			}
 		})
+	}
+}
+
+// leftStore is a store that says what the last run left open.
+type leftStore struct {
+	*fakeStore
+	left []Left
+}
+
+func (l *leftStore) LeftOpen() ([]Left, error) { return l.left, nil }
+
+// eventually waits until cond holds, failing after 5 s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
 	}
 }

@@ -9,18 +9,19 @@ import (
 	"feedback/ipc/wire"
 )
 
-// Issue 30: a call that joins a snoozed question hears that its window
+// Issue 30: a call that joins a snoozed question (set aside: package snooze) hears that its window
 // was shown (EventShown) with the snooze: the window is closed until the
 // snooze ends, and the caller's progress must not say "window open".
 func TestShownEventOfASnoozedQuestion(t *testing.T) {
-	ui := putUI{newFakeUI(), make(chan string, 4)}
-	in := NewInbox(ui, nil)
+	ui := newFakeUI()
+	in := New(Options{Presenter: ui})
+	in.Start()
 	first := q("a")
 	first.Wait = time.Hour
 	ch := ask(context.Background(), in, first)
 	ui.waitShown(t, "a")
 	until := time.Now().Add(time.Hour)
-	if !in.Snooze("a", wire.Snooze{Until: until}) {
+	if _, ok := (host{in}).SetAside("a", wire.Snooze{Until: until}); !ok {
 		t.Fatal("not snoozed")
 	}
 	if r := result(t, ch); !errors.Is(r.err, wire.ErrPending) {

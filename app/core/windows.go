@@ -4,14 +4,15 @@ import (
 	"sort"
 	"time"
 
+	"feedback/app/clock"
 	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
 // The inbox owns each question's window: whether it is shown, its latest
-// draft (entry.draft), its deadline and whether the user has seen it. A
-// WindowPresenter (UIProcess) only carries windows to and from a UI
-// process: it reports their events here (WindowEvent, WindowDraft) and,
+// draft (entry.draft), its deadline and whether the user has seen it. The
+// Presenter (the supervisor's UIProcess) only carries windows to and from a
+// UI process: it reports their events here (WindowEvent, WindowDraft) and,
 // after a restart, asks what to show again (Reshow).
 
 // DefaultTimeoutGrace is how long after a window's deadline the inbox waits
@@ -19,17 +20,31 @@ import (
 // for dialogs.ClosingFor first) before it ends the question itself.
 const DefaultTimeoutGrace = 3 * time.Second
 
-// WindowPresenter is a Presenter whose windows keep drafts and report
-// their countdowns, and whose every window's state the inbox keeps: it
-// holds none itself. An inbox binds itself to it (Bind) when it is made.
-type WindowPresenter interface {
-	Presenter
-	// Bind makes o the owner of its windows: it reports their events to o
-	// and asks o what to show again. Called once, before ShowWindow.
-	Bind(o WindowOwner)
-	// ShowWindow opens the window m describes (its question, a draft to
-	// restore, its countdown).
-	ShowWindow(m uiproto.Show)
+// WindowOwner is who owns the question windows a Presenter shows:
+// the inbox. The presenter (package supervisor's UIProcess) reports their
+// events to it and, after a restart, asks it what to show again; it keeps
+// no window, draft or deadline of its own. Its methods are called from any
+// goroutine, WindowsOpen, Claim and Reshow holding the presenter's lock:
+// they must not call back into it.
+type WindowOwner interface {
+	// WindowEvent hands over an event of a question window: uiproto.Shown,
+	// Found, Snooze, CountdownChanged, Done or Closed.
+	WindowEvent(ev uiproto.Event)
+	// WindowDraft hands over a draft of a window, open or closing, as
+	// the UI process reports it (its images by reference once they have
+	// crossed: the owner rebuilds the whole draft, uiproto.DraftImages).
+	WindowDraft(e uiproto.DraftChanged)
+	// WindowsOpen is how many question windows are shown: while there
+	// is one, the UI process does not linger, and one that dies is
+	// restarted.
+	WindowsOpen() int
+	// Claim reports whether window id, shown, has not been sent to UI
+	// process ui yet, and records that it is.
+	Claim(id string, ui uint64) bool
+	// Reshow lists, oldest first, the shown windows not sent to UI
+	// process ui yet (a new one, after a crash), as ui is to show them
+	// (quiet), and records that they are.
+	Reshow(ui uint64) []uiproto.Show
 }
 
 // window is an entry's window while the presenter shows it. Guarded by
@@ -42,7 +57,7 @@ type window struct {
 	// first, then as the UI reports its countdown; zero while there is
 	// none (no limit, held, pinned). expire fires TimeoutGrace after it.
 	deadline time.Time
-	expire   uiTimer
+	expire   clock.Timer
 	// unseen: the user has not typed in it nor edited it yet (found, a
 	// draft); see Inbox.OnUnseenEnd.
 	unseen bool
@@ -51,12 +66,6 @@ type window struct {
 }
 
 var _ WindowOwner = (*Inbox)(nil)
-
-// windowPresenter is the inbox's Presenter as a WindowPresenter, or nil.
-func (in *Inbox) windowPresenter() WindowPresenter {
-	wp, _ := in.p.(WindowPresenter)
-	return wp
-}
 
 // SetDefaultTimeout changes the countdown of the questions that set none
 // (wire.Question.TimeoutSeconds 0), for the windows shown from now on: the
@@ -79,16 +88,15 @@ func (in *Inbox) limitLocked(q wire.Question) time.Duration {
 	return 0
 }
 
-// showWindow records that e's window opens with draft and has wp show it.
-func (in *Inbox) showWindow(wp WindowPresenter, e *entry, draft *wire.Draft) {
+// showWindow records that e's window opens with its latest draft and has
+// the Presenter show it.
+func (in *Inbox) showWindow(e *entry) {
 	in.mu.Lock()
 	if in.open[e.q.ID] != e { // ended meanwhile
 		in.mu.Unlock()
 		return
 	}
-	if draft != nil && e.draft == nil {
-		e.draft = draft
-	}
+	draft := e.draft
 	in.winSeq++
 	w := &window{seq: in.winSeq, since: in.clock.Now(), unseen: draft == nil}
 	in.dropWindowLocked(e)
@@ -97,7 +105,7 @@ func (in *Inbox) showWindow(wp WindowPresenter, e *entry, draft *wire.Draft) {
 	in.setDeadlineLocked(e, w.since.Add(in.limitLocked(e.q)))
 	m := uiproto.Show{Question: e.q, Draft: draft}
 	in.mu.Unlock()
-	wp.ShowWindow(m)
+	in.p.ShowWindow(m)
 }
 
 // dropWindowLocked forgets e's window, which closed: its deadline no
@@ -117,20 +125,14 @@ func (in *Inbox) dropWindowLocked(e *entry) *window {
 
 // closeWindow closes e's window, whose last draft may still come; ended:
 // its question ended (withdrawn), so a window the user never saw leaves a
-// notice (OnUnseenEnd). A plain Presenter is told to withdraw it in any
-// case.
+// notice (OnUnseenEnd). Nothing when no window is shown.
 func (in *Inbox) closeWindow(e *entry, ended bool) {
-	wp := in.windowPresenter()
-	if wp == nil {
-		in.p.Withdraw(e.q.ID)
-		return
-	}
 	in.mu.Lock()
 	w := in.dropWindowLocked(e)
 	if w != nil {
 		in.closing[e.q.ID] = e
 	}
-	on := in.OnUnseenEnd
+	on := in.opts.OnUnseenEnd
 	in.mu.Unlock()
 	if w == nil {
 		return
@@ -138,7 +140,7 @@ func (in *Inbox) closeWindow(e *entry, ended bool) {
 	if ended && w.unseen && on != nil {
 		go on(e.q, false)
 	}
-	wp.Withdraw(e.q.ID)
+	in.p.Withdraw(e.q.ID)
 }
 
 // setDeadlineLocked makes d, if after the window's start, e's deadline
@@ -157,11 +159,7 @@ func (in *Inbox) setDeadlineLocked(e *entry, d time.Time) {
 	if d.IsZero() {
 		return
 	}
-	grace := in.TimeoutGrace
-	if grace <= 0 {
-		grace = DefaultTimeoutGrace
-	}
-	w.expire = in.clock.AfterFunc(d.Sub(in.clock.Now())+grace, func() { in.timeOut(e, w, d) })
+	w.expire = in.clock.AfterFunc(d.Sub(in.clock.Now())+in.opts.TimeoutGrace, func() { in.timeOut(e, w, d) })
 }
 
 // timeOut ends e as timed out if its window w is still open with deadline
@@ -175,13 +173,11 @@ func (in *Inbox) timeOut(e *entry, w *window, d time.Time) {
 	}
 	in.dropWindowLocked(e)
 	in.closing[e.q.ID] = e
-	on := in.OnUnseenEnd
+	on := in.opts.OnUnseenEnd
 	in.mu.Unlock()
 	in.log.Warn("the UI process did not end a question at its deadline: the app times it out",
 		"id", e.q.ID, "deadline", d)
-	if wp := in.windowPresenter(); wp != nil {
-		wp.Withdraw(e.q.ID)
-	}
+	in.p.Withdraw(e.q.ID)
 	in.answered(e, wire.Answer{Status: wire.StatusTimeout, ElapsedMS: in.clock.Now().Sub(w.since).Milliseconds()})
 	if w.unseen && on != nil {
 		on(e.q, true)
@@ -206,7 +202,7 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 	case uiproto.Shown:
 		in.mu.Lock()
 		e := in.shownEntryLocked(m.ID)
-		on := in.OnUnfocused
+		on := in.opts.OnUnfocused
 		in.mu.Unlock()
 		if e == nil {
 			return
@@ -221,7 +217,7 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 		if e != nil {
 			e.win.unseen = false
 		}
-		on := in.OnFound
+		on := in.opts.OnFound
 		in.mu.Unlock()
 		if e != nil && on != nil {
 			on(e.q)
@@ -234,8 +230,13 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 			s.Until = in.clock.Now().Add(time.Duration(max(m.Minutes, 1)) * time.Minute)
 		}
 		in.mu.Unlock()
-		if shown {
-			in.Snooze(m.ID, s)
+		if !shown {
+			return
+		}
+		for _, h := range in.hooks { // package snooze
+			if h.Snooze != nil {
+				h.Snooze(m.ID, s)
+			}
 		}
 	case uiproto.CountdownChanged:
 		in.mu.Lock()
@@ -260,7 +261,7 @@ func (in *Inbox) WindowEvent(ev uiproto.Event) {
 			// for the caller that comes back.
 			delete(in.closing, m.ID)
 		}
-		on := in.OnUnseenEnd
+		on := in.opts.OnUnseenEnd
 		in.mu.Unlock()
 		if e == nil {
 			return

@@ -23,7 +23,7 @@ import (
 	"feedback/ipc/uiproto"
 )
 
-// Server answers the app windows' requests (core.UIRequests): the History
+// Server answers the app windows' requests (supervisor.Requests): the History
 // window's from the database at DB ("": the app keeps none,
 // FEEDBACK_DB=off), the Settings window's from the settings file at
 // SettingsPath ("": there is no config directory), with the relay's

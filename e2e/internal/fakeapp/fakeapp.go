@@ -1,9 +1,10 @@
 // Package fakeapp is the feedback app without its windows, for load tests
 // and benchmarks: the real socket (ipc.Listen), the real server
-// (ipc.NewServer) and the real inbox (core.NewInbox), with a Presenter test
-// double in place of the windows. The double "shows" a question by recording
-// it and answers it with a reply derived from the question (see Reply), at
-// once, after a delay, or when the caller says so.
+// (ipc.NewServer) and the real inbox (core.New), with a Presenter test
+// double in place of the UI process. The double "shows" a question's window
+// by recording it and answers it with a reply derived from the question
+// (see Reply), at once, after a delay, or when the caller says so, through
+// the window events a UI process sends.
 //
 // It starts no GUI: it links the core, not the app package or Fyne, and
 // needs no display.
@@ -21,6 +22,7 @@ import (
 
 	"feedback/app/core"
 	"feedback/ipc"
+	"feedback/ipc/uiproto"
 	"feedback/ipc/wire"
 )
 
@@ -44,29 +46,35 @@ func ReplyFor(md, id string) string {
 	return string(r) + " #" + id
 }
 
-// Presenter is an core.Presenter that answers by itself. Its zero value
-// answers every question at once; set Delay to answer later, or Hold to
-// answer only through Answer. Set the fields before the first Show.
+// Presenter is a core.Presenter that shows no window and answers by
+// itself, as a UI process whose user answered at once would: each window
+// it is given is reported shown (uiproto.Shown) to the inbox that owns it,
+// then answered (uiproto.Done) with a reply derived from the question; a
+// window withdrawn is reported closed (uiproto.Closed). The inbox runs its
+// one path for it, deadlines included, as for the app's UI process. Its
+// zero value answers every question at once; set Delay to answer later, or
+// Hold to answer only through Answer. Set the fields before the first
+// window.
 type Presenter struct {
 	// Delay, if not nil, is how long to wait before answering q.
 	Delay func(q wire.Question) time.Duration
 	// Hold keeps every question open until Answer is called.
 	Hold bool
 
-	mu        sync.Mutex // guards every field below
+	mu        sync.Mutex       // guards every field below
+	owner     core.WindowOwner // Bind
 	shown     map[string]wire.Question
 	order     []string               // ids in the order shown
 	pending   map[string]*question   // shown, neither answered nor withdrawn
-	shows     map[string]int         // Show calls per id
+	shows     map[string]int         // windows shown per id
 	withdrawn map[string]bool        // ids withdrawn before their answer
 	answered  map[string]wire.Answer // ids answered, with the answer given
-	changed   chan struct{}          // closed and replaced on every Show
+	changed   chan struct{}          // closed and replaced on every window shown
 }
 
 type question struct {
 	q     wire.Question
 	since time.Time
-	done  func(wire.Answer)
 	timer *time.Timer
 }
 
@@ -83,8 +91,17 @@ func (p *Presenter) initLocked() {
 	}
 }
 
-// Show records q, reports it shown, and answers it unless Hold is set.
-func (p *Presenter) Show(q wire.Question, shown func(), done func(wire.Answer)) {
+// Bind implements core.Presenter.
+func (p *Presenter) Bind(o core.WindowOwner) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.owner = o
+}
+
+// ShowWindow records m's question, reports its window shown, and answers
+// it unless Hold is set.
+func (p *Presenter) ShowWindow(m uiproto.Show) {
+	q := m.Question
 	p.mu.Lock()
 	p.initLocked()
 	if _, ok := p.shown[q.ID]; !ok {
@@ -92,7 +109,7 @@ func (p *Presenter) Show(q wire.Question, shown func(), done func(wire.Answer)) 
 	}
 	p.shown[q.ID] = q
 	p.shows[q.ID]++
-	pq := &question{q: q, since: time.Now(), done: done}
+	pq := &question{q: q, since: time.Now()}
 	p.pending[q.ID] = pq
 	close(p.changed)
 	p.changed = make(chan struct{})
@@ -104,14 +121,15 @@ func (p *Presenter) Show(q wire.Question, shown func(), done func(wire.Answer)) 
 		// Answered from another goroutine, as a window's button would be.
 		pq.timer = time.AfterFunc(d, func() { p.answer(q.ID) })
 	}
+	owner := p.owner
 	p.mu.Unlock()
-	shown()
+	owner.WindowEvent(uiproto.Shown{ID: q.ID})
 }
 
-// Withdraw forgets question id without answering it.
+// Withdraw forgets question id without answering it, and reports its
+// window closed.
 func (p *Presenter) Withdraw(id string) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.initLocked()
 	if pq, ok := p.pending[id]; ok {
 		if pq.timer != nil {
@@ -120,6 +138,9 @@ func (p *Presenter) Withdraw(id string) {
 		delete(p.pending, id)
 		p.withdrawn[id] = true
 	}
+	owner := p.owner
+	p.mu.Unlock()
+	owner.WindowEvent(uiproto.Closed{ID: id})
 }
 
 // Focus does nothing.
@@ -145,8 +166,9 @@ func (p *Presenter) answer(id string) bool {
 		ElapsedMS:  time.Since(pq.since).Milliseconds(),
 	}
 	p.answered[id] = a
+	owner := p.owner
 	p.mu.Unlock()
-	pq.done(a) // outside the lock: the inbox calls back into Withdraw
+	owner.WindowEvent(uiproto.Done{ID: id, Answer: a}) // outside the lock: the inbox calls back into Withdraw
 	return true
 }
 
@@ -173,7 +195,7 @@ func (p *Presenter) WaitShown(ctx context.Context, n int) ([]string, error) {
 // Stats is what the double saw.
 type Stats struct {
 	Shown     map[string]wire.Question // every question shown, by id
-	Shows     map[string]int           // Show calls per id (1 unless a caller attached again)
+	Shows     map[string]int           // windows shown per id (1 unless one came back)
 	Pending   []string                 // shown and still open
 	Withdrawn []string                 // withdrawn before an answer
 	Answered  map[string]wire.Answer   // answers given, by id
@@ -228,8 +250,9 @@ func Start(dir string, p *Presenter, opts ipc.ServerOptions) (*App, error) {
 		return nil, err
 	}
 	cl := &countingListener{Listener: l}
-	a := &App{Socket: path, Presenter: p, Inbox: core.NewInbox(p, opts.Logger), conns: cl,
+	a := &App{Socket: path, Presenter: p, Inbox: core.New(core.Options{Presenter: p, Log: opts.Logger}), conns: cl,
 		served: make(chan error, 1)}
+	a.Inbox.Start()
 	a.srv = ipc.NewServer(a.Inbox, opts)
 	go func() { a.served <- a.srv.Serve(cl) }()
 	return a, nil
