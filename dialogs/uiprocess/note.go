@@ -20,7 +20,7 @@ import (
 
 // The note window ("Note for an agent…" in the tray): the user writes a
 // note for a client, and a project of it or any; the core keeps it until
-// the next result that client receives (the app's core/notes.go).
+// the next result that client receives (the app's app/core/notes).
 
 // NoteTitle is the note window's title (ASCII, so that xdotool anchors on it).
 const NoteTitle = "Note for an agent"

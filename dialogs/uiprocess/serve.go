@@ -283,7 +283,7 @@ func (s *server) show(q wire.Question, draft *wire.Draft, cd *wire.Countdown, qu
 		o.Countdown = cd // as it stood in the last UI process; nil: a fresh one
 		o.OnCountdown = func(c wire.Countdown) { s.send(uiproto.CountdownChanged{ID: id, Countdown: c}) }
 		o.OnFound = func() { s.send(uiproto.Found{ID: id}) }
-		o.OnSnooze = func(minutes int, untilBack bool) { // the app closes the window (core/snooze.go)
+		o.OnSnooze = func(minutes int, untilBack bool) { // the app closes the window (app/core/snooze)
 			s.send(uiproto.Snooze{ID: id, Minutes: minutes, UntilBack: untilBack})
 		}
 		o.Quiet = quiet
