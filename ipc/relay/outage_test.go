@@ -6,56 +6,51 @@ import (
 	"time"
 
 	"feedback/app/core"
+	"feedback/app/core/coretest"
 	"feedback/ipc/wire"
 )
 
 // screen is the app's windows for the tests that run the real inbox
-// (app/core): it shows nothing, and the test answers the open window as
-// the user would.
+// (app/core), on the core's test presenter: it shows nothing, and the test
+// answers the open window as the user would.
 type screen struct {
+	ui    *coretest.UI
 	mu    sync.Mutex // guards open
-	open  map[string]func(wire.Answer)
+	open  map[string]bool
 	shown chan string // the ids shown, in order
 }
-
-func (s *screen) Show(q wire.Question, shown func(), done func(wire.Answer)) {
-	s.mu.Lock()
-	s.open[q.ID] = done
-	s.mu.Unlock()
-	shown()
-	s.shown <- q.ID
-}
-
-func (s *screen) Withdraw(id string) {
-	s.mu.Lock()
-	delete(s.open, id)
-	s.mu.Unlock()
-}
-
-func (s *screen) Focus(string) {}
 
 // answer answers the one open window with text.
 func (s *screen) answer(t *testing.T, text string) {
 	t.Helper()
 	s.mu.Lock()
-	if len(s.open) != 1 {
-		s.mu.Unlock()
-		t.Fatalf("%d windows open, want one to answer", len(s.open))
-	}
 	var id string
-	var done func(wire.Answer)
-	for id, done = range s.open {
+	for id = range s.open {
 	}
 	delete(s.open, id)
 	s.mu.Unlock()
-	done(wire.Answer{QuestionID: id, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: text}}})
+	s.ui.Answer(id, wire.Answer{QuestionID: id, Status: wire.StatusAnswered, Replies: []wire.Reply{{Text: text}}})
 }
 
 // inbox is the app's real inbox on a screen of the test's.
 func inbox(t *testing.T) (*core.Inbox, *screen) {
-	s := &screen{open: map[string]func(wire.Answer){}, shown: make(chan string, 16)}
-	in := core.NewInbox(s, testLogger(t))
+	s := &screen{ui: coretest.NewUI(), open: map[string]bool{}, shown: make(chan string, 16)}
+	in := core.New(core.Options{Presenter: s.ui, Log: testLogger(t)})
+	in.Start()
 	t.Cleanup(func() { in.Close(time.Second) })
+	ctx := t.Context()
+	go func() {
+		for ctx.Err() == nil {
+			id := s.ui.NextShown(100 * time.Millisecond)
+			if id == "" {
+				continue
+			}
+			s.mu.Lock()
+			s.open[id] = true
+			s.mu.Unlock()
+			s.shown <- id
+		}
+	}()
 	return in, s
 }
 
