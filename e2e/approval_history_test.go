@@ -114,7 +114,7 @@ func TestApprovalHistory(t *testing.T) {
 	if err := json.Unmarshal([]byte(text(await(t, res))), &pv); err != nil || pv["behavior"] != "deny" {
 		t.Fatalf("timed out: %v (%v)", pv, err)
 	}
-	notesWith(t, "claude-code stopped waiting: Run a command?") // the timeout's notice, closed
+	notesWith(t, "Not answered in time — claude-code: Run a command?") // the timeout's notice, closed
 
 	// Away, with agents proceeding: the hook is denied at once, no window.
 	tray := openTray(t)

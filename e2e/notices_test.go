@@ -68,7 +68,7 @@ func TestUnfocusedQuestionNotifies(t *testing.T) {
 }
 
 // Two windows that timed out before the user typed in them leave a
-// notification each ("… stopped waiting: …"), whether or not they opened
+// notification each ("Not answered in time — …: …"), whether or not they opened
 // with the focus, as the README promises (before, only a window that
 // opened without the focus did: two timed-out windows left none); a
 // window the user typed in and its agent then withdrew leaves none.
@@ -94,7 +94,7 @@ func TestTimedOutWindowsNotify(t *testing.T) {
 	// if it opened while A had the focus: that is not what is tested.)
 	stopped := func(title string) bool {
 		for _, e := range history(t) {
-			if strings.Contains(e.Summary, "e2e-agent stopped waiting: "+title) {
+			if strings.Contains(e.Summary, "Not answered in time — e2e-agent: "+title) {
 				return true
 			}
 		}
