@@ -56,7 +56,10 @@ func TestSeveralLongPrompts(t *testing.T) {
 			q := fourLongPrompts("Four" + strings.ReplaceAll(scale, ".", ""))
 			ch, _ := askApp(t, q)
 			win := findWindow(t, q.Title+" — feedback")
-			x, y, w, h := geometry(t, win)
+			// Where the window meets the work area's height it is refit once
+			// its frame is known (Fyne 2.8 at scale 1.5 also narrows it then:
+			// see the closing note); captured once it holds still.
+			x, y, w, h := stillGeometry(t, win)
 			waitPainted(t, win, w, h)
 			screenshot(t, "several-prompts-scale"+scale+"-open")
 			if x < 0 || y < 0 || x+w > sw || y+h > sh || w > sw-2*48 || h > sh-2*48 {
