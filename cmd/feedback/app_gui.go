@@ -10,7 +10,6 @@ import (
 	"feedback/internal/settings/settingsfile"
 
 	// Before Fyne reads the locale in its init: no "Fyne error" under LANG=C.UTF-8.
-	_ "feedback/cmd/feedback/internal/quietlocale"
 	"feedback/dialogs/uiprocess"
 )
 

@@ -33,7 +33,7 @@ var processEntries = map[string][]string{
 // everyProcess are the packages run calls in every process: the settings'
 // schema and their language, and Fyne's quiet locale (an init). (`feedback
 // ui` reads no settings file: the app sends it the settings.)
-var everyProcess = []string{"feedback/internal/settings", "feedback/internal/i18n", "feedback/cmd/feedback/internal/quietlocale"}
+var everyProcess = []string{"feedback/internal/settings", "feedback/internal/i18n"}
 
 // processRow is a row of the README's package table.
 type processRow struct {

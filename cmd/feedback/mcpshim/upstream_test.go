@@ -124,7 +124,7 @@ func (b *bareMCPGo) send(line string) {
 // response waits for the response with this JSON id.
 func (b *bareMCPGo) response(id string) rawLine {
 	b.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(time.Minute) // bounds a hang: a 17 MiB line takes its time under -race
 	for {
 		b.mu.Lock()
 		for _, l := range b.seen {
