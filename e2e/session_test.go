@@ -47,6 +47,7 @@ func TestMain(m *testing.M) {
 	if realHome, err := os.UserHomeDir(); err == nil && os.Getenv("npm_config_cache") == "" {
 		os.Setenv("npm_config_cache", filepath.Join(realHome, ".npm"))
 	}
+	os.MkdirAll(filepath.Join(dir, "home", ".cache"), 0o700) // Fyne makes its cache folder in it, not the folder itself
 	for name, path := range map[string]string{"HOME": filepath.Join(dir, "home"), "XDG_RUNTIME_DIR": filepath.Join(dir, "run")} {
 		if err := os.MkdirAll(path, 0o700); err != nil {
 			panic(err)
