@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,24 +25,7 @@ func TestClaudeCodeSetUp(t *testing.T) {
 	requireSession(t)
 	claude := claudeCode(t)
 	issueApp(t)
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home, project := filepath.Join(root, "home"), filepath.Join(root, "shop")
-	for _, d := range []string{home, project} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	trustProject(t, home, project)
-	setup := exec.Command(bin, "setup", "claude-code", "--socket", socket)
-	setup.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	if out, err := setup.CombinedOutput(); err != nil {
-		t.Fatalf("feedback setup claude-code: %v\n%s", err, out)
-	} else {
-		t.Logf("feedback setup claude-code:\n%s", out)
-	}
+	home, project := claudeSetUp(t)
 
 	health := exec.Command(claude, "mcp", "list")
 	health.Dir = project
@@ -79,21 +61,12 @@ func TestClaudeCodeSetUp(t *testing.T) {
 		script = append(script, c.call)
 	}
 	api := fakeapi.Start(t, fakeapi.Calls(script...))
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	done := make(chan string, 1)
 	go func() {
-		cmd := exec.CommandContext(ctx, claude, "-p", "go", "--output-format", "json")
-		cmd.Dir = project
-		cmd.Env = []string{
-			"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "LANG=en_US.UTF-8",
-			"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-ant-test",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
+		done <- claudeRun(t, project, home, api, []string{
 			"FEEDBACK_MAX_WAIT=5", // the shim says "call again" after 5 s
 			"FEEDBACK_INPUT_GUARD_MS=0",
-		}
-		out, _ := cmd.CombinedOutput()
-		done <- string(out)
+		})
 	}()
 	for _, c := range calls {
 		if c.act == nil {
@@ -105,12 +78,7 @@ func TestClaudeCodeSetUp(t *testing.T) {
 		c.act(win)
 	}
 	out := <-done
-	var results []fakeapi.ToolResult
-	for _, r := range api.Requests() {
-		if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-			results = rs
-		}
-	}
+	results := api.Results()
 	if len(results) != len(calls) {
 		t.Fatalf("the model got %d results of %d calls; claude said:\n%s", len(results), len(calls), out)
 	}
@@ -140,24 +108,9 @@ func TestClaudeCodeSetUp(t *testing.T) {
 // request_id the model read.
 func TestClaudeCodeEveryTool(t *testing.T) {
 	requireSession(t)
-	claude := claudeCode(t)
+	claudeCode(t)
 	issueApp(t)
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	home, project := filepath.Join(root, "home"), filepath.Join(root, "shop")
-	for _, d := range []string{home, project} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	trustProject(t, home, project)
-	setup := exec.Command(bin, "setup", "claude-code", "--socket", socket)
-	setup.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	if out, err := setup.CombinedOutput(); err != nil {
-		t.Fatalf("feedback setup claude-code: %v\n%s", err, out)
-	}
+	home, project := claudeSetUp(t)
 	calls := []struct {
 		call  fakeapi.ToolUse
 		title string
@@ -200,20 +153,12 @@ func TestClaudeCodeEveryTool(t *testing.T) {
 		}
 		return fakeapi.Turn{Tools: []fakeapi.ToolUse{call}}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	done := make(chan string, 1)
 	go func() {
-		cmd := exec.CommandContext(ctx, claude, "-p", "go", "--output-format", "json")
-		cmd.Dir = project
-		cmd.Env = []string{
-			"HOME=" + home, "PATH=" + os.Getenv("PATH"), "TERM=dumb", "LANG=en_US.UTF-8",
-			"ANTHROPIC_BASE_URL=" + api.URL, "ANTHROPIC_API_KEY=sk-ant-test",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "FEEDBACK_INPUT_GUARD_MS=0",
+		done <- claudeRun(t, project, home, api, []string{
+			"FEEDBACK_INPUT_GUARD_MS=0",
 			"FEEDBACK_MAX_WAIT=4", // ask_human, not answered, says "pending" after 4 s
-		}
-		out, _ := cmd.CombinedOutput()
-		done <- string(out)
+		})
 	}()
 	for i, c := range calls {
 		if c.keys == nil {
@@ -241,12 +186,7 @@ func TestClaudeCodeEveryTool(t *testing.T) {
 		}
 	}
 	out := <-done
-	var results []fakeapi.ToolResult
-	for _, r := range api.Requests() {
-		if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-			results = rs
-		}
-	}
+	results := api.Results()
 	if len(results) != len(calls) {
 		t.Fatalf("the model got %d results of %d calls; claude said:\n%s", len(results), len(calls), out)
 	}
@@ -263,4 +203,29 @@ func TestClaudeCodeEveryTool(t *testing.T) {
 			}
 		}
 	}
+}
+
+// claudeSetUp is a new user's home and a project they trust, with
+// feedback set up by feedback setup claude-code for the test app's socket.
+func claudeSetUp(t *testing.T) (home, project string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, project = filepath.Join(root, "home"), filepath.Join(root, "shop")
+	for _, d := range []string{home, project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trustProject(t, home, project)
+	setup := exec.Command(bin, "setup", "claude-code", "--socket", socket)
+	setup.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	out, err := setup.CombinedOutput()
+	if err != nil {
+		t.Fatalf("feedback setup claude-code: %v\n%s", err, out)
+	}
+	t.Logf("feedback setup claude-code:\n%s", out)
+	return home, project
 }

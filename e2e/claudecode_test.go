@@ -330,12 +330,7 @@ func TestClaudeCodeAlwaysHolds(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("claude did not finish")
 	}
-	var results []fakeapi.ToolResult
-	for _, r := range api.Requests() {
-		if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-			results = rs
-		}
-	}
+	results := api.Results()
 	if len(results) != 3 {
 		t.Fatalf("tool results: %+v", results)
 	}
@@ -437,12 +432,7 @@ func TestClaudeCodeAlwaysHoldsThroughHook(t *testing.T) {
 			key(t, "alt+1", "ctrl+Return")
 			windowGone(t, title, 5*time.Second)
 		}
-		var results []fakeapi.ToolResult
-		for _, r := range api.Requests() {
-			if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-				results = rs
-			}
-		}
+		results := api.Results()
 		if len(results) == 2 {
 			for _, r := range results {
 				if r.IsError {
@@ -464,12 +454,7 @@ func TestClaudeCodeAlwaysHoldsThroughHook(t *testing.T) {
 	screenshot(t, "issue38-claudecode-hook-redirect")
 	key(t, "alt+1", "ctrl+Return") // Allow
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		var results []fakeapi.ToolResult
-		for _, r := range api.Requests() {
-			if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-				results = rs
-			}
-		}
+		results := api.Results()
 		if len(results) == 3 {
 			if results[2].IsError {
 				t.Errorf("the redirection: %s", results[2].Text)

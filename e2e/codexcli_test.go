@@ -96,12 +96,7 @@ func TestCodexCLI(t *testing.T) {
 	key(t, "Escape")
 
 	out := <-done
-	var results []fakeapi.ToolResult
-	for _, r := range api.Requests() {
-		if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-			results = rs
-		}
-	}
+	results := api.Results()
 	if len(results) < 2 {
 		t.Fatalf("the model got %d tool results; codex said:\n%s", len(results), out)
 	}

@@ -147,12 +147,7 @@ func TestGeminiCLI(t *testing.T) {
 	key(t, "Escape")
 
 	output := <-done
-	var results []fakeapi.ToolResult
-	for _, r := range api.Requests() {
-		if rs := fakeapi.ToolResults(r); len(rs) > len(results) {
-			results = rs
-		}
-	}
+	results := api.Results()
 	if len(results) < 2 {
 		var offered []string
 		for _, r := range api.Requests() {

@@ -247,3 +247,15 @@ func Calls(calls ...ToolUse) Script {
 		return Turn{Text: "done"}
 	}
 }
+
+// Results are the tool results of the request that carried the most: the
+// whole conversation's, as the model last read them.
+func (s *Server) Results() []ToolResult {
+	var out []ToolResult
+	for _, r := range s.Requests() {
+		if rs := ToolResults(r); len(rs) > len(out) {
+			out = rs
+		}
+	}
+	return out
+}
